@@ -1,0 +1,25 @@
+"""Exceptions raised to *programmers* (bad kwargs, unknown task ids, missing extras).
+
+Mistakes made by *agents* never raise: they come back as observations with ``info["error"]``.
+"""
+
+from __future__ import annotations
+
+
+class ToolgymError(Exception):
+    """Base class of every exception toolgym raises on purpose."""
+
+
+class TaskNotFoundError(ToolgymError, KeyError):
+    """A task id that is not in the environment's task set."""
+
+    def __str__(self) -> str:  # KeyError quotes its message; keep it readable.
+        return str(self.args[0]) if self.args else ""
+
+
+class TaskFileError(ToolgymError, ValueError):
+    """A task file that cannot be read or whose gold program does not execute."""
+
+
+class DependencyNotInstalled(ToolgymError, ImportError):
+    """An optional dependency is missing; the message names the pip command."""

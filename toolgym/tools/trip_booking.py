@@ -1,0 +1,483 @@
+"""The Trip Booking API: the original 18 ``API`` functions plus ``Loc`` and ``Date``.
+
+Setters accumulate ``search_criteria`` exactly as the original mock does (``select_booking_type``
+first, ``Loc``/``Date`` arguments checked by type and stored as strings, numbers stored as given,
+dates unpadded ``"m-d-yyyy"``); :meth:`TripBookingAPI.search` fills the original defaults, enforces
+the required fields, and also searches the travel inventory for tickets and rooms.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolgym.simulators.travel import (
+    ROOM_TYPES,
+    TRANSPORT_MODES,
+    HotelOffer,
+    HotelQuery,
+    TicketOffer,
+    TicketQuery,
+    TravelInventory,
+    get_travel_inventory,
+)
+from toolgym.tools.api import Constructor, ToolApi, ToolSession
+from toolgym.tools.errors import PRECONDITION, WRONG_ARGUMENTS, ToolCallError
+from toolgym.tools.schema import Param, ToolFunction, render_api_docs
+
+BOOKING_TYPES: tuple[str, ...] = ("hotels", "trip tickets", "both")
+"""Allowed values of ``select_booking_type``."""
+
+
+class Loc:
+    """A location value: ``Loc("Austin")``; the API stores ``loc.location``."""
+
+    __slots__ = ("location",)
+
+    def __init__(self, location: Any) -> None:
+        self.location = location
+
+    def __repr__(self) -> str:
+        return f"Loc({self.location!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Loc) and other.location == self.location
+
+    def __hash__(self) -> int:
+        return hash(("Loc", repr(self.location)))
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"location": self.location}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.location = state["location"]
+
+
+class Date:
+    """A date value: ``Date(month, day, year)``; the API stores ``date.date`` = ``"m-d-yyyy"``."""
+
+    __slots__ = ("date", "day", "month", "year")
+
+    def __init__(self, month: Any, day: Any, year: Any) -> None:
+        self.month, self.day, self.year = month, day, year
+        self.date = f"{month}-{day}-{year}"
+
+    def __repr__(self) -> str:
+        return f"Date({self.month!r}, {self.day!r}, {self.year!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Date) and other.date == self.date
+
+    def __hash__(self) -> int:
+        return hash(("Date", self.date))
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"month": self.month, "day": self.day, "year": self.year}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(state["month"], state["day"], state["year"])  # type: ignore[misc]
+
+
+_LOC_SCHEMA = {"type": "string"}
+_DATE_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "month": {"type": "integer"},
+        "day": {"type": "integer"},
+        "year": {"type": "integer"},
+    },
+    "required": ["month", "day", "year"],
+}
+
+
+def _loc_setter(name: str, description: str, pname: str) -> ToolFunction:
+    return ToolFunction(
+        name,
+        description,
+        (Param(pname, "Loc", "A Loc, e.g. Loc(\"Austin\").", json_schema=_LOC_SCHEMA),),
+        doc_signature="Loc",
+    )
+
+
+def _date_setter(name: str, description: str, pname: str) -> ToolFunction:
+    return ToolFunction(
+        name,
+        description,
+        (Param(pname, "Date", "A Date, e.g. Date(4, 10, 2026).", json_schema=_DATE_SCHEMA),),
+        doc_signature="Date",
+    )
+
+
+def _num_setter(name: str, description: str, pname: str = "value", type_: str = "int") -> ToolFunction:
+    return ToolFunction(name, description, (Param(pname, type_, description),), doc_signature="value")
+
+
+LOC = ToolFunction(
+    "Loc",
+    "To define a location object from a city name. Use it as the argument of the location setters.",
+    (Param("location", "string", "A city name, e.g. \"Austin\"."),),
+    owner=None,
+    doc_signature="location",
+)
+DATE = ToolFunction(
+    "Date",
+    "To define a date object from a month, a day and a year (integers). "
+    "Use it as the argument of the date setters.",
+    (
+        Param("month", "int", "Month, 1-12."),
+        Param("day", "int", "Day of the month."),
+        Param("year", "int", "Four-digit year."),
+    ),
+    owner=None,
+    doc_signature="month, day, year",
+)
+
+FUNCTIONS: tuple[ToolFunction, ...] = (
+    ToolFunction(
+        "select_booking_type",
+        'To select the booking type: "hotels", "trip tickets" or "both". '
+        "This function must be called first.",
+        (Param("booking_type", "str", "The booking type.", enum=BOOKING_TYPES),),
+        doc_signature="booking_type",
+    ),
+    ToolFunction(
+        "select_transportation",
+        'To select the means of transportation: "flight", "train", "bus" or "cruise".',
+        (Param("transportation_type", "str", "The means of transportation.", enum=TRANSPORT_MODES),),
+        doc_signature="transportation_type",
+    ),
+    _loc_setter("set_origin", "To set the origin of the trip (a Loc).", "origin"),
+    _loc_setter("set_destination", "To set the destination of the trip (a Loc).", "destination"),
+    _num_setter("set_min_ticket_price", "To set the minimum ticket price in dollars.", type_="number"),
+    _num_setter("set_max_ticket_price", "To set the maximum ticket price in dollars.", type_="number"),
+    _num_setter("set_num_adults", "To set the number of adult travellers."),
+    _num_setter("set_num_children", "To set the number of child travellers."),
+    _date_setter("set_departure_date", "To set the departure date of the trip (a Date).", "date"),
+    _date_setter("set_return_date", "To set the return date of the trip (a Date).", "date"),
+    _loc_setter("set_hotel_location", "To set the location of the hotel (a Loc).", "location"),
+    _date_setter("set_checkin_date", "To set the hotel check-in date (a Date).", "date"),
+    _date_setter("set_checkout_date", "To set the hotel check-out date (a Date).", "date"),
+    _num_setter("set_num_rooms", "To set the number of hotel rooms."),
+    ToolFunction(
+        "select_room_type",
+        'To select the hotel room type: "King Bed", "Queen Bed", "Double" or "Luxury".',
+        (Param("room_type", "str", "The room type.", enum=ROOM_TYPES),),
+        doc_signature="room_type",
+    ),
+    _num_setter("set_min_room_price", "To set the minimum room price per night in dollars.", type_="number"),
+    _num_setter("set_max_room_price", "To set the maximum room price per night in dollars.", type_="number"),
+    ToolFunction(
+        "search",
+        "Submit the criterion to get the search results. This function should be called last.",
+        terminal=True,
+    ),
+)
+
+ALL_FUNCTIONS: tuple[ToolFunction, ...] = (*FUNCTIONS, LOC, DATE)
+"""The 20 documented functions: 18 on ``API`` plus the ``Loc`` and ``Date`` constructors."""
+
+_REQUIRED: dict[str, tuple[str, ...]] = {
+    "trip tickets": ("means_of_transportation", "location_from", "location_to", "departure_date"),
+    "hotels": ("location", "checkin_date", "checkout_date"),
+    "both": (
+        "means_of_transportation",
+        "location_from",
+        "location_to",
+        "location",
+        "checkin_date",
+        "checkout_date",
+    ),
+}
+
+
+@dataclass
+class TripSearchResult:
+    """What ``API.search()`` returns: the criteria, ticket offers and room offers."""
+
+    criteria: dict[str, Any]
+    outbound: list[TicketOffer] = field(default_factory=list)
+    inbound: list[TicketOffer] = field(default_factory=list)
+    rooms: list[HotelOffer] = field(default_factory=list)
+    num_rooms: int = 1
+    shown: int = 5
+    notes: list[str] = field(default_factory=list)
+
+    def to_text(self) -> str:
+        """The observation text of the search."""
+        lines = [f"search() criteria: {self.criteria}"]
+        lines += [f"Note: {n}" for n in self.notes]
+        kind = self.criteria.get("booking_type")
+        if kind in ("trip tickets", "both"):
+            lines += self._block("Outbound tickets", self.outbound, lambda o: o.to_text())
+            if "return_date" in self.criteria:
+                lines += self._block("Return tickets", self.inbound, lambda o: o.to_text())
+        if kind in ("hotels", "both"):
+            lines += self._block("Hotel rooms", self.rooms, lambda o: o.to_text(self.num_rooms))
+        return "\n".join(lines)
+
+    def _block(self, title: str, offers: list[Any], render: Any) -> list[str]:
+        if not offers:
+            return [f"{title}: none match these criteria."]
+        more = f", showing the {self.shown} cheapest" if len(offers) > self.shown else ""
+        return [f"{title}: {len(offers)} found{more}:"] + [
+            f"{i}. {render(o)}" for i, o in enumerate(offers[: self.shown], 1)
+        ]
+
+
+def _check_type(name: str, value: Any, kind: type, example: str) -> None:
+    if type(value) is not kind:
+        raise ToolCallError(
+            WRONG_ARGUMENTS,
+            f"API.{name}() expects a {kind.__name__}, e.g. API.{name}({example}); "
+            f"got {type(value).__name__} {value!r}",
+        )
+
+
+def _make_value_setter(name: str, key: str) -> Any:
+    def setter(self: TripBookingAPI, value: Any) -> None:
+        self._require_booking_type(name)
+        self.search_criteria[key] = value
+
+    setter.__name__ = name
+    return setter
+
+
+def _make_loc_setter(name: str, key: str, pname: str) -> Any:
+    def setter(self: TripBookingAPI, **kwargs: Any) -> None:
+        self._require_booking_type(name)
+        loc = kwargs[pname]
+        _check_type(name, loc, Loc, 'Loc("Austin")')
+        self.search_criteria[key] = loc.location
+
+    setter.__name__ = name
+    return setter
+
+
+def _make_date_setter(name: str, key: str) -> Any:
+    def setter(self: TripBookingAPI, date: Any) -> None:
+        self._require_booking_type(name)
+        _check_type(name, date, Date, "Date(4, 10, 2026)")
+        self.search_criteria[key] = date.date
+
+    setter.__name__ = name
+    return setter
+
+
+class TripBookingAPI(ToolApi):
+    """The ``API`` object of Trip Booking programs.
+
+    >>> api = TripBookingAPI()
+    >>> api.select_booking_type("hotels"); api.set_hotel_location(location=Loc("Durham"))
+    >>> api.set_checkin_date(Date(5, 10, 2026)); api.set_checkout_date(Date(5, 13, 2026))
+    >>> sorted(api.search().criteria.items())[:3]
+    [('booking_type', 'hotels'), ('checkin_date', '5-10-2026'), ('checkout_date', '5-13-2026')]
+    """
+
+    FUNCTIONS = FUNCTIONS
+    STATE_ATTRS = ("search_criteria", "last_search")
+
+    def __init__(self, inventory: TravelInventory | None = None, max_results: int = 5) -> None:
+        self.inventory = inventory if inventory is not None else get_travel_inventory()
+        self.max_results = max_results
+        self.search_criteria: dict[str, Any] = {}
+        self.last_search: TripSearchResult | None = None
+
+    def select_booking_type(self, booking_type: Any) -> None:
+        """Choose hotels, trip tickets or both; must be the first call."""
+        if self.search_criteria:
+            raise ToolCallError(
+                PRECONDITION,
+                "API.select_booking_type() must be the first call; criteria already hold "
+                f"{sorted(self.search_criteria)}",
+            )
+        if booking_type not in BOOKING_TYPES:
+            raise ToolCallError(
+                WRONG_ARGUMENTS,
+                f"booking_type must be one of {', '.join(map(repr, BOOKING_TYPES))}; got {booking_type!r}",
+            )
+        self.search_criteria["booking_type"] = booking_type
+
+    def select_transportation(self, transportation_type: Any) -> None:
+        """Choose flight, train, bus or cruise."""
+        self._require_booking_type("select_transportation")
+        if transportation_type not in TRANSPORT_MODES:
+            raise ToolCallError(
+                WRONG_ARGUMENTS,
+                f"transportation_type must be one of {', '.join(map(repr, TRANSPORT_MODES))}; "
+                f"got {transportation_type!r}",
+            )
+        self.search_criteria["means_of_transportation"] = transportation_type
+
+    def set_origin(self, origin: Any) -> None:
+        """Set the trip origin (a ``Loc``)."""
+        _LOC_SETTERS["set_origin"](self, origin=origin)
+
+    def set_destination(self, destination: Any) -> None:
+        """Set the trip destination (a ``Loc``)."""
+        _LOC_SETTERS["set_destination"](self, destination=destination)
+
+    def set_hotel_location(self, location: Any) -> None:
+        """Set the hotel city (a ``Loc``)."""
+        _LOC_SETTERS["set_hotel_location"](self, location=location)
+
+    set_min_ticket_price = _make_value_setter("set_min_ticket_price", "min_price_ticket")
+    set_max_ticket_price = _make_value_setter("set_max_ticket_price", "max_price_ticket")
+    set_num_adults = _make_value_setter("set_num_adults", "num_adults")
+    set_num_children = _make_value_setter("set_num_children", "num_children")
+    set_departure_date = _make_date_setter("set_departure_date", "departure_date")
+    set_return_date = _make_date_setter("set_return_date", "return_date")
+    set_checkin_date = _make_date_setter("set_checkin_date", "checkin_date")
+    set_checkout_date = _make_date_setter("set_checkout_date", "checkout_date")
+    set_num_rooms = _make_value_setter("set_num_rooms", "num_rooms")
+    set_min_room_price = _make_value_setter("set_min_room_price", "min_price_room")
+    set_max_room_price = _make_value_setter("set_max_room_price", "max_price_room")
+
+    def select_room_type(self, room_type: Any) -> None:
+        """Choose the room type (stored as given, as in the original)."""
+        self._require_booking_type("select_room_type")
+        self.search_criteria["room_type"] = room_type
+
+    def search(self) -> TripSearchResult:
+        """Fill the defaults, check the required fields, and search tickets and rooms."""
+        c = self.search_criteria
+        c.setdefault("min_price_ticket", 0)
+        c.setdefault("min_price_room", 0)
+        kind = c.get("booking_type")
+        if kind is None:
+            raise ToolCallError(PRECONDITION, "API.search() needs API.select_booking_type() first")
+        missing = [k for k in _REQUIRED[kind] if k not in c]
+        if missing:
+            raise ToolCallError(
+                PRECONDITION,
+                f"API.search() for booking type {kind!r} needs {', '.join(_REQUIRED[kind])}; "
+                f"missing: {', '.join(missing)}",
+            )
+        if kind in ("hotels", "both"):
+            c.setdefault("num_rooms", 1)
+        if kind == "both":
+            c.setdefault("departure_date", c["checkin_date"])
+            c.setdefault("return_date", c["checkout_date"])
+        result = TripSearchResult(dict(c), shown=self.max_results)
+        if kind in ("trip tickets", "both"):
+            self._search_tickets(result)
+        if kind in ("hotels", "both"):
+            self._search_rooms(result)
+        self.last_search = result
+        return result
+
+    def _search_tickets(self, result: TripSearchResult) -> None:
+        c = self.search_criteria
+        notes = result.notes
+        travellers = _int(c.get("num_adults", 1), "num_adults", notes, 1) + _int(
+            c.get("num_children", 0), "num_children", notes, 0
+        )
+        lo = _num(c.get("min_price_ticket"), "min_price_ticket", notes)
+        hi = _num(c.get("max_price_ticket"), "max_price_ticket", notes)
+        origin, dest = str(c["location_from"]), str(c["location_to"])
+        mode = c["means_of_transportation"]
+        out_date = _date(c["departure_date"], "departure_date", notes)
+        if out_date is not None:
+            q = TicketQuery(origin, dest, mode, out_date, max(travellers, 1), lo, hi)
+            result.outbound = self.inventory.search_tickets(q)
+        if "return_date" in c:
+            back = _date(c["return_date"], "return_date", notes)
+            if back is not None:
+                q = TicketQuery(dest, origin, mode, back, max(travellers, 1), lo, hi)
+                result.inbound = self.inventory.search_tickets(q)
+
+    def _search_rooms(self, result: TripSearchResult) -> None:
+        c = self.search_criteria
+        notes = result.notes
+        checkin = _date(c["checkin_date"], "checkin_date", notes)
+        checkout = _date(c["checkout_date"], "checkout_date", notes)
+        rooms = max(_int(c.get("num_rooms", 1), "num_rooms", notes, 1), 1)
+        result.num_rooms = rooms
+        if checkin is None or checkout is None:
+            return
+        if checkout <= checkin:
+            notes.append("checkout_date must be after checkin_date; no rooms searched")
+            return
+        room_type = c.get("room_type")
+        if room_type is not None and str(room_type).lower() not in {r.lower() for r in ROOM_TYPES}:
+            notes.append(f"unknown room type {room_type!r}; no room has it")
+        q = HotelQuery(
+            str(c["location"]),
+            checkin,
+            checkout,
+            rooms,
+            str(room_type) if room_type is not None else None,
+            _num(c.get("min_price_room"), "min_price_room", notes),
+            _num(c.get("max_price_room"), "max_price_room", notes),
+        )
+        result.rooms = self.inventory.search_hotels(q)
+
+    def _require_booking_type(self, name: str) -> None:
+        if "booking_type" not in self.search_criteria:
+            raise ToolCallError(
+                PRECONDITION, f"API.{name}() needs API.select_booking_type() to be called first"
+            )
+
+
+_LOC_SETTERS = {
+    "set_origin": _make_loc_setter("set_origin", "location_from", "origin"),
+    "set_destination": _make_loc_setter("set_destination", "location_to", "destination"),
+    "set_hotel_location": _make_loc_setter("set_hotel_location", "location", "location"),
+}
+
+
+def _num(value: Any, key: str, notes: list[str]) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    try:
+        return float(str(value).replace(",", "").replace("$", ""))
+    except ValueError:
+        notes.append(f"{key}={value!r} is not a number; filter ignored")
+        return None
+
+
+def _int(value: Any, key: str, notes: list[str], default: int) -> int:
+    number = _num(value, key, notes)
+    return default if number is None else int(number)
+
+
+def _date(value: Any, key: str, notes: list[str]) -> dt.date | None:
+    try:
+        month, day, year = (int(p) for p in str(value).split("-"))
+        return dt.date(year, month, day)
+    except ValueError:
+        notes.append(f"{key}={value!r} is not a real date (month-day-year); not searched")
+        return None
+
+
+class TripBookingToolkit:
+    """Everything the environment needs to run Trip Booking programs.
+
+    Args:
+        seed: seed of the travel inventory.
+        max_results: offers shown per list.
+    """
+
+    name = "trip_booking"
+    functions = ALL_FUNCTIONS
+    terminal_functions = frozenset(f.qualname for f in FUNCTIONS if f.terminal)
+
+    def __init__(self, seed: int = 0, max_results: int = 5) -> None:
+        self.inventory = get_travel_inventory(seed)
+        self.max_results = max_results
+        self.api_docs = render_api_docs(ALL_FUNCTIONS)
+        self.tools = [f.openai_schema() for f in FUNCTIONS]
+        self._constructors = {"Loc": Constructor(LOC, Loc), "Date": Constructor(DATE, Date)}
+
+    def new_session(self) -> ToolSession:
+        """A fresh ``API`` with ``Loc`` and ``Date`` bound."""
+        return ToolSession(TripBookingAPI(self.inventory, self.max_results), dict(self._constructors))
+
+    @staticmethod
+    def outcome(session: ToolSession) -> dict[str, Any]:
+        """The dict the scorer compares with the gold (the accumulated search criteria)."""
+        api = session.api
+        assert isinstance(api, TripBookingAPI)
+        return dict(api.search_criteria)

@@ -152,7 +152,11 @@ class ListingDatabase:
         rng = stable_rng("listings", seed)
         for city in self.cities:
             for mode in ("buy", "rent"):
-                count = listings_per_city // 2 if mode == "buy" else listings_per_city - listings_per_city // 2
+                count = (
+                    listings_per_city // 2
+                    if mode == "buy"
+                    else listings_per_city - listings_per_city // 2
+                )
                 start = len(self._listings)
                 for listing in self._generate(rng, pools, city, mode, count, start):
                     self._listings.append(listing)
@@ -188,8 +192,12 @@ class ListingDatabase:
     ) -> list[Listing]:
         types = BUY_HOME_TYPES if mode == "buy" else RENT_HOME_TYPES
         # Draw every random column of the group at once (far faster than per-listing draws).
-        type_idx = rng.choice(len(types), size=count, p=_BUY_TYPE_P if mode == "buy" else _RENT_TYPE_P)
-        beds_draw = rng.choice([1, 2, 3, 4, 5, 6], size=count, p=[0.14, 0.27, 0.3, 0.18, 0.07, 0.04])
+        type_idx = rng.choice(
+            len(types), size=count, p=_BUY_TYPE_P if mode == "buy" else _RENT_TYPE_P
+        )
+        beds_draw = rng.choice(
+            [1, 2, 3, 4, 5, 6], size=count, p=[0.14, 0.27, 0.3, 0.18, 0.07, 0.04]
+        )
         bath_extra = rng.integers(0, 4, size=count)
         sqft_noise = rng.normal(0, 160, size=count)
         land_sqft = rng.integers(40, 400, size=count) * 100
@@ -228,7 +236,9 @@ class ListingDatabase:
                 value = sqft * per_sqft * (0.35 if key == "land" else 1.0)
                 price = int(round(max(25_000.0, value), -3))
             else:
-                price = int(round((650 + 0.95 * sqft) * city.price_level * float(price_noise[n]), -1))
+                price = int(
+                    round((650 + 0.95 * sqft) * city.price_level * float(price_noise[n]), -1)
+                )
             address = f"{int(numbers[n])} {pools.streets[int(streets[n])]}"
             if multi:
                 address += f" Unit {int(floors[n])}{chr(65 + int(units[n]) % 8)}"
@@ -306,7 +316,9 @@ class _NamePools:
         faker.seed_instance(seed)
         streets = tuple(faker.street_name() for _ in range(600))
         people = tuple(faker.name() for _ in range(300))
-        zipcodes = {state: tuple(_zipcode(faker, state) for _ in range(12)) for state in sorted(states)}
+        zipcodes = {
+            state: tuple(_zipcode(faker, state) for _ in range(12)) for state in sorted(states)
+        }
         return cls(streets, people, zipcodes)
 
 
@@ -317,9 +329,13 @@ def _zipcode(faker: Faker, state: str) -> str:
         return str(faker.zipcode())
 
 
-@functools.lru_cache(maxsize=4)
 def get_listing_database(seed: int = 0, listings_per_city: int = 96) -> ListingDatabase:
     """Return the (process-wide, cached) listing database for ``seed``."""
+    return _cached_database(int(seed), int(listings_per_city))
+
+
+@functools.lru_cache(maxsize=4)
+def _cached_database(seed: int, listings_per_city: int) -> ListingDatabase:
     return ListingDatabase(seed, listings_per_city)
 
 

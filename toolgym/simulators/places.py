@@ -103,7 +103,8 @@ def find_city(name: str) -> City | None:
 def distance_km(a: City, b: City) -> float:
     """Great-circle distance between two cities in kilometres (haversine)."""
     lat1, lon1, lat2, lon2 = map(math.radians, (a.lat, a.lon, b.lat, b.lon))
-    h = math.sin((lat2 - lat1) / 2) ** 2 + math.cos(lat1) * math.cos(lat2) * math.sin(
-        (lon2 - lon1) / 2
-    ) ** 2
+    h = (
+        math.sin((lat2 - lat1) / 2) ** 2
+        + math.cos(lat1) * math.cos(lat2) * math.sin((lon2 - lon1) / 2) ** 2
+    )
     return 2 * 6371.0 * math.asin(math.sqrt(h))

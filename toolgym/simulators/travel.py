@@ -174,7 +174,9 @@ class TravelInventory:
         return list(self._tickets(_canon(origin), _canon(destination), date, mode))
 
     @functools.lru_cache(maxsize=4096)  # noqa: B019 - inventories live for the whole process
-    def _tickets(self, origin: str, destination: str, date: dt.date, mode: str) -> tuple[TicketOffer, ...]:
+    def _tickets(
+        self, origin: str, destination: str, date: dt.date, mode: str
+    ) -> tuple[TicketOffer, ...]:
         if mode not in _MODE_MODEL or origin == destination:
             return ()
         speed, fixed, base, per_km, (lo, hi) = _MODE_MODEL[mode]
@@ -188,7 +190,9 @@ class TravelInventory:
         for i, depart in enumerate(departures):
             duration = int(fixed + km / speed * 60 * float(rng.uniform(0.9, 1.25)))
             arrive = depart + duration
-            price = round((base + per_km * km) * season * weekend * float(rng.lognormal(0, 0.25)), 2)
+            price = round(
+                (base + per_km * km) * season * weekend * float(rng.lognormal(0, 0.25)), 2
+            )
             day_note = f" (+{arrive // 1440}d)" if arrive >= 1440 else ""
             carrier = _CARRIERS[mode][int(rng.integers(len(_CARRIERS[mode])))]
             offers.append(
@@ -213,7 +217,9 @@ class TravelInventory:
         """Offers that match ``query``, cheapest first."""
         hits = [
             o
-            for o in self._tickets(_canon(query.origin), _canon(query.destination), query.date, query.mode)
+            for o in self._tickets(
+                _canon(query.origin), _canon(query.destination), query.date, query.mode
+            )
             if o.seats_left >= query.travellers
             and (query.min_price is None or o.price >= query.min_price)
             and (query.max_price is None or o.price <= query.max_price)
@@ -264,7 +270,8 @@ class TravelInventory:
             rng = stable_rng("rooms", self.seed, hotel.hotel_id, checkin.isoformat(), nights)
             for kind, base in hotel.base_prices:
                 factors = [
-                    (1.15 if day.weekday() >= 4 else 1.0) * (1.2 if day.month in (6, 7, 8, 12) else 1.0)
+                    (1.15 if day.weekday() >= 4 else 1.0)
+                    * (1.2 if day.month in (6, 7, 8, 12) else 1.0)
                     for day in (checkin + dt.timedelta(days=k) for k in range(nights))
                 ]
                 nightly = round(base * sum(factors) / nights * float(rng.uniform(0.92, 1.08)), 2)
@@ -303,7 +310,11 @@ def _faker() -> Faker:
     return Faker("en_US")
 
 
-@functools.lru_cache(maxsize=4)
 def get_travel_inventory(seed: int = 0) -> TravelInventory:
     """Return the (process-wide, cached) travel inventory for ``seed``."""
+    return _cached_inventory(int(seed))
+
+
+@functools.lru_cache(maxsize=4)
+def _cached_inventory(seed: int) -> TravelInventory:
     return TravelInventory(seed)

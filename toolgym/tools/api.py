@@ -153,7 +153,9 @@ class ToolSession:
         return {
             "api": self.api.get_state(),
             "variables": copy.deepcopy(self.variables),
-            "calls": [CallRecord(c.function, copy.deepcopy(c.arguments), c.result) for c in self.calls],
+            "calls": [
+                CallRecord(c.function, copy.deepcopy(c.arguments), c.result) for c in self.calls
+            ],
             "warnings": list(self.warnings),
         }
 

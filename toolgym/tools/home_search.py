@@ -10,7 +10,7 @@ what it found.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any
 
 from toolgym.simulators.listings import (
     BUY_HOME_TYPES,
@@ -36,7 +36,7 @@ FUNCTIONS: tuple[ToolFunction, ...] = (
     ToolFunction(
         "set_location",
         "To set the location for the search area. This function must be called first.",
-        (Param("value", "string", "The city to search in, e.g. \"Austin\"."),),
+        (Param("value", "string", 'The city to search in, e.g. "Austin".'),),
     ),
     ToolFunction(
         "set_buy_or_rent",
@@ -52,7 +52,7 @@ FUNCTIONS: tuple[ToolFunction, ...] = (
             Param(
                 "home_types",
                 "List[str]",
-                "A list of home types, e.g. [\"House\", \"Condo\"].",
+                'A list of home types, e.g. ["House", "Condo"].',
                 enum=tuple(dict.fromkeys((*BUY_HOME_TYPES, *RENT_HOME_TYPES))),
             ),
         ),
@@ -223,7 +223,7 @@ class HomeSearchAPI(ToolApi):
                         notes.append(f"{key}={criteria[key]!r} is not a number; filter ignored")
                     else:
                         fields[name] = number
-            if "home_type" in criteria and criteria["home_type"]:
+            if criteria.get("home_type"):
                 fields["home_types"] = frozenset(criteria["home_type"].split(","))
             listings = self.database.search(HomeQuery(city=location, buy_or_rent=mode, **fields))
             if not self.database.group(location, mode):
@@ -280,4 +280,3 @@ class HomeSearchToolkit:
         api = session.api
         assert isinstance(api, HomeSearchAPI)
         return dict(api.search_criteria)
-

@@ -106,7 +106,9 @@ def parse_program(source: str, session: ToolSession) -> list[ast.stmt]:
         ToolCallError: ``non_executable`` for anything the interpreter does not run.
     """
     if not isinstance(source, str):
-        raise ToolCallError(NON_EXECUTABLE, f"an action must be a string; got {type(source).__name__}")
+        raise ToolCallError(
+            NON_EXECUTABLE, f"an action must be a string; got {type(source).__name__}"
+        )
     if len(source) > MAX_PROGRAM_CHARS:
         raise ToolCallError(
             NON_EXECUTABLE, f"the program has {len(source)} characters; at most {MAX_PROGRAM_CHARS}"
@@ -184,6 +186,9 @@ def _check_expr(node: ast.expr, session: ToolSession, depth: int) -> None:
     elif isinstance(node, ast.BinOp):
         if type(node.op) not in _ARITH:
             raise _refuse(node, f"the operator {type(node.op).__name__}")
+        for side in (node.left, node.right):
+            if isinstance(side, ast.Constant) and not _is_number(side.value):
+                raise _refuse(node, "arithmetic on anything but numbers")
         _check_expr(node.left, session, depth + 1)
         _check_expr(node.right, session, depth + 1)
     elif isinstance(node, ast.Call):
@@ -311,10 +316,10 @@ _CODE_LINE = re.compile(r"^\s*[A-Za-z_]\w*\s*(\.|\(|=)")
 
 
 def extract_program(text: str, terminal_calls: tuple[str, ...] = ("API.search(",)) -> str:
-    """The lenient extraction rule: first fenced block, leading prose dropped, cut after the terminal call.
+    r"""Lenient extraction: first fenced block, leading prose dropped, cut after the terminal call.
 
-    >>> extract_program("Sure! Here it is:\\n```python\\nAPI.set_location('Austin')\\nAPI.search()\\n```\\nDone.")
-    "API.set_location('Austin')\\nAPI.search()"
+    >>> extract_program("Sure! Here:\n```python\nAPI.set_location('Austin')\nAPI.search()\n```\nDone.")
+    "API.set_location('Austin')\nAPI.search()"
     """
     fenced = _FENCE.search(text)
     body = fenced.group(1) if fenced else text

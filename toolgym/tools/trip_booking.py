@@ -95,7 +95,7 @@ def _loc_setter(name: str, description: str, pname: str) -> ToolFunction:
     return ToolFunction(
         name,
         description,
-        (Param(pname, "Loc", "A Loc, e.g. Loc(\"Austin\").", json_schema=_LOC_SCHEMA),),
+        (Param(pname, "Loc", 'A Loc, e.g. Loc("Austin").', json_schema=_LOC_SCHEMA),),
         doc_signature="Loc",
     )
 
@@ -109,14 +109,18 @@ def _date_setter(name: str, description: str, pname: str) -> ToolFunction:
     )
 
 
-def _num_setter(name: str, description: str, pname: str = "value", type_: str = "int") -> ToolFunction:
-    return ToolFunction(name, description, (Param(pname, type_, description),), doc_signature="value")
+def _num_setter(
+    name: str, description: str, pname: str = "value", type_: str = "int"
+) -> ToolFunction:
+    return ToolFunction(
+        name, description, (Param(pname, type_, description),), doc_signature="value"
+    )
 
 
 LOC = ToolFunction(
     "Loc",
     "To define a location object from a city name. Use it as the argument of the location setters.",
-    (Param("location", "string", "A city name, e.g. \"Austin\"."),),
+    (Param("location", "string", 'A city name, e.g. "Austin".'),),
     owner=None,
     doc_signature="location",
 )
@@ -144,13 +148,21 @@ FUNCTIONS: tuple[ToolFunction, ...] = (
     ToolFunction(
         "select_transportation",
         'To select the means of transportation: "flight", "train", "bus" or "cruise".',
-        (Param("transportation_type", "str", "The means of transportation.", enum=TRANSPORT_MODES),),
+        (
+            Param(
+                "transportation_type", "str", "The means of transportation.", enum=TRANSPORT_MODES
+            ),
+        ),
         doc_signature="transportation_type",
     ),
     _loc_setter("set_origin", "To set the origin of the trip (a Loc).", "origin"),
     _loc_setter("set_destination", "To set the destination of the trip (a Loc).", "destination"),
-    _num_setter("set_min_ticket_price", "To set the minimum ticket price in dollars.", type_="number"),
-    _num_setter("set_max_ticket_price", "To set the maximum ticket price in dollars.", type_="number"),
+    _num_setter(
+        "set_min_ticket_price", "To set the minimum ticket price in dollars.", type_="number"
+    ),
+    _num_setter(
+        "set_max_ticket_price", "To set the maximum ticket price in dollars.", type_="number"
+    ),
     _num_setter("set_num_adults", "To set the number of adult travellers."),
     _num_setter("set_num_children", "To set the number of child travellers."),
     _date_setter("set_departure_date", "To set the departure date of the trip (a Date).", "date"),
@@ -165,8 +177,12 @@ FUNCTIONS: tuple[ToolFunction, ...] = (
         (Param("room_type", "str", "The room type.", enum=ROOM_TYPES),),
         doc_signature="room_type",
     ),
-    _num_setter("set_min_room_price", "To set the minimum room price per night in dollars.", type_="number"),
-    _num_setter("set_max_room_price", "To set the maximum room price per night in dollars.", type_="number"),
+    _num_setter(
+        "set_min_room_price", "To set the minimum room price per night in dollars.", type_="number"
+    ),
+    _num_setter(
+        "set_max_room_price", "To set the maximum room price per night in dollars.", type_="number"
+    ),
     ToolFunction(
         "search",
         "Submit the criterion to get the search results. This function should be called last.",
@@ -473,7 +489,9 @@ class TripBookingToolkit:
 
     def new_session(self) -> ToolSession:
         """A fresh ``API`` with ``Loc`` and ``Date`` bound."""
-        return ToolSession(TripBookingAPI(self.inventory, self.max_results), dict(self._constructors))
+        return ToolSession(
+            TripBookingAPI(self.inventory, self.max_results), dict(self._constructors)
+        )
 
     @staticmethod
     def outcome(session: ToolSession) -> dict[str, Any]:

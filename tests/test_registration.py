@@ -1,0 +1,47 @@
+import subprocess
+import sys
+
+import gymnasium as gym
+import pytest
+
+import toolgym
+from toolgym.envs import ENV_TABLE, env_ids
+
+
+def test_every_table_row_is_registered() -> None:
+    assert env_ids() == ["toolbench/HomeSearch-v0", "toolbench/TripBooking-v0"]
+    for entry in ENV_TABLE:
+        spec = gym.spec(entry.id)
+        assert spec.max_episode_steps == entry.max_episode_steps
+        assert isinstance(spec.entry_point, str)
+
+
+@pytest.mark.parametrize("name", ["toolbench/HomeSearch", "toolbench/TripBooking"])
+def test_make_without_version(name: str) -> None:
+    env = gym.make(name)
+    assert env.spec is not None and env.spec.id == f"{name}-v0"
+    obs, info = env.reset(seed=1)
+    assert obs == info["instruction"]
+
+
+def test_register_is_idempotent() -> None:
+    toolgym.register_envs()
+    toolgym.register_envs()
+    assert gym.spec("toolbench/HomeSearch-v0")
+
+
+def test_module_prefix_without_prior_import() -> None:
+    code = (
+        "import gymnasium as gym\n"
+        "env = gym.make('toolgym:toolbench/HomeSearch-v0')\n"
+        "obs, info = env.reset(seed=0)\n"
+        "print(type(env.unwrapped).__name__, info['task_id'])\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.startswith("HomeSearchEnv test-")
+
+
+def test_import_does_not_load_heavy_modules() -> None:
+    code = "import sys, toolgym; print(sorted(m for m in ('torch', 'transformers', 'openai') if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

@@ -1,0 +1,117 @@
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from toolgym.benchmarks.runner import evaluate
+from toolgym.cli import main
+
+
+def test_evaluate_oracle_and_random(tmp_path: Path) -> None:
+    result = evaluate(
+        "toolbench/HomeSearch-v0", "oracle", limit=5, out_dir=tmp_path, progress=False
+    )
+    assert result.summary["episodes"] == 5 and result.summary["success"] == 1.0
+    lines = result.path.read_text().splitlines()
+    assert len(lines) == 5
+    record = json.loads(lines[0])
+    assert {"env_id", "task_id", "actions", "reward", "metrics", "error", "observation"} <= set(
+        record
+    )
+    rand = evaluate("toolbench/TripBooking-v0", "random", limit=20, progress=False)
+    assert rand.summary["success"] < 1.0
+    assert (
+        sum(
+            rand.summary[c]
+            for c in ("non_executable", "wrong_api", "wrong_arguments", "precondition")
+        )
+        > 0
+    )
+
+
+def test_evaluate_call_mode_and_train_split() -> None:
+    res = evaluate(
+        "toolbench/TripBooking-v0",
+        "oracle",
+        limit=4,
+        env_kwargs={"action_mode": "call"},
+        progress=False,
+    )
+    assert res.summary["success"] == 1.0 and res.summary["steps"] > 1
+    train = evaluate("toolbench/HomeSearch-v0", "oracle", split="train", limit=3, progress=False)
+    assert train.summary["episodes"] == 3 and train.summary["success"] == 1.0
+    with pytest.raises(ValueError, match="unlimited"):
+        evaluate("toolbench/HomeSearch-v0", "oracle", split="train", progress=False)
+
+
+def test_random_agent_in_call_mode_is_truncated_or_terminates() -> None:
+    res = evaluate(
+        "toolbench/HomeSearch-v0",
+        "random",
+        limit=5,
+        env_kwargs={"action_mode": "call"},
+        progress=False,
+    )
+    for r in res.records:
+        assert r["terminated"] or r["truncated"]
+        if r["truncated"]:
+            assert r["error"]["category"] == "timeout"
+
+
+def test_cli_eval_prints_a_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(
+        [
+            "eval",
+            "--env",
+            "toolbench/HomeSearch-v0",
+            "--limit",
+            "3",
+            "--no-progress",
+            "--out",
+            str(tmp_path),
+        ]
+    )
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "toolbench/HomeSearch-v0" in out and "100.0%" in out and "success" in out
+    assert json.loads((tmp_path / "summary.json").read_text())[0]["episodes"] == 3
+
+
+def test_cli_list_and_generate(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["list"]) == 0
+    out = capsys.readouterr().out
+    assert "toolbench/TripBooking-v0" in out and "test 120" in out and "test 100" in out
+    target = tmp_path / "train.jsonl"
+    assert (
+        main(["generate", "--env", "toolbench/TripBooking-v0", "--n", "12", "--out", str(target)])
+        == 0
+    )
+    rows = [json.loads(line) for line in target.read_text().splitlines()]
+    assert len(rows) == 12 and all(r["completion"][0].endswith("API.search()") for r in rows)
+
+
+def test_cli_rejects_unknown_env(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["eval", "--env", "toolbench/Nope-v0"]) == 2
+    assert "unknown env id" in capsys.readouterr().err
+
+
+def test_console_script_runs() -> None:
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "toolgym.cli",
+            "eval",
+            "--env",
+            "toolbench/TripBooking-v0",
+            "--limit",
+            "2",
+            "--no-progress",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert "toolbench/TripBooking-v0" in out.stdout

@@ -1,0 +1,228 @@
+import inspect
+import json
+
+import pytest
+
+from toolgym.tools.api import ToolApi, ToolSession
+from toolgym.tools.errors import PRECONDITION, WRONG_ARGUMENTS, ToolCallError
+from toolgym.tools.home_search import FUNCTIONS as HOME_FUNCTIONS
+from toolgym.tools.home_search import HomeSearchToolkit
+from toolgym.tools.json_calls import run_json_call
+from toolgym.tools.program import run_program
+from toolgym.tools.schema import Param, ToolFunction
+from toolgym.tools.trip_booking import ALL_FUNCTIONS as TRIP_FUNCTIONS
+from toolgym.tools.trip_booking import Date, Loc, TripBookingToolkit
+
+HOME = HomeSearchToolkit()
+TRIP = TripBookingToolkit()
+
+
+def test_function_counts_match_the_original() -> None:
+    assert len(HOME_FUNCTIONS) == 15
+    assert len(TRIP_FUNCTIONS) == 20
+    assert {f.name for f in TRIP_FUNCTIONS if f.owner is None} == {"Loc", "Date"}
+
+
+@pytest.mark.parametrize("toolkit", [HOME, TRIP], ids=["home", "trip"])
+def test_docs_and_schemas_come_from_one_source(toolkit) -> None:
+    for fn in toolkit.functions:
+        assert fn.toolbench_doc() in toolkit.api_docs
+        assert fn.toolbench_doc().startswith(f"# {fn.description}\n{fn.qualname}(")
+    names = [t["function"]["name"] for t in toolkit.tools]
+    assert names == [f.name for f in toolkit.functions if f.owner is not None]
+    for tool in toolkit.tools:
+        json.dumps(tool)
+        params = tool["function"]["parameters"]
+        fn = next(f for f in toolkit.functions if f.name == tool["function"]["name"] and f.owner)
+        method = getattr(toolkit.new_session().api, fn.name)
+        assert list(params["properties"]) == [p for p in inspect.signature(method).parameters]
+
+
+def test_signature_drift_fails_at_class_definition() -> None:
+    with pytest.raises(TypeError, match="documents"):
+
+        class Drifted(ToolApi):
+            FUNCTIONS = (ToolFunction("f", "d", (Param("value", "int", "v"),)),)
+
+            def f(self, other: int) -> None: ...
+
+
+def criteria(source: str, toolkit=HOME) -> dict:
+    session = toolkit.new_session()
+    run_program(source, session)
+    return session.api.search_criteria
+
+
+def test_home_types_are_case_and_order_insensitive() -> None:
+    a = criteria(
+        'API.set_location("A")\nAPI.set_buy_or_rent("buy")\nAPI.select_home_type(["Co-op", "house"])'
+    )
+    b = criteria(
+        'API.set_location("A")\nAPI.set_buy_or_rent("buy")\nAPI.select_home_type(["HOUSE", "co-op"])'
+    )
+    assert a == b == {"location": "A", "buy_or_rent": "buy", "home_type": "co-op,house"}
+
+
+@pytest.mark.parametrize(
+    ("program", "category", "message"),
+    [
+        ('API.set_buy_or_rent("buy")', PRECONDITION, "must be the second call"),
+        ('API.set_location("A")\nAPI.set_buy_or_rent("lease")', WRONG_ARGUMENTS, '"buy" or "rent"'),
+        (
+            'API.set_location("A")\nAPI.set_buy_or_rent("rent")\nAPI.select_home_type(["Land"])',
+            WRONG_ARGUMENTS,
+            "Apartment",
+        ),
+        (
+            'API.set_location("A")\nAPI.set_buy_or_rent("buy")\nAPI.select_home_type("House")',
+            WRONG_ARGUMENTS,
+            "must be a list",
+        ),
+        ('API.set_location("A")\nAPI.select_home_type(["House"])', PRECONDITION, "set_buy_or_rent"),
+    ],
+)
+def test_home_rules(program: str, category: str, message: str) -> None:
+    with pytest.raises(ToolCallError, match=message) as e:
+        criteria(program)
+    assert e.value.category == category
+
+
+def test_values_are_stored_raw_with_a_warning() -> None:
+    session = HOME.new_session()
+    run_program(
+        'API.set_location("Austin")\nAPI.set_buy_or_rent("rent")\nAPI.set_num_beds("2")\nAPI.search()',
+        session,
+    )
+    assert session.api.search_criteria["num_beds"] == "2"
+    assert any("set_num_beds" in w and "should be int" in w for w in session.warnings)
+    assert session.api.last_search.listings, "a numeric string still filters the search"
+
+
+def test_search_filters_listings() -> None:
+    session = HOME.new_session()
+    run_program(
+        'API.set_location("Austin")\nAPI.set_buy_or_rent("buy")\nAPI.select_home_type(["House"])\n'
+        "API.set_num_beds(3)\nAPI.set_max_price(900000)\nAPI.search()",
+        session,
+    )
+    result = session.api.last_search
+    assert result.listings
+    for x in result.listings:
+        assert x.city == "Austin" and x.buy_or_rent == "buy" and x.home_type == "House"
+        assert x.beds >= 3 and x.price <= 900000
+    assert [x.price for x in result.listings] == sorted(x.price for x in result.listings)
+    assert "Found" in result.to_text()
+
+
+def test_unknown_city_gives_an_empty_result_with_a_note() -> None:
+    session = HOME.new_session()
+    run_program('API.set_location("Atlantis")\nAPI.set_buy_or_rent("buy")\nAPI.search()', session)
+    assert session.api.last_search.listings == []
+    assert "no listings in 'Atlantis'" in session.api.last_search.to_text()
+
+
+def test_booking_defaults_and_required_fields() -> None:
+    c = criteria(
+        'API.select_booking_type("both")\nAPI.select_transportation("bus")\n'
+        'API.set_origin(Loc("Boston"))\nAPI.set_destination(Loc("Denver"))\n'
+        'API.set_hotel_location(Loc("Denver"))\nAPI.set_checkin_date(Date(4, 7, 2026))\n'
+        "API.set_checkout_date(Date(4, 9, 2026))\nAPI.search()",
+        TRIP,
+    )
+    assert c["departure_date"] == "4-7-2026" and c["return_date"] == "4-9-2026"
+    assert c["num_rooms"] == 1 and c["min_price_ticket"] == 0 and c["min_price_room"] == 0
+    with pytest.raises(ToolCallError, match="missing: departure_date") as e:
+        criteria(
+            'API.select_booking_type("trip tickets")\nAPI.select_transportation("bus")\n'
+            'API.set_origin(Loc("Boston"))\nAPI.set_destination(Loc("Denver"))\nAPI.search()',
+            TRIP,
+        )
+    assert e.value.category == PRECONDITION
+
+
+def test_booking_type_checks() -> None:
+    with pytest.raises(ToolCallError, match="expects a Loc") as e:
+        criteria('API.select_booking_type("hotels")\nAPI.set_hotel_location("Denver")', TRIP)
+    assert e.value.category == WRONG_ARGUMENTS
+    with pytest.raises(ToolCallError, match="expects a Date"):
+        criteria('API.select_booking_type("hotels")\nAPI.set_checkin_date("2026-04-07")', TRIP)
+    with pytest.raises(ToolCallError, match="transportation_type must be one of"):
+        criteria('API.select_booking_type("trip tickets")\nAPI.select_transportation("car")', TRIP)
+    # room type is not validated in the original: stored as given
+    assert (
+        criteria('API.select_booking_type("hotels")\nAPI.select_room_type("Suite")', TRIP)[
+            "room_type"
+        ]
+        == "Suite"
+    )
+
+
+def test_booking_search_returns_offers() -> None:
+    session = TRIP.new_session()
+    run_program(
+        'API.select_booking_type("both")\nAPI.select_transportation("flight")\n'
+        'API.set_origin(Loc("Boston"))\nAPI.set_destination(Loc("Denver"))\nAPI.set_num_rooms(2)\n'
+        'API.set_hotel_location(Loc("Denver"))\nAPI.set_checkin_date(Date(5, 1, 2026))\n'
+        "API.set_checkout_date(Date(5, 4, 2026))\nAPI.search()",
+        session,
+    )
+    result = session.api.last_search
+    assert result.outbound and result.inbound and result.rooms
+    assert all(o.origin == "Boston" and o.mode == "flight" for o in result.outbound)
+    assert all(o.rooms_left >= 2 and o.nights == 3 for o in result.rooms)
+    text = result.to_text()
+    assert "Outbound tickets" in text and "Return tickets" in text and "Hotel rooms" in text
+
+
+def test_invalid_date_is_stored_and_noted() -> None:
+    session = TRIP.new_session()
+    run_program(
+        'API.select_booking_type("hotels")\nAPI.set_hotel_location(Loc("Denver"))\n'
+        "API.set_checkin_date(Date(2, 30, 2026))\nAPI.set_checkout_date(Date(3, 2, 2026))\nAPI.search()",
+        session,
+    )
+    assert session.api.search_criteria["checkin_date"] == "2-30-2026"
+    assert "not a real date" in session.api.last_search.to_text()
+
+
+def test_json_calls() -> None:
+    session = TRIP.new_session()
+    run_json_call(
+        '{"name": "select_booking_type", "arguments": {"booking_type": "hotels"}}', session
+    )
+    run_json_call(
+        '{"name": "set_hotel_location", "arguments": "{\\"location\\": \\"Denver\\"}"}', session
+    )
+    run_json_call(
+        '{"type": "function", "function": {"name": "set_checkin_date", '
+        '"arguments": {"date": {"month": 5, "day": 1, "year": 2026}}}}',
+        session,
+    )
+    run_json_call('{"name": "API.set_checkout_date", "arguments": {"date": "2026-05-03"}}', session)
+    assert session.api.search_criteria == {
+        "booking_type": "hotels",
+        "location": "Denver",
+        "checkin_date": "5-1-2026",
+        "checkout_date": "5-3-2026",
+    }
+    with pytest.raises(ToolCallError, match="no parameter 'city'"):
+        run_json_call('{"name": "set_num_rooms", "arguments": {"city": 1}}', session)
+
+
+def test_values_pickle_and_compare() -> None:
+    import pickle
+
+    assert pickle.loads(pickle.dumps(Loc("A"))) == Loc("A")
+    d = pickle.loads(pickle.dumps(Date(1, 2, 2026)))
+    assert d == Date(1, 2, 2026) and d.date == "1-2-2026"
+    assert repr(d) == "Date(1, 2, 2026)"
+
+
+def test_session_state_round_trip() -> None:
+    session: ToolSession = HOME.new_session()
+    run_program('API.set_location("Austin")', session)
+    state = session.get_state()
+    run_program('API.set_buy_or_rent("buy")', session)
+    session.set_state(state)
+    assert session.api.search_criteria == {"location": "Austin"}
+    assert len(session.calls) == 1

@@ -1,0 +1,105 @@
+"""Performance benchmark: reset/step latency, oracle throughput, listing-database memory.
+
+Run ``toolgym bench`` (or ``python -m toolgym.benchmarks.perf``). Targets on a 2-core machine:
+Home Search step of a full program (with the search over the listings) under 300 µs median,
+reset under 100 µs, both test splits with the oracle under 1 s, the listing database under 50 MB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import time
+from typing import Any
+
+import gymnasium as gym
+
+import toolgym  # noqa: F401 - registers the envs
+from toolgym.agents import OracleAgent
+from toolgym.benchmarks.report import format_table
+from toolgym.benchmarks.runner import evaluate
+from toolgym.envs import env_ids
+
+_MEMORY_PROBE = """
+import gc, resource, tracemalloc
+def rss():
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * resource.getpagesize()
+from toolgym.simulators.listings import ListingDatabase
+gc.collect(); before = rss()
+tracemalloc.start()
+db = ListingDatabase(0)
+traced = tracemalloc.get_traced_memory()[0]
+tracemalloc.stop()
+gc.collect()
+print(len(db), traced, rss() - before)
+"""
+
+
+def _median_us(samples: list[float]) -> float:
+    return statistics.median(samples) * 1e6
+
+
+def bench_env(env_id: str, repeat: int) -> dict[str, Any]:
+    """Latencies and oracle throughput of one env (program mode, test split)."""
+    env = gym.make(env_id)
+    unwrapped: Any = env.unwrapped
+    ids = list(unwrapped.task_ids)
+    env.reset(seed=0)  # warm-up: gold programs are executed and cached on first use
+    resets = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        env.reset()
+        resets.append(time.perf_counter() - t)
+    steps = []
+    for i in range(repeat):
+        env.reset(options={"task_id": ids[i % len(ids)]})
+        program = unwrapped.oracle_actions()[0]
+        t = time.perf_counter()
+        env.step(program)
+        steps.append(time.perf_counter() - t)
+    env.close()
+    start = time.perf_counter()
+    result = evaluate(env_id, lambda e: OracleAgent(e), progress=False)
+    wall = time.perf_counter() - start
+    assert result.summary["success"] == 1.0, f"the oracle failed on {env_id}"
+    return {
+        "env": env_id,
+        "reset_us": _median_us(resets),
+        "step_us": _median_us(steps),
+        "oracle_eps_per_s": len(result.records) / wall,
+        "test_split_s": wall,
+        "tasks": len(result.records),
+    }
+
+
+def listing_memory() -> tuple[int, float, float]:
+    """(listings, MB allocated while building, MB of resident memory added) in a fresh process."""
+    out = subprocess.run(
+        [sys.executable, "-c", _MEMORY_PROBE], capture_output=True, text=True, check=True
+    ).stdout.split()
+    return int(out[0]), int(out[1]) / 1e6, int(out[2]) / 1e6
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print the benchmark table."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--repeat", type=int, default=2000, help="samples per latency median")
+    args = parser.parse_args(argv)
+    rows = [bench_env(env_id, args.repeat) for env_id in env_ids()]
+    print(
+        format_table(
+            rows, ["env", "tasks", "reset_us", "step_us", "oracle_eps_per_s", "test_split_s"]
+        )
+    )
+    total = sum(r["test_split_s"] for r in rows)
+    print(f"\nall test splits with the oracle: {total:.3f} s")
+    n, traced, rss = listing_memory()
+    print(f"listing database: {n} listings, {traced:.1f} MB allocated, {rss:.1f} MB resident added")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,48 @@
+"""Text spaces that admit real text (spaces, quotes, newlines, JSON, any printable Unicode)."""
+
+from __future__ import annotations
+
+import string
+from typing import Any
+
+from gymnasium import spaces
+
+_WHITESPACE = frozenset("\n\r\t")
+
+
+class TextSpace(spaces.Text):
+    r"""A :class:`gymnasium.spaces.Text` whose ``contains`` accepts any printable Unicode text.
+
+    ``Text`` only admits characters of a fixed charset, and its default is alphanumeric, so
+    ``"API.search()"`` or any JSON would be outside it. This space accepts every string of allowed
+    length made of printable characters plus newline, carriage return and tab; ``sample()`` draws
+    from :data:`string.printable`.
+
+    >>> TextSpace(64).contains('API.set_location("São Paulo")\nAPI.search()')
+    True
+    >>> TextSpace(64).contains("bell\x07")
+    False
+    """
+
+    def __init__(self, max_length: int, *, min_length: int = 0, seed: Any = None) -> None:
+        super().__init__(
+            max_length=max_length, min_length=min_length, charset=string.printable, seed=seed
+        )
+
+    def contains(self, x: Any) -> bool:
+        """Whether ``x`` is a string of allowed length made of printable text."""
+        return (
+            isinstance(x, str)
+            and self.min_length <= len(x) <= self.max_length
+            and (x.isprintable() or all(c.isprintable() or c in _WHITESPACE for c in x))
+        )
+
+    def __repr__(self) -> str:
+        return f"TextSpace({self.min_length}, {self.max_length}, printable unicode)"
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, TextSpace)
+            and self.min_length == other.min_length
+            and self.max_length == other.max_length
+        )

@@ -114,7 +114,9 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--action-mode", default="program", choices=("program", "call"))
     ev.add_argument("--limit", type=int, help="evaluate only the first N tasks of each env")
     ev.add_argument("--seed", type=int, default=0)
-    ev.add_argument("--out", help="directory for per-episode JSONL records and summary.json")
+    ev.add_argument(
+        "--out", default="results", help="directory for per-episode JSONL and summary.json"
+    )
     ev.add_argument("--no-progress", action="store_true", help="hide progress bars")
     ev.set_defaults(func=_cmd_eval)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar
 
 import gymnasium as gym
 import numpy as np
@@ -20,7 +20,7 @@ from toolgym.benchmarks.suite import TRAIN, TaskSuite
 from toolgym.benchmarks.tasks import Task, TaskId, TaskSet, load_task_file
 from toolgym.envs.spaces import TextSpace
 from toolgym.errors import TaskFileError, ToolgymError
-from toolgym.tools.api import ToolSession
+from toolgym.tools.api import Toolkit, ToolSession
 from toolgym.tools.errors import NON_EXECUTABLE, ToolCallError
 from toolgym.tools.json_calls import looks_like_json_call, run_json_call
 from toolgym.tools.program import (
@@ -31,29 +31,10 @@ from toolgym.tools.program import (
     run_program,
     run_statements,
 )
-from toolgym.tools.schema import ToolFunction
 
 ACTION_MODES = ("program", "call")
 REWARD_TYPES = ("f1", "success")
 MAX_OBSERVATION_CHARS = 65_536
-
-
-class Toolkit(Protocol):
-    """What the environment needs from a tool family's ``tools`` module."""
-
-    name: str
-    functions: tuple[ToolFunction, ...]
-    terminal_functions: frozenset[str]
-    api_docs: str
-    tools: list[dict[str, Any]]
-
-    def new_session(self) -> ToolSession:
-        """A fresh API object (and namespace) for one episode."""
-        ...
-
-    def outcome(self, session: ToolSession) -> dict[str, Any]:
-        """The dict that is scored against the gold."""
-        ...
 
 
 # Gold outcomes by (toolkit name, program): gold programs are executed once per process.
@@ -63,37 +44,41 @@ _GOLD_CACHE: dict[tuple[str, str], GoldOutcome] = {}
 class ToolEnv(gym.Env[str, str]):
     """Generic environment for tools driven by API-call programs (see subclasses for the docs).
 
+    A family subclasses it and sets ``toolkit_class`` (its ``toolgym.tools`` toolkit) and ``suite``
+    (its ``toolgym.benchmarks`` task suite); everything else is shared.
+
     Args:
-        toolkit: the family's toolkit.
-        suite: the family's task suite.
         split: ``"test"``, ``"demo"`` or ``"train"`` (unlimited generated tasks).
         action_mode: ``"program"`` (whole program in one step) or ``"call"`` (one call per step).
         task_file: path of an original-format JSONL task file; replaces the split.
         extraction: ``"strict"`` (the original rule: the action is the program) or ``"lenient"``.
         reward_type: ``"f1"`` (reward = F1 of the criteria) or ``"success"`` (1 if F1 == 1).
+        max_results: how many results a search shows in the observation.
+        world_seed: seed of the simulated world (listings, inventory).
         render_mode: ``None`` or ``"ansi"``.
     """
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 4}
+    toolkit_class: ClassVar[type[Toolkit]]
+    suite: ClassVar[TaskSuite]
 
     def __init__(
         self,
-        toolkit: Toolkit,
-        suite: TaskSuite,
-        *,
         split: str = "test",
         action_mode: str = "program",
         task_file: str | Path | None = None,
         extraction: str = "strict",
         reward_type: str = "f1",
+        max_results: int = 5,
+        world_seed: int = 0,
         render_mode: str | None = None,
     ) -> None:
         _check_choice("action_mode", action_mode, ACTION_MODES)
         _check_choice("extraction", extraction, EXTRACTION_MODES)
         _check_choice("reward_type", reward_type, REWARD_TYPES)
         _check_choice("render_mode", render_mode, (None, *self.metadata["render_modes"]))
-        self.toolkit = toolkit
-        self.suite = suite
+        self.toolkit = self.toolkit_class(seed=world_seed, max_results=max_results)
+        suite = self.suite
         self.action_mode = action_mode
         self.extraction = extraction
         self.reward_type = reward_type
@@ -111,7 +96,7 @@ class ToolEnv(gym.Env[str, str]):
                 self._gold(task)  # every label must execute: fail at construction, not mid-run
         self.observation_space = TextSpace(MAX_OBSERVATION_CHARS)
         self.action_space = TextSpace(MAX_PROGRAM_CHARS)
-        self._terminal_prefixes = tuple(f"{name}(" for name in toolkit.terminal_functions)
+        self._terminal_prefixes = tuple(f"{name}(" for name in self.toolkit.terminal_functions)
         self._task: Task | None = None
         self._golds: tuple[GoldOutcome, ...] = ()
         self._session: ToolSession | None = None

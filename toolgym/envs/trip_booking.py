@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from toolgym.benchmarks import trip_booking as tasks
 from toolgym.benchmarks.suite import TaskSuite
 from toolgym.envs.base import ToolEnv
@@ -73,24 +71,5 @@ class TripBookingEnv(ToolEnv):
     * v0: initial release (tasks ``trip_booking-v0``; original API and scoring).
     """
 
-    def __init__(
-        self,
-        split: str = "test",
-        action_mode: str = "program",
-        task_file: str | Path | None = None,
-        extraction: str = "strict",
-        reward_type: str = "f1",
-        max_results: int = 5,
-        world_seed: int = 0,
-        render_mode: str | None = None,
-    ) -> None:
-        super().__init__(
-            TripBookingToolkit(seed=world_seed, max_results=max_results),
-            SUITE,
-            split=split,
-            action_mode=action_mode,
-            task_file=task_file,
-            extraction=extraction,
-            reward_type=reward_type,
-            render_mode=render_mode,
-        )
+    toolkit_class = TripBookingToolkit
+    suite = SUITE

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from toolgym.tools.errors import WRONG_API, WRONG_ARGUMENTS, ToolCallError
-from toolgym.tools.schema import ToolFunction
+from toolgym.tools.schema import ToolFunction, render_api_docs
 
 
 class ToolApi:
@@ -43,6 +43,10 @@ class ToolApi:
                     f"{cls.__name__}.{fn.name} takes parameters {names} but its ToolFunction "
                     f"documents {expected}"
                 )
+
+    def outcome(self) -> dict[str, Any]:
+        """The dict that is scored against the gold (e.g. the accumulated search criteria)."""
+        raise NotImplementedError(f"{type(self).__name__} does not define outcome()")
 
     def get_state(self) -> dict[str, Any]:
         """A deep copy of the mutable state."""
@@ -200,3 +204,44 @@ def bind_arguments(fn: ToolFunction, args: list[Any], kwargs: dict[str, Any]) ->
 def _suggest(name: str, options: list[str]) -> str:
     close = difflib.get_close_matches(name, options, n=1)
     return f"; did you mean {close[0]!r}?" if close else f"; available: {', '.join(options)}"
+
+
+class Toolkit:
+    """Everything an environment needs from a tool family: sessions, docs, schemas, the scored dict.
+
+    Subclasses set ``name``, ``api_class`` and ``constructors`` and implement :meth:`make_api`.
+
+    Args:
+        seed: seed of the simulated world behind the API.
+        max_results: how many results a search shows.
+    """
+
+    name: ClassVar[str] = ""
+    api_class: ClassVar[type[ToolApi]] = ToolApi
+    constructors: ClassVar[tuple[Constructor, ...]] = ()
+
+    def __init__(self, seed: int = 0, max_results: int = 5) -> None:
+        if max_results < 1:
+            raise ValueError(f"max_results must be at least 1; got {max_results}")
+        self.seed = seed
+        self.max_results = max_results
+        self.functions: tuple[ToolFunction, ...] = (
+            *self.api_class.FUNCTIONS,
+            *(c.function for c in self.constructors),
+        )
+        self.terminal_functions = frozenset(f.qualname for f in self.functions if f.terminal)
+        self.api_docs = render_api_docs(self.functions)
+        self.tools = [f.openai_schema() for f in self.api_class.FUNCTIONS]
+
+    def make_api(self) -> ToolApi:
+        """A fresh API object bound to the world."""
+        raise NotImplementedError
+
+    def new_session(self) -> ToolSession:
+        """A fresh session: new API object, the constructors, no variables."""
+        return ToolSession(self.make_api(), {c.function.name: c for c in self.constructors})
+
+    @staticmethod
+    def outcome(session: ToolSession) -> dict[str, Any]:
+        """The dict the scorer compares with the gold."""
+        return session.api.outcome()

@@ -20,9 +20,10 @@ from toolgym.simulators.listings import (
     ListingDatabase,
     get_listing_database,
 )
-from toolgym.tools.api import ToolApi, ToolSession
+from toolgym.tools.api import ToolApi, Toolkit
 from toolgym.tools.errors import PRECONDITION, WRONG_ARGUMENTS, ToolCallError
-from toolgym.tools.schema import Param, ToolFunction, render_api_docs
+from toolgym.tools.schema import Param, ToolFunction
+from toolgym.tools.values import as_number
 
 _BUY = ", ".join(BUY_HOME_TYPES)
 _RENT = ", ".join(RENT_HOME_TYPES)
@@ -218,7 +219,7 @@ class HomeSearchAPI(ToolApi):
             fields: dict[str, Any] = {}
             for key, name in _QUERY_FIELDS.items():
                 if key in criteria:
-                    number = _as_number(criteria[key])
+                    number = as_number(criteria[key])
                     if number is None:
                         notes.append(f"{key}={criteria[key]!r} is not a number; filter ignored")
                     else:
@@ -231,6 +232,10 @@ class HomeSearchAPI(ToolApi):
         self.last_search = HomeSearchResult(dict(criteria), listings, self.max_results, notes)
         return self.last_search
 
+    def outcome(self) -> dict[str, Any]:
+        """The accumulated search criteria (what the original scores)."""
+        return dict(self.search_criteria)
+
     def _require_buy_or_rent(self, name: str) -> None:
         if "buy_or_rent" not in self.search_criteria:
             raise ToolCallError(
@@ -239,21 +244,8 @@ class HomeSearchAPI(ToolApi):
             )
 
 
-def _as_number(value: Any) -> float | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int | float):
-        return float(value)
-    if isinstance(value, str):
-        try:
-            return float(value.replace(",", "").replace("$", ""))
-        except ValueError:
-            return None
-    return None
-
-
-class HomeSearchToolkit:
-    """Everything the environment needs to run Home Search programs.
+class HomeSearchToolkit(Toolkit):
+    """Home Search sessions over the listing database of ``seed``.
 
     Args:
         seed: seed of the listing database.
@@ -261,22 +253,12 @@ class HomeSearchToolkit:
     """
 
     name = "home_search"
-    functions = FUNCTIONS
-    terminal_functions = frozenset(f.qualname for f in FUNCTIONS if f.terminal)
+    api_class = HomeSearchAPI
 
     def __init__(self, seed: int = 0, max_results: int = 5) -> None:
+        super().__init__(seed, max_results)
         self.database = get_listing_database(seed)
-        self.max_results = max_results
-        self.api_docs = render_api_docs(FUNCTIONS)
-        self.tools = [f.openai_schema() for f in FUNCTIONS]
 
-    def new_session(self) -> ToolSession:
+    def make_api(self) -> HomeSearchAPI:
         """A fresh ``API`` object with empty criteria."""
-        return ToolSession(HomeSearchAPI(self.database, self.max_results))
-
-    @staticmethod
-    def outcome(session: ToolSession) -> dict[str, Any]:
-        """The dict the scorer compares with the gold (the accumulated search criteria)."""
-        api = session.api
-        assert isinstance(api, HomeSearchAPI)
-        return dict(api.search_criteria)
+        return HomeSearchAPI(self.database, self.max_results)

@@ -22,9 +22,10 @@ from toolgym.simulators.travel import (
     TravelInventory,
     get_travel_inventory,
 )
-from toolgym.tools.api import Constructor, ToolApi, ToolSession
+from toolgym.tools.api import Constructor, ToolApi, Toolkit
 from toolgym.tools.errors import PRECONDITION, WRONG_ARGUMENTS, ToolCallError
-from toolgym.tools.schema import Param, ToolFunction, render_api_docs
+from toolgym.tools.schema import Param, ToolFunction
+from toolgym.tools.values import as_number
 
 BOOKING_TYPES: tuple[str, ...] = ("hotels", "trip tickets", "both")
 """Allowed values of ``select_booking_type``."""
@@ -428,6 +429,10 @@ class TripBookingAPI(ToolApi):
         )
         result.rooms = self.inventory.search_hotels(q)
 
+    def outcome(self) -> dict[str, Any]:
+        """The accumulated search criteria (what the original scores)."""
+        return dict(self.search_criteria)
+
     def _require_booking_type(self, name: str) -> None:
         if "booking_type" not in self.search_criteria:
             raise ToolCallError(
@@ -445,13 +450,10 @@ _LOC_SETTERS = {
 def _num(value: Any, key: str, notes: list[str]) -> float | None:
     if value is None:
         return None
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        return float(value)
-    try:
-        return float(str(value).replace(",", "").replace("$", ""))
-    except ValueError:
+    number = as_number(value)
+    if number is None:
         notes.append(f"{key}={value!r} is not a number; filter ignored")
-        return None
+    return number
 
 
 def _int(value: Any, key: str, notes: list[str], default: int) -> int:
@@ -468,8 +470,8 @@ def _date(value: Any, key: str, notes: list[str]) -> dt.date | None:
         return None
 
 
-class TripBookingToolkit:
-    """Everything the environment needs to run Trip Booking programs.
+class TripBookingToolkit(Toolkit):
+    """Trip Booking sessions over the travel inventory of ``seed``, with ``Loc`` and ``Date`` bound.
 
     Args:
         seed: seed of the travel inventory.
@@ -477,25 +479,13 @@ class TripBookingToolkit:
     """
 
     name = "trip_booking"
-    functions = ALL_FUNCTIONS
-    terminal_functions = frozenset(f.qualname for f in FUNCTIONS if f.terminal)
+    api_class = TripBookingAPI
+    constructors = (Constructor(LOC, Loc), Constructor(DATE, Date))
 
     def __init__(self, seed: int = 0, max_results: int = 5) -> None:
+        super().__init__(seed, max_results)
         self.inventory = get_travel_inventory(seed)
-        self.max_results = max_results
-        self.api_docs = render_api_docs(ALL_FUNCTIONS)
-        self.tools = [f.openai_schema() for f in FUNCTIONS]
-        self._constructors = {"Loc": Constructor(LOC, Loc), "Date": Constructor(DATE, Date)}
 
-    def new_session(self) -> ToolSession:
-        """A fresh ``API`` with ``Loc`` and ``Date`` bound."""
-        return ToolSession(
-            TripBookingAPI(self.inventory, self.max_results), dict(self._constructors)
-        )
-
-    @staticmethod
-    def outcome(session: ToolSession) -> dict[str, Any]:
-        """The dict the scorer compares with the gold (the accumulated search criteria)."""
-        api = session.api
-        assert isinstance(api, TripBookingAPI)
-        return dict(api.search_criteria)
+    def make_api(self) -> TripBookingAPI:
+        """A fresh ``API`` object with empty criteria."""
+        return TripBookingAPI(self.inventory, self.max_results)

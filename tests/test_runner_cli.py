@@ -97,7 +97,7 @@ def test_cli_rejects_unknown_env(capsys: pytest.CaptureFixture[str]) -> None:
     assert "unknown env id" in capsys.readouterr().err
 
 
-def test_console_script_runs() -> None:
+def test_console_script_runs(tmp_path: Path) -> None:
     out = subprocess.run(
         [
             sys.executable,
@@ -109,6 +109,8 @@ def test_console_script_runs() -> None:
             "--limit",
             "2",
             "--no-progress",
+            "--out",
+            str(tmp_path),
         ],
         capture_output=True,
         text=True,

@@ -11,6 +11,7 @@ from gymnasium.utils.env_checker import check_env
 
 from toolgym.agents import OracleAgent, RandomAgent
 from toolgym.benchmarks.runner import run_episode
+from toolgym.envs.program_env import ProgramEnv
 from toolgym.tools.errors import NON_EXECUTABLE, PRECONDITION, WRONG_API, WRONG_ARGUMENTS
 
 MODES = ("program", "call")
@@ -130,9 +131,10 @@ def test_reset_info_and_errors(env_id: str) -> None:
     obs, info = env.reset(seed=0)
     assert set(info) >= {"task_id", "instruction", "api_docs", "tools", "action_mode"}
     assert info["tools"] and all(t["type"] == "function" for t in info["tools"])
-    assert "API.search()" in info["api_docs"]
+    assert ("API.search()" in info["api_docs"]) or ("curl -X" in info["api_docs"])
     with pytest.raises(KeyError, match="no task 'nope'"):
         env.reset(options={"task_id": "nope"})
+    assert info["action_language"] in ("api_program", "curl")
     with pytest.raises(ValueError, match="action_mode must be one of"):
         gym.make(env_id, action_mode="chat")
     with pytest.raises(ValueError, match="split must be one of"):
@@ -202,8 +204,14 @@ def _task_with_optional_setter(env: gym.Env) -> str:
     raise AssertionError("no suitable task")
 
 
+def program_env(env_id: str, **kwargs) -> gym.Env:
+    if not isinstance(gym.make(env_id).unwrapped, ProgramEnv):
+        pytest.skip(f"{env_id} is not an API-program env (its own tests cover its action language)")
+    return gym.make(env_id, **kwargs)
+
+
 def test_perturbed_gold_programs_get_the_right_category(env_id: str) -> None:
-    env = gym.make(env_id)
+    env = program_env(env_id)
     task_id = _task_with_optional_setter(env)
     env.reset(options={"task_id": task_id})
     gold = env.unwrapped.oracle_actions()[0]
@@ -221,7 +229,7 @@ def test_perturbed_gold_programs_get_the_right_category(env_id: str) -> None:
 
 
 def test_lenient_extraction_accepts_prose_and_fences(env_id: str) -> None:
-    env = gym.make(env_id, extraction="lenient")
+    env = program_env(env_id, extraction="lenient")
     env.reset(seed=0)
     gold = env.unwrapped.oracle_actions()[0]
     obs, reward, *_ = env.step(f"Sure! Here it is:\n```python\n{gold}\n```\nAnything else?")
@@ -233,7 +241,7 @@ def test_call_mode_errors_leave_state_unchanged(env_id: str) -> None:
     env.reset(seed=0)
     actions = env.unwrapped.oracle_actions()
     env.step(actions[0])
-    before = env.unwrapped.get_state()["session"]["api"]
+    before = env.unwrapped.get_state()["episode"]
     for bad in (
         "API.search()\nAPI.search()",
         "import os",
@@ -244,7 +252,7 @@ def test_call_mode_errors_leave_state_unchanged(env_id: str) -> None:
         obs, reward, terminated, truncated, info = env.step(bad)
         assert obs.startswith("Error (") and reward == 0.0 and not terminated
         assert info["error"]["category"] in (NON_EXECUTABLE, WRONG_API)
-    assert env.unwrapped.get_state()["session"]["api"] == before
+    assert env.unwrapped.get_state()["episode"] == before
     results = [env.step(a) for a in actions[1:]]
     assert results[-1][1] == 1.0 and results[-1][2]
 

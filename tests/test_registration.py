@@ -9,14 +9,19 @@ from toolgym.envs import ENV_TABLE, env_ids
 
 
 def test_every_table_row_is_registered() -> None:
-    assert env_ids() == ["toolbench/HomeSearch-v0", "toolbench/TripBooking-v0"]
+    assert env_ids() == [
+        "toolbench/HomeSearch-v0",
+        "toolbench/TripBooking-v0",
+        "toolbench/OpenWeather-v0",
+        "toolbench/CatAPI-v0",
+    ]
     for entry in ENV_TABLE:
         spec = gym.spec(entry.id)
         assert spec.max_episode_steps == entry.max_episode_steps
         assert isinstance(spec.entry_point, str)
 
 
-@pytest.mark.parametrize("name", ["toolbench/HomeSearch", "toolbench/TripBooking"])
+@pytest.mark.parametrize("name", [e.id.rsplit("-v", 1)[0] for e in ENV_TABLE])
 def test_make_without_version(name: str) -> None:
     env = gym.make(name)
     assert env.spec is not None and env.spec.id == f"{name}-v0"

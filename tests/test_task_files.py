@@ -15,6 +15,8 @@ from toolgym.errors import TaskFileError
 FILES = {
     "toolbench/HomeSearch-v0": "sambanova/home_search/v0/test.jsonl",
     "toolbench/TripBooking-v0": "sambanova/booking/v0/test.jsonl",
+    "toolbench/OpenWeather-v0": "sambanova/open_weather/v0/test.jsonl",
+    "toolbench/CatAPI-v0": "sambanova/the_cat_api/v0/test.jsonl",
 }
 
 

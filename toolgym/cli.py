@@ -91,6 +91,27 @@ def _cmd_generate(args: argparse.Namespace) -> int:
     return 0
 
 
+SERVICES = {
+    "openweather": "toolgym.simulators.openweather:OpenWeatherApp",
+    "catapi": "toolgym.simulators.catapi:CatApiApp",
+}
+
+
+def make_service(name: str, seed: int = 0, api_key: str | None = None) -> Any:
+    """Build a simulated REST service by name (``openweather`` or ``catapi``)."""
+    import importlib
+
+    module, _, cls = SERVICES[name].partition(":")
+    return getattr(importlib.import_module(module), cls)(seed=seed, api_key=api_key)
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    from toolgym.tools.http_server import serve
+
+    serve(make_service(args.service, args.seed, args.api_key), args.host, args.port)
+    return 0
+
+
 def _cmd_bench(args: argparse.Namespace) -> int:
     from toolgym.benchmarks.perf import main as perf_main
 
@@ -126,6 +147,14 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument("--seed", type=int, default=0)
     gen.add_argument("--out", default="-", help="output JSONL path, or - for stdout")
     gen.set_defaults(func=_cmd_generate)
+
+    srv = sub.add_parser("serve", help="serve a simulated REST API on localhost")
+    srv.add_argument("service", choices=sorted(SERVICES))
+    srv.add_argument("--port", type=int, default=8080)
+    srv.add_argument("--host", default="127.0.0.1")
+    srv.add_argument("--seed", type=int, default=0, help="seed of the simulated world")
+    srv.add_argument("--api-key", help="the only key accepted (default: any non-empty key)")
+    srv.set_defaults(func=_cmd_serve)
 
     bench = sub.add_parser("bench", help="print reset/step latency and oracle throughput")
     bench.add_argument("--repeat", type=int, default=2000)

@@ -15,8 +15,10 @@ _WORDS = ("Austin", "Denver", "Boston", "house", "hotels", "flight", "rent", "Do
 class RandomAgent(Agent):
     """A baseline that knows only ``info["tools"]``: random functions, random arguments.
 
-    In ``program`` mode it writes 1–6 random ``API`` calls and then ``API.search()``; in ``call``
-    mode it makes one random call per step. Its generator is seeded, so runs reproduce.
+    For API-program tools it writes 1–6 random ``API`` calls and then ``API.search()`` (``program``
+    mode) or one random call per step (``call`` mode). For REST tools (``info["action_language"]``
+    is ``"curl"``) it sends random JSON calls and, in ``call`` mode, says ``finish`` with
+    probability 0.3 per step. Its generator is seeded, so runs reproduce.
 
     Args:
         seed: seed of the agent's generator.
@@ -32,6 +34,10 @@ class RandomAgent(Agent):
         tools = info.get("tools") or []
         if not tools:
             return "API.search()"
+        if info.get("action_language") == "curl":
+            if info.get("action_mode") == "call" and self.rng.random() < 0.3:
+                return "finish"
+            return self._json_call(tools[int(self.rng.integers(len(tools)))])
         if info.get("action_mode") == "call":
             return self._call(tools[int(self.rng.integers(len(tools)))])
         lines = [
@@ -45,6 +51,12 @@ class RandomAgent(Agent):
         props = fn["parameters"].get("properties", {})
         args = ", ".join(f"{name}={self._value(schema)}" for name, schema in props.items())
         return f"API.{fn['name']}({args})"
+
+    def _json_call(self, tool: dict[str, Any]) -> str:
+        fn = tool["function"]
+        props = fn["parameters"].get("properties", {})
+        args = {name: json.loads(self._value(schema)) for name, schema in props.items()}
+        return json.dumps({"name": fn["name"], "arguments": args})
 
     def _value(self, schema: dict[str, Any]) -> str:
         kind = schema.get("type")

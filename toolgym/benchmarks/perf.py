@@ -2,7 +2,9 @@
 
 Run ``toolgym bench`` (or ``python -m toolgym.benchmarks.perf``). Targets on a 2-core machine:
 Home Search step of a full program (with the search over the listings) under 300 µs median,
-reset under 100 µs, both test splits with the oracle under 1 s, the listing database under 50 MB.
+reset under 100 µs, both test splits with the oracle under 1 s, the listing database under 50 MB;
+a curl step (OpenWeather, Cat API) under 300 µs median; the localhost server at least 2,000
+requests/s under a concurrent client.
 """
 
 from __future__ import annotations
@@ -83,6 +85,71 @@ def listing_memory() -> tuple[int, float, float]:
     return int(out[0]), int(out[1]) / 1e6, int(out[2]) / 1e6
 
 
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def server_throughput(
+    service: str = "openweather", clients: int = 8, requests_per_client: int = 500
+) -> tuple[float, float]:
+    """(requests/s, median ms) of ``toolgym serve`` under ``clients`` concurrent keep-alive clients.
+
+    The server runs in its own process; each client thread keeps one HTTP/1.1 connection open.
+    """
+    import http.client
+    import threading
+
+    port = _free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "toolgym.cli", "serve", service, "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        assert server.stdout is not None
+        server.stdout.readline()  # "serving ... on http://..." once listening
+        path = {
+            "openweather": "/data/2.5/weather?q=austin&appid=bench&units=metric",
+            "catapi": "/v1/images/search?limit=5&order=ASC",
+        }[service]
+        latencies: list[float] = []
+        lock = threading.Lock()
+        errors: list[str] = []
+
+        def client() -> None:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            mine = []
+            for _ in range(requests_per_client):
+                t = time.perf_counter()
+                conn.request("GET", path, headers={"x-api-key": "bench"})
+                reply = conn.getresponse()
+                reply.read()
+                mine.append(time.perf_counter() - t)
+                if reply.status != 200:
+                    errors.append(str(reply.status))
+            conn.close()
+            with lock:
+                latencies.extend(mine)
+
+        threads = [threading.Thread(target=client) for _ in range(clients)]
+        start = time.perf_counter()
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        wall = time.perf_counter() - start
+        if errors:
+            raise RuntimeError(f"the server answered errors: {errors[:3]}")
+        return len(latencies) / wall, statistics.median(latencies) * 1e3
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Print the benchmark table."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -96,8 +163,17 @@ def main(argv: list[str] | None = None) -> int:
     )
     total = sum(r["test_split_s"] for r in rows)
     print(f"\nall test splits with the oracle: {total:.3f} s")
+    print(
+        "(step_us: Home Search/Trip Booking = a whole program with its search; REST = one curl request)"
+    )
     n, traced, rss = listing_memory()
     print(f"listing database: {n} listings, {traced:.1f} MB allocated, {rss:.1f} MB resident added")
+    for service in ("openweather", "catapi"):
+        rate, median_ms = server_throughput(service)
+        print(
+            f"toolgym serve {service}: {rate:,.0f} requests/s with 8 concurrent keep-alive "
+            f"clients (median latency {median_ms:.2f} ms)"
+        )
     return 0
 
 

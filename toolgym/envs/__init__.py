@@ -33,6 +33,8 @@ class EnvEntry:
 ENV_TABLE: tuple[EnvEntry, ...] = (
     EnvEntry("HomeSearch", 0, "toolgym.envs.home_search:HomeSearchEnv", 32, "home_search"),
     EnvEntry("TripBooking", 0, "toolgym.envs.trip_booking:TripBookingEnv", 48, "trip_booking"),
+    EnvEntry("OpenWeather", 0, "toolgym.envs.openweather:OpenWeatherEnv", 16, "openweather"),
+    EnvEntry("CatAPI", 0, "toolgym.envs.cat_api:CatApiEnv", 16, "cat_api"),
 )
 """Every registered environment."""
 

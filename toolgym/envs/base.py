@@ -1,13 +1,16 @@
-"""The generic tool environment: one episode protocol for every API-program tool family.
+"""The generic tool environment: the episode protocol every tool family shares.
 
-A family is wired in by a thin subclass that provides a *toolkit* (``toolgym.tools``: the API
-object, its docs and schemas, what to score) and a *task suite* (``toolgym.benchmarks``: the task
-splits). This module knows nothing about homes or trips.
+``ToolEnv`` owns what does not depend on how a tool is called: the task split (or a task file),
+choosing the task at reset, the step counter, ending the episode, rewards from metrics, render,
+and saving/restoring state. A family kind subclasses it and implements the hooks:
+:class:`~toolgym.envs.program_env.ProgramEnv` for API-call programs (Home Search, Trip Booking),
+:class:`~toolgym.envs.rest_env.RestEnv` for REST services called with curl (OpenWeather, Cat API).
 """
 
 from __future__ import annotations
 
 import copy
+from abc import abstractmethod
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
@@ -15,51 +18,29 @@ from typing import Any, ClassVar
 import gymnasium as gym
 import numpy as np
 
-from toolgym.benchmarks.scoring import GoldOutcome, diagnose, score
 from toolgym.benchmarks.suite import TRAIN, TaskSuite
 from toolgym.benchmarks.tasks import Task, TaskId, TaskSet, load_task_file
 from toolgym.envs.spaces import TextSpace
-from toolgym.errors import TaskFileError, ToolgymError
-from toolgym.tools.api import Toolkit, ToolSession
-from toolgym.tools.errors import NON_EXECUTABLE, ToolCallError
-from toolgym.tools.json_calls import looks_like_json_call, run_json_call
-from toolgym.tools.program import (
-    EXTRACTION_MODES,
-    MAX_PROGRAM_CHARS,
-    extract_program,
-    parse_program,
-    run_program,
-    run_statements,
-)
+from toolgym.errors import ToolgymError
 
 ACTION_MODES = ("program", "call")
 REWARD_TYPES = ("f1", "success")
 MAX_OBSERVATION_CHARS = 65_536
-
-
-# Gold outcomes by (toolkit name, program): gold programs are executed once per process.
-_GOLD_CACHE: dict[tuple[str, str], GoldOutcome] = {}
+MAX_ACTION_CHARS = 16_384
 
 
 class ToolEnv(gym.Env[str, str]):
-    """Generic environment for tools driven by API-call programs (see subclasses for the docs).
-
-    A family subclasses it and sets ``toolkit_class`` (its ``toolgym.tools`` toolkit) and ``suite``
-    (its ``toolgym.benchmarks`` task suite); everything else is shared.
+    """Base of every toolgym environment (see the family classes for the documentation).
 
     Args:
         split: ``"test"``, ``"demo"`` or ``"train"`` (unlimited generated tasks).
-        action_mode: ``"program"`` (whole program in one step) or ``"call"`` (one call per step).
-        task_file: path of an original-format JSONL task file; replaces the split.
-        extraction: ``"strict"`` (the original rule: the action is the program) or ``"lenient"``.
-        reward_type: ``"f1"`` (reward = F1 of the criteria) or ``"success"`` (1 if F1 == 1).
-        max_results: how many results a search shows in the observation.
-        world_seed: seed of the simulated world (listings, inventory).
+        action_mode: ``"program"`` (the paper's single-step protocol) or ``"call"``.
+        task_file: an original-format JSONL task file; replaces the split.
+        reward_type: ``"f1"`` or ``"success"`` (1 only for a perfect answer).
         render_mode: ``None`` or ``"ansi"``.
     """
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 4}
-    toolkit_class: ClassVar[type[Toolkit]]
     suite: ClassVar[TaskSuite]
 
     def __init__(
@@ -67,20 +48,13 @@ class ToolEnv(gym.Env[str, str]):
         split: str = "test",
         action_mode: str = "program",
         task_file: str | Path | None = None,
-        extraction: str = "strict",
         reward_type: str = "f1",
-        max_results: int = 5,
-        world_seed: int = 0,
         render_mode: str | None = None,
     ) -> None:
-        _check_choice("action_mode", action_mode, ACTION_MODES)
-        _check_choice("extraction", extraction, EXTRACTION_MODES)
-        _check_choice("reward_type", reward_type, REWARD_TYPES)
-        _check_choice("render_mode", render_mode, (None, *self.metadata["render_modes"]))
-        self.toolkit = self.toolkit_class(seed=world_seed, max_results=max_results)
-        suite = self.suite
+        check_choice("action_mode", action_mode, ACTION_MODES)
+        check_choice("reward_type", reward_type, REWARD_TYPES)
+        check_choice("render_mode", render_mode, (None, *self.metadata["render_modes"]))
         self.action_mode = action_mode
-        self.extraction = extraction
         self.reward_type = reward_type
         self.render_mode = render_mode
         self.task_file = None if task_file is None else str(task_file)
@@ -88,21 +62,58 @@ class ToolEnv(gym.Env[str, str]):
             self.split = "file"
             self._tasks: TaskSet | None = load_task_file(task_file)
         else:
-            _check_choice("split", split, suite.all_splits)
+            check_choice("split", split, self.suite.all_splits)
             self.split = split
-            self._tasks = None if split == TRAIN else suite.load(split)
-        if self._tasks is not None:
-            for task in self._tasks.values():
-                self._gold(task)  # every label must execute: fail at construction, not mid-run
+            self._tasks = None if split == TRAIN else self.suite.load(split)
         self.observation_space = TextSpace(MAX_OBSERVATION_CHARS)
-        self.action_space = TextSpace(MAX_PROGRAM_CHARS)
-        self._terminal_prefixes = tuple(f"{name}(" for name in self.toolkit.terminal_functions)
+        self.action_space = TextSpace(MAX_ACTION_CHARS)
         self._task: Task | None = None
-        self._golds: tuple[GoldOutcome, ...] = ()
-        self._session: ToolSession | None = None
         self._steps = 0
         self._done = False
         self._last_obs = ""
+
+    def _validate_tasks(self) -> None:
+        """Run every gold once (called by subclasses after their set-up): bad labels fail early."""
+        if self._tasks is not None:
+            for task in self._tasks.values():
+                self._check_gold(task)
+
+    # -- hooks -----------------------------------------------------------------------------------
+    @abstractmethod
+    def _check_gold(self, task: Task) -> None:
+        """Raise ``TaskFileError`` if the task's gold does not execute."""
+
+    @abstractmethod
+    def _start_episode(self, task: Task) -> None:
+        """Set up the tool state of a new episode on ``task``."""
+
+    @abstractmethod
+    def _step_program(self, action: str) -> tuple[str, float, bool, dict[str, Any]]:
+        """Run a whole-program action; returns (obs, reward, terminated, info)."""
+
+    @abstractmethod
+    def _step_call(self, action: str) -> tuple[str, float, bool, dict[str, Any]]:
+        """Run a one-call action; returns (obs, reward, terminated, info)."""
+
+    @abstractmethod
+    def oracle_actions(self) -> list[str]:
+        """The gold actions of the current task in the current action mode."""
+
+    @abstractmethod
+    def score(self) -> dict[str, Any]:
+        """Metrics of the current state as if the episode ended now (e.g. after truncation)."""
+
+    @abstractmethod
+    def _reset_info(self) -> dict[str, Any]:
+        """Family-specific entries of the reset ``info`` (``api_docs``, ``tools``)."""
+
+    @abstractmethod
+    def _episode_state(self) -> dict[str, Any]:
+        """A deep copy of the family-specific episode state."""
+
+    @abstractmethod
+    def _restore_episode(self, state: Mapping[str, Any]) -> None:
+        """Restore what :meth:`_episode_state` returned."""
 
     # -- tasks -----------------------------------------------------------------------------------
     @property
@@ -120,36 +131,6 @@ class ToolEnv(gym.Env[str, str]):
         if self._tasks is None:
             return self.suite.train(task_id)
         return self._tasks[task_id]
-
-    def _gold(self, task: Task) -> tuple[GoldOutcome, ...]:
-        golds = []
-        for program in task.completions:
-            key = (self.toolkit.name, program)
-            gold = _GOLD_CACHE.get(key)
-            if gold is None:
-                session = self.toolkit.new_session()
-                try:
-                    run_program(program, session)
-                except ToolCallError as e:
-                    raise TaskFileError(
-                        f"the gold program of task {task.task_id!r} does not execute: {e}\n{program}"
-                    ) from None
-                criteria = self.toolkit.outcome(session)
-                if not criteria:
-                    raise TaskFileError(f"the gold program of task {task.task_id!r} sets nothing")
-                gold = GoldOutcome(criteria, tuple(c.function.qualname for c in session.calls))
-                _GOLD_CACHE[key] = gold
-            golds.append(gold)
-        return tuple(golds)
-
-    def oracle_actions(self) -> list[str]:
-        """The gold actions of the current task in the current action mode (for oracle agents)."""
-        if self._task is None:
-            raise gym.error.ResetNeeded("call reset() before oracle_actions()")
-        program = self._task.completions[0]
-        if self.action_mode == "program":
-            return [program]
-        return [line for line in program.splitlines() if line.strip()]
 
     # -- Gymnasium API ---------------------------------------------------------------------------
     def reset(
@@ -172,25 +153,23 @@ class ToolEnv(gym.Env[str, str]):
             task = self.suite.sample_train_task(self.np_random)
         else:
             task = self._tasks[self._tasks.ids[int(self.np_random.integers(len(self._tasks)))]]
-        self._golds = self._gold(task)
+        self._start_episode(task)
         self._task = task
-        self._session = self.toolkit.new_session()
         self._steps = 0
         self._done = False
         self._last_obs = task.instruction
         info = {
             "task_id": task.task_id,
             "instruction": task.instruction,
-            "api_docs": self.toolkit.api_docs,
-            "tools": list(self.toolkit.tools),
+            **self._reset_info(),
             "action_mode": self.action_mode,
             "split": self.split,
         }
         return task.instruction, info
 
     def step(self, action: str) -> tuple[str, float, bool, bool, dict[str, Any]]:
-        """Run the action (a program, or one call) and score it when the episode ends."""
-        if self._session is None or self._task is None:
+        """Run the action and score it when the episode ends."""
+        if self._task is None:
             raise gym.error.ResetNeeded("call reset() before step()")
         if self._done:
             raise gym.error.ResetNeeded("the episode has ended; call reset() before step()")
@@ -206,100 +185,9 @@ class ToolEnv(gym.Env[str, str]):
         info["step"] = self._steps
         return obs, reward, terminated, False, info
 
-    def _step_program(self, action: str) -> tuple[str, float, bool, dict[str, Any]]:
-        session = self._session
-        assert session is not None
-        source = action
-        if self.extraction == "lenient" and isinstance(action, str):
-            source = extract_program(action, self._terminal_prefixes)
-        error: ToolCallError | None = None
-        try:
-            run_program(source, session)
-        except ToolCallError as e:
-            error = e
-        info = self._finish(session, error)
-        if error is not None:
-            obs = f"Error ({error.category}): {error}"
-        else:
-            obs = f"The program ran ({len(session.calls)} calls).\n{self._result_text(session)}"
-        return obs, self._reward(info["metrics"]), True, info
-
-    def _step_call(self, action: str) -> tuple[str, float, bool, dict[str, Any]]:
-        session = self._session
-        assert session is not None
-        before = session.get_state()
-        n_calls = len(session.calls)
-        try:
-            if isinstance(action, str) and looks_like_json_call(action):
-                run_json_call(action, session)
-            else:
-                statements = parse_program(action, session)
-                if len(statements) != 1:
-                    raise ToolCallError(
-                        NON_EXECUTABLE,
-                        f"call mode takes exactly one call per step; got {len(statements)} statements",
-                    )
-                run_statements(statements, session)
-        except ToolCallError as e:
-            session.set_state(before)  # a failed call has no effect
-            info: dict[str, Any] = {"error": e.to_info(), "warnings": [], "calls": []}
-            return f"Error ({e.category}): {e}", 0.0, False, info
-        new_calls = session.calls[n_calls:]
-        terminal = any(c.function.qualname in self.toolkit.terminal_functions for c in new_calls)
-        if terminal:
-            info = self._finish(session, None)
-            return self._result_text(session), self._reward(info["metrics"]), True, info
-        info = {
-            "error": None,
-            "warnings": session.warnings[len(before["warnings"]) :],
-            "calls": [c.to_dict() for c in new_calls],
-        }
-        if new_calls:
-            last = new_calls[-1]
-            shown = ", ".join(f"{k}={v!r}" for k, v in last.arguments.items())
-            obs = (
-                f"OK: {last.function.qualname}({shown}). Criteria: {self.toolkit.outcome(session)}"
-            )
-        else:
-            obs = "OK (no call made)."
-        return obs, 0.0, False, info
-
-    def _finish(self, session: ToolSession, error: ToolCallError | None) -> dict[str, Any]:
-        prediction = None if error is not None else self.toolkit.outcome(session)
-        metrics = score(prediction, self._golds)
-        if error is not None:
-            error_info: dict[str, str] | None = error.to_info()
-        else:
-            assert prediction is not None
-            gold = self._golds[metrics["closest_label"]]
-            names = [c.function.qualname for c in session.calls]
-            error_info = None if metrics["success"] else diagnose(prediction, names, gold)
-        return {
-            "error": error_info,
-            "metrics": metrics,
-            "prediction": prediction,
-            "warnings": list(session.warnings),
-            "calls": [c.to_dict() for c in session.calls],
-        }
-
-    def score(self) -> dict[str, Any]:
-        """Metrics of the current state as if the episode ended now (e.g. after truncation)."""
-        if self._session is None:
-            raise gym.error.ResetNeeded("call reset() before score()")
-        return score(self.toolkit.outcome(self._session) or None, self._golds)
-
-    def _reward(self, metrics: Mapping[str, Any]) -> float:
+    def reward_of(self, metrics: Mapping[str, Any]) -> float:
+        """The reward for final metrics under ``reward_type``."""
         return float(metrics["f1"]) if self.reward_type == "f1" else float(metrics["success"])
-
-    @staticmethod
-    def _result_text(session: ToolSession) -> str:
-        result = getattr(session.api, "last_search", None)
-        if result is None:
-            return (
-                "API.search() was not called, so nothing was searched. "
-                f"Criteria: {getattr(session.api, 'search_criteria', {})}"
-            )
-        return result.to_text()
 
     def render(self) -> str | None:
         """``ansi``: the task and the last observation as text."""
@@ -313,12 +201,11 @@ class ToolEnv(gym.Env[str, str]):
     # -- state -----------------------------------------------------------------------------------
     def get_state(self) -> dict[str, Any]:
         """Everything needed to continue this episode later with :meth:`set_state`."""
-        if self._session is None:
+        if self._task is None:
             raise gym.error.ResetNeeded("call reset() before get_state()")
         return {
             "task": self._task,
-            "golds": self._golds,
-            "session": self._session.get_state(),
+            "episode": self._episode_state(),
             "steps": self._steps,
             "done": self._done,
             "last_obs": self._last_obs,
@@ -326,12 +213,9 @@ class ToolEnv(gym.Env[str, str]):
         }
 
     def set_state(self, state: Mapping[str, Any]) -> None:
-        """Restore a state returned by :meth:`get_state` (of an env with the same toolkit)."""
-        if self._session is None:
-            self._session = self.toolkit.new_session()
+        """Restore a state returned by :meth:`get_state` (of an env of the same id and kwargs)."""
         self._task = state["task"]
-        self._golds = state["golds"]
-        self._session.set_state(state["session"])
+        self._restore_episode(state["episode"])
         self._steps = state["steps"]
         self._done = state["done"]
         self._last_obs = state["last_obs"]
@@ -340,6 +224,7 @@ class ToolEnv(gym.Env[str, str]):
         self._np_random = rng
 
 
-def _check_choice(name: str, value: Any, choices: tuple[Any, ...]) -> None:
+def check_choice(name: str, value: Any, choices: tuple[Any, ...]) -> None:
+    """Raise ``ValueError`` naming the allowed values if ``value`` is not one of ``choices``."""
     if value not in choices:
         raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}; got {value!r}")

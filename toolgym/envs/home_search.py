@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from toolgym.benchmarks import home_search as tasks
 from toolgym.benchmarks.suite import TaskSuite
-from toolgym.envs.base import ToolEnv
+from toolgym.envs.program_env import ProgramEnv
 from toolgym.tools.home_search import HomeSearchToolkit
 
 SUITE = TaskSuite(
@@ -12,7 +12,7 @@ SUITE = TaskSuite(
 )
 
 
-class HomeSearchEnv(ToolEnv):
+class HomeSearchEnv(ProgramEnv):
     """The Home Search environment.
 
     ## Description

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from toolgym.benchmarks import trip_booking as tasks
 from toolgym.benchmarks.suite import TaskSuite
-from toolgym.envs.base import ToolEnv
+from toolgym.envs.program_env import ProgramEnv
 from toolgym.tools.trip_booking import TripBookingToolkit
 
 SUITE = TaskSuite(
@@ -12,7 +12,7 @@ SUITE = TaskSuite(
 )
 
 
-class TripBookingEnv(ToolEnv):
+class TripBookingEnv(ProgramEnv):
     """The Trip Booking environment.
 
     ## Description

@@ -1,0 +1,170 @@
+"""Tests of the generated The Cat API tasks (toolgym.benchmarks.cat_api)."""
+
+from __future__ import annotations
+
+import collections
+import re
+import shlex
+from urllib.parse import parse_qsl, urlsplit
+
+import numpy as np
+import pytest
+
+from toolgym.benchmarks import cat_api as ca
+from toolgym.benchmarks.tasks import Task, load_packaged
+from toolgym.simulators.catapi import BREEDS, CatApiApp
+from toolgym.simulators.http import Request, Response
+
+TEST = ca.generate_split("test")
+DEMO = ca.generate_split("demo")
+HEADERS = {"x-api-key": "k", "content-type": "application/json"}
+SEEDED = CatApiApp()
+
+
+def parse_curl(line: str) -> tuple[str, str, str | None]:
+    """(method, url, body) of a gold line ``curl -X M 'url' [--data 'body']``."""
+    tokens = shlex.split(line)
+    assert tokens[0] == "curl" and tokens[1] == "-X", line
+    method, url, rest = tokens[2], tokens[3], tokens[4:]
+    body = None
+    if rest:
+        assert rest[0] == "--data" and len(rest) == 2, line
+        body = rest[1]
+    return method, url, body
+
+
+def run_gold(task: Task, app: CatApiApp | None = None) -> Response:
+    method, url, body = parse_curl(task.completions[0])
+    app = CatApiApp() if app is None else app
+    return app.handle(Request.build(method, url, headers=HEADERS, body=body))
+
+
+def test_split_sizes_ids_and_mix() -> None:
+    assert len(TEST) == ca.SPLITS["test"] == 100
+    assert len(DEMO) == ca.SPLITS["demo"] == 12
+    assert [t.task_id for t in TEST] == [f"test-{i:03d}" for i in range(100)]
+    assert [t.task_id for t in DEMO] == [f"demo-{i:03d}" for i in range(12)]
+    mix = collections.Counter(t.meta["call_type"] for t in TEST)
+    assert mix == ca.TEST_MIX
+    assert sum(mix[c] for c in ("vote_up", "vote_down")) == 30
+    assert collections.Counter(t.meta["call_type"] for t in DEMO) == dict.fromkeys(ca.CALL_TYPES, 2)
+    with pytest.raises(ValueError, match="unknown Cat API split"):
+        ca.generate_split("validation")
+    with pytest.raises(ValueError, match="unknown Cat API call type"):
+        ca.generate_task(np.random.default_rng(0), "x", call_type="purr")
+
+
+@pytest.mark.parametrize("split", ["test", "demo"])
+def test_split_is_deterministic_and_matches_the_data_file(split: str) -> None:
+    generated = ca.generate_split(split)
+    assert [t.to_record() for t in generated] == [t.to_record() for t in ca.generate_split(split)]
+    packaged = load_packaged(ca.FAMILY, ca.VERSION, split)
+    assert [t.to_record() for t in packaged.values()] == [t.to_record() for t in generated]
+
+
+def test_every_gold_succeeds_on_a_fresh_app() -> None:
+    for task in TEST + DEMO:
+        response = run_gold(task)
+        assert 200 <= response.status < 300, (task.task_id, response.text)
+        body = response.json()
+        if isinstance(body, dict):
+            assert body["message"] == "SUCCESS", task.task_id
+        else:
+            assert isinstance(body, list) and body, task.task_id
+
+
+def test_gold_formats() -> None:
+    for task in TEST + DEMO:
+        (gold,) = task.completions
+        call_type = task.meta["call_type"]
+        method, url, body = parse_curl(gold)
+        assert url.startswith("https://api.thecatapi.com/v1/")
+        record = task.to_record()
+        assert record["compare_string_only"] is (call_type == "delete_favourite")
+        assert "template" in record and record["call_type"] == call_type
+        if call_type == "search":
+            assert method == "GET" and urlsplit(url).query.startswith("&") and body is None
+        elif call_type == "list_favourites":
+            assert gold == "curl -X GET 'https://api.thecatapi.com/v1/favourites'"
+        elif call_type == "add_favourite":
+            image_id = task.meta["image_id"]
+            assert body == f'{{"image_id":"{image_id}"}}'
+            assert SEEDED.has_image(image_id) and not SEEDED.favourite_exists(image_id)
+        elif call_type == "delete_favourite":
+            image_id = task.meta["image_id"]
+            assert gold == f"curl -X DELETE 'https://api.thecatapi.com/v1/favourites/{image_id}'"
+            assert SEEDED.favourite_exists(image_id)
+        else:
+            value = 1 if call_type == "vote_up" else -1
+            assert body == f'{{"image_id":"{task.meta["image_id"]}", "value":{value}}}'
+        if "image_id" in task.meta:
+            assert task.meta["image_id"] in task.instruction
+
+
+def test_delete_gold_removes_the_favourite_and_post_adds_it() -> None:
+    for task in TEST + DEMO:
+        call_type = task.meta["call_type"]
+        if call_type not in ("delete_favourite", "add_favourite"):
+            continue
+        app = CatApiApp()
+        image_id = task.meta["image_id"]
+        assert app.favourite_exists(image_id) is (call_type == "delete_favourite")
+        assert run_gold(task, app).status == 200
+        assert app.favourite_exists(image_id) is (call_type == "add_favourite")
+
+
+def test_search_goals_mention_their_parameters() -> None:
+    size_words = {"thumb": "thumbnail", "small": "small", "med": "medium", "full": "full"}
+    for task in TEST + DEMO:
+        if task.meta["call_type"] != "search":
+            continue
+        text = task.instruction.lower()
+        params = dict(parse_qsl(urlsplit(parse_curl(task.completions[0])[1]).query))
+        assert params == {
+            k: ",".join(v) if isinstance(v, list) else str(v)
+            for k, v in task.meta["params"].items()
+        }
+        if "size" in params:
+            assert size_words[params["size"]] in text
+        if "order" in params:
+            assert ("ascending" if params["order"] == "ASC" else "descending") in text
+        if "mime_types" in params:
+            for mime in params["mime_types"].split(","):
+                assert mime in text or (mime == "jpg" and "jpeg" in text)
+        if "breeds" in params:
+            for breed in params["breeds"].split(","):
+                if task.meta["breeds_named"]:
+                    assert BREEDS[breed].lower() in text, task.task_id
+                else:
+                    assert re.search(rf"\b{breed}\b", text), task.task_id
+
+
+def test_test_split_statistics() -> None:
+    assert len({t.meta["template"] for t in TEST}) >= 20
+    assert len({t.instruction for t in TEST}) == len(TEST)
+    assert not {t.instruction for t in TEST} & {t.instruction for t in DEMO}
+    searches = [t for t in TEST if t.meta["call_type"] == "search"]
+    assert any(t.meta["breeds_named"] for t in searches)
+    assert sum("breeds" in t.meta["params"] for t in searches) >= 18
+    assert sum("limit" in t.meta["params"] for t in searches) >= 5
+    assert sum("mime_types" in t.meta["params"] for t in searches) >= 5
+    posts = ("add_favourite", "delete_favourite")
+    ids = [t.meta["image_id"] for t in TEST + DEMO if t.meta["call_type"] in posts]
+    assert len(ids) == len(set(ids))
+
+
+def test_train_pairs_are_deterministic_and_held_out() -> None:
+    first = list(ca.train_pairs(50))
+    again = list(ca.train_pairs(50))
+    assert [t.to_record() for t in first] == [t.to_record() for t in again]
+    assert [t.task_id for t in first] == [f"train-{k}" for k in range(50)]
+    held_out = {t.instruction for t in TEST + DEMO}
+    assert not {t.instruction for t in first} & held_out
+    assert ca.train_task(17).to_record() == first[17].to_record()
+    assert len({t.meta["call_type"] for t in first}) == len(ca.CALL_TYPES)
+    other = list(ca.train_pairs(5, seed=1))
+    assert other[0].task_id == f"train-{2**32}"
+    sampled = ca.sample_train_task(np.random.default_rng(3))
+    assert sampled.task_id.startswith("train-")
+    for task in first[:20]:
+        assert 200 <= run_gold(task).status < 300, task.task_id

@@ -1,0 +1,635 @@
+"""An offline, deterministic re-creation of The Cat API (``api.thecatapi.com/v1``).
+
+Content (generated from the seed, never from the network):
+
+* the 67 real breeds with their 4-letter ids (``abys`` Abyssinian, ``norw`` Norwegian Forest Cat,
+  ...) and the 7 real categories (``hats`` 1, ``space`` 2, ``sunglasses`` 4, ``boxes`` 5,
+  ``ties`` 7, ``sinks`` 14, ``clothes`` 15);
+* an image catalogue of :data:`N_IMAGES` images: ids of 9 characters from ``[A-Za-z0-9_-]`` or
+  short alphanumeric ones (``dv0``), ``https://cdn2.thecatapi.com/images/<id>.<ext>`` urls,
+  width, height, mime type (jpg/png/gif), 0 to 2 breeds and sometimes a category. The ids quoted
+  by the original benchmark (``dv0``, ``tu``, ``alp``, ``tF_6-Beo_``, ``-8roc4viS``) are part of it;
+* an account with a seeded favourites store (:data:`N_SEED_FAVOURITES` favourites) and votes store.
+
+Endpoints:
+
+* ``GET /v1/images/search`` with ``size`` (thumb/small/med/full, default med: it scales the
+  returned width/height), ``mime_types`` (a comma list, used as a set), ``order`` (ASC/DESC by image
+  id in code-point order, or RANDOM, the default: a permutation seeded by the episode seed and the
+  filters, so it reproduces within an episode), ``limit`` (default 1, clamped to 1..25 without a
+  valid key and 1..100 with one), ``page`` (0-based), ``breed_ids`` or the benchmark's alias
+  ``breeds`` (an image matches if it has any), ``category_ids``, ``has_breeds`` (1/true: only
+  images with breeds, 0/false: only without). A query string may start with ``?&``.
+* ``GET /v1/breeds``, ``GET /v1/categories``.
+* ``GET /v1/favourites`` (``sub_id``, ``limit`` default 100, ``page``, ``order`` ASC/DESC by id),
+  ``GET|DELETE /v1/favourites/{ref}``, ``POST /v1/favourites`` ``{"image_id", "sub_id"?}``.
+* ``GET /v1/votes`` (same parameters), ``GET|DELETE /v1/votes/{id}``,
+  ``POST /v1/votes`` ``{"image_id", "value": 1 | -1, "sub_id"?}``.
+
+**Favourite references.** Favourite ids are ints, as in the real API, but the benchmark's labels
+delete favourites by image-id-like strings (``dv0``, ``tF_6-Beo_``). ``{ref}`` in
+``/v1/favourites/{ref}`` is therefore resolved in this order: a string of digits that is the id of
+a favourite names that favourite; otherwise ``ref`` is read as an image id and names the favourite
+of that image with the lowest id. Image ids are never all digits, so the two never collide. The
+same rule backs :meth:`CatApiApp.favourite_exists`.
+
+**Errors** are JSON objects ``{"message": <text>, "status": <code>}`` (the real service answers
+plain text with the same words): 401 ``AUTHENTICATION_ERROR`` when favourites or votes are used
+without a valid ``x-api-key``; 400 ``DUPLICATE_FAVOURITE``, ``INVALID_IMAGE_ID``,
+``INVALID_BODY``, ``INVALID_VALUE``, ``INVALID_PARAMETER``; 404 ``NO_FAVOURITE_FOUND``,
+``NO_VOTE_FOUND`` and ``NOT_FOUND`` (unknown path or host); 405 for a known path with a wrong
+method. Success bodies of POST echo ``image_id`` (and ``value`` for votes), so a wrong id lowers the
+dict F1 of the original scoring even after its ``id`` key is removed.
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime as dt
+import functools
+import string
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from toolgym.simulators.http import HttpApp, Request, Response
+from toolgym.simulators.seeding import stable_rng, stable_seed
+
+BREEDS: dict[str, str] = {
+    "abys": "Abyssinian",
+    "aege": "Aegean",
+    "abob": "American Bobtail",
+    "acur": "American Curl",
+    "asho": "American Shorthair",
+    "awir": "American Wirehair",
+    "amau": "Arabian Mau",
+    "amis": "Australian Mist",
+    "bali": "Balinese",
+    "bamb": "Bambino",
+    "beng": "Bengal",
+    "birm": "Birman",
+    "bomb": "Bombay",
+    "bslo": "British Longhair",
+    "bsho": "British Shorthair",
+    "bure": "Burmese",
+    "buri": "Burmilla",
+    "cspa": "California Spangled",
+    "ctif": "Chantilly-Tiffany",
+    "char": "Chartreux",
+    "chau": "Chausie",
+    "chee": "Cheetoh",
+    "csho": "Colorpoint Shorthair",
+    "crex": "Cornish Rex",
+    "cymr": "Cymric",
+    "cypr": "Cyprus",
+    "drex": "Devon Rex",
+    "dons": "Donskoy",
+    "lihu": "Dragon Li",
+    "emau": "Egyptian Mau",
+    "ebur": "European Burmese",
+    "esho": "Exotic Shorthair",
+    "hbro": "Havana Brown",
+    "hima": "Himalayan",
+    "jbob": "Japanese Bobtail",
+    "java": "Javanese",
+    "khao": "Khao Manee",
+    "kora": "Korat",
+    "kuri": "Kurilian",
+    "lape": "LaPerm",
+    "mcoo": "Maine Coon",
+    "mala": "Malayan",
+    "manx": "Manx",
+    "munc": "Munchkin",
+    "nebe": "Nebelung",
+    "norw": "Norwegian Forest Cat",
+    "ocic": "Ocicat",
+    "orie": "Oriental",
+    "pers": "Persian",
+    "pixi": "Pixie-bob",
+    "raga": "Ragamuffin",
+    "ragd": "Ragdoll",
+    "rblu": "Russian Blue",
+    "sava": "Savannah",
+    "sfol": "Scottish Fold",
+    "srex": "Selkirk Rex",
+    "siam": "Siamese",
+    "sibe": "Siberian",
+    "sing": "Singapura",
+    "snow": "Snowshoe",
+    "soma": "Somali",
+    "sphy": "Sphynx",
+    "tonk": "Tonkinese",
+    "toyg": "Toyger",
+    "tang": "Turkish Angora",
+    "tvan": "Turkish Van",
+    "ycho": "York Chocolate",
+}
+"""The breeds of the real API: 4-letter id -> name."""
+
+CATEGORIES: dict[int, str] = {
+    1: "hats",
+    2: "space",
+    4: "sunglasses",
+    5: "boxes",
+    7: "ties",
+    14: "sinks",
+    15: "clothes",
+}
+"""The image categories of the real API: id -> name."""
+
+MIME_TYPES: dict[str, str] = {"jpg": "image/jpeg", "png": "image/png", "gif": "image/gif"}
+"""File extension -> mime type of the catalogue's images."""
+
+SIZES: dict[str, int | None] = {"thumb": 100, "small": 250, "med": 500, "full": None}
+"""``size`` -> the longest side of the returned image (None: the original size)."""
+
+N_IMAGES = 1200
+N_SEED_FAVOURITES = 36
+N_SEED_VOTES = 12
+BENCHMARK_IMAGE_IDS: tuple[str, ...] = ("dv0", "tu", "alp", "tF_6-Beo_", "-8roc4viS")
+"""Image ids quoted by the original benchmark's labels; the catalogue always has them."""
+SEED_FAVOURITE_IMAGE_IDS: tuple[str, ...] = ("dv0", "tu", "tF_6-Beo_", "-8roc4viS")
+"""Benchmark ids that are favourites in every seeded initial state."""
+
+API_HOST = "api.thecatapi.com"
+CDN = "https://cdn2.thecatapi.com/images"
+_ID_CHARS = string.ascii_letters + string.digits + "_-"
+_SHORT_CHARS = string.ascii_lowercase + string.digits
+_EPOCH = dt.datetime(2023, 1, 9, 8, 0, 0)
+_MAX_LIST_LIMIT = 100
+_TRUE = {"1", "true", "yes"}
+_FALSE = {"0", "false", "no"}
+
+
+@dataclass(frozen=True)
+class CatImage:
+    """One image of the catalogue.
+
+    Attributes:
+        image_id: the id (``0XYvRd7oD``, ``dv0``).
+        ext: ``jpg``, ``png`` or ``gif``.
+        width: original width in pixels.
+        height: original height in pixels.
+        breed_ids: ids of the breeds shown (often none).
+        category_ids: ids of the categories (often none).
+    """
+
+    image_id: str
+    ext: str
+    width: int
+    height: int
+    breed_ids: tuple[str, ...]
+    category_ids: tuple[int, ...]
+
+    @property
+    def url(self) -> str:
+        """The CDN url."""
+        return f"{CDN}/{self.image_id}.{self.ext}"
+
+    def as_json(self, size: str) -> dict[str, Any]:
+        """The search-result object for ``size`` (width/height scaled down to fit)."""
+        longest = SIZES[size]
+        w, h = self.width, self.height
+        if longest is not None and max(w, h) > longest:
+            scale = longest / max(w, h)
+            w, h = max(1, round(w * scale)), max(1, round(h * scale))
+        out: dict[str, Any] = {
+            "id": self.image_id,
+            "url": self.url,
+            "width": w,
+            "height": h,
+            "breeds": [{"id": b, "name": BREEDS[b]} for b in self.breed_ids],
+        }
+        if self.category_ids:
+            out["categories"] = [{"id": c, "name": CATEGORIES[c]} for c in self.category_ids]
+        return out
+
+
+class Catalog:
+    """The immutable image catalogue of one seed, indexed for search (shared by all apps).
+
+    Args:
+        seed: the content seed.
+    """
+
+    def __init__(self, seed: int) -> None:
+        rng = stable_rng("catapi", "catalog", seed)
+        ids = set(BENCHMARK_IMAGE_IDS)
+        while len(ids) < N_IMAGES:
+            if rng.random() < 0.12:
+                n = int(rng.integers(2, 4))
+                new = "".join(_SHORT_CHARS[int(i)] for i in rng.integers(len(_SHORT_CHARS), size=n))
+            else:
+                new = "".join(_ID_CHARS[int(i)] for i in rng.integers(len(_ID_CHARS), size=9))
+            if not new.isdigit():
+                ids.add(new)
+        breed_ids = list(BREEDS)
+        images = []
+        for image_id in sorted(ids):
+            ext = str(rng.choice(["jpg", "png", "gif"], p=[0.7, 0.15, 0.15]))
+            width = int(rng.integers(60, 241)) * 10
+            height = int(rng.integers(40, 201)) * 10
+            roll = rng.random()
+            n_breeds = 0 if roll < 0.5 else (1 if roll < 0.96 else 2)
+            breeds = tuple(sorted(str(b) for b in rng.choice(breed_ids, n_breeds, replace=False)))
+            cats: tuple[int, ...] = ()
+            if not breeds and rng.random() < 0.3:
+                cats = (int(rng.choice(list(CATEGORIES))),)
+            images.append(CatImage(image_id, ext, width, height, breeds, cats))
+        self.images: tuple[CatImage, ...] = tuple(images)
+        """All images in ascending id order."""
+        self.by_id: dict[str, int] = {im.image_id: i for i, im in enumerate(self.images)}
+        """Image id -> position in :attr:`images`."""
+        self.by_breed: dict[str, tuple[int, ...]] = {
+            b: tuple(i for i, im in enumerate(images) if b in im.breed_ids) for b in BREEDS
+        }
+        self.by_category: dict[int, tuple[int, ...]] = {
+            c: tuple(i for i, im in enumerate(images) if c in im.category_ids) for c in CATEGORIES
+        }
+        self._mime_sets: dict[tuple[frozenset[str], bool | None], tuple[int, ...]] = {}
+        for k in range(1, 8):
+            mimes = frozenset(m for j, m in enumerate(MIME_TYPES) if k >> j & 1)
+            for has in (None, True, False):
+                self._mime_sets[mimes, has] = tuple(
+                    i
+                    for i, im in enumerate(images)
+                    if im.ext in mimes and (has is None or bool(im.breed_ids) == has)
+                )
+        self._json: dict[str, list[dict[str, Any]]] = {}
+
+    def select(
+        self,
+        mimes: frozenset[str],
+        has_breeds: bool | None,
+        breeds: frozenset[str],
+        categories: frozenset[int],
+    ) -> tuple[int, ...]:
+        """Positions (ascending id order) of the images that pass every filter."""
+        base = self._mime_sets[mimes, has_breeds]
+        if not breeds and not categories:
+            return base
+        allowed = set(base)
+        if breeds:
+            hits = {i for b in breeds for i in self.by_breed.get(b, ())}
+            allowed &= hits
+        if categories:
+            allowed &= {i for c in categories for i in self.by_category.get(c, ())}
+        return tuple(sorted(allowed))
+
+    def image_json(self, size: str, index: int) -> dict[str, Any]:
+        """The (shared, never mutated) search-result object of one image at ``size``."""
+        table = self._json.get(size)
+        if table is None:
+            table = self._json[size] = [im.as_json(size) for im in self.images]
+        return table[index]
+
+
+@functools.lru_cache(maxsize=4)
+def get_catalog(seed: int = 0) -> Catalog:
+    """The catalogue of ``seed`` (cached: it is immutable)."""
+    return Catalog(seed)
+
+
+class _HttpError(Exception):
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+def _timestamp(seconds: int) -> str:
+    return (_EPOCH + dt.timedelta(seconds=seconds)).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+
+
+def _int_param(params: dict[str, str], name: str, default: int) -> int:
+    raw = params.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise _HttpError(400, f"INVALID_PARAMETER - {name} must be an integer") from None
+
+
+def _csv(raw: str) -> list[str]:
+    return [p.strip() for p in raw.split(",") if p.strip()]
+
+
+class CatApiApp(HttpApp):
+    """The simulated The Cat API service (see the module docstring for its rules).
+
+    Args:
+        seed: the content seed (catalogue, initial favourites and votes, user id).
+        api_key: the accepted ``x-api-key`` (None: any non-empty key).
+    """
+
+    name = "catapi"
+    hosts = (API_HOST,)
+
+    def __init__(self, seed: int = 0, api_key: str | None = None) -> None:
+        self.seed = seed
+        self.api_key = api_key
+        self.catalog = get_catalog(seed)
+        self._random_cache: OrderedDict[tuple[Any, ...], np.ndarray] = OrderedDict()
+        self._state = self._initial_state(seed)
+
+    # ---------------------------------------------------------------------------------- state
+
+    def _initial_state(self, seed: int) -> dict[str, Any]:
+        rng = stable_rng("catapi", "account", seed)
+        user_id = "".join(_SHORT_CHARS[int(i)] for i in rng.integers(len(_SHORT_CHARS), size=6))
+        images = self.catalog.images
+        others = [i for i in range(len(images)) if images[i].image_id not in BENCHMARK_IMAGE_IDS]
+        n_extra = N_SEED_FAVOURITES - len(SEED_FAVOURITE_IMAGE_IDS)
+        picked = [self.catalog.by_id[i] for i in SEED_FAVOURITE_IMAGE_IDS]
+        picked += [int(i) for i in rng.choice(others, n_extra, replace=False)]
+        picked = [picked[int(i)] for i in rng.permutation(len(picked))]
+        clock = 0
+        fav_id = 232_000_000 + int(rng.integers(0, 400_000))
+        favourites: dict[int, dict[str, Any]] = {}
+        for index in picked:
+            clock += int(rng.integers(600, 400_000))
+            fav_id += int(rng.integers(1, 5_000))
+            sub_id = None if rng.random() < 0.7 else f"user-{int(rng.integers(100, 1000))}"
+            image = images[index]
+            favourites[fav_id] = {
+                "id": fav_id,
+                "user_id": user_id,
+                "image_id": image.image_id,
+                "sub_id": sub_id,
+                "created_at": _timestamp(clock),
+                "image": {"id": image.image_id, "url": image.url},
+            }
+        votes: dict[int, dict[str, Any]] = {}
+        vote_id = 1_000_000 + int(rng.integers(0, 90_000))
+        for index in rng.choice(len(images), N_SEED_VOTES, replace=False):
+            clock += int(rng.integers(600, 100_000))
+            vote_id += int(rng.integers(1, 500))
+            image = images[int(index)]
+            votes[vote_id] = {
+                "id": vote_id,
+                "image_id": image.image_id,
+                "sub_id": None,
+                "created_at": _timestamp(clock),
+                "value": 1 if rng.random() < 0.7 else -1,
+                "country_code": "US",
+                "image": {"id": image.image_id, "url": image.url},
+            }
+        return {
+            "user_id": user_id,
+            "favourites": favourites,
+            "votes": votes,
+            "next_favourite_id": fav_id + 1,
+            "next_vote_id": vote_id + 1,
+            "clock": clock,
+            "episode_seed": seed,
+        }
+
+    def set_episode_seed(self, seed: int) -> None:
+        """Set the seed of ``order=RANDOM`` permutations."""
+        self._state["episode_seed"] = int(seed)
+
+    def snapshot(self) -> dict[str, Any]:
+        """A deep copy of the mutable state (favourites, votes, counters, clock, episode seed)."""
+        return copy.deepcopy(self._state)
+
+    def restore(self, state: Any) -> None:
+        """Restore a state returned by :meth:`snapshot` (the argument is copied, not kept)."""
+        self._state = copy.deepcopy(state)
+
+    def reset_state(self) -> None:
+        """Return to the seeded initial state."""
+        self._state = self._initial_state(self.seed)
+
+    @property
+    def favourites(self) -> list[dict[str, Any]]:
+        """Copies of the current favourites, by ascending id."""
+        return copy.deepcopy(
+            [self._state["favourites"][k] for k in sorted(self._state["favourites"])]
+        )
+
+    @property
+    def votes(self) -> list[dict[str, Any]]:
+        """Copies of the current votes, by ascending id."""
+        return copy.deepcopy([self._state["votes"][k] for k in sorted(self._state["votes"])])
+
+    def _resolve_favourite(self, ref: str | int) -> int | None:
+        favourites = self._state["favourites"]
+        text = str(ref)
+        if text.isdigit() and int(text) in favourites:
+            return int(text)
+        matches = [k for k, f in favourites.items() if f["image_id"] == text]
+        return min(matches) if matches else None
+
+    def favourite_exists(self, fav_id: str | int) -> bool:
+        """Whether ``fav_id`` (a favourite id, or an image id: see the module docstring) exists."""
+        return self._resolve_favourite(fav_id) is not None
+
+    def has_image(self, image_id: str) -> bool:
+        """Whether the catalogue has an image with this id."""
+        return image_id in self.catalog.by_id
+
+    # -------------------------------------------------------------------------------- routing
+
+    def handle(self, request: Request) -> Response:
+        """Answer one request; never raises."""
+        try:
+            return self._route(request)
+        except _HttpError as e:
+            return Response.json_body(e.status, {"message": e.message, "status": e.status})
+        except Exception as e:  # pragma: no cover - a bug must not crash an episode
+            message = f"INTERNAL_ERROR - {type(e).__name__}"
+            return Response.json_body(500, {"message": message, "status": 500})
+
+    def _route(self, request: Request) -> Response:
+        if request.host != API_HOST:
+            raise _HttpError(404, f"NOT_FOUND - unknown host {request.host!r}")
+        parts = request.path.strip("/").split("/")
+        if len(parts) < 2 or parts[0] != "v1":
+            raise _HttpError(404, f"NOT_FOUND - no route for {request.path}")
+        resource, rest, method = parts[1], parts[2:], request.method
+        if resource == "images" and rest == ["search"]:
+            self._allow(method, "GET")
+            return Response.json_body(200, self._search(request))
+        if resource == "breeds" and not rest:
+            self._allow(method, "GET")
+            return Response.json_body(200, [{"id": k, "name": v} for k, v in BREEDS.items()])
+        if resource == "categories" and not rest:
+            self._allow(method, "GET")
+            return Response.json_body(200, [{"id": k, "name": v} for k, v in CATEGORIES.items()])
+        if resource in ("favourites", "votes") and len(rest) <= 1:
+            self._authenticate(request)
+            if not rest:
+                self._allow(method, "GET", "POST")
+                if method == "GET":
+                    return Response.json_body(200, self._list(request, resource))
+                if resource == "favourites":
+                    return Response.json_body(200, self._add_favourite(request))
+                return Response.json_body(200, self._add_vote(request))
+            self._allow(method, "GET", "DELETE")
+            if resource == "favourites":
+                key = self._resolve_favourite(rest[0])
+                if key is None:
+                    raise _HttpError(404, "NO_FAVOURITE_FOUND - no favourite with this id")
+            else:
+                key = int(rest[0]) if rest[0].isdigit() else None
+                if key not in self._state["votes"]:
+                    raise _HttpError(404, "NO_VOTE_FOUND - no vote with this id")
+            store = self._state[resource]
+            if method == "GET":
+                return Response.json_body(200, store[key])
+            del store[key]
+            return Response.json_body(200, {"message": "SUCCESS"})
+        raise _HttpError(404, f"NOT_FOUND - no route for {request.path}")
+
+    @staticmethod
+    def _allow(method: str, *allowed: str) -> None:
+        if method not in allowed:
+            raise _HttpError(405, f"METHOD_NOT_ALLOWED - use {' or '.join(allowed)}")
+
+    def _key_ok(self, request: Request) -> bool:
+        key = request.header("x-api-key")
+        return bool(key) and (self.api_key is None or key == self.api_key)
+
+    def _authenticate(self, request: Request) -> None:
+        if not self._key_ok(request):
+            raise _HttpError(
+                401,
+                "AUTHENTICATION_ERROR - you need to send your API Key as the 'x-api-key' header",
+            )
+
+    # ------------------------------------------------------------------------------- handlers
+
+    def _search(self, request: Request) -> list[dict[str, Any]]:
+        params = {k.strip().lower(): v for k, v in request.query if k.strip()}
+        size = params.get("size", "med").strip().lower() or "med"
+        if size not in SIZES:
+            raise _HttpError(400, f"INVALID_PARAMETER - size must be one of {', '.join(SIZES)}")
+        mimes = frozenset(m.lower() for m in _csv(params.get("mime_types", "")))
+        mimes = frozenset({"jpeg": "jpg"}.get(m, m) for m in mimes) or frozenset(MIME_TYPES)
+        if not mimes <= MIME_TYPES.keys():
+            raise _HttpError(400, "INVALID_PARAMETER - mime_types are jpg, png and gif")
+        order = params.get("order", "RANDOM").strip().upper() or "RANDOM"
+        if order not in ("ASC", "DESC", "RANDOM"):
+            raise _HttpError(400, "INVALID_PARAMETER - order must be ASC, DESC or RANDOM")
+        cap = 100 if self._key_ok(request) else 25
+        limit = min(max(_int_param(params, "limit", 1), 1), cap)
+        page = max(_int_param(params, "page", 0), 0)
+        breeds = frozenset(
+            b.lower() for b in _csv(params.get("breed_ids", "")) + _csv(params.get("breeds", ""))
+        )
+        try:
+            categories = frozenset(int(c) for c in _csv(params.get("category_ids", "")))
+        except ValueError:
+            raise _HttpError(400, "INVALID_PARAMETER - category_ids must be integers") from None
+        has_raw = params.get("has_breeds", "").strip().lower()
+        has_breeds = True if has_raw in _TRUE else False if has_raw in _FALSE else None
+        hits = self.catalog.select(mimes, has_breeds, breeds, categories)
+        start = page * limit
+        if order == "ASC":
+            chosen = hits[start : start + limit]
+        elif order == "DESC":
+            end = len(hits) - start
+            chosen = hits[max(end - limit, 0) : max(end, 0)][::-1]
+        else:
+            perm = self._permutation(len(hits), (mimes, has_breeds, breeds, categories))
+            chosen = tuple(hits[int(i)] for i in perm[start : start + limit])
+        return [self.catalog.image_json(size, i) for i in chosen]
+
+    def _permutation(self, n: int, filters: tuple[Any, ...]) -> np.ndarray:
+        episode = self._state["episode_seed"]
+        key = (episode, *filters)
+        perm = self._random_cache.get(key)
+        if perm is None:
+            norm = [sorted(f) if isinstance(f, frozenset) else f for f in filters]
+            seed = stable_seed("catapi", "random", episode, *norm)
+            perm = np.random.Generator(np.random.PCG64(seed)).permutation(n)
+            self._random_cache[key] = perm
+            if len(self._random_cache) > 256:
+                self._random_cache.popitem(last=False)
+        return perm
+
+    def _list(self, request: Request, resource: str) -> list[dict[str, Any]]:
+        params = request.params
+        limit = min(max(_int_param(params, "limit", _MAX_LIST_LIMIT), 1), _MAX_LIST_LIMIT)
+        page = max(_int_param(params, "page", 0), 0)
+        order = params.get("order", "ASC").strip().upper() or "ASC"
+        if order not in ("ASC", "DESC"):
+            raise _HttpError(400, "INVALID_PARAMETER - order must be ASC or DESC")
+        store = self._state[resource]
+        keys = sorted(store, reverse=order == "DESC")
+        if "sub_id" in params:
+            sub = params["sub_id"]
+            keys = [k for k in keys if store[k]["sub_id"] == sub]
+        return [store[k] for k in keys[page * limit : page * limit + limit]]
+
+    def _body(self, request: Request) -> tuple[str, str | None, dict[str, Any]]:
+        try:
+            body = request.json()
+        except (ValueError, UnicodeDecodeError):
+            raise _HttpError(400, "INVALID_BODY - the body must be JSON") from None
+        if not isinstance(body, dict):
+            raise _HttpError(400, "INVALID_BODY - the body must be a JSON object")
+        image_id = body.get("image_id")
+        if not isinstance(image_id, str) or not image_id:
+            raise _HttpError(400, 'INVALID_BODY - "image_id" is required and must be a string')
+        sub_id = body.get("sub_id")
+        if sub_id is not None and not isinstance(sub_id, str):
+            raise _HttpError(400, 'INVALID_BODY - "sub_id" must be a string')
+        if image_id not in self.catalog.by_id:
+            raise _HttpError(400, f"INVALID_IMAGE_ID - no image with id {image_id!r}")
+        return image_id, sub_id, body
+
+    def _tick(self) -> str:
+        self._state["clock"] += 1
+        return _timestamp(self._state["clock"])
+
+    def _add_favourite(self, request: Request) -> dict[str, Any]:
+        image_id, sub_id, _ = self._body(request)
+        state = self._state
+        for fav in state["favourites"].values():
+            if fav["image_id"] == image_id and fav["sub_id"] == sub_id:
+                raise _HttpError(
+                    400,
+                    "DUPLICATE_FAVOURITE - favourites are unique for account + image_id + sub_id",
+                )
+        fav_id = state["next_favourite_id"]
+        state["next_favourite_id"] += 1
+        image = self.catalog.images[self.catalog.by_id[image_id]]
+        state["favourites"][fav_id] = {
+            "id": fav_id,
+            "user_id": state["user_id"],
+            "image_id": image_id,
+            "sub_id": sub_id,
+            "created_at": self._tick(),
+            "image": {"id": image_id, "url": image.url},
+        }
+        return {"message": "SUCCESS", "id": fav_id, "image_id": image_id}
+
+    def _add_vote(self, request: Request) -> dict[str, Any]:
+        image_id, sub_id, body = self._body(request)
+        value = body.get("value")
+        if isinstance(value, bool) or not isinstance(value, int) or value not in (1, -1):
+            raise _HttpError(400, "INVALID_VALUE - value must be 1 (up) or -1 (down)")
+        state = self._state
+        vote_id = state["next_vote_id"]
+        state["next_vote_id"] += 1
+        image = self.catalog.images[self.catalog.by_id[image_id]]
+        state["votes"][vote_id] = {
+            "id": vote_id,
+            "image_id": image_id,
+            "sub_id": sub_id,
+            "created_at": self._tick(),
+            "value": value,
+            "country_code": "US",
+            "image": {"id": image_id, "url": image.url},
+        }
+        return {
+            "message": "SUCCESS",
+            "id": vote_id,
+            "image_id": image_id,
+            "value": value,
+            "country_code": "US",
+        }

@@ -1,0 +1,129 @@
+"""The HTTP application interface shared by every simulated REST service.
+
+A service is one :class:`HttpApp`: ``handle(Request) -> Response``. Every transport (parsed curl
+lines, the ``requests`` adapter, the localhost server) calls the same ``handle``, so they cannot
+drift apart. Apps are pure Python and hold their mutable state (favourites, votes, the simulated
+clock) in a form that :meth:`HttpApp.snapshot` / :meth:`HttpApp.restore` can copy.
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, ClassVar
+from urllib.parse import parse_qsl, urlsplit
+
+
+@dataclass(frozen=True)
+class Request:
+    """An HTTP request as the simulators see it.
+
+    Attributes:
+        method: upper-case method (``GET``).
+        url: the full URL, ``https://host/path?query``.
+        headers: header names lower-cased.
+        body: the raw body.
+    """
+
+    method: str
+    url: str
+    headers: Mapping[str, str] = field(default_factory=dict)
+    body: bytes = b""
+
+    @classmethod
+    def build(
+        cls,
+        method: str,
+        url: str,
+        headers: Mapping[str, str] | None = None,
+        body: bytes | str | None = None,
+    ) -> Request:
+        """Normalise method case, header-name case and body type."""
+        data = body.encode("utf-8") if isinstance(body, str) else (body or b"")
+        return cls(method.upper(), url, {k.lower(): v for k, v in (headers or {}).items()}, data)
+
+    @cached_property
+    def _parts(self) -> Any:
+        return urlsplit(self.url)
+
+    @property
+    def host(self) -> str:
+        """Host name without port, lower-cased."""
+        return (self._parts.hostname or "").lower()
+
+    @property
+    def path(self) -> str:
+        """The path, without trailing slash (``/`` for the root)."""
+        return self._parts.path.rstrip("/") or "/"
+
+    @cached_property
+    def query(self) -> list[tuple[str, str]]:
+        """Query parameters in order (repeated keys kept; ``+`` decoded as space)."""
+        return parse_qsl(self._parts.query, keep_blank_values=True)
+
+    @cached_property
+    def params(self) -> dict[str, str]:
+        """Query parameters as a dict (the last value of a repeated key wins)."""
+        return dict(self.query)
+
+    def header(self, name: str, default: str | None = None) -> str | None:
+        """A header value by case-insensitive name."""
+        return self.headers.get(name.lower(), default)
+
+    def json(self) -> Any:
+        """The body parsed as JSON (raises ``ValueError`` if it is not)."""
+        return json.loads(self.body.decode("utf-8") or "null")
+
+
+@dataclass
+class Response:
+    """An HTTP response."""
+
+    status: int
+    headers: dict[str, str]
+    body: bytes
+
+    @classmethod
+    def json_body(cls, status: int, payload: Any) -> Response:
+        """A JSON response (compact, UTF-8, key order kept)."""
+        text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+        return cls(status, {"Content-Type": "application/json; charset=utf-8"}, text.encode())
+
+    @classmethod
+    def text_body(cls, status: int, text: str, content_type: str) -> Response:
+        """A text response (XML, HTML, plain)."""
+        return cls(status, {"Content-Type": f"{content_type}; charset=utf-8"}, text.encode())
+
+    @property
+    def text(self) -> str:
+        """The body decoded as UTF-8."""
+        return self.body.decode("utf-8", errors="replace")
+
+    def json(self) -> Any:
+        """The body parsed as JSON (raises ``ValueError`` if it is not)."""
+        return json.loads(self.text)
+
+
+class HttpApp(ABC):
+    """A simulated HTTP service.
+
+    Subclasses set ``hosts`` (the real host names they answer for) and implement :meth:`handle`,
+    :meth:`snapshot` and :meth:`restore`.
+    """
+
+    name: ClassVar[str] = ""
+    hosts: ClassVar[tuple[str, ...]] = ()
+
+    @abstractmethod
+    def handle(self, request: Request) -> Response:
+        """Answer one request; never raises for bad input (answers 4xx instead)."""
+
+    def snapshot(self) -> Any:
+        """A copy of the mutable state (default: stateless)."""
+        return None
+
+    def restore(self, state: Any) -> None:  # noqa: B027 - stateless apps need no override
+        """Restore a state returned by :meth:`snapshot` (default: stateless)."""

@@ -112,20 +112,31 @@ def server_throughput(
     try:
         assert server.stdout is not None
         server.stdout.readline()  # "serving ... on http://..." once listening
-        path = {
-            "openweather": "/data/2.5/weather?q=austin&appid=bench&units=metric",
-            "catapi": "/v1/images/search?limit=5&order=ASC",
-        }[service]
+        # Distinct requests, so the server's caches do not answer them all.
+        if service == "openweather":
+            paths = [
+                f"/data/2.5/weather?lat={(i * 7.3) % 170 - 85:.1f}&lon={(i * 13.7) % 350 - 175:.1f}"
+                f"&appid=bench&units={('standard', 'metric', 'imperial')[i % 3]}"
+                for i in range(clients * requests_per_client)
+            ]
+        else:
+            orders = ("ASC", "DESC", "RANDOM")
+            paths = [
+                f"/v1/images/search?limit={1 + i % 10}&order={orders[i % 3]}&page={i % 7}"
+                for i in range(clients * requests_per_client)
+            ]
         latencies: list[float] = []
         lock = threading.Lock()
         errors: list[str] = []
 
-        def client() -> None:
+        def client(k: int) -> None:
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
             mine = []
-            for _ in range(requests_per_client):
+            for j in range(requests_per_client):
                 t = time.perf_counter()
-                conn.request("GET", path, headers={"x-api-key": "bench"})
+                conn.request(
+                    "GET", paths[k * requests_per_client + j], headers={"x-api-key": "bench"}
+                )
                 reply = conn.getresponse()
                 reply.read()
                 mine.append(time.perf_counter() - t)
@@ -135,7 +146,7 @@ def server_throughput(
             with lock:
                 latencies.extend(mine)
 
-        threads = [threading.Thread(target=client) for _ in range(clients)]
+        threads = [threading.Thread(target=client, args=(k,)) for k in range(clients)]
         start = time.perf_counter()
         for thread in threads:
             thread.start()

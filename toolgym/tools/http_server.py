@@ -8,6 +8,7 @@ deterministic); connections are kept alive (HTTP/1.1).
 
 from __future__ import annotations
 
+import socket
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -26,6 +27,12 @@ def make_server(app: HttpApp, host: str = "127.0.0.1", port: int = 0) -> Threadi
         protocol_version = "HTTP/1.1"
         server_version = "toolgym"
         sys_version = ""
+        wbufsize = 1 << 16  # headers and body leave in one write (flushed after each request)
+
+        def setup(self) -> None:
+            super().setup()
+            # No Nagle delay: small keep-alive answers would otherwise wait for delayed ACKs.
+            self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
         def _answer(self) -> None:
             length = int(self.headers.get("Content-Length") or 0)

@@ -64,6 +64,8 @@ def test_cli_eval_prints_a_table(tmp_path: Path, capsys: pytest.CaptureFixture[s
     code = main(
         [
             "eval",
+            "--agent",
+            "oracle",
             "--env",
             "toolbench/HomeSearch-v0",
             "--limit",
@@ -76,7 +78,13 @@ def test_cli_eval_prints_a_table(tmp_path: Path, capsys: pytest.CaptureFixture[s
     out = capsys.readouterr().out
     assert code == 0
     assert "toolbench/HomeSearch-v0" in out and "100.0%" in out and "success" in out
-    assert json.loads((tmp_path / "summary.json").read_text())[0]["episodes"] == 3
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["per_env"][0]["episodes"] == 3
+    assert (
+        summary["paper"][0]["metric"] == "success rate" and summary["paper"][0]["HomeSearch"] == 1.0
+    )
+    assert (tmp_path / "summary_paper.csv").read_text().startswith("agent,metric,HomeSearch,mean")
+    assert "HomeSearch" in (tmp_path / "summary_paper.txt").read_text()
 
 
 def test_cli_list_and_generate(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -104,6 +112,8 @@ def test_console_script_runs(tmp_path: Path) -> None:
             "-m",
             "toolgym.cli",
             "eval",
+            "--agent",
+            "oracle",
             "--env",
             "toolbench/TripBooking-v0",
             "--limit",

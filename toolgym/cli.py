@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
@@ -36,8 +35,58 @@ def _cmd_list(args: argparse.Namespace) -> int:
     return 0
 
 
+DEFAULT_LLM_LIMIT = 8
+"""Tasks per env in the default LLM evaluation (the first ones of each test split)."""
+
+
+def _agent_factory(args: argparse.Namespace) -> tuple[Any, str]:
+    """The agent factory and its label for ``eval``'s options."""
+    if args.agent in ("oracle", "random"):
+        return args.agent, args.agent
+    from toolgym.agents.backends import make_backend
+    from toolgym.agents.llm_agent import LLMAgent
+    from toolgym.agents.prompting import SYSTEM_PROMPT
+
+    backend_kwargs: dict[str, Any] = {}
+    local_hf = args.backend == "hf" or (args.backend is None and not args.base_url)
+    if local_hf and args.threads:
+        backend_kwargs["num_threads"] = args.threads
+    if local_hf and args.chat != "auto":
+        backend_kwargs["chat"] = args.chat == "on"
+    backend = make_backend(
+        args.backend,
+        model=args.model,
+        base_url=args.base_url,
+        api_key=args.api_key,
+        **backend_kwargs,
+    )
+    shots: int | str = args.shots if args.shots == "oracle" else int(args.shots)
+    system = None if args.no_system_prompt else SYSTEM_PROMPT
+
+    def factory(env: Any) -> Any:
+        return LLMAgent.for_env(
+            env,
+            backend,
+            shots=shots,
+            retriever=args.retriever,
+            system_prompt=system,
+            strategy=args.strategy,
+            max_new_tokens=args.max_new_tokens,
+            top_k_api=args.top_k_api,
+        )
+
+    label = f"{backend.name}-{args.strategy}-{shots}shot" + ("-nosys" if system is None else "")
+    return factory, label
+
+
 def _cmd_eval(args: argparse.Namespace) -> int:
-    from toolgym.benchmarks.report import SUMMARY_COLUMNS, format_table
+    from toolgym.benchmarks.report import (
+        SUMMARY_COLUMNS,
+        format_paper_table,
+        format_table,
+        paper_layout,
+        write_summaries,
+    )
     from toolgym.benchmarks.runner import evaluate
 
     ids = args.env or env_ids()
@@ -45,29 +94,43 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     if unknown:
         print(f"error: unknown env id(s) {unknown}; known: {', '.join(env_ids())}", file=sys.stderr)
         return 2
-    env_kwargs: dict[str, Any] = {"action_mode": args.action_mode}
-    if args.task_file:
-        env_kwargs["task_file"] = args.task_file
     if args.split == "train" and args.limit is None:
         print("error: --split train is unlimited; pass --limit", file=sys.stderr)
         return 2
+    action_mode = args.action_mode or ("program" if args.strategy == "single" else "call")
+    env_kwargs: dict[str, Any] = {"action_mode": action_mode}
+    if args.task_file:
+        env_kwargs["task_file"] = args.task_file
+    limit = args.limit
+    if limit is None and args.agent == "llm" and not args.task_file:
+        limit = DEFAULT_LLM_LIMIT
+    factory, label = _agent_factory(args)
+    batch_size = args.batch_size if args.batch_size else (8 if args.agent == "llm" else 1)
     summaries = []
     for env_id in ids:
         result = evaluate(
             env_id,
-            args.agent,
+            factory,
             split=args.split,
-            limit=args.limit,
+            limit=limit,
             seed=args.seed,
             env_kwargs=env_kwargs,
             out_dir=args.out,
             progress=not args.no_progress,
+            batch_size=batch_size,
+            strategy=args.strategy,
+            label=label,
+            resume=not args.no_resume,
         )
         summaries.append(result.summary)
     print(format_table(summaries, SUMMARY_COLUMNS))
+    print()
+    print(format_paper_table(paper_layout(summaries)))
     if args.out:
-        Path(args.out, "summary.json").write_text(json.dumps(summaries, indent=2) + "\n")
-        print(f"\nepisode records and summary.json written to {args.out}/")
+        write_summaries(summaries, args.out)
+        print(
+            f"\nepisode records (JSONL) and summary.{{json,csv}}, summary_paper.{{txt,csv}} in {args.out}/"
+        )
     return 0
 
 
@@ -113,6 +176,10 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
+    if args.llm:
+        from toolgym.benchmarks.llm_perf import main as llm_main
+
+        return llm_main([])
     from toolgym.benchmarks.perf import main as perf_main
 
     return perf_main(["--repeat", str(args.repeat)])
@@ -127,13 +194,56 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("list", help="list the registered environments").set_defaults(func=_cmd_list)
 
-    ev = sub.add_parser("eval", help="evaluate an agent and print a results table")
+    ev = sub.add_parser(
+        "eval",
+        help="evaluate an agent and print a results table",
+        description="Evaluate an agent on every env (or --env ...). By default: the embedded "
+        "SmolLM2-135M-Instruct with the system prompt and 3 retrieved demonstrations, on the "
+        f"first {DEFAULT_LLM_LIMIT} test tasks of each env.",
+    )
     ev.add_argument("--env", action="append", help="env id (repeatable; default: every env)")
-    ev.add_argument("--agent", default="oracle", choices=AGENT_NAMES)
+    ev.add_argument("--agent", default="llm", choices=("llm", *AGENT_NAMES))
+    ev.add_argument("--model", help="model id/path (hf), served model (openai), GGUF (llamacpp)")
+    ev.add_argument(
+        "--backend",
+        choices=("hf", "openai", "llamacpp"),
+        help="default: openai if --base-url is given, else hf",
+    )
+    ev.add_argument("--base-url", help="an OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1")
+    ev.add_argument(
+        "--api-key", help="the server's key (default: $TOOLGYM_API_KEY/$OPENAI_API_KEY)"
+    )
+    ev.add_argument("--shots", default="3", help="demonstrations per task: N or 'oracle'")
+    ev.add_argument("--retriever", default="bm25", choices=("bm25", "embedding"))
+    ev.add_argument("--top-k-api", type=int, help="API docs per prompt (default: the original's)")
+    ev.add_argument("--strategy", default="single", choices=("single", "react", "dfsdt"))
+    ev.add_argument("--max-new-tokens", type=int, help="default: the original's per tool")
+    ev.add_argument("--no-system-prompt", action="store_true")
+    ev.add_argument(
+        "--batch-size", type=int, help="episodes per batched generation (default 8 for LLM agents)"
+    )
+    ev.add_argument("--threads", type=int, help="CPU threads for the local model")
+    ev.add_argument(
+        "--chat",
+        default="auto",
+        choices=("auto", "on", "off"),
+        help="use the local model's chat template (auto: when it has one, except "
+        "for the embedded model)",
+    )
     ev.add_argument("--split", default="test", choices=("test", "demo", "train"))
     ev.add_argument("--task-file", help="an original-format JSONL task file instead of a split")
-    ev.add_argument("--action-mode", default="program", choices=("program", "call"))
-    ev.add_argument("--limit", type=int, help="evaluate only the first N tasks of each env")
+    ev.add_argument(
+        "--action-mode",
+        choices=("program", "call"),
+        help="default: program for --strategy single, else call",
+    )
+    ev.add_argument(
+        "--limit",
+        type=int,
+        help="evaluate only the first N tasks of each env "
+        f"(default: all; {DEFAULT_LLM_LIMIT} for LLM agents)",
+    )
+    ev.add_argument("--no-resume", action="store_true", help="start over instead of resuming")
     ev.add_argument("--seed", type=int, default=0)
     ev.add_argument(
         "--out", default="results", help="directory for per-episode JSONL and summary.json"
@@ -158,6 +268,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     bench = sub.add_parser("bench", help="print reset/step latency and oracle throughput")
     bench.add_argument("--repeat", type=int, default=2000)
+    bench.add_argument("--llm", action="store_true", help="benchmark the embedded model instead")
     bench.set_defaults(func=_cmd_bench)
     return parser
 

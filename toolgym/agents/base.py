@@ -17,3 +17,7 @@ class Agent(ABC):
     @abstractmethod
     def act(self, observation: str, info: dict[str, Any]) -> str:
         """Return the next action for ``observation``."""
+
+    def act_with_info(self, observation: str, info: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        """The next action and what the runner should record about it (default: nothing)."""
+        return self.act(observation, info), {}

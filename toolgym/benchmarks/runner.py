@@ -1,7 +1,16 @@
 """The evaluation runner: it owns the loop, runs agents in envs, records and summarizes episodes.
 
-One JSON line is written per episode (``<out>/<env>__<agent>__<split>.jsonl``) as soon as the
-episode ends, so an interrupted run keeps everything it finished.
+Three loops:
+
+* :func:`run_episode`: one episode, one agent, one action per step (``single`` and ``react``);
+* :func:`run_batch`: N episodes in lockstep, one batched generation per step for LLM agents that
+  share a backend;
+* :func:`run_dfsdt`: depth-first search over actions with backtracking through the env's
+  ``get_state``/``set_state`` (ToolLLM's DFSDT).
+
+:func:`evaluate` writes one JSON line per episode as soon as it ends
+(``<out>/<env>__<label>__<split>.jsonl``) and, when the file exists, resumes: episodes already
+recorded are kept and not run again, a line cut by an interrupt is dropped and re-run.
 """
 
 from __future__ import annotations
@@ -25,32 +34,20 @@ AgentFactory = Callable[[gym.Env[Any, Any]], Agent]
 
 @dataclass
 class EvalResult:
-    """Records of every episode and their summary."""
+    """Records of every episode (in task order) and their summary."""
 
     records: list[dict[str, Any]]
     summary: dict[str, Any]
     path: Path | None = None
+    resumed: int = 0
 
 
-def run_episode(
-    env: gym.Env[Any, Any],
-    agent: Agent,
-    *,
-    task_id: Any = None,
-    seed: int | None = None,
-) -> dict[str, Any]:
-    """Play one episode; agent failures are recorded, never raised.
-
-    Returns:
-        The episode record: task, actions, last observation, reward, metrics, error, steps, time.
-    """
-    options = None if task_id is None else {"task_id": task_id}
-    start = time.perf_counter()
-    obs, info = env.reset(seed=seed, options=options)
-    record: dict[str, Any] = {
+def _new_record(obs: str, info: dict[str, Any]) -> dict[str, Any]:
+    return {
         "task_id": info["task_id"],
         "instruction": info["instruction"],
         "actions": [],
+        "turns": [],
         "reward": 0.0,
         "return": 0.0,
         "terminated": False,
@@ -61,22 +58,41 @@ def run_episode(
         "warnings": [],
         "observation": obs,
     }
-    terminated = truncated = False
-    step_info: dict[str, Any] = {}
-    try:
-        agent.reset(obs, info)
-        while not (terminated or truncated):
-            action = agent.act(obs, info)
-            record["actions"].append(action)
-            obs, reward, terminated, truncated, step_info = env.step(action)
-            info = {**info, **step_info}
-            record["reward"] = float(reward)
-            record["return"] += float(reward)
-            record["steps"] += 1
-    except Exception as e:  # the agent (not the env) failed: keep the episode, say why
-        record["error"] = {"category": "agent_error", "message": f"{type(e).__name__}: {e}"}
-    record["terminated"], record["truncated"] = terminated, truncated
+
+
+def _log_step(
+    record: dict[str, Any],
+    action: str,
+    turn: dict[str, Any],
+    obs: str,
+    reward: float,
+    step_info: dict[str, Any],
+) -> None:
+    record["actions"].append(action)
+    record["turns"].append(
+        {
+            **turn,
+            "action": action,
+            "observation": obs,
+            "reward": float(reward),
+            "error": step_info.get("error"),
+        }
+    )
+    record["reward"] = float(reward)
+    record["return"] += float(reward)
+    record["steps"] += 1
     record["observation"] = obs
+
+
+def _close_record(
+    env: gym.Env[Any, Any],
+    record: dict[str, Any],
+    terminated: bool,
+    truncated: bool,
+    step_info: dict[str, Any],
+    start: float,
+) -> dict[str, Any]:
+    record["terminated"], record["truncated"] = terminated, truncated
     record["warnings"] = step_info.get("warnings", [])
     if terminated:
         record["metrics"] = step_info["metrics"]
@@ -84,13 +100,196 @@ def run_episode(
         record["prediction"] = step_info.get("prediction")
     else:
         record["metrics"] = env.unwrapped.score()  # type: ignore[attr-defined]
-        if truncated and record["error"] is None:
+        if record["error"] is None:
             record["error"] = {
                 "category": "timeout",
                 "message": f"the step budget ({record['steps']} steps) ran out before the episode ended",
             }
+    if record["turns"]:  # the single-step protocol's fields, at the top for easy reading
+        first = record["turns"][0]
+        for key in ("prompt", "generation", "action"):
+            if key in first:
+                record.setdefault(key, first[key])
     record["time_s"] = time.perf_counter() - start
     return record
+
+
+def run_episode(
+    env: gym.Env[Any, Any], agent: Agent, *, task_id: Any = None, seed: int | None = None
+) -> dict[str, Any]:
+    """Play one episode; agent failures are recorded (``agent_error``), never raised."""
+    options = None if task_id is None else {"task_id": task_id}
+    start = time.perf_counter()
+    obs, info = env.reset(seed=seed, options=options)
+    record = _new_record(obs, info)
+    terminated = truncated = False
+    step_info: dict[str, Any] = {}
+    try:
+        agent.reset(obs, info)
+        while not (terminated or truncated):
+            action, turn = agent.act_with_info(obs, info)
+            obs, reward, terminated, truncated, step_info = env.step(action)
+            info = {**info, **step_info}
+            _log_step(record, action, turn, obs, float(reward), step_info)
+    except Exception as e:  # the agent (not the env) failed: keep the episode, say why
+        record["error"] = {"category": "agent_error", "message": f"{type(e).__name__}: {e}"}
+    return _close_record(env, record, terminated, truncated, step_info, start)
+
+
+def run_batch(
+    envs: Sequence[gym.Env[Any, Any]],
+    agents: Sequence[Any],
+    task_ids: Sequence[Any],
+    seeds: Sequence[int | None],
+) -> list[dict[str, Any]]:
+    """Play ``len(task_ids)`` episodes in lockstep with one batched generation per step.
+
+    ``agents`` are LLM agents (``prompt``/``parse`` halves) sharing one backend; slot ``i`` plays
+    ``task_ids[i]`` in ``envs[i]``.
+    """
+    n = len(task_ids)
+    backend = agents[0].backend
+    start = time.perf_counter()
+    obs: list[str] = []
+    infos: list[dict[str, Any]] = []
+    records = []
+    for i in range(n):
+        options = None if task_ids[i] is None else {"task_id": task_ids[i]}
+        o, info = envs[i].reset(seed=seeds[i], options=options)
+        agents[i].reset(o, info)
+        obs.append(o)
+        infos.append(info)
+        records.append(_new_record(o, info))
+    done = [False] * n
+    last_info: list[dict[str, Any]] = [{} for _ in range(n)]
+    flags = [(False, False)] * n
+    while not all(done):
+        active = [i for i in range(n) if not done[i]]
+        prompts = [agents[i].prompt(obs[i], infos[i]) for i in active]
+        try:
+            generations = backend.generate(
+                prompts,
+                max_new_tokens=agents[active[0]].max_new_tokens,
+                stop=agents[active[0]].stop,
+            )
+        except Exception as e:  # the backend failed: every active episode records it
+            for i in active:
+                records[i]["error"] = {
+                    "category": "agent_error",
+                    "message": f"{type(e).__name__}: {e}",
+                }
+                done[i] = True
+            break
+        for i, prompt, generation in zip(active, prompts, generations, strict=True):
+            action = agents[i].parse(generation, infos[i])
+            turn = agents[i].record(prompt, generation, action)
+            o, reward, terminated, truncated, step_info = envs[i].step(action)
+            infos[i] = {**infos[i], **step_info}
+            obs[i] = o
+            last_info[i] = step_info
+            flags[i] = (terminated, truncated)
+            _log_step(records[i], action, turn, o, float(reward), step_info)
+            done[i] = terminated or truncated
+    elapsed = time.perf_counter() - start
+    out = []
+    for i in range(n):
+        terminated, truncated = flags[i]
+        record = _close_record(envs[i], records[i], terminated, truncated, last_info[i], start)
+        record["time_s"] = elapsed / n  # the batch's time, shared
+        out.append(record)
+    return out
+
+
+@dataclass
+class _Node:
+    state: dict[str, Any]
+    agent_state: dict[str, Any]
+    obs: str
+    info: dict[str, Any]
+    depth: int
+    tried: list[str]
+
+
+def run_dfsdt(
+    env: gym.Env[Any, Any],
+    agent: Any,
+    *,
+    task_id: Any = None,
+    seed: int | None = None,
+    width: int = 2,
+    max_depth: int = 12,
+    max_steps: int | None = None,
+) -> dict[str, Any]:
+    """Depth-first search over actions with backtracking (ToolLLM's DFSDT).
+
+    At each node the agent proposes up to ``width`` different actions (it is told which ones were
+    already tried there). An action whose observation is an error is a failed branch: the search
+    tries a sibling, and when a node has no tries left it backtracks to its parent by restoring
+    the env's and the agent's saved states. The first action that ends the episode ends the search
+    (its outcome is what is scored: the search never looks at rewards). ``max_steps`` (default
+    ``width × max_depth``) bounds the env steps of the whole search.
+    """
+    base = env.unwrapped
+    options = None if task_id is None else {"task_id": task_id}
+    start = time.perf_counter()
+    obs, info = env.reset(seed=seed, options=options)
+    record = _new_record(obs, info)
+    record["search"] = []
+    agent.reset(obs, info)
+    budget = max_steps if max_steps is not None else width * max_depth
+    stack = [_Node(base.get_state(), agent.get_state(), obs, info, 0, [])]
+    terminated = False
+    step_info: dict[str, Any] = {}
+    try:
+        while stack and record["steps"] < budget:
+            node = stack[-1]
+            if len(node.tried) >= width or node.depth >= max_depth:
+                stack.pop()
+                record["search"].append({"event": "backtrack", "depth": node.depth})
+                continue
+            base.set_state(node.state)
+            agent.set_state(node.agent_state)
+            agent.avoid = list(node.tried)
+            action, turn = agent.act_with_info(node.obs, node.info)
+            node.tried.append(action)
+            agent.avoid = []
+            o, reward, terminated, _, step_info = base.step(action)
+            _log_step(record, action, turn, o, float(reward), step_info)
+            record["search"].append({"event": "step", "depth": node.depth + 1, "action": action})
+            if terminated:
+                break
+            if step_info.get("error"):
+                continue  # a failed branch: try a sibling (or backtrack)
+            child_info = {**node.info, **step_info}
+            stack.append(
+                _Node(base.get_state(), agent.get_state(), o, child_info, node.depth + 1, [])
+            )
+    except Exception as e:
+        record["error"] = {"category": "agent_error", "message": f"{type(e).__name__}: {e}"}
+    return _close_record(env, record, terminated, not terminated, step_info, start)
+
+
+def _record_key(task_id: Any) -> str:
+    return json.dumps(task_id)
+
+
+def _read_existing(path: Path) -> list[dict[str, Any]]:
+    """Complete records of an earlier run; a line cut by an interrupt is dropped from the file."""
+    if not path.exists():
+        return []
+    good, lines = [], path.read_text(encoding="utf-8").splitlines(keepends=True)
+    kept = []
+    for line in lines:
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if line.endswith("\n") and isinstance(record, dict) and "task_id" in record:
+            good.append(record)
+            kept.append(line)
+    if len(kept) != len(lines):
+        path.write_text("".join(kept), encoding="utf-8")
+    return good
 
 
 def evaluate(
@@ -104,6 +303,11 @@ def evaluate(
     env_kwargs: dict[str, Any] | None = None,
     out_dir: str | Path | None = None,
     progress: bool = True,
+    batch_size: int = 1,
+    strategy: str = "single",
+    label: str | None = None,
+    resume: bool = True,
+    dfsdt_width: int = 2,
 ) -> EvalResult:
     """Evaluate an agent on the tasks of one env split (or ``limit`` of them, in order).
 
@@ -117,41 +321,110 @@ def evaluate(
         env_kwargs: extra keyword arguments for ``gym.make``.
         out_dir: where to write the JSONL records (nothing written when ``None``).
         progress: show a progress bar.
+        batch_size: episodes played in lockstep with batched generation (LLM agents).
+        strategy: ``single``, ``react`` or ``dfsdt`` (DFSDT runs one episode at a time).
+        label: the agent's name in file names and tables (default: the agent's ``name``).
+        resume: keep and skip the episodes already in the output file.
+        dfsdt_width: candidate actions per DFSDT node.
     """
     kwargs = dict(env_kwargs or {})
     if "task_file" not in kwargs:
         kwargs["split"] = split
     env = gym.make(env_id, **kwargs)
-    agent_name = agent if isinstance(agent, str) else getattr(agent, "__name__", "custom")
     agent_obj = make_agent(agent, env, seed) if isinstance(agent, str) else agent(env)
-    unwrapped = env.unwrapped
+    name = label or getattr(agent_obj, "name", None) or "agent"
+    unwrapped: Any = env.unwrapped
     if task_ids is None:
-        ids: list[Any] = list(unwrapped.task_ids)  # type: ignore[attr-defined]
+        ids: list[Any] = list(unwrapped.task_ids)
         if not ids:
             if limit is None:
                 raise ValueError(f"split {split!r} of {env_id} is unlimited; pass limit")
             ids = [None] * limit
+            resume = False  # sampled tasks have no ids to resume by
         elif limit is not None:
             ids = ids[:limit]
     else:
         ids = list(task_ids)
+    seeds = {i: seed + i for i in range(len(ids))}
     path = None
-    records = []
+    done: dict[str, dict[str, Any]] = {}
+    if out_dir is not None:
+        out = Path(out_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        tag = split if "task_file" not in kwargs else Path(kwargs["task_file"]).stem
+        safe = "".join(c if c.isalnum() or c in "-_.=" else "_" for c in name)
+        path = out / f"{env_id.replace('/', '_')}__{safe}__{tag}.jsonl"
+        if resume:
+            done = {_record_key(r["task_id"]): r for r in _read_existing(path)}
+        elif path.exists():
+            path.unlink()
+    todo = [(i, t) for i, t in enumerate(ids) if t is None or _record_key(t) not in done]
+    fresh: dict[int, dict[str, Any]] = {}
+    batchable = batch_size > 1 and strategy != "dfsdt" and hasattr(agent_obj, "prompt")
     with contextlib.ExitStack() as stack:
+        envs = [env]
+        agents = [agent_obj]
+        if batchable:
+            for _ in range(batch_size - 1):
+                extra = gym.make(env_id, **kwargs)
+                stack.callback(extra.close)
+                envs.append(extra)
+                agents.append(
+                    agent(extra) if not isinstance(agent, str) else make_agent(agent, extra, seed)
+                )
         stack.callback(env.close)
-        handle = None
-        if out_dir is not None:
-            out = Path(out_dir)
-            out.mkdir(parents=True, exist_ok=True)
-            label = split if "task_file" not in kwargs else Path(kwargs["task_file"]).stem
-            path = out / f"{env_id.replace('/', '_')}__{agent_name}__{label}.jsonl"
-            handle = stack.enter_context(open(path, "w", encoding="utf-8"))
-        bar = tqdm(ids, desc=f"{env_id} [{agent_name}]", disable=not progress, leave=False)
-        for i, task_id in enumerate(bar):
-            record = run_episode(env, agent_obj, task_id=task_id, seed=seed + i)
-            record = {"env_id": env_id, "agent": agent_name, "split": split, **record}
-            records.append(record)
+        handle = stack.enter_context(open(path, "a", encoding="utf-8")) if path else None
+        bar = stack.enter_context(
+            tqdm(
+                total=len(ids),
+                initial=len(ids) - len(todo),
+                desc=f"{env_id} [{name}]",
+                disable=not progress,
+                leave=False,
+            )
+        )
+
+        def keep(i: int, record: dict[str, Any]) -> None:
+            record = {
+                "env_id": env_id,
+                "agent": name,
+                "split": split,
+                "strategy": strategy,
+                **record,
+            }
+            fresh[i] = record
             if handle is not None:
                 handle.write(json.dumps(record, ensure_ascii=False, default=repr) + "\n")
                 handle.flush()
-    return EvalResult(records, summarize(records), path)
+            bar.update(1)
+
+        step = batch_size if batchable else 1
+        for k in range(0, len(todo), step):
+            chunk = todo[k : k + step]
+            if batchable:
+                results = run_batch(
+                    envs[: len(chunk)],
+                    agents[: len(chunk)],
+                    [t for _, t in chunk],
+                    [seeds[i] for i, _ in chunk],
+                )
+            elif strategy == "dfsdt":
+                i, t = chunk[0]
+                limit_steps = env.spec.max_episode_steps if env.spec else None
+                results = [
+                    run_dfsdt(
+                        env,
+                        agent_obj,
+                        task_id=t,
+                        seed=seeds[i],
+                        width=dfsdt_width,
+                        max_depth=limit_steps or 12,
+                    )
+                ]
+            else:
+                i, t = chunk[0]
+                results = [run_episode(env, agent_obj, task_id=t, seed=seeds[i])]
+            for (i, _), record in zip(chunk, results, strict=True):
+                keep(i, record)
+    records = [fresh[i] if i in fresh else done[_record_key(t)] for i, t in enumerate(ids)]
+    return EvalResult(records, summarize(records), path, resumed=len(ids) - len(todo))

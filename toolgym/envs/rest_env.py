@@ -154,6 +154,7 @@ class RestEnv(ToolEnv):
     def _reset_info(self) -> dict[str, Any]:
         return {
             "api_docs": self.toolkit.api_docs,
+            "api_doc_list": list(self.toolkit.api_doc_list),
             "tools": list(self.toolkit.tools),
             "action_language": "curl",
         }

@@ -230,6 +230,7 @@ class Toolkit:
             *(c.function for c in self.constructors),
         )
         self.terminal_functions = frozenset(f.qualname for f in self.functions if f.terminal)
+        self.api_doc_list = [f.toolbench_doc() for f in self.functions]
         self.api_docs = render_api_docs(self.functions)
         self.tools = [f.openai_schema() for f in self.api_class.FUNCTIONS]
 

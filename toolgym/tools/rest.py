@@ -169,7 +169,8 @@ class RestToolkit:
         self.api_key = api_key
         self.hosts = self.app_class.hosts
         self.functions = self.endpoints
-        self.api_docs = "\n".join(e.toolbench_doc() for e in self.endpoints)
+        self.api_doc_list = [e.toolbench_doc() for e in self.endpoints]
+        self.api_docs = "\n".join(self.api_doc_list)
         self.tools = [e.openai_schema() for e in self.endpoints]
         self._by_name = {e.name: e for e in self.endpoints}
 

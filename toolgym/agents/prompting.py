@@ -1,0 +1,129 @@
+"""The paper's prompt format, its system prompt, demonstrations, and the ReAct format.
+
+Single-step prompt (the original template)::
+
+    {api_docs}\\n{examples}\\nTask: {query}\\nAction:\\n
+
+where ``api_docs`` is ``"I have the following set of API:\\n\\n"`` followed by each retrieved doc
+and a newline, then the 13-dash separator, and ``examples`` is the same with
+``"I have the following set of examples:\\n\\n"``; an empty list gives an empty block. Docs and
+demos end with a newline, so consecutive items are separated by one blank line.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from toolgym.benchmarks.tasks import Task
+
+API_HEADER = "I have the following set of API:\n\n"
+EXAMPLE_HEADER = "I have the following set of examples:\n\n"
+SEPARATOR = "-------------"
+
+SYSTEM_PROMPT = (
+    "You are an assistant that operates software tools by writing actions. Reply with the action "
+    "only, written exactly like the actions in the examples and using only the documented API: no "
+    "explanation, no Markdown, no text before or after it."
+)
+"""The system prompt that regulates generation to code only (the paper's first technique)."""
+
+REACT_STOPS: tuple[str, ...] = ("\nObservation:", "Observation:")
+
+
+@dataclass(frozen=True)
+class FamilyDefaults:
+    """The original's per-task prompt settings."""
+
+    top_k_api: int
+    max_new_tokens: int
+
+
+FAMILY_DEFAULTS: dict[str, FamilyDefaults] = {
+    "openweather": FamilyDefaults(10, 128),
+    "cat_api": FamilyDefaults(3, 128),
+    "home_search": FamilyDefaults(15, 128),
+    "trip_booking": FamilyDefaults(15, 300),
+}
+"""``top_k_api`` and ``max_output_token`` of the original README command lines, per family."""
+GENERIC_DEFAULTS = FamilyDefaults(10, 256)
+
+
+def block(header: str, items: Sequence[str]) -> str:
+    """A docs or examples block: header, each item plus a newline, the separator."""
+    if not items:
+        return ""
+    return header + "".join(f"{item}\n" for item in items) + SEPARATOR
+
+
+def paper_prompt(query: str, docs: Sequence[str], demos: Sequence[str]) -> str:
+    """The single-step prompt of the paper.
+
+    >>> paper_prompt(" weather? ", [], [])
+    '\\n\\nTask: weather?\\nAction:\\n'
+    """
+    return f"{block(API_HEADER, docs)}\n{block(EXAMPLE_HEADER, demos)}\nTask: {query.strip()}\nAction:\n"
+
+
+def action_label(action_language: str) -> str:
+    """``Actions:`` for API programs (as in the Home Search and Booking demos), else ``Action:``."""
+    return "Actions:" if action_language == "api_program" else "Action:"
+
+
+def render_demo(task: Task, action_language: str) -> str:
+    """A demonstration as the original example files write it (newline-terminated)."""
+    return f"Task: {task.instruction}\n{action_label(action_language)}\n{task.completions[0].strip()}\n"
+
+
+def react_prompt(
+    query: str,
+    docs: Sequence[str],
+    demos: Sequence[str],
+    history: Sequence[tuple[str, str, str | None]],
+    action_language: str,
+) -> str:
+    """A ReAct prompt: the paper's blocks, the task, and thought/action/observation turns."""
+    done = "finish" if action_language == "curl" else "API.search()"
+    one = "one curl command" if action_language == "curl" else "one call (one line of code)"
+    lines = [
+        block(API_HEADER, docs),
+        block(EXAMPLE_HEADER, demos),
+        f"Task: {query.strip()}",
+        f"Solve the task step by step. At each step write a thought, then {one} after 'Action:'; "
+        f"you will then see its result after 'Observation:'. The last action is {done}.",
+    ]
+    for thought, action, observation in history:
+        lines.append(f"Thought: {thought}".rstrip())
+        lines.append(f"Action: {action}")
+        if observation is not None:
+            lines.append(f"Observation: {_clip(observation)}")
+    lines.append("Thought:")
+    return "\n".join(line for line in lines if line != "")
+
+
+def _clip(text: str, limit: int = 1500) -> str:
+    text = text.strip()
+    return text if len(text) <= limit else text[:limit] + " ...[truncated]"
+
+
+_CALL = re.compile(r"\b(?:API\.)?([A-Za-z_]\w*)\(")
+_URL = re.compile(r"https?://[^/'\"\s]+(/[^?'\"\s]*)(\?[^'\"\s]*)?")
+
+
+def call_signature(action: str) -> frozenset[str]:
+    """The functions (or endpoint path and parameter names) an action uses, for oracle shots.
+
+    >>> sorted(call_signature('API.set_location("A")\\nAPI.search()'))
+    ['search', 'set_location']
+    >>> sorted(call_signature("curl -X GET 'https://h/data/2.5/weather?q=a&units=metric'"))
+    ['/data/2.5/weather', 'q', 'units']
+    """
+    url = _URL.search(action)
+    if url and action.lstrip().startswith("curl"):
+        names = {url.group(1)}
+        for pair in (url.group(2) or "").lstrip("?").split("&"):
+            if pair:
+                names.add(pair.split("=")[0])
+        return frozenset(names)
+    return frozenset(_CALL.findall(action))

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from toolgym.benchmarks.phrasing import count, join, pick
+from toolgym.benchmarks.suite import sample_train, train_stream
 from toolgym.benchmarks.tasks import Task
 from toolgym.simulators.catapi import BREEDS, CatApiApp
 from toolgym.simulators.http import Request
@@ -679,13 +680,9 @@ def train_pairs(n: int | None = 1800, seed: int = 0) -> Iterator[Task]:
         n: how many (None: without end).
         seed: which stream; streams of different seeds do not share tasks.
     """
-    base = seed * 2**32
-    i = 0
-    while n is None or i < n:
-        yield train_task(base + i)
-        i += 1
+    return train_stream(train_task, n, seed)
 
 
 def sample_train_task(rng: np.random.Generator) -> Task:
     """One train task: ``train_task(k)`` with ``k`` drawn from ``rng``."""
-    return train_task(int(rng.integers(2**31)))
+    return sample_train(train_task, rng)

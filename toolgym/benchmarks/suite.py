@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -60,3 +60,20 @@ class TaskSuite:
 @functools.lru_cache(maxsize=64)
 def _load(family: str, version: int, split: str) -> TaskSet:
     return load_packaged(family, version, split)
+
+
+TRAIN_STRIDE = 2**32
+"""Train stream ``seed`` covers task numbers ``seed * TRAIN_STRIDE + i``, so streams never overlap."""
+
+
+def train_stream(train_task: Callable[[int], Task], n: int | None, seed: int) -> Iterator[Task]:
+    """``train_task(seed * TRAIN_STRIDE + i)`` for ``i = 0, 1, ...`` (``n`` of them, or endless)."""
+    i = 0
+    while n is None or i < n:
+        yield train_task(seed * TRAIN_STRIDE + i)
+        i += 1
+
+
+def sample_train(train_task: Callable[[int], Task], rng: np.random.Generator) -> Task:
+    """``train_task(k)`` with ``k`` drawn uniformly from ``[0, 2**31)`` with ``rng``."""
+    return train_task(int(rng.integers(2**31)))

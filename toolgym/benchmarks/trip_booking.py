@@ -35,6 +35,7 @@ import numpy as np
 
 from toolgym.benchmarks import phrasing
 from toolgym.benchmarks.phrasing import count, pick
+from toolgym.benchmarks.suite import sample_train, train_stream
 from toolgym.benchmarks.tasks import Task
 from toolgym.simulators.places import CITIES, distance_km
 from toolgym.simulators.seeding import stable_seed
@@ -64,7 +65,6 @@ _MIX: dict[str, dict[str, dict[str | None, int]]] = {
 _BOOKING_WEIGHTS = {"trip tickets": 44, "hotels": 44, "both": 32}
 _MODE_WEIGHTS = {"bus": 25, "flight": 20, "train": 17, "cruise": 14}
 _ROOM_TYPE_P = 0.76
-_TRAIN_STRIDE = 2**32
 
 _FIRST_DAY = dt.date(2026, 1, 4)
 _LAST_DAY = dt.date(2027, 12, 8)  # leaves room for returns and check-outs inside 2027
@@ -1094,10 +1094,7 @@ def train_pairs(n: int | None = 1800, seed: int = 0) -> Iterator[Task]:
     Yields:
         Tasks built by :func:`train_task`.
     """
-    i = 0
-    while n is None or i < n:
-        yield train_task(seed * _TRAIN_STRIDE + i)
-        i += 1
+    return train_stream(train_task, n, seed)
 
 
 def sample_train_task(rng: np.random.Generator) -> Task:
@@ -1109,4 +1106,4 @@ def sample_train_task(rng: np.random.Generator) -> Task:
     Returns:
         The task ``f"train-{k}"``.
     """
-    return train_task(int(rng.integers(2**31)))
+    return sample_train(train_task, rng)

@@ -18,6 +18,7 @@ from toolgym.benchmarks.report import format_table
 _LOAD_PROBE = """
 import time
 t0 = time.perf_counter()
+import torch, transformers
 from toolgym.agents.backends.hf import HFBackend
 t1 = time.perf_counter()
 b = HFBackend()
@@ -76,8 +77,9 @@ def main(argv: list[str] | None = None) -> int:
         assert not hit
         imp2, warm, hit2 = load_times(cache)
         assert hit2
-    print(f"embedded model load: cold {cold:.1f} s (dequantizing the GGUF), cached {warm:.2f} s")
-    print(f"  (+ {imp2:.1f} s to import torch/transformers; cached total {imp2 + warm:.2f} s)")
+    print(f"embedded model load in a fresh process: cold {cold:.1f} s (dequantizing the GGUF),")
+    print(f"  cached {warm:.2f} s (transformers' lazy model modules and the weights),")
+    print(f"  + {imp2:.2f} s to import torch and transformers: cached total {imp2 + warm:.2f} s")
     from toolgym.agents.backends.hf import HFBackend
 
     backend = HFBackend()

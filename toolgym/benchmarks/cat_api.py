@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from toolgym.benchmarks.phrasing import count, join, pick
-from toolgym.benchmarks.suite import sample_train, train_stream
+from toolgym.benchmarks.suite import first_unseen, sample_train, train_stream
 from toolgym.benchmarks.tasks import Task
 from toolgym.simulators.catapi import BREEDS, CatApiApp
 from toolgym.simulators.http import Request
@@ -664,13 +664,10 @@ def train_task(k: int) -> Task:
 
     A draw whose goal equals a test or demo goal is replaced by the next draw for the same ``k``.
     """
-    held_out = _held_out_instructions()
-    attempt = 0
-    while True:
-        task = generate_task(_task_rng("train", k, attempt), f"train-{k}")
-        if task.instruction not in held_out:
-            return task
-        attempt += 1
+    return first_unseen(
+        lambda attempt: generate_task(_task_rng("train", k, attempt), f"train-{k}"),
+        _held_out_instructions(),
+    )
 
 
 def train_pairs(n: int | None = 1800, seed: int = 0) -> Iterator[Task]:

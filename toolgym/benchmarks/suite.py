@@ -77,3 +77,13 @@ def train_stream(train_task: Callable[[int], Task], n: int | None, seed: int) ->
 def sample_train(train_task: Callable[[int], Task], rng: np.random.Generator) -> Task:
     """``train_task(k)`` with ``k`` drawn uniformly from ``[0, 2**31)`` with ``rng``."""
     return train_task(int(rng.integers(2**31)))
+
+
+def first_unseen(draw: Callable[[int], Task], held_out: frozenset[str]) -> Task:
+    """``draw(0)``, ``draw(1)``, ... until a task whose goal is not ``held_out`` (test/demo goals)."""
+    attempt = 0
+    while True:
+        task = draw(attempt)
+        if task.instruction not in held_out:
+            return task
+        attempt += 1

@@ -35,7 +35,7 @@ import numpy as np
 
 from toolgym.benchmarks import phrasing
 from toolgym.benchmarks.phrasing import count, pick
-from toolgym.benchmarks.suite import sample_train, train_stream
+from toolgym.benchmarks.suite import first_unseen, sample_train, train_stream
 from toolgym.benchmarks.tasks import Task
 from toolgym.simulators.places import CITIES, distance_km
 from toolgym.simulators.seeding import stable_seed
@@ -1077,11 +1077,7 @@ def train_task(k: int) -> Task:
         The task with id ``f"train-{k}"``.
     """
     rng = np.random.default_rng(stable_seed(FAMILY, VERSION, "train", k))
-    held_out = _held_out()
-    while True:
-        task = generate_task(rng, f"train-{k}")
-        if task.instruction not in held_out:
-            return task
+    return first_unseen(lambda _: generate_task(rng, f"train-{k}"), _held_out())
 
 
 def train_pairs(n: int | None = 1800, seed: int = 0) -> Iterator[Task]:

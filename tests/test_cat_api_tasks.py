@@ -12,7 +12,7 @@ import pytest
 
 from toolgym.benchmarks import cat_api as ca
 from toolgym.benchmarks.tasks import Task, load_packaged
-from toolgym.simulators.catapi import BREEDS, CatApiApp
+from toolgym.simulators.cat_api import BREEDS, CatApiApp
 from toolgym.simulators.http import Request, Response
 
 TEST = ca.generate_split("test")

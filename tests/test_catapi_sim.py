@@ -1,4 +1,4 @@
-"""Tests of the simulated The Cat API service (toolgym.simulators.catapi)."""
+"""Tests of the simulated The Cat API service (toolgym.simulators.cat_api)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from toolgym.simulators.catapi import (
+from toolgym.simulators.cat_api import (
     BENCHMARK_IMAGE_IDS,
     BREEDS,
     CATEGORIES,

@@ -10,7 +10,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 from toolgym.agents import OracleAgent, RandomAgent
-from toolgym.benchmarks.runner import run_episode
+from toolgym.evaluation.runner import run_episode
 from toolgym.envs.program_env import ProgramEnv
 from toolgym.tools.errors import NON_EXECUTABLE, PRECONDITION, WRONG_API, WRONG_ARGUMENTS
 

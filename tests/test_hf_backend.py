@@ -67,7 +67,7 @@ def test_converted_weights_are_cached(backend) -> None:
 @needs_model
 def test_embedded_model_in_an_evaluation(backend, tmp_path) -> None:
     from toolgym.agents.llm_agent import LLMAgent
-    from toolgym.benchmarks.runner import evaluate
+    from toolgym.evaluation.runner import evaluate
 
     res = evaluate(
         "toolbench/CatAPI-v0",

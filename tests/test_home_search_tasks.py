@@ -11,7 +11,7 @@ import pytest
 
 from toolgym.benchmarks import home_search as hs
 from toolgym.benchmarks.tasks import Task, load_packaged
-from toolgym.simulators.listings import BUY_HOME_TYPES, RENT_HOME_TYPES
+from toolgym.simulators.home_search import BUY_HOME_TYPES, RENT_HOME_TYPES
 from toolgym.tools.home_search import HomeSearchAPI, HomeSearchToolkit
 from toolgym.tools.program import run_program
 

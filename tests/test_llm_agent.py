@@ -11,7 +11,7 @@ import pytest
 from toolgym.agents.backends.scripted import ScriptedBackend
 from toolgym.agents.llm_agent import LLMAgent
 from toolgym.agents.prompting import SYSTEM_PROMPT
-from toolgym.benchmarks.runner import evaluate, run_dfsdt, run_episode
+from toolgym.evaluation.runner import evaluate, run_dfsdt, run_episode
 
 HOME = "toolbench/HomeSearch-v0"
 CAT = "toolbench/CatAPI-v0"

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from toolgym.benchmarks.runner import evaluate
+from toolgym.evaluation.runner import evaluate
 from toolgym.cli import main
 
 

@@ -8,7 +8,7 @@ import pytest
 from conftest import samples_dir
 
 from toolgym.agents import OracleAgent
-from toolgym.benchmarks.runner import run_episode
+from toolgym.evaluation.runner import run_episode
 from toolgym.benchmarks.tasks import load_task_file
 from toolgym.errors import TaskFileError
 

@@ -14,8 +14,15 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from toolgym.envs import ENV_TABLE, register_envs
+from toolgym.envs import env_entries, env_ids, families, register_envs
 
 register_envs()
 
-__all__ = ["ENV_TABLE", "__version__", "register_envs"]
+
+def __getattr__(name: str) -> object:
+    if name == "ENV_TABLE":  # the registered ids, derived from the family specs
+        return env_entries()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["__version__", "env_ids", "families", "register_envs"]

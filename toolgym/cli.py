@@ -1,4 +1,8 @@
-"""The ``toolgym`` command line: list envs, evaluate agents, generate training data, benchmark."""
+"""The ``toolgym`` command line: list envs, evaluate agents, generate training data, benchmark.
+
+Every family-dependent command (``list``, ``serve``, ``generate``, ``build-tasks``) is derived
+from the family specs (:func:`toolgym.envs.families`).
+"""
 
 from __future__ import annotations
 
@@ -10,28 +14,32 @@ from typing import Any
 import gymnasium as gym
 
 from toolgym.agents import AGENT_NAMES
-from toolgym.envs import ENV_TABLE, env_ids
+from toolgym.envs import env_entries, env_ids, families, family
+from toolgym.envs.protocol import task_env
+from toolgym.envs.spec import load_ref
 
 
 def _cmd_list(args: argparse.Namespace) -> int:
-    from toolgym.benchmarks.report import format_table
+    from toolgym.evaluation.report import format_table
 
     rows = []
-    for entry in ENV_TABLE:
+    for entry in env_entries():
         env = gym.make(entry.id)
-        suite = env.unwrapped.suite  # type: ignore[attr-defined]
+        base = task_env(env)
+        suite = base.suite
         sizes = {split: len(suite.load(split)) for split in suite.splits}
         rows.append(
             {
                 "id": entry.id,
                 "family": entry.family,
-                "tools": len(env.unwrapped.toolkit.functions),  # type: ignore[attr-defined]
+                "tools": len(base.tools),
+                "language": base.language.name,
                 "splits": ", ".join(f"{k} {v}" for k, v in sizes.items()) + ", train unlimited",
                 "max_steps": entry.max_episode_steps,
             }
         )
         env.close()
-    print(format_table(rows, ["id", "family", "tools", "splits", "max_steps"]))
+    print(format_table(rows, ["id", "family", "tools", "language", "splits", "max_steps"]))
     return 0
 
 
@@ -80,14 +88,13 @@ def _agent_factory(args: argparse.Namespace) -> tuple[Any, str]:
 
 
 def _cmd_eval(args: argparse.Namespace) -> int:
-    from toolgym.benchmarks.report import (
-        SUMMARY_COLUMNS,
+    from toolgym.evaluation.report import (
         format_paper_table,
-        format_table,
+        format_summary_table,
         paper_layout,
         write_summaries,
     )
-    from toolgym.benchmarks.runner import evaluate
+    from toolgym.evaluation.runner import evaluate
 
     ids = args.env or env_ids()
     unknown = [i for i in ids if i not in gym.registry and i.rsplit("-v", 1)[0] not in _names()]
@@ -123,7 +130,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
             resume=not args.no_resume,
         )
         summaries.append(result.summary)
-    print(format_table(summaries, SUMMARY_COLUMNS))
+    print(format_summary_table(summaries))
     print()
     print(format_paper_table(paper_layout(summaries)))
     if args.out:
@@ -135,37 +142,53 @@ def _cmd_eval(args: argparse.Namespace) -> int:
 
 
 def _names() -> set[str]:
-    return {e.id.rsplit("-v", 1)[0] for e in ENV_TABLE}
+    return {e.id.rsplit("-v", 1)[0] for e in env_entries()}
 
 
 def _cmd_generate(args: argparse.Namespace) -> int:
     from toolgym.benchmarks.tasks import write_task_file
 
     env = gym.make(args.env)
-    suite = env.unwrapped.suite  # type: ignore[attr-defined]
-    module = __import__(f"toolgym.benchmarks.{suite.family}", fromlist=["train_pairs"])
-    tasks = list(module.train_pairs(args.n, seed=args.seed))
+    base = task_env(env)
+    tasks = list(base.suite.train_pairs(args.n, seed=args.seed, world_seed=args.world_seed))
     if args.out == "-":
         for task in tasks:
-            print(json.dumps({"prompt": task.instruction, "completion": list(task.completions)}))
+            print(json.dumps({"prompt": task.instruction, "completion": list(task.gold)}))
     else:
         write_task_file(tasks, args.out)
         print(f"wrote {len(tasks)} (goal, program) pairs to {args.out}", file=sys.stderr)
     return 0
 
 
-SERVICES = {
-    "openweather": "toolgym.simulators.openweather:OpenWeatherApp",
-    "catapi": "toolgym.simulators.catapi:CatApiApp",
-}
+def _cmd_build_tasks(args: argparse.Namespace) -> int:
+    """Regenerate the stored splits of every family version (or only compare with ``--check``)."""
+    suites = [load_ref(version.tasks) for spec in families() for version in spec.versions]
+    if args.check:
+        stale = [name for suite in suites for name in suite.stale_splits()]
+        print("stale: " + ", ".join(stale) if stale else "all stored task sets are up to date")
+        return 1 if stale else 0
+    for suite in suites:
+        for path, n in suite.write_splits().items():
+            print(f"wrote {n} tasks to {path}")
+    return 0
+
+
+def service_names() -> dict[str, str]:
+    """Every servable family by each name the command line accepts, and its service's path."""
+    names = {}
+    for spec in families():
+        if spec.service is not None:
+            for name in (spec.name, *spec.aliases):
+                names[name] = spec.service
+    return names
 
 
 def make_service(name: str, seed: int = 0, api_key: str | None = None) -> Any:
-    """Build a simulated REST service by name (``openweather`` or ``catapi``)."""
-    import importlib
-
-    module, _, cls = SERVICES[name].partition(":")
-    return getattr(importlib.import_module(module), cls)(seed=seed, api_key=api_key)
+    """Build the simulated REST service of a family by name (``openweather``, ``cat_api``, ...)."""
+    spec = family(name)
+    if spec.service is None:
+        raise ValueError(f"{spec.title} has no HTTP service; servable: {sorted(service_names())}")
+    return load_ref(spec.service)(seed=seed, api_key=api_key)
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
@@ -177,10 +200,10 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
 def _cmd_bench(args: argparse.Namespace) -> int:
     if args.llm:
-        from toolgym.benchmarks.llm_perf import main as llm_main
+        from toolgym.evaluation.llm_perf import main as llm_main
 
         return llm_main([])
-    from toolgym.benchmarks.perf import main as perf_main
+    from toolgym.evaluation.perf import main as perf_main
 
     return perf_main(["--repeat", str(args.repeat)])
 
@@ -254,12 +277,19 @@ def build_parser() -> argparse.ArgumentParser:
     gen = sub.add_parser("generate", help="write (goal, program) training pairs (alignment data)")
     gen.add_argument("--env", required=True)
     gen.add_argument("--n", type=int, default=1800)
-    gen.add_argument("--seed", type=int, default=0)
+    gen.add_argument("--seed", type=int, default=0, help="which stream of train tasks")
+    gen.add_argument("--world-seed", type=int, default=0, help="seed of the simulated world")
     gen.add_argument("--out", default="-", help="output JSONL path, or - for stdout")
     gen.set_defaults(func=_cmd_generate)
 
+    build = sub.add_parser(
+        "build-tasks", help="regenerate the stored test/demo task sets from their generators"
+    )
+    build.add_argument("--check", action="store_true", help="compare only; exit 1 if stale")
+    build.set_defaults(func=_cmd_build_tasks)
+
     srv = sub.add_parser("serve", help="serve a simulated REST API on localhost")
-    srv.add_argument("service", choices=sorted(SERVICES))
+    srv.add_argument("service", choices=sorted(service_names()))
     srv.add_argument("--port", type=int, default=8080)
     srv.add_argument("--host", default="127.0.0.1")
     srv.add_argument("--seed", type=int, default=0, help="seed of the simulated world")

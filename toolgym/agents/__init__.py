@@ -14,7 +14,7 @@ def make_agent(name: str, env: Any, seed: int = 0) -> Agent:
     if name == "oracle":
         return OracleAgent(env)
     if name == "random":
-        return RandomAgent(seed)
+        return RandomAgent(env, seed)
     raise ValueError(f"agent must be one of {', '.join(AGENT_NAMES)}; got {name!r}")
 
 

@@ -4,20 +4,26 @@ from __future__ import annotations
 
 import re
 
-from toolgym.tools.curl import first_curl_line
-from toolgym.tools.program import extract_program
+from toolgym.tools.language import EXTRACTIONS, AgentHints, language_class
 
-EXTRACTIONS = ("strict", "lenient")
 _FENCE_LINE = re.compile(r"^\s*```")
 
 
-def extract_action(text: str, action_language: str, extraction: str = "strict") -> str:
-    """The action in a single-step generation.
+def extract_action(
+    text: str, action_language: str, extraction: str = "strict", hints: AgentHints | None = None
+) -> str:
+    """The action in a single-step generation, by the rule of its action language.
 
     * ``curl``: the first line that starts with ``curl`` (the original rule), else the whole text.
     * ``api_program``, ``strict``: the whole stripped generation (the original rule: prose or a
       Markdown fence make it non-executable). ``lenient``: the first fenced block, leading prose
-      dropped, cut after the terminal call.
+      dropped, cut after a terminal call (``hints.terminal_calls``).
+
+    Args:
+        text: the generation.
+        action_language: ``info["action_language"]``.
+        extraction: ``"strict"`` or ``"lenient"``.
+        hints: the env's hints (default: none beyond the language).
 
     >>> extract_action("Here:\\ncurl -X GET 'https://a/b'\\nok", "curl")
     "curl -X GET 'https://a/b'"
@@ -26,11 +32,8 @@ def extract_action(text: str, action_language: str, extraction: str = "strict") 
     """
     if extraction not in EXTRACTIONS:
         raise ValueError(f"extraction must be one of {EXTRACTIONS}; got {extraction!r}")
-    if action_language == "curl":
-        return first_curl_line(text)
-    if extraction == "lenient":
-        return extract_program(text)
-    return text.strip()
+    language = language_class(action_language)
+    return language.extract(text, hints or language.default_hints(), extraction)
 
 
 def extract_react(text: str) -> tuple[str, str]:

@@ -15,8 +15,6 @@ from toolgym.agents.backends.base import DEFAULT_STOPS, Generation, LLMBackend, 
 from toolgym.agents.base import Agent
 from toolgym.agents.extraction import extract_action, extract_react
 from toolgym.agents.prompting import (
-    FAMILY_DEFAULTS,
-    GENERIC_DEFAULTS,
     REACT_STOPS,
     SYSTEM_PROMPT,
     call_signature,
@@ -26,6 +24,10 @@ from toolgym.agents.prompting import (
 )
 from toolgym.agents.retrieval import Retriever, make_retriever
 from toolgym.benchmarks.tasks import Task
+from toolgym.envs import family as family_spec
+from toolgym.envs.protocol import task_env
+from toolgym.envs.spec import PromptDefaults
+from toolgym.tools.language import AgentHints, language_class
 
 STRATEGIES = ("single", "react", "dfsdt")
 """``single``: one generation per task (program mode); ``react``/``dfsdt``: one call per turn."""
@@ -45,9 +47,11 @@ class LLMAgent(Agent):
         system_prompt: the system prompt; ``None`` or ``""`` to leave it out.
         strategy: ``"single"``, ``"react"`` or ``"dfsdt"`` (the runner drives DFSDT's search).
         extraction: ``"strict"`` (the original) or ``"lenient"`` for API programs.
-        family: the tool family name, for the defaults.
+        family: the tool family name, for its prompting defaults (``toolgym.envs.family``).
         gold: a function returning the current task (for ``shots="oracle"``).
         stop: extra stop sequences.
+        hints: how to act in the env (its ``hints``); by default, what the action language of
+            each episode's ``info`` implies.
     """
 
     def __init__(
@@ -65,6 +69,7 @@ class LLMAgent(Agent):
         family: str | None = None,
         gold: Callable[[], Task | None] | None = None,
         stop: Sequence[str] = (),
+        hints: AgentHints | None = None,
     ) -> None:
         if strategy not in STRATEGIES:
             raise ValueError(f"strategy must be one of {STRATEGIES}; got {strategy!r}")
@@ -72,7 +77,7 @@ class LLMAgent(Agent):
             raise ValueError(f"shots must be a non-negative int or 'oracle'; got {shots!r}")
         if shots == "oracle" and gold is None:
             raise ValueError("shots='oracle' needs gold=<function returning the current task>")
-        defaults = FAMILY_DEFAULTS.get(family or "", GENERIC_DEFAULTS)
+        defaults = family_spec(family).prompting if family else PromptDefaults()
         self.backend = backend
         self.demos = list(demos)
         self.shots = shots
@@ -84,6 +89,7 @@ class LLMAgent(Agent):
         self.extraction = extraction
         self.family = family
         self.gold = gold
+        self.hints = hints
         self.stop = merge_stops(DEFAULT_STOPS, REACT_STOPS if strategy != "single" else (), stop)
         self.name = f"llm:{backend.name}"
         self._demo_retriever: Retriever | None = None
@@ -93,14 +99,21 @@ class LLMAgent(Agent):
 
     @classmethod
     def for_env(cls, env: Any, backend: LLMBackend, **kwargs: Any) -> LLMAgent:
-        """An agent for a toolgym env: its demo split, its family defaults, its gold (oracle)."""
-        unwrapped = env.unwrapped
-        suite = unwrapped.suite
+        """An agent for a toolgym env: its demo split, prompting defaults, hints and gold (oracle)."""
+        base = task_env(env)
+        suite = base.suite
         demos = list(suite.load("demo").values()) if "demo" in suite.splits else []
-        kwargs.setdefault("family", suite.family)
+        kwargs.setdefault("family", base.family.name)
+        kwargs.setdefault("hints", base.hints)
         if kwargs.get("shots") == "oracle":
-            kwargs.setdefault("gold", lambda: unwrapped.task)
+            kwargs.setdefault("gold", lambda: base.task)
         return cls(backend, demos=demos, **kwargs)
+
+    def _hints(self, info: dict[str, Any]) -> AgentHints:
+        language = info.get("action_language", "api_program")
+        if self.hints is not None and self.hints.action_language == language:
+            return self.hints
+        return language_class(language).default_hints()
 
     # -- episode state ---------------------------------------------------------------------------
     def _reset_episode(self, query: str) -> None:
@@ -112,7 +125,7 @@ class LLMAgent(Agent):
     def reset(self, observation: str, info: dict[str, Any]) -> None:
         """Retrieve the docs and demos for the new task."""
         self._reset_episode(info.get("instruction", observation))
-        language = info.get("action_language", "api_program")
+        hints = self._hints(info)
         docs = list(
             info.get("api_doc_list") or ([info["api_docs"]] if info.get("api_docs") else [])
         )
@@ -123,7 +136,7 @@ class LLMAgent(Agent):
                 retriever = make_retriever(self.retriever_kind, docs)
                 self._doc_retrievers[key] = retriever
             self._docs = retriever.retrieve_documents(self.query, self.top_k_api)
-        self._demo_texts = [render_demo(t, language) for t in self._pick_demos()]
+        self._demo_texts = [render_demo(t, hints.demo_label) for t in self._pick_demos()]
 
     def _pick_demos(self) -> list[Task]:
         if not self.demos or self.shots == 0:
@@ -133,10 +146,10 @@ class LLMAgent(Agent):
             task = self.gold()
             if task is None:
                 return []
-            target = call_signature(task.completions[0])
+            target = call_signature(task.gold[0])
 
             def overlap(demo: Task) -> float:
-                other = call_signature(demo.completions[0])
+                other = call_signature(demo.gold[0])
                 union = target | other
                 return len(target & other) / len(union) if union else 0.0
 
@@ -161,14 +174,15 @@ class LLMAgent(Agent):
     # -- the two halves of a turn ------------------------------------------------------------------
     def prompt(self, observation: str, info: dict[str, Any]) -> Prompt:
         """The prompt for this turn (chat messages when there is a system prompt)."""
-        language = info.get("action_language", "api_program")
         if self.strategy == "single":
             text = paper_prompt(self.query, self._docs, self._demo_texts)
         else:
             if self.history and self.history[-1][2] is None:
                 thought, action, _ = self.history[-1]
                 self.history[-1] = (thought, action, observation)
-            text = react_prompt(self.query, self._docs, self._demo_texts, self.history, language)
+            text = react_prompt(
+                self.query, self._docs, self._demo_texts, self.history, self._hints(info)
+            )
             if self.avoid:
                 tried = "; ".join(self.avoid)
                 text = text.replace(
@@ -185,9 +199,9 @@ class LLMAgent(Agent):
 
     def parse(self, generation: Generation, info: dict[str, Any]) -> str:
         """The action in a generation (and, for ReAct, the turn is added to the history)."""
-        language = info.get("action_language", "api_program")
+        hints = self._hints(info)
         if self.strategy == "single":
-            return extract_action(generation.text, language, self.extraction)
+            return extract_action(generation.text, hints.action_language, self.extraction, hints)
         thought, action = extract_react(generation.text)
         self.history.append((thought, action, None))
         return action

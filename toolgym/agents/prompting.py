@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from toolgym.benchmarks.tasks import Task
+from toolgym.tools.language import AgentHints
 
 API_HEADER = "I have the following set of API:\n\n"
 EXAMPLE_HEADER = "I have the following set of examples:\n\n"
@@ -30,24 +30,6 @@ SYSTEM_PROMPT = (
 """The system prompt that regulates generation to code only (the paper's first technique)."""
 
 REACT_STOPS: tuple[str, ...] = ("\nObservation:", "Observation:")
-
-
-@dataclass(frozen=True)
-class FamilyDefaults:
-    """The original's per-task prompt settings."""
-
-    top_k_api: int
-    max_new_tokens: int
-
-
-FAMILY_DEFAULTS: dict[str, FamilyDefaults] = {
-    "openweather": FamilyDefaults(10, 128),
-    "cat_api": FamilyDefaults(3, 128),
-    "home_search": FamilyDefaults(15, 128),
-    "trip_booking": FamilyDefaults(15, 300),
-}
-"""``top_k_api`` and ``max_output_token`` of the original README command lines, per family."""
-GENERIC_DEFAULTS = FamilyDefaults(10, 256)
 
 
 def block(header: str, items: Sequence[str]) -> str:
@@ -66,14 +48,15 @@ def paper_prompt(query: str, docs: Sequence[str], demos: Sequence[str]) -> str:
     return f"{block(API_HEADER, docs)}\n{block(EXAMPLE_HEADER, demos)}\nTask: {query.strip()}\nAction:\n"
 
 
-def action_label(action_language: str) -> str:
-    """``Actions:`` for API programs (as in the Home Search and Booking demos), else ``Action:``."""
-    return "Actions:" if action_language == "api_program" else "Action:"
+def render_demo(task: Task, label: str = "Action:") -> str:
+    """A demonstration as the original example files write it (newline-terminated).
 
-
-def render_demo(task: Task, action_language: str) -> str:
-    """A demonstration as the original example files write it (newline-terminated)."""
-    return f"Task: {task.instruction}\n{action_label(action_language)}\n{task.completions[0].strip()}\n"
+    Args:
+        task: the demonstration.
+        label: the line before its action (the env's ``hints.demo_label``: ``Actions:`` for API
+            programs, as in the Home Search and Booking demos).
+    """
+    return f"Task: {task.instruction}\n{label}\n{task.gold[0].strip()}\n"
 
 
 def react_prompt(
@@ -81,11 +64,11 @@ def react_prompt(
     docs: Sequence[str],
     demos: Sequence[str],
     history: Sequence[tuple[str, str, str | None]],
-    action_language: str,
+    hints: AgentHints,
 ) -> str:
     """A ReAct prompt: the paper's blocks, the task, and thought/action/observation turns."""
-    done = "finish" if action_language == "curl" else "API.search()"
-    one = "one curl command" if action_language == "curl" else "one call (one line of code)"
+    done = hints.finish_action or "the action that submits the answer"
+    one = hints.step_description
     lines = [
         block(API_HEADER, docs),
         block(EXAMPLE_HEADER, demos),
@@ -107,7 +90,7 @@ def _clip(text: str, limit: int = 1500) -> str:
     return text if len(text) <= limit else text[:limit] + " ...[truncated]"
 
 
-_CALL = re.compile(r"\b(?:API\.)?([A-Za-z_]\w*)\(")
+_CALL = re.compile(r"\b([A-Za-z_]\w*)\(")
 _URL = re.compile(r"https?://[^/'\"\s]+(/[^?'\"\s]*)(\?[^'\"\s]*)?")
 
 

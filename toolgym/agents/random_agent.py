@@ -1,79 +1,75 @@
-"""A random agent: calls functions from the env's tool schemas with random arguments."""
+"""A random agent: calls the env's tools with random arguments drawn from their JSON schemas."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+import gymnasium as gym
 import numpy as np
 
 from toolgym.agents.base import Agent
+from toolgym.envs.protocol import task_env
+from toolgym.tools.tool import Tool
 
 _WORDS = ("Austin", "Denver", "Boston", "house", "hotels", "flight", "rent", "Double", "x")
 
 
 class RandomAgent(Agent):
-    """A baseline that knows only ``info["tools"]``: random functions, random arguments.
+    """A baseline that knows only the tools: random tools, random arguments.
 
-    For API-program tools it writes 1–6 random ``API`` calls and then ``API.search()`` (``program``
-    mode) or one random call per step (``call`` mode). For REST tools (``info["action_language"]``
-    is ``"curl"``) it sends random JSON calls and, in ``call`` mode, says ``finish`` with
-    probability 0.3 per step. Its generator is seeded, so runs reproduce.
+    In ``program`` mode it writes 1–6 random calls and then the action that submits (languages
+    with a finish word send one random call instead). In ``call`` mode it makes one random call
+    per step and, where the language has a finish word, says it with probability 0.3 per step.
+    Calls are written in the env's action language. Its generator is seeded, so runs reproduce.
 
     Args:
+        env: the environment it plays in (its tools and action language).
         seed: seed of the agent's generator.
     """
 
     name = "random"
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, env: gym.Env[Any, Any], seed: int = 0) -> None:
+        self.env = task_env(env)
         self.rng = np.random.default_rng(seed)
 
     def act(self, observation: str, info: dict[str, Any]) -> str:
         """A random program or call."""
-        tools = info.get("tools") or []
+        env = self.env
+        tools = [t for t in env.tools if t.offered]
+        hints = env.hints
         if not tools:
-            return "API.search()"
-        if info.get("action_language") == "curl":
+            return hints.finish_action or ""
+        finish_word = env.language.finish_word
+        if finish_word is not None:
             if info.get("action_mode") == "call" and self.rng.random() < 0.3:
-                return "finish"
-            return self._json_call(tools[int(self.rng.integers(len(tools)))])
+                return finish_word
+            return self._call(tools[int(self.rng.integers(len(tools)))])
         if info.get("action_mode") == "call":
             return self._call(tools[int(self.rng.integers(len(tools)))])
         lines = [
             self._call(tools[int(self.rng.integers(len(tools)))])
             for _ in range(int(self.rng.integers(1, 7)))
         ]
-        return "\n".join([*lines, "API.search()"])
+        return "\n".join([*lines, hints.finish_action or ""]).rstrip()
 
-    def _call(self, tool: dict[str, Any]) -> str:
-        fn = tool["function"]
-        props = fn["parameters"].get("properties", {})
-        args = ", ".join(f"{name}={self._value(schema)}" for name, schema in props.items())
-        return f"API.{fn['name']}({args})"
+    def _call(self, tool: Tool) -> str:
+        props = tool.parameters_schema()["properties"]
+        arguments = {name: self._value(schema) for name, schema in props.items()}
+        return self.env.language.render_call(tool, arguments)
 
-    def _json_call(self, tool: dict[str, Any]) -> str:
-        fn = tool["function"]
-        props = fn["parameters"].get("properties", {})
-        args = {name: json.loads(self._value(schema)) for name, schema in props.items()}
-        return json.dumps({"name": fn["name"], "arguments": args})
-
-    def _value(self, schema: dict[str, Any]) -> str:
+    def _value(self, schema: dict[str, Any]) -> Any:
         kind = schema.get("type")
         if "enum" in schema:
-            return json.dumps(schema["enum"][int(self.rng.integers(len(schema["enum"])))])
+            return schema["enum"][int(self.rng.integers(len(schema["enum"])))]
         if kind == "array":
             items = schema.get("items", {})
-            return (
-                "["
-                + ", ".join(self._value(items) for _ in range(int(self.rng.integers(1, 3))))
-                + "]"
-            )
+            return [self._value(items) for _ in range(int(self.rng.integers(1, 3)))]
         if kind == "integer":
-            return str(int(self.rng.integers(0, 10)))
+            return int(self.rng.integers(0, 10))
         if kind == "number":
-            return str(int(self.rng.integers(0, 5000)))
+            return int(self.rng.integers(0, 5000))
         if kind == "object":
             inner = schema.get("properties", {})
-            return "{" + ", ".join(f'"{k}": {self._value(v)}' for k, v in inner.items()) + "}"
-        return json.dumps(_WORDS[int(self.rng.integers(len(_WORDS)))])
+            return {k: self._value(v) for k, v in inner.items()}
+        return _WORDS[int(self.rng.integers(len(_WORDS)))]

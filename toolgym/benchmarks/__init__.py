@@ -1,5 +1,8 @@
-"""Tasks, splits, metrics (below the envs) and the evaluation runner and reports (above them).
+"""Tasks, splits, generators, checkers and metrics: everything below the environments.
 
-Submodules are imported explicitly (``from toolgym.benchmarks.runner import evaluate``) so that
-loading the task data does not pull in the runner and vice versa.
+One package or module per family (``home_search``, ``trip_booking``, ``openweather``, ``cat_api``)
+holds its task generator and its ``SUITE``; the shared pieces are ``tasks`` (tasks, task sets,
+loaders), ``suite`` (splits and the ``train`` stream), ``score`` (scores and the checker
+interface), ``checkers`` and ``metrics``. The evaluation loop and reports live in
+:mod:`toolgym.evaluation`, above the agents.
 """

@@ -19,20 +19,21 @@ Splits:
   34, air pollution 10 + 10, geocoding 10) and the original optional-parameter counts (``mode=json``
   26, ``units=standard`` 14, ``metric`` 9, ``imperial`` 6, ``lang`` 17 covering all eight languages).
 * ``demo`` (18 tasks): two demonstrations per endpoint type.
-* train: an unlimited stream (:func:`train_pairs`, :func:`train_task`) drawn with the test
-  frequencies, never repeating a test or demo goal.
+* train: an unlimited stream (:func:`train_task`) drawn with the test frequencies, never repeating
+  a test or demo goal. The cities and zip codes goals name exist in every world.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
+from toolgym.benchmarks.checkers import ResponseF1
 from toolgym.benchmarks.phrasing import join, pick
-from toolgym.benchmarks.suite import first_unseen, sample_train, train_stream
+from toolgym.benchmarks.suite import TaskSuite, first_unseen
 from toolgym.benchmarks.tasks import Task
 from toolgym.simulators.gazetteer import get_gazetteer
 from toolgym.simulators.seeding import stable_seed
@@ -493,10 +494,11 @@ def _held_out_instructions() -> frozenset[str]:
     return frozenset(t.instruction for tasks in _splits().values() for t in tasks)
 
 
-def train_task(k: int) -> Task:
+def train_task(k: int, world_seed: int = 0) -> Task:
     """The train task with id ``f"train-{k}"``, regenerated from ``k`` alone.
 
     A draw whose goal equals a test or demo goal is replaced by the next draw for the same ``k``.
+    The task is the same in every world (its cities and zip codes exist in all of them).
     """
     return first_unseen(
         lambda attempt: generate_task(_task_rng("train", k, attempt), f"train-{k}"),
@@ -504,16 +506,10 @@ def train_task(k: int) -> Task:
     )
 
 
-def train_pairs(n: int | None = 1800, seed: int = 0) -> Iterator[Task]:
-    """Yield train tasks: ``train_task(seed * 2**32 + i)`` for ``i = 0, 1, ...``.
-
-    Args:
-        n: how many (None: without end).
-        seed: which stream; streams of different seeds do not share tasks.
-    """
-    return train_stream(train_task, n, seed)
+def checker_for(task: Task) -> ResponseF1:
+    """Every OpenWeather task is scored by the F1 of its response fields."""
+    return ResponseF1()
 
 
-def sample_train_task(rng: np.random.Generator) -> Task:
-    """One train task: ``train_task(k)`` with ``k`` drawn from ``rng``."""
-    return sample_train(train_task, rng)
+SUITE = TaskSuite(FAMILY, VERSION, tuple(SPLITS), generate_split, train_task, checker_for)
+"""The OpenWeather tasks: ``test``, ``demo`` and ``train``, scored by the response's dict F1."""

@@ -1,4 +1,10 @@
-"""A family's task suite: its fixed splits (stored data) and its unlimited ``train`` generator."""
+"""A family's task suite: its fixed splits (stored data), its ``train`` generator and its checkers.
+
+The fixed splits (``test``, ``demo``) are generated once by the family's generator, stored as
+JSONL in ``toolgym/benchmarks/data/`` and versioned with the env: they belong to the world they
+were built for (:attr:`TaskSuite.world_seed`). The ``train`` split is unlimited and generated on
+demand for any world: task ``train-<k>`` is rebuilt from ``k`` and the world seed alone.
+"""
 
 from __future__ import annotations
 
@@ -9,11 +15,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from toolgym.benchmarks.tasks import Task, TaskId, TaskSet, load_packaged
+from toolgym.benchmarks.score import Checker
+from toolgym.benchmarks.tasks import DATA_DIR, Task, TaskId, TaskSet, load_packaged, write_task_file
 from toolgym.errors import TaskNotFoundError
 
 TRAIN = "train"
 _TRAIN_ID = re.compile(r"^train-(\d+)$")
+
+TRAIN_STRIDE = 2**32
+"""Train stream ``seed`` covers task numbers ``seed * TRAIN_STRIDE + i``, so streams never overlap."""
 
 
 @dataclass(frozen=True)
@@ -21,62 +31,99 @@ class TaskSuite:
     """The tasks of one tool family and version.
 
     Attributes:
-        family: file-name stem of the family (``home_search``).
+        family: the family's name (file names of its data: ``home_search-v0-test.jsonl``).
         version: the env version the tasks belong to.
         splits: the fixed splits stored as data (``test``, ``demo``).
-        train_task: ``k -> Task`` for the generated ``train`` split (task id ``train-<k>``).
-        sample_train_task: draws one ``train`` task with a NumPy generator.
+        generate_split: ``split -> tasks``, the generator of the stored splits.
+        train_task: ``(k, world_seed) -> Task``, task ``train-<k>`` of the ``train`` split.
+        checker_for: the checker that scores a task of this family.
+        world_seed: the seed of the world the stored splits were built for.
     """
 
     family: str
     version: int
     splits: tuple[str, ...]
-    train_task: Callable[[int], Task]
-    sample_train_task: Callable[[np.random.Generator], Task]
+    generate_split: Callable[[str], list[Task]]
+    train_task: Callable[[int, int], Task]
+    checker_for: Callable[[Task], Checker]
+    world_seed: int = 0
 
     @property
     def all_splits(self) -> tuple[str, ...]:
         """The fixed splits plus ``train``."""
         return (*self.splits, TRAIN)
 
+    def bind(self, task: Task) -> Task:
+        """``task`` with this family's checker (tasks from files and inline records need it)."""
+        return task.with_checker(self.checker_for(task))
+
     def load(self, split: str) -> TaskSet:
-        """The stored task set of a fixed split."""
+        """The stored task set of a fixed split, with checkers bound."""
         if split not in self.splits:
             raise ValueError(
                 f"split must be one of {', '.join(map(repr, self.all_splits))}; got {split!r}"
             )
-        return _load(self.family, self.version, split)
+        return _load(self, split)
 
-    def train(self, task_id: TaskId) -> Task:
-        """The ``train`` task with id ``train-<k>`` (regenerated from ``k``)."""
+    def train(self, task_id: TaskId, world_seed: int = 0) -> Task:
+        """The ``train`` task with id ``train-<k>`` in the world of ``world_seed``."""
         match = _TRAIN_ID.match(str(task_id))
         if match is None:
             raise TaskNotFoundError(
                 f"train task ids look like 'train-<k>' with k a non-negative integer; got {task_id!r}"
             )
-        return self.train_task(int(match.group(1)))
+        return self.bind(self.train_task(int(match.group(1)), world_seed))
+
+    def sample_train_task(self, rng: np.random.Generator, world_seed: int = 0) -> Task:
+        """``train-<k>`` with ``k`` drawn uniformly from ``[0, 2**31)`` with ``rng``."""
+        return self.bind(self.train_task(int(rng.integers(2**31)), world_seed))
+
+    def train_pairs(
+        self, n: int | None = 1800, seed: int = 0, world_seed: int = 0
+    ) -> Iterator[Task]:
+        """Train tasks ``train-<seed * 2**32 + i>`` for ``i = 0, 1, ...`` (``n``, or endless).
+
+        Streams of different seeds never share a task; this is the alignment data
+        (``toolgym generate``).
+        """
+        i = 0
+        while n is None or i < n:
+            yield self.bind(self.train_task(seed * TRAIN_STRIDE + i, world_seed))
+            i += 1
+
+    # -- stored data ----------------------------------------------------------------------------
+    def data_path(self, split: str) -> str:
+        """The stored file of a fixed split."""
+        return str(DATA_DIR / f"{self.family}-v{self.version}-{split}.jsonl")
+
+    def stale_splits(self) -> list[str]:
+        """The stored splits that differ from what the generator produces now."""
+        stale = []
+        for split in self.splits:
+            generated = self.generate_split(split)
+            try:
+                stored = list(load_packaged(self.family, self.version, split).values())
+            except Exception:
+                stale.append(f"{self.family}-v{self.version}-{split}")
+                continue
+            if [t.to_record() for t in generated] != [t.to_record() for t in stored]:
+                stale.append(f"{self.family}-v{self.version}-{split}")
+        return stale
+
+    def write_splits(self) -> dict[str, int]:
+        """Regenerate and store every fixed split; returns the number of tasks per file."""
+        written = {}
+        for split in self.splits:
+            tasks = self.generate_split(split)
+            write_task_file(tasks, self.data_path(split))
+            written[self.data_path(split)] = len(tasks)
+        return written
 
 
 @functools.lru_cache(maxsize=64)
-def _load(family: str, version: int, split: str) -> TaskSet:
-    return load_packaged(family, version, split)
-
-
-TRAIN_STRIDE = 2**32
-"""Train stream ``seed`` covers task numbers ``seed * TRAIN_STRIDE + i``, so streams never overlap."""
-
-
-def train_stream(train_task: Callable[[int], Task], n: int | None, seed: int) -> Iterator[Task]:
-    """``train_task(seed * TRAIN_STRIDE + i)`` for ``i = 0, 1, ...`` (``n`` of them, or endless)."""
-    i = 0
-    while n is None or i < n:
-        yield train_task(seed * TRAIN_STRIDE + i)
-        i += 1
-
-
-def sample_train(train_task: Callable[[int], Task], rng: np.random.Generator) -> Task:
-    """``train_task(k)`` with ``k`` drawn uniformly from ``[0, 2**31)`` with ``rng``."""
-    return train_task(int(rng.integers(2**31)))
+def _load(suite: TaskSuite, split: str) -> TaskSet:
+    tasks = load_packaged(suite.family, suite.version, split)
+    return TaskSet([suite.bind(t) for t in tasks.values()], tasks.name)
 
 
 def first_unseen(draw: Callable[[int], Task], held_out: frozenset[str]) -> Task:

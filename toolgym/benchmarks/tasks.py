@@ -1,20 +1,30 @@
 """Tasks, task sets and the loader for the original benchmark's task files.
 
+A task carries what the user asks (its instruction), the tools it exposes, its gold (the actions
+the oracle plays, which also produce the reference outcome) and the checker that scores an
+attempt against that gold.
+
 A task file holds one JSON object per line in the original format,
-``{"prompt": str, "completion": [program, ...]}``; any other keys are kept in ``Task.meta``. Tasks
-read from a user's file are addressed by their 0-based line number; toolgym's own generated sets
-(in ``toolgym/benchmarks/data/``) carry an ``"id"`` such as ``"test-017"``.
+``{"prompt": str, "completion": [program, ...]}``; any other keys are kept in ``Task.meta``, and
+an optional ``"tools"`` list names the tools the task exposes. Tasks read from a user's file are
+addressed by their 0-based line number; toolgym's own generated sets (in
+``toolgym/benchmarks/data/``) carry an ``"id"`` such as ``"test-017"``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from toolgym.errors import TaskFileError, TaskNotFoundError
+from toolgym.errors import TaskFileError, TaskNotFoundError, ToolgymError
+
+if TYPE_CHECKING:
+    from toolgym.benchmarks.score import Checker, Score
+    from toolgym.tools.backend import Attempt
 
 TaskId = int | str
 
@@ -24,19 +34,36 @@ DATA_DIR = Path(__file__).resolve().parent / "data"
 
 @dataclass(frozen=True)
 class Task:
-    """One task: what the user asks and the gold program(s) that solve it.
+    """One task: what the user asks, the tools it offers, its gold and how it is checked.
 
     Attributes:
         task_id: the id used in ``reset(options={"task_id": ...})``.
         instruction: the user's goal (the original ``prompt``), stripped.
-        completions: gold programs; the best-matching one scores a prediction.
+        gold: the gold actions (the original ``completion``: one or more alternative programs or
+            requests); the oracle plays the first, and the best-matching one scores a prediction.
         meta: other fields of the record (e.g. the template that phrased the goal).
+        tools: names of the tools the task exposes, or ``None`` for all of the family's.
+        checker: scores an attempt (set by the family's task suite, see ``TaskSuite.bind``).
     """
 
     task_id: TaskId
     instruction: str
-    completions: tuple[str, ...]
+    gold: tuple[str, ...]
     meta: Mapping[str, Any] = field(default_factory=dict)
+    tools: tuple[str, ...] | None = None
+    checker: Checker | None = field(default=None, compare=False, repr=False)
+
+    def with_checker(self, checker: Checker) -> Task:
+        """The same task, scored by ``checker``."""
+        return dataclasses.replace(self, checker=checker)
+
+    def check(self, attempt: Attempt, golds: Sequence[Attempt]) -> Score:
+        """Score ``attempt`` against the outcomes of this task's gold (``golds``)."""
+        if self.checker is None:
+            raise ToolgymError(
+                f"task {self.task_id!r} has no checker; bind it with its family's TaskSuite.bind"
+            )
+        return self.checker.check(self, attempt, golds)
 
     @classmethod
     def from_record(cls, record: Mapping[str, Any], default_id: TaskId) -> Task:
@@ -56,17 +83,31 @@ class Task:
             raise TaskFileError(
                 f"a task needs 'completion': a non-empty list of program strings; got {completion!r}"
             )
-        meta = {k: v for k, v in record.items() if k not in ("prompt", "completion", "id")}
-        return cls(record.get("id", default_id), prompt.strip(), tuple(completion), meta)
+        tools = record.get("tools")
+        if tools is not None and (
+            not isinstance(tools, list) or not all(isinstance(t, str) for t in tools)
+        ):
+            raise TaskFileError(f"'tools' must be a list of tool names; got {tools!r}")
+        meta = {k: v for k, v in record.items() if k not in ("prompt", "completion", "id", "tools")}
+        return cls(
+            record.get("id", default_id),
+            prompt.strip(),
+            tuple(completion),
+            meta,
+            None if tools is None else tuple(tools),
+        )
 
     def to_record(self) -> dict[str, Any]:
-        """The original-format record (plus ``id`` and meta fields)."""
-        return {
+        """The original-format record (plus ``id``, meta fields and ``tools`` when set)."""
+        record = {
             "id": self.task_id,
             "prompt": self.instruction,
-            "completion": list(self.completions),
+            "completion": list(self.gold),
             **self.meta,
         }
+        if self.tools is not None:
+            record["tools"] = list(self.tools)
+        return record
 
 
 class TaskSet(Mapping[TaskId, Task]):
@@ -129,7 +170,7 @@ def load_task_file(path: str | Path) -> TaskSet:
         except TaskFileError as e:
             raise TaskFileError(f"{path}:{number + 1}: {e}") from e
         # Lines are addressed by number even if the record has an "id" of its own.
-        tasks.append(Task(number, task.instruction, task.completions, task.meta))
+        tasks.append(dataclasses.replace(task, task_id=number))
     if not tasks:
         raise TaskFileError(f"task file {str(path)!r} has no tasks")
     return TaskSet(tasks, str(path))

@@ -1,28 +1,73 @@
-"""Environment registration: every toolgym env id, from one table.
+"""Environments: every tool family, registered from its spec, assembled into one env class.
 
-Entry points are strings, so an env module is imported only when ``gym.make`` builds it.
+:data:`FAMILY_SPECS` is the one table of families. Each entry names a family's declaration
+(:class:`~toolgym.envs.spec.FamilySpec`, in ``toolgym/envs/<family>.py``); registration, the env
+classes, the command line and the test suites are all derived from the declarations. Entry points
+are strings and a family's parts are loaded only when an env is made, so ``import toolgym`` stays
+cheap.
+
+>>> env_ids()[:2]
+['toolbench/HomeSearch-v0', 'toolbench/TripBooking-v0']
+>>> env_class(family("home_search")).__name__
+'HomeSearchEnv'
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import difflib
+import functools
+from dataclasses import dataclass
 from typing import Any
 
 import gymnasium as gym
 
-NAMESPACE = "toolbench"
+from toolgym.envs.spec import NAMESPACE, FamilySpec, load_ref
+
+FAMILY_SPECS: tuple[str, ...] = (
+    "toolgym.envs.home_search:SPEC",
+    "toolgym.envs.trip_booking:SPEC",
+    "toolgym.envs.openweather:SPEC",
+    "toolgym.envs.cat_api:SPEC",
+)
+"""Every built-in family's declaration (adding a family adds one line here)."""
+
+_REGISTERED: dict[str, FamilySpec] = {}
+
+
+@functools.cache
+def _builtin() -> tuple[FamilySpec, ...]:
+    return tuple(load_ref(ref) for ref in FAMILY_SPECS)
+
+
+def families() -> tuple[FamilySpec, ...]:
+    """Every family: the built-in ones, then those added with :func:`register_family`."""
+    return (*_builtin(), *_REGISTERED.values())
+
+
+def family(name: str) -> FamilySpec:
+    """The family called ``name`` (or one of its aliases, or its env name).
+
+    Raises:
+        KeyError: no such family (the message lists the known ones).
+    """
+    for spec in families():
+        if name in (spec.name, spec.env_name, *spec.aliases):
+            return spec
+    names = [s.name for s in families()]
+    close = difflib.get_close_matches(name, names, n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    raise KeyError(f"no family {name!r} (known: {', '.join(names)}){hint}")
 
 
 @dataclass(frozen=True)
 class EnvEntry:
-    """One row of the registration table."""
+    """One registered env id (derived from the family specs)."""
 
     name: str
     version: int
     entry_point: str
     max_episode_steps: int
     family: str
-    kwargs: dict[str, Any] = field(default_factory=dict)
 
     @property
     def id(self) -> str:
@@ -30,29 +75,99 @@ class EnvEntry:
         return f"{NAMESPACE}/{self.name}-v{self.version}"
 
 
-ENV_TABLE: tuple[EnvEntry, ...] = (
-    EnvEntry("HomeSearch", 0, "toolgym.envs.home_search:HomeSearchEnv", 32, "home_search"),
-    EnvEntry("TripBooking", 0, "toolgym.envs.trip_booking:TripBookingEnv", 48, "trip_booking"),
-    EnvEntry("OpenWeather", 0, "toolgym.envs.openweather:OpenWeatherEnv", 16, "openweather"),
-    EnvEntry("CatAPI", 0, "toolgym.envs.cat_api:CatApiEnv", 16, "cat_api"),
-)
-"""Every registered environment."""
+def env_entries() -> tuple[EnvEntry, ...]:
+    """Every env id of every family, in family and version order."""
+    return tuple(
+        EnvEntry(
+            spec.env_name,
+            version.version,
+            f"toolgym.envs:{spec.class_name}",
+            version.max_episode_steps,
+            spec.name,
+        )
+        for spec in families()
+        for version in spec.versions
+    )
 
 
-def register_envs() -> None:
-    """Register every env of :data:`ENV_TABLE` (idempotent)."""
-    for entry in ENV_TABLE:
-        if entry.id in gym.registry:
+def _register(spec: FamilySpec) -> None:
+    for version in spec.versions:
+        env_id = spec.env_id(version.version)
+        if env_id in gym.registry:
             continue
         gym.register(
-            id=entry.id,
-            entry_point=entry.entry_point,
-            max_episode_steps=entry.max_episode_steps,
-            kwargs=dict(entry.kwargs),
+            id=env_id,
+            entry_point=f"toolgym.envs:{spec.class_name}",
+            max_episode_steps=version.max_episode_steps,
+            kwargs={"version": version.version},
             disable_env_checker=False,
         )
 
 
+def register_envs() -> None:
+    """Register every version of every family (idempotent)."""
+    for spec in families():
+        _register(spec)
+
+
+def register_family(spec: FamilySpec) -> None:
+    """Add a family that is not built in (a plugin, or a family kept in tests) and register it.
+
+    Its env class is then ``toolgym.envs.<EnvName>Env`` in this process, like a built-in one.
+
+    Raises:
+        ValueError: another family already has its name or env name.
+    """
+    for other in families():
+        if other is not spec and spec.name in (other.name, other.env_name):
+            raise ValueError(f"a family called {spec.name!r} is registered already")
+        if other is not spec and spec.env_name == other.env_name:
+            raise ValueError(f"a family with env name {spec.env_name!r} is registered already")
+    _REGISTERED[spec.name] = spec
+    _register(spec)
+
+
 def env_ids() -> list[str]:
     """Ids of every toolgym env, in table order."""
-    return [entry.id for entry in ENV_TABLE]
+    return [entry.id for entry in env_entries()]
+
+
+@functools.cache
+def env_class(spec: FamilySpec) -> type[Any]:
+    """The env class of a family: :class:`~toolgym.envs.tool_env.ToolEnv` with its spec and docs."""
+    from toolgym.envs.tool_env import ToolEnv
+
+    return type(
+        spec.class_name,
+        (ToolEnv,),
+        {
+            "family": spec,
+            "__doc__": spec.doc,
+            "__module__": __name__,
+            "__qualname__": spec.class_name,
+        },
+    )
+
+
+def __getattr__(name: str) -> Any:
+    """Env classes by name (``toolgym.envs.HomeSearchEnv``): the registry's entry points."""
+    if name == "ENV_TABLE":
+        return env_entries()
+    for spec in families():
+        if name == spec.class_name:
+            return env_class(spec)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = [
+    "FAMILY_SPECS",
+    "NAMESPACE",
+    "EnvEntry",
+    "env_class",
+    "env_entries",
+    "env_ids",
+    "families",
+    "family",
+    "register_envs",
+    "register_family",
+]

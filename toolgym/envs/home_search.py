@@ -1,78 +1,85 @@
-"""Home Search: find homes to buy or rent by setting search criteria through ``API`` calls."""
+"""Home Search: find homes to buy or rent by setting search criteria through ``API`` calls.
+
+The Home Search environment.
+
+## Description
+
+The SambaNova ToolBench *Home Search* task as a Gymnasium environment. The user states what
+home they want to buy or rent; the agent writes a program of ``API`` calls that sets the
+search criteria and ends with ``API.search()``. The search runs over a generated database of
+6,144 listings in 64 US cities and returns the matching listings.
+
+## Tools
+
+The original's 15 functions, same names, arguments, enum values and rules:
+``API.set_location`` (first), ``API.set_buy_or_rent`` (second), ``API.select_home_type``,
+``API.set_min_price``/``set_max_price``, ``API.set_min_square_feet``/``set_max_square_feet``,
+``API.set_num_beds``, ``API.set_num_baths``, ``API.set_num_garages``,
+``API.set_num_swimming_pools``, ``API.set_num_balconies``, ``API.set_floor_number``,
+``API.set_max_commute_time`` and ``API.search`` (fills ``min_price``/``min_square_feet`` = 0).
+``info["api_docs"]`` has the ToolBench-style docs, ``info["tools"]`` the OpenAI schemas.
+
+## Action Space
+
+A string (``TextSpace``, up to 16,384 characters). In ``program`` mode, a whole program
+(one call per line; assignments and comments allowed), run by a safe interpreter. In ``call``
+mode, one call per step, as a line of code or a JSON call ``{"name", "arguments"}``.
+
+## Observation Space
+
+A string: the user's goal after ``reset``; after a step, the listings found (or what a call
+did), or ``Error (<category>): <message>``.
+
+## Rewards
+
+The F1 of the accumulated ``search_criteria`` dict against the best gold program's (the
+original metric), given when the episode ends; 0 otherwise and for programs that do not run.
+``reward_type="success"`` gives 1 only for F1 == 1. ``info["metrics"]`` holds ``executable``,
+``success``, ``precision``, ``recall``, ``f1``; ``info["error"]`` a ``{"category", "message"}``
+with category ``non_executable``, ``wrong_api``, ``wrong_arguments`` or ``precondition``.
+
+## Starting State
+
+Empty criteria; the task is ``options["task_id"]``, ``options["task"]`` (a record
+``{"prompt", "completion"}``) or drawn with the env's seeded generator.
+
+## Episode End
+
+Terminated after the one step in ``program`` mode, and at ``API.search()`` in ``call`` mode.
+Truncated after ``max_episode_steps`` (32, set in the registry).
+
+## Arguments
+
+``split`` (``"test"``: 100 tasks, ``"demo"``: 10 demonstrations, ``"train"``: unlimited generated
+tasks), ``action_mode`` (``"program"``/``"call"``), ``task_file`` (an original-format JSONL file,
+tasks addressed by 0-based line number), ``extraction`` (``"strict"``/``"lenient"``),
+``reward_type`` (``"f1"``/``"success"``), ``max_results`` (listings shown, default 5),
+``world_seed`` (seed of the listing database), ``render_mode`` (``None``/``"ansi"``).
+
+## Version History
+
+* v0: initial release (tasks ``home_search-v0``; original API and scoring).
+"""
 
 from __future__ import annotations
 
-from toolgym.benchmarks import home_search as tasks
-from toolgym.benchmarks.suite import TaskSuite
-from toolgym.envs.program_env import ProgramEnv
-from toolgym.tools.home_search import HomeSearchToolkit
+from toolgym.envs.spec import FamilySpec, PromptDefaults, VersionSpec
 
-SUITE = TaskSuite(
-    tasks.FAMILY, tasks.VERSION, tuple(tasks.SPLITS), tasks.train_task, tasks.sample_train_task
+SPEC = FamilySpec(
+    name="home_search",
+    title="Home Search",
+    env_name="HomeSearch",
+    toolkit="toolgym.tools.home_search:HomeSearchToolkit",
+    versions=(
+        VersionSpec(
+            0,
+            max_episode_steps=32,
+            tasks="toolgym.benchmarks.home_search:SUITE",
+            history="initial release",
+        ),
+    ),
+    prompting=PromptDefaults(top_k_api=15, max_new_tokens=128),
+    doc=__doc__ or "",
 )
-
-
-class HomeSearchEnv(ProgramEnv):
-    """The Home Search environment.
-
-    ## Description
-
-    The SambaNova ToolBench *Home Search* task as a Gymnasium environment. The user states what
-    home they want to buy or rent; the agent writes a program of ``API`` calls that sets the
-    search criteria and ends with ``API.search()``. The search runs over a generated database of
-    6,144 listings in 64 US cities and returns the matching listings.
-
-    ## Tools
-
-    The original's 15 functions, same names, arguments, enum values and rules:
-    ``API.set_location`` (first), ``API.set_buy_or_rent`` (second), ``API.select_home_type``,
-    ``API.set_min_price``/``set_max_price``, ``API.set_min_square_feet``/``set_max_square_feet``,
-    ``API.set_num_beds``, ``API.set_num_baths``, ``API.set_num_garages``,
-    ``API.set_num_swimming_pools``, ``API.set_num_balconies``, ``API.set_floor_number``,
-    ``API.set_max_commute_time`` and ``API.search`` (fills ``min_price``/``min_square_feet`` = 0).
-    ``info["api_docs"]`` has the ToolBench-style docs, ``info["tools"]`` the OpenAI schemas.
-
-    ## Action Space
-
-    A string (``TextSpace``, up to 16,384 characters). In ``program`` mode, a whole program
-    (one call per line; assignments and comments allowed), run by a safe interpreter. In ``call``
-    mode, one call per step, as a line of code or a JSON call ``{"name", "arguments"}``.
-
-    ## Observation Space
-
-    A string: the user's goal after ``reset``; after a step, the listings found (or what a call
-    did), or ``Error (<category>): <message>``.
-
-    ## Rewards
-
-    The F1 of the accumulated ``search_criteria`` dict against the best gold program's (the
-    original metric), given when the episode ends; 0 otherwise and for programs that do not run.
-    ``reward_type="success"`` gives 1 only for F1 == 1. ``info["metrics"]`` holds ``executable``,
-    ``success``, ``precision``, ``recall``, ``f1``; ``info["error"]`` a ``{"category", "message"}``
-    with category ``non_executable``, ``wrong_api``, ``wrong_arguments`` or ``precondition``.
-
-    ## Starting State
-
-    Empty criteria; the task is ``options["task_id"]``, ``options["task"]`` (a record
-    ``{"prompt", "completion"}``) or drawn with the env's seeded generator.
-
-    ## Episode End
-
-    Terminated after the one step in ``program`` mode, and at ``API.search()`` in ``call`` mode.
-    Truncated after ``max_episode_steps`` (32, set in the registry).
-
-    ## Arguments
-
-    ``split`` (``"test"``: 100 tasks, ``"demo"``: 10 demonstrations, ``"train"``: unlimited generated
-    tasks), ``action_mode`` (``"program"``/``"call"``), ``task_file`` (an original-format JSONL file,
-    tasks addressed by 0-based line number), ``extraction`` (``"strict"``/``"lenient"``),
-    ``reward_type`` (``"f1"``/``"success"``), ``max_results`` (listings shown, default 5),
-    ``world_seed`` (seed of the listing database), ``render_mode`` (``None``/``"ansi"``).
-
-    ## Version History
-
-    * v0: initial release (tasks ``home_search-v0``; original API and scoring).
-    """
-
-    toolkit_class = HomeSearchToolkit
-    suite = SUITE
+"""The Home Search family (its prompting defaults are the original's ``top_k_api`` and
+``max_output_token`` command-line settings)."""

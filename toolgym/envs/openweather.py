@@ -1,73 +1,81 @@
-"""OpenWeather: weather, forecasts, air pollution and geocoding through curl requests."""
+"""OpenWeather: weather, forecasts, air pollution and geocoding through curl requests.
+
+The OpenWeather environment.
+
+## Description
+
+The SambaNova ToolBench *OpenWeather* task as a Gymnasium environment. The user asks about the
+weather, a forecast, air quality or where a place is; the agent answers with a curl request to
+the OpenWeather API. The API is simulated: a gazetteer of more than 2,000 places and a weather
+model that is a pure function of place and simulated time, with the real API's response shapes,
+units, languages, XML mode and errors.
+
+## Tools
+
+Nine documented endpoints (current and forecast weather by coordinates, zip code or city,
+current and forecast air pollution, direct geocoding), as ToolBench text docs in
+``info["api_docs"]`` and OpenAI schemas in ``info["tools"]``. ``{API_KEY}`` in a request is
+replaced by the env's key.
+
+## Action Space
+
+A string. In ``program`` mode (the paper's protocol) the first line starting with ``curl`` is
+the request and the episode ends. In ``call`` mode each step is one request (a curl line or a
+JSON call ``{"name": <endpoint>, "arguments": {...}}``) and ``finish`` ends the episode, scoring
+the last request. No shell is involved: shell operators, substitutions, files and other hosts
+are refused.
+
+## Observation Space
+
+A string: the user's goal after ``reset``; after a request, ``HTTP <status>`` and the body
+(cut at ``max_body_chars``), or ``Error (<category>): <message>``.
+
+## Rewards
+
+The original metric: the F1 over top-level response fields between the agent's response and
+the gold request's response (both at the same simulated time), after the original's default
+filling (``lang=en``, ``units=standard``, ``mode=json``). An XML answer or an error status is
+not executable (reward 0). ``reward_type="success"`` gives 1 only for F1 == 1.
+
+## Starting State
+
+The simulated clock is set to a time drawn with the env's seeded generator (within one week).
+
+## Episode End
+
+Terminated after the request (``program`` mode) or at ``finish`` (``call`` mode); truncated after
+``max_episode_steps`` (16, in the registry).
+
+## Arguments
+
+``split`` (``test`` 100, ``demo`` 18, ``train`` unlimited), ``action_mode``, ``task_file``,
+``reward_type``, ``max_body_chars`` (default 4000), ``world_seed``, ``render_mode``.
+
+## Version History
+
+* v0: initial release.
+"""
 
 from __future__ import annotations
 
-from toolgym.benchmarks import openweather as tasks
-from toolgym.benchmarks.suite import TaskSuite
-from toolgym.envs.rest_env import RestEnv
-from toolgym.tools.openweather import OpenWeatherToolkit
+from toolgym.envs.spec import FamilySpec, PromptDefaults, VersionSpec
 
-SUITE = TaskSuite(
-    tasks.FAMILY, tasks.VERSION, tuple(tasks.SPLITS), tasks.train_task, tasks.sample_train_task
+SPEC = FamilySpec(
+    name="openweather",
+    title="OpenWeather",
+    env_name="OpenWeather",
+    toolkit="toolgym.tools.openweather:OpenWeatherToolkit",
+    versions=(
+        VersionSpec(
+            0,
+            max_episode_steps=16,
+            tasks="toolgym.benchmarks.openweather:SUITE",
+            history="initial release",
+        ),
+    ),
+    prompting=PromptDefaults(top_k_api=10, max_new_tokens=128),
+    service="toolgym.simulators.openweather:OpenWeatherApp",
+    doc=__doc__ or "",
 )
-
-
-class OpenWeatherEnv(RestEnv):
-    """The OpenWeather environment.
-
-    ## Description
-
-    The SambaNova ToolBench *OpenWeather* task as a Gymnasium environment. The user asks about the
-    weather, a forecast, air quality or where a place is; the agent answers with a curl request to
-    the OpenWeather API. The API is simulated: a gazetteer of more than 2,000 places and a weather
-    model that is a pure function of place and simulated time, with the real API's response shapes,
-    units, languages, XML mode and errors.
-
-    ## Tools
-
-    Nine documented endpoints (current and forecast weather by coordinates, zip code or city,
-    current and forecast air pollution, direct geocoding), as ToolBench text docs in
-    ``info["api_docs"]`` and OpenAI schemas in ``info["tools"]``. ``{API_KEY}`` in a request is
-    replaced by the env's key.
-
-    ## Action Space
-
-    A string. In ``program`` mode (the paper's protocol) the first line starting with ``curl`` is
-    the request and the episode ends. In ``call`` mode each step is one request (a curl line or a
-    JSON call ``{"name": <endpoint>, "arguments": {...}}``) and ``finish`` ends the episode, scoring
-    the last request. No shell is involved: shell operators, substitutions, files and other hosts
-    are refused.
-
-    ## Observation Space
-
-    A string: the user's goal after ``reset``; after a request, ``HTTP <status>`` and the body
-    (cut at ``max_body_chars``), or ``Error (<category>): <message>``.
-
-    ## Rewards
-
-    The original metric: the F1 over top-level response fields between the agent's response and
-    the gold request's response (both at the same simulated time), after the original's default
-    filling (``lang=en``, ``units=standard``, ``mode=json``). An XML answer or an error status is
-    not executable (reward 0). ``reward_type="success"`` gives 1 only for F1 == 1.
-
-    ## Starting State
-
-    The simulated clock is set to a time drawn with the env's seeded generator (within one week).
-
-    ## Episode End
-
-    Terminated after the request (``program`` mode) or at ``finish`` (``call`` mode); truncated after
-    ``max_episode_steps`` (16, in the registry).
-
-    ## Arguments
-
-    ``split`` (``test`` 100, ``demo`` 18, ``train`` unlimited), ``action_mode``, ``task_file``,
-    ``reward_type``, ``max_body_chars`` (default 4000), ``world_seed``, ``render_mode``.
-
-    ## Version History
-
-    * v0: initial release.
-    """
-
-    toolkit_class = OpenWeatherToolkit
-    suite = SUITE
+"""The OpenWeather family (its prompting defaults are the original's ``top_k_api`` and
+``max_output_token`` command-line settings)."""

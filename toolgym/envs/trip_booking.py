@@ -1,75 +1,82 @@
-"""Trip Booking: search tickets, hotel rooms or both through ``API``, ``Loc`` and ``Date`` calls."""
+"""Trip Booking: search tickets, hotel rooms or both through ``API``, ``Loc`` and ``Date`` calls.
+
+The Trip Booking environment.
+
+## Description
+
+The SambaNova ToolBench *Trip Booking* task as a Gymnasium environment. The user asks for
+trip tickets, hotel rooms or both; the agent writes a program of ``API`` calls with ``Loc`` and
+``Date`` values that sets the booking criteria and ends with ``API.search()``. The search
+returns ticket offers (flight, train, bus, cruise) and hotel room offers from a deterministic
+inventory that covers every city a user can name.
+
+## Tools
+
+The original's 20 functions: 18 on ``API`` (``select_booking_type`` first,
+``select_transportation``, ``set_origin``/``set_destination``/``set_hotel_location`` taking a
+``Loc``, ``set_departure_date``/``set_return_date``/``set_checkin_date``/``set_checkout_date``
+taking a ``Date``, ticket and room price bounds, numbers of adults, children and rooms,
+``select_room_type`` and ``search``) plus ``Loc(location)`` and ``Date(month, day, year)``.
+``search()`` fills the original defaults and checks the required fields of the booking type.
+
+## Action Space
+
+A string (``TextSpace``, up to 16,384 characters). In ``program`` mode, a whole program
+(calls and assignments such as ``d = Date(4, 10, 2026)``), run by a safe interpreter. In
+``call`` mode, one statement per step, as code or a JSON call (``Loc`` as a city string,
+``Date`` as ``{"month", "day", "year"}`` or ``"YYYY-MM-DD"``).
+
+## Observation Space
+
+A string: the user's goal after ``reset``; after a step, the offers found (or what a call
+did), or ``Error (<category>): <message>``.
+
+## Rewards
+
+The F1 of the ``search_criteria`` dict against the best gold program's (the original metric),
+when the episode ends; ``reward_type="success"`` gives 1 only for F1 == 1. ``info["metrics"]``
+and ``info["error"]`` as in Home Search.
+
+## Starting State
+
+Empty criteria; the task is ``options["task_id"]``, ``options["task"]`` or drawn with the env's
+seeded generator.
+
+## Episode End
+
+Terminated after the one step in ``program`` mode, and at ``API.search()`` in ``call`` mode.
+Truncated after ``max_episode_steps`` (48, set in the registry).
+
+## Arguments
+
+``split`` (``"test"``: 120 tasks, ``"demo"``: 11 demonstrations, ``"train"``: unlimited),
+``action_mode``, ``task_file``, ``extraction``, ``reward_type``, ``max_results`` (offers shown per
+list, default 5), ``world_seed`` (seed of the inventory), ``render_mode``.
+
+## Version History
+
+* v0: initial release (tasks ``trip_booking-v0``; original API and scoring).
+"""
 
 from __future__ import annotations
 
-from toolgym.benchmarks import trip_booking as tasks
-from toolgym.benchmarks.suite import TaskSuite
-from toolgym.envs.program_env import ProgramEnv
-from toolgym.tools.trip_booking import TripBookingToolkit
+from toolgym.envs.spec import FamilySpec, PromptDefaults, VersionSpec
 
-SUITE = TaskSuite(
-    tasks.FAMILY, tasks.VERSION, tuple(tasks.SPLITS), tasks.train_task, tasks.sample_train_task
+SPEC = FamilySpec(
+    name="trip_booking",
+    title="Trip Booking",
+    env_name="TripBooking",
+    toolkit="toolgym.tools.trip_booking:TripBookingToolkit",
+    versions=(
+        VersionSpec(
+            0,
+            max_episode_steps=48,
+            tasks="toolgym.benchmarks.trip_booking:SUITE",
+            history="initial release",
+        ),
+    ),
+    prompting=PromptDefaults(top_k_api=15, max_new_tokens=300),
+    doc=__doc__ or "",
 )
-
-
-class TripBookingEnv(ProgramEnv):
-    """The Trip Booking environment.
-
-    ## Description
-
-    The SambaNova ToolBench *Trip Booking* task as a Gymnasium environment. The user asks for
-    trip tickets, hotel rooms or both; the agent writes a program of ``API`` calls with ``Loc`` and
-    ``Date`` values that sets the booking criteria and ends with ``API.search()``. The search
-    returns ticket offers (flight, train, bus, cruise) and hotel room offers from a deterministic
-    inventory that covers every city a user can name.
-
-    ## Tools
-
-    The original's 20 functions: 18 on ``API`` (``select_booking_type`` first,
-    ``select_transportation``, ``set_origin``/``set_destination``/``set_hotel_location`` taking a
-    ``Loc``, ``set_departure_date``/``set_return_date``/``set_checkin_date``/``set_checkout_date``
-    taking a ``Date``, ticket and room price bounds, numbers of adults, children and rooms,
-    ``select_room_type`` and ``search``) plus ``Loc(location)`` and ``Date(month, day, year)``.
-    ``search()`` fills the original defaults and checks the required fields of the booking type.
-
-    ## Action Space
-
-    A string (``TextSpace``, up to 16,384 characters). In ``program`` mode, a whole program
-    (calls and assignments such as ``d = Date(4, 10, 2026)``), run by a safe interpreter. In
-    ``call`` mode, one statement per step, as code or a JSON call (``Loc`` as a city string,
-    ``Date`` as ``{"month", "day", "year"}`` or ``"YYYY-MM-DD"``).
-
-    ## Observation Space
-
-    A string: the user's goal after ``reset``; after a step, the offers found (or what a call
-    did), or ``Error (<category>): <message>``.
-
-    ## Rewards
-
-    The F1 of the ``search_criteria`` dict against the best gold program's (the original metric),
-    when the episode ends; ``reward_type="success"`` gives 1 only for F1 == 1. ``info["metrics"]``
-    and ``info["error"]`` as in Home Search.
-
-    ## Starting State
-
-    Empty criteria; the task is ``options["task_id"]``, ``options["task"]`` or drawn with the env's
-    seeded generator.
-
-    ## Episode End
-
-    Terminated after the one step in ``program`` mode, and at ``API.search()`` in ``call`` mode.
-    Truncated after ``max_episode_steps`` (48, set in the registry).
-
-    ## Arguments
-
-    ``split`` (``"test"``: 120 tasks, ``"demo"``: 11 demonstrations, ``"train"``: unlimited),
-    ``action_mode``, ``task_file``, ``extraction``, ``reward_type``, ``max_results`` (offers shown per
-    list, default 5), ``world_seed`` (seed of the inventory), ``render_mode``.
-
-    ## Version History
-
-    * v0: initial release (tasks ``trip_booking-v0``; original API and scoring).
-    """
-
-    toolkit_class = TripBookingToolkit
-    suite = SUITE
+"""The Trip Booking family (its prompting defaults are the original's ``top_k_api`` and
+``max_output_token`` command-line settings)."""

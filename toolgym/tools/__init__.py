@@ -1,20 +1,9 @@
-"""The agent-facing surface of each simulator: function schemas, API objects, action languages."""
+"""The agent-facing surface: the tool model, action languages, backends and transports.
 
-from toolgym.tools.api import CallRecord, Constructor, ToolApi, ToolSession
-from toolgym.tools.errors import CATEGORIES, ToolCallError
-from toolgym.tools.program import extract_program, parse_program, run_program
-from toolgym.tools.schema import Param, ToolFunction
-
-__all__ = [
-    "CATEGORIES",
-    "CallRecord",
-    "Constructor",
-    "Param",
-    "ToolApi",
-    "ToolCallError",
-    "ToolFunction",
-    "ToolSession",
-    "extract_program",
-    "parse_program",
-    "run_program",
-]
+* ``tool``: :class:`~toolgym.tools.tool.Tool`, the one tool model, and tool sets;
+* ``language``, ``api_program``, ``curl_language``, ``json_language``: action languages;
+* ``backend``, ``program_backend``, ``rest_backend``, ``toolkit``: where calls run;
+* ``program`` (the safe interpreter), ``curl`` (the curl parser), ``json_calls``, ``rest``;
+* ``requests_transport``, ``http_server``: the simulated services over real HTTP clients;
+* one module per family (``home_search``, ``trip_booking``, ``openweather``, ``cat_api``).
+"""

@@ -4,31 +4,35 @@ Requests are sent with ``Content-Type: application/json`` and the ``x-api-key`` 
 the evaluator. A JSON object answer counts as executed when its ``message`` is ``SUCCESS``; its
 ``id`` (a fresh id on every POST) is dropped before scoring; a JSON list becomes
 ``{0: item0, ...}``. Deleting a favourite is scored by comparing the command text with the gold
-(``compare_string_only`` tasks), as the original does; the environment adds a state check.
+(``compare_string_only`` tasks), as the original does; the checker adds a state check
+(:meth:`CatApiToolkit.favourite_gone`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 
-from toolgym.simulators.catapi import CatApiApp
+import numpy as np
+
+from toolgym.simulators.cat_api import CatApiApp
 from toolgym.simulators.http import HttpApp, Request, Response
+from toolgym.tools.backend import Backend
 from toolgym.tools.curl import parse_curl
 from toolgym.tools.errors import WRONG_API, WRONG_ARGUMENTS, ToolCallError
-from toolgym.tools.rest import Endpoint, RestToolkit
-from toolgym.tools.schema import Param
+from toolgym.tools.rest import RestRoute, endpoint
+from toolgym.tools.rest_backend import RestBackend, RestToolkit
+from toolgym.tools.tool import Param, Tool
 
 BASE = "https://api.thecatapi.com"
 
 _IMAGE = Param("image_id", "string", "The id of the image.")
-ENDPOINTS: tuple[Endpoint, ...] = (
-    Endpoint(
+ENDPOINTS: tuple[Tool, ...] = (
+    endpoint(
         "search_images",
         "Search cat images, optionally by size (thumb, small, med, full), image type (jpg, png, "
         "gif), order (ASC, DESC, RANDOM), number of images (limit) and breed ids (breeds)",
-        "GET",
-        BASE,
-        "/v1/images/search",
+        RestRoute("GET", BASE, "/v1/images/search", query_prefix="&"),
         f"curl -X GET '{BASE}/v1/images/search?&size={{size}}&mime_types={{mime_types}}"
         "&order={order}&limit={limit}&breeds={breed_ids}'",
         (
@@ -46,58 +50,45 @@ ENDPOINTS: tuple[Endpoint, ...] = (
             ),
         ),
         parameters_block=False,
-        query_prefix="&",
     ),
-    Endpoint(
+    endpoint(
         "list_favourites",
         "Get all my favourite cat images",
-        "GET",
-        BASE,
-        "/v1/favourites",
+        RestRoute("GET", BASE, "/v1/favourites"),
         f"curl -X GET '{BASE}/v1/favourites'",
         parameters_block=False,
     ),
-    Endpoint(
+    endpoint(
         "add_favourite",
         "Add the image with id {image_id} to my favourites",
-        "POST",
-        BASE,
-        "/v1/favourites",
+        RestRoute("POST", BASE, "/v1/favourites", body=("image_id",)),
         f"curl -X POST '{BASE}/v1/favourites' --data '{{\"image_id\":\"{{image_id}}\"}}'",
-        body=(_IMAGE,),
+        (_IMAGE,),
         parameters_block=False,
     ),
-    Endpoint(
+    endpoint(
         "delete_favourite",
         "Remove the image with id {image_id} from my favourites",
-        "DELETE",
-        BASE,
-        "/v1/favourites/{image_id}",
+        RestRoute("DELETE", BASE, "/v1/favourites/{image_id}"),
         f"curl -X DELETE '{BASE}/v1/favourites/{{image_id}}'",
         (Param("image_id", "string", "The id of the favourite to remove."),),
         parameters_block=False,
     ),
-    Endpoint(
+    endpoint(
         "vote_up",
         "Vote up the image with id {image_id}",
-        "POST",
-        BASE,
-        "/v1/votes",
+        RestRoute("POST", BASE, "/v1/votes", body=("image_id",), fixed_body={"value": 1}),
         f'curl -X POST \'{BASE}/v1/votes\' --data \'{{"image_id":"{{image_id}}", "value":1}}\'',
-        body=(_IMAGE,),
+        (_IMAGE,),
         parameters_block=False,
-        fixed_body={"value": 1},
     ),
-    Endpoint(
+    endpoint(
         "vote_down",
         "Vote down the image with id {image_id}",
-        "POST",
-        BASE,
-        "/v1/votes",
+        RestRoute("POST", BASE, "/v1/votes", body=("image_id",), fixed_body={"value": -1}),
         f'curl -X POST \'{BASE}/v1/votes\' --data \'{{"image_id":"{{image_id}}", "value":-1}}\'',
-        body=(_IMAGE,),
+        (_IMAGE,),
         parameters_block=False,
-        fixed_body={"value": -1},
     ),
 )
 
@@ -109,21 +100,38 @@ class CatApiToolkit(RestToolkit):
     app_class = CatApiApp
     endpoints = ENDPOINTS
 
-    def start_episode(self, app: HttpApp, rng: Any) -> None:
+    def start_episode(self, app: HttpApp, rng: np.random.Generator) -> None:
         """Seed ``order=RANDOM`` with the world seed, so gold and prediction see the same order."""
         assert isinstance(app, CatApiApp)
-        app.set_episode_seed(self.seed)
+        app.set_episode_seed(self.world_seed)
 
-    def state_check(self, app: HttpApp, gold_line: str) -> bool | None:
-        """For a DELETE gold: whether the favourite it removes is really gone."""
-        assert isinstance(app, CatApiApp)
+    def start_key(self, app: HttpApp) -> Hashable:
+        """Every episode starts from the world's seeded account."""
+        return "seeded-account"
+
+    @staticmethod
+    def favourite_gone(backend: Backend, gold_line: str) -> bool | None:
+        """For a DELETE gold: whether the favourite it removes is gone from ``backend``'s service."""
+        if not isinstance(backend, RestBackend) or not isinstance(backend.app, CatApiApp):
+            return None
         try:
             command = parse_curl(gold_line)
         except ToolCallError:
             return None
         if command.method != "DELETE":
             return None
-        return not app.favourite_exists(command.url.rstrip("/").rsplit("/", 1)[-1])
+        return not backend.app.favourite_exists(command.url.rstrip("/").rsplit("/", 1)[-1])
+
+    def sample_requests(self, n: int) -> list[tuple[str, dict[str, str]]]:
+        """Image searches with varied limits, orders and pages."""
+        orders = ("ASC", "DESC", "RANDOM")
+        return [
+            (
+                f"/v1/images/search?limit={1 + i % 10}&order={orders[i % 3]}&page={i % 7}",
+                {"x-api-key": self.api_key},
+            )
+            for i in range(n)
+        ]
 
     def headers(self) -> dict[str, str]:
         """The evaluator's headers: JSON content type and the API key."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolgym.simulators.listings import (
+from toolgym.simulators.home_search import (
     BUY_HOME_TYPES,
     RENT_HOME_TYPES,
     HomeQuery,
@@ -20,32 +20,35 @@ from toolgym.simulators.listings import (
     ListingDatabase,
     get_listing_database,
 )
-from toolgym.tools.api import ToolApi, Toolkit
+from toolgym.tools.criteria_api import CriteriaApi
 from toolgym.tools.errors import PRECONDITION, WRONG_ARGUMENTS, ToolCallError
-from toolgym.tools.schema import Param, ToolFunction
+from toolgym.tools.program_backend import ProgramToolkit
+from toolgym.tools.tool import Param, Tool
 from toolgym.tools.values import as_number
 
 _BUY = ", ".join(BUY_HOME_TYPES)
 _RENT = ", ".join(RENT_HOME_TYPES)
 
 
-def _setter(name: str, description: str, type_: str = "int") -> ToolFunction:
-    return ToolFunction(name, description, (Param("value", type_, description),))
+def _setter(name: str, description: str, type_: str = "int") -> Tool:
+    return Tool(name, description, (Param("value", type_, description),), owner="API")
 
 
-FUNCTIONS: tuple[ToolFunction, ...] = (
-    ToolFunction(
+TOOLS: tuple[Tool, ...] = (
+    Tool(
         "set_location",
         "To set the location for the search area. This function must be called first.",
         (Param("value", "string", 'The city to search in, e.g. "Austin".'),),
+        owner="API",
     ),
-    ToolFunction(
+    Tool(
         "set_buy_or_rent",
         'To specify whether to buy or rent. It must be "buy" or "rent". '
         "This function must be called right after set_location.",
         (Param("value", "str", 'Either "buy" or "rent".', enum=("buy", "rent")),),
+        owner="API",
     ),
-    ToolFunction(
+    Tool(
         "select_home_type",
         f"To select the home types. To buy, the types can be: {_BUY}. "
         f"To rent, the types can be: {_RENT}.",
@@ -57,6 +60,7 @@ FUNCTIONS: tuple[ToolFunction, ...] = (
                 enum=tuple(dict.fromkeys((*BUY_HOME_TYPES, *RENT_HOME_TYPES))),
             ),
         ),
+        owner="API",
     ),
     _setter("set_min_price", "To set the minimum home price in dollars."),
     _setter("set_max_price", "To set the maximum home price in dollars."),
@@ -69,9 +73,10 @@ FUNCTIONS: tuple[ToolFunction, ...] = (
     _setter("set_num_balconies", "To set the number of balconies."),
     _setter("set_floor_number", "To set the floor number."),
     _setter("set_max_commute_time", "To set the maximum commute time in minutes."),
-    ToolFunction(
+    Tool(
         "search",
         "Submit the criterion to get the search results. This function should be called last.",
+        owner="API",
         terminal=True,
     ),
 )
@@ -116,16 +121,19 @@ class HomeSearchResult:
 
 
 def _make_setter(name: str, key: str) -> Any:
+    tool = next(t for t in TOOLS if t.name == name)
+
     def setter(self: HomeSearchAPI, value: Any) -> None:
         self._require_buy_or_rent(name)
         self.search_criteria[key] = value
 
     setter.__name__ = name
     setter.__doc__ = f"Store ``{key}`` as given (the original API does not check types)."
+    setter.__annotations__ = {"value": tool.params[0].annotation, "return": None}
     return setter
 
 
-class HomeSearchAPI(ToolApi):
+class HomeSearchAPI(CriteriaApi):
     """The ``API`` object of Home Search programs.
 
     Args:
@@ -138,16 +146,14 @@ class HomeSearchAPI(ToolApi):
     {'location': 'Austin', 'buy_or_rent': 'rent', 'num_beds': 2, 'min_price': 0, 'min_square_feet': 0}
     """
 
-    FUNCTIONS = FUNCTIONS
-    STATE_ATTRS = ("search_criteria", "last_search")
+    TOOLS = TOOLS
 
     def __init__(self, database: ListingDatabase | None = None, max_results: int = 5) -> None:
+        super().__init__()
         self.database = database if database is not None else get_listing_database()
         self.max_results = max_results
-        self.search_criteria: dict[str, Any] = {}
-        self.last_search: HomeSearchResult | None = None
 
-    def set_location(self, value: Any) -> None:
+    def set_location(self, value: str) -> None:
         """Set the city; must be the first call."""
         if self.search_criteria:
             raise ToolCallError(
@@ -157,7 +163,7 @@ class HomeSearchAPI(ToolApi):
             )
         self.search_criteria["location"] = value
 
-    def set_buy_or_rent(self, value: Any) -> None:
+    def set_buy_or_rent(self, value: str) -> None:
         """Set "buy" or "rent"; must be the second call."""
         if list(self.search_criteria) != ["location"]:
             raise ToolCallError(
@@ -169,7 +175,7 @@ class HomeSearchAPI(ToolApi):
             raise ToolCallError(WRONG_ARGUMENTS, f'value must be "buy" or "rent"; got {value!r}')
         self.search_criteria["buy_or_rent"] = value.lower()
 
-    def select_home_type(self, home_types: Any) -> None:
+    def select_home_type(self, home_types: list[str]) -> None:
         """Select home types; checked against the buy or rent list, stored sorted and lowercased."""
         self._require_buy_or_rent("select_home_type")
         mode = self.search_criteria["buy_or_rent"]
@@ -229,12 +235,9 @@ class HomeSearchAPI(ToolApi):
             listings = self.database.search(HomeQuery(city=location, buy_or_rent=mode, **fields))
             if not self.database.group(location, mode):
                 notes.append(f"there are no listings in {location!r}")
-        self.last_search = HomeSearchResult(dict(criteria), listings, self.max_results, notes)
-        return self.last_search
-
-    def outcome(self) -> dict[str, Any]:
-        """The accumulated search criteria (what the original scores)."""
-        return dict(self.search_criteria)
+        result = HomeSearchResult(dict(criteria), listings, self.max_results, notes)
+        self.last_search = result
+        return result
 
     def _require_buy_or_rent(self, name: str) -> None:
         if "buy_or_rent" not in self.search_criteria:
@@ -244,20 +247,26 @@ class HomeSearchAPI(ToolApi):
             )
 
 
-class HomeSearchToolkit(Toolkit):
-    """Home Search sessions over the listing database of ``seed``.
+class HomeSearchToolkit(ProgramToolkit):
+    """Home Search programs over the listing database of ``world_seed``.
 
     Args:
-        seed: seed of the listing database.
+        world_seed: seed of the listing database.
+        extraction: ``"strict"`` or ``"lenient"`` (see :mod:`toolgym.tools.program`).
         max_results: listings shown per search.
     """
 
     name = "home_search"
     api_class = HomeSearchAPI
 
-    def __init__(self, seed: int = 0, max_results: int = 5) -> None:
-        super().__init__(seed, max_results)
-        self.database = get_listing_database(seed)
+    def __init__(
+        self, world_seed: int = 0, *, extraction: str = "strict", max_results: int = 5
+    ) -> None:
+        super().__init__(world_seed, extraction=extraction)
+        if not isinstance(max_results, int) or max_results < 1:
+            raise ValueError(f"max_results must be at least 1; got {max_results!r}")
+        self.max_results = max_results
+        self.database = get_listing_database(world_seed)
 
     def make_api(self) -> HomeSearchAPI:
         """A fresh ``API`` object with empty criteria."""

@@ -10,13 +10,17 @@ is 200 (air pollution answers have no ``cod``); a JSON list becomes ``{0: item0,
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
+
+import numpy as np
 
 from toolgym.simulators.http import HttpApp, Request, Response
 from toolgym.simulators.openweather import OpenWeatherApp
 from toolgym.tools.errors import NON_EXECUTABLE, WRONG_API, WRONG_ARGUMENTS, ToolCallError
-from toolgym.tools.rest import Endpoint, RestToolkit
-from toolgym.tools.schema import Param
+from toolgym.tools.rest import RestRoute, endpoint
+from toolgym.tools.rest_backend import RestToolkit
+from toolgym.tools.tool import Param, Tool
 
 BASE = "https://api.openweathermap.org"
 LANGS = ("en", "fr", "zh_cn", "it", "de", "ru", "ja", "nl")
@@ -46,22 +50,24 @@ _OPT_DOC = "{optional_params}"
 
 def _endpoint(
     name: str, description: str, path: str, params: tuple[Param, ...], template: str
-) -> Endpoint:
+) -> Tool:
     optional = path in ("/data/2.5/weather", "/data/2.5/forecast")
     suffix = _OPT_DOC if optional else ""
-    return Endpoint(
+    # The original templates put appid right after the location parameters.
+    route = RestRoute(
+        "GET", BASE, path, fixed_query="appid={API_KEY}", fixed_query_position=len(params)
+    )
+    return endpoint(
         name,
         description,
-        "GET",
-        BASE,
-        path,
+        route,
         f"curl -X GET '{BASE}{path}?{template}&appid={{API_KEY}}{suffix}'",
         params + (_OPTIONAL if optional else ()),
-        fixed_query="appid={API_KEY}",
+        extra_doc_lines=("appid: (required) Your unique API key.",),
     )
 
 
-ENDPOINTS: tuple[Endpoint, ...] = (
+ENDPOINTS: tuple[Tool, ...] = (
     _endpoint(
         "current_air_pollution",
         "Get the current air pollution data in location with latitude={lat}, longitude={lon}",
@@ -138,10 +144,26 @@ class OpenWeatherToolkit(RestToolkit):
     episode_steps = 1008
     """Episodes start at a simulated time drawn from one week of 10-minute steps."""
 
-    def start_episode(self, app: HttpApp, rng: Any) -> None:
+    def start_episode(self, app: HttpApp, rng: np.random.Generator) -> None:
         """Move the simulated clock to a time drawn with the episode's generator."""
         assert isinstance(app, OpenWeatherApp)
         app.restore(int(rng.integers(self.episode_steps)))
+
+    def start_key(self, app: HttpApp) -> Hashable | None:
+        """``None``: the clock differs from episode to episode, so golds run every time."""
+        return None
+
+    def sample_requests(self, n: int) -> list[tuple[str, dict[str, str]]]:
+        """Current weather on a grid of coordinates, cycling through the units."""
+        units = ("standard", "metric", "imperial")
+        return [
+            (
+                f"/data/2.5/weather?lat={(i * 7.3) % 170 - 85:.1f}&lon={(i * 13.7) % 350 - 175:.1f}"
+                f"&appid={self.api_key}&units={units[i % 3]}",
+                {},
+            )
+            for i in range(n)
+        ]
 
     def prepare(self, line: str) -> str:
         """Substitute the key, check the quoting, fill the default parameters."""

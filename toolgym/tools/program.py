@@ -21,7 +21,7 @@ How text around the program is treated (``extraction``):
   second program after the first runs too (and usually breaks an ordering rule).
 * ``"lenient"``: :func:`extract_program` keeps the first fenced code block if there is one, drops
   lines before the first line that looks like code, and stops after the first terminal call
-  (``API.search()``), so prose and a second program are ignored.
+  (``API.search()`` in Home Search), so prose and a second program are ignored.
 """
 
 from __future__ import annotations
@@ -195,14 +195,19 @@ def _check_expr(node: ast.expr, session: ToolSession, depth: int) -> None:
         func = node.func
         if isinstance(func, ast.Attribute):
             if not isinstance(func.value, ast.Name):
-                raise _refuse(node, "calling anything but API.<function>(...) or a constructor")
+                raise _refuse(
+                    node,
+                    f"calling anything but {session.api_name}.<function>(...) or a constructor",
+                )
             _check_name(func.value, func.value.id)
             if func.attr.startswith("_"):
                 raise _refuse(node, f"the attribute {func.attr!r} (attributes starting with '_')")
         elif isinstance(func, ast.Name):
             _check_name(func, func.id)
         else:
-            raise _refuse(node, "calling anything but API.<function>(...) or a constructor")
+            raise _refuse(
+                node, f"calling anything but {session.api_name}.<function>(...) or a constructor"
+            )
         for arg in node.args:
             if isinstance(arg, ast.Starred):
                 raise _refuse(arg, "*args")
@@ -214,7 +219,9 @@ def _check_expr(node: ast.expr, session: ToolSession, depth: int) -> None:
     elif isinstance(node, ast.Attribute):
         if node.attr.startswith("_"):
             raise _refuse(node, f"the attribute {node.attr!r} (attributes starting with '_')")
-        raise _refuse(node, "attribute access other than calling API.<function>(...)")
+        raise _refuse(
+            node, f"attribute access other than calling {session.api_name}.<function>(...)"
+        )
     else:
         raise _refuse(node, _describe(node))
 
@@ -315,10 +322,15 @@ _FENCE = re.compile(r"```[ \t]*[\w+-]*[ \t]*\n(.*?)(?:```|\Z)", re.DOTALL)
 _CODE_LINE = re.compile(r"^\s*[A-Za-z_]\w*\s*(\.|\(|=)")
 
 
-def extract_program(text: str, terminal_calls: tuple[str, ...] = ("API.search(",)) -> str:
-    r"""Lenient extraction: first fenced block, leading prose dropped, cut after the terminal call.
+def extract_program(text: str, terminal_calls: tuple[str, ...] = ()) -> str:
+    r"""Lenient extraction: first fenced block, leading prose dropped, cut after a terminal call.
 
-    >>> extract_program("Sure! Here:\n```python\nAPI.set_location('Austin')\nAPI.search()\n```\nDone.")
+    Args:
+        text: the action or generation.
+        terminal_calls: line prefixes of the calls that end a program (``"API.search("``).
+
+    >>> extract_program("Sure! Here:\n```python\nAPI.set_location('Austin')\nAPI.search()\n```\nDone.",
+    ...                 ("API.search(",))
     "API.set_location('Austin')\nAPI.search()"
     """
     fenced = _FENCE.search(text)

@@ -12,7 +12,7 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolgym.simulators.travel import (
+from toolgym.simulators.trip_booking import (
     ROOM_TYPES,
     TRANSPORT_MODES,
     HotelOffer,
@@ -22,9 +22,11 @@ from toolgym.simulators.travel import (
     TravelInventory,
     get_travel_inventory,
 )
-from toolgym.tools.api import Constructor, ToolApi, Toolkit
+from toolgym.tools.api import Constructor, construct_from_json
+from toolgym.tools.criteria_api import CriteriaApi
 from toolgym.tools.errors import PRECONDITION, WRONG_ARGUMENTS, ToolCallError
-from toolgym.tools.schema import Param, ToolFunction
+from toolgym.tools.program_backend import ProgramToolkit
+from toolgym.tools.tool import Param, Tool
 from toolgym.tools.values import as_number
 
 BOOKING_TYPES: tuple[str, ...] = ("hotels", "trip tickets", "both")
@@ -92,40 +94,44 @@ _DATE_SCHEMA = {
 }
 
 
-def _loc_setter(name: str, description: str, pname: str) -> ToolFunction:
-    return ToolFunction(
+def _loc_setter(name: str, description: str, pname: str) -> Tool:
+    return Tool(
         name,
         description,
-        (Param(pname, "Loc", 'A Loc, e.g. Loc("Austin").', json_schema=_LOC_SCHEMA),),
+        (Param(pname, Loc, 'A Loc, e.g. Loc("Austin").', json_schema=_LOC_SCHEMA),),
+        owner="API",
         doc_signature="Loc",
     )
 
 
-def _date_setter(name: str, description: str, pname: str) -> ToolFunction:
-    return ToolFunction(
+def _date_setter(name: str, description: str, pname: str) -> Tool:
+    return Tool(
         name,
         description,
-        (Param(pname, "Date", "A Date, e.g. Date(4, 10, 2026).", json_schema=_DATE_SCHEMA),),
+        (Param(pname, Date, "A Date, e.g. Date(4, 10, 2026).", json_schema=_DATE_SCHEMA),),
+        owner="API",
         doc_signature="Date",
     )
 
 
-def _num_setter(
-    name: str, description: str, pname: str = "value", type_: str = "int"
-) -> ToolFunction:
-    return ToolFunction(
-        name, description, (Param(pname, type_, description),), doc_signature="value"
+def _num_setter(name: str, description: str, pname: str = "value", type_: str = "int") -> Tool:
+    return Tool(
+        name,
+        description,
+        (Param(pname, type_, description),),
+        owner="API",
+        doc_signature="value",
     )
 
 
-LOC = ToolFunction(
+LOC = Tool(
     "Loc",
     "To define a location object from a city name. Use it as the argument of the location setters.",
     (Param("location", "string", 'A city name, e.g. "Austin".'),),
-    owner=None,
     doc_signature="location",
+    offered=False,
 )
-DATE = ToolFunction(
+DATE = Tool(
     "Date",
     "To define a date object from a month, a day and a year (integers). "
     "Use it as the argument of the date setters.",
@@ -134,19 +140,20 @@ DATE = ToolFunction(
         Param("day", "int", "Day of the month."),
         Param("year", "int", "Four-digit year."),
     ),
-    owner=None,
     doc_signature="month, day, year",
+    offered=False,
 )
 
-FUNCTIONS: tuple[ToolFunction, ...] = (
-    ToolFunction(
+TOOLS: tuple[Tool, ...] = (
+    Tool(
         "select_booking_type",
         'To select the booking type: "hotels", "trip tickets" or "both". '
         "This function must be called first.",
         (Param("booking_type", "str", "The booking type.", enum=BOOKING_TYPES),),
+        owner="API",
         doc_signature="booking_type",
     ),
-    ToolFunction(
+    Tool(
         "select_transportation",
         'To select the means of transportation: "flight", "train", "bus" or "cruise".',
         (
@@ -154,6 +161,7 @@ FUNCTIONS: tuple[ToolFunction, ...] = (
                 "transportation_type", "str", "The means of transportation.", enum=TRANSPORT_MODES
             ),
         ),
+        owner="API",
         doc_signature="transportation_type",
     ),
     _loc_setter("set_origin", "To set the origin of the trip (a Loc).", "origin"),
@@ -172,10 +180,11 @@ FUNCTIONS: tuple[ToolFunction, ...] = (
     _date_setter("set_checkin_date", "To set the hotel check-in date (a Date).", "date"),
     _date_setter("set_checkout_date", "To set the hotel check-out date (a Date).", "date"),
     _num_setter("set_num_rooms", "To set the number of hotel rooms."),
-    ToolFunction(
+    Tool(
         "select_room_type",
         'To select the hotel room type: "King Bed", "Queen Bed", "Double" or "Luxury".',
         (Param("room_type", "str", "The room type.", enum=ROOM_TYPES),),
+        owner="API",
         doc_signature="room_type",
     ),
     _num_setter(
@@ -184,14 +193,15 @@ FUNCTIONS: tuple[ToolFunction, ...] = (
     _num_setter(
         "set_max_room_price", "To set the maximum room price per night in dollars.", type_="number"
     ),
-    ToolFunction(
+    Tool(
         "search",
         "Submit the criterion to get the search results. This function should be called last.",
+        owner="API",
         terminal=True,
     ),
 )
 
-ALL_FUNCTIONS: tuple[ToolFunction, ...] = (*FUNCTIONS, LOC, DATE)
+ALL_TOOLS: tuple[Tool, ...] = (*TOOLS, LOC, DATE)
 """The 20 documented functions: 18 on ``API`` plus the ``Loc`` and ``Date`` constructors."""
 
 _REQUIRED: dict[str, tuple[str, ...]] = {
@@ -252,11 +262,15 @@ def _check_type(name: str, value: Any, kind: type, example: str) -> None:
 
 
 def _make_value_setter(name: str, key: str) -> Any:
+    tool = next(t for t in TOOLS if t.name == name)
+
     def setter(self: TripBookingAPI, value: Any) -> None:
         self._require_booking_type(name)
         self.search_criteria[key] = value
 
     setter.__name__ = name
+    setter.__doc__ = f"Store ``{key}`` as given (the original API does not check types)."
+    setter.__annotations__ = {"value": tool.params[0].annotation, "return": None}
     return setter
 
 
@@ -272,16 +286,17 @@ def _make_loc_setter(name: str, key: str, pname: str) -> Any:
 
 
 def _make_date_setter(name: str, key: str) -> Any:
-    def setter(self: TripBookingAPI, date: Any) -> None:
+    def setter(self: TripBookingAPI, date: Date) -> None:
         self._require_booking_type(name)
         _check_type(name, date, Date, "Date(4, 10, 2026)")
         self.search_criteria[key] = date.date
 
     setter.__name__ = name
+    setter.__doc__ = f"Store ``{key}`` from a ``Date``."
     return setter
 
 
-class TripBookingAPI(ToolApi):
+class TripBookingAPI(CriteriaApi):
     """The ``API`` object of Trip Booking programs.
 
     >>> api = TripBookingAPI()
@@ -291,16 +306,14 @@ class TripBookingAPI(ToolApi):
     [('booking_type', 'hotels'), ('checkin_date', '5-10-2026'), ('checkout_date', '5-13-2026')]
     """
 
-    FUNCTIONS = FUNCTIONS
-    STATE_ATTRS = ("search_criteria", "last_search")
+    TOOLS = TOOLS
 
     def __init__(self, inventory: TravelInventory | None = None, max_results: int = 5) -> None:
+        super().__init__()
         self.inventory = inventory if inventory is not None else get_travel_inventory()
         self.max_results = max_results
-        self.search_criteria: dict[str, Any] = {}
-        self.last_search: TripSearchResult | None = None
 
-    def select_booking_type(self, booking_type: Any) -> None:
+    def select_booking_type(self, booking_type: str) -> None:
         """Choose hotels, trip tickets or both; must be the first call."""
         if self.search_criteria:
             raise ToolCallError(
@@ -315,7 +328,7 @@ class TripBookingAPI(ToolApi):
             )
         self.search_criteria["booking_type"] = booking_type
 
-    def select_transportation(self, transportation_type: Any) -> None:
+    def select_transportation(self, transportation_type: str) -> None:
         """Choose flight, train, bus or cruise."""
         self._require_booking_type("select_transportation")
         if transportation_type not in TRANSPORT_MODES:
@@ -326,15 +339,15 @@ class TripBookingAPI(ToolApi):
             )
         self.search_criteria["means_of_transportation"] = transportation_type
 
-    def set_origin(self, origin: Any) -> None:
+    def set_origin(self, origin: Loc) -> None:
         """Set the trip origin (a ``Loc``)."""
         _LOC_SETTERS["set_origin"](self, origin=origin)
 
-    def set_destination(self, destination: Any) -> None:
+    def set_destination(self, destination: Loc) -> None:
         """Set the trip destination (a ``Loc``)."""
         _LOC_SETTERS["set_destination"](self, destination=destination)
 
-    def set_hotel_location(self, location: Any) -> None:
+    def set_hotel_location(self, location: Loc) -> None:
         """Set the hotel city (a ``Loc``)."""
         _LOC_SETTERS["set_hotel_location"](self, location=location)
 
@@ -350,7 +363,7 @@ class TripBookingAPI(ToolApi):
     set_min_room_price = _make_value_setter("set_min_room_price", "min_price_room")
     set_max_room_price = _make_value_setter("set_max_room_price", "max_price_room")
 
-    def select_room_type(self, room_type: Any) -> None:
+    def select_room_type(self, room_type: str) -> None:
         """Choose the room type (stored as given, as in the original)."""
         self._require_booking_type("select_room_type")
         self.search_criteria["room_type"] = room_type
@@ -429,10 +442,6 @@ class TripBookingAPI(ToolApi):
         )
         result.rooms = self.inventory.search_hotels(q)
 
-    def outcome(self) -> dict[str, Any]:
-        """The accumulated search criteria (what the original scores)."""
-        return dict(self.search_criteria)
-
     def _require_booking_type(self, name: str) -> None:
         if "booking_type" not in self.search_criteria:
             raise ToolCallError(
@@ -470,21 +479,41 @@ def _date(value: Any, key: str, notes: list[str]) -> dt.date | None:
         return None
 
 
-class TripBookingToolkit(Toolkit):
-    """Trip Booking sessions over the travel inventory of ``seed``, with ``Loc`` and ``Date`` bound.
+def _date_from_json(value: Any) -> tuple[list[Any], dict[str, Any]]:
+    """``Date`` arguments from a JSON value: ``{"month", "day", "year"}``, a list or ``"YYYY-MM-DD"``."""
+    if isinstance(value, str):
+        try:
+            year, month, day = (int(p) for p in value.split("-"))
+        except ValueError:
+            raise ToolCallError(
+                WRONG_ARGUMENTS,
+                f'a Date must be {{"month", "day", "year"}} or "YYYY-MM-DD"; got {value!r}',
+            ) from None
+        return [month, day, year], {}
+    return construct_from_json(value)
+
+
+class TripBookingToolkit(ProgramToolkit):
+    """Trip Booking programs over the travel inventory of ``world_seed``, with ``Loc`` and ``Date``.
 
     Args:
-        seed: seed of the travel inventory.
+        world_seed: seed of the travel inventory.
+        extraction: ``"strict"`` or ``"lenient"`` (see :mod:`toolgym.tools.program`).
         max_results: offers shown per list.
     """
 
     name = "trip_booking"
     api_class = TripBookingAPI
-    constructors = (Constructor(LOC, Loc), Constructor(DATE, Date))
+    constructors = (Constructor(LOC, Loc), Constructor(DATE, Date, _date_from_json))
 
-    def __init__(self, seed: int = 0, max_results: int = 5) -> None:
-        super().__init__(seed, max_results)
-        self.inventory = get_travel_inventory(seed)
+    def __init__(
+        self, world_seed: int = 0, *, extraction: str = "strict", max_results: int = 5
+    ) -> None:
+        super().__init__(world_seed, extraction=extraction)
+        if not isinstance(max_results, int) or max_results < 1:
+            raise ValueError(f"max_results must be at least 1; got {max_results!r}")
+        self.max_results = max_results
+        self.inventory = get_travel_inventory(world_seed)
 
     def make_api(self) -> TripBookingAPI:
         """A fresh ``API`` object with empty criteria."""

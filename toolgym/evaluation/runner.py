@@ -27,7 +27,10 @@ import gymnasium as gym
 from tqdm.auto import tqdm
 
 from toolgym.agents import Agent, make_agent
-from toolgym.benchmarks.report import summarize
+from toolgym.envs.protocol import task_env
+from toolgym.evaluation.records import EpisodeRecord
+from toolgym.evaluation.report import summarize
+from toolgym.tools.errors import AGENT_ERROR, TIMEOUT
 
 AgentFactory = Callable[[gym.Env[Any, Any]], Agent]
 
@@ -36,87 +39,53 @@ AgentFactory = Callable[[gym.Env[Any, Any]], Agent]
 class EvalResult:
     """Records of every episode (in task order) and their summary."""
 
-    records: list[dict[str, Any]]
+    records: list[EpisodeRecord]
     summary: dict[str, Any]
     path: Path | None = None
     resumed: int = 0
 
 
-def _new_record(obs: str, info: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "task_id": info["task_id"],
-        "instruction": info["instruction"],
-        "actions": [],
-        "turns": [],
-        "reward": 0.0,
-        "return": 0.0,
-        "terminated": False,
-        "truncated": False,
-        "steps": 0,
-        "metrics": None,
-        "error": None,
-        "warnings": [],
-        "observation": obs,
-    }
+def _new_record(obs: str, info: dict[str, Any]) -> EpisodeRecord:
+    return EpisodeRecord(info["task_id"], info["instruction"], observation=obs)
 
 
-def _log_step(
-    record: dict[str, Any],
-    action: str,
-    turn: dict[str, Any],
-    obs: str,
-    reward: float,
-    step_info: dict[str, Any],
-) -> None:
-    record["actions"].append(action)
-    record["turns"].append(
-        {
-            **turn,
-            "action": action,
-            "observation": obs,
-            "reward": float(reward),
-            "error": step_info.get("error"),
-        }
-    )
-    record["reward"] = float(reward)
-    record["return"] += float(reward)
-    record["steps"] += 1
-    record["observation"] = obs
+def _agent_error(e: Exception) -> dict[str, str]:
+    return {"category": AGENT_ERROR, "message": f"{type(e).__name__}: {e}"}
 
 
 def _close_record(
     env: gym.Env[Any, Any],
-    record: dict[str, Any],
+    record: EpisodeRecord,
     terminated: bool,
     truncated: bool,
     step_info: dict[str, Any],
     start: float,
-) -> dict[str, Any]:
-    record["terminated"], record["truncated"] = terminated, truncated
-    record["warnings"] = step_info.get("warnings", [])
+) -> EpisodeRecord:
+    record.terminated, record.truncated = terminated, truncated
+    record.warnings = step_info.get("warnings", [])
     if terminated:
-        record["metrics"] = step_info["metrics"]
-        record["error"] = step_info["error"]
-        record["prediction"] = step_info.get("prediction")
+        record.metrics = step_info["metrics"]
+        record.error = step_info["error"]
+        record.prediction = step_info.get("prediction")
     else:
-        record["metrics"] = env.unwrapped.score()  # type: ignore[attr-defined]
-        if record["error"] is None:
-            record["error"] = {
-                "category": "timeout",
-                "message": f"the step budget ({record['steps']} steps) ran out before the episode ended",
+        record.metrics = task_env(env).score().metrics_dict()
+        if record.error is None:
+            record.error = {
+                "category": TIMEOUT,
+                "message": f"the step budget ({record.steps} steps) ran out before the episode ended",
             }
-    if record["turns"]:  # the single-step protocol's fields, at the top for easy reading
-        first = record["turns"][0]
-        for key in ("prompt", "generation", "action"):
-            if key in first:
-                record.setdefault(key, first[key])
-    record["time_s"] = time.perf_counter() - start
+    if record.turns:  # the single-step protocol's fields, at the top for easy reading
+        first = record.turns[0]
+        record.prompt = first.get("prompt")
+        record.generation = first.get("generation")
+        record.action = first.get("action")
+    record.time_s = time.perf_counter() - start
     return record
 
 
 def run_episode(
     env: gym.Env[Any, Any], agent: Agent, *, task_id: Any = None, seed: int | None = None
-) -> dict[str, Any]:
+) -> EpisodeRecord:
     """Play one episode; agent failures are recorded (``agent_error``), never raised."""
     options = None if task_id is None else {"task_id": task_id}
     start = time.perf_counter()
@@ -130,9 +99,9 @@ def run_episode(
             action, turn = agent.act_with_info(obs, info)
             obs, reward, terminated, truncated, step_info = env.step(action)
             info = {**info, **step_info}
-            _log_step(record, action, turn, obs, float(reward), step_info)
+            record.log_step(action, turn, obs, float(reward), step_info)
     except Exception as e:  # the agent (not the env) failed: keep the episode, say why
-        record["error"] = {"category": "agent_error", "message": f"{type(e).__name__}: {e}"}
+        record.error = _agent_error(e)
     return _close_record(env, record, terminated, truncated, step_info, start)
 
 
@@ -141,7 +110,7 @@ def run_batch(
     agents: Sequence[Any],
     task_ids: Sequence[Any],
     seeds: Sequence[int | None],
-) -> list[dict[str, Any]]:
+) -> list[EpisodeRecord]:
     """Play ``len(task_ids)`` episodes in lockstep with one batched generation per step.
 
     ``agents`` are LLM agents (``prompt``/``parse`` halves) sharing one backend; slot ``i`` plays
@@ -174,10 +143,7 @@ def run_batch(
             )
         except Exception as e:  # the backend failed: every active episode records it
             for i in active:
-                records[i]["error"] = {
-                    "category": "agent_error",
-                    "message": f"{type(e).__name__}: {e}",
-                }
+                records[i].error = _agent_error(e)
                 done[i] = True
             break
         for i, prompt, generation in zip(active, prompts, generations, strict=True):
@@ -188,14 +154,14 @@ def run_batch(
             obs[i] = o
             last_info[i] = step_info
             flags[i] = (terminated, truncated)
-            _log_step(records[i], action, turn, o, float(reward), step_info)
+            records[i].log_step(action, turn, o, float(reward), step_info)
             done[i] = terminated or truncated
     elapsed = time.perf_counter() - start
     out = []
     for i in range(n):
         terminated, truncated = flags[i]
         record = _close_record(envs[i], records[i], terminated, truncated, last_info[i], start)
-        record["time_s"] = elapsed / n  # the batch's time, shared
+        record.time_s = elapsed / n  # the batch's time, shared
         out.append(record)
     return out
 
@@ -219,7 +185,7 @@ def run_dfsdt(
     width: int = 2,
     max_depth: int = 12,
     max_steps: int | None = None,
-) -> dict[str, Any]:
+) -> EpisodeRecord:
     """Depth-first search over actions with backtracking (ToolLLM's DFSDT).
 
     At each node the agent proposes up to ``width`` different actions (it is told which ones were
@@ -229,23 +195,23 @@ def run_dfsdt(
     (its outcome is what is scored: the search never looks at rewards). ``max_steps`` (default
     ``width × max_depth``) bounds the env steps of the whole search.
     """
-    base = env.unwrapped
+    base = task_env(env)
     options = None if task_id is None else {"task_id": task_id}
     start = time.perf_counter()
     obs, info = env.reset(seed=seed, options=options)
     record = _new_record(obs, info)
-    record["search"] = []
+    record.search = []
     agent.reset(obs, info)
     budget = max_steps if max_steps is not None else width * max_depth
     stack = [_Node(base.get_state(), agent.get_state(), obs, info, 0, [])]
     terminated = False
     step_info: dict[str, Any] = {}
     try:
-        while stack and record["steps"] < budget:
+        while stack and record.steps < budget:
             node = stack[-1]
             if len(node.tried) >= width or node.depth >= max_depth:
                 stack.pop()
-                record["search"].append({"event": "backtrack", "depth": node.depth})
+                record.search.append({"event": "backtrack", "depth": node.depth})
                 continue
             base.set_state(node.state)
             agent.set_state(node.agent_state)
@@ -253,9 +219,9 @@ def run_dfsdt(
             action, turn = agent.act_with_info(node.obs, node.info)
             node.tried.append(action)
             agent.avoid = []
-            o, reward, terminated, _, step_info = base.step(action)
-            _log_step(record, action, turn, o, float(reward), step_info)
-            record["search"].append({"event": "step", "depth": node.depth + 1, "action": action})
+            o, reward, terminated, _, step_info = env.unwrapped.step(action)
+            record.log_step(action, turn, o, float(reward), step_info)
+            record.search.append({"event": "step", "depth": node.depth + 1, "action": action})
             if terminated:
                 break
             if step_info.get("error"):
@@ -265,7 +231,7 @@ def run_dfsdt(
                 _Node(base.get_state(), agent.get_state(), o, child_info, node.depth + 1, [])
             )
     except Exception as e:
-        record["error"] = {"category": "agent_error", "message": f"{type(e).__name__}: {e}"}
+        record.error = _agent_error(e)
     return _close_record(env, record, terminated, not terminated, step_info, start)
 
 
@@ -273,7 +239,7 @@ def _record_key(task_id: Any) -> str:
     return json.dumps(task_id)
 
 
-def _read_existing(path: Path) -> list[dict[str, Any]]:
+def _read_existing(path: Path) -> list[EpisodeRecord]:
     """Complete records of an earlier run; a line cut by an interrupt is dropped from the file."""
     if not path.exists():
         return []
@@ -285,7 +251,7 @@ def _read_existing(path: Path) -> list[dict[str, Any]]:
         except json.JSONDecodeError:
             continue
         if line.endswith("\n") and isinstance(record, dict) and "task_id" in record:
-            good.append(record)
+            good.append(EpisodeRecord.from_dict(record))
             kept.append(line)
     if len(kept) != len(lines):
         path.write_text("".join(kept), encoding="utf-8")
@@ -333,7 +299,7 @@ def evaluate(
     env = gym.make(env_id, **kwargs)
     agent_obj = make_agent(agent, env, seed) if isinstance(agent, str) else agent(env)
     name = label or getattr(agent_obj, "name", None) or "agent"
-    unwrapped: Any = env.unwrapped
+    unwrapped = task_env(env)
     if task_ids is None:
         ids: list[Any] = list(unwrapped.task_ids)
         if not ids:
@@ -355,11 +321,11 @@ def evaluate(
         safe = "".join(c if c.isalnum() or c in "-_.=" else "_" for c in name)
         path = out / f"{env_id.replace('/', '_')}__{safe}__{tag}.jsonl"
         if resume:
-            done = {_record_key(r["task_id"]): r for r in _read_existing(path)}
+            done = {_record_key(r.task_id): r for r in _read_existing(path)}
         elif path.exists():
             path.unlink()
     todo = [(i, t) for i, t in enumerate(ids) if t is None or _record_key(t) not in done]
-    fresh: dict[int, dict[str, Any]] = {}
+    fresh: dict[int, EpisodeRecord] = {}
     batchable = batch_size > 1 and strategy != "dfsdt" and hasattr(agent_obj, "prompt")
     with contextlib.ExitStack() as stack:
         envs = [env]
@@ -384,17 +350,16 @@ def evaluate(
             )
         )
 
-        def keep(i: int, record: dict[str, Any]) -> None:
-            record = {
-                "env_id": env_id,
-                "agent": name,
-                "split": split,
-                "strategy": strategy,
-                **record,
-            }
+        def keep(i: int, record: EpisodeRecord) -> None:
+            record.env_id, record.agent, record.split, record.strategy = (
+                env_id,
+                name,
+                split,
+                strategy,
+            )
             fresh[i] = record
             if handle is not None:
-                handle.write(json.dumps(record, ensure_ascii=False, default=repr) + "\n")
+                handle.write(json.dumps(record.to_dict(), ensure_ascii=False, default=repr) + "\n")
                 handle.flush()
             bar.update(1)
 
@@ -427,4 +392,5 @@ def evaluate(
             for (i, _), record in zip(chunk, results, strict=True):
                 keep(i, record)
     records = [fresh[i] if i in fresh else done[_record_key(t)] for i, t in enumerate(ids)]
-    return EvalResult(records, summarize(records), path, resumed=len(ids) - len(todo))
+    summary = summarize(records, unwrapped.family.metrics)
+    return EvalResult(records, summary, path, resumed=len(ids) - len(todo))

@@ -325,7 +325,7 @@ class CatApiApp(HttpApp):
         api_key: the accepted ``x-api-key`` (None: any non-empty key).
     """
 
-    name = "catapi"
+    name = "cat_api"
     hosts = (API_HOST,)
 
     def __init__(self, seed: int = 0, api_key: str | None = None) -> None:

@@ -1,6 +1,6 @@
 """LLM benchmark: embedded-model load time (cold and cached), tokens/s, batched vs sequential.
 
-Run ``toolgym bench --llm`` (or ``python -m toolgym.benchmarks.llm_perf``). Targets on 2 CPU
+Run ``toolgym bench --llm`` (or ``python -m toolgym.evaluation.llm_perf``). Targets on 2 CPU
 cores: cached load under 3 s; batch 8 at least 2x the episodes/s of sequential evaluation.
 """
 
@@ -13,7 +13,7 @@ import sys
 import tempfile
 import time
 
-from toolgym.benchmarks.report import format_table
+from toolgym.evaluation.report import format_table
 
 _LOAD_PROBE = """
 import time
@@ -48,7 +48,7 @@ def tokens_per_second(backend: object, new_tokens: int = 128) -> float:
 def episodes_per_second(backend: object, env_id: str, tasks: int, batch: int) -> float:
     """Episodes/s of evaluating the first ``tasks`` tasks of ``env_id`` with batch ``batch``."""
     from toolgym.agents.llm_agent import LLMAgent
-    from toolgym.benchmarks.runner import evaluate
+    from toolgym.evaluation.runner import evaluate
 
     start = time.perf_counter()
     evaluate(

@@ -1,10 +1,13 @@
-"""Performance benchmark: reset/step latency, oracle throughput, listing-database memory.
+"""Performance benchmark: reset/step latency, oracle throughput, world memory, served requests.
 
-Run ``toolgym bench`` (or ``python -m toolgym.benchmarks.perf``). Targets on a 2-core machine:
-Home Search step of a full program (with the search over the listings) under 300 µs median,
-reset under 100 µs, both test splits with the oracle under 1 s, the listing database under 50 MB;
-a curl step (OpenWeather, Cat API) under 300 µs median; the localhost server at least 2,000
-requests/s under a concurrent client.
+Run ``toolgym bench`` (or ``python -m toolgym.evaluation.perf``). Every registered family is
+measured the same way: the median latency of ``reset`` and of one oracle ``step`` (program mode,
+test split), the oracle's throughput over the whole test split, the memory of one world (its
+toolkit and a backend, built in a fresh process), and, for families with an HTTP service, the
+requests per second of ``toolgym serve`` under 8 concurrent keep-alive clients. Targets on a 2-core
+machine: a Home Search program step under 300 µs median, a curl step under 300 µs, every test
+split with the oracle under 1 s, the listing database under 50 MB, the server at least 2,000
+requests/s.
 """
 
 from __future__ import annotations
@@ -20,23 +23,27 @@ import gymnasium as gym
 
 import toolgym  # noqa: F401 - registers the envs
 from toolgym.agents import OracleAgent
-from toolgym.benchmarks.report import format_table
-from toolgym.benchmarks.runner import evaluate
-from toolgym.envs import env_ids
+from toolgym.envs import env_ids, families
+from toolgym.envs.protocol import task_env
+from toolgym.envs.spec import FamilySpec, load_ref
+from toolgym.evaluation.report import format_table
+from toolgym.evaluation.runner import evaluate
 
 _MEMORY_PROBE = """
-import gc, resource, tracemalloc
+import gc, resource, sys, tracemalloc
+from toolgym.envs.spec import load_ref
 def rss():
     with open("/proc/self/statm") as f:
         return int(f.read().split()[1]) * resource.getpagesize()
-from toolgym.simulators.listings import ListingDatabase
+toolkit_class = load_ref(sys.argv[1])
 gc.collect(); before = rss()
 tracemalloc.start()
-db = ListingDatabase(0)
+backend = toolkit_class(world_seed=0).new_backend()
+backend.reset(None)
 traced = tracemalloc.get_traced_memory()[0]
 tracemalloc.stop()
 gc.collect()
-print(len(db), traced, rss() - before)
+print(traced, rss() - before)
 """
 
 
@@ -47,7 +54,7 @@ def _median_us(samples: list[float]) -> float:
 def bench_env(env_id: str, repeat: int) -> dict[str, Any]:
     """Latencies and oracle throughput of one env (program mode, test split)."""
     env = gym.make(env_id)
-    unwrapped: Any = env.unwrapped
+    unwrapped = task_env(env)
     ids = list(unwrapped.task_ids)
     env.reset(seed=0)  # warm-up: gold programs are executed and cached on first use
     resets = []
@@ -77,12 +84,15 @@ def bench_env(env_id: str, repeat: int) -> dict[str, Any]:
     }
 
 
-def listing_memory() -> tuple[int, float, float]:
-    """(listings, MB allocated while building, MB of resident memory added) in a fresh process."""
+def world_memory(spec: FamilySpec) -> tuple[float, float]:
+    """(MB allocated, MB of resident memory added) building one world of ``spec`` afresh."""
     out = subprocess.run(
-        [sys.executable, "-c", _MEMORY_PROBE], capture_output=True, text=True, check=True
+        [sys.executable, "-c", _MEMORY_PROBE, spec.toolkit],
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout.split()
-    return int(out[0]), int(out[1]) / 1e6, int(out[2]) / 1e6
+    return int(out[0]) / 1e6, int(out[1]) / 1e6
 
 
 def _free_port() -> int:
@@ -94,37 +104,27 @@ def _free_port() -> int:
 
 
 def server_throughput(
-    service: str = "openweather", clients: int = 8, requests_per_client: int = 500
+    spec: FamilySpec, clients: int = 8, requests_per_client: int = 500
 ) -> tuple[float, float]:
     """(requests/s, median ms) of ``toolgym serve`` under ``clients`` concurrent keep-alive clients.
 
-    The server runs in its own process; each client thread keeps one HTTP/1.1 connection open.
+    The server runs in its own process; each client thread keeps one HTTP/1.1 connection open and
+    sends distinct requests (the family toolkit's ``sample_requests``), so the service's caches
+    do not answer them all.
     """
     import http.client
     import threading
 
     port = _free_port()
     server = subprocess.Popen(
-        [sys.executable, "-m", "toolgym.cli", "serve", service, "--port", str(port)],
+        [sys.executable, "-m", "toolgym.cli", "serve", spec.name, "--port", str(port)],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
     )
     try:
         assert server.stdout is not None
         server.stdout.readline()  # "serving ... on http://..." once listening
-        # Distinct requests, so the server's caches do not answer them all.
-        if service == "openweather":
-            paths = [
-                f"/data/2.5/weather?lat={(i * 7.3) % 170 - 85:.1f}&lon={(i * 13.7) % 350 - 175:.1f}"
-                f"&appid=bench&units={('standard', 'metric', 'imperial')[i % 3]}"
-                for i in range(clients * requests_per_client)
-            ]
-        else:
-            orders = ("ASC", "DESC", "RANDOM")
-            paths = [
-                f"/v1/images/search?limit={1 + i % 10}&order={orders[i % 3]}&page={i % 7}"
-                for i in range(clients * requests_per_client)
-            ]
+        requests = load_ref(spec.toolkit)().sample_requests(clients * requests_per_client)
         latencies: list[float] = []
         lock = threading.Lock()
         errors: list[str] = []
@@ -134,9 +134,8 @@ def server_throughput(
             mine = []
             for j in range(requests_per_client):
                 t = time.perf_counter()
-                conn.request(
-                    "GET", paths[k * requests_per_client + j], headers={"x-api-key": "bench"}
-                )
+                path, headers = requests[k * requests_per_client + j]
+                conn.request("GET", path, headers=headers)
                 reply = conn.getresponse()
                 reply.read()
                 mine.append(time.perf_counter() - t)
@@ -174,15 +173,16 @@ def main(argv: list[str] | None = None) -> int:
     )
     total = sum(r["test_split_s"] for r in rows)
     print(f"\nall test splits with the oracle: {total:.3f} s")
-    print(
-        "(step_us: Home Search/Trip Booking = a whole program with its search; REST = one curl request)"
-    )
-    n, traced, rss = listing_memory()
-    print(f"listing database: {n} listings, {traced:.1f} MB allocated, {rss:.1f} MB resident added")
-    for service in ("openweather", "catapi"):
-        rate, median_ms = server_throughput(service)
+    print("(step_us: one whole action in program mode: a program with its search, or a request)")
+    for spec in families():
+        traced, rss = world_memory(spec)
+        print(f"{spec.title} world: {traced:.1f} MB allocated, {rss:.1f} MB resident added")
+    for spec in families():
+        if spec.service is None:
+            continue
+        rate, median_ms = server_throughput(spec)
         print(
-            f"toolgym serve {service}: {rate:,.0f} requests/s with 8 concurrent keep-alive "
+            f"toolgym serve {spec.name}: {rate:,.0f} requests/s with 8 concurrent keep-alive "
             f"clients (median latency {median_ms:.2f} ms)"
         )
     return 0

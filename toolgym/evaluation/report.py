@@ -1,4 +1,9 @@
-"""Summaries of evaluation records and plain-text tables."""
+"""Summaries of evaluation records and plain-text tables.
+
+A summary aggregates exactly the metrics the env's family declares (its ``FamilySpec.metrics``):
+the mean of each over the episodes, the error counts, and the mean number of steps. Tables and
+the paper's layout (one column per tool) are built from whatever metrics the summaries carry.
+"""
 
 from __future__ import annotations
 
@@ -9,44 +14,40 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from toolgym.tools.errors import CATEGORIES
-
-SUMMARY_COLUMNS: tuple[str, ...] = (
-    "env",
-    "agent",
-    "episodes",
-    "success",
-    "f1",
-    "executable",
-    *CATEGORIES,
-    "other_errors",
-    "steps",
-)
+from toolgym.benchmarks.score import F1_METRICS, MetricSpec
+from toolgym.evaluation.records import EpisodeRecord
+from toolgym.tools.errors import REPORTED_CATEGORIES
 
 
-def summarize(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+def summarize(
+    records: Sequence[EpisodeRecord], metrics: Sequence[MetricSpec] = F1_METRICS
+) -> dict[str, Any]:
     """Aggregate episode records of one env and agent.
 
+    Args:
+        records: the episodes.
+        metrics: the metrics to average (the family's declaration).
+
     Returns:
-        ``episodes``, ``success`` (rate), ``f1`` (mean), ``executable`` (rate), one count per error
-        category, ``other_errors`` (timeouts, agent failures) and mean ``steps``.
+        ``env``, ``agent``, ``episodes``, the mean of each metric, one count per reported error
+        category, ``other_errors`` (timeouts, agent failures, later categories), mean ``steps``,
+        every category's count under ``errors`` and the metric declarations under ``metric_specs``.
     """
     n = len(records)
-    categories = Counter(
-        (r.get("error") or {}).get("category") for r in records if r.get("error") is not None
-    )
+    counts = Counter(r.error_category for r in records if r.error is not None)
     out: dict[str, Any] = {
-        "env": records[0]["env_id"] if records else "",
-        "agent": records[0]["agent"] if records else "",
+        "env": records[0].env_id if records else "",
+        "agent": records[0].agent if records else "",
         "episodes": n,
-        "success": _mean(float(r["metrics"]["success"]) for r in records),
-        "f1": _mean(float(r["metrics"]["f1"]) for r in records),
-        "executable": _mean(float(r["metrics"]["executable"]) for r in records),
     }
-    for category in CATEGORIES:
-        out[category] = categories.pop(category, 0)
-    out["other_errors"] = sum(categories.values())
-    out["steps"] = _mean(float(r["steps"]) for r in records)
+    for spec in metrics:
+        out[spec.key] = _mean(float((r.metrics or {}).get(spec.key) or 0.0) for r in records)
+    for category in REPORTED_CATEGORIES:
+        out[category] = counts.get(category, 0)
+    out["other_errors"] = sum(v for k, v in counts.items() if k not in REPORTED_CATEGORIES)
+    out["steps"] = _mean(float(r.steps) for r in records)
+    out["errors"] = {str(k): v for k, v in sorted(counts.items(), key=lambda kv: str(kv[0]))}
+    out["metric_specs"] = [{"key": m.key, "title": m.title, "percent": m.percent} for m in metrics]
     return out
 
 
@@ -55,17 +56,34 @@ def _mean(values: Iterable[float]) -> float:
     return sum(values) / len(values) if values else 0.0
 
 
-def format_table(
-    rows: Sequence[Mapping[str, Any]], columns: Sequence[str] = SUMMARY_COLUMNS
-) -> str:
-    """Rows as an aligned plain-text table (rates as percentages with one decimal).
+def metric_specs(summaries: Sequence[Mapping[str, Any]]) -> list[MetricSpec]:
+    """The metrics the summaries carry, each once, in first-seen order."""
+    seen: dict[str, MetricSpec] = {}
+    for summary in summaries:
+        for spec in summary.get("metric_specs", []):
+            seen.setdefault(spec["key"], MetricSpec(spec["key"], spec["title"], spec["percent"]))
+    return list(seen.values())
 
-    >>> print(format_table([{"env": "a", "success": 0.5}], ["env", "success"]))
+
+def summary_columns(summaries: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The columns of the per-env table: the metrics, then the error counts and steps."""
+    metrics = [m.key for m in metric_specs(summaries)]
+    return ["env", "agent", "episodes", *metrics, *REPORTED_CATEGORIES, "other_errors", "steps"]
+
+
+def format_table(
+    rows: Sequence[Mapping[str, Any]],
+    columns: Sequence[str],
+    percent: Iterable[str] = (),
+) -> str:
+    """Rows as an aligned plain-text table (``percent`` columns as percentages, one decimal).
+
+    >>> print(format_table([{"env": "a", "success": 0.5}], ["env", "success"], ["success"]))
     env  success
     ---  -------
     a      50.0%
     """
-    rate_columns = {"success", "f1", "executable"}
+    rate_columns = set(percent)
 
     def cell(column: str, value: Any) -> str:
         if column in rate_columns and isinstance(value, float):
@@ -94,35 +112,42 @@ def format_table(
     )
 
 
+def format_summary_table(summaries: Sequence[Mapping[str, Any]]) -> str:
+    """The per-env table of :func:`summarize` results."""
+    percent = [m.key for m in metric_specs(summaries) if m.percent]
+    return format_table(summaries, summary_columns(summaries), percent)
+
+
 def _is_numeric(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
-
-
-PAPER_ROWS: tuple[tuple[str, str], ...] = (
-    ("success", "success rate"),
-    ("f1", "mean F1"),
-    ("executable", "executable rate"),
-    ("episodes", "episodes"),
-)
 
 
 def paper_layout(summaries: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """The paper's layout: one row per metric (per agent), one column per tool, plus the mean.
 
-    >>> rows = paper_layout([{"env": "toolbench/A-v0", "agent": "m", "success": 0.5, "f1": 0.5,
-    ...                        "executable": 1.0, "episodes": 2}])
+    >>> from toolgym.benchmarks.score import F1_METRICS
+    >>> s = {"env": "toolbench/A-v0", "agent": "m", "success": 0.5, "f1": 0.5,
+    ...      "executable": 1.0, "episodes": 2,
+    ...      "metric_specs": [{"key": m.key, "title": m.title, "percent": m.percent}
+    ...                       for m in F1_METRICS]}
+    >>> rows = paper_layout([s])
     >>> rows[0]["metric"], rows[0]["A"], rows[0]["mean"]
     ('success rate', 0.5, 0.5)
     """
     agents = list(dict.fromkeys(s["agent"] for s in summaries))
+    specs = metric_specs(summaries)
     rows = []
     for agent in agents:
         mine = [s for s in summaries if s["agent"] == agent]
-        for key, title in PAPER_ROWS:
+        for key, title in [(m.key, m.title) for m in specs] + [("episodes", "episodes")]:
             row: dict[str, Any] = {"agent": agent, "metric": title}
+            values = []
             for s in mine:
-                row[tool_name(s["env"])] = s[key]
-            values = [s[key] for s in mine]
+                if key in s:
+                    row[tool_name(s["env"])] = s[key]
+                    values.append(s[key])
+            if not values:
+                continue
             row["mean"] = sum(values) / len(values) if key != "episodes" else sum(values)
             rows.append(row)
     return rows
@@ -162,7 +187,7 @@ def write_summaries(summaries: Sequence[Mapping[str, Any]], out_dir: str | Path)
     paths["json"].write_text(
         json.dumps({"per_env": list(summaries), "paper": paper}, indent=2) + "\n"
     )
-    _write_csv(paths["csv"], summaries, list(SUMMARY_COLUMNS))
+    _write_csv(paths["csv"], summaries, summary_columns(summaries))
     paths["paper_txt"].write_text(format_paper_table(paper) + "\n")
     _write_csv(paths["paper_csv"], paper, list(dict.fromkeys(k for r in paper for k in r)))
     return paths

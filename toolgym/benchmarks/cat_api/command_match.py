@@ -1,0 +1,77 @@
+"""The original's rule for deleting a favourite: the command is compared as text, not executed.
+
+A ``compare_string_only`` task succeeds when the agent's request line, normalised as the original
+evaluator normalises it, equals a gold line. The checker also reports ``state_success``: whether
+the favourite the gold deletes is really gone from the agent's service afterwards, so a correct
+request written differently can be told apart from a wrong one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from toolgym.benchmarks.score import Checker, Score
+from toolgym.benchmarks.tasks import Task
+from toolgym.errors import TaskFileError
+from toolgym.simulators.cat_api import CatApiApp
+from toolgym.tools.backend import Attempt
+from toolgym.tools.cat_api import CatApiToolkit
+from toolgym.tools.curl import parse_curl
+from toolgym.tools.errors import WRONG_ARGUMENTS, ToolCallError
+
+
+def normalize_command(text: str) -> str:
+    r"""The original's normalisation of a prediction compared as a string.
+
+    >>> normalize_command("  curl  -X\tDELETE 'u'\n\n")
+    "curl -X DELETE 'u'"
+    """
+    text = re.sub(r"[ \t]+", " ", text)
+    text = re.sub(r"\n+", "\n", text)
+    return text.strip(" \n")
+
+
+class CommandMatch(Checker):
+    """Success when the request line equals a gold line (see the module docstring)."""
+
+    runs_gold = False
+
+    def check(self, task: Task, attempt: Attempt, golds: Sequence[Attempt]) -> Score:
+        """Compare the request text; report the state check beside it."""
+        match = normalize_command(attempt.text) in task.gold
+        value = 1.0 if match else 0.0
+        state = (
+            None
+            if attempt.backend is None
+            else CatApiToolkit.favourite_gone(attempt.backend, task.gold[0])
+        )
+        metrics = {
+            "precision": value,
+            "recall": value,
+            "f1": value,
+            "closest_label": 0,
+            "state_success": state,
+        }
+        executable = attempt.error is None and attempt.outcome is not None
+        error = None
+        if not match:
+            error = (
+                attempt.error.to_info()
+                if attempt.error is not None
+                else {
+                    "category": WRONG_ARGUMENTS,
+                    "message": "the command differs from the expected one",
+                }
+            )
+        return Score(value, match, executable, metrics, error, None)
+
+    def validate(self, task: Task, golds: Sequence[Attempt]) -> None:
+        """Each gold must be a well-formed request to the service (it is not run)."""
+        for line in task.gold:
+            try:
+                parse_curl(line.replace("{API_KEY}", CatApiToolkit.api_key), CatApiApp.hosts)
+            except ToolCallError as e:
+                raise TaskFileError(
+                    f"the gold request of task {task.task_id!r} is not a valid request: {e}\n{line}"
+                ) from None

@@ -1,0 +1,88 @@
+"""Scores and checkers: how a task judges what an agent did.
+
+A :class:`Checker` scores an :class:`~toolgym.tools.backend.Attempt` against the attempts of the
+task's gold, run by the environment from the same starting state, and returns a :class:`Score`:
+the reward, whether the task succeeded, whether the action executed, an open dict of metrics and
+the error. Dict F1 over search criteria, F1 over response fields, a command compared as text, and
+later final-state comparison, LCS, WebShop's reward and precision/recall over calls all fit it.
+
+A family declares which metrics its checkers report (:class:`MetricSpec`); reports and the
+paper-layout table aggregate exactly those.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:
+    from toolgym.benchmarks.tasks import Task
+    from toolgym.tools.backend import Attempt
+
+
+@dataclass(frozen=True)
+class MetricSpec:
+    """A metric a family reports, averaged over episodes in summaries.
+
+    Attributes:
+        key: its key in ``info["metrics"]``.
+        title: its name in the paper-layout table ("success rate").
+        percent: whether tables show it as a percentage.
+    """
+
+    key: str
+    title: str
+    percent: bool = True
+
+
+F1_METRICS: tuple[MetricSpec, ...] = (
+    MetricSpec("success", "success rate"),
+    MetricSpec("f1", "mean F1"),
+    MetricSpec("executable", "executable rate"),
+)
+"""The metrics of the ToolBench tools scored by F1 (the paper's success rate and more)."""
+
+
+@dataclass(frozen=True)
+class Score:
+    """How an attempt did.
+
+    Attributes:
+        reward: the reward the family gives (e.g. the F1).
+        success: whether the task is solved.
+        executable: whether the action ran (an action that did not run scores 0).
+        metrics: the family's other metrics (``precision``, ``recall``, ``f1``, ...).
+        error: ``{"category", "message"}`` when the attempt failed or missed, else ``None``.
+        prediction: what was compared with the gold (``info["prediction"]``).
+    """
+
+    reward: float
+    success: bool
+    executable: bool
+    metrics: Mapping[str, Any] = field(default_factory=dict)
+    error: dict[str, str] | None = None
+    prediction: Any = None
+
+    def metrics_dict(self) -> dict[str, Any]:
+        """``info["metrics"]``: ``executable``, ``success``, then the other metrics."""
+        return {"executable": self.executable, "success": self.success, **self.metrics}
+
+
+class Checker(ABC):
+    """Scores attempts at a task (see the module docstring)."""
+
+    runs_gold: ClassVar[bool] = True
+    """Whether :meth:`check` needs the attempts of the task's gold (else it gets none)."""
+
+    @abstractmethod
+    def check(self, task: Task, attempt: Attempt, golds: Sequence[Attempt]) -> Score:
+        """Score ``attempt`` at ``task``; ``golds`` are the attempts of its gold actions."""
+
+    def validate(self, task: Task, golds: Sequence[Attempt]) -> None:  # noqa: B027
+        """Raise ``TaskFileError`` if the task's gold cannot be scored against (default: fine).
+
+        Called once per task when an environment loads it, with the gold attempts (an empty
+        sequence when :attr:`runs_gold` is false).
+        """

@@ -1,0 +1,81 @@
+"""What runners and agents may read from an environment, as a typed protocol.
+
+Gymnasium wrappers do not forward attributes, so code that needs more than ``reset``/``step``
+reaches the unwrapped environment; :func:`task_env` does it once, checks that the environment is a
+toolgym one, and returns it typed as :class:`TaskEnv`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Protocol, runtime_checkable
+
+import gymnasium as gym
+
+from toolgym.benchmarks.score import Score
+from toolgym.benchmarks.suite import TaskSuite
+from toolgym.benchmarks.tasks import Task, TaskId
+from toolgym.envs.spec import FamilySpec
+from toolgym.tools.language import ActionLanguage, AgentHints
+from toolgym.tools.tool import ToolSet
+
+
+@runtime_checkable
+class TaskEnv(Protocol):
+    """The surface of a toolgym environment beyond the Gymnasium API."""
+
+    family: FamilySpec
+    version: int
+    suite: TaskSuite
+    language: ActionLanguage
+
+    @property
+    def task_ids(self) -> tuple[TaskId, ...]:
+        """The ids of the split's tasks (empty for the unlimited ``train`` split)."""
+        ...
+
+    @property
+    def task(self) -> Task | None:
+        """The current task."""
+        ...
+
+    @property
+    def tools(self) -> ToolSet:
+        """The tools the current task exposes (all of the family's before the first reset)."""
+        ...
+
+    @property
+    def hints(self) -> AgentHints:
+        """How to act: the language, what ends an episode, how demonstrations are labelled."""
+        ...
+
+    def oracle_actions(self) -> list[str]:
+        """The gold actions of the current task in the current action mode."""
+        ...
+
+    def score(self) -> Score:
+        """The score of the episode as if it ended now."""
+        ...
+
+    def get_state(self) -> dict[str, Any]:
+        """Everything needed to continue the episode later."""
+        ...
+
+    def set_state(self, state: Mapping[str, Any]) -> None:
+        """Return to a state returned by :meth:`get_state`."""
+        ...
+
+
+def task_env(env: gym.Env[Any, Any]) -> TaskEnv:
+    """``env`` unwrapped, typed as a :class:`TaskEnv`.
+
+    Raises:
+        TypeError: ``env`` is not a toolgym environment.
+    """
+    base = env.unwrapped
+    if not isinstance(base, TaskEnv):
+        raise TypeError(
+            "expected a toolgym environment (from gym.make('toolbench/...')); "
+            f"got {type(base).__name__}"
+        )
+    return base

@@ -1,0 +1,149 @@
+"""The family spec: the one declaration a tool family makes.
+
+Everything generic is derived from a :class:`FamilySpec`: the env ids and their step budgets
+(registration), the env class and its documentation, the command line (``toolgym list``,
+``serve``, ``generate``, ``build-tasks``), the prompting defaults and agent hints, the metrics the
+reports show, and the parametrization of the family contract test suite.
+
+A spec names its parts by import path (``"module:attribute"``, like Gymnasium entry points), so
+importing :mod:`toolgym` registers every family without importing any of them.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolgym.benchmarks.score import F1_METRICS, MetricSpec
+from toolgym.errors import ToolgymError
+
+NAMESPACE = "toolbench"
+"""The namespace of every env id: ``toolbench/<EnvName>-v<N>``."""
+
+
+def load_ref(ref: str) -> Any:
+    """The object an import path ``"package.module:attribute"`` names.
+
+    Raises:
+        ToolgymError: the path is malformed, or the module or attribute does not exist.
+    """
+    module, sep, attr = ref.partition(":")
+    if not sep or not module or not attr:
+        raise ToolgymError(f"an import path looks like 'package.module:attribute'; got {ref!r}")
+    try:
+        return getattr(importlib.import_module(module), attr)
+    except (ImportError, AttributeError) as e:
+        raise ToolgymError(f"cannot load {ref!r}: {e}") from e
+
+
+@dataclass(frozen=True)
+class VersionSpec:
+    """One registered version of a family.
+
+    Attributes:
+        version: the ``N`` of ``-vN``.
+        max_episode_steps: the step budget (truncation), kept in the registry.
+        tasks: import path of the version's :class:`~toolgym.benchmarks.suite.TaskSuite`.
+        toolkit: import path of the version's toolkit class, when it differs from the family's.
+        history: what this version is or changed, for the docs' Version History.
+    """
+
+    version: int
+    max_episode_steps: int
+    tasks: str
+    toolkit: str | None = None
+    history: str = ""
+
+
+@dataclass(frozen=True)
+class PromptDefaults:
+    """How LLM agents prompt for a family by default (the original's command-line settings).
+
+    Attributes:
+        top_k_api: how many API docs are retrieved into a prompt.
+        max_new_tokens: the generation budget of one turn.
+    """
+
+    top_k_api: int = 10
+    max_new_tokens: int = 256
+
+
+_SNAKE = re.compile(r"^[a-z][a-z0-9_]*$")
+_CAMEL = re.compile(r"^[A-Z][A-Za-z0-9]*$")
+
+
+@dataclass(frozen=True)
+class FamilySpec:
+    """A tool family's declaration (see the module docstring).
+
+    Attributes:
+        name: the family's one name, the same in every layer (``simulators/<name>``,
+            ``tools/<name>``, ``benchmarks/<name>``, ``envs/<name>``).
+        title: its name in tables and docs ("Home Search").
+        env_name: the ``<EnvName>`` of its env ids and of its env class ``<EnvName>Env``.
+        toolkit: import path of its :class:`~toolgym.tools.toolkit.Toolkit` class, whose
+            keyword-only arguments are the family's env options.
+        versions: the registered versions, oldest first; each keeps its tasks and budget.
+        prompting: LLM prompting defaults.
+        metrics: the metrics its checkers report, as reports aggregate them.
+        reward: the metric the reward is (``reward_type="success"`` gives 1 or 0 instead).
+        service: import path of the simulated HTTP service ``toolgym serve <name>`` runs.
+        aliases: other names the command line accepts for the family.
+        doc: the env documentation (Description, Action Space, ..., Version History).
+    """
+
+    name: str
+    title: str
+    env_name: str
+    toolkit: str
+    versions: tuple[VersionSpec, ...]
+    prompting: PromptDefaults = field(default_factory=PromptDefaults)
+    metrics: tuple[MetricSpec, ...] = F1_METRICS
+    reward: str = "f1"
+    service: str | None = None
+    aliases: tuple[str, ...] = ()
+    doc: str = ""
+
+    def __post_init__(self) -> None:
+        if not _SNAKE.match(self.name):
+            raise ValueError(f"a family name is snake_case; got {self.name!r}")
+        if not _CAMEL.match(self.env_name):
+            raise ValueError(f"an env name is CamelCase; got {self.env_name!r}")
+        numbers = [v.version for v in self.versions]
+        if not numbers or numbers != sorted(set(numbers)):
+            raise ValueError(
+                f"family {self.name!r} needs versions in increasing order; got {numbers}"
+            )
+        if self.reward not in {m.key for m in self.metrics}:
+            raise ValueError(f"the reward {self.reward!r} is not one of the family's metrics")
+
+    @property
+    def class_name(self) -> str:
+        """The env class name (``HomeSearchEnv``)."""
+        return f"{self.env_name}Env"
+
+    @property
+    def latest(self) -> VersionSpec:
+        """The newest version."""
+        return self.versions[-1]
+
+    def env_id(self, version: int | None = None) -> str:
+        """``toolbench/<EnvName>-v<N>`` (the newest version by default)."""
+        number = self.latest.version if version is None else version
+        return f"{NAMESPACE}/{self.env_name}-v{number}"
+
+    def get_version(self, version: int | None) -> VersionSpec:
+        """The spec of ``version`` (``None``: the newest).
+
+        Raises:
+            ValueError: an unregistered version (the message lists the registered ones).
+        """
+        if version is None:
+            return self.latest
+        for spec in self.versions:
+            if spec.version == version:
+                return spec
+        known = ", ".join(str(v.version) for v in self.versions)
+        raise ValueError(f"{self.title} has versions {known}; got version={version!r}")

@@ -1,0 +1,349 @@
+"""The one environment class: a family's parts assembled into the Gymnasium contract.
+
+``ToolEnv`` knows no family. A family's declaration (:class:`~toolgym.envs.spec.FamilySpec`)
+names its toolkit (tools, action language, backends) and its task suite (tasks and checkers); the
+env combines them with a protocol:
+
+* ``action_mode="program"``: single-step, the paper's protocol; the action runs whole and the
+  episode ends;
+* ``action_mode="call"``: multi-step; one call per step until the episode is submitted, by a
+  terminal call (``API.search()``) or the language's finish word (``finish``).
+
+Every episode starts the agent's backend from the world's state, and the gold of the task runs on
+a second backend from the same state; the task's checker scores the agent's attempt against it.
+Rewards are computed on these copies, never by replaying actions through the live episode. Agent
+mistakes come back as observations and ``info["error"]``; only programmer mistakes raise.
+
+Each family gets a subclass generated from its spec (``HomeSearchEnv``, see
+:func:`toolgym.envs.env_class`), which carries the family's documentation.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, ClassVar
+
+import gymnasium as gym
+import numpy as np
+
+from toolgym.benchmarks.score import Score
+from toolgym.benchmarks.suite import TRAIN, TaskSuite
+from toolgym.benchmarks.tasks import Task, TaskId, TaskSet, load_task_file
+from toolgym.envs.gold_cache import MAX_ENTRIES, LRUCache
+from toolgym.envs.spaces import TextSpace
+from toolgym.envs.spec import FamilySpec, load_ref
+from toolgym.errors import TaskFileError, ToolgymError
+from toolgym.tools.backend import Attempt
+from toolgym.tools.errors import ToolCallError
+from toolgym.tools.language import AgentHints, Execution
+from toolgym.tools.tool import ToolSet
+from toolgym.tools.toolkit import Toolkit
+
+ACTION_MODES = ("program", "call")
+MAX_OBSERVATION_CHARS = 65_536
+MAX_ACTION_CHARS = 16_384
+
+GOLD_CACHE: LRUCache[tuple[Attempt, ...]] = LRUCache(MAX_ENTRIES)
+"""Gold attempts of every env of the process (see :mod:`toolgym.envs.gold_cache`)."""
+
+
+def check_choice(name: str, value: Any, choices: tuple[Any, ...]) -> None:
+    """Raise ``ValueError`` naming the allowed values if ``value`` is not one of ``choices``."""
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}; got {value!r}")
+
+
+class ToolEnv(gym.Env[str, str]):
+    """A tool family as a Gymnasium environment (the family classes carry the documentation).
+
+    Args:
+        split: ``"test"``, ``"demo"`` or ``"train"`` (unlimited generated tasks).
+        action_mode: ``"program"`` (single-step) or ``"call"`` (one call per step).
+        task_file: an original-format JSONL task file; replaces the split.
+        reward_type: the family's reward metric (``"f1"``) or ``"success"`` (1 or 0).
+        world_seed: seed of the simulated world; the stored splits belong to the world they were
+            built for, the ``train`` split and task files work in any world.
+        render_mode: ``None`` or ``"ansi"``.
+        version: the family version (set by the registry; default: the newest).
+        **options: the family's own options (its toolkit's keyword-only arguments).
+
+    Raises:
+        ValueError: a bad choice, or a stored split with another world than its own.
+        TypeError: an option the family does not have.
+        TaskFileError: a task file that cannot be read, or a gold that does not run.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 4}
+    family: ClassVar[FamilySpec]
+
+    def __init__(
+        self,
+        split: str = "test",
+        action_mode: str = "program",
+        task_file: str | Path | None = None,
+        reward_type: str | None = None,
+        world_seed: int = 0,
+        render_mode: str | None = None,
+        *,
+        version: int | None = None,
+        **options: Any,
+    ) -> None:
+        spec = getattr(type(self), "family", None)
+        if not isinstance(spec, FamilySpec):
+            raise ToolgymError(
+                "ToolEnv is assembled from a family spec: use gym.make('toolbench/<Name>-vN') "
+                "or toolgym.envs.env_class(spec)"
+            )
+        version_spec = spec.get_version(version)
+        self.version = version_spec.version
+        self.env_id = spec.env_id(self.version)
+        check_choice("action_mode", action_mode, ACTION_MODES)
+        reward_type = spec.reward if reward_type is None else reward_type
+        check_choice("reward_type", reward_type, (spec.reward, "success"))
+        check_choice("render_mode", render_mode, (None, *self.metadata["render_modes"]))
+        toolkit_class: type[Toolkit] = load_ref(version_spec.toolkit or spec.toolkit)
+        allowed = toolkit_class.options()
+        unknown = sorted(set(options) - set(allowed))
+        if unknown:
+            raise TypeError(
+                f"{self.env_id} has no option(s) {', '.join(unknown)}; its options are "
+                f"split, action_mode, task_file, reward_type, world_seed, render_mode"
+                + "".join(f", {name}" for name in allowed)
+            )
+        self.action_mode = action_mode
+        self.reward_type = reward_type
+        self.render_mode = render_mode
+        self.world_seed = world_seed
+        self.options: dict[str, Any] = {**allowed, **options}
+        self.toolkit = toolkit_class(world_seed=world_seed, **options)
+        self.language = self.toolkit.language()
+        self.suite: TaskSuite = load_ref(version_spec.tasks)
+        self.task_file = None if task_file is None else str(task_file)
+        self._tasks: TaskSet | None
+        if task_file is not None:
+            self.split = "file"
+            loaded = load_task_file(task_file)
+            self._tasks = TaskSet([self.suite.bind(t) for t in loaded.values()], loaded.name)
+        else:
+            check_choice("split", split, self.suite.all_splits)
+            self.split = split
+            if split != TRAIN and world_seed != self.suite.world_seed:
+                raise ValueError(
+                    f"the {split!r} split of {self.env_id} was built for "
+                    f"world_seed={self.suite.world_seed}; got world_seed={world_seed}. Use "
+                    "split='train' (generated for any world) or a task_file of your own"
+                )
+            self._tasks = None if split == TRAIN else self.suite.load(split)
+        self.observation_space = TextSpace(MAX_OBSERVATION_CHARS)
+        self.action_space = TextSpace(MAX_ACTION_CHARS)
+        self._backend = self.toolkit.new_backend()
+        self._gold_backend = self.toolkit.new_backend()
+        self._cache_scope = (spec.name, self.version, world_seed, tuple(sorted(options.items())))
+        self._task: Task | None = None
+        self._tools: ToolSet = self.toolkit.tools
+        self._golds: tuple[Attempt, ...] = ()
+        self._steps = 0
+        self._done = False
+        self._last_obs = ""
+        self._validate_tasks()
+
+    # -- tasks -----------------------------------------------------------------------------------
+    @property
+    def task_ids(self) -> tuple[TaskId, ...]:
+        """Ids of the env's tasks, in order (empty for the unlimited ``train`` split)."""
+        return () if self._tasks is None else self._tasks.ids
+
+    @property
+    def task(self) -> Task | None:
+        """The current task (``None`` before the first reset)."""
+        return self._task
+
+    @property
+    def tools(self) -> ToolSet:
+        """The tools of the current task (all of the family's before the first reset)."""
+        return self._tools
+
+    @property
+    def hints(self) -> AgentHints:
+        """How agents act here (derived from the action language and the tools)."""
+        return self.language.hints(self._tools)
+
+    def get_task(self, task_id: TaskId) -> Task:
+        """The task with id ``task_id`` in this env's split or task file."""
+        if self._tasks is None:
+            return self.suite.train(task_id, self.world_seed)
+        return self._tasks[task_id]
+
+    def _validate_tasks(self) -> None:
+        """Run every gold once, so a bad label fails when the env is made."""
+        if self._tasks is None:
+            return
+        for task in self._tasks.values():
+            self._backend.reset(None)
+            self._gold_attempts(task)
+            if task.checker is not None and not task.checker.runs_gold:
+                task.checker.validate(task, ())
+
+    def _gold_attempts(self, task: Task) -> tuple[Attempt, ...]:
+        """The attempts of the task's gold from the backend's current (starting) state."""
+        if task.checker is None or not task.checker.runs_gold:
+            return ()
+        start_key = self._backend.start_key()
+        key = None if start_key is None else (*self._cache_scope, start_key, task.gold)
+        if key is not None:
+            cached = GOLD_CACHE.get(key)
+            if cached is not None:
+                return cached
+        start = self._backend.snapshot()
+        attempts = []
+        for gold in task.gold:
+            self._gold_backend.restore(start)
+            try:
+                attempt = self.language.run_gold(gold, self._gold_backend)
+            except ToolCallError as e:
+                raise TaskFileError(
+                    f"the gold of task {task.task_id!r} does not execute: {e}\n{gold}"
+                ) from None
+            attempts.append(attempt.detached())
+        task.checker.validate(task, attempts)
+        golds = tuple(attempts)
+        if key is not None:
+            GOLD_CACHE.put(key, golds)
+        return golds
+
+    def oracle_actions(self) -> list[str]:
+        """The gold actions of the current task in the current action mode."""
+        if self._task is None:
+            raise gym.error.ResetNeeded("call reset() before oracle_actions()")
+        gold = self._task.gold[0]
+        if self.action_mode == "program":
+            return [gold]
+        return self.language.gold_steps(gold)
+
+    # -- Gymnasium API ---------------------------------------------------------------------------
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[str, dict[str, Any]]:
+        """Start an episode on a task: ``options["task_id"]``, ``options["task"]`` or a random one."""
+        super().reset(seed=seed)
+        options = options or {}
+        unknown = set(options) - {"task_id", "task"}
+        if unknown:
+            raise ToolgymError(
+                f"reset options may contain 'task_id' or 'task'; got {sorted(unknown)}"
+            )
+        if "task" in options:
+            record = options["task"]
+            task = record if isinstance(record, Task) else Task.from_record(record, "inline")
+            if task.checker is None:
+                task = self.suite.bind(task)
+        elif "task_id" in options:
+            task = self.get_task(options["task_id"])
+        elif self._tasks is None:
+            task = self.suite.sample_train_task(self.np_random, self.world_seed)
+        else:
+            task = self._tasks[self._tasks.ids[int(self.np_random.integers(len(self._tasks)))]]
+        self._backend.reset(self.np_random)
+        self._golds = self._gold_attempts(task)
+        self._task = task
+        self._tools = self.toolkit.tools.subset(task.tools)
+        self._steps = 0
+        self._done = False
+        self._last_obs = task.instruction
+        info = {
+            "task_id": task.task_id,
+            "instruction": task.instruction,
+            "api_docs": self._tools.api_docs,
+            "api_doc_list": list(self._tools.api_doc_list),
+            "tools": list(self._tools.openai_schemas),
+            "action_language": self.language.name,
+            "action_mode": self.action_mode,
+            "split": self.split,
+        }
+        return task.instruction, info
+
+    def step(self, action: str) -> tuple[str, float, bool, bool, dict[str, Any]]:
+        """Run the action; when the episode ends, score it with the task's checker."""
+        if self._task is None:
+            raise gym.error.ResetNeeded("call reset() before step()")
+        if self._done:
+            raise gym.error.ResetNeeded("the episode has ended; call reset() before step()")
+        self._steps += 1
+        execution = self._execute(action)
+        if execution.finished:
+            assert execution.attempt is not None, "a finished execution carries its attempt"
+            score = self._task.check(execution.attempt, self._golds)
+            info: dict[str, Any] = {
+                "error": score.error,
+                "metrics": score.metrics_dict(),
+                "prediction": score.prediction,
+                **execution.info,
+            }
+            reward = self.reward_of(score)
+        else:
+            error = None if execution.error is None else execution.error.to_info()
+            info = {"error": error, **execution.info}
+            reward = 0.0
+        self._done = execution.finished
+        obs = execution.observation
+        if len(obs) > MAX_OBSERVATION_CHARS:
+            obs = obs[: MAX_OBSERVATION_CHARS - 20] + "\n...[truncated]"
+        self._last_obs = obs
+        info["step"] = self._steps
+        return obs, reward, execution.finished, False, info
+
+    def _execute(self, action: str) -> Execution:
+        if self.action_mode == "program":
+            return self.language.run_program(action, self._backend)
+        if self.language.is_finish(action):
+            return self.language.finish(self._backend)
+        return self.language.run_call(action, self._backend)
+
+    def reward_of(self, score: Score) -> float:
+        """The reward of a score under ``reward_type``."""
+        return float(score.reward) if self.reward_type != "success" else float(score.success)
+
+    def score(self) -> Score:
+        """The score of the episode as if it ended now (e.g. after a truncation)."""
+        if self._task is None:
+            raise gym.error.ResetNeeded("call reset() before score()")
+        return self._task.check(self._backend.attempt(), self._golds)
+
+    def render(self) -> str | None:
+        """``ansi``: the task and the last observation as text."""
+        if self.render_mode != "ansi":
+            return None
+        task = (
+            "" if self._task is None else f"Task {self._task.task_id}: {self._task.instruction}\n"
+        )
+        return f"{task}Step {self._steps}\n{self._last_obs}\n"
+
+    # -- state -----------------------------------------------------------------------------------
+    def get_state(self) -> dict[str, Any]:
+        """Everything needed to continue this episode later with :meth:`set_state`."""
+        if self._task is None:
+            raise gym.error.ResetNeeded("call reset() before get_state()")
+        return {
+            "task": self._task,
+            "episode": {"backend": self._backend.snapshot(), "golds": self._golds},
+            "steps": self._steps,
+            "done": self._done,
+            "last_obs": self._last_obs,
+            "np_random": copy.deepcopy(self.np_random.bit_generator.state),
+        }
+
+    def set_state(self, state: Mapping[str, Any]) -> None:
+        """Restore a state returned by :meth:`get_state` (of an env of the same id and options)."""
+        task: Task = state["task"]
+        self._task = task
+        self._tools = self.toolkit.tools.subset(task.tools)
+        self._backend.restore(state["episode"]["backend"])
+        self._golds = state["episode"]["golds"]
+        self._steps = state["steps"]
+        self._done = state["done"]
+        self._last_obs = state["last_obs"]
+        rng = np.random.Generator(np.random.PCG64())
+        rng.bit_generator.state = copy.deepcopy(state["np_random"])
+        self._np_random = rng

@@ -1,0 +1,156 @@
+"""The API-program action language: ``API.set_location("Austin")`` ... ``API.search()``.
+
+In ``program`` mode the action is a whole program run by the safe interpreter of
+:mod:`toolgym.tools.program`; the episode ends whether or not it ran. In ``call`` mode each step is
+one statement, or one JSON tool call; a call that fails has no effect, and the episode ends at the
+terminal call (``API.search()``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from toolgym.tools.backend import Attempt, Backend
+from toolgym.tools.errors import NON_EXECUTABLE, ToolCallError
+from toolgym.tools.json_calls import looks_like_json_call, parse_json_call
+from toolgym.tools.language import ActionLanguage, AgentHints, Execution
+from toolgym.tools.program import extract_program, parse_program, run_program, run_statements
+from toolgym.tools.tool import Tool, ToolSet
+
+if TYPE_CHECKING:
+    from toolgym.tools.program_backend import ProgramBackend
+
+
+def _error_text(error: ToolCallError) -> str:
+    return f"Error ({error.category}): {error}"
+
+
+class ApiProgramLanguage(ActionLanguage):
+    """Programs of calls on the family's ``API`` object and constructors.
+
+    Args:
+        tools: the family's tools (their terminal calls end lenient extraction).
+        extraction: ``"strict"`` or ``"lenient"`` (see :mod:`toolgym.tools.program`).
+    """
+
+    name = "api_program"
+    step_description = "one call (one line of code)"
+    demo_label = "Actions:"
+
+    def __init__(self, tools: ToolSet, extraction: str = "strict") -> None:
+        self.extraction = extraction
+        self._terminal_prefixes = tuple(f"{name}(" for name in sorted(tools.terminal))
+
+    def run_program(self, text: str, backend: Backend) -> Execution:
+        """Run the whole program; the episode ends."""
+        program = _program_backend(backend)
+        session = program.session
+        source = text
+        if self.extraction == "lenient" and isinstance(text, str):
+            source = extract_program(text, self._terminal_prefixes)
+        error: ToolCallError | None = None
+        try:
+            run_program(source, session)
+        except ToolCallError as e:
+            error = e
+        if error is not None:
+            observation = _error_text(error)
+        else:
+            observation = (
+                f"The program ran ({len(session.calls)} calls).\n{session.api.result_text()}"
+            )
+        return Execution(
+            observation,
+            error,
+            finished=True,
+            attempt=program.final_attempt(error),
+            info={
+                "warnings": list(session.warnings),
+                "calls": [c.to_dict() for c in session.calls],
+            },
+        )
+
+    def run_call(self, text: str, backend: Backend) -> Execution:
+        """Run one statement or JSON call; the terminal call ends the episode."""
+        program = _program_backend(backend)
+        session = program.session
+        before = session.get_state()
+        n_calls = len(session.calls)
+        try:
+            if looks_like_json_call(text):
+                program.run_json(parse_json_call(text))
+            else:
+                statements = parse_program(text, session)
+                if len(statements) != 1:
+                    raise ToolCallError(
+                        NON_EXECUTABLE,
+                        f"call mode takes exactly one call per step; got {len(statements)} statements",
+                    )
+                run_statements(statements, session)
+        except ToolCallError as e:
+            session.set_state(before)  # a failed call has no effect
+            return Execution(_error_text(e), e, info={"warnings": [], "calls": []})
+        new_calls = session.calls[n_calls:]
+        if any(c.tool.terminal for c in new_calls):
+            return Execution(
+                session.api.result_text(),
+                finished=True,
+                attempt=program.final_attempt(None),
+                info={
+                    "warnings": list(session.warnings),
+                    "calls": [c.to_dict() for c in session.calls],
+                },
+            )
+        if new_calls:
+            last = new_calls[-1]
+            shown = ", ".join(f"{k}={v!r}" for k, v in last.arguments.items())
+            observation = f"OK: {last.tool.qualname}({shown}). {session.api.status()}".rstrip()
+        else:
+            observation = "OK (no call made)."
+        return Execution(
+            observation,
+            info={
+                "warnings": session.warnings[len(before["warnings"]) :],
+                "calls": [c.to_dict() for c in new_calls],
+            },
+        )
+
+    def run_gold(self, gold: str, backend: Backend) -> Attempt:
+        """Run a gold program as written (no extraction)."""
+        program = _program_backend(backend)
+        run_program(gold, program.session)
+        return program.final_attempt(None)
+
+    def gold_steps(self, gold: str) -> list[str]:
+        """The program's statements, one per step (the last one is the terminal call)."""
+        return [line for line in gold.splitlines() if line.strip()]
+
+    def render_call(self, tool: Tool, arguments: Mapping[str, Any]) -> str:
+        """``API.name(key=value, ...)`` with JSON-literal values.
+
+        >>> from toolgym.tools.tool import Param
+        >>> t = Tool("set_num_beds", "", (Param("value", "int", ""),), owner="API")
+        >>> ApiProgramLanguage(ToolSet([t])).render_call(t, {"value": 2})
+        'API.set_num_beds(value=2)'
+        """
+        args = ", ".join(f"{key}={json.dumps(value)}" for key, value in arguments.items())
+        return f"{tool.qualname}({args})"
+
+    @classmethod
+    def extract(cls, generation: str, hints: AgentHints, extraction: str = "strict") -> str:
+        """Strict: the whole stripped generation; lenient: see :func:`extract_program`."""
+        if extraction == "lenient":
+            return extract_program(generation, hints.terminal_calls)
+        return generation.strip()
+
+
+def _program_backend(backend: Backend) -> ProgramBackend:
+    from toolgym.tools.program_backend import ProgramBackend
+
+    if not isinstance(backend, ProgramBackend):
+        raise TypeError(
+            f"the api_program language runs on a ProgramBackend; got {type(backend).__name__}"
+        )
+    return backend

@@ -1,0 +1,90 @@
+"""Backends: where an episode's calls run, and what an episode's answer is.
+
+A :class:`Backend` holds the state of one episode over a family's simulated world: the API object
+of a program session, a REST service and the requests made to it, a spreadsheet, a scene. It
+starts episodes, runs tool calls, saves and restores its state (for tree search, and so that a
+failed call leaves no trace), and reports the :class:`Attempt` that a checker scores.
+
+The environment keeps two backends: the agent's, and one on which it runs the task's gold from
+the same starting state, so rewards are always computed on copies and never by replaying actions
+through the live episode.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Hashable
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from toolgym.tools.errors import ToolCallError
+from toolgym.tools.json_calls import ToolCall
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """What an episode produced, as a checker sees it.
+
+    Attributes:
+        outcome: the value that is scored (the search criteria, the response of the last request,
+            a final state); ``None`` when nothing ran.
+        calls: the tools the attempt called, in order (``API.set_location``, ``GET /v1/votes``).
+        error: the agent mistake that stopped the attempt, if any (it then scores as a program
+            that does not run).
+        text: the action text the outcome came from (the request line of a REST attempt).
+        backend: the backend the attempt ran on, for checkers that look at the final state; it is
+            ``None`` in the gold attempts the environment caches.
+    """
+
+    outcome: Any
+    calls: tuple[str, ...] = ()
+    error: ToolCallError | None = None
+    text: str = ""
+    backend: Backend | None = None
+
+    def detached(self) -> Attempt:
+        """The same attempt without its backend (safe to cache and to pickle)."""
+        return self if self.backend is None else replace(self, backend=None)
+
+
+class Backend(ABC):
+    """The state of one episode over a family's world (see the module docstring)."""
+
+    @abstractmethod
+    def reset(self, rng: np.random.Generator | None) -> None:
+        """Start a new episode from the world's initial state.
+
+        Args:
+            rng: the episode's generator, for what varies per episode (a simulated clock);
+                ``None`` starts from the world's canonical state (used to check gold labels).
+        """
+
+    def start_key(self) -> Hashable | None:
+        """A key of the starting state after :meth:`reset`, or ``None`` if it varies.
+
+        Gold attempts are cached by it: two episodes with equal keys must start from identical
+        states. The default, ``None``, runs the gold again in every episode.
+        """
+        return None
+
+    @abstractmethod
+    def snapshot(self) -> Any:
+        """A copy of the episode state that :meth:`restore` accepts."""
+
+    @abstractmethod
+    def restore(self, state: Any) -> None:
+        """Return to a state returned by :meth:`snapshot` (the argument is not kept)."""
+
+    @abstractmethod
+    def attempt(self) -> Attempt:
+        """The attempt as it stands, if the episode ended now (after a truncation)."""
+
+    def call(self, call: ToolCall) -> str:
+        """Run one JSON tool call and describe its result (for the JSON-call language).
+
+        Raises:
+            ToolCallError: the call is wrong; the backend is left as it was.
+        """
+        raise NotImplementedError(f"{type(self).__name__} does not take JSON tool calls")

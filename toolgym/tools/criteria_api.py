@@ -1,0 +1,48 @@
+"""API objects that accumulate search criteria and submit them (the SambaNova program tools).
+
+Home Search and Trip Booking programs call setters that store criteria, then one terminal call
+(``API.search()``) that fills defaults, checks them and searches. What is scored is the dict of
+criteria, as in the original benchmark; the search results are what the agent reads.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Protocol
+
+from toolgym.tools.api import ToolApi
+
+
+class SearchResult(Protocol):
+    """The result of the terminal call."""
+
+    def to_text(self) -> str:
+        """The observation text of the search."""
+        ...
+
+
+class CriteriaApi(ToolApi):
+    """An API whose state is ``search_criteria`` and the ``last_search`` result."""
+
+    STATE_ATTRS: ClassVar[tuple[str, ...]] = ("search_criteria", "last_search")
+
+    def __init__(self) -> None:
+        self.search_criteria: dict[str, Any] = {}
+        self.last_search: SearchResult | None = None
+
+    def outcome(self) -> dict[str, Any]:
+        """The accumulated search criteria (what the original scores)."""
+        return dict(self.search_criteria)
+
+    def status(self) -> str:
+        """The criteria so far."""
+        return f"Criteria: {self.outcome()}"
+
+    def result_text(self) -> str:
+        """The search results, or what is missing if the terminal call was not made."""
+        if self.last_search is None:
+            terminal = next((t.qualname for t in self.TOOLS if t.terminal), "the terminal call")
+            return (
+                f"{terminal}() was not called, so nothing was searched. "
+                f"Criteria: {self.search_criteria}"
+            )
+        return self.last_search.to_text()

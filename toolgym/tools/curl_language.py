@@ -1,0 +1,138 @@
+"""The curl action language: one ``curl`` request per action, or a JSON call of an endpoint.
+
+In ``program`` mode (the paper's protocol) the first line that starts with ``curl`` is the
+request, and the episode ends with it. In ``call`` mode every step is one request (a curl line or
+a JSON call ``{"name": <endpoint>, "arguments": {...}}``), and the agent ends the episode with
+``finish``: the last request that reached the service is scored.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from toolgym.tools.backend import Attempt, Backend
+from toolgym.tools.curl import first_curl_line
+from toolgym.tools.errors import NON_EXECUTABLE, ToolCallError
+from toolgym.tools.json_calls import looks_like_json_call, parse_json_call
+from toolgym.tools.language import ActionLanguage, AgentHints, Execution
+from toolgym.tools.tool import Tool
+
+if TYPE_CHECKING:
+    from toolgym.tools.rest_backend import Exchange, RestBackend
+
+
+def _error_text(error: ToolCallError) -> str:
+    return f"Error ({error.category}): {error}"
+
+
+class CurlLanguage(ActionLanguage):
+    """curl lines against the family's simulated service.
+
+    Args:
+        max_body_chars: how much of a response body an observation shows.
+    """
+
+    name = "curl"
+    step_description = "one curl command"
+    finish_word = "finish"
+
+    def __init__(self, max_body_chars: int = 4000) -> None:
+        self.max_body_chars = max_body_chars
+
+    def _line(self, action: Any, backend: RestBackend) -> str:
+        if not isinstance(action, str):
+            raise ToolCallError(
+                NON_EXECUTABLE, f"an action must be a string; got {type(action).__name__}"
+            )
+        if looks_like_json_call(action):
+            return backend.toolkit.to_curl(parse_json_call(action))
+        return first_curl_line(action)
+
+    def _observe(self, exchange: Exchange) -> str:
+        if exchange.response is None:
+            assert exchange.error is not None
+            return _error_text(exchange.error)
+        body = exchange.response.text
+        if len(body) > self.max_body_chars:
+            body = body[: self.max_body_chars] + f"...[{len(exchange.response.text)} chars]"
+        text = f"HTTP {exchange.response.status}\n{body}"
+        if exchange.error is not None:
+            text += f"\n{_error_text(exchange.error)}"
+        return text
+
+    def run_program(self, text: str, backend: Backend) -> Execution:
+        """Send the request; the episode ends and its answer is scored."""
+        from toolgym.tools.rest_backend import Exchange
+
+        rest = _rest_backend(backend)
+        try:
+            line = self._line(text, rest)
+        except ToolCallError as e:
+            exchange = Exchange(str(text)[:200], None, None, None, e)
+        else:
+            exchange = rest.request(line)
+        rest.exchanges.append(exchange)
+        return Execution(
+            self._observe(exchange),
+            exchange.error,
+            finished=True,
+            attempt=rest.exchange_attempt(exchange),
+            info={"request": exchange.line},
+        )
+
+    def run_call(self, text: str, backend: Backend) -> Execution:
+        """Send one request; only requests that reached the service count."""
+        rest = _rest_backend(backend)
+        try:
+            line = self._line(text, rest)
+        except ToolCallError as e:
+            return Execution(_error_text(e), e)
+        exchange = rest.request(line)
+        if exchange.response is not None:
+            rest.exchanges.append(exchange)
+        return Execution(self._observe(exchange), exchange.error)
+
+    def finish(self, backend: Backend) -> Execution:
+        """Score the last request that reached the service."""
+        from toolgym.tools.rest_backend import Exchange
+
+        rest = _rest_backend(backend)
+        if rest.exchanges:
+            exchange = rest.exchanges[-1]
+        else:
+            error = ToolCallError(NON_EXECUTABLE, "finish before any request was made")
+            exchange = Exchange("", None, None, None, error)
+        return Execution(
+            "Finished.",
+            exchange.error,
+            finished=True,
+            attempt=rest.exchange_attempt(exchange),
+            info={"request": exchange.line},
+        )
+
+    def run_gold(self, gold: str, backend: Backend) -> Attempt:
+        """Send a gold request as written."""
+        rest = _rest_backend(backend)
+        exchange = rest.request(gold)
+        if exchange.error is not None:
+            raise exchange.error
+        return rest.exchange_attempt(exchange)
+
+    def render_call(self, tool: Tool, arguments: Mapping[str, Any]) -> str:
+        """A JSON call (the endpoint's curl line is built from it when it runs)."""
+        return json.dumps({"name": tool.name, "arguments": dict(arguments)})
+
+    @classmethod
+    def extract(cls, generation: str, hints: AgentHints, extraction: str = "strict") -> str:
+        """The first line that starts with ``curl`` (the original rule), else the whole text."""
+        return first_curl_line(generation)
+
+
+def _rest_backend(backend: Backend) -> RestBackend:
+    from toolgym.tools.rest_backend import RestBackend
+
+    if not isinstance(backend, RestBackend):
+        raise TypeError(f"the curl language runs on a RestBackend; got {type(backend).__name__}")
+    return backend

@@ -1,0 +1,136 @@
+"""The JSON-call action language: function calling without any other syntax.
+
+An action is one JSON tool call, ``{"name": ..., "arguments": {...}}`` (OpenAI's nested
+``{"type": "function", "function": {...}}`` form works too), or, in ``program`` mode, a JSON list
+of them, run in order until one fails. In ``call`` mode each step is one call, and the episode
+ends at a terminal tool or when the agent says ``finish``. Every backend that implements
+:meth:`~toolgym.tools.backend.Backend.call` can be driven this way.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from toolgym.tools.backend import Attempt, Backend
+from toolgym.tools.errors import NON_EXECUTABLE, ToolCallError
+from toolgym.tools.json_calls import ToolCall, parse_json_call
+from toolgym.tools.language import ActionLanguage, AgentHints, Execution
+from toolgym.tools.tool import Tool, ToolSet
+
+
+def _error_text(error: ToolCallError) -> str:
+    return f"Error ({error.category}): {error}"
+
+
+def parse_json_calls(text: Any) -> list[ToolCall]:
+    """The calls of an action: one JSON call, or a JSON list of calls.
+
+    Raises:
+        ToolCallError: ``non_executable`` for anything else.
+
+    >>> [c.name for c in parse_json_calls('[{"name": "a"}, {"name": "b", "arguments": {}}]')]
+    ['a', 'b']
+    """
+    if not isinstance(text, str):
+        raise ToolCallError(
+            NON_EXECUTABLE, f"an action must be a string; got {type(text).__name__}"
+        )
+    stripped = text.strip()
+    if not stripped.startswith("["):
+        return [parse_json_call(stripped)]
+    try:
+        items = json.loads(stripped)
+    except json.JSONDecodeError as e:
+        raise ToolCallError(NON_EXECUTABLE, f"not valid JSON ({e.msg} at char {e.pos})") from None
+    if not items:
+        raise ToolCallError(NON_EXECUTABLE, "the list of calls is empty")
+    return [parse_json_call(json.dumps(item)) for item in items]
+
+
+class JsonCallLanguage(ActionLanguage):
+    """JSON tool calls on any backend that takes them.
+
+    Args:
+        tools: the family's tools (terminal tools end a multi-step episode).
+    """
+
+    name = "json_calls"
+    step_description = "one JSON tool call"
+    finish_word = "finish"
+
+    def __init__(self, tools: ToolSet) -> None:
+        self.tools = tools
+
+    def _is_terminal(self, call: ToolCall) -> bool:
+        tool = self.tools.get(call.name)
+        return tool is not None and tool.terminal
+
+    def run_program(self, text: str, backend: Backend) -> Execution:
+        """Run the calls in order; the first failing one stops the action; the episode ends."""
+        observations: list[str] = []
+        error: ToolCallError | None = None
+        try:
+            for call in parse_json_calls(text):
+                observations.append(backend.call(call))
+        except ToolCallError as e:
+            error = e
+            observations.append(_error_text(e))
+        return Execution(
+            "\n".join(observations),
+            error,
+            finished=True,
+            attempt=replace(backend.attempt(), error=error),
+        )
+
+    def run_call(self, text: str, backend: Backend) -> Execution:
+        """Run one call; a terminal tool ends the episode."""
+        try:
+            calls = parse_json_calls(text)
+            if len(calls) != 1:
+                raise ToolCallError(
+                    NON_EXECUTABLE, f"call mode takes one call per step; got {len(calls)}"
+                )
+            observation = backend.call(calls[0])
+        except ToolCallError as e:
+            return Execution(_error_text(e), e)
+        if self._is_terminal(calls[0]):
+            return Execution(observation, finished=True, attempt=backend.attempt())
+        return Execution(observation)
+
+    def run_gold(self, gold: str, backend: Backend) -> Attempt:
+        """Run the gold calls; the first failure raises."""
+        for call in parse_json_calls(gold):
+            backend.call(call)
+        return backend.attempt()
+
+    def gold_steps(self, gold: str) -> list[str]:
+        """One call per step, then ``finish`` unless the last call is terminal."""
+        calls = parse_json_calls(gold)
+        steps = [json.dumps({"name": c.name, "arguments": c.arguments}) for c in calls]
+        if not self._is_terminal(calls[-1]):
+            steps.append("finish")
+        return steps
+
+    def render_call(self, tool: Tool, arguments: Mapping[str, Any]) -> str:
+        """``{"name": ..., "arguments": {...}}``."""
+        return json.dumps({"name": tool.name, "arguments": dict(arguments)})
+
+    @classmethod
+    def extract(cls, generation: str, hints: AgentHints, extraction: str = "strict") -> str:
+        """The first JSON object or list in the generation, else the stripped text.
+
+        >>> JsonCallLanguage.extract('Sure: {"name": "a"} done', AgentHints("json_calls"))
+        '{"name": "a"}'
+        """
+        decoder = json.JSONDecoder()
+        for i, char in enumerate(generation):
+            if char in "{[":
+                try:
+                    _, end = decoder.raw_decode(generation, i)
+                except ValueError:
+                    continue
+                return generation[i:end]
+        return generation.strip()

@@ -1,0 +1,174 @@
+"""Action languages: how an agent's text becomes calls on a backend.
+
+An :class:`ActionLanguage` is one way of acting: API-call programs (``API.set_location("Austin")``),
+curl lines, JSON tool calls, and later household scripts, ``search[...]``/``click[...]`` or
+sandboxed Python. It runs an action in the two protocols every environment offers:
+
+* :meth:`~ActionLanguage.run_program`: the whole action in one step (the paper's protocol); the
+  episode ends and the :class:`~toolgym.tools.backend.Attempt` is scored;
+* :meth:`~ActionLanguage.run_call`: one call per step; the episode ends when the call submits
+  (a terminal tool such as ``API.search()``) or when the agent says the language's finish word.
+
+Agent mistakes never raise out of a language: they come back in :attr:`Execution.error`. The
+agent side of a language (pulling the action out of a model's generation, how demonstrations are
+labelled, what ends an episode) is described by :class:`AgentHints`, so agents need no knowledge
+of any family.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from toolgym.tools.backend import Attempt, Backend
+from toolgym.tools.errors import ToolCallError
+from toolgym.tools.tool import Tool, ToolSet
+
+LANGUAGES: dict[str, str] = {
+    "api_program": "toolgym.tools.api_program:ApiProgramLanguage",
+    "curl": "toolgym.tools.curl_language:CurlLanguage",
+    "json_calls": "toolgym.tools.json_language:JsonCallLanguage",
+}
+"""Every action language by the name ``info["action_language"]`` reports, as ``module:class``."""
+
+
+@dataclass
+class Execution:
+    """What running one action did.
+
+    Attributes:
+        observation: the text the agent sees next.
+        error: the mistake that stopped the action, if any.
+        finished: whether the episode ends (always in ``program`` mode).
+        attempt: when finished, what is scored.
+        info: entries the language adds to the step's ``info`` (``calls``, ``warnings``, ...).
+    """
+
+    observation: str
+    error: ToolCallError | None = None
+    finished: bool = False
+    attempt: Attempt | None = None
+    info: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class AgentHints:
+    """How to act in an environment, for agents (derived from its language and tools).
+
+    Attributes:
+        action_language: the language's name.
+        finish_action: the action that ends a multi-step episode (``API.search()``, ``finish``).
+        terminal_calls: line prefixes of calls that end a program (``("API.search(",)``).
+        step_description: one step of a multi-step episode, for prompts ("one curl command").
+        demo_label: the label between a demonstration's task and its action (``Actions:``).
+    """
+
+    action_language: str
+    finish_action: str | None = None
+    terminal_calls: tuple[str, ...] = ()
+    step_description: str = "one action"
+    demo_label: str = "Action:"
+
+
+class ActionLanguage(ABC):
+    """One way of turning agent text into calls (see the module docstring)."""
+
+    name: ClassVar[str]
+    """The name reported as ``info["action_language"]``."""
+    step_description: ClassVar[str] = "one action"
+    demo_label: ClassVar[str] = "Action:"
+    finish_word: ClassVar[str | None] = None
+    """A word that ends a multi-step episode (``finish``), when the language has one."""
+
+    @abstractmethod
+    def run_program(self, text: str, backend: Backend) -> Execution:
+        """Run a whole action; the episode ends (``execution.attempt`` is set)."""
+
+    @abstractmethod
+    def run_call(self, text: str, backend: Backend) -> Execution:
+        """Run one step of a multi-step episode; a failed step leaves the backend as it was."""
+
+    @abstractmethod
+    def run_gold(self, gold: str, backend: Backend) -> Attempt:
+        """Run a gold label from the backend's current state.
+
+        Raises:
+            ToolCallError: the gold does not run.
+        """
+
+    def gold_steps(self, gold: str) -> list[str]:
+        """The gold label as the actions of a multi-step episode (default: one action)."""
+        steps = [gold]
+        if self.finish_word is not None:
+            steps.append(self.finish_word)
+        return steps
+
+    def is_finish(self, text: Any) -> bool:
+        """Whether ``text`` is the finish word."""
+        return (
+            self.finish_word is not None
+            and isinstance(text, str)
+            and re.match(rf"^\s*{re.escape(self.finish_word)}\b", text, re.IGNORECASE) is not None
+        )
+
+    def finish(self, backend: Backend) -> Execution:
+        """End a multi-step episode on the agent's word: the attempt as it stands is scored."""
+        return Execution("Finished.", finished=True, attempt=backend.attempt())
+
+    @abstractmethod
+    def render_call(self, tool: Tool, arguments: Mapping[str, Any]) -> str:
+        """The action that calls ``tool`` with ``arguments`` (JSON values) in this language."""
+
+    @classmethod
+    def default_hints(cls) -> AgentHints:
+        """Hints from the language alone (no tools known: no terminal calls)."""
+        return AgentHints(
+            action_language=cls.name,
+            finish_action=cls.finish_word,
+            step_description=cls.step_description,
+            demo_label=cls.demo_label,
+        )
+
+    def hints(self, tools: ToolSet) -> AgentHints:
+        """What agents need to act in this language over ``tools``."""
+        terminal = [t for t in tools if t.terminal]
+        finish = self.finish_word or (f"{terminal[0].qualname}()" if terminal else None)
+        return AgentHints(
+            action_language=self.name,
+            finish_action=finish,
+            terminal_calls=tuple(f"{t.qualname}(" for t in terminal),
+            step_description=self.step_description,
+            demo_label=self.demo_label,
+        )
+
+    @classmethod
+    def extract(cls, generation: str, hints: AgentHints, extraction: str = "strict") -> str:
+        """The action in a single-step generation (default: the stripped text).
+
+        Args:
+            generation: the model's text.
+            hints: the environment's hints (terminal calls for lenient extraction).
+            extraction: ``"strict"`` (the original benchmark's rule) or ``"lenient"``.
+        """
+        return generation.strip()
+
+
+EXTRACTIONS = ("strict", "lenient")
+
+
+def language_class(name: str) -> type[ActionLanguage]:
+    """The action language called ``name``.
+
+    Raises:
+        ValueError: an unknown name (the message lists the known ones).
+    """
+    target = LANGUAGES.get(name)
+    if target is None:
+        raise ValueError(f"action language must be one of {', '.join(LANGUAGES)}; got {name!r}")
+    module, _, attr = target.partition(":")
+    cls: type[ActionLanguage] = getattr(importlib.import_module(module), attr)
+    return cls

@@ -1,0 +1,210 @@
+"""The backend and toolkit of REST families: a simulated service and the requests made to it.
+
+Every episode restores the service's initial state, and the family may set a per-episode part
+(OpenWeather moves its simulated clock). A request runs under the rules the original benchmark's
+evaluator applies: the toolkit substitutes the key and fills defaults (:meth:`RestToolkit.prepare`),
+adds headers, and turns the response into the dict that is scored (:meth:`RestToolkit.outcome`),
+or into a crash when the original counts it as one.
+"""
+
+from __future__ import annotations
+
+import copy
+from abc import abstractmethod
+from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import numpy as np
+
+from toolgym.simulators.http import HttpApp, Request, Response
+from toolgym.tools.backend import Attempt, Backend
+from toolgym.tools.curl import parse_curl
+from toolgym.tools.curl_language import CurlLanguage
+from toolgym.tools.errors import NON_EXECUTABLE, WRONG_API, ToolCallError
+from toolgym.tools.json_calls import ToolCall
+from toolgym.tools.tool import Tool, ToolSet
+from toolgym.tools.toolkit import Toolkit
+
+
+@dataclass
+class Exchange:
+    """One request an agent made in an episode, its answer and the outcome that is scored."""
+
+    line: str
+    request: Request | None
+    response: Response | None
+    outcome: dict[Any, Any] | None
+    error: ToolCallError | None
+
+
+class RestBackend(Backend):
+    """An episode against a simulated REST service.
+
+    Args:
+        toolkit: the family's toolkit (the service and its request rules).
+    """
+
+    def __init__(self, toolkit: RestToolkit) -> None:
+        self.toolkit = toolkit
+        self.app = toolkit.new_app()
+        self._world = self.app.snapshot()
+        self.exchanges: list[Exchange] = []
+
+    def reset(self, rng: np.random.Generator | None) -> None:
+        """The service's initial state, then the family's per-episode part (drawn with ``rng``)."""
+        self.app.restore(copy.deepcopy(self._world))
+        if rng is not None:
+            self.toolkit.start_episode(self.app, rng)
+        self.exchanges = []
+
+    def start_key(self) -> Hashable | None:
+        """The family's key of the starting state (see :meth:`RestToolkit.start_key`)."""
+        return self.toolkit.start_key(self.app)
+
+    def snapshot(self) -> dict[str, Any]:
+        """The service's state and the requests made so far."""
+        return {"app": self.app.snapshot(), "exchanges": list(self.exchanges)}
+
+    def restore(self, state: Any) -> None:
+        """Restore a state returned by :meth:`snapshot`."""
+        self.app.restore(copy.deepcopy(state["app"]))
+        self.exchanges = list(state["exchanges"])
+
+    def request(self, line: str) -> Exchange:
+        """Run one curl line under the original's rules; errors are kept, not raised."""
+        toolkit = self.toolkit
+        request = response = None
+        try:
+            if not line.strip().startswith("curl"):
+                raise ToolCallError(
+                    NON_EXECUTABLE,
+                    f"expected one curl command (or a JSON call); got {line.strip()[:60]!r}",
+                )
+            command = parse_curl(toolkit.prepare(line), toolkit.hosts)
+            request = command.to_request(toolkit.headers())
+            response = self.app.handle(request)
+            outcome = toolkit.outcome(request, response)
+        except ToolCallError as e:
+            return Exchange(line, request, response, None, e)
+        return Exchange(line, request, response, outcome, None)
+
+    def exchange_attempt(self, exchange: Exchange) -> Attempt:
+        """The attempt whose answer is ``exchange``."""
+        calls = () if exchange.request is None else (_endpoint_key(exchange.request),)
+        return Attempt(exchange.outcome, calls, exchange.error, exchange.line, self)
+
+    def attempt(self) -> Attempt:
+        """The last request that reached the service (nothing if there was none)."""
+        if not self.exchanges:
+            return Attempt(None, backend=self)
+        return self.exchange_attempt(self.exchanges[-1])
+
+    def call(self, call: ToolCall) -> str:
+        """Send a JSON tool call as the curl line it stands for, and show the answer."""
+        exchange = self.request(self.toolkit.to_curl(call))
+        if exchange.response is None:
+            assert exchange.error is not None  # no response means the request was refused
+            raise exchange.error
+        self.exchanges.append(exchange)
+        return f"HTTP {exchange.response.status}\n{exchange.response.text}"
+
+
+def _endpoint_key(request: Request) -> str:
+    return f"{request.method} {request.path}"
+
+
+class RestToolkit(Toolkit):
+    """A REST service as a tool family: endpoints, the service, and the original's request rules.
+
+    Subclasses set ``name``, ``app_class`` and ``endpoints`` (tools with a
+    :class:`~toolgym.tools.rest.RestRoute`) and implement :meth:`outcome`; they may override
+    :meth:`prepare`, :meth:`headers`, :meth:`start_episode` and :meth:`start_key`.
+
+    Args:
+        world_seed: seed of the simulated service.
+        max_body_chars: how much of a response body an observation shows.
+    """
+
+    app_class: ClassVar[type[HttpApp]]
+    endpoints: ClassVar[tuple[Tool, ...]] = ()
+    api_key: ClassVar[str] = "toolgym-key"
+    """The key substituted for ``{API_KEY}`` and accepted by the service."""
+
+    def __init__(self, world_seed: int = 0, *, max_body_chars: int = 4000) -> None:
+        super().__init__(world_seed)
+        if not isinstance(max_body_chars, int) or max_body_chars < 1:
+            raise ValueError(f"max_body_chars must be at least 1; got {max_body_chars!r}")
+        self.max_body_chars = max_body_chars
+        self.hosts = self.app_class.hosts
+        self.tools = ToolSet(self.endpoints)
+
+    def new_app(self) -> HttpApp:
+        """A fresh service in its initial state."""
+        return self.app_class(seed=self.world_seed, api_key=self.api_key)  # type: ignore[call-arg]
+
+    def new_backend(self) -> RestBackend:
+        """A backend over a fresh service."""
+        return RestBackend(self)
+
+    def language(self) -> CurlLanguage:
+        """Curl lines (and JSON calls), showing ``max_body_chars`` of each body."""
+        return CurlLanguage(self.max_body_chars)
+
+    def endpoint(self, name: str) -> Tool:
+        """The endpoint called ``name``; wrong_api if there is none."""
+        tool = self.tools.get(name)
+        if tool is None:
+            raise ToolCallError(
+                WRONG_API, f"unknown endpoint {name!r}; available: {', '.join(self.tools.names)}"
+            )
+        return tool
+
+    def endpoint_of(self, request: Request) -> Tool | None:
+        """The documented endpoint a request addresses, if any."""
+        return next((t for t in self.tools if t.route.matches(request)), None)
+
+    def to_curl(self, call: ToolCall) -> str:
+        """The curl line of a JSON call (raises wrong_api or wrong_arguments)."""
+        tool = self.endpoint(call.name)
+        return str(tool.route.to_curl(tool, call.arguments))
+
+    def start_episode(self, app: HttpApp, rng: np.random.Generator) -> None:
+        """Set the per-episode part of the service's state (default: nothing)."""
+
+    def start_key(self, app: HttpApp) -> Hashable | None:
+        """A key of the episode's starting state for the gold cache (default: it varies)."""
+        return None
+
+    def prepare(self, line: str) -> str:
+        """Turn the agent's curl line into the line that is run (default: substitute the key)."""
+        return line.replace("{API_KEY}", self.api_key)
+
+    def headers(self) -> dict[str, str]:
+        """Headers the evaluator adds to every request (default: none)."""
+        return {}
+
+    @abstractmethod
+    def outcome(self, request: Request, response: Response) -> dict[Any, Any]:
+        """The dict that is scored; raises ``ToolCallError`` if the response counts as a crash."""
+
+    def sample_requests(self, n: int) -> list[tuple[str, dict[str, str]]]:
+        """``n`` distinct valid GET requests (path with query, headers), for load benchmarks."""
+        raise NotImplementedError(f"{type(self).__name__} has no sample requests")
+
+    @staticmethod
+    def parse_json(response: Response) -> Any:
+        """The response body as JSON, or non_executable (e.g. an XML body)."""
+        try:
+            return response.json()
+        except ValueError:
+            kind = response.headers.get("Content-Type", "unknown").split(";")[0]
+            raise ToolCallError(
+                NON_EXECUTABLE,
+                f"the response (HTTP {response.status}, {kind}) is not JSON",
+            ) from None
+
+    @staticmethod
+    def as_index_dict(items: list[Any]) -> dict[int, Any]:
+        """A JSON list as ``{0: item0, 1: item1, ...}`` (how the original scores lists)."""
+        return dict(enumerate(items))

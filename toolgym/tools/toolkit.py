@@ -1,0 +1,50 @@
+"""The toolkit: a family's agent-facing parts over one world.
+
+A :class:`Toolkit` is what the environment builds from a family's declaration: the tools of the
+world, the action language agents write in, and fresh backends. Its keyword-only constructor
+arguments are the family's own options (``max_results``, ``extraction``, ...): the environment
+passes them through and refuses any other, so every option is declared in one place.
+"""
+
+from __future__ import annotations
+
+import inspect
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar
+
+from toolgym.tools.backend import Backend
+from toolgym.tools.language import ActionLanguage
+from toolgym.tools.tool import ToolSet
+
+
+class Toolkit(ABC):
+    """The tools, language and backends of a family over the world of ``world_seed``.
+
+    Subclasses set ``name`` (the family's name), build :attr:`tools` in ``__init__`` and implement
+    :meth:`language` and :meth:`new_backend`. Options are keyword-only ``__init__`` arguments.
+
+    Args:
+        world_seed: seed of the simulated world.
+    """
+
+    name: ClassVar[str] = ""
+    tools: ToolSet
+
+    def __init__(self, world_seed: int = 0) -> None:
+        if not isinstance(world_seed, int) or isinstance(world_seed, bool) or world_seed < 0:
+            raise ValueError(f"world_seed must be a non-negative int; got {world_seed!r}")
+        self.world_seed = world_seed
+
+    @abstractmethod
+    def language(self) -> ActionLanguage:
+        """The action language, configured with the options."""
+
+    @abstractmethod
+    def new_backend(self) -> Backend:
+        """A backend over this world, ready for :meth:`Backend.reset`."""
+
+    @classmethod
+    def options(cls) -> dict[str, Any]:
+        """The family's options and their defaults (the keyword-only ``__init__`` arguments)."""
+        params = inspect.signature(cls.__init__).parameters.values()
+        return {p.name: p.default for p in params if p.kind is inspect.Parameter.KEYWORD_ONLY}

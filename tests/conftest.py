@@ -1,20 +1,31 @@
-"""Shared fixtures: the registered env ids and the shared original-format samples."""
+"""Shared fixtures: every registered env id (the test family included) and the shared samples."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
+from todo_family.spec import SPEC as TODO_SPEC
 
 import toolgym
-from toolgym.envs import env_ids
+from toolgym.envs import env_ids, register_family
 
 SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "samples"
+
+register_family(TODO_SPEC)  # the worked example of docs/adding-a-family.md
 ENV_IDS = env_ids()
+BUILTIN_IDS = [i for i in ENV_IDS if not i.startswith("toolbench/TodoList")]
 
 
 @pytest.fixture(params=ENV_IDS)
 def env_id(request: pytest.FixtureRequest) -> str:
+    """Every registered env id: the built-in families and the test family."""
+    return request.param
+
+
+@pytest.fixture(params=BUILTIN_IDS)
+def builtin_env_id(request: pytest.FixtureRequest) -> str:
+    """The env ids of the families the package ships."""
     return request.param
 
 

@@ -34,7 +34,7 @@ def parse_curl(line: str) -> tuple[str, str, str | None]:
 
 
 def run_gold(task: Task, app: CatApiApp | None = None) -> Response:
-    method, url, body = parse_curl(task.completions[0])
+    method, url, body = parse_curl(task.gold[0])
     app = CatApiApp() if app is None else app
     return app.handle(Request.build(method, url, headers=HEADERS, body=body))
 
@@ -75,7 +75,7 @@ def test_every_gold_succeeds_on_a_fresh_app() -> None:
 
 def test_gold_formats() -> None:
     for task in TEST + DEMO:
-        (gold,) = task.completions
+        (gold,) = task.gold
         call_type = task.meta["call_type"]
         method, url, body = parse_curl(gold)
         assert url.startswith("https://api.thecatapi.com/v1/")
@@ -119,7 +119,7 @@ def test_search_goals_mention_their_parameters() -> None:
         if task.meta["call_type"] != "search":
             continue
         text = task.instruction.lower()
-        params = dict(parse_qsl(urlsplit(parse_curl(task.completions[0])[1]).query))
+        params = dict(parse_qsl(urlsplit(parse_curl(task.gold[0])[1]).query))
         assert params == {
             k: ",".join(v) if isinstance(v, list) else str(v)
             for k, v in task.meta["params"].items()
@@ -154,17 +154,17 @@ def test_test_split_statistics() -> None:
 
 
 def test_train_pairs_are_deterministic_and_held_out() -> None:
-    first = list(ca.train_pairs(50))
-    again = list(ca.train_pairs(50))
+    first = list(ca.SUITE.train_pairs(50))
+    again = list(ca.SUITE.train_pairs(50))
     assert [t.to_record() for t in first] == [t.to_record() for t in again]
     assert [t.task_id for t in first] == [f"train-{k}" for k in range(50)]
     held_out = {t.instruction for t in TEST + DEMO}
     assert not {t.instruction for t in first} & held_out
     assert ca.train_task(17).to_record() == first[17].to_record()
     assert len({t.meta["call_type"] for t in first}) == len(ca.CALL_TYPES)
-    other = list(ca.train_pairs(5, seed=1))
+    other = list(ca.SUITE.train_pairs(5, seed=1))
     assert other[0].task_id == f"train-{2**32}"
-    sampled = ca.sample_train_task(np.random.default_rng(3))
+    sampled = ca.SUITE.sample_train_task(np.random.default_rng(3))
     assert sampled.task_id.startswith("train-")
     for task in first[:20]:
         assert 200 <= run_gold(task).status < 300, task.task_id

@@ -79,6 +79,6 @@ def test_embedded_model_in_an_evaluation(backend, tmp_path) -> None:
     )
     assert res.summary["episodes"] == 2
     for record in res.records:
-        assert isinstance(record["generation"], str)
-        assert record["prompt"][1]["content"].endswith("Action:\n")
-        assert record["metrics"] is not None
+        assert isinstance(record.generation, str)
+        assert record.prompt[1]["content"].endswith("Action:\n")
+        assert record.metrics is not None

@@ -24,7 +24,7 @@ RENT_WORDS = re.compile(r"\b(rent|renting|rentals?|lease)\b", re.IGNORECASE)
 
 def run_gold(task: Task) -> HomeSearchAPI:
     session = TOOLKIT.new_session()
-    run_program(task.completions[0], session)
+    run_program(task.gold[0], session)
     api = session.api
     assert isinstance(api, HomeSearchAPI)
     return api
@@ -33,7 +33,7 @@ def run_gold(task: Task) -> HomeSearchAPI:
 def calls(task: Task) -> list[tuple[str, list[object]]]:
     """(function, literal arguments) of each line of the gold program."""
     out = []
-    for line in task.completions[0].splitlines():
+    for line in task.gold[0].splitlines():
         node = ast.parse(line, mode="eval").body
         assert isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
         out.append((node.func.attr, [ast.literal_eval(a) for a in node.args]))
@@ -130,8 +130,8 @@ def test_goal_mentions_the_program_numbers() -> None:
 
 
 def test_train_pairs_are_deterministic_and_held_out() -> None:
-    first = list(hs.train_pairs(50))
-    again = list(hs.train_pairs(50))
+    first = list(hs.SUITE.train_pairs(50))
+    again = list(hs.SUITE.train_pairs(50))
     assert [t.to_record() for t in first] == [t.to_record() for t in again]
     assert [t.task_id for t in first] == [f"train-{k}" for k in range(50)]
     held_out = {t.instruction for t in TEST + DEMO}
@@ -139,14 +139,14 @@ def test_train_pairs_are_deterministic_and_held_out() -> None:
     assert hs.train_task(17).to_record() == first[17].to_record()
     for task in first:
         check_task(task)
-    other = next(hs.train_pairs(1, seed=1))
+    other = next(hs.SUITE.train_pairs(1, seed=1))
     assert other.task_id == f"train-{2**32}"
-    assert sum(1 for _ in hs.train_pairs(3)) == 3
+    assert sum(1 for _ in hs.SUITE.train_pairs(3)) == 3
 
 
 def test_sample_train_task_and_generate_task() -> None:
-    a = hs.sample_train_task(np.random.default_rng(5))
-    b = hs.sample_train_task(np.random.default_rng(5))
+    a = hs.SUITE.sample_train_task(np.random.default_rng(5))
+    b = hs.SUITE.sample_train_task(np.random.default_rng(5))
     assert a.to_record() == b.to_record()
     k = int(str(a.task_id).removeprefix("train-"))
     assert hs.train_task(k).to_record() == a.to_record()

@@ -27,7 +27,7 @@ def gold_replier(env_holder: dict):
         for task_id in env.unwrapped.task_ids:
             task = env.unwrapped.get_task(task_id)
             if task.instruction == query:
-                return task.completions[0] + "\n-------------\nTask: more"
+                return task.gold[0] + "\n-------------\nTask: more"
         return "nothing"
 
     return reply
@@ -64,7 +64,7 @@ def test_zero_shot_and_oracle_shot() -> None:
     oracle.act(obs, info)
     prompt = backend.prompts[-1]
     assert prompt.count("\nAction:\n") == 2  # one demo + the task
-    gold_path = task.completions[0].split("'")[1].split("?")[0]
+    gold_path = task.gold[0].split("'")[1].split("?")[0]
     assert gold_path in prompt.split("I have the following set of examples")[1]
 
 
@@ -83,7 +83,7 @@ def test_batched_equals_sequential(env_id: str, tmp_path: Path) -> None:
         )
         assert res.summary["success"] == 1.0
         calls = backend.calls
-        results.append([(r["task_id"], r["action"], r["reward"]) for r in res.records])
+        results.append([(r.task_id, r.action, r.reward) for r in res.records])
         if batch == 4:
             assert calls == 2  # 6 tasks in batches of 4: two batched generations
         else:
@@ -99,7 +99,7 @@ def test_react_in_call_mode() -> None:
     backend = ScriptedBackend(replies)
     agent = LLMAgent.for_env(env, backend, strategy="react", system_prompt=None)
     record = run_episode(env, agent, task_id="test-003")
-    assert record["reward"] == 1.0 and record["steps"] == len(lines)
+    assert record.reward == 1.0 and record.steps == len(lines)
     last_prompt = backend.prompts[-1]
     assert f"Action: {lines[0]}\nObservation: OK: API.set_location" in last_prompt
     assert "made up" not in last_prompt  # the model's invented observation was cut by the stop
@@ -119,8 +119,8 @@ def test_dfsdt_backtracks_with_a_scripted_llm() -> None:
     backend = ScriptedBackend(script)
     agent = LLMAgent.for_env(env, backend, strategy="dfsdt", system_prompt=None)
     record = run_dfsdt(env, agent, task_id="test-003", width=2, max_depth=20)
-    assert record["reward"] == 1.0 and record["terminated"]
-    assert record["actions"][:3] == ["API.fly_away()", lines[0], "API.set_num_beds(2)"]
+    assert record.reward == 1.0 and record.terminated
+    assert record.actions[:3] == ["API.fly_away()", lines[0], "API.set_num_beds(2)"]
     # the retry at the root was told what failed there, and its history did not keep the failure
     assert "already tried at this point, which failed: API.fly_away()" in backend.prompts[1]
     assert "Action: API.fly_away()" not in backend.prompts[2]
@@ -131,9 +131,9 @@ def test_dfsdt_gives_up_within_its_budget() -> None:
     backend = ScriptedBackend(["x\nAction: API.nope()"], cycle=True)
     agent = LLMAgent.for_env(env, backend, strategy="dfsdt", system_prompt=None)
     record = run_dfsdt(env, agent, task_id="test-000", width=3, max_depth=4)
-    assert not record["terminated"] and record["steps"] == 3
-    assert record["search"][-1]["event"] == "backtrack"
-    assert record["metrics"]["success"] is False
+    assert not record.terminated and record.steps == 3
+    assert record.search[-1]["event"] == "backtrack"
+    assert record.metrics["success"] is False
 
 
 class Interrupt(KeyboardInterrupt):
@@ -182,7 +182,7 @@ def test_an_interrupted_run_resumes_to_the_same_results(tmp_path: Path) -> None:
     assert resumed.resumed == 3
     lines = [json.loads(line) for line in path.read_text().splitlines()]
     assert [r["task_id"] for r in lines] == [f"test-{i:03d}" for i in range(6)]
-    strip = lambda rs: [(r["task_id"], r["action"], r["reward"], r["metrics"]) for r in rs]  # noqa: E731
+    strip = lambda rs: [(r.task_id, r.action, r.reward, r.metrics) for r in rs]  # noqa: E731
     assert strip(resumed.records) == strip(full.records)
     assert resumed.summary == full.summary
     again = evaluate(
@@ -207,8 +207,8 @@ def test_agent_errors_are_recorded_not_raised() -> None:
         batch_size=2,
         progress=False,
     )
-    assert all(r["error"]["category"] == "agent_error" for r in res.records)
+    assert all(r.error_category == "agent_error" for r in res.records)
     res = evaluate(
         HOME, lambda e: LLMAgent.for_env(e, ScriptedBackend(boom)), limit=1, progress=False
     )
-    assert "model crashed" in res.records[0]["error"]["message"]
+    assert "model crashed" in res.records[0].error["message"]

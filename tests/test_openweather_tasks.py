@@ -17,7 +17,7 @@ PREFIX = "curl -X GET '"
 
 
 def _url(task) -> str:
-    line = task.completions[0]
+    line = task.gold[0]
     assert line.startswith(PREFIX) and line.endswith("'") and "\n" not in line
     return line[len(PREFIX) : -1]
 
@@ -80,12 +80,12 @@ def test_cities_and_zips_exist() -> None:
 def test_generate_task_and_train_stream() -> None:
     a = ow.generate_task(np.random.default_rng(5), "x", endpoint="geocoding_direct")
     assert a == ow.generate_task(np.random.default_rng(5), "x", endpoint="geocoding_direct")
-    assert "limit=" in a.completions[0]
-    first = list(ow.train_pairs(50))
-    assert [t.to_record() for t in first] == [t.to_record() for t in ow.train_pairs(50)]
+    assert "limit=" in a.gold[0]
+    first = list(ow.SUITE.train_pairs(50))
+    assert [t.to_record() for t in first] == [t.to_record() for t in ow.SUITE.train_pairs(50)]
     assert [t.task_id for t in first] == [f"train-{i}" for i in range(50)]
     held = {t.instruction for s in ow.SPLITS for t in ow.generate_split(s)}
     assert not held & {t.instruction for t in first}
-    other = {t.instruction for t in itertools.islice(ow.train_pairs(None, seed=1), 20)}
+    other = {t.instruction for t in itertools.islice(ow.SUITE.train_pairs(None, seed=1), 20)}
     assert other != {t.instruction for t in first[:20]}
-    assert ow.sample_train_task(np.random.default_rng(0)).task_id.startswith("train-")
+    assert ow.SUITE.sample_train_task(np.random.default_rng(0)).task_id.startswith("train-")

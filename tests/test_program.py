@@ -170,7 +170,9 @@ def test_parse_program_counts_statements() -> None:
 
 def test_lenient_extraction() -> None:
     text = "Sure, here you go:\n```python\nAPI.set_location('Austin')\nAPI.search()\n```\nThanks"
-    assert extract_program(text) == "API.set_location('Austin')\nAPI.search()"
+    terminal = ("API.search(",)
+    assert extract_program(text, terminal) == "API.set_location('Austin')\nAPI.search()"
     two = "API.set_location('A')\nAPI.search()\nAPI.set_location('B')\nAPI.search()"
-    assert extract_program(two) == "API.set_location('A')\nAPI.search()"
-    assert extract_program("Let me think.\nAPI.search()") == "API.search()"
+    assert extract_program(two, terminal) == "API.set_location('A')\nAPI.search()"
+    assert extract_program(two) == two  # no terminal call given: nothing is cut
+    assert extract_program("Let me think.\nAPI.search()", terminal) == "API.search()"

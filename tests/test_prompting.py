@@ -2,14 +2,10 @@ import pytest
 
 from toolgym.agents.backends.base import apply_stops, merge_stops
 from toolgym.agents.extraction import extract_action, extract_react
-from toolgym.agents.prompting import (
-    FAMILY_DEFAULTS,
-    call_signature,
-    paper_prompt,
-    react_prompt,
-    render_demo,
-)
+from toolgym.agents.prompting import call_signature, paper_prompt, react_prompt, render_demo
 from toolgym.benchmarks.tasks import Task
+from toolgym.envs import family
+from toolgym.tools.language import language_class
 
 DOC_A = "# Doc A\ncurl -X GET 'https://h/a'\n"
 DOC_B = "# Doc B\ncurl -X GET 'https://h/b'\n"
@@ -34,10 +30,11 @@ def test_paper_prompt_format() -> None:
 
 def test_demos_keep_their_own_label() -> None:
     task = Task("d", "Rent in Austin", ('API.set_location("Austin")\nAPI.search()',))
-    assert render_demo(task, "api_program") == (
+    label = language_class("api_program").default_hints().demo_label
+    assert render_demo(task, label) == (
         'Task: Rent in Austin\nActions:\nAPI.set_location("Austin")\nAPI.search()\n'
     )
-    assert render_demo(task, "curl").startswith("Task: Rent in Austin\nAction:\n")
+    assert render_demo(task).startswith("Task: Rent in Austin\nAction:\n")
 
 
 def test_stops_are_deterministic_and_exact() -> None:
@@ -58,7 +55,8 @@ def test_extraction_per_action_language() -> None:
 
 
 def test_react_format_and_parsing() -> None:
-    text = react_prompt("find it", [DOC_A], [], [("look", "curl a", "HTTP 200")], "curl")
+    hints = language_class("curl").default_hints()
+    text = react_prompt("find it", [DOC_A], [], [("look", "curl a", "HTTP 200")], hints)
     assert text.endswith("Thought: look\nAction: curl a\nObservation: HTTP 200\nThought:")
     assert "The last action is finish" in text
     assert extract_react("I will call it.\nAction: curl -X GET 'https://h/a'") == (
@@ -69,9 +67,9 @@ def test_react_format_and_parsing() -> None:
 
 
 def test_family_defaults_follow_the_original() -> None:
-    assert FAMILY_DEFAULTS["trip_booking"].max_new_tokens == 300
-    assert FAMILY_DEFAULTS["cat_api"].top_k_api == 3
-    assert FAMILY_DEFAULTS["home_search"].top_k_api == 15
+    assert family("trip_booking").prompting.max_new_tokens == 300
+    assert family("cat_api").prompting.top_k_api == 3
+    assert family("home_search").prompting.top_k_api == 15
 
 
 def test_call_signature() -> None:

@@ -33,7 +33,7 @@ def first_task(env: gym.Env, predicate) -> str:
 def test_wrong_units_give_partial_f1() -> None:
     env = gym.make(WEATHER)
     task_id = first_task(
-        env, lambda t: "/data/2.5/weather?" in t.completions[0] and "units=" not in t.completions[0]
+        env, lambda t: "/data/2.5/weather?" in t.gold[0] and "units=" not in t.gold[0]
     )
     env.reset(seed=0, options={"task_id": task_id})
     gold = env.unwrapped.oracle_actions()[0]
@@ -50,7 +50,7 @@ def test_wrong_units_give_partial_f1() -> None:
 def test_xml_mode_is_not_executable() -> None:
     env = gym.make(WEATHER)
     task_id = first_task(
-        env, lambda t: "/data/2.5/weather?" in t.completions[0] and "mode=" not in t.completions[0]
+        env, lambda t: "/data/2.5/weather?" in t.gold[0] and "mode=" not in t.gold[0]
     )
     env.reset(seed=0, options={"task_id": task_id})
     gold = env.unwrapped.oracle_actions()[0]
@@ -62,7 +62,7 @@ def test_xml_mode_is_not_executable() -> None:
 
 def test_wrong_endpoint_is_wrong_api() -> None:
     env = gym.make(WEATHER)
-    task_id = first_task(env, lambda t: "/data/2.5/weather?" in t.completions[0])
+    task_id = first_task(env, lambda t: "/data/2.5/weather?" in t.gold[0])
     env.reset(seed=0, options={"task_id": task_id})
     gold = env.unwrapped.oracle_actions()[0]
     _, reward, _, _, info = env.step(gold.replace("/data/2.5/weather?", "/data/2.5/forecast?"))
@@ -147,8 +147,8 @@ def test_cat_state_is_fresh_every_episode() -> None:
     task_id = first_task(
         env,
         lambda t: (
-            "/v1/favourites' --data" in t.completions[0]
-            or "POST 'https://api.thecatapi.com/v1/favourites'" in t.completions[0]
+            "/v1/favourites' --data" in t.gold[0]
+            or "POST 'https://api.thecatapi.com/v1/favourites'" in t.gold[0]
         ),
     )
     for _ in range(3):  # the same favourite can be added in every episode
@@ -164,9 +164,7 @@ def test_cat_state_is_fresh_every_episode() -> None:
 
 def test_call_mode_scores_the_last_request() -> None:
     env = gym.make(WEATHER, action_mode="call")
-    task_id = first_task(
-        env, lambda t: "q=" in t.completions[0] and "/geo/" not in t.completions[0]
-    )
+    task_id = first_task(env, lambda t: "q=" in t.gold[0] and "/geo/" not in t.gold[0])
     env.reset(seed=0, options={"task_id": task_id})
     gold = env.unwrapped.oracle_actions()[0]
     city = gold.split("q=")[1].split("&")[0]
@@ -184,7 +182,7 @@ def test_call_mode_scores_the_last_request() -> None:
 
 def test_json_calls_build_the_original_request() -> None:
     env = gym.make(CAT)
-    task_id = first_task(env, lambda t: "/v1/votes" in t.completions[0])
+    task_id = first_task(env, lambda t: "/v1/votes" in t.gold[0])
     env.reset(seed=0, options={"task_id": task_id})
     gold = parse_curl(env.unwrapped.oracle_actions()[0])
     body = json.loads(gold.body)

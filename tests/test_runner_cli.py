@@ -55,9 +55,9 @@ def test_random_agent_in_call_mode_is_truncated_or_terminates() -> None:
         progress=False,
     )
     for r in res.records:
-        assert r["terminated"] or r["truncated"]
-        if r["truncated"]:
-            assert r["error"]["category"] == "timeout"
+        assert r.terminated or r.truncated
+        if r.truncated:
+            assert r.error_category == "timeout"
 
 
 def test_cli_eval_prints_a_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,6 +1,15 @@
+"""Metrics and the shared checkers: the original dict F1, best label, diagnosis, crashes."""
+
 import pytest
 
-from toolgym.benchmarks.scoring import GoldOutcome, diagnose, dict_f1, score
+from toolgym.benchmarks.checkers import CriteriaF1, ResponseF1
+from toolgym.benchmarks.metrics import best_f1, dict_f1
+from toolgym.benchmarks.tasks import Task
+from toolgym.errors import TaskFileError
+from toolgym.tools.backend import Attempt
+from toolgym.tools.errors import NON_EXECUTABLE, ToolCallError
+
+TASK = Task("t", "goal", ("gold",))
 
 
 def test_dict_f1_follows_the_original() -> None:
@@ -15,11 +24,18 @@ def test_dict_f1_follows_the_original() -> None:
 
 
 def test_best_label_wins() -> None:
-    golds = [GoldOutcome({"a": 1, "b": 2}, ()), GoldOutcome({"a": 1, "b": 3}, ())]
-    m = score({"a": 1, "b": 3}, golds)
-    assert m["success"] and m["closest_label"] == 1
-    crashed = score(None, golds)
-    assert crashed == {
+    golds = [Attempt({"a": 1, "b": 2}), Attempt({"a": 1, "b": 3})]
+    score = CriteriaF1().check(TASK, Attempt({"a": 1, "b": 3}), golds)
+    assert score.success and score.metrics["closest_label"] == 1 and score.reward == 1.0
+    assert best_f1({"a": 1}, [{"a": 2}, {"a": 1}]) == (1.0, 1.0, 1.0, 1)
+
+
+def test_a_crash_scores_as_not_executable() -> None:
+    golds = [Attempt({"a": 1, "b": 2})]
+    error = ToolCallError(NON_EXECUTABLE, "boom")
+    # the criteria set before the crash are not scored
+    crashed = CriteriaF1().check(TASK, Attempt({"a": 1, "b": 2}, error=error), golds)
+    assert crashed.metrics_dict() == {
         "executable": False,
         "success": False,
         "precision": 0.0,
@@ -27,14 +43,32 @@ def test_best_label_wins() -> None:
         "f1": 0.0,
         "closest_label": 0,
     }
+    assert crashed.reward == 0.0 and crashed.error == error.to_info()
 
 
-def test_diagnose() -> None:
-    gold = GoldOutcome({"a": 1, "b": 2}, ("API.x", "API.y"))
-    assert diagnose({"a": 1, "b": 2}, ["API.x", "API.y"], gold) is None
-    assert diagnose({"a": 1}, ["API.x"], gold)["category"] == "wrong_api"
-    wrong = diagnose({"a": 1, "b": 5}, ["API.x", "API.y"], gold)
+def test_criteria_diagnosis() -> None:
+    gold = Attempt({"a": 1, "b": 2}, ("API.x", "API.y"))
+    check = CriteriaF1().check
+    assert check(TASK, Attempt({"a": 1, "b": 2}, ("API.x", "API.y")), [gold]).error is None
+    missing = check(TASK, Attempt({"a": 1}, ("API.x",)), [gold]).error
+    assert missing["category"] == "wrong_api" and "missing API.y" in missing["message"]
+    wrong = check(TASK, Attempt({"a": 1, "b": 5}, ("API.x", "API.y")), [gold]).error
     assert wrong == {
         "category": "wrong_arguments",
         "message": "the right functions with wrong values for: b",
     }
+
+
+def test_response_diagnosis() -> None:
+    gold = Attempt({"cod": 200, "name": "Paris"}, ("GET /data/2.5/weather",))
+    check = ResponseF1().check
+    other = check(TASK, Attempt({"list": []}, ("GET /data/2.5/forecast",)), [gold])
+    assert other.error["category"] == "wrong_api" and "/data/2.5/forecast" in other.error["message"]
+    wrong = check(TASK, Attempt({"cod": 200, "name": "Lyon"}, ("GET /data/2.5/weather",)), [gold])
+    assert wrong.error["category"] == "wrong_arguments" and "name" in wrong.error["message"]
+    assert 0 < wrong.reward < 1
+
+
+def test_empty_gold_criteria_are_refused() -> None:
+    with pytest.raises(TaskFileError, match="sets nothing"):
+        CriteriaF1().validate(TASK, [Attempt({})])

@@ -1,14 +1,8 @@
 import datetime as dt
 import pickle
 
-from toolgym.simulators import (
-    HomeQuery,
-    HotelQuery,
-    ListingDatabase,
-    TicketQuery,
-    get_listing_database,
-    get_travel_inventory,
-)
+from toolgym.simulators.home_search import HomeQuery, ListingDatabase, get_listing_database
+from toolgym.simulators.trip_booking import HotelQuery, TicketQuery, get_travel_inventory
 from toolgym.simulators.places import CITIES
 
 

@@ -31,7 +31,7 @@ def test_original_files_evaluate_with_the_oracle(env_id: str, relative: str) -> 
     agent = OracleAgent(env)
     for task_id in env.unwrapped.task_ids:
         record = run_episode(env, agent, task_id=task_id)
-        assert record["reward"] == 1.0, record
+        assert record.reward == 1.0, record
     with pytest.raises(KeyError, match="no task 99"):
         env.reset(options={"task_id": 99})
 
@@ -63,5 +63,5 @@ def test_loader_errors(tmp_path: Path) -> None:
         load_task_file(bad)
     broken = tmp_path / "broken.jsonl"
     broken.write_text('{"prompt": "x", "completion": ["API.set_num_beds(2)"]}\n')
-    with pytest.raises(TaskFileError, match="gold program of task 0 does not execute"):
+    with pytest.raises(TaskFileError, match="gold of task 0 does not execute"):
         gym.make("toolbench/HomeSearch-v0", task_file=broken)

@@ -5,12 +5,12 @@ import pytest
 
 from toolgym.tools.api import ToolApi, ToolSession
 from toolgym.tools.errors import PRECONDITION, WRONG_ARGUMENTS, ToolCallError
-from toolgym.tools.home_search import FUNCTIONS as HOME_FUNCTIONS
+from toolgym.tools.home_search import TOOLS as HOME_TOOLS
 from toolgym.tools.home_search import HomeSearchToolkit
-from toolgym.tools.json_calls import run_json_call
+from toolgym.tools.json_calls import parse_json_call
 from toolgym.tools.program import run_program
-from toolgym.tools.schema import Param, ToolFunction
-from toolgym.tools.trip_booking import ALL_FUNCTIONS as TRIP_FUNCTIONS
+from toolgym.tools.tool import Param, Tool
+from toolgym.tools.trip_booking import ALL_TOOLS as TRIP_TOOLS
 from toolgym.tools.trip_booking import Date, Loc, TripBookingToolkit
 
 HOME = HomeSearchToolkit()
@@ -18,23 +18,24 @@ TRIP = TripBookingToolkit()
 
 
 def test_function_counts_match_the_original() -> None:
-    assert len(HOME_FUNCTIONS) == 15
-    assert len(TRIP_FUNCTIONS) == 20
-    assert {f.name for f in TRIP_FUNCTIONS if f.owner is None} == {"Loc", "Date"}
+    assert len(HOME_TOOLS) == 15
+    assert len(TRIP_TOOLS) == 20
+    assert {t.name for t in TRIP_TOOLS if t.owner is None} == {"Loc", "Date"}
 
 
 @pytest.mark.parametrize("toolkit", [HOME, TRIP], ids=["home", "trip"])
 def test_docs_and_schemas_come_from_one_source(toolkit) -> None:
-    for fn in toolkit.functions:
-        assert fn.toolbench_doc() in toolkit.api_docs
-        assert fn.toolbench_doc().startswith(f"# {fn.description}\n{fn.qualname}(")
-    names = [t["function"]["name"] for t in toolkit.tools]
-    assert names == [f.name for f in toolkit.functions if f.owner is not None]
     for tool in toolkit.tools:
-        json.dumps(tool)
-        params = tool["function"]["parameters"]
-        fn = next(f for f in toolkit.functions if f.name == tool["function"]["name"] and f.owner)
-        method = getattr(toolkit.new_session().api, fn.name)
+        assert tool.toolbench_doc() in toolkit.tools.api_docs
+        assert tool.toolbench_doc().startswith(f"# {tool.description}\n{tool.qualname}(")
+    schemas = toolkit.tools.openai_schemas
+    names = [t["function"]["name"] for t in schemas]
+    assert names == [t.name for t in toolkit.tools if t.owner is not None]
+    for schema in schemas:
+        json.dumps(schema)
+        params = schema["function"]["parameters"]
+        tool = toolkit.tools.get(schema["function"]["name"])
+        method = getattr(toolkit.new_session().api, tool.name)
         assert list(params["properties"]) == [p for p in inspect.signature(method).parameters]
 
 
@@ -42,9 +43,23 @@ def test_signature_drift_fails_at_class_definition() -> None:
     with pytest.raises(TypeError, match="documents"):
 
         class Drifted(ToolApi):
-            FUNCTIONS = (ToolFunction("f", "d", (Param("value", "int", "v"),)),)
+            TOOLS = (Tool("f", "d", (Param("value", "int", "v"),), owner="API"),)
 
             def f(self, other: int) -> None: ...
+
+    with pytest.raises(TypeError, match="annotated str but its Tool documents int"):
+
+        class WrongType(ToolApi):
+            TOOLS = (Tool("f", "d", (Param("value", "int", "v"),), owner="API"),)
+
+            def f(self, value: str) -> None: ...
+
+    with pytest.raises(TypeError, match="optional in the code"):
+
+        class WrongDefault(ToolApi):
+            TOOLS = (Tool("f", "d", (Param("value", "int", "v"),), owner="API"),)
+
+            def f(self, value: int = 1) -> None: ...
 
 
 def criteria(source: str, toolkit=HOME) -> dict:
@@ -186,27 +201,28 @@ def test_invalid_date_is_stored_and_noted() -> None:
 
 
 def test_json_calls() -> None:
-    session = TRIP.new_session()
-    run_json_call(
-        '{"name": "select_booking_type", "arguments": {"booking_type": "hotels"}}', session
-    )
-    run_json_call(
-        '{"name": "set_hotel_location", "arguments": "{\\"location\\": \\"Denver\\"}"}', session
-    )
-    run_json_call(
+    backend = TRIP.new_backend()
+
+    def run(text: str) -> None:
+        backend.run_json(parse_json_call(text))
+
+    run('{"name": "select_booking_type", "arguments": {"booking_type": "hotels"}}')
+    run('{"name": "set_hotel_location", "arguments": "{\\"location\\": \\"Denver\\"}"}')
+    run(
         '{"type": "function", "function": {"name": "set_checkin_date", '
-        '"arguments": {"date": {"month": 5, "day": 1, "year": 2026}}}}',
-        session,
+        '"arguments": {"date": {"month": 5, "day": 1, "year": 2026}}}}'
     )
-    run_json_call('{"name": "API.set_checkout_date", "arguments": {"date": "2026-05-03"}}', session)
-    assert session.api.search_criteria == {
+    run('{"name": "API.set_checkout_date", "arguments": {"date": "2026-05-03"}}')
+    assert backend.session.api.search_criteria == {
         "booking_type": "hotels",
         "location": "Denver",
         "checkin_date": "5-1-2026",
         "checkout_date": "5-3-2026",
     }
     with pytest.raises(ToolCallError, match="no parameter 'city'"):
-        run_json_call('{"name": "set_num_rooms", "arguments": {"city": 1}}', session)
+        run('{"name": "set_num_rooms", "arguments": {"city": 1}}')
+    with pytest.raises(ToolCallError, match="YYYY-MM-DD"):
+        run('{"name": "set_return_date", "arguments": {"date": "next tuesday"}}')
 
 
 def test_values_pickle_and_compare() -> None:

@@ -27,7 +27,7 @@ VARIABLES = {
 
 def run_gold(task: Task) -> TripBookingAPI:
     session = TOOLKIT.new_session()
-    run_program(task.completions[0], session)
+    run_program(task.gold[0], session)
     api = session.api
     assert isinstance(api, TripBookingAPI)
     return api
@@ -48,19 +48,19 @@ def check_offers(task: Task) -> None:
 
 
 def check_program_shape(task: Task) -> None:
-    lines = task.completions[0].split("\n")
+    lines = task.gold[0].split("\n")
     kind = task.meta["booking_type"]
-    assert len(task.completions) == 1
+    assert len(task.gold) == 1
     assert lines[0] == f'API.select_booking_type("{kind}")'
     assert lines[-1] == "API.search()"
-    calls = sorted(set(re.findall(r"^API\.(\w+)\(", task.completions[0], re.M)))
+    calls = sorted(set(re.findall(r"^API\.(\w+)\(", task.gold[0], re.M)))
     assert calls == task.meta["calls"]
     assert len(calls) == sum(line.startswith("API.") for line in lines), "a call is repeated"
-    assigned = set(re.findall(r"^(\w+) = ", task.completions[0], re.M))
+    assigned = set(re.findall(r"^(\w+) = ", task.gold[0], re.M))
     assert assigned <= VARIABLES
     if kind == "both":
-        hotel = re.search(r'hotel_location = Loc\("([^"]+)"\)', task.completions[0])
-        dest = re.search(r'location_to = Loc\("([^"]+)"\)', task.completions[0])
+        hotel = re.search(r'hotel_location = Loc\("([^"]+)"\)', task.gold[0])
+        dest = re.search(r'location_to = Loc\("([^"]+)"\)', task.gold[0])
         assert hotel and dest and hotel.group(1) == dest.group(1)
     assert task.instruction == task.instruction.strip() and task.instruction[-1] in ".?"
 
@@ -144,22 +144,22 @@ def test_gold_values_appear_in_goal(splits: dict[str, list[Task]]) -> None:
 
 
 def test_train_pairs(splits: dict[str, list[Task]]) -> None:
-    first = list(tb.train_pairs(50))
-    assert first == list(tb.train_pairs(50))
+    first = list(tb.SUITE.train_pairs(50))
+    assert first == list(tb.SUITE.train_pairs(50))
     assert [t.task_id for t in first] == [f"train-{k}" for k in range(50)]
     held_out = {t.instruction for tasks in splits.values() for t in tasks}
     assert not held_out & {t.instruction for t in first}
     assert tb.train_task(17) == first[17]
-    assert next(tb.train_pairs(1, seed=1)).task_id == f"train-{2**32}"
-    assert len(list(tb.train_pairs(0))) == 0
+    assert next(tb.SUITE.train_pairs(1, seed=1)).task_id == f"train-{2**32}"
+    assert len(list(tb.SUITE.train_pairs(0))) == 0
     for task in first:
         check_program_shape(task)
         check_offers(task)
 
 
 def test_sample_train_task() -> None:
-    a = tb.sample_train_task(np.random.default_rng(3))
-    b = tb.sample_train_task(np.random.default_rng(3))
+    a = tb.SUITE.sample_train_task(np.random.default_rng(3))
+    b = tb.SUITE.sample_train_task(np.random.default_rng(3))
     assert a == b
     k = int(str(a.task_id).removeprefix("train-"))
     assert tb.train_task(k) == a

@@ -38,6 +38,8 @@ class TaskSuite:
         train_task: ``(k, world_seed) -> Task``, task ``train-<k>`` of the ``train`` split.
         checker_for: the checker that scores a task of this family.
         world_seed: the seed of the world the stored splits were built for.
+        stored: whether the fixed splits are read from stored data (``False``: generated when
+            first loaded, for families kept outside the package, such as plugins and tests).
     """
 
     family: str
@@ -47,6 +49,7 @@ class TaskSuite:
     train_task: Callable[[int, int], Task]
     checker_for: Callable[[Task], Checker]
     world_seed: int = 0
+    stored: bool = True
 
     @property
     def all_splits(self) -> tuple[str, ...]:
@@ -98,6 +101,8 @@ class TaskSuite:
 
     def stale_splits(self) -> list[str]:
         """The stored splits that differ from what the generator produces now."""
+        if not self.stored:
+            return []
         stale = []
         for split in self.splits:
             generated = self.generate_split(split)
@@ -112,6 +117,8 @@ class TaskSuite:
 
     def write_splits(self) -> dict[str, int]:
         """Regenerate and store every fixed split; returns the number of tasks per file."""
+        if not self.stored:
+            return {}
         written = {}
         for split in self.splits:
             tasks = self.generate_split(split)
@@ -122,8 +129,12 @@ class TaskSuite:
 
 @functools.lru_cache(maxsize=64)
 def _load(suite: TaskSuite, split: str) -> TaskSet:
-    tasks = load_packaged(suite.family, suite.version, split)
-    return TaskSet([suite.bind(t) for t in tasks.values()], tasks.name)
+    name = f"{suite.family}-v{suite.version}/{split}"
+    if suite.stored:
+        tasks = list(load_packaged(suite.family, suite.version, split).values())
+    else:
+        tasks = suite.generate_split(split)
+    return TaskSet([suite.bind(t) for t in tasks], name)
 
 
 def first_unseen(draw: Callable[[int], Task], held_out: frozenset[str]) -> Task:

@@ -18,6 +18,7 @@ from toolgym.benchmarks.tasks import Task, TaskId
 from toolgym.envs.spec import FamilySpec
 from toolgym.tools.language import ActionLanguage, AgentHints
 from toolgym.tools.tool import ToolSet
+from toolgym.tools.toolkit import Toolkit
 
 
 @runtime_checkable
@@ -27,6 +28,7 @@ class TaskEnv(Protocol):
     family: FamilySpec
     version: int
     suite: TaskSuite
+    toolkit: Toolkit
     language: ActionLanguage
 
     @property

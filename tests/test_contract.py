@@ -1,0 +1,338 @@
+"""The family contract suite: what every registered family keeps, checked the same way for all.
+
+Parametrized over every registered env id (the built-in families and the to-do family kept in
+the tests): the Gymnasium checker, determinism, the oracle on every stored task, perturbed golds,
+bad actions as errors, state round trips and pickling, worlds and tasks that agree, and docs and
+schemas that agree with the code.
+"""
+
+from __future__ import annotations
+
+import pickle
+import re
+import warnings
+
+import gymnasium as gym
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+from toolgym.agents import OracleAgent, make_agent
+from toolgym.envs.protocol import task_env
+from toolgym.evaluation.runner import run_episode
+from toolgym.tools.errors import CATEGORIES
+
+MODES = ("program", "call")
+ENV_SECTIONS = (
+    "Description",
+    "Action Space",
+    "Observation Space",
+    "Rewards",
+    "Episode End",
+    "Arguments",
+    "Version History",
+)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_check_env_passes(env_id: str, mode: str) -> None:
+    env = gym.make(env_id, action_mode=mode)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_env(env.unwrapped)
+    messages = [str(w.message) for w in caught]
+    assert not [m for m in messages if "env_checker" in m or "WARN" in m], messages
+
+
+def test_spaces_admit_real_text(env_id: str) -> None:
+    env = gym.make(env_id)
+    obs, info = env.reset(seed=0)
+    assert obs in env.observation_space
+    action = task_env(env).oracle_actions()[0]
+    assert action in env.action_space
+    obs, *_ = env.step(action)
+    assert obs in env.observation_space
+    assert '{"a": "b c"}\n' in env.action_space
+
+
+def rollout(env: gym.Env, seed: int, episodes: int = 4) -> list:
+    agent = make_agent("random", env, seed)
+    trace = []
+    for k in range(episodes):
+        obs, info = env.reset(seed=seed + k)
+        agent.reset(obs, info)
+        trace.append((obs, info["task_id"]))
+        done = False
+        while not done:
+            action = agent.act(obs, {**info})
+            obs, reward, terminated, truncated, step_info = env.step(action)
+            trace.append((action, obs, reward, terminated, truncated, step_info.get("error")))
+            done = terminated or truncated
+    return trace
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_same_seed_same_trajectory(env_id: str, mode: str) -> None:
+    a = rollout(gym.make(env_id, action_mode=mode), 7)
+    b = rollout(gym.make(env_id, action_mode=mode), 7)
+    assert a == b
+    c = rollout(gym.make(env_id, action_mode=mode), 8)
+    assert a != c
+
+
+def test_seeded_reset_picks_the_same_task(env_id: str) -> None:
+    env = gym.make(env_id)
+    first = [env.reset(seed=s)[1]["task_id"] for s in range(10)]
+    again = [env.reset(seed=s)[1]["task_id"] for s in range(10)]
+    assert first == again and len(set(first)) > 3
+
+
+@pytest.mark.parametrize("split", ["test", "demo"])
+@pytest.mark.parametrize("mode", MODES)
+def test_oracle_scores_one_on_every_task(env_id: str, split: str, mode: str) -> None:
+    env = gym.make(env_id, split=split, action_mode=mode)
+    ids = task_env(env).task_ids
+    assert ids
+    agent = OracleAgent(env)
+    for task_id in ids:
+        record = run_episode(env, agent, task_id=task_id)
+        assert record.terminated and not record.truncated, record
+        assert record.reward == 1.0, record
+        assert record.metrics is not None and record.metrics["success"] is True
+        assert record.error is None
+
+
+def perturbations(gold: str) -> list[str]:
+    """The gold with one value changed: each number in turn plus one (else the last quoted text)."""
+    out = [
+        gold[: m.start()] + str(int(m.group()) + 1) + gold[m.end() :]
+        for m in re.finditer(r"\d+", gold)
+    ]
+    if not out:
+        quoted = list(re.finditer(r"\"([^\"]+)\"|'([^']+)'", gold))
+        assert quoted, f"the gold has no value to perturb: {gold!r}"
+        m = quoted[-1]
+        out.append(gold[: m.end() - 1] + "x" + gold[m.end() - 1 :])
+    return out
+
+
+def test_single_value_perturbations_score_below_one(env_id: str) -> None:
+    """A changed value scores below 1, unless it leaves the outcome exactly as the gold's.
+
+    (Asking for 6 geocoding matches of a city that has one gives the gold's answer: the checker
+    must then agree, and score 1.)
+    """
+    env = gym.make(env_id)
+    base = task_env(env)
+    below = total = 0
+    for task_id in base.task_ids:
+        env.reset(options={"task_id": task_id})
+        gold = base.oracle_actions()[0]
+        gold_prediction = env.step(gold)[4]["prediction"]
+        for action in perturbations(gold):
+            env.reset(options={"task_id": task_id})
+            obs, reward, terminated, truncated, info = env.step(action)
+            assert terminated, action
+            same = gold_prediction is not None and info["prediction"] == gold_prediction
+            assert (reward == 1.0) if same else (reward < 1.0), (task_id, action, obs[:200])
+            below += reward < 1.0
+            total += 1
+    assert below >= 0.9 * total, f"only {below} of {total} perturbations changed the outcome"
+
+
+BAD_ACTIONS = (
+    "",
+    " \n\t ",
+    "finish",
+    "\x00",
+    "{",
+    "[",
+    '{"name": "no_such_tool", "arguments": {}}',
+    '{"name": 3}',
+    "import os; os.system('echo hi')",
+    "__import__('os').system('echo hi')",
+    "curl -X GET 'file:///etc/passwd'",
+    "curl -X GET 'https://example.com/' ; rm -rf /",
+    "x" * 20_000,
+    "(" * 500,
+    "🙂" * 100,
+    "API.search(" * 50,
+)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_bad_actions_are_errors_not_exceptions(env_id: str, mode: str) -> None:
+    env = gym.make(env_id, action_mode=mode)
+    for k, action in enumerate(BAD_ACTIONS):
+        env.reset(seed=k)
+        obs, reward, terminated, truncated, info = env.step(action)
+        assert isinstance(obs, str) and obs in env.observation_space, action[:40]
+        if info["error"] is not None:
+            assert info["error"]["category"] in CATEGORIES, info["error"]
+            assert reward < 1.0
+    # the env keeps working: the gold still scores 1
+    env.reset(seed=0)
+    base = task_env(env)
+    results = [env.step(a) for a in base.oracle_actions()]
+    assert results[-1][1] == 1.0 and results[-1][2]
+
+
+def test_state_round_trip(env_id: str) -> None:
+    env = gym.make(env_id, action_mode="call")
+    env.reset(seed=3)
+    base = task_env(env)
+    actions = base.oracle_actions()
+    env.step(actions[0])
+    state = base.get_state()
+    rest = [env.step(a)[:4] for a in actions[1:]]
+    base.set_state(state)
+    again = [env.step(a)[:4] for a in actions[1:]]
+    assert rest == again
+    assert rest[-1][1] == 1.0 and rest[-1][2] is True
+    # restoring into a fresh env of the same id continues the episode there
+    other = gym.make(env_id, action_mode="call")
+    other.reset(seed=99)
+    task_env(other).set_state(state)
+    assert [other.step(a)[:4] for a in actions[1:]] == rest
+
+
+def test_pickle_round_trip(env_id: str) -> None:
+    env = gym.make(env_id, action_mode="call")
+    env.reset(seed=5)
+    base = task_env(env)
+    env.step(base.oracle_actions()[0])
+    clone = pickle.loads(pickle.dumps(env))
+    rest = base.oracle_actions()[1:]
+    assert [env.step(a)[:4] for a in rest] == [clone.step(a)[:4] for a in rest]
+    fresh = pickle.loads(pickle.dumps(gym.make(env_id)))
+    obs, info = fresh.reset(seed=1)
+    assert obs == info["instruction"]
+
+
+def test_reset_info(env_id: str) -> None:
+    env = gym.make(env_id)
+    obs, info = env.reset(seed=0)
+    assert set(info) >= {
+        "task_id",
+        "instruction",
+        "api_docs",
+        "api_doc_list",
+        "tools",
+        "action_language",
+        "action_mode",
+        "split",
+    }
+    assert info["tools"] and all(t["type"] == "function" for t in info["tools"])
+    assert info["action_language"] == task_env(env).language.name
+    with pytest.raises(KeyError, match="no task 'nope'"):
+        env.reset(options={"task_id": "nope"})
+    with pytest.raises(ValueError, match="action_mode must be one of"):
+        gym.make(env_id, action_mode="chat")
+    with pytest.raises(ValueError, match="split must be one of"):
+        gym.make(env_id, split="validation")
+    with pytest.raises(TypeError, match="has no option"):
+        gym.make(env_id, not_an_option=1)
+
+
+def test_inline_task(env_id: str) -> None:
+    env = gym.make(env_id)
+    env.reset(seed=0)
+    gold = task_env(env).oracle_actions()[0]
+    obs, info = env.reset(options={"task": {"prompt": "  my goal ", "completion": [gold]}})
+    assert obs == "my goal" and info["task_id"] == "inline"
+    assert env.step(gold)[1] == 1.0
+
+
+def test_reward_type_success(env_id: str) -> None:
+    env = gym.make(env_id, reward_type="success")
+    base = task_env(env)
+    env.reset(options={"task_id": base.task_ids[0]})
+    gold = base.oracle_actions()[0]
+    assert env.step(gold)[1] == 1.0
+    env.reset(options={"task_id": base.task_ids[0]})
+    assert env.step(perturbations(gold)[0])[1] == 0.0
+
+
+def test_call_mode_truncates_at_the_registered_budget(env_id: str) -> None:
+    env = gym.make(env_id, action_mode="call")
+    env.reset(seed=0)
+    limit = env.spec.max_episode_steps
+    steps = 0
+    truncated = terminated = False
+    while not (truncated or terminated):
+        _, _, terminated, truncated, info = env.step("no_such_function()")
+        assert info["error"] is not None
+        steps += 1
+    assert truncated and not terminated and steps == limit
+
+
+def test_render_ansi(env_id: str) -> None:
+    env = gym.make(env_id, render_mode="ansi")
+    env.reset(seed=0)
+    assert "Task " in env.render()
+    plain = gym.make(env_id)
+    plain.reset(seed=0)
+    assert plain.render() is None
+
+
+# -- worlds and tasks that agree ---------------------------------------------------------------
+
+
+def test_stored_splits_refuse_another_world(env_id: str) -> None:
+    suite = task_env(gym.make(env_id)).suite
+    other = suite.world_seed + 1
+    with pytest.raises(ValueError, match=rf"built for world_seed={suite.world_seed}"):
+        gym.make(env_id, world_seed=other)
+
+
+def test_train_tasks_are_built_for_their_world(env_id: str) -> None:
+    for world_seed in (1, 7):
+        env = gym.make(env_id, split="train", world_seed=world_seed)
+        agent = OracleAgent(env)
+        for seed in range(6):
+            record = run_episode(env, agent, seed=seed)
+            assert record.reward == 1.0, (world_seed, record.task_id, record.error)
+
+
+# -- docs and schemas agree with the code --------------------------------------------------------
+
+
+def test_docs_and_schemas_agree_with_the_tools(env_id: str) -> None:
+    env = gym.make(env_id)
+    obs, info = env.reset(seed=0)
+    base = task_env(env)
+    tools = base.tools
+    assert list(info["api_doc_list"]) == [t.toolbench_doc() for t in tools]
+    assert info["api_docs"] == "\n".join(info["api_doc_list"])
+    offered = [t for t in tools if t.offered]
+    assert [s["function"]["name"] for s in info["tools"]] == [t.name for t in offered]
+    for schema, tool in zip(info["tools"], offered, strict=True):
+        params = schema["function"]["parameters"]
+        assert list(params["properties"]) == [p.name for p in tool.params]
+        assert params["required"] == [p.name for p in tool.params if p.required]
+        assert tool.description in base.tools.api_docs
+
+
+def test_env_class_documents_the_family(env_id: str) -> None:
+    env = gym.make(env_id)
+    cls = type(env.unwrapped)
+    doc = cls.__doc__ or ""
+    for section in ENV_SECTIONS:
+        assert f"## {section}" in doc, (cls.__name__, section)
+    for option in base_options(env):
+        assert f"``{option}``" in doc, (cls.__name__, option)
+    spec = task_env(env).family
+    for version in spec.versions:
+        assert f"v{version.version}:" in doc, (cls.__name__, version.version)
+    assert cls.__name__ == spec.class_name and cls.__module__ == "toolgym.envs"
+
+
+def base_options(env: gym.Env) -> list[str]:
+    return [
+        "split",
+        "action_mode",
+        "task_file",
+        "reward_type",
+        "world_seed",
+        "render_mode",
+        *task_env(env).toolkit.options(),
+    ]

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from toolgym.evaluation.runner import evaluate
 from toolgym.cli import main
+from toolgym.evaluation.runner import evaluate
 
 
 def test_evaluate_oracle_and_random(tmp_path: Path) -> None:

@@ -8,9 +8,9 @@ import pytest
 from conftest import samples_dir
 
 from toolgym.agents import OracleAgent
-from toolgym.evaluation.runner import run_episode
 from toolgym.benchmarks.tasks import load_task_file
 from toolgym.errors import TaskFileError
+from toolgym.evaluation.runner import run_episode
 
 FILES = {
     "toolbench/HomeSearch-v0": "sambanova/home_search/v0/test.jsonl",

@@ -12,8 +12,8 @@ from toolgym.tools.backend import Attempt, Backend
 from toolgym.tools.errors import WRONG_API, WRONG_ARGUMENTS, ToolCallError
 from toolgym.tools.json_calls import ToolCall
 from toolgym.tools.json_language import JsonCallLanguage
-from toolgym.tools.toolkit import Toolkit
 from toolgym.tools.tool import Param, Tool, ToolSet
+from toolgym.tools.toolkit import Toolkit
 
 TOOLS = (
     Tool("add_item", "Add an open item to the to-do list.", (Param("text", str, "What to do."),)),

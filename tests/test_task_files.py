@@ -65,3 +65,32 @@ def test_loader_errors(tmp_path: Path) -> None:
     broken.write_text('{"prompt": "x", "completion": ["API.set_num_beds(2)"]}\n')
     with pytest.raises(TaskFileError, match="gold of task 0 does not execute"):
         gym.make("toolbench/HomeSearch-v0", task_file=broken)
+
+
+STORED_V0 = {
+    "cat_api-v0-demo.jsonl": "1af6eee00aa79364bc734656d13c81a3c1c55158f36f182619be05f134b3be5d",
+    "cat_api-v0-test.jsonl": "a84e34c7d2635d33f88cbcbe39d9f232383035247d4a52cf15241c80055c16e6",
+    "home_search-v0-demo.jsonl": "7be0fa666d3c84f27915274b1dfdcfa136748ad98b45416b51c06ff6e7dd52f0",
+    "home_search-v0-test.jsonl": "7fd623ed8f81faffff4351ed8e91addf21ef594d182cce9f346c3f17c8684cb7",
+    "openweather-v0-demo.jsonl": "0afa49274e21231f15bfe02a9bbf603d3cecc8e169147e11e35245eec18798d9",
+    "openweather-v0-test.jsonl": "e67a281b2017e5010e60b00a389980e2a781b50d52dc0292f540632d668b52c6",
+    "trip_booking-v0-demo.jsonl": "90dcd68c5d0ed04e0ee529fc8cf4e3c00d8e412268166dfd4811af4a2b10c767",
+    "trip_booking-v0-test.jsonl": "3a74d2bd9714d1fd0673964c2e3a929613d4ccbb97c256f8e4a0a3189fcfdca6",
+}
+"""The v0 task sets are data: a change to them is a new env version, never an edit."""
+
+
+@pytest.mark.parametrize("name", sorted(STORED_V0))
+def test_v0_task_sets_are_pinned(name: str) -> None:
+    import hashlib
+
+    from toolgym.benchmarks.tasks import DATA_DIR
+
+    assert hashlib.sha256((DATA_DIR / name).read_bytes()).hexdigest() == STORED_V0[name]
+
+
+def test_every_family_generator_reproduces_its_stored_sets(capsys: pytest.CaptureFixture) -> None:
+    from toolgym.cli import main
+
+    assert main(["build-tasks", "--check"]) == 0
+    assert "up to date" in capsys.readouterr().out

@@ -85,3 +85,15 @@ def checker_for(task: Task) -> FinalList:
 SUITE = TaskSuite(
     "todo_list", 0, tuple(SPLITS), generate_split, train_task, checker_for, stored=False
 )
+
+
+def generate_split_v1(split: str) -> list[Task]:
+    """Version 1 of the fixed splits: more test tasks."""
+    n = {"test": 20, "demo": 4}[split]
+    offset = 0 if split == "test" else 1000
+    return [make_task(offset + i, f"{split}-{i:03d}") for i in range(n)]
+
+
+SUITE_V1 = TaskSuite(
+    "todo_list", 1, tuple(SPLITS), generate_split_v1, train_task, checker_for, stored=False
+)

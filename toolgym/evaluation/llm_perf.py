@@ -13,6 +13,7 @@ import sys
 import tempfile
 import time
 
+from toolgym.envs import env_ids
 from toolgym.evaluation.report import format_table
 
 _LOAD_PROBE = """
@@ -67,8 +68,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--env",
         action="append",
-        help="envs to time (default: Home Search, whose programs are long, and OpenWeather, "
-        "whose curl lines are short, so its time is mostly reading the prompt)",
+        help="envs to time (default: every registered env; long actions are bound by decoding, "
+        "short ones by reading the prompt, which batching on a CPU speeds up less)",
     )
     parser.add_argument("--tasks", type=int, default=8)
     args = parser.parse_args(argv)
@@ -85,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     backend = HFBackend()
     print(f"decode speed, one sequence: {tokens_per_second(backend):.1f} tokens/s")
     rows = []
-    for env_id in args.env or ["toolbench/HomeSearch-v0", "toolbench/OpenWeather-v0"]:
+    for env_id in args.env or env_ids():
         base = None
         for batch in (1, 4, 8):
             rate = episodes_per_second(backend, env_id, args.tasks, batch)

@@ -21,7 +21,6 @@ from typing import Any
 
 import gymnasium as gym
 
-import toolgym  # noqa: F401 - registers the envs
 from toolgym.agents import OracleAgent
 from toolgym.envs import env_ids, families
 from toolgym.envs.protocol import task_env

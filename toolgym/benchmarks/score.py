@@ -45,7 +45,7 @@ F1_METRICS: tuple[MetricSpec, ...] = (
 """The metrics of the ToolBench tools scored by F1 (the paper's success rate and more)."""
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Score:
     """How an attempt did.
 

@@ -126,4 +126,8 @@ class HttpApp(ABC):
         return None
 
     def restore(self, state: Any) -> None:  # noqa: B027 - stateless apps need no override
-        """Restore a state returned by :meth:`snapshot` (default: stateless)."""
+        """Restore a state returned by :meth:`snapshot` (default: stateless).
+
+        The argument is not kept: an app copies what it keeps, so one snapshot can be restored
+        any number of times.
+        """

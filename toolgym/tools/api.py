@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import difflib
+import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -104,13 +105,23 @@ class CallRecord:
         return {"name": self.tool.qualname, "arguments": jsonable(self.arguments)}
 
 
+_JSON_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
 def jsonable(value: Any) -> Any:
-    """``value`` with anything that is not JSON replaced by its ``repr``."""
+    """``value`` with anything that is not JSON replaced by its ``repr``.
+
+    >>> jsonable({"a": (1, 2.5), 3: None})
+    {'a': [1, 2.5], '3': None}
+    """
+    kind = type(value)
+    if kind in _JSON_SCALARS:  # the common case first: a call's arguments are mostly scalars
+        return value
     if isinstance(value, dict):
-        return {str(k): jsonable(v) for k, v in value.items()}
+        return {k if type(k) is str else str(k): jsonable(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
         return [jsonable(v) for v in value]
-    if value is None or isinstance(value, str | int | float | bool):
+    if isinstance(value, str | int | float | bool):
         return value
     return repr(value)
 
@@ -132,7 +143,7 @@ class ToolSession:
     warnings: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self._methods = {t.name: t for t in self.api.TOOLS if t.owner is not None}
+        self._methods = _methods_of(type(self.api))
 
     # -- name resolution (used by the interpreter) ---------------------------------------------
     def is_bound(self, name: str) -> bool:
@@ -200,34 +211,45 @@ class ToolSession:
         self.warnings = list(state["warnings"])
 
 
+@functools.cache
+def _methods_of(api_class: type[ToolApi]) -> dict[str, Tool]:
+    """The tools an API class implements as methods, by name (computed once per class)."""
+    return {t.name: t for t in api_class.TOOLS if t.owner is not None}
+
+
 def bind_arguments(tool: Tool, args: list[Any], kwargs: dict[str, Any]) -> dict[str, Any]:
     """Map positional and keyword arguments onto ``tool``'s parameters, or raise wrong_arguments."""
     params = tool.params
     names = [p.name for p in params]
-    expected = ", ".join(names) or "no arguments"
     if len(args) > len(params):
         raise ToolCallError(
             WRONG_ARGUMENTS,
-            f"{tool.qualname}() takes {len(params)} argument(s) ({expected}); got {len(args)}",
+            f"{tool.qualname}() takes {len(params)} argument(s) ({_expected(names)}); "
+            f"got {len(args)}",
         )
     bound = dict(zip(names, args, strict=False))
     for key, value in kwargs.items():
         if key not in names:
             raise ToolCallError(
                 WRONG_ARGUMENTS,
-                f"{tool.qualname}() has no parameter {key!r}; expected {expected}",
+                f"{tool.qualname}() has no parameter {key!r}; expected {_expected(names)}",
             )
         if key in bound:
             raise ToolCallError(WRONG_ARGUMENTS, f"{tool.qualname}() got {key!r} twice")
         bound[key] = value
-    missing = [p.name for p in params if p.required and p.name not in bound]
-    if missing:
-        raise ToolCallError(
-            WRONG_ARGUMENTS,
-            f"{tool.qualname}() is missing required argument(s) {', '.join(missing)}; "
-            f"signature: {tool.signature()}",
-        )
+    if len(bound) < len(params):
+        missing = [p.name for p in params if p.required and p.name not in bound]
+        if missing:
+            raise ToolCallError(
+                WRONG_ARGUMENTS,
+                f"{tool.qualname}() is missing required argument(s) {', '.join(missing)}; "
+                f"signature: {tool.signature()}",
+            )
     return bound
+
+
+def _expected(names: list[str]) -> str:
+    return ", ".join(names) or "no arguments"
 
 
 def _suggest(name: str, options: list[str]) -> str:

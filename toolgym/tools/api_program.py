@@ -147,10 +147,9 @@ class ApiProgramLanguage(ActionLanguage):
 
 
 def _program_backend(backend: Backend) -> ProgramBackend:
-    from toolgym.tools.program_backend import ProgramBackend
-
-    if not isinstance(backend, ProgramBackend):
+    session = getattr(backend, "session", None)
+    if session is None or not hasattr(backend, "final_attempt"):
         raise TypeError(
             f"the api_program language runs on a ProgramBackend; got {type(backend).__name__}"
         )
-    return backend
+    return backend  # type: ignore[return-value]

@@ -36,7 +36,7 @@ LANGUAGES: dict[str, str] = {
 """Every action language by the name ``info["action_language"]`` reports, as ``module:class``."""
 
 
-@dataclass
+@dataclass(slots=True)
 class Execution:
     """What running one action did.
 

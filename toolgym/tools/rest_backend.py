@@ -9,7 +9,6 @@ or into a crash when the original counts it as one.
 
 from __future__ import annotations
 
-import copy
 from abc import abstractmethod
 from collections.abc import Hashable
 from dataclasses import dataclass
@@ -53,7 +52,7 @@ class RestBackend(Backend):
 
     def reset(self, rng: np.random.Generator | None) -> None:
         """The service's initial state, then the family's per-episode part (drawn with ``rng``)."""
-        self.app.restore(copy.deepcopy(self._world))
+        self.app.restore(self._world)  # apps copy what they restore
         if rng is not None:
             self.toolkit.start_episode(self.app, rng)
         self.exchanges = []
@@ -68,7 +67,7 @@ class RestBackend(Backend):
 
     def restore(self, state: Any) -> None:
         """Restore a state returned by :meth:`snapshot`."""
-        self.app.restore(copy.deepcopy(state["app"]))
+        self.app.restore(state["app"])
         self.exchanges = list(state["exchanges"])
 
     def request(self, line: str) -> Exchange:

@@ -123,14 +123,47 @@ class Param:
         ``bool`` is not an ``int``, an ``int`` is a ``float``, and a value class is checked with
         ``isinstance``; the enum is not checked here (APIs decide how strict they are about it).
         """
-        if self.annotation is Any:
+        exact = self._exact_types
+        if exact is not None:
+            if type(value) in exact:
+                return None
+        elif self._plain_class is not None and isinstance(value, self._plain_class):
+            return None
+        adapter = self._adapter
+        if adapter is None:
             return None
         try:
-            _adapter(self.annotation).validate_python(value, strict=True)
+            adapter.validate_python(value, strict=True)
         except pydantic.ValidationError:
             return f"should be {self.type_name}; got {type(value).__name__} {_short(value)}"
         except Exception:  # a value whose own methods fail is simply not of the type
             return f"should be {self.type_name}; got {type(value).__name__}"
+        return None
+
+    @functools.cached_property
+    def _adapter(self) -> pydantic.TypeAdapter[Any] | None:
+        annotation = self.annotation
+        return None if annotation is Any else _adapter(annotation)
+
+    @functools.cached_property
+    def _exact_types(self) -> tuple[type, ...] | None:
+        # strict mode: no bool for int, but an int is a float
+        return {int: (int,), float: (float, int), str: (str,), bool: (bool,)}.get(self.annotation)
+
+    @functools.cached_property
+    def _plain_class(self) -> type | None:
+        """A value class (``Loc``) that pydantic checks with ``isinstance``, else ``None``."""
+        annotation = self.annotation
+        if not isinstance(annotation, type) or annotation in (int, float, str, bool):
+            return None
+        if issubclass(annotation, pydantic.BaseModel | dict | list | tuple | set | frozenset):
+            return None
+        if typing.is_typeddict(annotation):
+            return None
+        try:
+            pydantic.TypeAdapter(annotation)
+        except pydantic.PydanticSchemaGenerationError:
+            return annotation
         return None
 
 
@@ -245,7 +278,7 @@ class Tool:
         if len(set(names)) != len(names):
             raise ValueError(f"tool {self.name!r} declares a parameter twice: {names}")
 
-    @property
+    @functools.cached_property
     def qualname(self) -> str:
         """``API.set_location``, or the bare name of a tool without an owner."""
         return f"{self.owner}.{self.name}" if self.owner else self.name

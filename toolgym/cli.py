@@ -14,7 +14,7 @@ from typing import Any
 import gymnasium as gym
 
 from toolgym.agents import AGENT_NAMES
-from toolgym.envs import env_entries, env_ids, families, family
+from toolgym.envs import env_class, env_entries, env_ids, families, family
 from toolgym.envs.protocol import task_env
 from toolgym.envs.spec import load_ref
 
@@ -23,22 +23,22 @@ def _cmd_list(args: argparse.Namespace) -> int:
     from toolgym.evaluation.report import format_table
 
     rows = []
-    for entry in env_entries():
-        env = gym.make(entry.id)
-        base = task_env(env)
-        suite = base.suite
-        sizes = {split: len(suite.load(split)) for split in suite.splits}
-        rows.append(
-            {
-                "id": entry.id,
-                "family": entry.family,
-                "tools": len(base.tools),
-                "language": base.language.name,
-                "splits": ", ".join(f"{k} {v}" for k, v in sizes.items()) + ", train unlimited",
-                "max_steps": entry.max_episode_steps,
-            }
-        )
-        env.close()
+    for spec in families():
+        for version in spec.versions:
+            # the class itself, not gym.make: listing an older version is not using it
+            env = env_class(spec)(version=version.version)
+            sizes = {split: len(env.suite.load(split)) for split in env.suite.splits}
+            rows.append(
+                {
+                    "id": spec.env_id(version.version),
+                    "family": spec.name,
+                    "tools": len(env.tools),
+                    "language": env.language.name,
+                    "splits": ", ".join(f"{k} {v}" for k, v in sizes.items()) + ", train unlimited",
+                    "max_steps": version.max_episode_steps,
+                }
+            )
+            env.close()
     print(format_table(rows, ["id", "family", "tools", "language", "splits", "max_steps"]))
     return 0
 

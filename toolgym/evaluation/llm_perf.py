@@ -13,6 +13,7 @@ import sys
 import tempfile
 import time
 
+from toolgym.agents.backends.base import LLMBackend
 from toolgym.envs import env_ids
 from toolgym.evaluation.report import format_table
 
@@ -37,16 +38,16 @@ def load_times(cache_dir: str) -> tuple[float, float, bool]:
     return float(out[0]), float(out[1]), out[2] == "True"
 
 
-def tokens_per_second(backend: object, new_tokens: int = 128) -> float:
+def tokens_per_second(backend: LLMBackend, new_tokens: int = 128) -> float:
     """Decode speed of one sequence (greedy, no stops) after a warm-up."""
     prompt = "Write a long story about a cat who books a trip to Denver.\n"
-    backend.generate([prompt], max_new_tokens=8, stop=[])  # type: ignore[attr-defined]
+    backend.generate([prompt], max_new_tokens=8, stop=[])
     start = time.perf_counter()
-    generation = backend.generate([prompt], max_new_tokens=new_tokens, stop=[])[0]  # type: ignore[attr-defined]
+    generation = backend.generate([prompt], max_new_tokens=new_tokens, stop=[])[0]
     return (generation.completion_tokens or new_tokens) / (time.perf_counter() - start)
 
 
-def episodes_per_second(backend: object, env_id: str, tasks: int, batch: int) -> float:
+def episodes_per_second(backend: LLMBackend, env_id: str, tasks: int, batch: int) -> float:
     """Episodes/s of evaluating the first ``tasks`` tasks of ``env_id`` with batch ``batch``."""
     from toolgym.agents.llm_agent import LLMAgent
     from toolgym.evaluation.runner import evaluate
@@ -54,7 +55,7 @@ def episodes_per_second(backend: object, env_id: str, tasks: int, batch: int) ->
     start = time.perf_counter()
     evaluate(
         env_id,
-        lambda e: LLMAgent.for_env(e, backend),  # type: ignore[arg-type]
+        lambda e: LLMAgent.for_env(e, backend),
         limit=tasks,
         batch_size=batch,
         progress=False,

@@ -313,7 +313,7 @@ def evaluate(
         ids = list(task_ids)
     seeds = {i: seed + i for i in range(len(ids))}
     path = None
-    done: dict[str, dict[str, Any]] = {}
+    done: dict[str, EpisodeRecord] = {}
     if out_dir is not None:
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import copy
 import difflib
-import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -211,10 +210,16 @@ class ToolSession:
         self.warnings = list(state["warnings"])
 
 
-@functools.cache
+_METHODS: dict[type[ToolApi], dict[str, Tool]] = {}
+
+
 def _methods_of(api_class: type[ToolApi]) -> dict[str, Tool]:
     """The tools an API class implements as methods, by name (computed once per class)."""
-    return {t.name: t for t in api_class.TOOLS if t.owner is not None}
+    methods = _METHODS.get(api_class)
+    if methods is None:
+        methods = {t.name: t for t in api_class.TOOLS if t.owner is not None}
+        _METHODS[api_class] = methods
+    return methods
 
 
 def bind_arguments(tool: Tool, args: list[Any], kwargs: dict[str, Any]) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from toolgym.tools.backend import Attempt, Backend
 from toolgym.tools.errors import NON_EXECUTABLE, ToolCallError
@@ -152,4 +152,4 @@ def _program_backend(backend: Backend) -> ProgramBackend:
         raise TypeError(
             f"the api_program language runs on a ProgramBackend; got {type(backend).__name__}"
         )
-    return backend  # type: ignore[return-value]
+    return cast("ProgramBackend", backend)

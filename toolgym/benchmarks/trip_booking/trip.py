@@ -13,6 +13,7 @@ import datetime as dt
 import functools
 import math
 from dataclasses import dataclass, field, fields
+from typing import Any
 
 import numpy as np
 
@@ -20,7 +21,7 @@ from toolgym.benchmarks.phrasing import pick
 from toolgym.simulators.places import CITIES, distance_km
 from toolgym.simulators.trip_booking import TRANSPORT_MODES, get_travel_inventory
 from toolgym.tools.program import run_program
-from toolgym.tools.trip_booking import TripBookingAPI, TripBookingToolkit
+from toolgym.tools.trip_booking import TripBookingAPI, TripBookingToolkit, TripSearchResult
 
 _FIRST_DAY = dt.date(2026, 1, 4)
 
@@ -250,10 +251,10 @@ def search_finds_offers(program: str, world_seed: int = 0) -> bool:
     api = session.api
     assert isinstance(api, TripBookingAPI)
     result = api.last_search
-    if result is None:
+    if not isinstance(result, TripSearchResult):
         return False
     kind = result.criteria["booking_type"]
-    lists = []
+    lists: list[list[Any]] = []
     if kind in ("trip tickets", "both"):
         lists.append(result.outbound)
         if "return_date" in result.criteria:

@@ -1,7 +1,5 @@
 """The Cat API: search cat images, manage favourites and vote through curl requests.
 
-The Cat API environment.
-
 ## Description
 
 The SambaNova ToolBench *The Cat API* task as a Gymnasium environment. The user wants cat
@@ -45,7 +43,8 @@ Terminated after the request (``program``) or at ``finish`` (``call``); truncate
 ## Arguments
 
 ``split`` (``test`` 100, ``demo`` 12, ``train`` unlimited), ``action_mode``, ``task_file``,
-``reward_type``, ``max_body_chars``, ``world_seed``, ``render_mode``.
+``reward_type``, ``max_body_chars`` (default 4000), ``world_seed`` (the ``test`` and ``demo``
+splits belong to world 0, ``train`` tasks are built for any world), ``render_mode``.
 
 ## Version History
 

@@ -1,7 +1,5 @@
 """Home Search: find homes to buy or rent by setting search criteria through ``API`` calls.
 
-The Home Search environment.
-
 ## Description
 
 The SambaNova ToolBench *Home Search* task as a Gymnasium environment. The user states what
@@ -54,7 +52,8 @@ Truncated after ``max_episode_steps`` (32, set in the registry).
 tasks), ``action_mode`` (``"program"``/``"call"``), ``task_file`` (an original-format JSONL file,
 tasks addressed by 0-based line number), ``extraction`` (``"strict"``/``"lenient"``),
 ``reward_type`` (``"f1"``/``"success"``), ``max_results`` (listings shown, default 5),
-``world_seed`` (seed of the listing database), ``render_mode`` (``None``/``"ansi"``).
+``world_seed`` (seed of the listing database: the ``test`` and ``demo`` splits belong to
+world 0, ``train`` tasks are built for any world), ``render_mode`` (``None``/``"ansi"``).
 
 ## Version History
 

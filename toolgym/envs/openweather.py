@@ -1,7 +1,5 @@
 """OpenWeather: weather, forecasts, air pollution and geocoding through curl requests.
 
-The OpenWeather environment.
-
 ## Description
 
 The SambaNova ToolBench *OpenWeather* task as a Gymnasium environment. The user asks about the
@@ -49,7 +47,8 @@ Terminated after the request (``program`` mode) or at ``finish`` (``call`` mode)
 ## Arguments
 
 ``split`` (``test`` 100, ``demo`` 18, ``train`` unlimited), ``action_mode``, ``task_file``,
-``reward_type``, ``max_body_chars`` (default 4000), ``world_seed``, ``render_mode``.
+``reward_type``, ``max_body_chars`` (default 4000), ``world_seed`` (the ``test`` and ``demo``
+splits belong to world 0, ``train`` tasks work in any world), ``render_mode``.
 
 ## Version History
 

@@ -1,7 +1,5 @@
 """Trip Booking: search tickets, hotel rooms or both through ``API``, ``Loc`` and ``Date`` calls.
 
-The Trip Booking environment.
-
 ## Description
 
 The SambaNova ToolBench *Trip Booking* task as a Gymnasium environment. The user asks for
@@ -51,7 +49,8 @@ Truncated after ``max_episode_steps`` (48, set in the registry).
 
 ``split`` (``"test"``: 120 tasks, ``"demo"``: 11 demonstrations, ``"train"``: unlimited),
 ``action_mode``, ``task_file``, ``extraction``, ``reward_type``, ``max_results`` (offers shown per
-list, default 5), ``world_seed`` (seed of the inventory), ``render_mode``.
+list, default 5), ``world_seed`` (seed of the inventory: the
+``test`` and ``demo`` splits belong to world 0, ``train`` tasks are built for any world), ``render_mode``.
 
 ## Version History
 

@@ -102,6 +102,8 @@ class ProgramToolkit(Toolkit):
 
     api_class: ClassVar[type[ToolApi]]
     constructors: ClassVar[tuple[Constructor, ...]] = ()
+    api_name: ClassVar[str] = "API"
+    """The name the API object has in programs."""
 
     def __init__(self, world_seed: int = 0, *, extraction: str = "strict") -> None:
         super().__init__(world_seed)
@@ -119,7 +121,7 @@ class ProgramToolkit(Toolkit):
 
     def new_session(self) -> ToolSession:
         """A fresh session: a new API object, the constructors, no variables."""
-        return ToolSession(self.make_api(), dict(self._constructors))
+        return ToolSession(self.make_api(), dict(self._constructors), self.api_name)
 
     def new_backend(self) -> ProgramBackend:
         """A backend with a fresh session."""

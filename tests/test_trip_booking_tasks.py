@@ -80,7 +80,7 @@ def test_splits_match_packaged_files(splits: dict[str, list[Task]]) -> None:
 
 
 def test_unknown_split() -> None:
-    with pytest.raises(ValueError, match="unknown split"):
+    with pytest.raises(ValueError, match="unknown Trip Booking split"):
         tb.generate_split("train")
 
 

@@ -33,7 +33,7 @@ import numpy as np
 
 from toolgym.benchmarks.checkers import ResponseF1
 from toolgym.benchmarks.phrasing import join, pick
-from toolgym.benchmarks.suite import TaskSuite, first_unseen
+from toolgym.benchmarks.suite import FixedSplits, TaskSuite
 from toolgym.benchmarks.tasks import Task
 from toolgym.simulators.gazetteer import get_gazetteer
 from toolgym.simulators.seeding import stable_seed
@@ -471,11 +471,13 @@ def _test_tasks(demos: list[Task]) -> list[Task]:
     return tasks
 
 
-@functools.lru_cache(maxsize=1)
 def _splits() -> dict[str, tuple[Task, ...]]:
     get_gazetteer()  # the cities and zips the tasks name come from the default gazetteer
     demos = _demo_tasks()
     return {"demo": tuple(demos), "test": tuple(_test_tasks(demos))}
+
+
+_FIXED = FixedSplits("OpenWeather", _splits)
 
 
 def generate_split(split: str) -> list[Task]:
@@ -484,14 +486,7 @@ def generate_split(split: str) -> list[Task]:
     Raises:
         ValueError: an unknown split.
     """
-    if split not in SPLITS:
-        raise ValueError(f"unknown OpenWeather split {split!r}; splits: {sorted(SPLITS)}")
-    return list(_splits()[split])
-
-
-@functools.lru_cache(maxsize=1)
-def _held_out_instructions() -> frozenset[str]:
-    return frozenset(t.instruction for tasks in _splits().values() for t in tasks)
+    return _FIXED.tasks(split)
 
 
 def train_task(k: int, world_seed: int = 0) -> Task:
@@ -500,9 +495,8 @@ def train_task(k: int, world_seed: int = 0) -> Task:
     A draw whose goal equals a test or demo goal is replaced by the next draw for the same ``k``.
     The task is the same in every world (its cities and zip codes exist in all of them).
     """
-    return first_unseen(
+    return _FIXED.unseen(
         lambda attempt: generate_task(_task_rng("train", k, attempt), f"train-{k}"),
-        _held_out_instructions(),
     )
 
 

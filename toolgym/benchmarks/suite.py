@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -135,6 +135,49 @@ def _load(suite: TaskSuite, split: str) -> TaskSet:
     else:
         tasks = suite.generate_split(split)
     return TaskSet([suite.bind(t) for t in tasks], name)
+
+
+class FixedSplits:
+    """A generator's fixed splits, built once per process, and the goals ``train`` tasks avoid.
+
+    Args:
+        name: the family's title, for error messages.
+        build: builds every fixed split (``{"test": tasks, "demo": tasks}``), the same on every
+            machine.
+    """
+
+    def __init__(self, name: str, build: Callable[[], Mapping[str, Sequence[Task]]]) -> None:
+        self.name = name
+        self._build = build
+        self._splits: dict[str, tuple[Task, ...]] | None = None
+        self._held_out: frozenset[str] | None = None
+
+    def _all(self) -> dict[str, tuple[Task, ...]]:
+        if self._splits is None:
+            self._splits = {name: tuple(tasks) for name, tasks in self._build().items()}
+        return self._splits
+
+    def tasks(self, split: str) -> list[Task]:
+        """The tasks of ``split``.
+
+        Raises:
+            ValueError: an unknown split.
+        """
+        splits = self._all()
+        if split not in splits:
+            raise ValueError(f"unknown {self.name} split {split!r}; splits: {sorted(splits)}")
+        return list(splits[split])
+
+    @property
+    def held_out(self) -> frozenset[str]:
+        """The goals of every fixed task."""
+        if self._held_out is None:
+            self._held_out = frozenset(t.instruction for ts in self._all().values() for t in ts)
+        return self._held_out
+
+    def unseen(self, draw: Callable[[int], Task]) -> Task:
+        """``draw(0)``, ``draw(1)``, ... until a task whose goal is not a fixed task's goal."""
+        return first_unseen(draw, self.held_out)
 
 
 def first_unseen(draw: Callable[[int], Task], held_out: frozenset[str]) -> Task:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, ClassVar, Protocol
 
 from toolgym.tools.api import ToolApi
+from toolgym.tools.program_backend import ProgramToolkit
 
 
 class SearchResult(Protocol):
@@ -46,3 +47,21 @@ class CriteriaApi(ToolApi):
                 f"Criteria: {self.search_criteria}"
             )
         return self.last_search.to_text()
+
+
+class SearchToolkit(ProgramToolkit):
+    """The toolkit of a search-criteria family: programs, and how many results a search shows.
+
+    Args:
+        world_seed: seed of the simulated world.
+        extraction: ``"strict"`` or ``"lenient"`` (see :mod:`toolgym.tools.program`).
+        max_results: how many results a search shows.
+    """
+
+    def __init__(
+        self, world_seed: int = 0, *, extraction: str = "strict", max_results: int = 5
+    ) -> None:
+        super().__init__(world_seed, extraction=extraction)
+        if not isinstance(max_results, int) or max_results < 1:
+            raise ValueError(f"max_results must be at least 1; got {max_results!r}")
+        self.max_results = max_results

@@ -20,9 +20,8 @@ from toolgym.simulators.home_search import (
     ListingDatabase,
     get_listing_database,
 )
-from toolgym.tools.criteria_api import CriteriaApi
+from toolgym.tools.criteria_api import CriteriaApi, SearchToolkit
 from toolgym.tools.errors import PRECONDITION, WRONG_ARGUMENTS, ToolCallError
-from toolgym.tools.program_backend import ProgramToolkit
 from toolgym.tools.tool import Param, Tool
 from toolgym.tools.values import as_number
 
@@ -247,7 +246,7 @@ class HomeSearchAPI(CriteriaApi):
             )
 
 
-class HomeSearchToolkit(ProgramToolkit):
+class HomeSearchToolkit(SearchToolkit):
     """Home Search programs over the listing database of ``world_seed``.
 
     Args:
@@ -262,10 +261,7 @@ class HomeSearchToolkit(ProgramToolkit):
     def __init__(
         self, world_seed: int = 0, *, extraction: str = "strict", max_results: int = 5
     ) -> None:
-        super().__init__(world_seed, extraction=extraction)
-        if not isinstance(max_results, int) or max_results < 1:
-            raise ValueError(f"max_results must be at least 1; got {max_results!r}")
-        self.max_results = max_results
+        super().__init__(world_seed, extraction=extraction, max_results=max_results)
         self.database = get_listing_database(world_seed)
 
     def make_api(self) -> HomeSearchAPI:

@@ -23,9 +23,8 @@ from toolgym.simulators.trip_booking import (
     get_travel_inventory,
 )
 from toolgym.tools.api import Constructor, construct_from_json
-from toolgym.tools.criteria_api import CriteriaApi
+from toolgym.tools.criteria_api import CriteriaApi, SearchToolkit
 from toolgym.tools.errors import PRECONDITION, WRONG_ARGUMENTS, ToolCallError
-from toolgym.tools.program_backend import ProgramToolkit
 from toolgym.tools.tool import Param, Tool
 from toolgym.tools.values import as_number
 
@@ -493,7 +492,7 @@ def _date_from_json(value: Any) -> tuple[list[Any], dict[str, Any]]:
     return construct_from_json(value)
 
 
-class TripBookingToolkit(ProgramToolkit):
+class TripBookingToolkit(SearchToolkit):
     """Trip Booking programs over the travel inventory of ``world_seed``, with ``Loc`` and ``Date``.
 
     Args:
@@ -509,10 +508,7 @@ class TripBookingToolkit(ProgramToolkit):
     def __init__(
         self, world_seed: int = 0, *, extraction: str = "strict", max_results: int = 5
     ) -> None:
-        super().__init__(world_seed, extraction=extraction)
-        if not isinstance(max_results, int) or max_results < 1:
-            raise ValueError(f"max_results must be at least 1; got {max_results!r}")
-        self.max_results = max_results
+        super().__init__(world_seed, extraction=extraction, max_results=max_results)
         self.inventory = get_travel_inventory(world_seed)
 
     def make_api(self) -> TripBookingAPI:

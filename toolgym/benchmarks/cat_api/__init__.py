@@ -43,7 +43,7 @@ from toolgym.benchmarks.cat_api.grammar import (
 from toolgym.benchmarks.checkers import ResponseF1
 from toolgym.benchmarks.phrasing import pick
 from toolgym.benchmarks.score import Checker
-from toolgym.benchmarks.suite import TaskSuite, first_unseen
+from toolgym.benchmarks.suite import FixedSplits, TaskSuite
 from toolgym.benchmarks.tasks import Task
 from toolgym.simulators.cat_api import BREEDS, CatApiApp
 from toolgym.simulators.http import Request
@@ -295,7 +295,6 @@ def _split_tasks(split: str, types: list[str], seen: set[str], used_ids: set[str
     return tasks
 
 
-@functools.lru_cache(maxsize=1)
 def _splits() -> dict[str, tuple[Task, ...]]:
     seen: set[str] = set()
     used: set[str] = set()
@@ -308,20 +307,16 @@ def _splits() -> dict[str, tuple[Task, ...]]:
     return {"demo": tuple(demos), "test": tuple(tests)}
 
 
+_FIXED = FixedSplits("Cat API", _splits)
+
+
 def generate_split(split: str) -> list[Task]:
     """Generate the tasks of a fixed split (``"test"`` or ``"demo"``), the same on every machine.
 
     Raises:
         ValueError: an unknown split.
     """
-    if split not in SPLITS:
-        raise ValueError(f"unknown Cat API split {split!r}; splits: {sorted(SPLITS)}")
-    return list(_splits()[split])
-
-
-@functools.lru_cache(maxsize=1)
-def _held_out_instructions() -> frozenset[str]:
-    return frozenset(t.instruction for tasks in _splits().values() for t in tasks)
+    return _FIXED.tasks(split)
 
 
 def train_task(k: int, world_seed: int = 0) -> Task:
@@ -329,11 +324,10 @@ def train_task(k: int, world_seed: int = 0) -> Task:
 
     A draw whose goal equals a test or demo goal is replaced by the next draw for the same ``k``.
     """
-    return first_unseen(
+    return _FIXED.unseen(
         lambda attempt: generate_task(
             _task_rng("train", k, attempt), f"train-{k}", world_seed=world_seed
         ),
-        _held_out_instructions(),
     )
 
 

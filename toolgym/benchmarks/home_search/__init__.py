@@ -35,7 +35,6 @@ same on every machine.
 
 from __future__ import annotations
 
-import functools
 import json
 from typing import Any
 
@@ -55,7 +54,7 @@ from toolgym.benchmarks.home_search.criteria import (
 from toolgym.benchmarks.home_search.templates import TEMPLATE_BY_ID, TEMPLATES
 from toolgym.benchmarks.home_search.writer import Writer
 from toolgym.benchmarks.phrasing import pick
-from toolgym.benchmarks.suite import TaskSuite, first_unseen
+from toolgym.benchmarks.suite import FixedSplits, TaskSuite
 from toolgym.benchmarks.tasks import Task
 from toolgym.simulators.seeding import stable_seed
 
@@ -262,10 +261,12 @@ def _test_tasks(demos: list[Task]) -> list[Task]:
     return tasks
 
 
-@functools.lru_cache(maxsize=1)
 def _splits() -> dict[str, tuple[Task, ...]]:
     demos = _demo_tasks()
     return {"demo": tuple(demos), "test": tuple(_test_tasks(demos))}
+
+
+_FIXED = FixedSplits("Home Search", _splits)
 
 
 def generate_split(split: str) -> list[Task]:
@@ -274,14 +275,7 @@ def generate_split(split: str) -> list[Task]:
     Raises:
         ValueError: an unknown split.
     """
-    if split not in SPLITS:
-        raise ValueError(f"unknown Home Search split {split!r}; splits: {sorted(SPLITS)}")
-    return list(_splits()[split])
-
-
-@functools.lru_cache(maxsize=1)
-def _held_out_instructions() -> frozenset[str]:
-    return frozenset(t.instruction for tasks in _splits().values() for t in tasks)
+    return _FIXED.tasks(split)
 
 
 def train_task(k: int, world_seed: int = 0) -> Task:
@@ -289,11 +283,10 @@ def train_task(k: int, world_seed: int = 0) -> Task:
 
     A draw whose goal equals a test or demo goal is replaced by the next draw for the same ``k``.
     """
-    return first_unseen(
+    return _FIXED.unseen(
         lambda attempt: generate_task(
             _task_rng("train", k, attempt), f"train-{k}", world_seed=world_seed
         ),
-        _held_out_instructions(),
     )
 
 

@@ -25,14 +25,13 @@ goal.
 from __future__ import annotations
 
 import datetime as dt
-import functools
 from collections.abc import Mapping
 
 import numpy as np
 
 from toolgym.benchmarks.checkers import CriteriaF1
 from toolgym.benchmarks.phrasing import pick
-from toolgym.benchmarks.suite import TaskSuite, first_unseen
+from toolgym.benchmarks.suite import FixedSplits, TaskSuite
 from toolgym.benchmarks.tasks import Task
 from toolgym.benchmarks.trip_booking.grammar import TEMPLATES, Template
 from toolgym.benchmarks.trip_booking.trip import (
@@ -237,7 +236,6 @@ def _expand(rng: np.random.Generator, counts: Mapping[str | None, int]) -> list[
     return [items[int(i)] for i in rng.permutation(len(items))]
 
 
-@functools.lru_cache(maxsize=len(SPLITS))
 def _split(split: str) -> tuple[Task, ...]:
     mix = _MIX[split]
     rng = np.random.default_rng(stable_seed(FAMILY, VERSION, split))
@@ -260,6 +258,9 @@ def _split(split: str) -> tuple[Task, ...]:
     return tuple(tasks)
 
 
+_FIXED = FixedSplits("Trip Booking", lambda: {split: _split(split) for split in SPLITS})
+
+
 def generate_split(split: str) -> list[Task]:
     """The fixed tasks of ``split`` (``"test"``: 120, ``"demo"``: 11), always the same.
 
@@ -272,14 +273,7 @@ def generate_split(split: str) -> list[Task]:
     Raises:
         ValueError: ``split`` is not a fixed split.
     """
-    if split not in SPLITS:
-        raise ValueError(f"unknown split {split!r} for {FAMILY}-v{VERSION}; known: {list(SPLITS)}")
-    return list(_split(split))
-
-
-@functools.lru_cache(maxsize=1)
-def _held_out() -> frozenset[str]:
-    return frozenset(task.instruction for split in SPLITS for task in _split(split))
+    return _FIXED.tasks(split)
 
 
 def train_task(k: int, world_seed: int = 0) -> Task:
@@ -295,9 +289,7 @@ def train_task(k: int, world_seed: int = 0) -> Task:
         The task with id ``f"train-{k}"``.
     """
     rng = np.random.default_rng(stable_seed(FAMILY, VERSION, "train", k))
-    return first_unseen(
-        lambda _: generate_task(rng, f"train-{k}", world_seed=world_seed), _held_out()
-    )
+    return _FIXED.unseen(lambda _: generate_task(rng, f"train-{k}", world_seed=world_seed))
 
 
 def checker_for(task: Task) -> CriteriaF1:

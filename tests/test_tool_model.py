@@ -122,3 +122,40 @@ def test_endpoints_are_tools() -> None:
 def test_any_typed_parameter_accepts_anything() -> None:
     param: Any = Param("v", Any, "anything")
     assert param.problem(object()) is None and param.schema()["type"] == "string"
+
+
+def test_the_json_call_language_runs_on_any_backend() -> None:
+    from toolgym.tools.home_search import HomeSearchToolkit
+    from toolgym.tools.json_language import JsonCallLanguage, parse_json_calls
+
+    toolkit = HomeSearchToolkit()
+    language = JsonCallLanguage(toolkit.tools)
+    backend = toolkit.new_backend()
+    program = (
+        '[{"name": "set_location", "arguments": {"value": "Austin"}},'
+        ' {"name": "set_buy_or_rent", "arguments": {"value": "rent"}},'
+        ' {"name": "search"}]'
+    )
+    execution = language.run_program(program, backend)
+    assert execution.finished and execution.error is None
+    assert execution.attempt.outcome["location"] == "Austin"
+    assert language.gold_steps(program)[-1] == '{"name": "search", "arguments": {}}'  # terminal
+    backend.reset(None)
+    step = language.run_call('{"name": "set_buy_or_rent", "arguments": {"value": "buy"}}', backend)
+    assert step.error is not None and step.error.category == "precondition"
+    assert backend.session.calls == []  # a failed call leaves no trace
+    assert [c.name for c in parse_json_calls('[{"name": "a"}]')] == ["a"]
+    broken = language.run_program("[{]", backend)
+    assert broken.finished and broken.error.category == "non_executable"
+
+
+def test_rest_backends_take_json_calls() -> None:
+    from toolgym.tools.cat_api import CatApiToolkit
+    from toolgym.tools.json_calls import ToolCall
+
+    backend = CatApiToolkit().new_backend()
+    backend.reset(None)
+    assert backend.call(ToolCall("list_favourites")).startswith("HTTP 200")
+    assert backend.attempt().calls == ("GET /v1/favourites",)
+    with pytest.raises(ToolCallError):
+        backend.call(ToolCall("teleport"))

@@ -31,20 +31,20 @@ class Item:
 
 
 class TodoList:
-    """A to-do list whose starting items are a pure function of ``seed``.
+    """A to-do list that starts with ``items``, or with chores drawn from ``seed``.
 
     Args:
-        seed: seed of the starting items (two or three chores).
+        seed: seed of the starting items when none are given (two or three chores).
+        items: the starting items (a task's own setup).
     """
 
-    def __init__(self, seed: int = 0) -> None:
-        rng = np.random.default_rng(seed)
-        n = int(rng.integers(2, 4))
-        picks = rng.choice(len(CHORES), size=n, replace=False)
-        self.items: dict[int, Item] = {
-            i + 1: Item(i + 1, CHORES[int(k)]) for i, k in enumerate(picks)
-        }
-        self.next_id = n + 1
+    def __init__(self, seed: int = 0, items: tuple[str, ...] | None = None) -> None:
+        if items is None:
+            rng = np.random.default_rng(seed)
+            picks = rng.choice(len(CHORES), size=int(rng.integers(2, 4)), replace=False)
+            items = tuple(CHORES[int(k)] for k in picks)
+        self.items: dict[int, Item] = {i + 1: Item(i + 1, text) for i, text in enumerate(items)}
+        self.next_id = len(items) + 1
 
     def add(self, text: str) -> Item:
         """Append an open item."""

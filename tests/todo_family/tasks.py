@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from todo_family.simulator import TodoList
+from todo_family.simulator import CHORES
 from toolgym.benchmarks.score import Checker, MetricSpec, Score
 from toolgym.benchmarks.suite import TaskSuite
 from toolgym.benchmarks.tasks import Task
@@ -27,12 +27,13 @@ def _call(name: str, **arguments: object) -> dict[str, object]:
 
 
 def make_task(k: int, task_id: str, world_seed: int = 0) -> Task:
-    """Task ``k`` on the list of ``world_seed``: add an item, then complete or remove one."""
+    """Task ``k``: a starting list of its own (its setup), add an item, complete or remove one."""
     rng = np.random.default_rng([k, world_seed])
-    start = TodoList(world_seed)
+    picks = rng.choice(len(CHORES), size=int(rng.integers(2, 5)), replace=False)
+    start = [CHORES[int(i)] for i in picks]
     new = NEW_ITEMS[int(rng.integers(len(NEW_ITEMS)))]
-    target = int(rng.integers(1, len(start.items) + 1))
-    text = start.items[target].text
+    target = int(rng.integers(1, len(start) + 1))
+    text = start[target - 1]
     calls = [_call("add_item", text=new)]
     if rng.random() < 0.5:
         goal = f"Put '{new}' on my to-do list and tick off '{text}'."
@@ -40,7 +41,7 @@ def make_task(k: int, task_id: str, world_seed: int = 0) -> Task:
     else:
         goal = f"Add '{new}' to my list; I no longer need to {text}."
         calls.append(_call("remove_item", item_id=target))
-    return Task(task_id, goal, (json.dumps(calls),), {"k": k})
+    return Task(task_id, goal, (json.dumps(calls),), {"k": k}, setup={"items": start})
 
 
 def generate_split(split: str) -> list[Task]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping
 from typing import Any
 
 import numpy as np
@@ -35,17 +35,21 @@ class TodoBackend(Backend):
 
     def __init__(self, world_seed: int) -> None:
         self.world_seed = world_seed
+        self.start: tuple[str, ...] | None = None
         self.todo = TodoList(world_seed)
         self.calls: list[str] = []
 
-    def reset(self, rng: np.random.Generator | None) -> None:
-        """The world's starting list (the same in every episode)."""
-        self.todo = TodoList(self.world_seed)
+    def reset(
+        self, rng: np.random.Generator | None, setup: Mapping[str, Any] | None = None
+    ) -> None:
+        """The task's starting list (its setup's ``items``), else the world's."""
+        self.start = None if setup is None else tuple(setup["items"])
+        self.todo = TodoList(self.world_seed, self.start)
         self.calls = []
 
     def start_key(self) -> Hashable:
-        """Every episode starts from the same list."""
-        return ()
+        """Episodes with the same starting list start alike."""
+        return self.start
 
     def snapshot(self) -> dict[str, Any]:
         """The list and the calls made."""

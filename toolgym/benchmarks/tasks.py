@@ -5,8 +5,9 @@ the oracle plays, which also produce the reference outcome) and the checker that
 attempt against that gold.
 
 A task file holds one JSON object per line in the original format,
-``{"prompt": str, "completion": [program, ...]}``; any other keys are kept in ``Task.meta``, and
-an optional ``"tools"`` list names the tools the task exposes. Tasks read from a user's file are
+``{"prompt": str, "completion": [program, ...]}``; any other keys are kept in ``Task.meta``, an
+optional ``"tools"`` list names the tools the task exposes, and an optional ``"setup"`` object is
+the task's own starting state. Tasks read from a user's file are
 addressed by their 0-based line number; toolgym's own generated sets (in
 ``toolgym/benchmarks/data/``) carry an ``"id"`` such as ``"test-017"``.
 """
@@ -43,6 +44,8 @@ class Task:
             requests); the oracle plays the first, and the best-matching one scores a prediction.
         meta: other fields of the record (e.g. the template that phrased the goal).
         tools: names of the tools the task exposes, or ``None`` for all of the family's.
+        setup: the task's own starting state, for families whose tasks start differently (a
+            table, a home, a scene); ``None`` starts from the world's state.
         checker: scores an attempt (set by the family's task suite, see ``TaskSuite.bind``).
     """
 
@@ -51,6 +54,7 @@ class Task:
     gold: tuple[str, ...]
     meta: Mapping[str, Any] = field(default_factory=dict)
     tools: tuple[str, ...] | None = None
+    setup: Mapping[str, Any] | None = None
     checker: Checker | None = field(default=None, compare=False, repr=False)
 
     def with_checker(self, checker: Checker) -> Task:
@@ -107,6 +111,8 @@ class Task:
         }
         if self.tools is not None:
             record["tools"] = list(self.tools)
+        if self.setup is not None:
+            record["setup"] = dict(self.setup)
         return record
 
 

@@ -140,7 +140,8 @@ class ToolEnv(gym.Env[str, str]):
         self.action_space = TextSpace(MAX_ACTION_CHARS)
         self._backend = self.toolkit.new_backend()
         self._gold_backend = self.toolkit.new_backend()
-        self._cache_scope = (spec.name, self.version, world_seed, tuple(sorted(options.items())))
+        options_key = tuple(sorted((k, repr(v)) for k, v in options.items()))
+        self._cache_scope = (spec.name, self.version, world_seed, options_key)
         self._task: Task | None = None
         self._tools: ToolSet = self.toolkit.tools
         self._golds: tuple[Attempt, ...] = ()
@@ -181,7 +182,7 @@ class ToolEnv(gym.Env[str, str]):
         if self._tasks is None:
             return
         for task in self._tasks.values():
-            self._backend.reset(None)
+            self._backend.reset(None, task.setup)
             self._gold_attempts(task)
             if task.checker is not None and not task.checker.runs_gold:
                 task.checker.validate(task, ())
@@ -245,7 +246,7 @@ class ToolEnv(gym.Env[str, str]):
             task = self.suite.sample_train_task(self.np_random, self.world_seed)
         else:
             task = self._tasks[self._tasks.ids[int(self.np_random.integers(len(self._tasks)))]]
-        self._backend.reset(self.np_random)
+        self._backend.reset(self.np_random, task.setup)
         self._golds = self._gold_attempts(task)
         self._task = task
         self._tools = self.toolkit.tools.subset(task.tools)

@@ -13,7 +13,7 @@ through the live episode.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -53,19 +53,24 @@ class Backend(ABC):
     """The state of one episode over a family's world (see the module docstring)."""
 
     @abstractmethod
-    def reset(self, rng: np.random.Generator | None) -> None:
+    def reset(
+        self, rng: np.random.Generator | None, setup: Mapping[str, Any] | None = None
+    ) -> None:
         """Start a new episode from the world's initial state.
 
         Args:
             rng: the episode's generator, for what varies per episode (a simulated clock);
                 ``None`` starts from the world's canonical state (used to check gold labels).
+            setup: the task's own starting state, when its family gives tasks one (a table to
+                edit, a home, objects on a table); ``None`` for the world's.
         """
 
     def start_key(self) -> Hashable | None:
         """A key of the starting state after :meth:`reset`, or ``None`` if it varies.
 
-        Gold attempts are cached by it: two episodes with equal keys must start from identical
-        states. The default, ``None``, runs the gold again in every episode.
+        Gold attempts are cached by it (with the task's gold): two episodes with equal keys must
+        start from identical states, so a backend whose start depends on the task's setup puts
+        the setup in the key. The default, ``None``, runs the gold again in every episode.
         """
         return None
 

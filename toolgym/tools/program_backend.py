@@ -34,7 +34,9 @@ class ProgramBackend(Backend):
         self.toolkit = toolkit
         self.session = toolkit.new_session()
 
-    def reset(self, rng: np.random.Generator | None) -> None:
+    def reset(
+        self, rng: np.random.Generator | None, setup: Mapping[str, Any] | None = None
+    ) -> None:
         """A fresh session (programs start from the same empty state in every episode)."""
         self.session = self.toolkit.new_session()
 

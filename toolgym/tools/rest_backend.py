@@ -10,7 +10,7 @@ or into a crash when the original counts it as one.
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -50,7 +50,9 @@ class RestBackend(Backend):
         self._world = self.app.snapshot()
         self.exchanges: list[Exchange] = []
 
-    def reset(self, rng: np.random.Generator | None) -> None:
+    def reset(
+        self, rng: np.random.Generator | None, setup: Mapping[str, Any] | None = None
+    ) -> None:
         """The service's initial state, then the family's per-episode part (drawn with ``rng``)."""
         self.app.restore(self._world)  # apps copy what they restore
         if rng is not None:

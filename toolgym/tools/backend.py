@@ -23,7 +23,7 @@ from toolgym.tools.errors import ToolCallError
 from toolgym.tools.json_calls import ToolCall
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Attempt:
     """What an episode produced, as a checker sees it.
 

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, cast
 
+from toolgym.simulators.http import Request, Response
 from toolgym.tools.backend import Attempt, Backend
 from toolgym.tools.curl import first_curl_line
 from toolgym.tools.errors import NON_EXECUTABLE, ToolCallError
@@ -20,7 +22,18 @@ from toolgym.tools.language import ActionLanguage, AgentHints, Execution
 from toolgym.tools.tool import Tool
 
 if TYPE_CHECKING:
-    from toolgym.tools.rest_backend import Exchange, RestBackend
+    from toolgym.tools.rest_backend import RestBackend
+
+
+@dataclass
+class Exchange:
+    """One request an agent made in an episode, its answer and the outcome that is scored."""
+
+    line: str
+    request: Request | None
+    response: Response | None
+    outcome: dict[Any, Any] | None
+    error: ToolCallError | None
 
 
 def _error_text(error: ToolCallError) -> str:
@@ -64,8 +77,6 @@ class CurlLanguage(ActionLanguage):
 
     def run_program(self, text: str, backend: Backend) -> Execution:
         """Send the request; the episode ends and its answer is scored."""
-        from toolgym.tools.rest_backend import Exchange
-
         rest = _rest_backend(backend)
         try:
             line = self._line(text, rest)
@@ -96,8 +107,6 @@ class CurlLanguage(ActionLanguage):
 
     def finish(self, backend: Backend) -> Execution:
         """Score the last request that reached the service."""
-        from toolgym.tools.rest_backend import Exchange
-
         rest = _rest_backend(backend)
         if rest.exchanges:
             exchange = rest.exchanges[-1]
@@ -131,8 +140,6 @@ class CurlLanguage(ActionLanguage):
 
 
 def _rest_backend(backend: Backend) -> RestBackend:
-    from toolgym.tools.rest_backend import RestBackend
-
-    if not isinstance(backend, RestBackend):
+    if not (hasattr(backend, "request") and hasattr(backend, "exchanges")):
         raise TypeError(f"the curl language runs on a RestBackend; got {type(backend).__name__}")
-    return backend
+    return cast("RestBackend", backend)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Hashable, Mapping
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
@@ -19,22 +18,11 @@ import numpy as np
 from toolgym.simulators.http import HttpApp, Request, Response
 from toolgym.tools.backend import Attempt, Backend
 from toolgym.tools.curl import parse_curl
-from toolgym.tools.curl_language import CurlLanguage
+from toolgym.tools.curl_language import CurlLanguage, Exchange
 from toolgym.tools.errors import NON_EXECUTABLE, WRONG_API, ToolCallError
 from toolgym.tools.json_calls import ToolCall
 from toolgym.tools.tool import Tool, ToolSet
 from toolgym.tools.toolkit import Toolkit
-
-
-@dataclass
-class Exchange:
-    """One request an agent made in an episode, its answer and the outcome that is scored."""
-
-    line: str
-    request: Request | None
-    response: Response | None
-    outcome: dict[Any, Any] | None
-    error: ToolCallError | None
 
 
 class RestBackend(Backend):

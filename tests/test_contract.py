@@ -322,7 +322,8 @@ def test_env_class_documents_the_family(env_id: str) -> None:
         assert f"``{option}``" in doc, (cls.__name__, option)
     spec = task_env(env).family
     for version in spec.versions:
-        assert f"v{version.version}:" in doc, (cls.__name__, version.version)
+        assert f"* v{version.version}: {version.history}" in doc, (cls.__name__, version.version)
+        assert f"max_episode_steps={version.max_episode_steps}" in doc
     assert cls.__name__ == spec.class_name and cls.__module__ == "toolgym.envs"
 
 

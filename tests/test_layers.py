@@ -65,6 +65,12 @@ def test_imports_only_go_downward(path: Path) -> None:
     assert not upward, f"{name} ({LAYERS[mine]}) imports upward: {upward}"
 
 
+def test_every_package_directory_is_a_package() -> None:
+    """A directory of modules without ``__init__.py`` would be left out of the built wheel."""
+    for directory in {p.parent for p in SOURCES}:
+        assert (directory / "__init__.py").exists(), directory
+
+
 def test_every_module_is_in_a_layer() -> None:
     for path in SOURCES:
         name = module_name(path)

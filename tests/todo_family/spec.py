@@ -30,7 +30,7 @@ The F1 of the final list's ``(text, done)`` items against the list the gold leav
 
 ## Starting State
 
-Two or three chores drawn from the world seed.
+The task's own list (its setup): two to four chores.
 
 ## Episode End
 
@@ -39,10 +39,6 @@ After the program, or at ``finish``; truncated after 8 steps.
 ## Arguments
 
 ``split``, ``action_mode``, ``task_file``, ``reward_type``, ``world_seed``, ``render_mode``.
-
-## Version History
-
-* v0: initial release.
 """
 
 SPEC = FamilySpec(
@@ -50,7 +46,9 @@ SPEC = FamilySpec(
     title="To-do list",
     env_name="TodoList",
     toolkit="todo_family.tools:TodoToolkit",
-    versions=(VersionSpec(0, max_episode_steps=8, tasks="todo_family.tasks:SUITE"),),
+    versions=(
+        VersionSpec(0, max_episode_steps=8, tasks="todo_family.tasks:SUITE", history="first"),
+    ),
     prompting=PromptDefaults(top_k_api=3, max_new_tokens=96),
     metrics=METRICS,
     reward="item_f1",

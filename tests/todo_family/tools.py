@@ -97,8 +97,6 @@ class TodoBackend(Backend):
 class TodoToolkit(Toolkit):
     """The to-do family over the list of ``world_seed`` (it has no options)."""
 
-    name = "todo_list"
-
     def __init__(self, world_seed: int = 0) -> None:
         super().__init__(world_seed)
         self.tools = ToolSet(TOOLS)

@@ -110,9 +110,14 @@ class LLMAgent(Agent):
         return cls(backend, demos=demos, **kwargs)
 
     def _hints(self, info: dict[str, Any]) -> AgentHints:
-        language = info.get("action_language", "api_program")
-        if self.hints is not None and self.hints.action_language == language:
+        language = info.get("action_language")
+        if self.hints is not None and language in (None, self.hints.action_language):
             return self.hints
+        if language is None:
+            raise ValueError(
+                "the agent needs to know the action language: pass hints=env hints "
+                "(LLMAgent.for_env does) or an info with 'action_language'"
+            )
         return language_class(language).default_hints()
 
     # -- episode state ---------------------------------------------------------------------------
@@ -136,9 +141,11 @@ class LLMAgent(Agent):
                 retriever = make_retriever(self.retriever_kind, docs)
                 self._doc_retrievers[key] = retriever
             self._docs = retriever.retrieve_documents(self.query, self.top_k_api)
-        self._demo_texts = [render_demo(t, hints.demo_label) for t in self._pick_demos()]
+        self._demo_texts = [
+            render_demo(t, hints.demo_label) for t in self._pick_demos(hints.action_language)
+        ]
 
-    def _pick_demos(self) -> list[Task]:
+    def _pick_demos(self, language: str) -> list[Task]:
         if not self.demos or self.shots == 0:
             return []
         if self.shots == "oracle":
@@ -146,10 +153,10 @@ class LLMAgent(Agent):
             task = self.gold()
             if task is None:
                 return []
-            target = call_signature(task.gold[0])
+            target = call_signature(task.gold[0], language)
 
             def overlap(demo: Task) -> float:
-                other = call_signature(demo.gold[0])
+                other = call_signature(demo.gold[0], language)
                 union = target | other
                 return len(target & other) / len(union) if union else 0.0
 

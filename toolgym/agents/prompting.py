@@ -12,11 +12,10 @@ demos end with a newline, so consecutive items are separated by one blank line.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from toolgym.benchmarks.tasks import Task
-from toolgym.tools.language import AgentHints
+from toolgym.tools.language import AgentHints, language_class
 
 API_HEADER = "I have the following set of API:\n\n"
 EXAMPLE_HEADER = "I have the following set of examples:\n\n"
@@ -90,23 +89,12 @@ def _clip(text: str, limit: int = 1500) -> str:
     return text if len(text) <= limit else text[:limit] + " ...[truncated]"
 
 
-_CALL = re.compile(r"\b([A-Za-z_]\w*)\(")
-_URL = re.compile(r"https?://[^/'\"\s]+(/[^?'\"\s]*)(\?[^'\"\s]*)?")
-
-
-def call_signature(action: str) -> frozenset[str]:
-    """The functions (or endpoint path and parameter names) an action uses, for oracle shots.
+def call_signature(action: str, action_language: str = "api_program") -> frozenset[str]:
+    """The names an action uses, by the rules of its action language (for oracle shots).
 
     >>> sorted(call_signature('API.set_location("A")\\nAPI.search()'))
     ['search', 'set_location']
-    >>> sorted(call_signature("curl -X GET 'https://h/data/2.5/weather?q=a&units=metric'"))
+    >>> sorted(call_signature("curl -X GET 'https://h/data/2.5/weather?q=a&units=metric'", "curl"))
     ['/data/2.5/weather', 'q', 'units']
     """
-    url = _URL.search(action)
-    if url and action.lstrip().startswith("curl"):
-        names = {url.group(1)}
-        for pair in (url.group(2) or "").lstrip("?").split("&"):
-            if pair:
-                names.add(pair.split("=")[0])
-        return frozenset(names)
-    return frozenset(_CALL.findall(action))
+    return language_class(action_language).signature(action)

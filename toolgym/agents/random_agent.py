@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import gymnasium as gym
@@ -11,7 +12,9 @@ from toolgym.agents.base import Agent
 from toolgym.envs.protocol import task_env
 from toolgym.tools.tool import Tool
 
-_WORDS = ("Austin", "Denver", "Boston", "house", "hotels", "flight", "rent", "Double", "x")
+_WORDS = ("x", "test", "example", "none", "42")
+"""Strings it may send, besides the examples a parameter's description quotes."""
+_QUOTED = re.compile(r'"([^"]{1,40})"')
 
 
 class RandomAgent(Agent):
@@ -20,7 +23,9 @@ class RandomAgent(Agent):
     In ``program`` mode it writes 1–6 random calls and then the action that submits (languages
     with a finish word send one random call instead). In ``call`` mode it makes one random call
     per step and, where the language has a finish word, says it with probability 0.3 per step.
-    Calls are written in the env's action language. Its generator is seeded, so runs reproduce.
+    Arguments follow each parameter's JSON Schema (enums, integers, arrays, objects); strings are
+    the examples its description quotes or a few generic words. Calls are written in the env's
+    action language. Its generator is seeded, so runs reproduce.
 
     Args:
         env: the environment it plays in (its tools and action language).
@@ -72,4 +77,5 @@ class RandomAgent(Agent):
         if kind == "object":
             inner = schema.get("properties", {})
             return {k: self._value(v) for k, v in inner.items()}
-        return _WORDS[int(self.rng.integers(len(_WORDS)))]
+        words = (*_QUOTED.findall(schema.get("description", "")), *_WORDS)
+        return words[int(self.rng.integers(len(words)))]

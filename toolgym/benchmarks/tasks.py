@@ -92,13 +92,18 @@ class Task:
             not isinstance(tools, list) or not all(isinstance(t, str) for t in tools)
         ):
             raise TaskFileError(f"'tools' must be a list of tool names; got {tools!r}")
-        meta = {k: v for k, v in record.items() if k not in ("prompt", "completion", "id", "tools")}
+        setup = record.get("setup")
+        if setup is not None and not isinstance(setup, Mapping):
+            raise TaskFileError(f"'setup' must be a JSON object; got {setup!r}")
+        reserved = ("prompt", "completion", "id", "tools", "setup")
+        meta = {k: v for k, v in record.items() if k not in reserved}
         return cls(
             record.get("id", default_id),
             prompt.strip(),
             tuple(completion),
             meta,
             None if tools is None else tuple(tools),
+            setup,
         )
 
     def to_record(self) -> dict[str, Any]:

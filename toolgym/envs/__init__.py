@@ -142,7 +142,7 @@ def env_class(spec: FamilySpec) -> type[Any]:
         (ToolEnv,),
         {
             "family": spec,
-            "__doc__": spec.doc,
+            "__doc__": spec.full_doc(),
             "__module__": __name__,
             "__qualname__": spec.class_name,
         },

@@ -46,11 +46,6 @@ Terminated after the request (``program``) or at ``finish`` (``call``); truncate
 ``reward_type``, ``max_body_chars`` (default 4000), ``world_seed`` (the ``test`` and ``demo``
 splits belong to world 0, ``train`` tasks are built for any world), ``render_mode``.
 
-## Version History
-
-* v0: initial release. Unlike the original (one live account shared by every case), each
-  episode starts from the same fresh state, so a correct answer can no longer fail because an
-  earlier case changed the favourites.
 """
 
 from __future__ import annotations
@@ -67,7 +62,9 @@ SPEC = FamilySpec(
             0,
             max_episode_steps=16,
             tasks="toolgym.benchmarks.cat_api:SUITE",
-            history="initial release",
+            history=(
+                "initial release. Unlike the original (one live account shared by every case), each episode starts from the same fresh state, so a correct answer can no longer fail because an earlier case changed the favourites"
+            ),
         ),
     ),
     prompting=PromptDefaults(top_k_api=3, max_new_tokens=128),

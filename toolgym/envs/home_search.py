@@ -55,9 +55,6 @@ tasks addressed by 0-based line number), ``extraction`` (``"strict"``/``"lenient
 ``world_seed`` (seed of the listing database: the ``test`` and ``demo`` splits belong to
 world 0, ``train`` tasks are built for any world), ``render_mode`` (``None``/``"ansi"``).
 
-## Version History
-
-* v0: initial release (tasks ``home_search-v0``; original API and scoring).
 """
 
 from __future__ import annotations
@@ -74,7 +71,7 @@ SPEC = FamilySpec(
             0,
             max_episode_steps=32,
             tasks="toolgym.benchmarks.home_search:SUITE",
-            history="initial release",
+            history="initial release: the original API and scoring",
         ),
     ),
     prompting=PromptDefaults(top_k_api=15, max_new_tokens=128),

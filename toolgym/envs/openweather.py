@@ -50,9 +50,6 @@ Terminated after the request (``program`` mode) or at ``finish`` (``call`` mode)
 ``reward_type``, ``max_body_chars`` (default 4000), ``world_seed`` (the ``test`` and ``demo``
 splits belong to world 0, ``train`` tasks work in any world), ``render_mode``.
 
-## Version History
-
-* v0: initial release.
 """
 
 from __future__ import annotations

@@ -91,7 +91,8 @@ class FamilySpec:
         reward: the metric the reward is (``reward_type="success"`` gives 1 or 0 instead).
         service: import path of the simulated HTTP service ``toolgym serve <name>`` runs.
         aliases: other names the command line accepts for the family.
-        doc: the env documentation (Description, Action Space, ..., Version History).
+        doc: the env documentation (Description, Tools, Action Space, ..., Arguments); the
+            Version History section is added from :attr:`versions` (see :meth:`full_doc`).
     """
 
     name: str
@@ -133,6 +134,15 @@ class FamilySpec:
         """``toolbench/<EnvName>-v<N>`` (the newest version by default)."""
         number = self.latest.version if version is None else version
         return f"{NAMESPACE}/{self.env_name}-v{number}"
+
+    def full_doc(self) -> str:
+        """:attr:`doc` with its Version History: each version's history, budget and task set."""
+        lines = [
+            f"* v{v.version}: {v.history or 'no history given'} (``{self.env_id(v.version)}``, "
+            f"``max_episode_steps={v.max_episode_steps}``)."
+            for v in self.versions
+        ]
+        return f"{self.doc.rstrip()}\n\n## Version History\n\n" + "\n".join(lines) + "\n"
 
     def get_version(self, version: int | None) -> VersionSpec:
         """The spec of ``version`` (``None``: the newest).

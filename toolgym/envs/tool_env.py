@@ -36,7 +36,7 @@ from toolgym.envs.spaces import TextSpace
 from toolgym.envs.spec import FamilySpec, load_ref
 from toolgym.errors import TaskFileError, ToolgymError
 from toolgym.tools.backend import Attempt
-from toolgym.tools.errors import ToolCallError
+from toolgym.tools.errors import RUNTIME_ERROR, ToolCallError
 from toolgym.tools.language import AgentHints, Execution
 from toolgym.tools.tool import ToolSet
 from toolgym.tools.toolkit import Toolkit
@@ -47,6 +47,11 @@ MAX_ACTION_CHARS = 16_384
 
 GOLD_CACHE: LRUCache[tuple[Attempt, ...]] = LRUCache(MAX_ENTRIES)
 """Gold attempts of every env of the process (see :mod:`toolgym.envs.gold_cache`)."""
+
+
+def _describe(error: BaseException, limit: int = 200) -> str:
+    text = f"{type(error).__name__}: {error}"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def check_choice(name: str, value: Any, choices: tuple[Any, ...]) -> None:
@@ -116,7 +121,6 @@ class ToolEnv(gym.Env[str, str]):
         self.reward_type = reward_type
         self.render_mode = render_mode
         self.world_seed = world_seed
-        self.options: dict[str, Any] = {**allowed, **options}
         self.toolkit = toolkit_class(world_seed=world_seed, **options)
         self.language = self.toolkit.language()
         self.suite: TaskSuite = load_ref(version_spec.tasks)
@@ -140,8 +144,14 @@ class ToolEnv(gym.Env[str, str]):
         self.action_space = TextSpace(MAX_ACTION_CHARS)
         self._backend = self.toolkit.new_backend()
         self._gold_backend = self.toolkit.new_backend()
-        options_key = tuple(sorted((k, repr(v)) for k, v in options.items()))
-        self._cache_scope = (spec.name, self.version, world_seed, options_key)
+        # Gold outcomes are shared by envs whose toolkit, tasks, world and options all agree.
+        options_key = tuple(sorted((k, repr(v)) for k, v in {**allowed, **options}.items()))
+        self._cache_scope = (
+            f"{toolkit_class.__module__}.{toolkit_class.__qualname__}",
+            version_spec.tasks,
+            world_seed,
+            options_key,
+        )
         self._task: Task | None = None
         self._tools: ToolSet = self.toolkit.tools
         self._golds: tuple[Attempt, ...] = ()
@@ -246,6 +256,7 @@ class ToolEnv(gym.Env[str, str]):
             task = self.suite.sample_train_task(self.np_random, self.world_seed)
         else:
             task = self._tasks[self._tasks.ids[int(self.np_random.integers(len(self._tasks)))]]
+        self._task = None  # until the new episode is set up (a bad inline gold raises below)
         self._backend.reset(self.np_random, task.setup)
         self._golds = self._gold_attempts(task)
         self._task = task
@@ -296,11 +307,18 @@ class ToolEnv(gym.Env[str, str]):
         return obs, reward, execution.finished, False, info
 
     def _execute(self, action: str) -> Execution:
-        if self.action_mode == "program":
-            return self.language.run_program(action, self._backend)
-        if self.language.is_finish(action):
-            return self.language.finish(self._backend)
-        return self.language.run_call(action, self._backend)
+        try:
+            if self.action_mode == "program":
+                return self.language.run_program(action, self._backend)
+            if self.language.is_finish(action):
+                return self.language.finish(self._backend)
+            return self.language.run_call(action, self._backend)
+        except Exception as e:  # a failure the language did not foresee: never out of step
+            error = ToolCallError(RUNTIME_ERROR, f"the action failed while it ran: {_describe(e)}")
+            if self.action_mode == "program":
+                attempt = Attempt(None, error=error, backend=self._backend)
+                return Execution(error.observation(), error, finished=True, attempt=attempt)
+            return Execution(error.observation(), error)
 
     def reward_of(self, score: Score) -> float:
         """The reward of a score under ``reward_type``."""

@@ -52,9 +52,6 @@ Truncated after ``max_episode_steps`` (48, set in the registry).
 list, default 5), ``world_seed`` (seed of the inventory: the
 ``test`` and ``demo`` splits belong to world 0, ``train`` tasks are built for any world), ``render_mode``.
 
-## Version History
-
-* v0: initial release (tasks ``trip_booking-v0``; original API and scoring).
 """
 
 from __future__ import annotations
@@ -71,7 +68,7 @@ SPEC = FamilySpec(
             0,
             max_episode_steps=48,
             tasks="toolgym.benchmarks.trip_booking:SUITE",
-            history="initial release",
+            history="initial release: the original API and scoring",
         ),
     ),
     prompting=PromptDefaults(top_k_api=15, max_new_tokens=300),

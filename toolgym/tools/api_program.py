@@ -23,10 +23,6 @@ if TYPE_CHECKING:
     from toolgym.tools.program_backend import ProgramBackend
 
 
-def _error_text(error: ToolCallError) -> str:
-    return f"Error ({error.category}): {error}"
-
-
 class ApiProgramLanguage(ActionLanguage):
     """Programs of calls on the family's ``API`` object and constructors.
 
@@ -56,7 +52,7 @@ class ApiProgramLanguage(ActionLanguage):
         except ToolCallError as e:
             error = e
         if error is not None:
-            observation = _error_text(error)
+            observation = error.observation()
         else:
             observation = (
                 f"The program ran ({len(session.calls)} calls).\n{session.api.result_text()}"
@@ -91,7 +87,7 @@ class ApiProgramLanguage(ActionLanguage):
                 run_statements(statements, session)
         except ToolCallError as e:
             session.set_state(before)  # a failed call has no effect
-            return Execution(_error_text(e), e, info={"warnings": [], "calls": []})
+            return Execution(e.observation(), e, info={"warnings": [], "calls": []})
         new_calls = session.calls[n_calls:]
         if any(c.tool.terminal for c in new_calls):
             return Execution(

@@ -13,8 +13,6 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
-import numpy as np
-
 from toolgym.simulators.cat_api import CatApiApp
 from toolgym.simulators.http import HttpApp, Request, Response
 from toolgym.tools.backend import Backend
@@ -96,17 +94,14 @@ ENDPOINTS: tuple[Tool, ...] = (
 class CatApiToolkit(RestToolkit):
     """The Cat API requests with the original evaluator's rules (see the module docstring)."""
 
-    name = "cat_api"
     app_class = CatApiApp
     endpoints = ENDPOINTS
 
-    def start_episode(self, app: HttpApp, rng: np.random.Generator) -> None:
-        """Seed ``order=RANDOM`` with the world seed, so gold and prediction see the same order."""
-        assert isinstance(app, CatApiApp)
-        app.set_episode_seed(self.world_seed)
-
     def start_key(self, app: HttpApp) -> Hashable:
-        """Every episode starts from the world's seeded account."""
+        """Every episode starts from the world's seeded account.
+
+        Its seed also orders ``order=RANDOM``, so the gold and the prediction see the same order.
+        """
         return "seeded-account"
 
     @staticmethod

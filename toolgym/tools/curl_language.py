@@ -9,6 +9,7 @@ a JSON call ``{"name": <endpoint>, "arguments": {...}}``), and the agent ends th
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
@@ -24,6 +25,8 @@ from toolgym.tools.tool import Tool
 if TYPE_CHECKING:
     from toolgym.tools.rest_backend import RestBackend
 
+_URL = re.compile(r"https?://[^/'\"\s]+(/[^?'\"\s]*)(\?[^'\"\s]*)?")
+
 
 @dataclass
 class Exchange:
@@ -34,10 +37,6 @@ class Exchange:
     response: Response | None
     outcome: dict[Any, Any] | None
     error: ToolCallError | None
-
-
-def _error_text(error: ToolCallError) -> str:
-    return f"Error ({error.category}): {error}"
 
 
 class CurlLanguage(ActionLanguage):
@@ -66,13 +65,13 @@ class CurlLanguage(ActionLanguage):
     def _observe(self, exchange: Exchange) -> str:
         if exchange.response is None:
             assert exchange.error is not None
-            return _error_text(exchange.error)
+            return exchange.error.observation()
         body = exchange.response.text
         if len(body) > self.max_body_chars:
             body = body[: self.max_body_chars] + f"...[{len(exchange.response.text)} chars]"
         text = f"HTTP {exchange.response.status}\n{body}"
         if exchange.error is not None:
-            text += f"\n{_error_text(exchange.error)}"
+            text += f"\n{exchange.error.observation()}"
         return text
 
     def run_program(self, text: str, backend: Backend) -> Execution:
@@ -99,7 +98,7 @@ class CurlLanguage(ActionLanguage):
         try:
             line = self._line(text, rest)
         except ToolCallError as e:
-            return Execution(_error_text(e), e)
+            return Execution(e.observation(), e)
         exchange = rest.request(line)
         if exchange.response is not None:
             rest.exchanges.append(exchange)
@@ -132,6 +131,22 @@ class CurlLanguage(ActionLanguage):
     def render_call(self, tool: Tool, arguments: Mapping[str, Any]) -> str:
         """A JSON call (the endpoint's curl line is built from it when it runs)."""
         return json.dumps({"name": tool.name, "arguments": dict(arguments)})
+
+    @classmethod
+    def signature(cls, action: str) -> frozenset[str]:
+        """The path of the request and the names of its query parameters.
+
+        >>> sorted(CurlLanguage.signature("curl -X GET 'https://h/data/2.5/weather?q=a&units=m'"))
+        ['/data/2.5/weather', 'q', 'units']
+        """
+        url = _URL.search(action)
+        if url is None or not action.lstrip().startswith("curl"):
+            return super().signature(action)
+        names = {url.group(1)}
+        for pair in (url.group(2) or "").lstrip("?").split("&"):
+            if pair:
+                names.add(pair.split("=")[0])
+        return frozenset(names)
 
     @classmethod
     def extract(cls, generation: str, hints: AgentHints, extraction: str = "strict") -> str:

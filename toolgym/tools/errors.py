@@ -103,3 +103,7 @@ class ToolCallError(Exception):
     def to_info(self) -> dict[str, str]:
         """The ``info["error"]`` dict of this error."""
         return {"category": self.category, "message": str(self)}
+
+    def observation(self) -> str:
+        """The observation an agent gets for this error: ``Error (<category>): <message>``."""
+        return f"Error ({self.category}): {self}"

@@ -255,13 +255,10 @@ class HomeSearchToolkit(SearchToolkit):
         max_results: listings shown per search.
     """
 
-    name = "home_search"
     api_class = HomeSearchAPI
 
-    def __init__(
-        self, world_seed: int = 0, *, extraction: str = "strict", max_results: int = 5
-    ) -> None:
-        super().__init__(world_seed, extraction=extraction, max_results=max_results)
+    def __init__(self, world_seed: int = 0, **options: Any) -> None:
+        super().__init__(world_seed, **options)
         self.database = get_listing_database(world_seed)
 
     def make_api(self) -> HomeSearchAPI:

@@ -21,10 +21,6 @@ from toolgym.tools.language import ActionLanguage, AgentHints, Execution
 from toolgym.tools.tool import Tool, ToolSet
 
 
-def _error_text(error: ToolCallError) -> str:
-    return f"Error ({error.category}): {error}"
-
-
 def parse_json_calls(text: Any) -> list[ToolCall]:
     """The calls of an action: one JSON call, or a JSON list of calls.
 
@@ -77,7 +73,7 @@ class JsonCallLanguage(ActionLanguage):
                 observations.append(backend.call(call))
         except ToolCallError as e:
             error = e
-            observations.append(_error_text(e))
+            observations.append(e.observation())
         return Execution(
             "\n".join(observations),
             error,
@@ -95,7 +91,7 @@ class JsonCallLanguage(ActionLanguage):
                 )
             observation = backend.call(calls[0])
         except ToolCallError as e:
-            return Execution(_error_text(e), e)
+            return Execution(e.observation(), e)
         if self._is_terminal(calls[0]):
             return Execution(observation, finished=True, attempt=backend.attempt())
         return Execution(observation)
@@ -117,6 +113,19 @@ class JsonCallLanguage(ActionLanguage):
     def render_call(self, tool: Tool, arguments: Mapping[str, Any]) -> str:
         """``{"name": ..., "arguments": {...}}``."""
         return json.dumps({"name": tool.name, "arguments": dict(arguments)})
+
+    @classmethod
+    def signature(cls, action: str) -> frozenset[str]:
+        """The names of the tools called and of their arguments.
+
+        >>> sorted(JsonCallLanguage.signature('{"name": "add", "arguments": {"text": "x"}}'))
+        ['add', 'text']
+        """
+        try:
+            calls = parse_json_calls(action)
+        except ToolCallError:
+            return frozenset()
+        return frozenset(n for c in calls for n in (c.name, *c.arguments))
 
     @classmethod
     def extract(cls, generation: str, hints: AgentHints, extraction: str = "strict") -> str:

@@ -33,7 +33,10 @@ LANGUAGES: dict[str, str] = {
     "curl": "toolgym.tools.curl_language:CurlLanguage",
     "json_calls": "toolgym.tools.json_language:JsonCallLanguage",
 }
-"""Every action language by the name ``info["action_language"]`` reports, as ``module:class``."""
+"""Every action language by the name ``info["action_language"]`` reports, as ``module:class``
+(:func:`register_language` adds one without editing this table)."""
+
+_CALL = re.compile(r"\b([A-Za-z_]\w*)\(")
 
 
 @dataclass(slots=True)
@@ -146,6 +149,17 @@ class ActionLanguage(ABC):
         )
 
     @classmethod
+    def signature(cls, action: str) -> frozenset[str]:
+        """The names an action uses (its functions; a request's path and parameters).
+
+        Agents compare signatures to pick the demonstration closest to a task.
+
+        >>> sorted(ActionLanguage.signature('x = Loc("A"); API.set_origin(x)'))
+        ['Loc', 'set_origin']
+        """
+        return frozenset(_CALL.findall(action))
+
+    @classmethod
     def extract(cls, generation: str, hints: AgentHints, extraction: str = "strict") -> str:
         """The action in a single-step generation (default: the stripped text).
 
@@ -158,6 +172,18 @@ class ActionLanguage(ABC):
 
 
 EXTRACTIONS = ("strict", "lenient")
+
+
+def register_language(name: str, target: str) -> None:
+    """Make the action language ``name`` known by its import path ``"module:Class"``.
+
+    Raises:
+        ValueError: ``name`` is taken by another language.
+    """
+    known = LANGUAGES.get(name)
+    if known is not None and known != target:
+        raise ValueError(f"action language {name!r} is registered already as {known!r}")
+    LANGUAGES[name] = target
 
 
 def language_class(name: str) -> type[ActionLanguage]:

@@ -137,7 +137,6 @@ ENDPOINTS: tuple[Tool, ...] = (
 class OpenWeatherToolkit(RestToolkit):
     """OpenWeather requests with the original evaluator's rules (see the module docstring)."""
 
-    name = "openweather"
     app_class = OpenWeatherApp
     endpoints = ENDPOINTS
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import inspect
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar
+from typing import Any
 
 from toolgym.tools.backend import Backend
 from toolgym.tools.language import ActionLanguage
@@ -20,14 +20,14 @@ from toolgym.tools.tool import ToolSet
 class Toolkit(ABC):
     """The tools, language and backends of a family over the world of ``world_seed``.
 
-    Subclasses set ``name`` (the family's name), build :attr:`tools` in ``__init__`` and implement
-    :meth:`language` and :meth:`new_backend`. Options are keyword-only ``__init__`` arguments.
+    Subclasses build :attr:`tools` in ``__init__`` and implement :meth:`language` and
+    :meth:`new_backend`. Options are keyword-only ``__init__`` arguments, of the class or of its
+    bases (a subclass may pass them on with ``**options``).
 
     Args:
         world_seed: seed of the simulated world.
     """
 
-    name: ClassVar[str] = ""
     tools: ToolSet
 
     def __init__(self, world_seed: int = 0) -> None:
@@ -45,6 +45,17 @@ class Toolkit(ABC):
 
     @classmethod
     def options(cls) -> dict[str, Any]:
-        """The family's options and their defaults (the keyword-only ``__init__`` arguments)."""
-        params = inspect.signature(cls.__init__).parameters.values()
-        return {p.name: p.default for p in params if p.kind is inspect.Parameter.KEYWORD_ONLY}
+        """The family's options and their defaults.
+
+        They are the keyword-only ``__init__`` arguments of the class and its bases (the most
+        derived class's default wins).
+        """
+        found: dict[str, Any] = {}
+        for klass in cls.__mro__:
+            init = klass.__dict__.get("__init__")
+            if init is None:
+                continue
+            for p in inspect.signature(init).parameters.values():
+                if p.kind is inspect.Parameter.KEYWORD_ONLY:
+                    found.setdefault(p.name, p.default)
+        return found

@@ -501,14 +501,11 @@ class TripBookingToolkit(SearchToolkit):
         max_results: offers shown per list.
     """
 
-    name = "trip_booking"
     api_class = TripBookingAPI
     constructors = (Constructor(LOC, Loc), Constructor(DATE, Date, _date_from_json))
 
-    def __init__(
-        self, world_seed: int = 0, *, extraction: str = "strict", max_results: int = 5
-    ) -> None:
-        super().__init__(world_seed, extraction=extraction, max_results=max_results)
+    def __init__(self, world_seed: int = 0, **options: Any) -> None:
+        super().__init__(world_seed, **options)
         self.inventory = get_travel_inventory(world_seed)
 
     def make_api(self) -> TripBookingAPI:

@@ -9,7 +9,6 @@ from toolgym.tools.errors import (
 )
 from toolgym.tools.home_search import HomeSearchToolkit
 from toolgym.tools.program import (
-    MAX_PROGRAM_CHARS,
     extract_program,
     parse_program,
     run_program,
@@ -109,7 +108,6 @@ def test_comments_keywords_nested_calls_and_arithmetic() -> None:
         "Here is the program:\nAPI.search()",
         "```python\nAPI.search()\n```",
         "",
-        "x" * (MAX_PROGRAM_CHARS + 1),
         "API.set_location(" + "[" * 100 + "]" * 100 + ")",
     ],
 )

@@ -16,6 +16,7 @@ from toolgym.benchmarks.score import Score
 from toolgym.benchmarks.suite import TaskSuite
 from toolgym.benchmarks.tasks import Task, TaskId
 from toolgym.envs.spec import FamilySpec
+from toolgym.tools.errors import ToolCallError
 from toolgym.tools.language import ActionLanguage, AgentHints
 from toolgym.tools.tool import ToolSet
 from toolgym.tools.toolkit import Toolkit
@@ -55,8 +56,8 @@ class TaskEnv(Protocol):
         """The gold actions of the current task in the current action mode."""
         ...
 
-    def score(self) -> Score:
-        """The score of the episode as if it ended now."""
+    def score(self, error: ToolCallError | None = None) -> Score:
+        """The score of the episode as if it ended now (with ``error``: as a failed action)."""
         ...
 
     def get_state(self) -> dict[str, Any]:

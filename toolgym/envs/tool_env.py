@@ -277,11 +277,20 @@ class ToolEnv(gym.Env[str, str]):
         return task.instruction, info
 
     def step(self, action: str) -> tuple[str, float, bool, bool, dict[str, Any]]:
-        """Run the action; when the episode ends, score it with the task's checker."""
+        """Run the action; when the episode ends, score it with the task's checker.
+
+        Whatever the text, an agent's mistake comes back as an observation and
+        ``info["error"]``; only a programming error raises (no reset, or an action that is not a
+        string).
+        """
         if self._task is None:
             raise gym.error.ResetNeeded("call reset() before step()")
         if self._done:
             raise gym.error.ResetNeeded("the episode has ended; call reset() before step()")
+        if not isinstance(action, str):
+            raise TypeError(
+                f"an action is text (the action space is a TextSpace); got {type(action).__name__}"
+            )
         self._steps += 1
         execution = self._execute(action)
         if execution.finished:
@@ -324,11 +333,19 @@ class ToolEnv(gym.Env[str, str]):
         """The reward of a score under ``reward_type``."""
         return float(score.reward) if self.reward_type != "success" else float(score.success)
 
-    def score(self) -> Score:
-        """The score of the episode as if it ended now (e.g. after a truncation)."""
+    def score(self, error: ToolCallError | None = None) -> Score:
+        """The score of the episode as if it ended now (after a truncation, or a failure).
+
+        An episode that has not terminated is never a success (it was not submitted). With
+        ``error`` (the episode stopped on a failure), it scores as an action that did not run.
+        """
         if self._task is None:
             raise gym.error.ResetNeeded("call reset() before score()")
-        return self._task.check(self._backend.attempt(), self._golds)
+        attempt = self._backend.attempt() if error is None else Attempt(None, error=error)
+        score = self._task.check(attempt, self._golds)
+        if not self._done:
+            score.success = False
+        return score
 
     def render(self) -> str | None:
         """``ansi``: the task and the last observation as text."""

@@ -30,7 +30,7 @@ from toolgym.agents import Agent, make_agent
 from toolgym.envs.protocol import task_env
 from toolgym.evaluation.records import EpisodeRecord
 from toolgym.evaluation.report import summarize
-from toolgym.tools.errors import AGENT_ERROR, TIMEOUT
+from toolgym.tools.errors import AGENT_ERROR, RUNTIME_ERROR, TIMEOUT, ToolCallError
 
 AgentFactory = Callable[[gym.Env[Any, Any]], Agent]
 
@@ -53,6 +53,29 @@ def _agent_error(e: Exception) -> dict[str, str]:
     return {"category": AGENT_ERROR, "message": f"{type(e).__name__}: {e}"}
 
 
+class _EnvFailure(Exception):
+    """An exception out of ``env.step``: the episode stops and scores as an action that failed."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__(f"{type(error).__name__}: {error}")
+        self.tool_error = ToolCallError(
+            RUNTIME_ERROR, f"the environment failed on this action ({self})"
+        )
+
+
+def _checked(action: Any) -> str:
+    if not isinstance(action, str):
+        raise TypeError(f"the agent returned a {type(action).__name__}, not an action string")
+    return action
+
+
+def _env_step(env: gym.Env[Any, Any], action: str) -> tuple[Any, ...]:
+    try:
+        return env.step(action)
+    except Exception as e:  # a toolgym bug: never score what the episode did before it
+        raise _EnvFailure(e) from e
+
+
 def _close_record(
     env: gym.Env[Any, Any],
     record: EpisodeRecord,
@@ -60,10 +83,14 @@ def _close_record(
     truncated: bool,
     step_info: dict[str, Any],
     start: float,
+    failure: _EnvFailure | None = None,
 ) -> EpisodeRecord:
     record.terminated, record.truncated = terminated, truncated
     record.warnings = step_info.get("warnings", [])
-    if terminated:
+    if failure is not None:
+        record.metrics = task_env(env).score(failure.tool_error).metrics_dict()
+        record.error = failure.tool_error.to_info()
+    elif terminated:
         record.metrics = step_info["metrics"]
         record.error = step_info["error"]
         record.prediction = step_info.get("prediction")
@@ -93,16 +120,19 @@ def run_episode(
     record = _new_record(obs, info)
     terminated = truncated = False
     step_info: dict[str, Any] = {}
+    failure = None
     try:
         agent.reset(obs, info)
         while not (terminated or truncated):
             action, turn = agent.act_with_info(obs, info)
-            obs, reward, terminated, truncated, step_info = env.step(action)
+            obs, reward, terminated, truncated, step_info = _env_step(env, _checked(action))
             info = {**info, **step_info}
             record.log_step(action, turn, obs, float(reward), step_info)
+    except _EnvFailure as e:
+        failure = e
     except Exception as e:  # the agent (not the env) failed: keep the episode, say why
         record.error = _agent_error(e)
-    return _close_record(env, record, terminated, truncated, step_info, start)
+    return _close_record(env, record, terminated, truncated, step_info, start, failure)
 
 
 def run_batch(
@@ -132,6 +162,7 @@ def run_batch(
     done = [False] * n
     last_info: list[dict[str, Any]] = [{} for _ in range(n)]
     flags = [(False, False)] * n
+    failures: list[_EnvFailure | None] = [None] * n
     while not all(done):
         active = [i for i in range(n) if not done[i]]
         prompts = [agents[i].prompt(obs[i], infos[i]) for i in active]
@@ -147,9 +178,19 @@ def run_batch(
                 done[i] = True
             break
         for i, prompt, generation in zip(active, prompts, generations, strict=True):
-            action = agents[i].parse(generation, infos[i])
-            turn = agents[i].record(prompt, generation, action)
-            o, reward, terminated, truncated, step_info = envs[i].step(action)
+            try:
+                action = _checked(agents[i].parse(generation, infos[i]))
+                turn = agents[i].record(prompt, generation, action)
+            except Exception as e:  # the agent failed on this slot only
+                records[i].error = _agent_error(e)
+                done[i] = True
+                continue
+            try:
+                o, reward, terminated, truncated, step_info = _env_step(envs[i], action)
+            except _EnvFailure as e:
+                failures[i] = e
+                done[i] = True
+                continue
             infos[i] = {**infos[i], **step_info}
             obs[i] = o
             last_info[i] = step_info
@@ -160,7 +201,9 @@ def run_batch(
     out = []
     for i in range(n):
         terminated, truncated = flags[i]
-        record = _close_record(envs[i], records[i], terminated, truncated, last_info[i], start)
+        record = _close_record(
+            envs[i], records[i], terminated, truncated, last_info[i], start, failures[i]
+        )
         record.time_s = elapsed / n  # the batch's time, shared
         out.append(record)
     return out
@@ -206,6 +249,7 @@ def run_dfsdt(
     stack = [_Node(base.get_state(), agent.get_state(), obs, info, 0, [])]
     terminated = False
     step_info: dict[str, Any] = {}
+    failure = None
     try:
         while stack and record.steps < budget:
             node = stack[-1]
@@ -219,7 +263,7 @@ def run_dfsdt(
             action, turn = agent.act_with_info(node.obs, node.info)
             node.tried.append(action)
             agent.avoid = []
-            o, reward, terminated, _, step_info = env.unwrapped.step(action)
+            o, reward, terminated, _, step_info = _env_step(env.unwrapped, _checked(action))
             record.log_step(action, turn, o, float(reward), step_info)
             record.search.append({"event": "step", "depth": node.depth + 1, "action": action})
             if terminated:
@@ -230,9 +274,11 @@ def run_dfsdt(
             stack.append(
                 _Node(base.get_state(), agent.get_state(), o, child_info, node.depth + 1, [])
             )
+    except _EnvFailure as e:
+        failure = e
     except Exception as e:
         record.error = _agent_error(e)
-    return _close_record(env, record, terminated, not terminated, step_info, start)
+    return _close_record(env, record, terminated, not terminated, step_info, start, failure)
 
 
 def _record_key(task_id: Any) -> str:

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 from toolgym.tools.backend import Attempt, Backend
+from toolgym.tools.budgets import DEFAULT_BUDGETS, Budgets, short_repr
 from toolgym.tools.errors import NON_EXECUTABLE, ToolCallError
 from toolgym.tools.json_calls import looks_like_json_call, parse_json_call
 from toolgym.tools.language import ActionLanguage, AgentHints, Execution
@@ -35,8 +36,11 @@ class ApiProgramLanguage(ActionLanguage):
     step_description = "one call (one line of code)"
     demo_label = "Actions:"
 
-    def __init__(self, tools: ToolSet, extraction: str = "strict") -> None:
+    def __init__(
+        self, tools: ToolSet, extraction: str = "strict", budgets: Budgets = DEFAULT_BUDGETS
+    ) -> None:
         self.extraction = extraction
+        self.budgets = budgets
         self._terminal_prefixes = tuple(f"{name}(" for name in sorted(tools.terminal))
 
     def run_program(self, text: str, backend: Backend) -> Execution:
@@ -48,7 +52,7 @@ class ApiProgramLanguage(ActionLanguage):
             source = extract_program(text, self._terminal_prefixes)
         error: ToolCallError | None = None
         try:
-            run_program(source, session)
+            run_program(source, session, self.budgets)
         except ToolCallError as e:
             error = e
         if error is not None:
@@ -76,15 +80,15 @@ class ApiProgramLanguage(ActionLanguage):
         n_calls = len(session.calls)
         try:
             if looks_like_json_call(text):
-                program.run_json(parse_json_call(text))
+                program.run_json(parse_json_call(text, self.budgets))
             else:
-                statements = parse_program(text, session)
+                statements = parse_program(text, session, self.budgets)
                 if len(statements) != 1:
                     raise ToolCallError(
                         NON_EXECUTABLE,
                         f"call mode takes exactly one call per step; got {len(statements)} statements",
                     )
-                run_statements(statements, session)
+                run_statements(statements, session, self.budgets)
         except ToolCallError as e:
             session.set_state(before)  # a failed call has no effect
             return Execution(e.observation(), e, info={"warnings": [], "calls": []})
@@ -101,7 +105,7 @@ class ApiProgramLanguage(ActionLanguage):
             )
         if new_calls:
             last = new_calls[-1]
-            shown = ", ".join(f"{k}={v!r}" for k, v in last.arguments.items())
+            shown = ", ".join(f"{k}={short_repr(v)}" for k, v in last.arguments.items())
             observation = f"OK: {last.tool.qualname}({shown}). {session.api.status()}".rstrip()
         else:
             observation = "OK (no call made)."
@@ -116,7 +120,7 @@ class ApiProgramLanguage(ActionLanguage):
     def run_gold(self, gold: str, backend: Backend) -> Attempt:
         """Run a gold program as written (no extraction)."""
         program = _program_backend(backend)
-        run_program(gold, program.session)
+        run_program(gold, program.session, self.budgets)
         return program.final_attempt(None)
 
     def gold_steps(self, gold: str) -> list[str]:

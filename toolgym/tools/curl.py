@@ -120,6 +120,12 @@ def parse_curl(line: str, allowed_hosts: Iterable[str] | None = None) -> CurlCom
     line = line.strip()
     if len(line) > MAX_CURL_CHARS:
         raise _refuse(f"the curl command has {len(line)} characters; at most {MAX_CURL_CHARS}")
+    try:
+        line.encode("utf-8")
+    except UnicodeEncodeError:
+        raise _refuse(
+            "the curl command holds text that is not valid Unicode (a lone surrogate)"
+        ) from None
     # A trailing backslash-newline is a line continuation, as in a shell.
     line = line.replace("\\\r\n", " ").replace("\\\n", " ")
     _check_shell_syntax(line)
@@ -208,10 +214,14 @@ def parse_curl(line: str, allowed_hosts: Iterable[str] | None = None) -> CurlCom
 
 
 def _check_url(url: str, allowed_hosts: Iterable[str] | None) -> None:
-    parts = urlsplit(url if "://" in url else f"https://{url}")
+    try:
+        parts = urlsplit(url if "://" in url else f"https://{url}")
+        hostname = parts.hostname
+    except ValueError as e:  # an unclosed [IPv6], a netloc that NFKC-normalizes to "@" or ":"
+        raise _refuse(f"not a valid URL ({e}): {url[:60]!r}") from None
     if parts.scheme not in ("http", "https"):
         raise _refuse(f"only http(s) URLs are allowed; got the scheme {parts.scheme!r}")
-    host = (parts.hostname or "").lower()
+    host = (hostname or "").lower()
     if allowed_hosts is not None:
         allowed = sorted(h.lower() for h in allowed_hosts)
         if host not in allowed:

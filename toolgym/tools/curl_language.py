@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from toolgym.simulators.http import Request, Response
 from toolgym.tools.backend import Attempt, Backend
+from toolgym.tools.budgets import DEFAULT_BUDGETS, Budgets
 from toolgym.tools.curl import first_curl_line
 from toolgym.tools.errors import NON_EXECUTABLE, ToolCallError
 from toolgym.tools.json_calls import looks_like_json_call, parse_json_call
@@ -50,8 +51,9 @@ class CurlLanguage(ActionLanguage):
     step_description = "one curl command"
     finish_word = "finish"
 
-    def __init__(self, max_body_chars: int = 4000) -> None:
+    def __init__(self, max_body_chars: int = 4000, budgets: Budgets = DEFAULT_BUDGETS) -> None:
         self.max_body_chars = max_body_chars
+        self.budgets = budgets
 
     def _line(self, action: Any, backend: RestBackend) -> str:
         if not isinstance(action, str):
@@ -59,7 +61,7 @@ class CurlLanguage(ActionLanguage):
                 NON_EXECUTABLE, f"an action must be a string; got {type(action).__name__}"
             )
         if looks_like_json_call(action):
-            return backend.toolkit.to_curl(parse_json_call(action))
+            return backend.toolkit.to_curl(parse_json_call(action, self.budgets))
         return first_curl_line(action)
 
     def _observe(self, exchange: Exchange) -> str:

@@ -19,6 +19,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from toolgym.tools.budgets import DEFAULT_BUDGETS, RESOURCE_LIMIT, Budgets, check_value
 from toolgym.tools.errors import NON_EXECUTABLE, WRONG_ARGUMENTS, ToolCallError
 
 
@@ -35,17 +36,40 @@ def looks_like_json_call(action: Any) -> bool:
     return isinstance(action, str) and action.lstrip().startswith("{")
 
 
-def parse_json_call(action: str) -> ToolCall:
+def load_json(text: str, budgets: Budgets = DEFAULT_BUDGETS, what: str = "the JSON") -> Any:
+    """``json.loads(text)``, with every failure an agent mistake and the value within budgets.
+
+    Raises:
+        ToolCallError: ``non_executable`` for text that is not JSON (nesting too deep to parse
+            and integers too long to convert included), ``resource_limit`` for a value beyond
+            the budgets.
+    """
+    if len(text) > budgets.max_action_chars:
+        raise ToolCallError(
+            RESOURCE_LIMIT,
+            f"{what} has {len(text)} characters; at most {budgets.max_action_chars}",
+        )
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ToolCallError(NON_EXECUTABLE, f"not valid JSON ({e.msg} at char {e.pos})") from None
+    except RecursionError:
+        raise ToolCallError(RESOURCE_LIMIT, f"{what} is nested too deep to read") from None
+    except ValueError as e:  # e.g. an integer of more digits than Python converts
+        raise ToolCallError(NON_EXECUTABLE, f"not valid JSON ({str(e)[:120]})") from None
+    check_value(value, budgets, what)
+    return value
+
+
+def parse_json_call(action: str, budgets: Budgets = DEFAULT_BUDGETS) -> ToolCall:
     """The call written in ``action``.
 
     Raises:
         ToolCallError: ``non_executable`` for text that is not such a JSON object,
-            ``wrong_arguments`` for arguments that are not an object.
+            ``wrong_arguments`` for arguments that are not an object, ``resource_limit`` for a
+            call beyond the budgets.
     """
-    try:
-        payload = json.loads(action)
-    except json.JSONDecodeError as e:
-        raise ToolCallError(NON_EXECUTABLE, f"not valid JSON ({e.msg} at char {e.pos})") from None
+    payload = load_json(action, budgets, "the JSON call")
     if isinstance(payload, dict) and isinstance(payload.get("function"), dict):
         payload = payload["function"]
     if not isinstance(payload, dict) or not isinstance(payload.get("name"), str):
@@ -56,10 +80,7 @@ def parse_json_call(action: str) -> ToolCall:
         )
     arguments = payload.get("arguments") or {}
     if isinstance(arguments, str):
-        try:
-            arguments = json.loads(arguments) if arguments.strip() else {}
-        except json.JSONDecodeError as e:
-            raise ToolCallError(NON_EXECUTABLE, f"arguments are not valid JSON ({e.msg})") from None
+        arguments = load_json(arguments, budgets, "the arguments") if arguments.strip() else {}
     if not isinstance(arguments, dict):
         raise ToolCallError(
             WRONG_ARGUMENTS, f"arguments must be an object; got {str(arguments)[:80]!r}"

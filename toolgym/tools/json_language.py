@@ -15,13 +15,14 @@ from dataclasses import replace
 from typing import Any
 
 from toolgym.tools.backend import Attempt, Backend
+from toolgym.tools.budgets import DEFAULT_BUDGETS, Budgets
 from toolgym.tools.errors import NON_EXECUTABLE, ToolCallError
-from toolgym.tools.json_calls import ToolCall, parse_json_call
+from toolgym.tools.json_calls import ToolCall, load_json, parse_json_call
 from toolgym.tools.language import ActionLanguage, AgentHints, Execution
 from toolgym.tools.tool import Tool, ToolSet
 
 
-def parse_json_calls(text: Any) -> list[ToolCall]:
+def parse_json_calls(text: Any, budgets: Budgets = DEFAULT_BUDGETS) -> list[ToolCall]:
     """The calls of an action: one JSON call, or a JSON list of calls.
 
     Raises:
@@ -36,14 +37,11 @@ def parse_json_calls(text: Any) -> list[ToolCall]:
         )
     stripped = text.strip()
     if not stripped.startswith("["):
-        return [parse_json_call(stripped)]
-    try:
-        items = json.loads(stripped)
-    except json.JSONDecodeError as e:
-        raise ToolCallError(NON_EXECUTABLE, f"not valid JSON ({e.msg} at char {e.pos})") from None
-    if not items:
-        raise ToolCallError(NON_EXECUTABLE, "the list of calls is empty")
-    return [parse_json_call(json.dumps(item)) for item in items]
+        return [parse_json_call(stripped, budgets)]
+    items = load_json(stripped, budgets, "the list of calls")
+    if not isinstance(items, list) or not items:
+        raise ToolCallError(NON_EXECUTABLE, "expected a non-empty JSON list of calls")
+    return [parse_json_call(json.dumps(item), budgets) for item in items]
 
 
 class JsonCallLanguage(ActionLanguage):
@@ -57,8 +55,9 @@ class JsonCallLanguage(ActionLanguage):
     step_description = "one JSON tool call"
     finish_word = "finish"
 
-    def __init__(self, tools: ToolSet) -> None:
+    def __init__(self, tools: ToolSet, budgets: Budgets = DEFAULT_BUDGETS) -> None:
         self.tools = tools
+        self.budgets = budgets
 
     def _is_terminal(self, call: ToolCall) -> bool:
         tool = self.tools.get(call.name)
@@ -69,7 +68,7 @@ class JsonCallLanguage(ActionLanguage):
         observations: list[str] = []
         error: ToolCallError | None = None
         try:
-            for call in parse_json_calls(text):
+            for call in parse_json_calls(text, self.budgets):
                 observations.append(backend.call(call))
         except ToolCallError as e:
             error = e
@@ -84,7 +83,7 @@ class JsonCallLanguage(ActionLanguage):
     def run_call(self, text: str, backend: Backend) -> Execution:
         """Run one call; a terminal tool ends the episode."""
         try:
-            calls = parse_json_calls(text)
+            calls = parse_json_calls(text, self.budgets)
             if len(calls) != 1:
                 raise ToolCallError(
                     NON_EXECUTABLE, f"call mode takes one call per step; got {len(calls)}"

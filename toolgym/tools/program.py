@@ -28,12 +28,22 @@ from __future__ import annotations
 
 import ast
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from toolgym.tools.api import ToolSession
+from toolgym.tools.budgets import (
+    DEFAULT_BUDGETS,
+    RESOURCE_LIMIT,
+    Budgets,
+    Deadline,
+    check_number,
+    check_value,
+    short_repr,
+)
 from toolgym.tools.errors import NON_EXECUTABLE, WRONG_ARGUMENTS, ToolCallError
 
-MAX_PROGRAM_CHARS = 16_384
+MAX_PROGRAM_CHARS = DEFAULT_BUDGETS.max_action_chars
 """Longer actions are refused before parsing."""
 MAX_STATEMENTS = 256
 """Programs with more statements are refused."""
@@ -41,8 +51,6 @@ MAX_COLLECTION_ITEMS = 1_024
 """Literal lists/tuples/dicts with more items are refused."""
 MAX_DEPTH = 32
 """Deeper expression nesting is refused."""
-MAX_NUMBER = 1e18
-"""Arithmetic results beyond this magnitude are refused."""
 
 EXTRACTION_MODES = ("strict", "lenient")
 
@@ -99,26 +107,33 @@ def _refuse(node: ast.AST, what: str) -> ToolCallError:
     )
 
 
-def parse_program(source: str, session: ToolSession) -> list[ast.stmt]:
+def parse_program(
+    source: str, session: ToolSession, budgets: Budgets = DEFAULT_BUDGETS
+) -> list[ast.stmt]:
     """Parse ``source`` and check every node against the whitelist; return the statements.
 
     Raises:
-        ToolCallError: ``non_executable`` for anything the interpreter does not run.
+        ToolCallError: ``non_executable`` for anything the interpreter does not run,
+            ``resource_limit`` for a program or a number beyond the budgets.
     """
     if not isinstance(source, str):
         raise ToolCallError(
             NON_EXECUTABLE, f"an action must be a string; got {type(source).__name__}"
         )
-    if len(source) > MAX_PROGRAM_CHARS:
+    if len(source) > budgets.max_action_chars:
         raise ToolCallError(
-            NON_EXECUTABLE, f"the program has {len(source)} characters; at most {MAX_PROGRAM_CHARS}"
+            RESOURCE_LIMIT,
+            f"the program has {len(source)} characters; at most {budgets.max_action_chars}",
         )
     if "\x00" in source:
         raise ToolCallError(NON_EXECUTABLE, "the program contains a NUL character")
     try:
         tree = ast.parse(source, mode="exec")
     except SyntaxError as e:
-        line = (e.text or "").strip()
+        # The offending line comes from the source itself: SyntaxError.text may be read from a
+        # file called "<unknown>" in the working directory.
+        lines = source.splitlines()
+        line = lines[e.lineno - 1].strip() if e.lineno and 0 < e.lineno <= len(lines) else ""
         shown = f": {line[:80]!r}" if line else ""
         raise ToolCallError(
             NON_EXECUTABLE, f"not a valid program ({e.msg}){shown}", e.lineno
@@ -132,20 +147,20 @@ def parse_program(source: str, session: ToolSession) -> list[ast.stmt]:
             NON_EXECUTABLE, f"the program has {len(tree.body)} statements; at most {MAX_STATEMENTS}"
         )
     for stmt in tree.body:
-        _check_stmt(stmt, session)
+        _check_stmt(stmt, session, budgets)
     return tree.body
 
 
-def _check_stmt(stmt: ast.stmt, session: ToolSession) -> None:
+def _check_stmt(stmt: ast.stmt, session: ToolSession, budgets: Budgets) -> None:
     if isinstance(stmt, ast.Expr):
-        _check_expr(stmt.value, session, 0)
+        _check_expr(stmt.value, session, 0, budgets)
     elif isinstance(stmt, ast.Assign):
         if len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name):
             raise _refuse(stmt, "assigning to anything but one plain name")
         _check_name(stmt.targets[0], stmt.targets[0].id)
         if session.is_bound(stmt.targets[0].id):
             raise _refuse(stmt, f"reassigning {stmt.targets[0].id!r}")
-        _check_expr(stmt.value, session, 0)
+        _check_expr(stmt.value, session, 0, budgets)
     elif not isinstance(stmt, ast.Pass):
         raise _refuse(stmt, _describe(stmt))
 
@@ -155,12 +170,17 @@ def _check_name(node: ast.AST, name: str) -> None:
         raise _refuse(node, f"the name {name!r} (names starting with '_')")
 
 
-def _check_expr(node: ast.expr, session: ToolSession, depth: int) -> None:
+def _check_expr(node: ast.expr, session: ToolSession, depth: int, budgets: Budgets) -> None:
     if depth > MAX_DEPTH:
         raise _refuse(node, f"nesting deeper than {MAX_DEPTH} levels")
     if isinstance(node, ast.Constant):
         if not isinstance(node.value, _LITERAL_TYPES):
             raise _refuse(node, f"a {type(node.value).__name__} literal")
+        try:
+            check_number(node.value, budgets)
+        except ToolCallError as e:
+            e.line = getattr(node, "lineno", None)
+            raise
     elif isinstance(node, ast.Name):
         _check_name(node, node.id)
         if session.is_bound(node.id):
@@ -169,28 +189,28 @@ def _check_expr(node: ast.expr, session: ToolSession, depth: int) -> None:
         if len(node.elts) > MAX_COLLECTION_ITEMS:
             raise _refuse(node, f"a literal with more than {MAX_COLLECTION_ITEMS} items")
         for elt in node.elts:
-            _check_expr(elt, session, depth + 1)
+            _check_expr(elt, session, depth + 1, budgets)
     elif isinstance(node, ast.Dict):
         if len(node.keys) > MAX_COLLECTION_ITEMS:
             raise _refuse(node, f"a literal with more than {MAX_COLLECTION_ITEMS} items")
         for key in node.keys:
             if key is None:
                 raise _refuse(node, "dict unpacking (**)")
-            _check_expr(key, session, depth + 1)
+            _check_expr(key, session, depth + 1, budgets)
         for value in node.values:
-            _check_expr(value, session, depth + 1)
+            _check_expr(value, session, depth + 1, budgets)
     elif isinstance(node, ast.UnaryOp):
         if not isinstance(node.op, ast.UAdd | ast.USub):
             raise _refuse(node, f"the operator {type(node.op).__name__}")
-        _check_expr(node.operand, session, depth + 1)
+        _check_expr(node.operand, session, depth + 1, budgets)
     elif isinstance(node, ast.BinOp):
         if type(node.op) not in _ARITH:
             raise _refuse(node, f"the operator {type(node.op).__name__}")
         for side in (node.left, node.right):
             if isinstance(side, ast.Constant) and not _is_number(side.value):
                 raise _refuse(node, "arithmetic on anything but numbers")
-        _check_expr(node.left, session, depth + 1)
-        _check_expr(node.right, session, depth + 1)
+        _check_expr(node.left, session, depth + 1, budgets)
+        _check_expr(node.right, session, depth + 1, budgets)
     elif isinstance(node, ast.Call):
         func = node.func
         if isinstance(func, ast.Attribute):
@@ -211,11 +231,11 @@ def _check_expr(node: ast.expr, session: ToolSession, depth: int) -> None:
         for arg in node.args:
             if isinstance(arg, ast.Starred):
                 raise _refuse(arg, "*args")
-            _check_expr(arg, session, depth + 1)
+            _check_expr(arg, session, depth + 1, budgets)
         for kw in node.keywords:
             if kw.arg is None:
                 raise _refuse(node, "**kwargs")
-            _check_expr(kw.value, session, depth + 1)
+            _check_expr(kw.value, session, depth + 1, budgets)
     elif isinstance(node, ast.Attribute):
         if node.attr.startswith("_"):
             raise _refuse(node, f"the attribute {node.attr!r} (attributes starting with '_')")
@@ -226,38 +246,66 @@ def _check_expr(node: ast.expr, session: ToolSession, depth: int) -> None:
         raise _refuse(node, _describe(node))
 
 
-def run_statements(statements: list[ast.stmt], session: ToolSession) -> list[Any]:
+@dataclass
+class _Run:
+    """One program run: its session, budgets, deadline and the items its values hold so far."""
+
+    session: ToolSession
+    budgets: Budgets
+    deadline: Deadline
+    items: int = 0
+
+    def built(self, value: Any, what: str) -> Any:
+        """Account for a container the program built (too large, too deep or too many: an error)."""
+        items = check_value(value, self.budgets, what)
+        self.items += items
+        if self.items > self.budgets.max_action_items:
+            raise ToolCallError(
+                RESOURCE_LIMIT,
+                f"the program builds values of more than {self.budgets.max_action_items} items "
+                "in all",
+            )
+        return value
+
+
+def run_statements(
+    statements: list[ast.stmt], session: ToolSession, budgets: Budgets = DEFAULT_BUDGETS
+) -> list[Any]:
     """Run checked statements in ``session``; return the value of each expression statement.
 
     Raises:
-        ToolCallError: the first agent mistake (the statements before it have run).
+        ToolCallError: the first agent mistake (the statements before it have run), including
+            ``resource_limit`` and ``timeout`` when a budget runs out.
     """
+    run = _Run(session, budgets, Deadline(budgets.max_seconds))
     values = []
     for stmt in statements:
+        run.deadline.check()
         if isinstance(stmt, ast.Expr):
-            values.append(_eval(stmt.value, session))
+            values.append(_eval(stmt.value, run))
         elif isinstance(stmt, ast.Assign):
             target = stmt.targets[0]
             assert isinstance(target, ast.Name)  # guaranteed by _check_stmt
-            session.variables[target.id] = _eval(stmt.value, session)
+            session.variables[target.id] = _eval(stmt.value, run)
     return values
 
 
-def run_program(source: str, session: ToolSession) -> list[Any]:
+def run_program(source: str, session: ToolSession, budgets: Budgets = DEFAULT_BUDGETS) -> list[Any]:
     """Check and run ``source`` in ``session`` (see the module docstring for the language)."""
-    return run_statements(parse_program(source, session), session)
+    return run_statements(parse_program(source, session, budgets), session, budgets)
 
 
-def _eval(node: ast.expr, session: ToolSession) -> Any:
+def _eval(node: ast.expr, run: _Run) -> Any:
     try:
-        return _eval_node(node, session)
+        return _eval_node(node, run)
     except ToolCallError as e:
         if e.line is None:
             e.line = getattr(node, "lineno", None)
         raise
 
 
-def _eval_node(node: ast.expr, session: ToolSession) -> Any:
+def _eval_node(node: ast.expr, run: _Run) -> Any:
+    session = run.session
     if isinstance(node, ast.Constant):
         return node.value
     if isinstance(node, ast.Name):
@@ -269,36 +317,42 @@ def _eval_node(node: ast.expr, session: ToolSession) -> Any:
             WRONG_ARGUMENTS, f"the name {node.id!r} is not defined; assign it before using it"
         )
     if isinstance(node, ast.List):
-        return [_eval_node(e, session) for e in node.elts]
+        return run.built([_eval_node(e, run) for e in node.elts], "a list")
     if isinstance(node, ast.Tuple):
-        return tuple(_eval_node(e, session) for e in node.elts)
+        return run.built(tuple(_eval_node(e, run) for e in node.elts), "a tuple")
     if isinstance(node, ast.Set):
-        return [_eval_node(e, session) for e in node.elts]
+        return run.built([_eval_node(e, run) for e in node.elts], "a set")
     if isinstance(node, ast.Dict):
         out = {}
         for k, v in zip(node.keys, node.values, strict=True):
-            key = _eval_node(k, session)  # type: ignore[arg-type]
+            key = _eval_node(k, run)  # type: ignore[arg-type]
             if not isinstance(key, _LITERAL_TYPES):
                 raise ToolCallError(NON_EXECUTABLE, "dict keys must be literals")
-            out[key] = _eval_node(v, session)
-        return out
+            out[key] = _eval_node(v, run)
+        return run.built(out, "a dict")
     if isinstance(node, ast.UnaryOp):
-        value = _eval_node(node.operand, session)
+        value = _eval_node(node.operand, run)
         if not _is_number(value):
-            raise ToolCallError(WRONG_ARGUMENTS, f"unary minus/plus needs a number; got {value!r}")
+            raise ToolCallError(
+                WRONG_ARGUMENTS, f"unary minus/plus needs a number; got {short_repr(value)}"
+            )
         return -value if isinstance(node.op, ast.USub) else +value
     if isinstance(node, ast.BinOp):
-        left, right = _eval_node(node.left, session), _eval_node(node.right, session)
+        left, right = _eval_node(node.left, run), _eval_node(node.right, run)
         if not (_is_number(left) and _is_number(right)):
             raise ToolCallError(
-                WRONG_ARGUMENTS, f"arithmetic works on numbers only; got {left!r} and {right!r}"
+                WRONG_ARGUMENTS,
+                f"arithmetic works on numbers only; got {short_repr(left)} and {short_repr(right)}",
             )
         try:
             result = _ARITH[type(node.op)](left, right)
         except ZeroDivisionError:
             raise ToolCallError(WRONG_ARGUMENTS, "division by zero") from None
-        if abs(result) > MAX_NUMBER:
-            raise ToolCallError(WRONG_ARGUMENTS, f"a number larger than {MAX_NUMBER:g}")
+        except OverflowError:
+            raise ToolCallError(
+                RESOURCE_LIMIT, f"a number larger than {run.budgets.max_number:g} in magnitude"
+            ) from None
+        check_number(result, run.budgets)
         return result
     if isinstance(node, ast.Call):
         func = node.func
@@ -308,8 +362,9 @@ def _eval_node(node: ast.expr, session: ToolSession) -> Any:
         else:
             assert isinstance(func, ast.Name)
             fn = session.resolve(None, func.id)
-        args = [_eval_node(a, session) for a in node.args]
-        kwargs = {kw.arg: _eval_node(kw.value, session) for kw in node.keywords if kw.arg}
+        args = [_eval_node(a, run) for a in node.args]
+        kwargs = {kw.arg: _eval_node(kw.value, run) for kw in node.keywords if kw.arg}
+        run.deadline.check()
         return session.invoke(fn, args, kwargs)
     raise ToolCallError(NON_EXECUTABLE, f"{_describe(node)} is not allowed")  # pragma: no cover
 

@@ -82,10 +82,16 @@ class RestRoute:
             if param.name in self.body or param.name not in arguments:
                 continue
             text = _query_value(arguments[param.name])
-            if "{" + param.name + "}" in path:
-                path = path.replace("{" + param.name + "}", quote(text, safe="-_.~"))
-            else:
-                query.append(f"{param.name}={quote(text, safe=',+-_.~')}")
+            try:
+                if "{" + param.name + "}" in path:
+                    path = path.replace("{" + param.name + "}", quote(text, safe="-_.~"))
+                else:
+                    query.append(f"{param.name}={quote(text, safe=',+-_.~')}")
+            except UnicodeEncodeError:
+                raise ToolCallError(
+                    WRONG_ARGUMENTS,
+                    f"{tool.name}: {param.name} holds text that is not valid Unicode",
+                ) from None
         if self.fixed_query:
             position = (
                 len(query) if self.fixed_query_position is None else self.fixed_query_position
@@ -98,9 +104,8 @@ class RestRoute:
         if self.body:
             payload = {name: arguments[name] for name in self.body if name in arguments}
             payload.update(self.fixed_body or {})
-            line += (
-                " --data '" + json.dumps(payload, separators=(",", ":")).replace("'", "%27") + "'"
-            )
+            data = json.dumps(payload, separators=(",", ":")).replace("'", "%27")
+            line += f" --data '{data}'"
         return line
 
 

@@ -473,7 +473,7 @@ def _date(value: Any, key: str, notes: list[str]) -> dt.date | None:
     try:
         month, day, year = (int(p) for p in str(value).split("-"))
         return dt.date(year, month, day)
-    except ValueError:
+    except (ValueError, OverflowError):
         notes.append(f"{key}={value!r} is not a real date (month-day-year); not searched")
         return None
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -27,6 +28,26 @@ def env_id(request: pytest.FixtureRequest) -> str:
 def builtin_env_id(request: pytest.FixtureRequest) -> str:
     """The env ids of the families the package ships."""
     return request.param
+
+
+RED_TEAM: Counter[str] = Counter(
+    {"attempts": 0, "escapes": 0, "uncaught exceptions": 0, "hangs": 0}
+)
+"""What the red-team suite saw (printed at the end of the session)."""
+FUZZ: Counter[str] = Counter()
+"""Examples the property-based tests ran, per test (printed at the end of the session)."""
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Print the red-team and fuzzing counts."""
+    if RED_TEAM["attempts"]:
+        counts = ", ".join(f"{k}: {v}" for k, v in RED_TEAM.items())
+        terminalreporter.write_line(f"red team: {counts}")
+    if FUZZ:
+        total = sum(FUZZ.values())
+        terminalreporter.write_line(
+            f"fuzzing: {total} generated actions across {len(FUZZ)} property tests"
+        )
 
 
 def samples_dir() -> Path:

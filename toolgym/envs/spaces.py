@@ -46,3 +46,22 @@ class TextSpace(spaces.Text):
             and self.min_length == other.min_length
             and self.max_length == other.max_length
         )
+
+
+def printable(text: str) -> str:
+    r"""``text`` with every character a :class:`TextSpace` refuses written as an escape.
+
+    Observations echo agent text (an unknown parameter name, a bad value); this keeps them inside
+    the observation space whatever the agent wrote.
+
+    >>> printable("ok\nbell\x07 \ud800")
+    'ok\nbell\\x07 \\ud800'
+    """
+    if text.isprintable() or all(c.isprintable() or c in _WHITESPACE for c in text):
+        return text
+    return "".join(
+        c
+        if c.isprintable() or c in _WHITESPACE
+        else c.encode("unicode_escape", "backslashreplace").decode("ascii")
+        for c in text
+    )

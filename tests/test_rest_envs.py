@@ -302,7 +302,6 @@ def test_three_transports_return_identical_bodies(
         out = subprocess.run(cmd, capture_output=True, check=True, timeout=30).stdout
     finally:
         server.shutdown()
-        server.server_close()
     served_body, _, code = out.rpartition(b"\n")
     assert via_requests.status_code == session_reply.status_code == direct.status == int(code)
     assert via_requests.content == session_reply.content == direct.body == served_body

@@ -1,73 +1,167 @@
 """Serve a simulated REST service on localhost, so curl, browsers and any HTTP client can use it.
 
-``toolgym serve openweather --port 8080`` then ``curl 'http://127.0.0.1:8080/data/2.5/weather?q=austin&appid=KEY'``.
-The server answers with the same :meth:`HttpApp.handle` as the in-process transports. Requests are
-handled one at a time under a lock (the apps are not thread-safe and stateful apps must stay
-deterministic); connections are kept alive (HTTP/1.1).
+``toolgym serve openweather --port 8080`` then
+``curl 'http://127.0.0.1:8080/data/2.5/weather?q=austin&appid=KEY'``.
+
+The service is an ASGI application (:func:`asgi_app`) around the same :meth:`HttpApp.handle` the
+in-process transports use, served by uvicorn, a maintained server (with the ``httptools`` parser
+where it is installed): it parses HTTP (chunked bodies; malformed requests answered with 400),
+keeps connections alive, closes idle ones and queues a large backlog. The app runs on the event
+loop's one thread, so requests reach it one at a time, in the order they arrive: the apps are not
+thread-safe, and a stateful app must answer deterministically.
 """
 
 from __future__ import annotations
 
 import socket
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from collections.abc import Awaitable, Callable
 from typing import Any
+
+import uvicorn
 
 from toolgym.simulators.http import HttpApp, Request
 
 MAX_BODY_BYTES = 1 << 20
+"""Larger request bodies are answered with 413."""
+IDLE_TIMEOUT_S = 15
+"""An idle keep-alive connection is closed after this long."""
+BACKLOG = 2048
+"""Connections the operating system queues before the server accepts them."""
+
+Scope = dict[str, Any]
+Receive = Callable[[], Awaitable[dict[str, Any]]]
+Send = Callable[[dict[str, Any]], Awaitable[None]]
 
 
-def make_server(app: HttpApp, host: str = "127.0.0.1", port: int = 0) -> ThreadingHTTPServer:
-    """A server (not yet started) answering every request with ``app``; port 0 picks a free port."""
-    lock = threading.Lock()
+def _plain(send: Send, status: int, text: str) -> Awaitable[None]:
+    async def reply() -> None:
+        body = text.encode()
+        headers = [
+            (b"content-type", b"text/plain; charset=utf-8"),
+            (b"content-length", b"%d" % len(body)),
+        ]
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
+
+    return reply()
+
+
+def asgi_app(app: HttpApp) -> Callable[[Scope, Receive, Send], Awaitable[None]]:
+    """An ASGI application answering every request with ``app.handle``.
+
+    The request's URL is rebuilt on the app's own host (``https://api.thecatapi.com/...``), so the
+    app sees exactly what the other transports give it.
+    """
     public_host = app.hosts[0] if app.hosts else "localhost"
 
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-        server_version = "toolgym"
-        sys_version = ""
-        wbufsize = 1 << 16  # headers and body leave in one write (flushed after each request)
-
-        def setup(self) -> None:
-            super().setup()
-            # No Nagle delay: small keep-alive answers would otherwise wait for delayed ACKs.
-            self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-
-        def _answer(self) -> None:
-            length = int(self.headers.get("Content-Length") or 0)
-            if length > MAX_BODY_BYTES:
-                self.send_error(413, "request body too large")
+    async def application(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            while True:
+                message = await receive()
+                if message["type"] == "lifespan.startup":
+                    await send({"type": "lifespan.startup.complete"})
+                elif message["type"] == "lifespan.shutdown":
+                    await send({"type": "lifespan.shutdown.complete"})
+                    return
+        if scope["type"] != "http":
+            return
+        headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
+        declared = headers.get("content-length", "0")
+        if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+            await _plain(send, 413, "request body too large")
+            return
+        body = b""
+        more = True
+        while more:
+            message = await receive()
+            body += message.get("body", b"")
+            more = message.get("more_body", False)
+            if len(body) > MAX_BODY_BYTES:
+                await _plain(send, 413, "request body too large")
                 return
-            body = self.rfile.read(length) if length else b""
-            request = Request.build(
-                self.command, f"https://{public_host}{self.path}", dict(self.headers), body
-            )
-            with lock:
-                reply = app.handle(request)
-            self.send_response(reply.status)
-            for key, value in reply.headers.items():
-                self.send_header(key, value)
-            self.send_header("Content-Length", str(len(reply.body)))
-            self.end_headers()
-            if self.command != "HEAD":
-                self.wfile.write(reply.body)
+        target = scope.get("raw_path", b"").decode("latin-1") or scope["path"]
+        if scope.get("query_string"):
+            target += "?" + scope["query_string"].decode("latin-1")
+        request = Request.build(scope["method"], f"https://{public_host}{target}", headers, body)
+        reply = app.handle(request)
+        response_headers = [
+            (k.encode("latin-1"), v.encode("latin-1"))
+            for k, v in reply.headers.items()
+            if k.lower() != "content-length"
+        ]
+        response_headers.append((b"content-length", b"%d" % len(reply.body)))
+        await send(
+            {"type": "http.response.start", "status": reply.status, "headers": response_headers}
+        )
+        await send({"type": "http.response.body", "body": reply.body})
 
-        do_GET = do_POST = do_DELETE = do_PUT = do_PATCH = do_HEAD = _answer
+    return application
 
-        def log_message(self, format: str, *args: Any) -> None:  # quiet by default
-            pass
 
-    server = ThreadingHTTPServer((host, port), Handler)
-    server.daemon_threads = True
-    return server
+class Server:
+    """A uvicorn server for ``app`` (not yet started); port 0 picks a free port.
+
+    Args:
+        app: the simulated service.
+        host: the interface to listen on.
+        port: the port (0: any free one; see :attr:`server_port`).
+        idle_timeout: seconds after which an idle keep-alive connection is closed.
+    """
+
+    def __init__(
+        self,
+        app: HttpApp,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        idle_timeout: int = IDLE_TIMEOUT_S,
+    ) -> None:
+        self.app = app
+        # IPPROTO_TCP named, so that asyncio turns Nagle off on accepted connections
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        self._socket = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+        self._socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self._socket.bind((host, port))
+        self._socket.listen(BACKLOG)
+        self.server_port: int = int(self._socket.getsockname()[1])
+        config = uvicorn.Config(
+            asgi_app(app),
+            backlog=BACKLOG,
+            timeout_keep_alive=idle_timeout,
+            log_level="warning",
+            access_log=False,
+            server_header=False,
+            date_header=False,
+            lifespan="on",
+        )
+        self._server = uvicorn.Server(config)
+        self._stopped = threading.Event()
+
+    def serve_forever(self) -> None:
+        """Answer requests until :meth:`shutdown`."""
+        try:
+            self._server.run(sockets=[self._socket])
+        finally:
+            self._stopped.set()
+
+    def shutdown(self, timeout: float = 10.0) -> None:
+        """Stop serving and close the listening socket."""
+        self._server.should_exit = True
+        self._stopped.wait(timeout)
+        self._socket.close()
+
+
+def make_server(app: HttpApp, host: str = "127.0.0.1", port: int = 0) -> Server:
+    """A server (not yet started) answering every request with ``app``; port 0 picks a free port."""
+    return Server(app, host, port)
 
 
 def serve(app: HttpApp, host: str = "127.0.0.1", port: int = 8080) -> None:
     """Serve ``app`` until interrupted."""
     server = make_server(app, host, port)
+    shown = f"[{host}]" if ":" in host else host
     print(
-        f"serving {app.name or type(app).__name__} on http://{host}:{server.server_port}/",
+        f"serving {app.name or type(app).__name__} on http://{shown}:{server.server_port}/",
         flush=True,
     )
     try:
@@ -75,4 +169,4 @@ def serve(app: HttpApp, host: str = "127.0.0.1", port: int = 8080) -> None:
     except KeyboardInterrupt:
         pass
     finally:
-        server.server_close()
+        server._socket.close()

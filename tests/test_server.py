@@ -1,0 +1,133 @@
+"""``toolgym serve`` under load and under malformed HTTP, against 127.0.0.1 only."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from toolgym.simulators.cat_api import CatApiApp
+from toolgym.tools.http_server import Server
+
+REQUEST = (
+    "GET /v1/images/search?limit=2&order=ASC HTTP/1.1\r\nHost: 127.0.0.1\r\nx-api-key: k\r\n\r\n"
+)
+
+
+@pytest.fixture
+def server() -> Iterator[Server]:
+    srv = Server(CatApiApp(), idle_timeout=2)
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield srv
+    finally:
+        srv.shutdown()
+        thread.join(timeout=5)
+
+
+def exchange(port: int, raw: bytes, timeout: float = 10.0) -> bytes:
+    """Send ``raw`` on a new connection and read until the first complete response."""
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
+        sock.sendall(raw)
+        data = b""
+        while b"\r\n\r\n" not in data:
+            chunk = sock.recv(65536)
+            if not chunk:
+                return data
+            data += chunk
+        head, _, body = data.partition(b"\r\n\r\n")
+        length = next(
+            (
+                int(line.split(b":")[1])
+                for line in head.split(b"\r\n")
+                if line.lower().startswith(b"content-length")
+            ),
+            0,
+        )
+        while len(body) < length:
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            body += chunk
+        return head + b"\r\n\r\n" + body
+
+
+def status(response: bytes) -> int:
+    return int(response.split(b" ", 2)[1])
+
+
+def test_two_hundred_concurrent_connections_are_all_answered(server: Server) -> None:
+    barrier = threading.Barrier(200, timeout=30)
+
+    def client(_: int) -> int:
+        with socket.create_connection(("127.0.0.1", server.server_port), timeout=30) as sock:
+            barrier.wait()  # all 200 connections are open before any request is sent
+            sock.sendall(REQUEST.encode())
+            data = sock.recv(65536)
+            return status(data)
+
+    start = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=200) as pool:
+        statuses = list(pool.map(client, range(200)))
+    assert statuses == [200] * 200
+    assert time.perf_counter() - start < 30
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        (b"GET /v1/favourites HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n", 400),
+        (b"GET /v1/favourites HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n", 400),
+        (b"NOT-HTTP\r\n\r\n", 400),
+        (b"GET /v1/favourites HTTP/1.1\r\nHost: x\r\nBad Header Line\r\n\r\n", 400),
+        (
+            b"POST /v1/favourites HTTP/1.1\r\nHost: x\r\nContent-Length: 2000000\r\n\r\n"
+            + b"x" * 100,
+            413,
+        ),
+    ],
+)
+def test_malformed_requests_get_4xx(server: Server, raw: bytes, expected: int) -> None:
+    assert status(exchange(server.server_port, raw)) == expected
+
+
+def test_chunked_bodies_are_one_request(server: Server) -> None:
+    body = b'{"image_id":"dv0","value":1}'
+    raw = (
+        b"POST /v1/votes HTTP/1.1\r\nHost: x\r\nx-api-key: k\r\n"
+        b"Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+        + f"{len(body):x}\r\n".encode()
+        + body
+        + b"\r\n0\r\n\r\n"
+    )
+    with socket.create_connection(("127.0.0.1", server.server_port), timeout=10) as sock:
+        sock.sendall(raw + REQUEST.encode())
+        data = b""
+        deadline = time.monotonic() + 10
+        while data.count(b"HTTP/1.1 ") < 2 and time.monotonic() < deadline:
+            data += sock.recv(65536)
+    answers = data.split(b"HTTP/1.1 ")[1:]
+    assert [int(a[:3]) for a in answers] == [200, 200], data[:300]
+    assert b"SUCCESS" in answers[0]
+
+
+def test_idle_keep_alive_connections_time_out(server: Server) -> None:
+    with socket.create_connection(("127.0.0.1", server.server_port), timeout=10) as sock:
+        sock.sendall(REQUEST.encode())
+        assert status(sock.recv(65536)) == 200
+        time.sleep(4)  # the fixture's server closes connections idle for 2 s
+        sock.settimeout(5)
+        leftover, closed = b"", False
+        try:
+            while chunk := sock.recv(65536):  # the rest of the first answer, then end of stream
+                leftover += chunk
+            closed = True
+        except ConnectionResetError:
+            closed = True
+    assert closed
+    assert b"HTTP/1.1" not in leftover  # nothing was sent after the first answer

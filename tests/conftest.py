@@ -36,6 +36,8 @@ RED_TEAM: Counter[str] = Counter(
 """What the red-team suite saw (printed at the end of the session)."""
 FUZZ: Counter[str] = Counter()
 """Examples the property-based tests ran, per test (printed at the end of the session)."""
+KILL_RESUME: Counter[str] = Counter()
+"""Killed and resumed evaluations: kills, runs, runs equal to uninterrupted ones."""
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
@@ -48,6 +50,9 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         terminalreporter.write_line(
             f"fuzzing: {total} generated actions across {len(FUZZ)} property tests"
         )
+    if KILL_RESUME:
+        counts = ", ".join(f"{k}: {v}" for k, v in KILL_RESUME.items())
+        terminalreporter.write_line(f"kill and resume: {counts}")
 
 
 def samples_dir() -> Path:

@@ -11,7 +11,17 @@ from toolgym.envs import FAMILY_SPECS, families
 
 PACKAGE = Path(__file__).resolve().parents[1] / "toolgym"
 
-LAYERS = ("errors", "simulators", "tools", "benchmarks", "envs", "agents", "evaluation", "cli")
+LAYERS = (
+    "_version",
+    "errors",
+    "simulators",
+    "tools",
+    "benchmarks",
+    "envs",
+    "agents",
+    "evaluation",
+    "cli",
+)
 """Bottom to top: a module may import its own layer and the layers below it."""
 
 

@@ -8,9 +8,11 @@ from pathlib import Path
 import gymnasium as gym
 import pytest
 
+from toolgym.agents.backends.base import PromptRejected
 from toolgym.agents.backends.scripted import ScriptedBackend
 from toolgym.agents.llm_agent import LLMAgent
 from toolgym.agents.prompting import SYSTEM_PROMPT
+from toolgym.errors import InfrastructureError
 from toolgym.evaluation.runner import evaluate, run_dfsdt, run_episode
 
 HOME = "toolbench/HomeSearch-v0"
@@ -196,19 +198,38 @@ def test_an_interrupted_run_resumes_to_the_same_results(tmp_path: Path) -> None:
     assert again.resumed == 6 and strip(again.records) == strip(full.records)
 
 
-def test_agent_errors_are_recorded_not_raised() -> None:
-    def boom(prompt):
-        raise RuntimeError("model crashed")
+def test_a_rejected_prompt_is_the_agents_error_and_is_recorded() -> None:
+    def reject(prompt):
+        raise PromptRejected("the prompt is longer than the model's context")
 
     res = evaluate(
         HOME,
-        lambda e: LLMAgent.for_env(e, ScriptedBackend(boom)),
+        lambda e: LLMAgent.for_env(e, ScriptedBackend(reject)),
         limit=2,
         batch_size=2,
         progress=False,
     )
     assert all(r.error_category == "agent_error" for r in res.records)
     res = evaluate(
-        HOME, lambda e: LLMAgent.for_env(e, ScriptedBackend(boom)), limit=1, progress=False
+        HOME, lambda e: LLMAgent.for_env(e, ScriptedBackend(reject)), limit=1, progress=False
     )
-    assert "model crashed" in res.records[0].error["message"]
+    assert "longer than the model's context" in res.records[0].error["message"]
+
+
+@pytest.mark.parametrize("batch_size", [1, 2])
+def test_a_crashed_backend_stops_the_run_and_records_nothing(tmp_path, batch_size) -> None:
+    def boom(prompt):
+        raise RuntimeError("model crashed")
+
+    with pytest.raises(InfrastructureError, match="model crashed"):
+        evaluate(
+            HOME,
+            lambda e: LLMAgent.for_env(e, ScriptedBackend(boom)),
+            limit=2,
+            batch_size=batch_size,
+            progress=False,
+            out_dir=tmp_path,
+            label="crashy",
+        )
+    (path,) = tmp_path.glob("*crashy*.jsonl")
+    assert path.read_text() == ""  # nothing was recorded as the agent's result

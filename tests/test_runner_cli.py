@@ -127,3 +127,77 @@ def test_console_script_runs(tmp_path: Path) -> None:
         check=True,
     )
     assert "toolbench/TripBooking-v0" in out.stdout
+
+
+OW_TASKS = str(
+    Path(__file__).resolve().parents[1] / "toolgym/benchmarks/data/openweather-v0-test.jsonl"
+)
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["eval", "--env", "toolbench/Nope-v0"], "unknown env id"),
+        (["eval", "--shots", "many"], "--shots: expected a number >= 0 or 'oracle', got 'many'"),
+        (["eval", "--limit", "0"], "--limit: expected a whole number >= 1, got '0'"),
+        (["eval", "--agent", "nobody"], "invalid choice: 'nobody'"),
+        (["eval", "--unknown-flag"], "unrecognized arguments: --unknown-flag"),
+        (["eval", "--task-file", "/no/such/tasks.jsonl"], "no file at '/no/such/tasks.jsonl'"),
+        (
+            [
+                "eval",
+                "--env",
+                "toolbench/HomeSearch-v0",
+                "--agent",
+                "oracle",
+                "--task-file",
+                OW_TASKS,
+            ],
+            "does not hold tasks of toolbench/HomeSearch-v0",
+        ),
+        (["eval", "--model", "./models/missing"], "no model at './models/missing'"),
+        (["eval", "--model", "/abs/missing/model"], "no model at '/abs/missing/model'"),
+        (["eval", "--model", "someone/not-cached"], "downloads are off (HF_HUB_OFFLINE=1)"),
+        (["eval", "--base-url", "localhost:8000", "--model", "m"], "must be an http(s) URL"),
+        (["eval", "--split", "train", "--agent", "oracle"], "--split train is unlimited"),
+        (["serve", "openweather", "--port", "70000"], "a port from 0 to 65535"),
+        (["generate", "--env", "toolbench/Nope-v0"], "unknown env id"),
+    ],
+)
+def test_user_errors_are_one_line_and_exit_2(
+    argv: list[str],
+    expected: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))  # an empty cache
+    monkeypatch.chdir(tmp_path)
+    try:
+        code = main(argv)
+    except SystemExit as e:  # argparse's own errors
+        code = e.code
+    err = capsys.readouterr().err
+    assert code == 2
+    assert expected in err
+    assert err.strip().count("\n") == 0, err
+    assert "Traceback" not in err
+
+
+def test_debug_shows_the_traceback(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="no file at"):
+        main(["--debug", "eval", "--task-file", str(tmp_path / "missing.jsonl")])
+
+
+def test_a_resume_with_other_settings_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["eval", "--agent", "random", "--env", "toolbench/HomeSearch-v0", "--limit", "2"]
+    argv += ["--no-progress", "--out", str(tmp_path)]
+    assert main(argv) == 0
+    capsys.readouterr()
+    assert main([*argv, "--seed", "3"]) == 2
+    err = capsys.readouterr().err
+    assert "written with other settings (seed: 0 on disk, 3 now)" in err
+    assert main([*argv, "--seed", "3", "--no-resume"]) == 0

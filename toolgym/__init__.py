@@ -12,8 +12,7 @@ Importing the package registers every environment in the ``toolbench/`` namespac
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
-
+from toolgym._version import __version__
 from toolgym.envs import env_entries, env_ids, families, register_envs
 
 register_envs()

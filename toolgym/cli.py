@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import shlex
 import sys
-from typing import Any
+from pathlib import Path
+from typing import Any, NoReturn
 
 import gymnasium as gym
 
@@ -17,6 +20,14 @@ from toolgym.agents import AGENT_NAMES
 from toolgym.envs import env_class, env_entries, env_ids, families, family
 from toolgym.envs.protocol import task_env
 from toolgym.envs.spec import load_ref
+from toolgym.errors import (
+    DependencyNotInstalled,
+    InfrastructureError,
+    TaskFileError,
+    TaskNotFoundError,
+    UserInputError,
+)
+from toolgym.evaluation.results import ResultsLockedError, ResultsMismatchError
 
 
 def _cmd_list(args: argparse.Namespace) -> int:
@@ -47,16 +58,18 @@ DEFAULT_LLM_LIMIT = 8
 """Tasks per env in the default LLM evaluation (the first ones of each test split)."""
 
 
-def _agent_factory(args: argparse.Namespace) -> tuple[Any, str]:
-    """The agent factory and its label for ``eval``'s options."""
+def _agent_factory(args: argparse.Namespace) -> tuple[Any, str, dict[str, Any]]:
+    """The agent factory, its label and the settings that describe it, for ``eval``'s options."""
     if args.agent in ("oracle", "random"):
-        return args.agent, args.agent
+        return args.agent, args.agent, {}
     from toolgym.agents.backends import make_backend
     from toolgym.agents.llm_agent import LLMAgent
     from toolgym.agents.prompting import SYSTEM_PROMPT
 
     backend_kwargs: dict[str, Any] = {}
     local_hf = args.backend == "hf" or (args.backend is None and not args.base_url)
+    if args.backend == "openai" or (args.backend is None and args.base_url):
+        backend_kwargs["max_retries"] = args.retries
     if local_hf and args.threads:
         backend_kwargs["num_threads"] = args.threads
     if local_hf and args.chat != "auto":
@@ -68,7 +81,7 @@ def _agent_factory(args: argparse.Namespace) -> tuple[Any, str]:
         api_key=args.api_key,
         **backend_kwargs,
     )
-    shots: int | str = args.shots if args.shots == "oracle" else int(args.shots)
+    shots: int | str = args.shots
     system = None if args.no_system_prompt else SYSTEM_PROMPT
 
     def factory(env: Any) -> Any:
@@ -84,7 +97,67 @@ def _agent_factory(args: argparse.Namespace) -> tuple[Any, str]:
         )
 
     label = f"{backend.name}-{args.strategy}-{shots}shot" + ("-nosys" if system is None else "")
-    return factory, label
+    settings = {
+        "model": backend.name,
+        "base_url": args.base_url,
+        "shots": shots,
+        "retriever": args.retriever,
+        "top_k_api": args.top_k_api,
+        "max_new_tokens": args.max_new_tokens,
+        "system_prompt": system is not None,
+        "chat": args.chat,
+    }
+    return factory, label, settings
+
+
+def _check_env_ids(ids: list[str]) -> None:
+    unknown = [i for i in ids if i not in gym.registry and i.rsplit("-v", 1)[0] not in _names()]
+    if unknown:
+        raise UserInputError(f"unknown env id(s) {unknown}; known: {', '.join(env_ids())}")
+
+
+def _check_eval_inputs(args: argparse.Namespace, ids: list[str]) -> dict[str, Any]:
+    """Check every input of ``eval`` before anything heavy loads; the env kwargs to use.
+
+    Raises:
+        UserInputError: an unknown env, a task file that is missing, broken or for another env,
+            a model that is not there, a results folder that cannot be written.
+    """
+    _check_env_ids(ids)
+    if args.split == "train" and args.limit is None:
+        raise UserInputError("--split train is unlimited; pass --limit N")
+    action_mode = args.action_mode or ("program" if args.strategy == "single" else "call")
+    env_kwargs: dict[str, Any] = {"action_mode": action_mode}
+    if args.task_file:
+        path = Path(args.task_file).expanduser()
+        if not path.is_file():
+            raise UserInputError(f"--task-file must be a JSONL task file; no file at {str(path)!r}")
+        env_kwargs["task_file"] = str(path)
+    for env_id in ids:  # the task files load and their golds run: checked before the model
+        kwargs = dict(env_kwargs)
+        if "task_file" not in kwargs:
+            kwargs["split"] = args.split
+        try:
+            gym.make(env_id, **kwargs).close()
+        except TaskFileError as e:
+            first = str(e).splitlines()[0]
+            raise UserInputError(
+                f"--task-file {args.task_file!r} does not hold tasks of {env_id}: {first}"
+            ) from e
+    if args.agent == "llm":
+        from toolgym.agents.backends import check_model
+
+        check_model(args.backend, model=args.model, base_url=args.base_url)
+    if args.out:
+        try:
+            Path(args.out).mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise UserInputError(f"--out {args.out!r} cannot be created: {e.strerror}") from e
+    return env_kwargs
+
+
+def _resume_command(argv: list[str]) -> str:
+    return shlex.join(["toolgym", *[a for a in argv if a != "--no-resume"]])
 
 
 def _cmd_eval(args: argparse.Namespace) -> int:
@@ -97,39 +170,46 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     from toolgym.evaluation.runner import evaluate
 
     ids = args.env or env_ids()
-    unknown = [i for i in ids if i not in gym.registry and i.rsplit("-v", 1)[0] not in _names()]
-    if unknown:
-        print(f"error: unknown env id(s) {unknown}; known: {', '.join(env_ids())}", file=sys.stderr)
-        return 2
-    if args.split == "train" and args.limit is None:
-        print("error: --split train is unlimited; pass --limit", file=sys.stderr)
-        return 2
-    action_mode = args.action_mode or ("program" if args.strategy == "single" else "call")
-    env_kwargs: dict[str, Any] = {"action_mode": action_mode}
-    if args.task_file:
-        env_kwargs["task_file"] = args.task_file
+    env_kwargs = _check_eval_inputs(args, ids)
     limit = args.limit
     if limit is None and args.agent == "llm" and not args.task_file:
         limit = DEFAULT_LLM_LIMIT
-    factory, label = _agent_factory(args)
+    factory, label, settings = _agent_factory(args)
     batch_size = args.batch_size if args.batch_size else (8 if args.agent == "llm" else 1)
     summaries = []
-    for env_id in ids:
-        result = evaluate(
-            env_id,
-            factory,
-            split=args.split,
-            limit=limit,
-            seed=args.seed,
-            env_kwargs=env_kwargs,
-            out_dir=args.out,
-            progress=not args.no_progress,
-            batch_size=batch_size,
-            strategy=args.strategy,
-            label=label,
-            resume=not args.no_resume,
+    saved = 0
+
+    def count(_: Any) -> None:
+        nonlocal saved
+        saved += 1
+
+    try:
+        for env_id in ids:
+            result = evaluate(
+                env_id,
+                factory,
+                split=args.split,
+                limit=limit,
+                seed=args.seed,
+                env_kwargs=env_kwargs,
+                out_dir=args.out,
+                progress=not args.no_progress,
+                batch_size=batch_size,
+                strategy=args.strategy,
+                label=label,
+                resume=not args.no_resume,
+                settings=settings,
+                on_record=count,
+            )
+            summaries.append(result.summary)
+    except KeyboardInterrupt:
+        where = f" in {args.out}/" if args.out else " (no --out: nothing is kept)"
+        print(
+            f"\ninterrupted: {saved} episode(s) of this run saved{where}; "
+            f"resume with: {_resume_command(args.argv)}",
+            file=sys.stderr,
         )
-        summaries.append(result.summary)
+        return 130
     print(format_summary_table(summaries))
     print()
     print(format_paper_table(paper_layout(summaries)))
@@ -148,6 +228,7 @@ def _names() -> set[str]:
 def _cmd_generate(args: argparse.Namespace) -> int:
     from toolgym.benchmarks.tasks import write_task_file
 
+    _check_env_ids([args.env])
     env = gym.make(args.env)
     base = task_env(env)
     tasks = list(base.suite.train_pairs(args.n, seed=args.seed, world_seed=args.world_seed))
@@ -194,7 +275,11 @@ def make_service(name: str, seed: int = 0, api_key: str | None = None) -> Any:
 def _cmd_serve(args: argparse.Namespace) -> int:
     from toolgym.tools.http_server import serve
 
-    serve(make_service(args.service, args.seed, args.api_key), args.host, args.port)
+    service = make_service(args.service, args.seed, args.api_key)
+    try:
+        serve(service, args.host, args.port)
+    except OSError as e:  # the address is taken, or not this machine's
+        raise UserInputError(f"cannot listen on {args.host}:{args.port}: {e.strerror or e}") from e
     return 0
 
 
@@ -208,12 +293,49 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     return perf_main(["--repeat", str(args.repeat)])
 
 
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line: what was expected and what came."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def _whole(text: str, low: int, high: int | None, expected: str) -> int:
+    """``text`` as an int in ``[low, high]``, or an argparse error saying what was expected."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = low - 1
+    if value < low or (high is not None and value > high):
+        raise argparse.ArgumentTypeError(f"expected {expected}, got {text!r}")
+    return value
+
+
+def _positive(text: str) -> int:
+    return _whole(text, 1, None, "a whole number >= 1")
+
+
+def _count(text: str) -> int:
+    return _whole(text, 0, None, "a whole number >= 0")
+
+
+def _port(text: str) -> int:
+    return _whole(text, 0, 65535, "a port from 0 to 65535")
+
+
+def _shots(text: str) -> int | str:
+    return text if text == "oracle" else _whole(text, 0, None, "a number >= 0 or 'oracle'")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``toolgym`` command."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="toolgym", description="Offline Gymnasium environments for tool-using LLM agents."
     )
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser.add_argument(
+        "--debug", action="store_true", help="show the traceback of an error instead of one line"
+    )
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     sub.add_parser("list", help="list the registered environments").set_defaults(func=_cmd_list)
 
@@ -236,16 +358,28 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument(
         "--api-key", help="the server's key (default: $TOOLGYM_API_KEY/$OPENAI_API_KEY)"
     )
-    ev.add_argument("--shots", default="3", help="demonstrations per task: N or 'oracle'")
+    ev.add_argument(
+        "--retries",
+        type=_count,
+        default=5,
+        help="retries of a failed request to the server, with backoff (default 5)",
+    )
+    ev.add_argument(
+        "--shots", default=3, type=_shots, help="demonstrations per task: N or 'oracle'"
+    )
     ev.add_argument("--retriever", default="bm25", choices=("bm25", "embedding"))
-    ev.add_argument("--top-k-api", type=int, help="API docs per prompt (default: the original's)")
+    ev.add_argument(
+        "--top-k-api", type=_positive, help="API docs per prompt (default: the original's)"
+    )
     ev.add_argument("--strategy", default="single", choices=("single", "react", "dfsdt"))
-    ev.add_argument("--max-new-tokens", type=int, help="default: the original's per tool")
+    ev.add_argument("--max-new-tokens", type=_positive, help="default: the original's per tool")
     ev.add_argument("--no-system-prompt", action="store_true")
     ev.add_argument(
-        "--batch-size", type=int, help="episodes per batched generation (default 8 for LLM agents)"
+        "--batch-size",
+        type=_positive,
+        help="episodes per batched generation (default 8 for LLM agents)",
     )
-    ev.add_argument("--threads", type=int, help="CPU threads for the local model")
+    ev.add_argument("--threads", type=_positive, help="CPU threads for the local model")
     ev.add_argument(
         "--chat",
         default="auto",
@@ -262,7 +396,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ev.add_argument(
         "--limit",
-        type=int,
+        type=_positive,
         help="evaluate only the first N tasks of each env "
         f"(default: all; {DEFAULT_LLM_LIMIT} for LLM agents)",
     )
@@ -276,7 +410,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     gen = sub.add_parser("generate", help="write (goal, program) training pairs (alignment data)")
     gen.add_argument("--env", required=True)
-    gen.add_argument("--n", type=int, default=1800)
+    gen.add_argument("--n", type=_positive, default=1800)
     gen.add_argument("--seed", type=int, default=0, help="which stream of train tasks")
     gen.add_argument("--world-seed", type=int, default=0, help="seed of the simulated world")
     gen.add_argument("--out", default="-", help="output JSONL path, or - for stdout")
@@ -290,23 +424,61 @@ def build_parser() -> argparse.ArgumentParser:
 
     srv = sub.add_parser("serve", help="serve a simulated REST API on localhost")
     srv.add_argument("service", choices=sorted(service_names()))
-    srv.add_argument("--port", type=int, default=8080)
+    srv.add_argument("--port", type=_port, default=8080)
     srv.add_argument("--host", default="127.0.0.1")
     srv.add_argument("--seed", type=int, default=0, help="seed of the simulated world")
     srv.add_argument("--api-key", help="the only key accepted (default: any non-empty key)")
     srv.set_defaults(func=_cmd_serve)
 
     bench = sub.add_parser("bench", help="print reset/step latency and oracle throughput")
-    bench.add_argument("--repeat", type=int, default=2000)
+    bench.add_argument("--repeat", type=_positive, default=2000)
     bench.add_argument("--llm", action="store_true", help="benchmark the embedded model instead")
     bench.set_defaults(func=_cmd_bench)
     return parser
 
 
+USER_ERRORS: tuple[type[BaseException], ...] = (
+    UserInputError,
+    TaskFileError,
+    TaskNotFoundError,
+    DependencyNotInstalled,
+    ResultsMismatchError,
+    ResultsLockedError,
+)
+"""Errors a user can fix: one line and exit status 2 (``--debug`` shows the traceback)."""
+
+
+def _one_line(error: BaseException) -> str:
+    text = " ".join(str(error).split()) or type(error).__name__
+    return text if len(text) <= 500 else text[:497] + "..."
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``toolgym`` console script."""
+    """Entry point of the ``toolgym`` console script.
+
+    Exit status: 0 done, 1 the infrastructure failed (a model server down, a model that cannot
+    load), 2 a user error (bad flags, a missing or wrong file, a model that is not there), 130
+    interrupted. Errors are printed as one line; ``--debug`` shows the traceback instead.
+    """
+    argv = list(sys.argv[1:] if argv is None else argv)
     args = build_parser().parse_args(argv)
-    return int(args.func(args))
+    args.argv = argv
+    try:
+        return int(args.func(args))
+    except USER_ERRORS as e:
+        if args.debug:
+            raise
+        print(f"toolgym {args.command}: error: {_one_line(e)}", file=sys.stderr)
+        return 2
+    except InfrastructureError as e:
+        if args.debug:
+            raise
+        print(f"toolgym {args.command}: failed: {_one_line(e)}", file=sys.stderr)
+        return 1
+    except BrokenPipeError:  # the reader went away (``toolgym list | head``): stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":

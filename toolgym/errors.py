@@ -23,3 +23,22 @@ class TaskFileError(ToolgymError, ValueError):
 
 class DependencyNotInstalled(ToolgymError, ImportError):
     """An optional dependency is missing; the message names the pip command."""
+
+
+class InfrastructureError(ToolgymError):
+    """What an evaluation relies on failed, not the agent.
+
+    A model server that cannot be reached or keeps failing after its retries, a model backend
+    that crashed or cannot load.
+
+    The runner stops on it and records nothing for the episodes in flight, so a resumed run plays
+    them again.
+    """
+
+
+class UserInputError(ToolgymError, ValueError):
+    """An input of the user's that cannot work.
+
+    A missing file, a model that is not there, a task file for another env: the command line
+    prints it as one line and exits with status 2.
+    """

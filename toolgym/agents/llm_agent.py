@@ -11,7 +11,14 @@ import copy
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from toolgym.agents.backends.base import DEFAULT_STOPS, Generation, LLMBackend, Prompt, merge_stops
+from toolgym.agents.backends.base import (
+    DEFAULT_STOPS,
+    Generation,
+    LLMBackend,
+    Prompt,
+    generate_checked,
+    merge_stops,
+)
 from toolgym.agents.base import Agent
 from toolgym.agents.extraction import extract_action, extract_react
 from toolgym.agents.prompting import (
@@ -216,8 +223,8 @@ class LLMAgent(Agent):
     def act_with_info(self, observation: str, info: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         """One generation, its action, and what to record (prompt, raw generation, action)."""
         prompt = self.prompt(observation, info)
-        generation = self.backend.generate(
-            [prompt], max_new_tokens=self.max_new_tokens, stop=self.stop
+        generation = generate_checked(
+            self.backend, [prompt], max_new_tokens=self.max_new_tokens, stop=self.stop
         )[0]
         action = self.parse(generation, info)
         return action, self.record(prompt, generation, action)

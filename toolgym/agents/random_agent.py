@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
 import gymnasium as gym
-import numpy as np
 
 from toolgym.agents.base import Agent
 from toolgym.envs.protocol import task_env
+from toolgym.simulators.seeding import stable_rng
 from toolgym.tools.tool import Tool
 
 _WORDS = ("x", "test", "example", "none", "42")
@@ -25,18 +26,27 @@ class RandomAgent(Agent):
     per step and, where the language has a finish word, says it with probability 0.3 per step.
     Arguments follow each parameter's JSON Schema (enums, integers, arrays, objects); strings are
     the examples its description quotes or a few generic words. Calls are written in the env's
-    action language. Its generator is seeded, so runs reproduce.
+    action language. Each episode draws from its own generator, seeded by ``seed`` and the task
+    (its id, or its instruction when it has none), so an episode is the same whether it is played
+    alone, in a resumed run or after any others.
 
     Args:
         env: the environment it plays in (its tools and action language).
-        seed: seed of the agent's generator.
+        seed: the run's seed.
     """
 
     name = "random"
 
     def __init__(self, env: gym.Env[Any, Any], seed: int = 0) -> None:
         self.env = task_env(env)
-        self.rng = np.random.default_rng(seed)
+        self.seed = seed
+        self.rng = stable_rng("random-agent", seed)
+
+    def reset(self, observation: str, info: dict[str, Any]) -> None:
+        """Seed this episode's generator from the run's seed and the task."""
+        task = info.get("task_id")
+        key = json.dumps(task, sort_keys=True) if task is not None else info.get("instruction")
+        self.rng = stable_rng("random-agent", self.seed, key)
 
     def act(self, observation: str, info: dict[str, Any]) -> str:
         """A random program or call."""

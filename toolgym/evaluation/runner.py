@@ -9,14 +9,22 @@ Three loops:
   ``get_state``/``set_state`` (ToolLLM's DFSDT).
 
 :func:`evaluate` writes one JSON line per episode as soon as it ends
-(``<out>/<env>__<label>__<split>.jsonl``) and, when the file exists, resumes: episodes already
-recorded are kept and not run again, a line cut by an interrupt is dropped and re-run.
+(``<out>/<env>__<label>__<split>.jsonl``, see :mod:`toolgym.evaluation.results`) and, when the
+file exists, resumes: episodes already recorded are kept and not run again, a line cut by an
+interrupt is dropped and re-run, and a resume with other settings is refused.
+
+Whose failure it is decides what is recorded. An agent that fails (an exception out of ``act``,
+a generation that cannot be parsed, a prompt the model server rejects) is recorded as the
+episode's ``agent_error``; an exception out of ``env.step`` scores as an action that did not run.
+When the infrastructure fails (:class:`~toolgym.errors.InfrastructureError`: a model server down
+after its retries, a model that crashed), the run stops and the episodes in flight are not
+recorded, so a resume plays them again.
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
+import hashlib
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -27,9 +35,12 @@ import gymnasium as gym
 from tqdm.auto import tqdm
 
 from toolgym.agents import Agent, make_agent
+from toolgym.agents.backends.base import generate_checked
 from toolgym.envs.protocol import task_env
+from toolgym.errors import InfrastructureError
 from toolgym.evaluation.records import EpisodeRecord
 from toolgym.evaluation.report import summarize
+from toolgym.evaluation.results import ResultsFile, record_key
 from toolgym.tools.errors import AGENT_ERROR, RUNTIME_ERROR, TIMEOUT, ToolCallError
 
 AgentFactory = Callable[[gym.Env[Any, Any]], Agent]
@@ -130,6 +141,8 @@ def run_episode(
             record.log_step(action, turn, obs, float(reward), step_info)
     except _EnvFailure as e:
         failure = e
+    except InfrastructureError:
+        raise  # not the agent's failure: nothing is recorded
     except Exception as e:  # the agent (not the env) failed: keep the episode, say why
         record.error = _agent_error(e)
     return _close_record(env, record, terminated, truncated, step_info, start, failure)
@@ -167,12 +180,15 @@ def run_batch(
         active = [i for i in range(n) if not done[i]]
         prompts = [agents[i].prompt(obs[i], infos[i]) for i in active]
         try:
-            generations = backend.generate(
+            generations = generate_checked(
+                backend,
                 prompts,
                 max_new_tokens=agents[active[0]].max_new_tokens,
                 stop=agents[active[0]].stop,
             )
-        except Exception as e:  # the backend failed: every active episode records it
+        except InfrastructureError:
+            raise
+        except Exception as e:  # a prompt was rejected: every active episode records it
             for i in active:
                 records[i].error = _agent_error(e)
                 done[i] = True
@@ -276,32 +292,27 @@ def run_dfsdt(
             )
     except _EnvFailure as e:
         failure = e
+    except InfrastructureError:
+        raise
     except Exception as e:
         record.error = _agent_error(e)
     return _close_record(env, record, terminated, not terminated, step_info, start, failure)
 
 
-def _record_key(task_id: Any) -> str:
-    return json.dumps(task_id)
+def _task_source(split: str, env_kwargs: dict[str, Any]) -> dict[str, Any]:
+    """Where the tasks come from: a split, or a task file with the hash of its contents."""
+    task_file = env_kwargs.get("task_file")
+    if task_file is None:
+        return {"split": split}
+    path = Path(task_file)
+    digest = hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None
+    return {"task_file": str(path.resolve()), "sha256": digest}
 
 
-def _read_existing(path: Path) -> list[EpisodeRecord]:
-    """Complete records of an earlier run; a line cut by an interrupt is dropped from the file."""
-    if not path.exists():
-        return []
-    good, lines = [], path.read_text(encoding="utf-8").splitlines(keepends=True)
-    kept = []
-    for line in lines:
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError:
-            continue
-        if line.endswith("\n") and isinstance(record, dict) and "task_id" in record:
-            good.append(EpisodeRecord.from_dict(record))
-            kept.append(line)
-    if len(kept) != len(lines):
-        path.write_text("".join(kept), encoding="utf-8")
-    return good
+def results_path(out_dir: str | Path, env_id: str, label: str, source: str) -> Path:
+    """The results file of ``label`` on ``env_id`` (``source``: the split or task file's name)."""
+    safe = "".join(c if c.isalnum() or c in "-_.=" else "_" for c in label)
+    return Path(out_dir) / f"{env_id.replace('/', '_')}__{safe}__{source}.jsonl"
 
 
 def evaluate(
@@ -320,6 +331,8 @@ def evaluate(
     label: str | None = None,
     resume: bool = True,
     dfsdt_width: int = 2,
+    settings: dict[str, Any] | None = None,
+    on_record: Callable[[EpisodeRecord], Any] | None = None,
 ) -> EvalResult:
     """Evaluate an agent on the tasks of one env split (or ``limit`` of them, in order).
 
@@ -329,15 +342,28 @@ def evaluate(
         split: the split to evaluate (``test``, ``demo``; ``train`` needs ``limit``).
         limit: evaluate only the first ``limit`` tasks.
         task_ids: evaluate exactly these tasks.
-        seed: base seed; episode ``i`` resets with ``seed + i``.
+        seed: base seed; episode ``i`` resets with ``seed + i``, and the random agent draws from
+            a generator seeded by ``seed`` and the task's id.
         env_kwargs: extra keyword arguments for ``gym.make``.
-        out_dir: where to write the JSONL records (nothing written when ``None``).
+        out_dir: where to write the JSONL records and their manifest (nothing written when
+            ``None``).
         progress: show a progress bar.
         batch_size: episodes played in lockstep with batched generation (LLM agents).
         strategy: ``single``, ``react`` or ``dfsdt`` (DFSDT runs one episode at a time).
         label: the agent's name in file names and tables (default: the agent's ``name``).
-        resume: keep and skip the episodes already in the output file.
+        resume: keep and skip the episodes already in the output file (refused, with
+            :class:`~toolgym.evaluation.results.ResultsMismatchError`, when they were made with
+            other settings); ``False`` starts the file over.
         dfsdt_width: candidate actions per DFSDT node.
+        settings: what else describes the agent (model, backend, shots, ...), kept in the
+            manifest so that a resume with other values is refused.
+        on_record: called with each record once it is saved.
+
+    Raises:
+        InfrastructureError: the model backend failed (nothing is recorded for the episodes in
+            flight).
+        ResultsMismatchError: a resume with settings other than the saved records'.
+        ResultsLockedError: another process is writing the same results file.
     """
     kwargs = dict(env_kwargs or {})
     if "task_file" not in kwargs:
@@ -358,22 +384,31 @@ def evaluate(
     else:
         ids = list(task_ids)
     seeds = {i: seed + i for i in range(len(ids))}
-    path = None
-    done: dict[str, EpisodeRecord] = {}
-    if out_dir is not None:
-        out = Path(out_dir)
-        out.mkdir(parents=True, exist_ok=True)
-        tag = split if "task_file" not in kwargs else Path(kwargs["task_file"]).stem
-        safe = "".join(c if c.isalnum() or c in "-_.=" else "_" for c in name)
-        path = out / f"{env_id.replace('/', '_')}__{safe}__{tag}.jsonl"
-        if resume:
-            done = {_record_key(r.task_id): r for r in _read_existing(path)}
-        elif path.exists():
-            path.unlink()
-    todo = [(i, t) for i, t in enumerate(ids) if t is None or _record_key(t) not in done]
-    fresh: dict[int, EpisodeRecord] = {}
     batchable = batch_size > 1 and strategy != "dfsdt" and hasattr(agent_obj, "prompt")
+    results: ResultsFile | None = None
+    if out_dir is not None:
+        tag = split if "task_file" not in kwargs else Path(kwargs["task_file"]).stem
+        manifest = {
+            "env_id": env_id,
+            "agent": name,
+            "agent_kind": agent if isinstance(agent, str) else "custom",
+            "tasks": _task_source(split, kwargs),
+            "seed": seed,
+            "strategy": strategy,
+            "env_kwargs": {k: v for k, v in kwargs.items() if k not in ("split", "task_file")},
+            "batch_size": batch_size if batchable else 1,
+            **({"dfsdt_width": dfsdt_width} if strategy == "dfsdt" else {}),
+            **(settings or {}),
+        }
+        results = ResultsFile(results_path(out_dir, env_id, name, tag), manifest, resume=resume)
+    fresh: dict[int, EpisodeRecord] = {}
     with contextlib.ExitStack() as stack:
+        stack.callback(env.close)
+        done: dict[str, EpisodeRecord] = {}
+        if results is not None:
+            stack.enter_context(results)
+            done = {record_key(r.task_id): r for r in results.records}
+        todo = [(i, t) for i, t in enumerate(ids) if t is None or record_key(t) not in done]
         envs = [env]
         agents = [agent_obj]
         if batchable:
@@ -384,8 +419,6 @@ def evaluate(
                 agents.append(
                     agent(extra) if not isinstance(agent, str) else make_agent(agent, extra, seed)
                 )
-        stack.callback(env.close)
-        handle = stack.enter_context(open(path, "a", encoding="utf-8")) if path else None
         bar = stack.enter_context(
             tqdm(
                 total=len(ids),
@@ -404,16 +437,17 @@ def evaluate(
                 strategy,
             )
             fresh[i] = record
-            if handle is not None:
-                handle.write(json.dumps(record.to_dict(), ensure_ascii=False, default=repr) + "\n")
-                handle.flush()
+            if results is not None:
+                results.append(record)
+            if on_record is not None:
+                on_record(record)
             bar.update(1)
 
         step = batch_size if batchable else 1
         for k in range(0, len(todo), step):
             chunk = todo[k : k + step]
             if batchable:
-                results = run_batch(
+                played = run_batch(
                     envs[: len(chunk)],
                     agents[: len(chunk)],
                     [t for _, t in chunk],
@@ -422,7 +456,7 @@ def evaluate(
             elif strategy == "dfsdt":
                 i, t = chunk[0]
                 limit_steps = env.spec.max_episode_steps if env.spec else None
-                results = [
+                played = [
                     run_dfsdt(
                         env,
                         agent_obj,
@@ -434,9 +468,10 @@ def evaluate(
                 ]
             else:
                 i, t = chunk[0]
-                results = [run_episode(env, agent_obj, task_id=t, seed=seeds[i])]
-            for (i, _), record in zip(chunk, results, strict=True):
+                played = [run_episode(env, agent_obj, task_id=t, seed=seeds[i])]
+            for (i, _), record in zip(chunk, played, strict=True):
                 keep(i, record)
-    records = [fresh[i] if i in fresh else done[_record_key(t)] for i, t in enumerate(ids)]
+    records = [fresh[i] if i in fresh else done[record_key(t)] for i, t in enumerate(ids)]
     summary = summarize(records, unwrapped.family.metrics)
+    path = results.path if results is not None else None
     return EvalResult(records, summary, path, resumed=len(ids) - len(todo))

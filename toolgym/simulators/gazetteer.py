@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import importlib.resources
 import math
 import unicodedata
 import zoneinfo
@@ -256,11 +257,29 @@ class Place:
         return _utc_offset(self.timezone, unix_time // 3600)
 
 
+@functools.lru_cache(maxsize=1024)
+def time_zone(key: str) -> zoneinfo.ZoneInfo | None:
+    """The IANA zone ``key`` as the ``tzdata`` package has it, whatever the host's database.
+
+    The host's zone files (``/usr/share/zoneinfo``) differ between machines, or are missing, so
+    the zones always come from ``tzdata`` (a dependency): observations are the same everywhere.
+    ``None`` for a key ``tzdata`` does not have.
+    """
+    parts = key.split("/")
+    if not key or any(not p or p in (".", "..") for p in parts):
+        return None
+    resource = importlib.resources.files("tzdata.zoneinfo").joinpath(*parts)
+    try:
+        with resource.open("rb") as handle:
+            return zoneinfo.ZoneInfo.from_file(handle, key=key)
+    except (OSError, ValueError):
+        return None
+
+
 @functools.lru_cache(maxsize=16384)
 def _utc_offset(zone: str, hour: int) -> int:
-    try:
-        tz = zoneinfo.ZoneInfo(zone)
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+    tz = time_zone(zone)
+    if tz is None:
         return 0
     when = dt.datetime.fromtimestamp(hour * 3600, tz=dt.UTC).astimezone(tz)
     offset = when.utcoffset()

@@ -5,7 +5,11 @@ Heavy libraries are imported only when a backend is created; :func:`make_backend
 
 from __future__ import annotations
 
+import os
+import re
+from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from toolgym.agents.backends.base import (
     DEFAULT_STOPS,
@@ -16,8 +20,78 @@ from toolgym.agents.backends.base import (
     merge_stops,
 )
 from toolgym.agents.backends.scripted import ScriptedBackend
+from toolgym.errors import UserInputError
 
 BACKENDS = ("hf", "openai", "llamacpp")
+_HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]*(/[A-Za-z0-9][\w.-]*)?$")
+"""What a Hugging Face hub id looks like: ``name`` or ``owner/name``."""
+_TRUE = ("1", "true", "yes", "on")
+
+
+def _hub_offline() -> bool:
+    return any(
+        os.environ.get(name, "").strip().lower() in _TRUE
+        for name in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")
+    )
+
+
+def _hub_cached(repo_id: str) -> bool:
+    try:
+        from huggingface_hub import try_to_load_from_cache
+    except ImportError:
+        return False
+    return isinstance(try_to_load_from_cache(repo_id, "config.json"), str)
+
+
+def check_model(
+    backend: str | None = None, *, model: str | None = None, base_url: str | None = None
+) -> None:
+    """Check, without loading anything, that :func:`make_backend` can find the model.
+
+    Raises:
+        UserInputError: a model path that does not exist, a hub id that is not in the local
+            cache while downloads are off, a GGUF file that is missing, a server URL that is not
+            ``http(s)://host...``, or an unknown backend.
+        DependencyNotInstalled: the embedded model's package is missing.
+    """
+    kind = backend or ("openai" if base_url else "hf")
+    if kind not in BACKENDS:
+        raise UserInputError(f"backend must be one of {', '.join(BACKENDS)}; got {backend!r}")
+    if kind == "openai":
+        parts = urlsplit(base_url or "")
+        if base_url and (parts.scheme not in ("http", "https") or not parts.netloc):
+            raise UserInputError(
+                f"--base-url must be an http(s) URL such as http://127.0.0.1:8000/v1; got {base_url!r}"
+            )
+        return
+    if model is None or (kind == "hf" and model == "smollm2-135m"):
+        from toolgym.agents.backends.llamacpp import embedded_gguf_path
+
+        embedded_gguf_path()
+        return
+    path = Path(model).expanduser()
+    if kind == "llamacpp":
+        if not path.is_file():
+            raise UserInputError(f"--model must be a GGUF file for llamacpp; no file at {model!r}")
+        return
+    if path.is_dir():
+        if not (path / "config.json").is_file():
+            raise UserInputError(
+                f"--model {model!r} is a directory without config.json, not a Hugging Face model"
+            )
+        return
+    if path.exists():
+        raise UserInputError(
+            f"--model must be a model directory or a hub id; {model!r} is a file "
+            "(for a GGUF file use --backend llamacpp)"
+        )
+    if not _HUB_ID.match(model):
+        raise UserInputError(f"no model at {model!r}: the path does not exist")
+    if _hub_offline() and not _hub_cached(model):
+        raise UserInputError(
+            f"--model {model!r} is not a local directory nor in the Hugging Face cache, and "
+            "downloads are off (HF_HUB_OFFLINE=1): download it first or pass a local directory"
+        )
 
 
 def make_backend(
@@ -62,6 +136,7 @@ __all__ = [
     "Prompt",
     "ScriptedBackend",
     "apply_stops",
+    "check_model",
     "make_backend",
     "merge_stops",
 ]

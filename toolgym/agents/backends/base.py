@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from toolgym.errors import InfrastructureError, ToolgymError
+
 Message = dict[str, str]
 Prompt = str | list[Message]
 
@@ -91,6 +93,42 @@ class LLMBackend(ABC):
 
     def close(self) -> None:  # noqa: B027 - most backends hold nothing to release
         """Release resources (default: nothing)."""
+
+
+class PromptRejected(ToolgymError):
+    """A backend refused one prompt (too long for the model's context, say).
+
+    It is the agent's failure, recorded with its episode, unlike an
+    :class:`~toolgym.errors.InfrastructureError`.
+    """
+
+
+def generate_checked(
+    backend: LLMBackend, prompts: Sequence[Prompt], **kwargs: Any
+) -> list[Generation]:
+    """``backend.generate(prompts, **kwargs)``, its failures sorted by whose they are.
+
+    Every failure but a rejected prompt is raised as an
+    :class:`~toolgym.errors.InfrastructureError` (a crashed model, a server that is down).
+
+    Raises:
+        PromptRejected: the backend refused a prompt.
+        InfrastructureError: anything else went wrong in the backend.
+    """
+    try:
+        generations = backend.generate(prompts, **kwargs)
+    except (InfrastructureError, PromptRejected):
+        raise
+    except Exception as e:
+        raise InfrastructureError(
+            f"the {backend.name} backend failed: {type(e).__name__}: {e}"
+        ) from e
+    if len(generations) != len(prompts):
+        raise InfrastructureError(
+            f"the {backend.name} backend returned {len(generations)} generations "
+            f"for {len(prompts)} prompts"
+        )
+    return generations
 
 
 def as_messages(prompt: Prompt, system: str | None = None) -> list[Message]:

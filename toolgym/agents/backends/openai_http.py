@@ -24,12 +24,13 @@ from toolgym.agents.backends.base import (
     Generation,
     LLMBackend,
     Prompt,
+    PromptRejected,
     apply_stops,
     as_messages,
     as_text,
     merge_stops,
 )
-from toolgym.errors import ToolgymError
+from toolgym.errors import InfrastructureError, ToolgymError
 
 DEFAULT_BASE_URL = "http://127.0.0.1:8000/v1"
 MAX_SERVER_STOPS = 4
@@ -44,6 +45,10 @@ ENDPOINTS = {"chat": "/chat/completions", "completions": "/completions"}
 class BackendError(ToolgymError):
     """The server answered with an error (or an answer that cannot be read).
 
+    Its subclasses say whose failure it is: :class:`RequestRejected` (this one request, for
+    example a prompt longer than the model's context) is recorded as the agent's error; every
+    other one is an :class:`~toolgym.errors.InfrastructureError` that stops an evaluation.
+
     Attributes:
         status: the HTTP status code, or ``None`` when there was no HTTP answer.
         message: the server's error message (API key redacted).
@@ -55,8 +60,24 @@ class BackendError(ToolgymError):
         self.message = message
 
 
-class BackendUnavailable(BackendError, ConnectionError):
+class BackendFailing(BackendError, InfrastructureError):
+    """The server failed: not the request but the server, its key or its address.
+
+    It failed after its retries (5xx, 429, timeouts), refused the key or the model (401, 403,
+    404), or answered with something that is not an OpenAI answer.
+    """
+
+
+class BackendUnavailable(BackendFailing, ConnectionError):
     """The server could not be reached at all (connection refused, unknown host, ...)."""
+
+
+class RequestRejected(BackendError, PromptRejected):
+    """The server rejected this one request (a 4xx other than 401, 403, 404, 429)."""
+
+
+INFRASTRUCTURE_STATUSES = frozenset({401, 403, 404, 405, 407, 408, 429})
+"""4xx answers that say the server, key or URL is wrong, not the request."""
 
 
 def _env(*names: str) -> str | None:
@@ -172,7 +193,8 @@ class OpenAIBackend(LLMBackend):
 
         Raises:
             BackendUnavailable: the server cannot be reached.
-            BackendError: the server answered with an error.
+            BackendFailing: the server failed after the retries, or refused the key or model.
+            RequestRejected: the server rejected one request (the agent's failure).
         """
         stops = merge_stops(stop)
         return [self._generate_one(p, max_new_tokens, stops, tools) for p in prompts]
@@ -214,7 +236,7 @@ class OpenAIBackend(LLMBackend):
                 raw_text = choice.get("text") or ""
                 tool_calls = None
         except (KeyError, IndexError, TypeError, AttributeError) as exc:
-            raise BackendError(
+            raise BackendFailing(
                 f"unexpected answer from {self.url}: no choices[0] ({self._redact(str(reply))[:200]})",
                 200,
             ) from exc
@@ -274,12 +296,12 @@ class OpenAIBackend(LLMBackend):
                     "or point to it with --base-url or TOOLGYM_BASE_URL"
                 )
             except requests.Timeout:
-                failure = BackendError(
+                failure = BackendFailing(
                     f"no answer from {self.url} within {self.timeout} s "
                     f"(tried {attempt + 1} time(s)); raise the timeout or check the server"
                 )
             except requests.RequestException as exc:  # bad URL and the like: not transient
-                raise BackendError(
+                raise BackendFailing(
                     f"request to {self.url} failed: {self._redact(str(exc))}"
                 ) from None
             else:
@@ -290,15 +312,16 @@ class OpenAIBackend(LLMBackend):
                     except ValueError:
                         data = None
                     if not isinstance(data, dict):
-                        raise BackendError(
+                        raise BackendFailing(
                             f"{self.url} answered {status} with a body that is not a JSON "
                             f"object: {self._redact(response.text)[:200]!r}",
                             status,
                         )
                     return data
-                failure = BackendError(
-                    f"{self.url} answered HTTP {status}: {self._error_message(response)}", status
-                )
+                message = f"{self.url} answered HTTP {status}: {self._error_message(response)}"
+                if status < 500 and status not in INFRASTRUCTURE_STATUSES:
+                    raise RequestRejected(message, status)
+                failure = BackendFailing(message, status)
                 if status != 429 and status < 500:
                     raise failure
             if attempt >= self.max_retries:

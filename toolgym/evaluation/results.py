@@ -1,0 +1,228 @@
+"""Results files: one JSONL file of episode records per run, its manifest and its lock.
+
+A run's records live in ``<out>/<env>__<label>__<source>.jsonl``, one JSON line per episode,
+with the settings that produced them in ``<same name>.manifest.json`` next to it. The file is
+made to survive anything that can stop a run:
+
+* each record is appended with one ``write`` of a whole line, so a kill leaves at worst one torn
+  last line, which reading drops (it is played again);
+* reading is tolerant: a torn or undecodable line (a UTF-8 sequence cut at the end included) and
+  a second record of one task are dropped, and the file is rewritten without them, atomically;
+* a resume is refused (:class:`ResultsMismatchError`) when the manifest's settings differ from
+  the run's, so records of different settings never mix;
+* a lock file (``<same name>.lock``, held through :mod:`filelock`) stops a second writer
+  (:class:`ResultsLockedError`); the operating system releases it when a process dies.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+import filelock
+
+from toolgym._version import __version__
+from toolgym.errors import ToolgymError
+from toolgym.evaluation.records import EpisodeRecord
+
+MANIFEST_VERSION = 1
+"""The layout of manifest files."""
+
+
+class ResultsMismatchError(ToolgymError, ValueError):
+    """A resume whose settings differ from those of the records already on disk."""
+
+
+class ResultsLockedError(ToolgymError, RuntimeError):
+    """Another process is writing the same results file."""
+
+
+def record_key(task_id: Any) -> str:
+    """The key that identifies a task's record in a results file."""
+    return json.dumps(task_id, sort_keys=True)
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    """Replace ``path`` with ``data`` so that a reader sees the old or the new file, never half."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def read_records(path: Path, *, repair: bool = True) -> tuple[list[EpisodeRecord], int]:
+    """The complete records of a results file, and how many lines were dropped.
+
+    A line is dropped when it is torn (no newline at the end of the file), is not UTF-8 or not a
+    JSON record, or repeats a task already recorded (the first record of a task is kept). With
+    ``repair``, the file is rewritten without the dropped lines.
+    """
+    if not path.exists():
+        return [], 0
+    raw = path.read_bytes()
+    lines = raw.split(b"\n")
+    torn = lines.pop()  # the bytes after the last newline: b"" unless the last line is torn
+    kept: list[bytes] = []
+    records: list[EpisodeRecord] = []
+    seen: set[str] = set()
+    dropped = 1 if torn else 0
+    for line in lines:
+        try:
+            data = json.loads(line.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError):
+            dropped += 1
+            continue
+        if not isinstance(data, dict) or "task_id" not in data:
+            dropped += 1
+            continue
+        key = record_key(data["task_id"])
+        if key in seen:
+            dropped += 1
+            continue
+        seen.add(key)
+        records.append(EpisodeRecord.from_dict(data))
+        kept.append(line + b"\n")
+    if dropped and repair:
+        _atomic_write(path, b"".join(kept))
+    return records, dropped
+
+
+def manifest_path(path: Path) -> Path:
+    """Where the manifest of the results file ``path`` lives."""
+    return path.with_name(path.name.removesuffix(".jsonl") + ".manifest.json")
+
+
+def make_manifest(settings: Mapping[str, Any]) -> dict[str, Any]:
+    """A manifest: the run's settings, with the toolgym version and the manifest layout."""
+    manifest = {"manifest_version": MANIFEST_VERSION, "toolgym_version": __version__}
+    manifest.update(json.loads(json.dumps(dict(settings), sort_keys=True, default=repr)))
+    return manifest
+
+
+def _differences(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
+    keys = sorted(set(old) | set(new))
+    return [
+        f"{k}: {old.get(k, '(unset)')!r} on disk, {new.get(k, '(unset)')!r} now"
+        for k in keys
+        if old.get(k) != new.get(k)
+    ]
+
+
+class ResultsFile:
+    """The results file of one run, locked while open.
+
+    Args:
+        path: the JSONL file (created with its folder when missing).
+        settings: what produced the records (env, agent, model, seed, ...), written as the
+            manifest; see :func:`make_manifest`.
+        resume: keep the records already there (refused when their settings differ); when
+            ``False``, the file and its manifest are started over.
+
+    Example:
+        >>> with ResultsFile(path, {"env_id": "toolbench/HomeSearch-v0"}) as results:
+        ...     done = results.records  # what an earlier run saved
+        ...     results.append(record)  # doctest: +SKIP
+    """
+
+    def __init__(self, path: str | Path, settings: Mapping[str, Any], *, resume: bool = True):
+        self.path = Path(path)
+        self.manifest = make_manifest(settings)
+        self.resume = resume
+        self.records: list[EpisodeRecord] = []
+        self.dropped = 0
+        self._lock = filelock.FileLock(str(self.path) + ".lock", timeout=0)
+        self._fd: int | None = None
+
+    def open(self) -> ResultsFile:
+        """Take the lock, check or write the manifest and read what an earlier run saved."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._lock.acquire()
+        except filelock.Timeout:
+            raise ResultsLockedError(
+                f"another evaluation is writing {self.path} (it holds {self._lock.lock_file}); "
+                "wait for it to end, or write this run elsewhere with another --out"
+            ) from None
+        try:
+            self._prepare()
+            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        except BaseException:
+            self._lock.release()
+            raise
+        return self
+
+    def _prepare(self) -> None:
+        manifest_file = manifest_path(self.path)
+        if not self.resume:
+            self.path.unlink(missing_ok=True)
+            manifest_file.unlink(missing_ok=True)
+        elif self.path.exists() and self.path.stat().st_size:
+            if not manifest_file.exists():
+                raise ResultsMismatchError(
+                    f"{self.path} holds records but no manifest ({manifest_file.name}), so the "
+                    "settings that produced them are unknown; start over with --no-resume or "
+                    "write to another --out"
+                )
+            try:
+                old = json.loads(manifest_file.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, ValueError) as e:
+                raise ResultsMismatchError(
+                    f"the manifest {manifest_file} cannot be read ({e}); start over with "
+                    "--no-resume or write to another --out"
+                ) from None
+            differences = _differences(old if isinstance(old, dict) else {}, self.manifest)
+            if differences:
+                raise ResultsMismatchError(
+                    f"{self.path} was written with other settings ("
+                    + "; ".join(differences)
+                    + "): resume with the same settings, start over with --no-resume, "
+                    "or write to another --out"
+                )
+            self.records, self.dropped = read_records(self.path)
+        if not manifest_file.exists() or not self.resume:
+            _atomic_write(
+                manifest_file, (json.dumps(self.manifest, indent=2, sort_keys=True) + "\n").encode()
+            )
+
+    def append(self, record: EpisodeRecord) -> None:
+        """Save one record: one line, written whole with one ``write`` call on an appending file."""
+        if self._fd is None:
+            raise RuntimeError("ResultsFile.append needs an open file: use it in a with block")
+        line = json.dumps(record.to_dict(), ensure_ascii=False, default=repr) + "\n"
+        data = line.encode("utf-8", errors="backslashreplace")
+        written = os.write(self._fd, data)
+        while written < len(data):  # a short write (a signal, a full disk): finish the line
+            written += os.write(self._fd, data[written:])
+
+    def close(self) -> None:
+        """Flush the file to disk and release the lock."""
+        if self._fd is not None:
+            try:
+                os.fsync(self._fd)
+            finally:
+                os.close(self._fd)
+                self._fd = None
+        if self._lock.is_locked:
+            self._lock.release()
+
+    def __enter__(self) -> ResultsFile:
+        return self.open()
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()

@@ -20,6 +20,7 @@ from toolgym.agents import OracleAgent, make_agent
 from toolgym.envs.protocol import task_env
 from toolgym.evaluation.runner import run_episode
 from toolgym.tools.errors import CATEGORIES
+from toolgym.wrappers import FaultInjection
 
 MODES = ("program", "call")
 ENV_SECTIONS = (
@@ -337,3 +338,54 @@ def base_options(env: gym.Env) -> list[str]:
         "render_mode",
         *task_env(env).toolkit.options(),
     ]
+
+
+def retrying_oracle(env: gym.Env, task_id, retries: int = 50) -> tuple[float, int, int]:
+    """Play the gold in call mode, repeating each step a service fault failed: (reward, faults, steps)."""
+    env.reset(options={"task_id": task_id})
+    met = steps = 0
+    reward = 0.0
+    for action in task_env(env).oracle_actions():
+        for _ in range(retries):
+            _, reward, terminated, truncated, info = env.step(action)
+            steps += 1
+            met += len(info["faults"])
+            error = info.get("error") or {}
+            if terminated or truncated or error.get("category") != "service_error":
+                break
+        if terminated or truncated:
+            break
+    return reward, met, steps
+
+
+def test_service_faults_reach_every_family_and_retries_overcome_them(env_id: str) -> None:
+    """Faults that fail calls without effect: an agent that tries again still scores 1."""
+    env = FaultInjection(
+        gym.make(env_id, action_mode="call", max_episode_steps=400),
+        rate=0.4,
+        kinds=("rate_limit", "server_error", "timeout", "slow"),
+        seed=3,
+    )
+    ids = task_env(env).task_ids[:6]
+    results = [retrying_oracle(env, task_id) for task_id in ids]
+    assert all(reward == 1.0 for reward, _, _ in results), results
+    assert sum(met for _, met, _ in results) > 0, "no fault reached the family's calls"
+    assert sum(steps for *_, steps in results) > sum(
+        len(task_env(env).get_task(t).gold) for t in ids
+    )
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_every_call_failing_is_a_service_error_not_an_exception(env_id: str, mode: str) -> None:
+    env = FaultInjection(gym.make(env_id, action_mode=mode), rate=1.0, kinds=("timeout",))
+    check_env(env.unwrapped)  # the gold labels are never touched by the faults
+    for task_id in task_env(env).task_ids[:3]:
+        env.reset(options={"task_id": task_id})
+        _, reward, terminated, _, info = env.step(task_env(env).oracle_actions()[0])
+        assert reward < 1.0 and info["faults"] and info["faults"][0]["kind"] == "timeout"
+        assert info["error"]["category"] == "service_error"
+    env.close()
+    env.reset(options={"task_id": task_env(env).task_ids[0]})  # closed: no faults any more
+    for action in task_env(env).oracle_actions():
+        _, reward, *_ = env.step(action)
+    assert reward == 1.0

@@ -18,6 +18,7 @@ LAYERS = (
     "tools",
     "benchmarks",
     "envs",
+    "wrappers",
     "agents",
     "evaluation",
     "cli",

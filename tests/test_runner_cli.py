@@ -129,6 +129,7 @@ def test_console_script_runs(tmp_path: Path) -> None:
     assert "toolbench/TripBooking-v0" in out.stdout
 
 
+HOME = "toolbench/HomeSearch-v0"
 OW_TASKS = str(
     Path(__file__).resolve().parents[1] / "toolgym/benchmarks/data/openweather-v0-test.jsonl"
 )
@@ -155,10 +156,10 @@ OW_TASKS = str(
             ],
             "does not hold tasks of toolbench/HomeSearch-v0",
         ),
-        (["eval", "--model", "./models/missing"], "no model at './models/missing'"),
-        (["eval", "--model", "/abs/missing/model"], "no model at '/abs/missing/model'"),
-        (["eval", "--model", "someone/not-cached"], "downloads are off (HF_HUB_OFFLINE=1)"),
-        (["eval", "--base-url", "localhost:8000", "--model", "m"], "must be an http(s) URL"),
+        (["eval", "--env", HOME, "--model", "./models/missing"], "no model at './models/missing'"),
+        (["eval", "--env", HOME, "--model", "/abs/missing"], "no model at '/abs/missing'"),
+        (["eval", "--env", HOME, "--model", "someone/not-cached"], "downloads are off"),
+        (["eval", "--env", HOME, "--base-url", "localhost:8000", "--model", "m"], "http(s) URL"),
         (["eval", "--split", "train", "--agent", "oracle"], "--split train is unlimited"),
         (["serve", "openweather", "--port", "70000"], "a port from 0 to 65535"),
         (["generate", "--env", "toolbench/Nope-v0"], "unknown env id"),

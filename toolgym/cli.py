@@ -162,6 +162,7 @@ def _resume_command(argv: list[str]) -> str:
 
 def _cmd_eval(args: argparse.Namespace) -> int:
     from toolgym.evaluation.report import (
+        format_fault_comparison,
         format_paper_table,
         format_summary_table,
         paper_layout,
@@ -183,25 +184,29 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         nonlocal saved
         saved += 1
 
+    rates: list[float | None] = [None] if args.faults is None else [None, args.faults]
+    faulty = []
     try:
         for env_id in ids:
-            result = evaluate(
-                env_id,
-                factory,
-                split=args.split,
-                limit=limit,
-                seed=args.seed,
-                env_kwargs=env_kwargs,
-                out_dir=args.out,
-                progress=not args.no_progress,
-                batch_size=batch_size,
-                strategy=args.strategy,
-                label=label,
-                resume=not args.no_resume,
-                settings=settings,
-                on_record=count,
-            )
-            summaries.append(result.summary)
+            for rate in rates:
+                result = evaluate(
+                    env_id,
+                    factory,
+                    split=args.split,
+                    limit=limit,
+                    seed=args.seed,
+                    env_kwargs=env_kwargs,
+                    out_dir=args.out,
+                    progress=not args.no_progress,
+                    batch_size=batch_size,
+                    strategy=args.strategy,
+                    label=label,
+                    resume=not args.no_resume,
+                    settings=settings,
+                    on_record=count,
+                    faults=rate,
+                )
+                (summaries if rate is None else faulty).append(result.summary)
     except KeyboardInterrupt:
         where = f" in {args.out}/" if args.out else " (no --out: nothing is kept)"
         print(
@@ -210,11 +215,14 @@ def _cmd_eval(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 130
-    print(format_summary_table(summaries))
+    print(format_summary_table([*summaries, *faulty]))
     print()
-    print(format_paper_table(paper_layout(summaries)))
+    print(format_paper_table(paper_layout([*summaries, *faulty])))
+    if faulty:
+        print(f"\nwith and without service faults (rate {args.faults:g}, seed {args.seed}):")
+        print(format_fault_comparison(summaries, faulty))
     if args.out:
-        write_summaries(summaries, args.out)
+        write_summaries([*summaries, *faulty], args.out)
         print(
             f"\nepisode records (JSONL) and summary.{{json,csv}}, summary_paper.{{txt,csv}} in {args.out}/"
         )
@@ -323,6 +331,16 @@ def _port(text: str) -> int:
     return _whole(text, 0, 65535, "a port from 0 to 65535")
 
 
+def _rate(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0.0 <= value <= 1.0:  # NaN fails too
+        raise argparse.ArgumentTypeError(f"expected a rate from 0 to 1, got {text!r}")
+    return value
+
+
 def _shots(text: str) -> int | str:
     return text if text == "oracle" else _whole(text, 0, None, "a number >= 0 or 'oracle'")
 
@@ -404,6 +422,13 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--seed", type=int, default=0)
     ev.add_argument(
         "--out", default="results", help="directory for per-episode JSONL and summary.json"
+    )
+    ev.add_argument(
+        "--faults",
+        type=_rate,
+        metavar="RATE",
+        help="also run with service faults (429, 5xx, timeouts, broken and slow answers) on "
+        "this fraction of tool calls, and report success with and without them",
     )
     ev.add_argument("--no-progress", action="store_true", help="hide progress bars")
     ev.set_defaults(func=_cmd_eval)

@@ -17,6 +17,7 @@ from toolgym.benchmarks.suite import TaskSuite
 from toolgym.benchmarks.tasks import Task, TaskId
 from toolgym.envs.spec import FamilySpec
 from toolgym.tools.errors import ToolCallError
+from toolgym.tools.faults import FaultPlan
 from toolgym.tools.language import ActionLanguage, AgentHints
 from toolgym.tools.tool import ToolSet
 from toolgym.tools.toolkit import Toolkit
@@ -62,6 +63,10 @@ class TaskEnv(Protocol):
 
     def get_state(self) -> dict[str, Any]:
         """Everything needed to continue the episode later."""
+        ...
+
+    def set_faults(self, plan: FaultPlan | None) -> None:
+        """Make the agent's tool calls meet the service faults of ``plan`` (``None``: none)."""
         ...
 
     def set_state(self, state: Mapping[str, Any]) -> None:

@@ -37,6 +37,7 @@ from toolgym.envs.spec import FamilySpec, load_ref
 from toolgym.errors import TaskFileError, ToolgymError
 from toolgym.tools.backend import Attempt
 from toolgym.tools.errors import RUNTIME_ERROR, ToolCallError
+from toolgym.tools.faults import FaultPlan
 from toolgym.tools.language import AgentHints, Execution
 from toolgym.tools.tool import ToolSet
 from toolgym.tools.toolkit import Toolkit
@@ -144,6 +145,7 @@ class ToolEnv(gym.Env[str, str]):
         self.action_space = TextSpace(MAX_ACTION_CHARS)
         self._backend = self.toolkit.new_backend()
         self._gold_backend = self.toolkit.new_backend()
+        self._faults: FaultPlan | None = None
         # Gold outcomes are shared by envs whose toolkit, tasks, world and options all agree.
         options_key = tuple(sorted((k, repr(v)) for k, v in {**allowed, **options}.items()))
         self._cache_scope = (
@@ -314,7 +316,18 @@ class ToolEnv(gym.Env[str, str]):
             obs = obs[: MAX_OBSERVATION_CHARS - 20] + "\n...[truncated]"
         self._last_obs = obs
         info["step"] = self._steps
+        if self._faults is not None:
+            info["faults"] = [fault.to_info() for fault in self._faults.take_events()]
         return obs, reward, execution.finished, False, info
+
+    def set_faults(self, plan: FaultPlan | None) -> None:
+        """Make the agent's tool calls meet the service faults of ``plan`` (``None``: none).
+
+        The gold labels never meet faults. :class:`toolgym.wrappers.FaultInjection` sets a plan
+        and reseeds it at every reset; each step then lists its faults in ``info["faults"]``.
+        """
+        self._faults = plan
+        self._backend.set_faults(plan)
 
     def _execute(self, action: str) -> Execution:
         try:

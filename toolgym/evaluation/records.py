@@ -22,7 +22,7 @@ class EpisodeRecord:
         strategy: ``single``, ``react`` or ``dfsdt``.
         actions: every action, in order.
         turns: per step: what the agent recorded (prompt, generation), the action, the
-            observation, the reward and the error.
+            observation, the reward, the error and the injected service faults, if any.
         reward: the last reward.
         return_: the sum of the rewards (``"return"`` in JSON).
         terminated: whether the episode ended by itself.
@@ -67,6 +67,11 @@ class EpisodeRecord:
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
+    def faults(self) -> int:
+        """How many service faults the episode met."""
+        return sum(len(turn.get("faults", ())) for turn in self.turns)
+
+    @property
     def error_category(self) -> str | None:
         """The category of :attr:`error`, if any."""
         return None if self.error is None else self.error.get("category")
@@ -76,15 +81,16 @@ class EpisodeRecord:
     ) -> None:
         """Add one step."""
         self.actions.append(action)
-        self.turns.append(
-            {
-                **turn,
-                "action": action,
-                "observation": obs,
-                "reward": float(reward),
-                "error": info.get("error"),
-            }
-        )
+        entry = {
+            **turn,
+            "action": action,
+            "observation": obs,
+            "reward": float(reward),
+            "error": info.get("error"),
+        }
+        if info.get("faults"):
+            entry["faults"] = info["faults"]
+        self.turns.append(entry)
         self.reward = float(reward)
         self.return_ += float(reward)
         self.steps += 1

@@ -31,7 +31,8 @@ def summarize(
     Returns:
         ``env``, ``agent``, ``episodes``, the mean of each metric, one count per reported error
         category, ``other_errors`` (timeouts, agent failures, later categories), mean ``steps``,
-        every category's count under ``errors`` and the metric declarations under ``metric_specs``.
+        the service ``faults`` met, every category's count under ``errors`` and the metric
+        declarations under ``metric_specs``.
     """
     n = len(records)
     counts = Counter(r.error_category for r in records if r.error is not None)
@@ -46,6 +47,7 @@ def summarize(
         out[category] = counts.get(category, 0)
     out["other_errors"] = sum(v for k, v in counts.items() if k not in REPORTED_CATEGORIES)
     out["steps"] = _mean(float(r.steps) for r in records)
+    out["faults"] = sum(r.faults for r in records)
     out["errors"] = {str(k): v for k, v in sorted(counts.items(), key=lambda kv: str(kv[0]))}
     out["metric_specs"] = [{"key": m.key, "title": m.title, "percent": m.percent} for m in metrics]
     return out
@@ -116,6 +118,36 @@ def format_summary_table(summaries: Sequence[Mapping[str, Any]]) -> str:
     """The per-env table of :func:`summarize` results."""
     percent = [m.key for m in metric_specs(summaries) if m.percent]
     return format_table(summaries, summary_columns(summaries), percent)
+
+
+def fault_comparison(
+    clean: Sequence[Mapping[str, Any]], faulty: Sequence[Mapping[str, Any]]
+) -> list[dict[str, Any]]:
+    """Side by side, per env: each metric without and with service faults, and the faults met.
+
+    ``clean[i]`` and ``faulty[i]`` summarize the same env and tasks.
+    """
+    rows = []
+    for plain, broken in zip(clean, faulty, strict=True):
+        row: dict[str, Any] = {"env": plain["env"], "agent": plain["agent"]}
+        row["episodes"] = plain["episodes"]
+        for spec in metric_specs([plain]):
+            row[spec.key] = plain[spec.key]
+            row[f"{spec.key} w/ faults"] = broken[spec.key]
+        row["faults met"] = broken.get("faults", 0)
+        row["service errors"] = broken.get("errors", {}).get("service_error", 0)
+        rows.append(row)
+    return rows
+
+
+def format_fault_comparison(
+    clean: Sequence[Mapping[str, Any]], faulty: Sequence[Mapping[str, Any]]
+) -> str:
+    """The :func:`fault_comparison` table as text (rates as percentages)."""
+    rows = fault_comparison(clean, faulty)
+    columns = list(dict.fromkeys(k for row in rows for k in row))
+    rates = [m.key for m in metric_specs(clean) if m.percent]
+    return format_table(rows, columns, [*rates, *(f"{k} w/ faults" for k in rates)])
 
 
 def _is_numeric(value: Any) -> bool:

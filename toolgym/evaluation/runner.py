@@ -42,6 +42,7 @@ from toolgym.evaluation.records import EpisodeRecord
 from toolgym.evaluation.report import summarize
 from toolgym.evaluation.results import ResultsFile, record_key
 from toolgym.tools.errors import AGENT_ERROR, RUNTIME_ERROR, TIMEOUT, ToolCallError
+from toolgym.wrappers import FaultInjection
 
 AgentFactory = Callable[[gym.Env[Any, Any]], Agent]
 
@@ -333,6 +334,7 @@ def evaluate(
     dfsdt_width: int = 2,
     settings: dict[str, Any] | None = None,
     on_record: Callable[[EpisodeRecord], Any] | None = None,
+    faults: float | None = None,
 ) -> EvalResult:
     """Evaluate an agent on the tasks of one env split (or ``limit`` of them, in order).
 
@@ -358,6 +360,8 @@ def evaluate(
         settings: what else describes the agent (model, backend, shots, ...), kept in the
             manifest so that a resume with other values is refused.
         on_record: called with each record once it is saved.
+        faults: play with :class:`~toolgym.wrappers.FaultInjection` at this rate (seeded with
+            ``seed``); the agent's label gets ``@faults=RATE``.
 
     Raises:
         InfrastructureError: the model backend failed (nothing is recorded for the episodes in
@@ -368,9 +372,16 @@ def evaluate(
     kwargs = dict(env_kwargs or {})
     if "task_file" not in kwargs:
         kwargs["split"] = split
-    env = gym.make(env_id, **kwargs)
+
+    def make_env() -> gym.Env[Any, Any]:
+        made = gym.make(env_id, **kwargs)
+        return made if faults is None else FaultInjection(made, faults, seed=seed)
+
+    env = make_env()
     agent_obj = make_agent(agent, env, seed) if isinstance(agent, str) else agent(env)
     name = label or getattr(agent_obj, "name", None) or "agent"
+    if faults is not None:
+        name = f"{name}@faults={faults:g}"
     unwrapped = task_env(env)
     if task_ids is None:
         ids: list[Any] = list(unwrapped.task_ids)
@@ -397,6 +408,7 @@ def evaluate(
             "strategy": strategy,
             "env_kwargs": {k: v for k, v in kwargs.items() if k not in ("split", "task_file")},
             "batch_size": batch_size if batchable else 1,
+            "faults": faults,
             **({"dfsdt_width": dfsdt_width} if strategy == "dfsdt" else {}),
             **(settings or {}),
         }
@@ -413,7 +425,7 @@ def evaluate(
         agents = [agent_obj]
         if batchable:
             for _ in range(batch_size - 1):
-                extra = gym.make(env_id, **kwargs)
+                extra = make_env()
                 stack.callback(extra.close)
                 envs.append(extra)
                 agents.append(

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from toolgym.tools.errors import WRONG_API, WRONG_ARGUMENTS, ToolCallError
+from toolgym.tools.faults import FaultPlan
 from toolgym.tools.tool import Tool, check_implementation
 
 
@@ -140,6 +141,8 @@ class ToolSession:
     variables: dict[str, Any] = field(default_factory=dict)
     calls: list[CallRecord] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    faults: FaultPlan | None = None
+    """Service faults the API's calls meet (see :mod:`toolgym.tools.faults`)."""
 
     def __post_init__(self) -> None:
         self._methods = _methods_of(type(self.api))
@@ -181,6 +184,9 @@ class ToolSession:
                     self.warnings.append(f"{tool.qualname}: {param.name} {problem} (kept as given)")
         if tool.owner is None:
             result = self.constructors[tool.name].factory(**arguments)
+        elif self.faults is not None:
+            method = getattr(self.api, tool.name)
+            result = self.faults.around_call(tool.qualname, lambda: method(**arguments))
         else:
             result = getattr(self.api, tool.name)(**arguments)
         self.calls.append(CallRecord(tool, arguments, result))

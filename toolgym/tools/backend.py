@@ -15,11 +15,12 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
 from toolgym.tools.errors import ToolCallError
+from toolgym.tools.faults import FaultPlan
 from toolgym.tools.json_calls import ToolCall
 
 
@@ -50,7 +51,31 @@ class Attempt:
 
 
 class Backend(ABC):
-    """The state of one episode over a family's world (see the module docstring)."""
+    """The state of one episode over a family's world (see the module docstring).
+
+    Attributes:
+        faults: the service faults this backend's calls meet (see :mod:`toolgym.tools.faults`),
+            or ``None``; only the agent's backend ever has a plan, set with :meth:`set_faults`.
+    """
+
+    faults: FaultPlan | None = None
+    handles_faults: ClassVar[bool] = False
+    """Whether the backend applies :attr:`faults` itself, finer than whole JSON calls (to each
+    HTTP request, to each API method); otherwise :meth:`run_call` applies them to each call."""
+
+    def set_faults(self, plan: FaultPlan | None) -> None:
+        """Make this backend's tool calls meet the faults of ``plan`` (``None``: none)."""
+        self.faults = plan
+
+    def run_call(self, call: ToolCall) -> str:
+        """:meth:`call`, meeting the service faults of :attr:`faults` (what languages run).
+
+        Raises:
+            ToolCallError: the call is wrong, or a fault failed it (``service_error``).
+        """
+        if self.faults is None or self.handles_faults:
+            return self.call(call)
+        return str(self.faults.around_call(call.name, lambda: self.call(call)))
 
     @abstractmethod
     def reset(

@@ -69,7 +69,7 @@ class JsonCallLanguage(ActionLanguage):
         error: ToolCallError | None = None
         try:
             for call in parse_json_calls(text, self.budgets):
-                observations.append(backend.call(call))
+                observations.append(backend.run_call(call))
         except ToolCallError as e:
             error = e
             observations.append(e.observation())
@@ -88,7 +88,7 @@ class JsonCallLanguage(ActionLanguage):
                 raise ToolCallError(
                     NON_EXECUTABLE, f"call mode takes one call per step; got {len(calls)}"
                 )
-            observation = backend.call(calls[0])
+            observation = backend.run_call(calls[0])
         except ToolCallError as e:
             return Execution(e.observation(), e)
         if self._is_terminal(calls[0]):

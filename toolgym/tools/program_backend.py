@@ -17,6 +17,7 @@ from toolgym.tools.api import Constructor, ToolApi, ToolSession
 from toolgym.tools.api_program import ApiProgramLanguage
 from toolgym.tools.backend import Attempt, Backend
 from toolgym.tools.errors import ToolCallError
+from toolgym.tools.faults import FaultPlan
 from toolgym.tools.json_calls import ToolCall
 from toolgym.tools.language import EXTRACTIONS
 from toolgym.tools.tool import ToolSet
@@ -30,6 +31,8 @@ class ProgramBackend(Backend):
         toolkit: the family's toolkit (it makes the API objects).
     """
 
+    handles_faults = True
+
     def __init__(self, toolkit: ProgramToolkit) -> None:
         self.toolkit = toolkit
         self.session = toolkit.new_session()
@@ -39,6 +42,12 @@ class ProgramBackend(Backend):
     ) -> None:
         """A fresh session (programs start from the same empty state in every episode)."""
         self.session = self.toolkit.new_session()
+        self.session.faults = self.faults
+
+    def set_faults(self, plan: FaultPlan | None) -> None:
+        """Make the API's calls meet the faults of ``plan`` (constructors never fail)."""
+        self.faults = plan
+        self.session.faults = plan
 
     def start_key(self) -> Hashable:
         """Every episode starts from the same state."""

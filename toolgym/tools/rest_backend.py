@@ -20,6 +20,7 @@ from toolgym.tools.backend import Attempt, Backend
 from toolgym.tools.curl import parse_curl
 from toolgym.tools.curl_language import CurlLanguage, Exchange
 from toolgym.tools.errors import NON_EXECUTABLE, WRONG_API, ToolCallError
+from toolgym.tools.faults import SERVICE_ERROR
 from toolgym.tools.json_calls import ToolCall
 from toolgym.tools.tool import Tool, ToolSet
 from toolgym.tools.toolkit import Toolkit
@@ -31,6 +32,8 @@ class RestBackend(Backend):
     Args:
         toolkit: the family's toolkit (the service and its request rules).
     """
+
+    handles_faults = True
 
     def __init__(self, toolkit: RestToolkit) -> None:
         self.toolkit = toolkit
@@ -72,10 +75,23 @@ class RestBackend(Backend):
                 )
             command = parse_curl(toolkit.prepare(line), toolkit.hosts)
             request = command.to_request(toolkit.headers())
-            response = self.app.handle(request)
+            if self.faults is None:
+                response = self.app.handle(request)
+            else:
+                response, fault = self.faults.around_request(request, self.app.handle)
+                if fault is not None and fault.kind != "slow":
+                    return self._faulty_exchange(line, request, response)
             outcome = toolkit.outcome(request, response)
         except ToolCallError as e:
             return Exchange(line, request, response, None, e)
+        return Exchange(line, request, response, outcome, None)
+
+    def _faulty_exchange(self, line: str, request: Request, response: Response) -> Exchange:
+        """An answer an injected fault spoiled: whatever the family makes of it, a service error."""
+        try:
+            outcome = self.toolkit.outcome(request, response)
+        except ToolCallError as e:
+            return Exchange(line, request, response, None, ToolCallError(SERVICE_ERROR, e.message))
         return Exchange(line, request, response, outcome, None)
 
     def exchange_attempt(self, exchange: Exchange) -> Attempt:

@@ -48,11 +48,17 @@ def comparable(path: Path) -> list[dict[str, Any]]:
 # -- reading back ---------------------------------------------------------------------------------
 
 
-def test_a_torn_last_line_is_dropped_and_the_file_repaired(tmp_path: Path) -> None:
+def two_records(tmp_path: Path, text: str) -> Path:
+    """A results file holding the records of tasks 0 and 1 (``text`` in the second)."""
     path = tmp_path / "r.jsonl"
     with ResultsFile(path, {"env_id": HOME}) as results:
         results.append(record(0))
-        results.append(record(1, "ünïcode ✓"))
+        results.append(record(1, text))
+    return path
+
+
+def test_a_torn_last_line_is_dropped_and_the_file_repaired(tmp_path: Path) -> None:
+    path = two_records(tmp_path, "ünïcode ✓")
     whole = path.read_bytes()
     path.write_bytes(whole + b'{"task_id": 2, "instruction": "cut he')
     records, dropped = read_records(path)
@@ -61,10 +67,7 @@ def test_a_torn_last_line_is_dropped_and_the_file_repaired(tmp_path: Path) -> No
 
 
 def test_a_utf8_sequence_cut_at_the_end_does_not_break_a_rerun(tmp_path: Path) -> None:
-    path = tmp_path / "r.jsonl"
-    with ResultsFile(path, {"env_id": HOME}) as results:
-        results.append(record(0))
-        results.append(record(1, "✓✓✓"))
+    path = two_records(tmp_path, "✓✓✓")
     data = path.read_bytes()
     cut = data.rindex("✓".encode()) + 1  # inside the last three-byte sequence
     path.write_bytes(data[:cut] + b"\n")  # even with a newline after the cut bytes
@@ -225,26 +228,10 @@ def test_an_unreachable_model_server_stops_the_run_and_records_nothing(tmp_path:
 
 
 def test_cli_exits_non_zero_with_one_line_when_the_server_is_down(tmp_path: Path) -> None:
+    url = f"http://127.0.0.1:{closed_port()}/v1"
+    argv = f"eval --base-url {url} --model m --retries 0 --env {HOME} --limit 2 --no-progress"
     out = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "toolgym.cli",
-            "eval",
-            "--base-url",
-            f"http://127.0.0.1:{closed_port()}/v1",
-            "--model",
-            "m",
-            "--retries",
-            "0",
-            "--env",
-            HOME,
-            "--limit",
-            "2",
-            "--no-progress",
-            "--out",
-            str(tmp_path),
-        ],
+        [sys.executable, "-m", "toolgym.cli", *argv.split(), "--out", str(tmp_path)],
         capture_output=True,
         text=True,
         timeout=120,

@@ -11,18 +11,24 @@ import time
 from pathlib import Path
 from typing import Any
 
+import gymnasium as gym
 import numpy as np
 import pytest
 from conftest import KILL_RESUME
 
+from toolgym.agents.backends import model_identity
+from toolgym.agents.backends.base import PromptRejected
 from toolgym.agents.backends.openai_http import OpenAIBackend
+from toolgym.agents.backends.scripted import ScriptedBackend
 from toolgym.agents.llm_agent import LLMAgent
+from toolgym.envs.protocol import task_env
 from toolgym.errors import InfrastructureError
 from toolgym.evaluation.records import EpisodeRecord
 from toolgym.evaluation.results import (
     ResultsFile,
     ResultsLockedError,
     ResultsMismatchError,
+    make_manifest,
     manifest_path,
     read_records,
 )
@@ -342,3 +348,106 @@ def test_ctrl_c_says_what_is_saved_and_how_to_resume(tmp_path: Path) -> None:
     assert "resume with: toolgym eval --agent random" in err
     assert "Traceback" not in err
     assert os.path.exists(out / f"{HOME.replace('/', '_')}__random__test.manifest.json")
+
+
+# -- review cases ---------------------------------------------------------------------------------
+
+
+def test_a_run_that_saved_nothing_leaves_no_settings_behind(tmp_path: Path) -> None:
+    def boom(prompt: Any) -> str:
+        raise RuntimeError("model crashed")
+
+    with pytest.raises(InfrastructureError):
+        evaluate(
+            HOME,
+            lambda env: LLMAgent.for_env(env, ScriptedBackend(boom)),
+            limit=2,
+            strategy="react",
+            out_dir=tmp_path,
+            progress=False,
+            label="llm",
+        )
+    # nothing was saved, so another setting may use the file; its manifest is then the new one
+    again = evaluate(
+        HOME,
+        lambda env: LLMAgent.for_env(env, ScriptedBackend(["API.search()"], cycle=True)),
+        limit=2,
+        out_dir=tmp_path,
+        progress=False,
+        label="llm",
+    )
+    assert json.loads(manifest_path(again.path).read_text())["strategy"] == "single"
+
+
+def test_records_with_mistyped_fields_are_dropped(tmp_path: Path) -> None:
+    path = two_records(tmp_path, "fine")
+    good = json.loads(path.read_text().splitlines()[0])
+    with path.open("a") as handle:
+        for broken in (
+            {**good, "task_id": 7, "turns": 5},
+            {"task_id": 8, "actions": []},  # no instruction
+            {**good, "task_id": 9, "steps": "two"},
+        ):
+            handle.write(json.dumps(broken) + "\n")
+    records, dropped = read_records(path)
+    assert [r.task_id for r in records] == [0, 1] and dropped == 3
+
+
+def test_runs_on_the_train_split_resume(tmp_path: Path) -> None:
+    first = evaluate(HOME, "random", split="train", limit=4, out_dir=tmp_path, progress=False)
+    more = evaluate(HOME, "random", split="train", limit=7, out_dir=tmp_path, progress=False)
+    assert more.resumed == 4 and [r.task_id for r in more.records[:4]] == [
+        r.task_id for r in first.records
+    ]
+    assert all(str(r.task_id).startswith("train-") for r in more.records)
+
+
+def test_one_rejected_prompt_fails_only_its_episode_in_a_batch() -> None:
+    def reply(prompt: Any) -> str:
+        if f"Task: {victim}" in str(prompt):
+            raise PromptRejected("too long for the context")
+        return "API.search()"
+
+    env = gym.make(HOME)
+    victim = task_env(env).get_task(task_env(env).task_ids[2]).instruction
+    result = evaluate(
+        HOME,
+        lambda e: LLMAgent.for_env(e, ScriptedBackend(reply)),
+        limit=4,
+        batch_size=4,
+        progress=False,
+    )
+    categories = [r.error_category for r in result.records]
+    assert categories[2] == "agent_error" and "agent_error" not in categories[:2] + categories[3:]
+
+
+def test_model_identity_tells_apart_models_of_the_same_name(tmp_path: Path) -> None:
+    for folder, config in (("a", '{"x": 1}'), ("b", '{"x": 2}')):
+        (tmp_path / folder / "ckpt").mkdir(parents=True)
+        (tmp_path / folder / "ckpt" / "config.json").write_text(config)
+    identities = []
+    for folder in ("a", "b"):
+        os.chdir(tmp_path / folder)
+        identities.append(model_identity("hf", model="ckpt"))
+    os.chdir(ROOT)
+    assert identities[0]["name"] == identities[1]["name"] == "hf:ckpt"
+    assert identities[0]["path"] != identities[1]["path"]
+    assert make_manifest({"model": identities[0]}) != make_manifest({"model": identities[1]})
+
+
+def test_a_mismatched_resume_is_refused_before_the_model_is_used(tmp_path: Path) -> None:
+    url = f"http://127.0.0.1:{closed_port()}/v1"
+    argv = f"eval --base-url {url} --model m --retries 0 --env {HOME} --limit 2 --no-progress"
+    base = [sys.executable, "-m", "toolgym.cli", *argv.split(), "--out", str(tmp_path)]
+    first = subprocess.run(base, capture_output=True, text=True, timeout=120)
+    assert first.returncode == 1  # the server is down: nothing recorded, the manifest written
+    (path,) = tmp_path.glob("*.jsonl")
+    manifest = json.loads(manifest_path(path).read_text())
+    manifest = {
+        k: v for k, v in manifest.items() if k not in ("manifest_version", "toolgym_version")
+    }
+    with ResultsFile(path, manifest) as results:  # as if one episode had been saved
+        results.append(record(0))
+    second = subprocess.run([*base, "--seed", "4"], capture_output=True, text=True, timeout=120)
+    assert second.returncode == 2, second.stderr  # refused before the server is tried (exit 1)
+    assert "other settings (seed: 0 on disk, 4 now)" in second.stderr

@@ -163,6 +163,9 @@ OW_TASKS = str(
         (["eval", "--split", "train", "--agent", "oracle"], "--split train is unlimited"),
         (["serve", "openweather", "--port", "70000"], "a port from 0 to 65535"),
         (["generate", "--env", "toolbench/Nope-v0"], "unknown env id"),
+        (["eval", "--seed", "-5"], "--seed: expected a whole number >= 0, got '-5'"),
+        (["eval", "--agent", "oracle", "--strategy", "dfsdt"], "it needs --agent llm"),
+        (["eval", "--env", HOME, "--base-url", "http://127.0.0.1:1/v1"], "pass --model NAME"),
     ],
 )
 def test_user_errors_are_one_line_and_exit_2(
@@ -197,8 +200,25 @@ def test_a_resume_with_other_settings_is_one_line(
     argv = ["eval", "--agent", "random", "--env", "toolbench/HomeSearch-v0", "--limit", "2"]
     argv += ["--no-progress", "--out", str(tmp_path)]
     assert main(argv) == 0
+    assert main(argv) == 0  # the same settings resume
     capsys.readouterr()
     assert main([*argv, "--seed", "3"]) == 2
     err = capsys.readouterr().err
     assert "written with other settings (seed: 0 on disk, 3 now)" in err
     assert main([*argv, "--seed", "3", "--no-resume"]) == 0
+
+
+def test_a_task_file_that_is_not_text_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "tasks.jsonl"
+    bad.write_bytes(b'{"prompt": "\xff\xfe"}\n')
+    assert main(["eval", "--agent", "oracle", "--env", HOME, "--task-file", str(bad)]) == 2
+    assert "is not UTF-8 text" in capsys.readouterr().err
+
+
+def test_an_unwritable_out_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    assert main(["eval", "--agent", "oracle", "--env", HOME, "--out", str(blocker / "x")]) == 2
+    assert "cannot be written" in capsys.readouterr().err

@@ -131,3 +131,17 @@ def test_idle_keep_alive_connections_time_out(server: Server) -> None:
             closed = True
     assert closed
     assert b"HTTP/1.1" not in leftover  # nothing was sent after the first answer
+
+
+def test_silent_connections_time_out_too(server: Server) -> None:
+    for opening in (b"", b"GET /v1/favourites HT"):  # nothing, or half a request line
+        with socket.create_connection(("127.0.0.1", server.server_port), timeout=10) as sock:
+            sock.sendall(opening)
+            sock.settimeout(8)  # the fixture's server closes connections idle for 2 s
+            start = time.monotonic()
+            try:
+                while sock.recv(65536):  # a TimeoutError here fails the test
+                    pass
+            except ConnectionResetError:
+                pass
+        assert time.monotonic() - start < 6

@@ -11,6 +11,7 @@ import json
 import os
 import shlex
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -58,10 +59,32 @@ DEFAULT_LLM_LIMIT = 8
 """Tasks per env in the default LLM evaluation (the first ones of each test split)."""
 
 
-def _agent_factory(args: argparse.Namespace) -> tuple[Any, str, dict[str, Any]]:
-    """The agent factory, its label and the settings that describe it, for ``eval``'s options."""
+def _agent_setup(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
+    """The agent's label and the settings that describe it, known without loading a model."""
     if args.agent in ("oracle", "random"):
-        return args.agent, args.agent, {}
+        return args.agent, {}
+    from toolgym.agents.backends import model_identity
+
+    identity = model_identity(args.backend, model=args.model, base_url=args.base_url)
+    system = not args.no_system_prompt
+    label = f"{identity['name']}-{args.strategy}-{args.shots}shot" + ("" if system else "-nosys")
+    settings = {
+        "agent_kind": "llm",
+        "model": identity,
+        "shots": args.shots,
+        "retriever": args.retriever,
+        "top_k_api": args.top_k_api,
+        "max_new_tokens": args.max_new_tokens,
+        "system_prompt": system,
+        "chat": args.chat,
+    }
+    return label, settings
+
+
+def _agent_factory(args: argparse.Namespace) -> Any:
+    """The agent factory for ``eval``'s options (this loads the model of an LLM agent)."""
+    if args.agent in ("oracle", "random"):
+        return args.agent
     from toolgym.agents.backends import make_backend
     from toolgym.agents.llm_agent import LLMAgent
     from toolgym.agents.prompting import SYSTEM_PROMPT
@@ -81,14 +104,13 @@ def _agent_factory(args: argparse.Namespace) -> tuple[Any, str, dict[str, Any]]:
         api_key=args.api_key,
         **backend_kwargs,
     )
-    shots: int | str = args.shots
     system = None if args.no_system_prompt else SYSTEM_PROMPT
 
     def factory(env: Any) -> Any:
         return LLMAgent.for_env(
             env,
             backend,
-            shots=shots,
+            shots=args.shots,
             retriever=args.retriever,
             system_prompt=system,
             strategy=args.strategy,
@@ -96,18 +118,7 @@ def _agent_factory(args: argparse.Namespace) -> tuple[Any, str, dict[str, Any]]:
             top_k_api=args.top_k_api,
         )
 
-    label = f"{backend.name}-{args.strategy}-{shots}shot" + ("-nosys" if system is None else "")
-    settings = {
-        "model": backend.name,
-        "base_url": args.base_url,
-        "shots": shots,
-        "retriever": args.retriever,
-        "top_k_api": args.top_k_api,
-        "max_new_tokens": args.max_new_tokens,
-        "system_prompt": system is not None,
-        "chat": args.chat,
-    }
-    return factory, label, settings
+    return factory
 
 
 def _check_env_ids(ids: list[str]) -> None:
@@ -126,6 +137,11 @@ def _check_eval_inputs(args: argparse.Namespace, ids: list[str]) -> dict[str, An
     _check_env_ids(ids)
     if args.split == "train" and args.limit is None:
         raise UserInputError("--split train is unlimited; pass --limit N")
+    if args.strategy == "dfsdt" and args.agent != "llm":
+        raise UserInputError(
+            f"--strategy dfsdt searches with a model's proposals; it needs --agent llm, "
+            f"not {args.agent!r}"
+        )
     action_mode = args.action_mode or ("program" if args.strategy == "single" else "call")
     env_kwargs: dict[str, Any] = {"action_mode": action_mode}
     if args.task_file:
@@ -151,8 +167,10 @@ def _check_eval_inputs(args: argparse.Namespace, ids: list[str]) -> dict[str, An
     if args.out:
         try:
             Path(args.out).mkdir(parents=True, exist_ok=True)
+            with tempfile.TemporaryFile(dir=args.out):
+                pass
         except OSError as e:
-            raise UserInputError(f"--out {args.out!r} cannot be created: {e.strerror}") from e
+            raise UserInputError(f"--out {args.out!r} cannot be written: {e.strerror}") from e
     return env_kwargs
 
 
@@ -168,25 +186,45 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         paper_layout,
         write_summaries,
     )
-    from toolgym.evaluation.runner import evaluate
+    from toolgym.evaluation.runner import evaluate, fault_label, results_file
 
     ids = args.env or env_ids()
     env_kwargs = _check_eval_inputs(args, ids)
     limit = args.limit
     if limit is None and args.agent == "llm" and not args.task_file:
         limit = DEFAULT_LLM_LIMIT
-    factory, label, settings = _agent_factory(args)
+    label, settings = _agent_setup(args)
     batch_size = args.batch_size if args.batch_size else (8 if args.agent == "llm" else 1)
-    summaries = []
+    batched = args.agent == "llm" and batch_size > 1 and args.strategy != "dfsdt"
+    rates: list[float | None] = [None] if args.faults is None else [None, args.faults]
+    out = args.out or None
+    if out is not None:  # a held lock or a mismatched resume, said before a model loads
+        for env_id in ids:
+            for rate in rates:
+                results_file(
+                    out,
+                    env_id,
+                    fault_label(label, rate),
+                    agent_kind=args.agent,
+                    split=args.split,
+                    seed=args.seed,
+                    env_kwargs=env_kwargs,
+                    strategy=args.strategy,
+                    batch_size=batch_size if batched else 1,
+                    faults=rate,
+                    settings=settings,
+                    resume=not args.no_resume,
+                ).check()
+    summaries: list[dict[str, Any]] = []
+    faulty: list[dict[str, Any]] = []
     saved = 0
 
     def count(_: Any) -> None:
         nonlocal saved
         saved += 1
 
-    rates: list[float | None] = [None] if args.faults is None else [None, args.faults]
-    faulty = []
     try:
+        factory = _agent_factory(args)
         for env_id in ids:
             for rate in rates:
                 result = evaluate(
@@ -196,7 +234,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
                     limit=limit,
                     seed=args.seed,
                     env_kwargs=env_kwargs,
-                    out_dir=args.out,
+                    out_dir=out,
                     progress=not args.no_progress,
                     batch_size=batch_size,
                     strategy=args.strategy,
@@ -208,11 +246,10 @@ def _cmd_eval(args: argparse.Namespace) -> int:
                 )
                 (summaries if rate is None else faulty).append(result.summary)
     except KeyboardInterrupt:
-        where = f" in {args.out}/" if args.out else " (no --out: nothing is kept)"
+        where = f" in {out}/" if out else " (no --out: nothing is kept)"
+        resume = f"; resume with: {_resume_command(args.argv)}" if out else ""
         print(
-            f"\ninterrupted: {saved} episode(s) of this run saved{where}; "
-            f"resume with: {_resume_command(args.argv)}",
-            file=sys.stderr,
+            f"\ninterrupted: {saved} episode(s) of this run saved{where}{resume}", file=sys.stderr
         )
         return 130
     print(format_summary_table([*summaries, *faulty]))
@@ -221,10 +258,10 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     if faulty:
         print(f"\nwith and without service faults (rate {args.faults:g}, seed {args.seed}):")
         print(format_fault_comparison(summaries, faulty))
-    if args.out:
-        write_summaries([*summaries, *faulty], args.out)
+    if out:
+        write_summaries([*summaries, *faulty], out)
         print(
-            f"\nepisode records (JSONL) and summary.{{json,csv}}, summary_paper.{{txt,csv}} in {args.out}/"
+            f"\nepisode records (JSONL) and summary.{{json,csv}}, summary_paper.{{txt,csv}} in {out}/"
         )
     return 0
 
@@ -419,7 +456,7 @@ def build_parser() -> argparse.ArgumentParser:
         f"(default: all; {DEFAULT_LLM_LIMIT} for LLM agents)",
     )
     ev.add_argument("--no-resume", action="store_true", help="start over instead of resuming")
-    ev.add_argument("--seed", type=int, default=0)
+    ev.add_argument("--seed", type=_count, default=0)
     ev.add_argument(
         "--out", default="results", help="directory for per-episode JSONL and summary.json"
     )
@@ -436,8 +473,8 @@ def build_parser() -> argparse.ArgumentParser:
     gen = sub.add_parser("generate", help="write (goal, program) training pairs (alignment data)")
     gen.add_argument("--env", required=True)
     gen.add_argument("--n", type=_positive, default=1800)
-    gen.add_argument("--seed", type=int, default=0, help="which stream of train tasks")
-    gen.add_argument("--world-seed", type=int, default=0, help="seed of the simulated world")
+    gen.add_argument("--seed", type=_count, default=0, help="which stream of train tasks")
+    gen.add_argument("--world-seed", type=_count, default=0, help="seed of the simulated world")
     gen.add_argument("--out", default="-", help="output JSONL path, or - for stdout")
     gen.set_defaults(func=_cmd_generate)
 
@@ -451,7 +488,7 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument("service", choices=sorted(service_names()))
     srv.add_argument("--port", type=_port, default=8080)
     srv.add_argument("--host", default="127.0.0.1")
-    srv.add_argument("--seed", type=int, default=0, help="seed of the simulated world")
+    srv.add_argument("--seed", type=_count, default=0, help="seed of the simulated world")
     srv.add_argument("--api-key", help="the only key accepted (default: any non-empty key)")
     srv.set_defaults(func=_cmd_serve)
 
@@ -486,10 +523,17 @@ def main(argv: list[str] | None = None) -> int:
     interrupted. Errors are printed as one line; ``--debug`` shows the traceback instead.
     """
     argv = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in argv  # accepted anywhere on the line
+    argv = [a for a in argv if a != "--debug"]
     args = build_parser().parse_args(argv)
-    args.argv = argv
+    args.argv, args.debug = argv, debug
     try:
         return int(args.func(args))
+    except KeyboardInterrupt:
+        if args.debug:
+            raise
+        print(f"\ntoolgym {args.command}: interrupted", file=sys.stderr)
+        return 130
     except USER_ERRORS as e:
         if args.debug:
             raise

@@ -18,6 +18,7 @@ import numpy as np
 from toolgym.benchmarks.score import Checker
 from toolgym.benchmarks.tasks import DATA_DIR, Task, TaskId, TaskSet, load_packaged, write_task_file
 from toolgym.errors import TaskNotFoundError
+from toolgym.simulators.seeding import stable_rng
 
 TRAIN = "train"
 _TRAIN_ID = re.compile(r"^train-(\d+)$")
@@ -80,6 +81,15 @@ class TaskSuite:
     def sample_train_task(self, rng: np.random.Generator, world_seed: int = 0) -> Task:
         """``train-<k>`` with ``k`` drawn uniformly from ``[0, 2**31)`` with ``rng``."""
         return self.bind(self.train_task(int(rng.integers(2**31)), world_seed))
+
+    def sampled_train_ids(self, n: int, seed: int = 0) -> list[str]:
+        """``n`` train task ids for an evaluation with ``seed``.
+
+        The same seed gives the same ids, so a run on the ``train`` split can be resumed.
+        """
+        return [
+            f"train-{int(stable_rng('sampled-train', seed, i).integers(2**31))}" for i in range(n)
+        ]
 
     def train_pairs(
         self, n: int | None = 1800, seed: int = 0, world_seed: int = 0

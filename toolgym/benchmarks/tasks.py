@@ -168,6 +168,10 @@ def load_task_file(path: str | Path) -> TaskSet:
         text = path.read_text(encoding="utf-8")
     except OSError as e:
         raise TaskFileError(f"cannot read task file {str(path)!r}: {e.strerror}") from e
+    except UnicodeDecodeError as e:
+        raise TaskFileError(
+            f"task file {str(path)!r} is not UTF-8 text (byte {e.start}); expected JSON lines"
+        ) from e
     tasks = []
     for number, line in enumerate(text.splitlines()):
         if not line.strip():
@@ -176,6 +180,8 @@ def load_task_file(path: str | Path) -> TaskSet:
             record = json.loads(line)
         except json.JSONDecodeError as e:
             raise TaskFileError(f"{path}:{number + 1}: not valid JSON ({e.msg})") from e
+        except (RecursionError, ValueError) as e:  # nested too deep, an integer too long
+            raise TaskFileError(f"{path}:{number + 1}: not a task record ({e})") from e
         try:
             task = Task.from_record(record, number)
         except TaskFileError as e:

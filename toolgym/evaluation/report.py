@@ -8,6 +8,7 @@ the paper's layout (one column per tool) are built from whatever metrics the sum
 from __future__ import annotations
 
 import csv
+import io
 import json
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -16,6 +17,7 @@ from typing import Any
 
 from toolgym.benchmarks.score import F1_METRICS, MetricSpec
 from toolgym.evaluation.records import EpisodeRecord
+from toolgym.evaluation.results import atomic_write
 from toolgym.tools.errors import REPORTED_CATEGORIES
 
 
@@ -125,7 +127,13 @@ def fault_comparison(
 ) -> list[dict[str, Any]]:
     """Side by side, per env: each metric without and with service faults, and the faults met.
 
-    ``clean[i]`` and ``faulty[i]`` summarize the same env and tasks.
+    Args:
+        clean: summaries (:func:`summarize`) of runs without faults.
+        faulty: summaries of the same envs and tasks with faults, in the same order.
+
+    Returns:
+        One row per env: each metric, then the same with faults, the faults met (slow answers
+        included) and the episodes that ended on a ``service_error``.
     """
     rows = []
     for plain, broken in zip(clean, faulty, strict=True):
@@ -216,18 +224,18 @@ def write_summaries(summaries: Sequence[Mapping[str, Any]], out_dir: str | Path)
         "paper_csv": out / "summary_paper.csv",
     }
     paper = paper_layout(summaries)
-    paths["json"].write_text(
-        json.dumps({"per_env": list(summaries), "paper": paper}, indent=2) + "\n"
-    )
+    text = json.dumps({"per_env": list(summaries), "paper": paper}, indent=2) + "\n"
+    atomic_write(paths["json"], text.encode())
     _write_csv(paths["csv"], summaries, summary_columns(summaries))
-    paths["paper_txt"].write_text(format_paper_table(paper) + "\n")
+    atomic_write(paths["paper_txt"], (format_paper_table(paper) + "\n").encode())
     _write_csv(paths["paper_csv"], paper, list(dict.fromkeys(k for r in paper for k in r)))
     return paths
 
 
 def _write_csv(path: Path, rows: Sequence[Mapping[str, Any]], columns: list[str]) -> None:
-    with open(path, "w", newline="", encoding="utf-8") as f:
-        writer = csv.DictWriter(f, fieldnames=columns, extrasaction="ignore")
-        writer.writeheader()
-        for row in rows:
-            writer.writerow(row)
+    buffer = io.StringIO(newline="")
+    writer = csv.DictWriter(buffer, fieldnames=columns, extrasaction="ignore")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow(row)
+    atomic_write(path, buffer.getvalue().encode("utf-8"))

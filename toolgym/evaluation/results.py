@@ -17,6 +17,7 @@ made to survive anything that can stop a run:
 from __future__ import annotations
 
 import json
+import math
 import os
 import tempfile
 from collections.abc import Mapping
@@ -27,7 +28,7 @@ from typing import Any
 import filelock
 
 from toolgym._version import __version__
-from toolgym.errors import ToolgymError
+from toolgym.errors import ToolgymError, UserInputError
 from toolgym.evaluation.records import EpisodeRecord
 
 MANIFEST_VERSION = 1
@@ -47,10 +48,11 @@ def record_key(task_id: Any) -> str:
     return json.dumps(task_id, sort_keys=True)
 
 
-def _atomic_write(path: Path, data: bytes) -> None:
+def atomic_write(path: Path, data: bytes) -> None:
     """Replace ``path`` with ``data`` so that a reader sees the old or the new file, never half."""
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        os.fchmod(fd, 0o644)  # mkstemp makes files only the owner can read
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
@@ -61,12 +63,43 @@ def _atomic_write(path: Path, data: bytes) -> None:
         raise
 
 
+_SHAPES: dict[str, type | tuple[type, ...]] = {
+    "instruction": str,
+    "actions": list,
+    "turns": list,
+    "steps": int,
+    "metrics": (dict, type(None)),
+    "error": (dict, type(None)),
+}
+"""The types a record's main fields must have to be read back."""
+
+
+def _as_record(data: Any) -> EpisodeRecord | None:
+    """``data`` as a record, or ``None`` when it is not one (a field missing or mistyped)."""
+    if not isinstance(data, dict) or "task_id" not in data:
+        return None
+    if any(not isinstance(data.get(k), t) for k, t in _SHAPES.items() if k in data):
+        return None
+    try:
+        record = EpisodeRecord.from_dict(data)
+        json.dumps(record.task_id)
+    except (TypeError, ValueError):
+        return None
+    return record
+
+
 def read_records(path: Path, *, repair: bool = True) -> tuple[list[EpisodeRecord], int]:
     """The complete records of a results file, and how many lines were dropped.
 
     A line is dropped when it is torn (no newline at the end of the file), is not UTF-8 or not a
-    JSON record, or repeats a task already recorded (the first record of a task is kept). With
-    ``repair``, the file is rewritten without the dropped lines.
+    JSON record, or repeats a task already recorded (the first record of a task is kept).
+
+    Args:
+        path: the JSONL file (missing: no records).
+        repair: rewrite the file without the dropped lines (atomically).
+
+    Returns:
+        The records, in file order, and the number of lines dropped.
     """
     if not path.exists():
         return [], 0
@@ -83,18 +116,19 @@ def read_records(path: Path, *, repair: bool = True) -> tuple[list[EpisodeRecord
         except (UnicodeDecodeError, ValueError):
             dropped += 1
             continue
-        if not isinstance(data, dict) or "task_id" not in data:
+        record = _as_record(data)
+        if record is None:
             dropped += 1
             continue
-        key = record_key(data["task_id"])
+        key = record_key(record.task_id)
         if key in seen:
             dropped += 1
             continue
         seen.add(key)
-        records.append(EpisodeRecord.from_dict(data))
+        records.append(record)
         kept.append(line + b"\n")
     if dropped and repair:
-        _atomic_write(path, b"".join(kept))
+        atomic_write(path, b"".join(kept))
     return records, dropped
 
 
@@ -103,14 +137,44 @@ def manifest_path(path: Path) -> Path:
     return path.with_name(path.name.removesuffix(".jsonl") + ".manifest.json")
 
 
+def canonical(value: Any) -> Any:
+    """``value`` as JSON that is the same in every process.
+
+    Mappings get string keys, sets become sorted lists, tuples lists, non-finite floats strings,
+    paths strings, and any other object the name of its type (never its ``repr``, which may hold
+    an address).
+
+    >>> canonical({"b": {3, 1}, ("x", 1): float("nan"), "c": object()})
+    {'b': [1, 3], "('x', 1)": 'nan', 'c': 'builtins.object'}
+    """
+    if value is None or isinstance(value, bool | int | str):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else str(value)
+    if isinstance(value, Mapping):
+        return {k if isinstance(k, str) else str(k): canonical(v) for k, v in value.items()}
+    if isinstance(value, set | frozenset):
+        items = [canonical(v) for v in value]
+        return sorted(items, key=lambda v: json.dumps(v, sort_keys=True))
+    if isinstance(value, list | tuple):
+        return [canonical(v) for v in value]
+    if isinstance(value, os.PathLike):
+        return os.fspath(value)
+    return f"{type(value).__module__}.{type(value).__qualname__}"
+
+
 def make_manifest(settings: Mapping[str, Any]) -> dict[str, Any]:
-    """A manifest: the run's settings, with the toolgym version and the manifest layout."""
-    manifest = {"manifest_version": MANIFEST_VERSION, "toolgym_version": __version__}
-    manifest.update(json.loads(json.dumps(dict(settings), sort_keys=True, default=repr)))
+    """A manifest: the run's settings (see :func:`canonical`), the toolgym version, the layout."""
+    manifest: dict[str, Any] = {
+        "manifest_version": MANIFEST_VERSION,
+        "toolgym_version": __version__,
+    }
+    manifest.update(canonical(dict(settings)))
     return manifest
 
 
 def _differences(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
+    """One line per setting that differs: its value on disk and now."""
     keys = sorted(set(old) | set(new))
     return [
         f"{k}: {old.get(k, '(unset)')!r} on disk, {new.get(k, '(unset)')!r} now"
@@ -144,55 +208,86 @@ class ResultsFile:
         self._lock = filelock.FileLock(str(self.path) + ".lock", timeout=0)
         self._fd: int | None = None
 
-    def open(self) -> ResultsFile:
-        """Take the lock, check or write the manifest and read what an earlier run saved."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+    def _acquire(self) -> None:
         try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
             self._lock.acquire()
         except filelock.Timeout:
             raise ResultsLockedError(
                 f"another evaluation is writing {self.path} (it holds {self._lock.lock_file}); "
                 "wait for it to end, or write this run elsewhere with another --out"
             ) from None
+        except OSError as e:
+            raise UserInputError(
+                f"cannot write results in {self.path.parent}: {e.strerror or e}"
+            ) from None
+
+    def check(self) -> None:
+        """Check, writing nothing, that :meth:`open` would succeed.
+
+        The lock is free and the manifest agrees: what a command line checks before it loads a
+        model.
+
+        Raises:
+            ResultsLockedError: another process holds the file.
+            ResultsMismatchError: its records were made with other settings.
+            UserInputError: the folder cannot be written.
+        """
+        self._acquire()
         try:
-            self._prepare()
+            self._prepare(dry_run=True)
+        finally:
+            self._lock.release()
+
+    def open(self) -> ResultsFile:
+        """Take the lock, check or write the manifest and read what an earlier run saved."""
+        self._acquire()
+        try:
+            self._prepare(dry_run=False)
             self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         except BaseException:
             self._lock.release()
             raise
         return self
 
-    def _prepare(self) -> None:
+    def _prepare(self, dry_run: bool) -> None:
+        """Read the saved records and check their manifest; without them, write a new one."""
         manifest_file = manifest_path(self.path)
+        records: list[EpisodeRecord] = []
+        if self.resume and self.path.exists():
+            records, self.dropped = read_records(self.path, repair=not dry_run)
+        if records:
+            self._check_manifest(manifest_file)
+        self.records = records
+        if dry_run:
+            return
         if not self.resume:
             self.path.unlink(missing_ok=True)
-            manifest_file.unlink(missing_ok=True)
-        elif self.path.exists() and self.path.stat().st_size:
-            if not manifest_file.exists():
-                raise ResultsMismatchError(
-                    f"{self.path} holds records but no manifest ({manifest_file.name}), so the "
-                    "settings that produced them are unknown; start over with --no-resume or "
-                    "write to another --out"
-                )
-            try:
-                old = json.loads(manifest_file.read_text(encoding="utf-8"))
-            except (OSError, UnicodeDecodeError, ValueError) as e:
-                raise ResultsMismatchError(
-                    f"the manifest {manifest_file} cannot be read ({e}); start over with "
-                    "--no-resume or write to another --out"
-                ) from None
-            differences = _differences(old if isinstance(old, dict) else {}, self.manifest)
-            if differences:
-                raise ResultsMismatchError(
-                    f"{self.path} was written with other settings ("
-                    + "; ".join(differences)
-                    + "): resume with the same settings, start over with --no-resume, "
-                    "or write to another --out"
-                )
-            self.records, self.dropped = read_records(self.path)
-        if not manifest_file.exists() or not self.resume:
-            _atomic_write(
-                manifest_file, (json.dumps(self.manifest, indent=2, sort_keys=True) + "\n").encode()
+        if not records:  # nothing saved yet: this run's settings are the file's
+            data = json.dumps(self.manifest, indent=2, sort_keys=True) + "\n"
+            atomic_write(manifest_file, data.encode())
+
+    def _check_manifest(self, manifest_file: Path) -> None:
+        if not manifest_file.exists():
+            raise ResultsMismatchError(
+                f"{self.path} holds records but no manifest ({manifest_file.name}), so the "
+                "settings that produced them are unknown; start over with --no-resume or "
+                "write to another --out"
+            )
+        try:
+            old = json.loads(manifest_file.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, ValueError) as e:
+            raise ResultsMismatchError(
+                f"the manifest {manifest_file} cannot be read ({e}); start over with "
+                "--no-resume or write to another --out"
+            ) from None
+        differences = _differences(old if isinstance(old, dict) else {}, self.manifest)
+        if differences:
+            raise ResultsMismatchError(
+                f"{self.path} was written with other settings ("
+                + "; ".join(differences)
+                + "): resume with the same settings, start over with --no-resume, "
+                "or write to another --out"
             )
 
     def append(self, record: EpisodeRecord) -> None:
@@ -217,6 +312,7 @@ class ResultsFile:
             self._lock.release()
 
     def __enter__(self) -> ResultsFile:
+        """:meth:`open`."""
         return self.open()
 
     def __exit__(

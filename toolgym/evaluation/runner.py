@@ -35,7 +35,7 @@ import gymnasium as gym
 from tqdm.auto import tqdm
 
 from toolgym.agents import Agent, make_agent
-from toolgym.agents.backends.base import generate_checked
+from toolgym.agents.backends.base import PromptRejected, generate_checked
 from toolgym.envs.protocol import task_env
 from toolgym.errors import InfrastructureError
 from toolgym.evaluation.records import EpisodeRecord
@@ -180,6 +180,7 @@ def run_batch(
     while not all(done):
         active = [i for i in range(n) if not done[i]]
         prompts = [agents[i].prompt(obs[i], infos[i]) for i in active]
+        generations: list[Any]
         try:
             generations = generate_checked(
                 backend,
@@ -187,14 +188,25 @@ def run_batch(
                 max_new_tokens=agents[active[0]].max_new_tokens,
                 stop=agents[active[0]].stop,
             )
-        except InfrastructureError:
-            raise
-        except Exception as e:  # a prompt was rejected: every active episode records it
-            for i in active:
-                records[i].error = _agent_error(e)
-                done[i] = True
-            break
+        except PromptRejected:  # which one? each prompt alone, so the others still play
+            generations = []
+            for i, prompt in zip(active, prompts, strict=True):
+                try:
+                    generations.extend(
+                        generate_checked(
+                            backend,
+                            [prompt],
+                            max_new_tokens=agents[i].max_new_tokens,
+                            stop=agents[i].stop,
+                        )
+                    )
+                except PromptRejected as e:
+                    records[i].error = _agent_error(e)
+                    done[i] = True
+                    generations.append(None)
         for i, prompt, generation in zip(active, prompts, generations, strict=True):
+            if generation is None:
+                continue
             try:
                 action = _checked(agents[i].parse(generation, infos[i]))
                 turn = agents[i].record(prompt, generation, action)
@@ -310,10 +322,63 @@ def _task_source(split: str, env_kwargs: dict[str, Any]) -> dict[str, Any]:
     return {"task_file": str(path.resolve()), "sha256": digest}
 
 
+MAX_LABEL_CHARS = 64
+"""Longer labels are shortened in file names (with a hash of the whole label)."""
+
+
 def results_path(out_dir: str | Path, env_id: str, label: str, source: str) -> Path:
     """The results file of ``label`` on ``env_id`` (``source``: the split or task file's name)."""
     safe = "".join(c if c.isalnum() or c in "-_.=" else "_" for c in label)
-    return Path(out_dir) / f"{env_id.replace('/', '_')}__{safe}__{source}.jsonl"
+    if len(safe) > MAX_LABEL_CHARS:
+        digest = hashlib.sha256(label.encode("utf-8", "backslashreplace")).hexdigest()[:10]
+        safe = f"{safe[: MAX_LABEL_CHARS - 11]}-{digest}"
+    return Path(out_dir) / f"{env_id.replace('/', '_')}__{safe}__{source[:MAX_LABEL_CHARS]}.jsonl"
+
+
+def results_file(
+    out_dir: str | Path,
+    env_id: str,
+    label: str,
+    *,
+    agent_kind: str,
+    split: str = "test",
+    seed: int = 0,
+    env_kwargs: dict[str, Any] | None = None,
+    strategy: str = "single",
+    batch_size: int = 1,
+    dfsdt_width: int = 2,
+    faults: float | None = None,
+    settings: dict[str, Any] | None = None,
+    resume: bool = True,
+) -> ResultsFile:
+    """The results file of a run, with the manifest of its settings (not opened yet).
+
+    :func:`evaluate` writes through it; a command line calls its ``check()`` first, to report a
+    mismatched resume or a held lock before it loads a model. The arguments are
+    :func:`evaluate`'s (``label`` already carries the ``@faults=`` suffix; ``batch_size`` is 1
+    unless episodes are batched).
+    """
+    kwargs = dict(env_kwargs or {})
+    tag = split if "task_file" not in kwargs else Path(kwargs["task_file"]).stem
+    manifest = {
+        "env_id": env_id,
+        "agent": label,
+        "agent_kind": agent_kind,
+        "tasks": _task_source(split, kwargs),
+        "seed": seed,
+        "strategy": strategy,
+        "env_kwargs": {k: v for k, v in kwargs.items() if k not in ("split", "task_file")},
+        "batch_size": batch_size,
+        "faults": faults,
+        **({"dfsdt_width": dfsdt_width} if strategy == "dfsdt" else {}),
+        **(settings or {}),
+    }
+    return ResultsFile(results_path(out_dir, env_id, label, tag), manifest, resume=resume)
+
+
+def fault_label(label: str, faults: float | None) -> str:
+    """The label of a run with service faults at rate ``faults`` (``label`` itself without)."""
+    return label if faults is None else f"{label}@faults={faults:g}"
 
 
 def evaluate(
@@ -380,16 +445,14 @@ def evaluate(
     env = make_env()
     agent_obj = make_agent(agent, env, seed) if isinstance(agent, str) else agent(env)
     name = label or getattr(agent_obj, "name", None) or "agent"
-    if faults is not None:
-        name = f"{name}@faults={faults:g}"
+    name = fault_label(name, faults)
     unwrapped = task_env(env)
     if task_ids is None:
         ids: list[Any] = list(unwrapped.task_ids)
         if not ids:
             if limit is None:
                 raise ValueError(f"split {split!r} of {env_id} is unlimited; pass limit")
-            ids = [None] * limit
-            resume = False  # sampled tasks have no ids to resume by
+            ids = list(unwrapped.suite.sampled_train_ids(limit, seed))
         elif limit is not None:
             ids = ids[:limit]
     else:
@@ -398,21 +461,21 @@ def evaluate(
     batchable = batch_size > 1 and strategy != "dfsdt" and hasattr(agent_obj, "prompt")
     results: ResultsFile | None = None
     if out_dir is not None:
-        tag = split if "task_file" not in kwargs else Path(kwargs["task_file"]).stem
-        manifest = {
-            "env_id": env_id,
-            "agent": name,
-            "agent_kind": agent if isinstance(agent, str) else "custom",
-            "tasks": _task_source(split, kwargs),
-            "seed": seed,
-            "strategy": strategy,
-            "env_kwargs": {k: v for k, v in kwargs.items() if k not in ("split", "task_file")},
-            "batch_size": batch_size if batchable else 1,
-            "faults": faults,
-            **({"dfsdt_width": dfsdt_width} if strategy == "dfsdt" else {}),
-            **(settings or {}),
-        }
-        results = ResultsFile(results_path(out_dir, env_id, name, tag), manifest, resume=resume)
+        results = results_file(
+            out_dir,
+            env_id,
+            name,
+            agent_kind=agent if isinstance(agent, str) else "custom",
+            split=split,
+            seed=seed,
+            env_kwargs=kwargs,
+            strategy=strategy,
+            batch_size=batch_size if batchable else 1,
+            dfsdt_width=dfsdt_width,
+            faults=faults,
+            settings=settings,
+            resume=resume,
+        )
     fresh: dict[int, EpisodeRecord] = {}
     with contextlib.ExitStack() as stack:
         stack.callback(env.close)

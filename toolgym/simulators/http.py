@@ -74,8 +74,11 @@ class Request:
         return self.headers.get(name.lower(), default)
 
     def json(self) -> Any:
-        """The body parsed as JSON (raises ``ValueError`` if it is not)."""
-        return json.loads(self.body.decode("utf-8") or "null")
+        """The body parsed as JSON (raises ``ValueError`` if it is not, or nests too deep)."""
+        try:
+            return json.loads(self.body.decode("utf-8") or "null")
+        except RecursionError:
+            raise ValueError("the JSON body nests too deep") from None
 
 
 @dataclass

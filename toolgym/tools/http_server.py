@@ -13,12 +13,14 @@ thread-safe, and a stateful app must answer deterministically.
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import threading
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import uvicorn
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from toolgym.simulators.http import HttpApp, Request
 
@@ -34,7 +36,37 @@ Receive = Callable[[], Awaitable[dict[str, Any]]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
 
+class _IdleClosingProtocol(HttpToolsProtocol):
+    """uvicorn's httptools protocol, with its idle timer armed before the first request too.
+
+    uvicorn closes a keep-alive connection that stays silent after a response; this also closes
+    one that opens and sends nothing (or stalls between requests' first bytes), so idle
+    connections never pile up.
+    """
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        """Accept the connection and start its idle timer."""
+        super().connection_made(transport)
+        self._arm_idle_timer()
+
+    def data_received(self, data: bytes) -> None:
+        """Parse the bytes; restart the idle timer while no request is being answered."""
+        super().data_received(data)
+        if self.cycle is None or self.cycle.response_complete:
+            self._arm_idle_timer()
+
+    def _arm_idle_timer(self) -> None:
+        if self.transport.is_closing():
+            return
+        self._unset_keepalive_if_required()
+        self.timeout_keep_alive_task = self.loop.call_later(
+            self.timeout_keep_alive, self.timeout_keep_alive_handler
+        )
+
+
 def _plain(send: Send, status: int, text: str) -> Awaitable[None]:
+    """Answer with a short plain-text body (413 and the like)."""
+
     async def reply() -> None:
         body = text.encode()
         headers = [
@@ -133,6 +165,7 @@ class Server:
             server_header=False,
             date_header=False,
             lifespan="on",
+            http=_IdleClosingProtocol,
         )
         self._server = uvicorn.Server(config)
         self._stopped = threading.Event()
@@ -159,7 +192,8 @@ def make_server(app: HttpApp, host: str = "127.0.0.1", port: int = 0) -> Server:
 def serve(app: HttpApp, host: str = "127.0.0.1", port: int = 8080) -> None:
     """Serve ``app`` until interrupted."""
     server = make_server(app, host, port)
-    shown = f"[{host}]" if ":" in host else host
+    bare = host.strip("[]")
+    shown = f"[{bare}]" if ":" in bare else bare
     print(
         f"serving {app.name or type(app).__name__} on http://{shown}:{server.server_port}/",
         flush=True,

@@ -5,6 +5,7 @@ Heavy libraries are imported only when a backend is created; :func:`make_backend
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 from pathlib import Path
@@ -63,6 +64,11 @@ def check_model(
             raise UserInputError(
                 f"--base-url must be an http(s) URL such as http://127.0.0.1:8000/v1; got {base_url!r}"
             )
+        if not (model or os.environ.get("TOOLGYM_MODEL")):
+            raise UserInputError(
+                "an OpenAI-compatible server needs the name of its model: pass --model NAME "
+                "(or set TOOLGYM_MODEL)"
+            )
         return
     if model is None or (kind == "hf" and model == "smollm2-135m"):
         from toolgym.agents.backends.llamacpp import embedded_gguf_path
@@ -92,6 +98,47 @@ def check_model(
             f"--model {model!r} is not a local directory nor in the Hugging Face cache, and "
             "downloads are off (HF_HUB_OFFLINE=1): download it first or pass a local directory"
         )
+
+
+def _fingerprint(path: Path) -> str:
+    """A short hash of a model file or directory's files (names, sizes, modification times)."""
+    files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
+    digest = hashlib.sha256()
+    for file in files:
+        stat = file.stat()
+        digest.update(f"{file.relative_to(path) if path.is_dir() else file.name}|".encode())
+        digest.update(f"{stat.st_size}|{stat.st_mtime_ns}\n".encode())
+    return digest.hexdigest()[:16]
+
+
+def model_identity(
+    backend: str | None = None, *, model: str | None = None, base_url: str | None = None
+) -> dict[str, Any]:
+    """What identifies the model :func:`make_backend` would use, without loading it.
+
+    It goes in results manifests, so that records of two models never mix: the backend, its
+    label (as :attr:`LLMBackend.name` will be), and for local files their resolved path and a
+    fingerprint (names, sizes and modification times), for a server its URL.
+    """
+    kind = backend or ("openai" if base_url else "hf")
+    if kind == "openai":
+        name = model or os.environ.get("TOOLGYM_MODEL") or ""
+        url = base_url or os.environ.get("TOOLGYM_BASE_URL") or os.environ.get("OPENAI_BASE_URL")
+        return {"backend": kind, "name": f"openai:{name}", "url": url}
+    if model is None or (kind == "hf" and model == "smollm2-135m"):
+        from toolgym.agents.backends.llamacpp import embedded_gguf_path
+
+        embedded = embedded_gguf_path()
+        path: Path | None = embedded
+        name = "hf:smollm2-135m" if kind == "hf" else f"llamacpp:{embedded.name}"
+    else:
+        local = Path(model).expanduser()
+        path = local.resolve() if local.exists() else None
+        name = f"{kind}:{model}" if kind == "hf" else f"llamacpp:{local.name}"
+    identity: dict[str, Any] = {"backend": kind, "name": name}
+    if path is not None:
+        identity.update(path=str(path), fingerprint=_fingerprint(path))
+    return identity
 
 
 def make_backend(
@@ -139,4 +186,5 @@ __all__ = [
     "check_model",
     "make_backend",
     "merge_stops",
+    "model_identity",
 ]

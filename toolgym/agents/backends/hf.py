@@ -20,6 +20,7 @@ from toolgym.agents.backends.base import (
     Generation,
     LLMBackend,
     Prompt,
+    PromptRejected,
     apply_stops,
     as_messages,
     as_text,
@@ -206,6 +207,12 @@ class HFBackend(LLMBackend):
         ).to(self.device)
         mask = encoded["attention_mask"]
         prompt_tokens = [int(n) for n in mask.sum(-1)]
+        context = getattr(self.model.config, "max_position_embeddings", None)
+        if context is not None and max(prompt_tokens) + max_new_tokens > context:
+            raise PromptRejected(
+                f"{self.name}: a prompt of {max(prompt_tokens)} tokens plus {max_new_tokens} new "
+                f"ones exceeds the model's context of {context} tokens"
+            )
         eos = self.tokenizer.eos_token_id
         stops = [s for s in stop if s]
         new_tokens: list[list[int]] = [[] for _ in texts]

@@ -17,6 +17,7 @@ from toolgym.agents.backends.base import (
     Generation,
     LLMBackend,
     Prompt,
+    PromptRejected,
     apply_stops,
     as_messages,
     as_text,
@@ -145,6 +146,14 @@ class LlamaCppBackend(LLMBackend):
             closer()
 
     def _generate_one(self, prompt: Prompt, max_new_tokens: int, stops: list[str]) -> Generation:
+        try:
+            return self._complete(prompt, max_new_tokens, stops)
+        except ValueError as e:  # llama.cpp's "Requested tokens (...) exceed context window"
+            if "context window" in str(e):
+                raise PromptRejected(f"{self.name}: {e}") from e
+            raise
+
+    def _complete(self, prompt: Prompt, max_new_tokens: int, stops: list[str]) -> Generation:
         if self.chat:
             reply = self.llm.create_chat_completion(
                 messages=as_messages(prompt, self.system),

@@ -322,7 +322,7 @@ class OpenAIBackend(LLMBackend):
                 if status < 500 and status not in INFRASTRUCTURE_STATUSES:
                     raise RequestRejected(message, status)
                 failure = BackendFailing(message, status)
-                if status != 429 and status < 500:
+                if status not in (408, 429) and status < 500:
                     raise failure
             if attempt >= self.max_retries:
                 raise failure

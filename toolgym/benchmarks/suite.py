@@ -150,6 +150,10 @@ def _load(suite: TaskSuite, split: str) -> TaskSet:
 class FixedSplits:
     """A generator's fixed splits, built once per process, and the goals ``train`` tasks avoid.
 
+    Families wrap :meth:`tasks` and :meth:`unseen` in module-level functions for their
+    :class:`TaskSuite`, so that suites (and the envs that hold them) pickle by reference rather
+    than with every task.
+
     Args:
         name: the family's title, for error messages.
         build: builds every fixed split (``{"test": tasks, "demo": tasks}``), the same on every

@@ -113,7 +113,7 @@ def read_records(path: Path, *, repair: bool = True) -> tuple[list[EpisodeRecord
     for line in lines:
         try:
             data = json.loads(line.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError):
+        except (UnicodeDecodeError, ValueError, RecursionError):
             dropped += 1
             continue
         record = _as_record(data)
@@ -276,7 +276,7 @@ class ResultsFile:
             )
         try:
             old = json.loads(manifest_file.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, ValueError) as e:
+        except (OSError, UnicodeDecodeError, ValueError, RecursionError) as e:
             raise ResultsMismatchError(
                 f"the manifest {manifest_file} cannot be read ({e}); start over with "
                 "--no-resume or write to another --out"

@@ -86,13 +86,7 @@ class CurlLanguage(ActionLanguage):
         else:
             exchange = rest.request(line)
         rest.exchanges.append(exchange)
-        return Execution(
-            self._observe(exchange),
-            exchange.error,
-            finished=True,
-            attempt=rest.exchange_attempt(exchange),
-            info={"request": exchange.line},
-        )
+        return _final(rest, exchange, self._observe(exchange))
 
     def run_call(self, text: str, backend: Backend) -> Execution:
         """Send one request; only requests that reached the service count."""
@@ -114,13 +108,7 @@ class CurlLanguage(ActionLanguage):
         else:
             error = ToolCallError(NON_EXECUTABLE, "finish before any request was made")
             exchange = Exchange("", None, None, None, error)
-        return Execution(
-            "Finished.",
-            exchange.error,
-            finished=True,
-            attempt=rest.exchange_attempt(exchange),
-            info={"request": exchange.line},
-        )
+        return _final(rest, exchange, "Finished.")
 
     def run_gold(self, gold: str, backend: Backend) -> Attempt:
         """Send a gold request as written."""
@@ -154,6 +142,17 @@ class CurlLanguage(ActionLanguage):
     def extract(cls, generation: str, hints: AgentHints, extraction: str = "strict") -> str:
         """The first line that starts with ``curl`` (the original rule), else the whole text."""
         return first_curl_line(generation)
+
+
+def _final(rest: RestBackend, exchange: Exchange, observation: str) -> Execution:
+    """The execution that ends an episode on ``exchange`` (its answer is what is scored)."""
+    return Execution(
+        observation,
+        exchange.error,
+        finished=True,
+        attempt=rest.exchange_attempt(exchange),
+        info={"request": exchange.line},
+    )
 
 
 def _rest_backend(backend: Backend) -> RestBackend:

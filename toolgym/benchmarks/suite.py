@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import functools
 import re
+import dataclasses
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -41,6 +43,10 @@ class TaskSuite:
         world_seed: the seed of the world the stored splits were built for.
         stored: whether the fixed splits are read from stored data (``False``: generated when
             first loaded, for families kept outside the package, such as plugins and tests).
+        setup_for: ``task -> setup``, the starting state a task without one needs, derived from
+            its gold (a favourite the gold deletes must exist, one it adds must not); ``None``
+            or a ``None`` result: the world's state. Tasks from the original files carry no
+            setup, so this is what lets their golds run as they were written.
     """
 
     family: str
@@ -51,6 +57,7 @@ class TaskSuite:
     checker_for: Callable[[Task], Checker]
     world_seed: int = 0
     stored: bool = True
+    setup_for: Callable[[Task], Mapping[str, Any] | None] | None = None
 
     @property
     def all_splits(self) -> tuple[str, ...]:
@@ -58,7 +65,14 @@ class TaskSuite:
         return (*self.splits, TRAIN)
 
     def bind(self, task: Task) -> Task:
-        """``task`` with this family's checker (tasks from files and inline records need it)."""
+        """``task`` with this family's checker, and the setup it needs when it has none.
+
+        Tasks from files and inline records need it; see :attr:`setup_for`.
+        """
+        if task.setup is None and self.setup_for is not None:
+            setup = self.setup_for(task)
+            if setup is not None:
+                task = dataclasses.replace(task, setup=setup)
         return task.with_checker(self.checker_for(task))
 
     def load(self, split: str) -> TaskSet:

@@ -9,12 +9,14 @@ or into a crash when the original counts it as one.
 
 from __future__ import annotations
 
+import json
 from abc import abstractmethod
 from collections.abc import Hashable, Mapping
 from typing import Any, ClassVar
 
 import numpy as np
 
+from toolgym.errors import TaskFileError
 from toolgym.simulators.http import HttpApp, Request, Response
 from toolgym.tools.backend import Attempt, Backend
 from toolgym.tools.curl import parse_curl
@@ -39,20 +41,26 @@ class RestBackend(Backend):
         self.toolkit = toolkit
         self.app = toolkit.new_app()
         self._world = self.app.snapshot()
+        self._setup_key: Hashable = None
         self.exchanges: list[Exchange] = []
 
     def reset(
         self, rng: np.random.Generator | None, setup: Mapping[str, Any] | None = None
     ) -> None:
-        """The service's initial state, then the family's per-episode part (drawn with ``rng``)."""
+        """The service's initial state, the task's setup, then the per-episode part (``rng``)."""
         self.app.restore(self._world)  # apps copy what they restore
+        self._setup_key = None
+        if setup is not None:
+            self.toolkit.apply_setup(self.app, setup)
+            self._setup_key = json.dumps(setup, sort_keys=True, default=repr)
         if rng is not None:
             self.toolkit.start_episode(self.app, rng)
         self.exchanges = []
 
     def start_key(self) -> Hashable | None:
         """The family's key of the starting state (see :meth:`RestToolkit.start_key`)."""
-        return self.toolkit.start_key(self.app)
+        key = self.toolkit.start_key(self.app)
+        return None if key is None else (key, self._setup_key)
 
     def snapshot(self) -> dict[str, Any]:
         """The service's state and the requests made so far."""
@@ -124,7 +132,8 @@ class RestToolkit(Toolkit):
 
     Subclasses set ``name``, ``app_class`` and ``endpoints`` (tools with a
     :class:`~toolgym.tools.rest.RestRoute`) and implement :meth:`outcome`; they may override
-    :meth:`prepare`, :meth:`headers`, :meth:`start_episode` and :meth:`start_key`.
+    :meth:`prepare`, :meth:`headers`, :meth:`start_episode`, :meth:`start_key` and
+    :meth:`apply_setup`.
 
     Args:
         world_seed: seed of the simulated service.
@@ -178,8 +187,22 @@ class RestToolkit(Toolkit):
         """Set the per-episode part of the service's state (default: nothing)."""
 
     def start_key(self, app: HttpApp) -> Hashable | None:
-        """A key of the episode's starting state for the gold cache (default: it varies)."""
+        """A key of the episode's starting state for the gold cache (default: it varies).
+
+        The backend adds the task's setup to it.
+        """
         return None
+
+    def apply_setup(self, app: HttpApp, setup: Mapping[str, Any]) -> None:
+        """Put a task's own starting state (its ``setup``) into the fresh service.
+
+        Raises:
+            TaskFileError: the family's tasks take no setup (the default), or this one is invalid.
+        """
+        raise TaskFileError(
+            f"{self.app_class.name} tasks start from the world's state and take no 'setup'; "
+            f"got {json.dumps(setup, default=repr)[:200]}"
+        )
 
     def prepare(self, line: str) -> str:
         """Turn the agent's curl line into the line that is run (default: substitute the key)."""

@@ -1,6 +1,7 @@
 """The loader for the original task files, on the shared samples (skipped when absent)."""
 
 import json
+import warnings
 from pathlib import Path
 
 import gymnasium as gym
@@ -9,7 +10,7 @@ from conftest import samples_dir
 
 from toolgym.agents import OracleAgent
 from toolgym.benchmarks.tasks import load_task_file
-from toolgym.errors import TaskFileError
+from toolgym.errors import TaskFileError, TaskFileWarning
 from toolgym.evaluation.runner import run_episode
 
 FILES = {
@@ -55,16 +56,50 @@ def test_loader_errors(tmp_path: Path) -> None:
     with pytest.raises(TaskFileError, match="cannot read"):
         load_task_file(tmp_path / "missing.jsonl")
     bad = tmp_path / "bad.jsonl"
-    bad.write_text('{"prompt": "x", "completion": ["API.search()"]}\nnot json\n')
-    with pytest.raises(TaskFileError, match=r"bad.jsonl:2: not valid JSON"):
-        load_task_file(bad)
     bad.write_text('{"prompt": "x"}\n')
-    with pytest.raises(TaskFileError, match="completion"):
+    with pytest.raises(TaskFileError, match=r"has no tasks .line 1: .*completion"):
         load_task_file(bad)
     broken = tmp_path / "broken.jsonl"
     broken.write_text('{"prompt": "x", "completion": ["API.set_num_beds(2)"]}\n')
-    with pytest.raises(TaskFileError, match="gold of task 0 does not execute"):
+    with pytest.raises(
+        TaskFileError, match=r"no task of .* can be played.*gold of task 0 does not"
+    ):
         gym.make("toolbench/HomeSearch-v0", task_file=broken)
+
+
+GOOD = '{"prompt": "Rent in Boston", "completion": ["API.set_location(\\"Boston\\")\\nAPI.set_buy_or_rent(\\"rent\\")\\nAPI.search()"]}'
+
+
+def test_a_file_loads_whatever_its_lines(tmp_path: Path) -> None:
+    path = tmp_path / "mixed.jsonl"
+    lines = [
+        GOOD,
+        "not json",
+        '{"prompt": "x", "completion": ["API.set_num_beds(2)"]}',
+        '{"prompt": "no completion"}',
+        GOOD.replace("Boston", "Denver"),
+    ]
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.warns(TaskFileWarning) as caught:
+        env = gym.make("toolbench/HomeSearch-v0", task_file=path)
+    messages = [str(w.message) for w in caught]
+    assert any("mixed.jsonl:2: skipped: not valid JSON" in m for m in messages)
+    assert any("mixed.jsonl:3: task 2 kept and marked" in m for m in messages)
+    u = env.unwrapped
+    assert u.task_ids == (0, 2, 4)
+    assert [(i.line, i.task_id) for i in u.file_issues] == [(2, None), (3, 2), (4, None)]
+    # A marked task is played and scores 0, with the reason; the others score as usual.
+    _, info = env.reset(options={"task_id": 2})
+    assert info["task_issue"]["line"] == 3
+    _, reward, terminated, _, info = env.step('API.set_location("Boston")\nAPI.search()')
+    assert (reward, terminated, info["error"]["category"]) == (0.0, True, "invalid_task")
+    env.reset(options={"task_id": 4})
+    _, reward, *_ = env.step(u.oracle_actions()[0])
+    assert reward == 1.0
+    # Reported once per process: a second env of the same file does not warn again.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", TaskFileWarning)
+        gym.make("toolbench/HomeSearch-v0", task_file=path).close()
 
 
 STORED_V0 = {

@@ -12,6 +12,7 @@ import os
 import shlex
 import sys
 import tempfile
+import warnings
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -25,6 +26,7 @@ from toolgym.errors import (
     DependencyNotInstalled,
     InfrastructureError,
     TaskFileError,
+    TaskFileWarning,
     TaskNotFoundError,
     UserInputError,
 )
@@ -154,12 +156,16 @@ def _check_eval_inputs(args: argparse.Namespace, ids: list[str]) -> dict[str, An
         if "task_file" not in kwargs:
             kwargs["split"] = args.split
         try:
-            gym.make(env_id, **kwargs).close()
+            with warnings.catch_warnings():  # the issues are printed below, once
+                warnings.simplefilter("ignore", TaskFileWarning)
+                env = gym.make(env_id, **kwargs)
         except TaskFileError as e:
             first = str(e).splitlines()[0]
             raise UserInputError(
                 f"--task-file {args.task_file!r} does not hold tasks of {env_id}: {first}"
             ) from e
+        _print_file_issues(env_id, env)
+        env.close()
     if args.agent == "llm":
         from toolgym.agents.backends import check_model
 
@@ -172,6 +178,28 @@ def _check_eval_inputs(args: argparse.Namespace, ids: list[str]) -> dict[str, An
         except OSError as e:
             raise UserInputError(f"--out {args.out!r} cannot be written: {e.strerror}") from e
     return env_kwargs
+
+
+def _print_file_issues(env_id: str, env: gym.Env[Any, Any]) -> None:
+    """List, on stderr, the task file's lines that cannot be played as written."""
+    unwrapped = task_env(env)
+    issues = unwrapped.file_issues
+    if not issues:
+        return
+    marked = sum(1 for i in issues if i.task_id is not None)
+    skipped = len(issues) - marked
+    total = len(unwrapped.task_ids)
+    print(
+        f"{env_id}: {marked} of {total} tasks are kept but cannot be scored (they score 0, "
+        f"error invalid_task); {skipped} line(s) are not tasks and were skipped:",
+        file=sys.stderr,
+    )
+    for issue in issues:
+        what = "skipped" if issue.task_id is None else "marked"
+        print(f"  line {issue.line} ({what}): {issue.reason}", file=sys.stderr)
+    newest = unwrapped.family.versions[-1].version
+    if marked and unwrapped.version < newest:
+        print(f"  {unwrapped.family.env_id(newest)} may play them (a newer world)", file=sys.stderr)
 
 
 def _resume_command(argv: list[str]) -> str:
@@ -502,6 +530,7 @@ def build_parser() -> argparse.ArgumentParser:
 USER_ERRORS: tuple[type[BaseException], ...] = (
     UserInputError,
     TaskFileError,
+    TaskFileWarning,
     TaskNotFoundError,
     DependencyNotInstalled,
     ResultsMismatchError,

@@ -21,6 +21,14 @@ class TaskFileError(ToolgymError, ValueError):
     """A task file that cannot be read or whose gold program does not execute."""
 
 
+class TaskFileWarning(UserWarning):
+    """A line of a task file that cannot be played as written.
+
+    Its gold does not run, its gold's answer is empty, or the line is not a task. The message names
+    the file, the line and why.
+    """
+
+
 class DependencyNotInstalled(ToolgymError, ImportError):
     """An optional dependency is missing; the message names the pip command."""
 

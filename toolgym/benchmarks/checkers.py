@@ -99,6 +99,15 @@ class CriteriaF1(OutcomeF1):
 class ResponseF1(OutcomeF1):
     """Dict F1 of the top-level fields of the last response (see the module docstring)."""
 
+    def validate(self, task: Task, golds: Sequence[Attempt]) -> None:
+        """A gold whose answer is empty (``[]``) cannot be scored against: no answer beats 0."""
+        for gold in golds:
+            if gold.outcome is not None and not gold.outcome:
+                raise TaskFileError(
+                    f"the gold of task {task.task_id!r} answers an empty list, and under the "
+                    "original scoring nothing scores above 0 against an empty answer"
+                )
+
     def diagnose(self, prediction: Any, attempt: Attempt, gold: Attempt) -> dict[str, str] | None:
         """``wrong_api`` for another endpoint, else ``wrong_arguments`` naming the fields."""
         if attempt.calls != gold.calls:

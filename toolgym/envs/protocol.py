@@ -14,7 +14,7 @@ import gymnasium as gym
 
 from toolgym.benchmarks.score import Score
 from toolgym.benchmarks.suite import TaskSuite
-from toolgym.benchmarks.tasks import Task, TaskId
+from toolgym.benchmarks.tasks import Task, TaskId, TaskIssue
 from toolgym.envs.spec import FamilySpec
 from toolgym.tools.errors import ToolCallError
 from toolgym.tools.faults import FaultPlan
@@ -41,6 +41,11 @@ class TaskEnv(Protocol):
     @property
     def task(self) -> Task | None:
         """The current task."""
+        ...
+
+    @property
+    def file_issues(self) -> tuple[TaskIssue, ...]:
+        """The task file's lines that cannot be played as written, by line (empty without one)."""
         ...
 
     @property

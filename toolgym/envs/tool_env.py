@@ -20,6 +20,7 @@ Each family gets a subclass generated from its spec (``HomeSearchEnv``, see
 
 from __future__ import annotations
 
+import contextlib
 import copy
 from collections.abc import Mapping
 from pathlib import Path
@@ -30,19 +31,24 @@ import numpy as np
 
 from toolgym.benchmarks.score import Score
 from toolgym.benchmarks.suite import TRAIN, TaskSuite
-from toolgym.benchmarks.tasks import Task, TaskId, TaskSet, load_task_file
+from toolgym.benchmarks.tasks import Task, TaskId, TaskIssue, TaskSet, load_task_file, report_issue
 from toolgym.envs.gold_cache import MAX_ENTRIES, LRUCache
 from toolgym.envs.spaces import TextSpace, printable
 from toolgym.envs.spec import FamilySpec, load_ref
 from toolgym.errors import TaskFileError, ToolgymError
 from toolgym.tools.backend import Attempt
-from toolgym.tools.errors import RUNTIME_ERROR, ToolCallError
+from toolgym.tools.errors import RUNTIME_ERROR, ToolCallError, register_category
 from toolgym.tools.faults import FaultPlan
 from toolgym.tools.language import AgentHints, Execution
 from toolgym.tools.tool import ToolSet
 from toolgym.tools.toolkit import Toolkit
 
 ACTION_MODES = ("program", "call")
+INVALID_TASK = register_category(
+    "invalid_task",
+    "The task (from a task file) cannot be scored here: its gold does not run, or its answer is "
+    "empty. Not the agent's mistake; the task is kept so that it can be seen.",
+)
 MAX_OBSERVATION_CHARS = 65_536
 MAX_ACTION_CHARS = 16_384
 
@@ -67,7 +73,11 @@ class ToolEnv(gym.Env[str, str]):
     Args:
         split: ``"test"``, ``"demo"`` or ``"train"`` (unlimited generated tasks).
         action_mode: ``"program"`` (single-step) or ``"call"`` (one call per step).
-        task_file: an original-format JSONL task file; replaces the split.
+        task_file: an original-format JSONL task file; replaces the split. It loads whatever its
+            contents: a task whose gold does not run here is kept and marked
+            (:attr:`task_issues`, ``info["task_issue"]``, a ``TaskFileWarning`` once), and
+            scores 0 with the error category ``invalid_task``; only a file none of whose tasks
+            can be played is refused.
         reward_type: the family's reward metric (``"f1"``) or ``"success"`` (1 or 0).
         world_seed: seed of the simulated world; the stored splits belong to the world they were
             built for, the ``train`` split and task files work in any world.
@@ -78,7 +88,8 @@ class ToolEnv(gym.Env[str, str]):
     Raises:
         ValueError: a bad choice, or a stored split with another world than its own.
         TypeError: an option the family does not have.
-        TaskFileError: a task file that cannot be read, or a gold that does not run.
+        TaskFileError: a task file that cannot be read or has no playable task, or a gold of a
+            stored split that does not run.
     """
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 4}
@@ -130,7 +141,9 @@ class ToolEnv(gym.Env[str, str]):
         if task_file is not None:
             self.split = "file"
             loaded = load_task_file(task_file)
-            self._tasks = TaskSet([self.suite.bind(t) for t in loaded.values()], loaded.name)
+            self._tasks = TaskSet(
+                [self.suite.bind(t) for t in loaded.values()], loaded.name, loaded.issues
+            )
         else:
             check_choice("split", split, self.suite.all_splits)
             self.split = split
@@ -174,6 +187,16 @@ class ToolEnv(gym.Env[str, str]):
         return self._task
 
     @property
+    def file_issues(self) -> tuple[TaskIssue, ...]:
+        """The task file's lines that cannot be played as written, by line (empty without one).
+
+        Lines that are not tasks (skipped) and tasks whose gold does not run here (kept, marked
+        in :attr:`task_issues`, scored 0).
+        """
+        skipped = () if self._tasks is None else self._tasks.issues
+        return tuple(sorted((*skipped, *self.task_issues.values()), key=lambda i: i.line))
+
+    @property
     def tools(self) -> ToolSet:
         """The tools of the current task (all of the family's before the first reset)."""
         return self._tools
@@ -190,14 +213,58 @@ class ToolEnv(gym.Env[str, str]):
         return self._tasks[task_id]
 
     def _validate_tasks(self) -> None:
-        """Run every gold once, so a bad label fails when the env is made."""
+        """Run every gold once: a stored split's bad gold raises, a task file's is marked."""
+        self.task_issues: dict[TaskId, TaskIssue] = {}
+        """The tasks of the task file whose gold cannot be played here, and why."""
         if self._tasks is None:
             return
+        if self.task_file is None:
+            for task in self._tasks.values():
+                self._check_gold(task)
+            return
         for task in self._tasks.values():
-            self._backend.reset(None, task.setup)
-            self._gold_attempts(task)
-            if task.checker is not None and not task.checker.runs_gold:
-                task.checker.validate(task, ())
+            try:
+                self._check_gold(task)
+            except TaskFileError as e:
+                reason = str(e).splitlines()[0]
+            except Exception as e:  # a family's failure on an unforeseen label: marked too
+                reason = f"the gold of task {task.task_id!r} cannot be checked: {_describe(e)}"
+            else:
+                continue
+            line = int(task.task_id) + 1 if isinstance(task.task_id, int) else 0
+            self.task_issues[task.task_id] = TaskIssue(self.task_file, line, reason, task.task_id)
+        if self.task_issues and len(self.task_issues) == len(self._tasks):
+            first = next(iter(self.task_issues.values()))
+            raise TaskFileError(
+                f"no task of {self.task_file} can be played in {self.env_id} "
+                f"(line {first.line}: {first.reason})"
+            )
+        for issue in self.task_issues.values():
+            report_issue(issue)
+        newest = type(self).family.versions[-1].version
+        if self.task_issues and self.version < newest:
+            report_issue(
+                TaskIssue(
+                    self.task_file,
+                    0,
+                    f"{len(self.task_issues)} of {len(self._tasks)} tasks cannot be played in "
+                    f"{self.env_id}; {type(self).family.env_id(newest)} may play them "
+                    "(a newer world)",
+                )
+            )
+
+    def _check_gold(self, task: Task) -> None:
+        self._backend.reset(None, task.setup)
+        self._gold_attempts(task)
+        if task.checker is not None and not task.checker.runs_gold:
+            task.checker.validate(task, ())
+
+    def _issue_of(self, task: Task) -> TaskIssue | None:
+        """The issue of a task file's task (``None`` for any other task)."""
+        issue = self.task_issues.get(task.task_id)
+        if issue is None or self._tasks is None or self._tasks.get(task.task_id) is not task:
+            return None
+        return issue
 
     def _gold_attempts(self, task: Task) -> tuple[Attempt, ...]:
         """The attempts of the task's gold from the backend's current (starting) state."""
@@ -259,8 +326,14 @@ class ToolEnv(gym.Env[str, str]):
         else:
             task = self._tasks[self._tasks.ids[int(self.np_random.integers(len(self._tasks)))]]
         self._task = None  # until the new episode is set up (a bad inline gold raises below)
-        self._backend.reset(self.np_random, task.setup)
-        self._golds = self._gold_attempts(task)
+        issue = self._issue_of(task)
+        if issue is not None:  # a marked task is played, and scores 0 (see __init__)
+            with contextlib.suppress(Exception):
+                self._backend.reset(self.np_random, task.setup)
+            self._golds = ()
+        else:
+            self._backend.reset(self.np_random, task.setup)
+            self._golds = self._gold_attempts(task)
         self._task = task
         self._tools = self.toolkit.tools.subset(task.tools)
         self._steps = 0
@@ -277,6 +350,8 @@ class ToolEnv(gym.Env[str, str]):
             "action_mode": self.action_mode,
             "split": self.split,
         }
+        if issue is not None:
+            info["task_issue"] = issue.to_info()
         return instruction, info
 
     def step(self, action: str) -> tuple[str, float, bool, bool, dict[str, Any]]:
@@ -298,7 +373,7 @@ class ToolEnv(gym.Env[str, str]):
         execution = self._execute(action)
         if execution.finished:
             assert execution.attempt is not None, "a finished execution carries its attempt"
-            score = self._task.check(execution.attempt, self._golds)
+            score = self._check(execution.attempt)
             info: dict[str, Any] = {
                 "error": score.error,
                 "metrics": score.metrics_dict(),
@@ -343,6 +418,15 @@ class ToolEnv(gym.Env[str, str]):
                 return Execution(error.observation(), error, finished=True, attempt=attempt)
             return Execution(error.observation(), error)
 
+    def _check(self, attempt: Attempt) -> Score:
+        """The task's score of ``attempt``; a marked task (see ``task_file``) scores 0."""
+        assert self._task is not None
+        issue = self._issue_of(self._task)
+        if issue is None:
+            return self._task.check(attempt, self._golds)
+        error = {"category": INVALID_TASK, "message": f"line {issue.line}: {issue.reason}"}
+        return Score(0.0, False, attempt.error is None, {"f1": 0.0}, error, attempt.outcome)
+
     def reward_of(self, score: Score) -> float:
         """The reward of a score under ``reward_type``."""
         return float(score.reward) if self.reward_type != "success" else float(score.success)
@@ -356,7 +440,7 @@ class ToolEnv(gym.Env[str, str]):
         if self._task is None:
             raise gym.error.ResetNeeded("call reset() before score()")
         attempt = self._backend.attempt() if error is None else Attempt(None, error=error)
-        score = self._task.check(attempt, self._golds)
+        score = self._check(attempt)
         if not self._done:
             score.success = False
         return score

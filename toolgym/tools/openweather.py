@@ -11,7 +11,7 @@ is 200 (air pollution answers have no ``cod``); a JSON list becomes ``{0: item0,
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -135,10 +135,20 @@ ENDPOINTS: tuple[Tool, ...] = (
 
 
 class OpenWeatherToolkit(RestToolkit):
-    """OpenWeather requests with the original evaluator's rules (see the module docstring)."""
+    """OpenWeather requests with the original evaluator's rules (see the module docstring).
+
+    The service runs on the real gazetteer (``OpenWeather-v1``); :class:`OpenWeatherV0Toolkit`
+    keeps the synthetic world of ``-v0``.
+    """
 
     app_class = OpenWeatherApp
     endpoints = ENDPOINTS
+    world: ClassVar[str] = "real"
+    """The service's gazetteer (see :class:`~toolgym.simulators.openweather.OpenWeatherApp`)."""
+
+    def new_app(self) -> OpenWeatherApp:
+        """A fresh service on this toolkit's world."""
+        return OpenWeatherApp(seed=self.world_seed, api_key=self.api_key, world=self.world)
 
     episode_steps = 1008
     """Episodes start at a simulated time drawn from one week of 10-minute steps."""
@@ -210,3 +220,9 @@ class OpenWeatherToolkit(RestToolkit):
         elif "air_pollution" not in request.url:
             raise ToolCallError(NON_EXECUTABLE, "the response has no cod")
         return body
+
+
+class OpenWeatherV0Toolkit(OpenWeatherToolkit):
+    """The toolkit of ``OpenWeather-v0``: its synthetic world, kept as it was."""
+
+    world: ClassVar[str] = "synthetic"

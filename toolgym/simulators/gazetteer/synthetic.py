@@ -1,4 +1,4 @@
-"""A deterministic world gazetteer for the simulated OpenWeather service.
+"""The synthetic gazetteer of ``OpenWeather-v0``, kept as it was for reproducibility.
 
 The gazetteer holds a little over 2,000 places, built once per seed from four sources:
 
@@ -20,17 +20,14 @@ on every machine.
 
 from __future__ import annotations
 
-import datetime as dt
 import functools
-import importlib.resources
 import math
 import unicodedata
-import zoneinfo
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 import numpy as np
 
+from toolgym.simulators.gazetteer.place import Place, PlaceIndex, haversine_km
 from toolgym.simulators.places import CITIES
 from toolgym.simulators.seeding import stable_rng, stable_seed
 
@@ -221,73 +218,11 @@ _FAKER_LOCALES: tuple[tuple[str, str, int], ...] = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Place:
-    """One place of the gazetteer.
-
-    Attributes:
-        id: a stable 7-digit id (plays the role of OpenWeather's city id).
-        name: the place name as users write it.
-        country: ISO 3166-1 alpha-2 code (``"US"``).
-        state: for US places the two-letter state code (``"CA"``), else ``""``.
-        lat: latitude in degrees (4 decimals).
-        lon: longitude in degrees (4 decimals).
-        timezone: IANA time zone name.
-        population: number of inhabitants (approximate or synthetic).
-        zip: for US places a 5-digit zip code, else ``""``.
-    """
-
-    id: int
-    name: str
-    country: str
-    state: str
-    lat: float
-    lon: float
-    timezone: str
-    population: int
-    zip: str = ""
-
-    @property
-    def state_name(self) -> str:
-        """The full state name for US places (``"California"``), else ``""``."""
-        return US_STATES[self.state][0] if self.state in US_STATES else ""
-
-    def utc_offset(self, unix_time: int) -> int:
-        """The place's offset from UTC in seconds at ``unix_time`` (daylight saving included)."""
-        return _utc_offset(self.timezone, unix_time // 3600)
-
-
-@functools.lru_cache(maxsize=1024)
-def time_zone(key: str) -> zoneinfo.ZoneInfo | None:
-    """The IANA zone ``key`` as the ``tzdata`` package has it, whatever the host's database.
-
-    The host's zone files (``/usr/share/zoneinfo``) differ between machines, or are missing, so
-    the zones always come from ``tzdata`` (a dependency): observations are the same everywhere.
-    ``None`` for a key ``tzdata`` does not have.
-    """
-    parts = key.split("/")
-    if not key or any(not p or p in (".", "..") for p in parts):
-        return None
-    resource = importlib.resources.files("tzdata.zoneinfo").joinpath(*parts)
-    try:
-        with resource.open("rb") as handle:
-            return zoneinfo.ZoneInfo.from_file(handle, key=key)
-    except (OSError, ValueError):
-        return None
-
-
-@functools.lru_cache(maxsize=16384)
-def _utc_offset(zone: str, hour: int) -> int:
-    tz = time_zone(zone)
-    if tz is None:
-        return 0
-    when = dt.datetime.fromtimestamp(hour * 3600, tz=dt.UTC).astimezone(tz)
-    offset = when.utcoffset()
-    return int(offset.total_seconds()) if offset is not None else 0
-
-
 def normalize_name(text: str) -> str:
-    """The lookup key of a place name: accents dropped, lower case, ``+``/spaces unified.
+    """The synthetic gazetteer's lookup key: accents dropped, lower case, ``+``/spaces unified.
+
+    (The real gazetteer folds more, see :func:`~toolgym.simulators.gazetteer.place.place_key`;
+    this one is kept as it was, so ``OpenWeather-v0`` answers as it always did.)
 
     >>> normalize_name("  Saint+Louis ")
     'saint louis'
@@ -299,15 +234,11 @@ def normalize_name(text: str) -> str:
     return " ".join(text.lower().split())
 
 
-def _haversine_km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
-    p1, p2 = math.radians(lat1), math.radians(lat2)
-    dp, dl = p2 - p1, math.radians(lon2 - lon1)
-    h = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
-    return 2 * 6371.0 * math.asin(min(1.0, math.sqrt(h)))
+_haversine_km = haversine_km
 
 
-class Gazetteer:
-    """An immutable collection of :class:`Place` with name, zip and nearest-place lookups."""
+class Gazetteer(PlaceIndex):
+    """The synthetic gazetteer: an immutable collection of :class:`Place` with its lookups."""
 
     def __init__(self, places: list[Place]) -> None:
         self.places: tuple[Place, ...] = tuple(places)

@@ -5,7 +5,7 @@ import gymnasium as gym
 import pytest
 
 import toolgym
-from toolgym.envs import env_entries, env_ids
+from toolgym.envs import env_entries, env_ids, latest_env_ids
 
 
 def test_every_table_row_is_registered() -> None:
@@ -13,7 +13,13 @@ def test_every_table_row_is_registered() -> None:
         "toolbench/HomeSearch-v0",
         "toolbench/TripBooking-v0",
         "toolbench/OpenWeather-v0",
-        "toolbench/CatAPI-v0",
+        "toolbench/OpenWeather-v1",
+    ]
+    assert latest_env_ids()[:4] == [
+        "toolbench/HomeSearch-v0",
+        "toolbench/TripBooking-v0",
+        "toolbench/OpenWeather-v1",
+        "toolbench/CatAPI-v1",
     ]
     assert [e.id for e in toolgym.ENV_TABLE] == env_ids()  # the table is derived, not kept
     for entry in env_entries():
@@ -22,10 +28,11 @@ def test_every_table_row_is_registered() -> None:
         assert isinstance(spec.entry_point, str)
 
 
-@pytest.mark.parametrize("name", [i.rsplit("-v", 1)[0] for i in env_ids()])
-def test_make_without_version(name: str) -> None:
-    env = gym.make(name)
-    assert env.spec is not None and env.spec.id == f"{name}-v0"
+@pytest.mark.parametrize("latest", latest_env_ids())
+def test_make_without_version(latest: str) -> None:
+    name = latest.rsplit("-v", 1)[0]
+    env = gym.make(name)  # the newest version, as Gymnasium resolves it
+    assert env.spec is not None and env.spec.id == latest
     obs, info = env.reset(seed=1)
     assert obs == info["instruction"]
 

@@ -19,7 +19,7 @@ from typing import Any, NoReturn
 import gymnasium as gym
 
 from toolgym.agents import AGENT_NAMES
-from toolgym.envs import env_class, env_entries, env_ids, families, family
+from toolgym.envs import env_class, env_entries, env_ids, families, family, latest_env_ids
 from toolgym.envs.protocol import task_env
 from toolgym.envs.spec import load_ref
 from toolgym.errors import (
@@ -216,7 +216,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     )
     from toolgym.evaluation.runner import evaluate, fault_label, results_file
 
-    ids = args.env or env_ids()
+    ids = args.env or latest_env_ids()
     env_kwargs = _check_eval_inputs(args, ids)
     limit = args.limit
     if limit is None and args.agent == "llm" and not args.task_file:

@@ -128,8 +128,17 @@ def register_family(spec: FamilySpec) -> None:
 
 
 def env_ids() -> list[str]:
-    """Ids of every toolgym env, in table order."""
+    """Ids of every toolgym env, in table order (every version of every family)."""
     return [entry.id for entry in env_entries()]
+
+
+def latest_env_ids() -> list[str]:
+    """The newest version of each family, in table order: what runs when no env is named.
+
+    >>> latest_env_ids()[:2]
+    ['toolbench/HomeSearch-v0', 'toolbench/TripBooking-v0']
+    """
+    return [spec.env_id(spec.versions[-1].version) for spec in families()]
 
 
 @functools.cache

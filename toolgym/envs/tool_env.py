@@ -37,18 +37,14 @@ from toolgym.envs.spaces import TextSpace, printable
 from toolgym.envs.spec import FamilySpec, load_ref
 from toolgym.errors import TaskFileError, ToolgymError
 from toolgym.tools.backend import Attempt
-from toolgym.tools.errors import RUNTIME_ERROR, ToolCallError, register_category
+from toolgym.tools.errors import INVALID_TASK, RUNTIME_ERROR, ToolCallError
 from toolgym.tools.faults import FaultPlan
 from toolgym.tools.language import AgentHints, Execution
 from toolgym.tools.tool import ToolSet
 from toolgym.tools.toolkit import Toolkit
 
 ACTION_MODES = ("program", "call")
-INVALID_TASK = register_category(
-    "invalid_task",
-    "The task (from a task file) cannot be scored here: its gold does not run, or its answer is "
-    "empty. Not the agent's mistake; the task is kept so that it can be seen.",
-)
+
 MAX_OBSERVATION_CHARS = 65_536
 MAX_ACTION_CHARS = 16_384
 

@@ -14,7 +14,7 @@ import tempfile
 import time
 
 from toolgym.agents.backends.base import LLMBackend
-from toolgym.envs import env_ids
+from toolgym.envs import latest_env_ids
 from toolgym.evaluation.report import format_table
 
 _LOAD_PROBE = """
@@ -87,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     backend = HFBackend()
     print(f"decode speed, one sequence: {tokens_per_second(backend):.1f} tokens/s")
     rows = []
-    for env_id in args.env or env_ids():
+    for env_id in args.env or latest_env_ids():
         base = None
         for batch in (1, 4, 8):
             rate = episodes_per_second(backend, env_id, args.tasks, batch)

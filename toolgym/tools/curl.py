@@ -16,6 +16,7 @@ runs anything: shell operators (``;``, ``&&``, ``||``, ``|``, redirections), com
 
 from __future__ import annotations
 
+import functools
 import shlex
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -242,3 +243,12 @@ def first_curl_line(text: str) -> str:
         if line.strip().startswith("curl"):
             return line.strip()
     return text.strip()
+
+
+@functools.lru_cache(maxsize=4096)
+def parse_curl_cached(line: str, allowed_hosts: tuple[str, ...] | None = None) -> CurlCommand:
+    """:func:`parse_curl`, remembering the commands of lines that parse (gold lines, mostly).
+
+    The command is shared: treat it as read-only (:meth:`CurlCommand.to_request` copies).
+    """
+    return parse_curl(line, allowed_hosts)

@@ -7,7 +7,7 @@ with the families: a module that needs a new kind of mistake registers it once w
 :func:`register_category`, and reports count it from then on.
 
 >>> sorted(CATEGORIES)[:3]
-['agent_error', 'non_executable', 'precondition']
+['agent_error', 'invalid_task', 'non_executable']
 >>> ToolCallError(WRONG_API, "unknown function 'x'").to_info()
 {'category': 'wrong_api', 'message': "unknown function 'x'"}
 """
@@ -64,6 +64,12 @@ RUNTIME_ERROR = register_category(
 AGENT_ERROR = register_category(
     "agent_error",
     "The agent produced no action: an exception in the agent or its model backend.",
+)
+
+INVALID_TASK = register_category(
+    "invalid_task",
+    "The task (from a task file) cannot be scored here: its gold does not run, or its answer is "
+    "empty. Not the agent's mistake; the task is kept so that it can be seen.",
 )
 
 REPORTED_CATEGORIES: tuple[str, ...] = (NON_EXECUTABLE, WRONG_API, WRONG_ARGUMENTS, PRECONDITION)

@@ -19,7 +19,7 @@ import numpy as np
 from toolgym.errors import TaskFileError
 from toolgym.simulators.http import HttpApp, Request, Response
 from toolgym.tools.backend import Attempt, Backend
-from toolgym.tools.curl import parse_curl
+from toolgym.tools.curl import parse_curl_cached
 from toolgym.tools.curl_language import CurlLanguage, Exchange
 from toolgym.tools.errors import NON_EXECUTABLE, WRONG_API, ToolCallError
 from toolgym.tools.faults import SERVICE_ERROR
@@ -81,7 +81,7 @@ class RestBackend(Backend):
                     NON_EXECUTABLE,
                     f"expected one curl command (or a JSON call); got {line.strip()[:60]!r}",
                 )
-            command = parse_curl(toolkit.prepare(line), toolkit.hosts)
+            command = parse_curl_cached(toolkit.prepare(line), tuple(toolkit.hosts))
             request = command.to_request(toolkit.headers())
             if self.faults is None:
                 response = self.app.handle(request)

@@ -4,8 +4,16 @@
 
 The SambaNova ToolBench *The Cat API* task as a Gymnasium environment. The user wants cat
 pictures, to see or change their favourites, or to vote on an image; the agent answers with a
-curl request. The service is simulated: an image catalog of more than 1,000 images with real
-breed ids, a favourites store and a votes store, reset at every episode.
+curl request. The service is simulated: an image catalog of 1,200 images with real breed ids
+that searches page through, a favourites store and a votes store, reset at every episode.
+
+The image-id space is open, as on the real service: any id in one of the real formats (legacy
+``dv0``, 9-character ``tF_6-Beo_``, base64 number ``MTY3ODIyMQ``) names an image whose
+attributes are a stable hash of the id, so it can be favourited, voted on and removed from the
+favourites; anything else is ``400 INVALID_IMAGE_ID``. In ``-v0`` the catalog is the one the
+stored ``-v0`` tasks were built on (9-character and legacy ids, attributes of their own); in
+``-v1`` its ids come in all three formats and their attributes follow the same hash as every
+other id.
 
 ## Tools
 
@@ -34,6 +42,12 @@ says whether the favourite is really gone.
 ## Starting State
 
 Favourites and votes in their seeded initial state; ``order=RANDOM`` is a seeded permutation.
+A task's ``setup`` (``{"favourites_absent": [image ids], "favourites_present": [image or
+favourite ids], "extra_images": [ids of another shape]}``) adjusts the favourites first. A task
+without one, such as a line of an original test file, gets the setup its gold needs: an image
+the gold favourites is not a favourite at the start, a favourite the gold deletes exists, and
+an id of another shape that the gold quotes names an image in that task; tasks whose gold needs
+nothing start from the seeded state as it is.
 
 ## Episode End
 
@@ -42,9 +56,11 @@ Terminated after the request (``program``) or at ``finish`` (``call``); truncate
 
 ## Arguments
 
-``split`` (``test`` 100, ``demo`` 12, ``train`` unlimited), ``action_mode``, ``task_file``,
-``reward_type``, ``max_body_chars`` (default 4000), ``world_seed`` (the ``test`` and ``demo``
-splits belong to world 0, ``train`` tasks are built for any world), ``render_mode``.
+``split`` (``test`` 100, ``demo`` 12, ``train`` unlimited; each version has its own, built in its
+world), ``action_mode``, ``task_file`` (the original format ``{"prompt", "completion": [curl],
+"compare_string_only"}`` runs in either version), ``reward_type``, ``max_body_chars`` (default
+4000), ``world_seed`` (the ``test`` and ``demo`` splits belong to world 0, ``train`` tasks are
+built for any world), ``render_mode``.
 
 """
 
@@ -64,6 +80,20 @@ SPEC = FamilySpec(
             tasks="toolgym.benchmarks.cat_api:SUITE",
             history=(
                 "initial release. Unlike the original (one live account shared by every case), each episode starts from the same fresh state, so a correct answer can no longer fail because an earlier case changed the favourites"
+            ),
+        ),
+        VersionSpec(
+            1,
+            max_episode_steps=16,
+            tasks="toolgym.benchmarks.cat_api:SUITE_V1",
+            toolkit="toolgym.tools.cat_api:CatApiV1Toolkit",
+            history=(
+                "image ids in the real formats. The catalog's ids are legacy 2-3 character, "
+                "9-character and 10-character base64-number ids whose attributes are the hash of "
+                "the id that every other well-formed id also follows (in both versions, any "
+                "well-formed id can now be favourited, voted on and removed, and a task's "
+                "starting favourites never collide with what its gold adds or deletes); new "
+                "test and demo splits built in this world"
             ),
         ),
     ),

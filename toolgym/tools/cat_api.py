@@ -6,13 +6,22 @@ the evaluator. A JSON object answer counts as executed when its ``message`` is `
 ``{0: item0, ...}``. Deleting a favourite is scored by comparing the command text with the gold
 (``compare_string_only`` tasks), as the original does; the checker adds a state check
 (:meth:`CatApiToolkit.favourite_gone`).
+
+:class:`CatApiToolkit` runs the world of catalogue version 0 (``CatAPI-v0``),
+:class:`CatApiV1Toolkit` that of version 1 (``CatAPI-v1``). A task may carry a setup, plain JSON
+that arranges the account's favourites before the episode (:func:`parse_setup`)::
+
+    {"favourites_absent": ["dv0"], "favourites_present": ["tF_6-Beo_", "232000123"],
+     "extra_images": ["abc123"]}
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable
-from typing import Any
+import json
+from collections.abc import Hashable, Mapping
+from typing import Any, ClassVar
 
+from toolgym.errors import TaskFileError
 from toolgym.simulators.cat_api import CatApiApp
 from toolgym.simulators.http import HttpApp, Request, Response
 from toolgym.tools.backend import Backend
@@ -91,11 +100,71 @@ ENDPOINTS: tuple[Tool, ...] = (
 )
 
 
+SETUP_KEYS: tuple[str, ...] = ("favourites_absent", "favourites_present", "extra_images")
+"""The keys of a Cat API task setup."""
+
+
+def parse_setup(setup: Any) -> tuple[list[str], list[str], list[str]]:
+    """The (absent, present, extra) lists of a task setup, checked.
+
+    A setup is a JSON object with some of :data:`SETUP_KEYS`: ``favourites_absent``, the image
+    ids that no favourite may hold at the start (a gold favourites them);
+    ``favourites_present``, favourite references (image ids, or favourite ids as digit strings)
+    that must name a favourite at the start (a gold deletes them); ``extra_images``, ids outside
+    the image-id formats that name an image in this task (a gold quotes them). See
+    :meth:`~toolgym.simulators.cat_api.CatApiApp.arrange_favourites`.
+
+    Raises:
+        TaskFileError: the setup is not such an object (the message says what came).
+    """
+    if not isinstance(setup, Mapping) or not setup or set(setup) - set(SETUP_KEYS):
+        raise TaskFileError(
+            f"a Cat API setup is a JSON object with some of {', '.join(map(repr, SETUP_KEYS))}; "
+            f"got {json.dumps(setup, default=repr)[:200]}"
+        )
+    lists = []
+    for key in SETUP_KEYS:
+        items = setup.get(key, [])
+        if not isinstance(items, list) or not all(isinstance(i, str) for i in items):
+            raise TaskFileError(
+                f"the setup's {key!r} is a list of strings; got {json.dumps(items, default=repr)[:200]}"
+            )
+        lists.append(list(dict.fromkeys(items)))
+    absent, present, extra = lists
+    try:
+        CatApiApp.check_arrangement(absent, present, extra)
+    except ValueError as e:
+        raise TaskFileError(f"invalid Cat API setup: {e}") from None
+    return absent, present, extra
+
+
 class CatApiToolkit(RestToolkit):
-    """The Cat API requests with the original evaluator's rules (see the module docstring)."""
+    """The Cat API requests with the original evaluator's rules (see the module docstring).
+
+    Its service is the world of catalogue version :attr:`catalog_version` (0: ``CatAPI-v0``).
+    """
 
     app_class = CatApiApp
     endpoints = ENDPOINTS
+    catalog_version: ClassVar[int] = 0
+    """The catalogue version of the simulated world."""
+
+    def new_app(self) -> CatApiApp:
+        """A fresh service of :attr:`catalog_version` in its initial state."""
+        return CatApiApp(
+            seed=self.world_seed, api_key=self.api_key, catalog_version=self.catalog_version
+        )
+
+    def apply_setup(self, app: HttpApp, setup: Mapping[str, Any]) -> None:
+        """Arrange the favourites a task's setup asks for (see :func:`parse_setup`).
+
+        Raises:
+            TaskFileError: the setup is invalid.
+        """
+        absent, present, extra = parse_setup(setup)
+        if not isinstance(app, CatApiApp):
+            raise TypeError(f"a Cat API setup applies to a CatApiApp; got {type(app).__name__}")
+        app.arrange_favourites(absent, present, extra)
 
     def start_key(self, app: HttpApp) -> Hashable:
         """Every episode starts from the world's seeded account.
@@ -143,3 +212,9 @@ class CatApiToolkit(RestToolkit):
         if isinstance(body, dict) and body.get("message") == "SUCCESS":
             return {k: v for k, v in body.items() if k != "id"}
         raise ToolCallError(category, f"the response is not a SUCCESS message: {str(body)[:200]}")
+
+
+class CatApiV1Toolkit(CatApiToolkit):
+    """The Cat API of ``CatAPI-v1``: the world of catalogue version 1 (ids in the real formats)."""
+
+    catalog_version: ClassVar[int] = 1

@@ -1,7 +1,8 @@
 """The Cat API tasks: user goals phrased like real people, gold curl lines that succeed offline.
 
 Every task is one request to the simulated service :class:`~toolgym.simulators.cat_api.CatApiApp`
-(seed 0), written as one curl line in the original benchmark's format::
+(seed 0, in the catalogue version of the task set's version: :data:`VERSIONS`), written as one
+curl line in the original benchmark's format::
 
     curl -X GET 'https://api.thecatapi.com/v1/images/search?&size=small&order=ASC&breeds=chee,sphy'
     curl -X GET 'https://api.thecatapi.com/v1/favourites'
@@ -15,6 +16,8 @@ id, ``"chee, sphy or kuri cats"``, or by name, ``"Norwegian Forest Cats"``, and 
 uses ids), ``list_favourites``, ``add_favourite`` (an image of the catalogue that is not a
 favourite in the seeded state), ``delete_favourite`` (a favourite of the seeded state, named by its
 image id, which the simulator accepts as a favourite reference), ``vote_up`` and ``vote_down``.
+In version 1 the catalogue's ids, and so the ids of these tasks, come in the real formats
+(``dv0``, ``tF_6-Beo_``, ``MTY3ODIyMQ``).
 Every record carries ``compare_string_only`` (true exactly for ``delete_favourite``, as in the
 original) and the meta keys ``call_type`` and ``template``.
 
@@ -23,8 +26,13 @@ Splits:
 * ``test`` (100 tasks): 36 searches, 30 votes (15 up, 15 down), 14 favourites POST, 12 favourites
   GET and 8 favourites DELETE, as the original test set.
 * ``demo`` (12 tasks): two of each call type.
-* train: an unlimited stream (:func:`train_task`) with the test mix that never repeats a test or
-  demo goal, built on the catalogue and account of any world.
+* train: an unlimited stream (:func:`train_task`, :func:`train_task_v1`) with the test mix that
+  never repeats a test or demo goal of its version, built on the catalogue and account of any
+  world.
+
+Version 0 is :data:`SUITE`, version 1 :data:`SUITE_V1`; one generator builds both
+(:func:`generate_task` with ``version``). Tasks from files get the starting state their gold
+needs (:mod:`toolgym.benchmarks.cat_api.setup`).
 """
 
 from __future__ import annotations
@@ -40,12 +48,13 @@ from toolgym.benchmarks.cat_api.grammar import (
     SEARCH_TEMPLATES,
     Search,
 )
+from toolgym.benchmarks.cat_api.setup import setup_for, setup_for_v1, world_app
 from toolgym.benchmarks.checkers import ResponseF1
 from toolgym.benchmarks.phrasing import pick
 from toolgym.benchmarks.score import Checker
 from toolgym.benchmarks.suite import FixedSplits, TaskSuite
 from toolgym.benchmarks.tasks import Task
-from toolgym.simulators.cat_api import BREEDS, CatApiApp
+from toolgym.simulators.cat_api import BREEDS
 from toolgym.simulators.http import Request
 from toolgym.simulators.seeding import stable_seed
 
@@ -53,7 +62,10 @@ FAMILY = "cat_api"
 
 
 VERSION = 0
+"""The version of :data:`SUITE` (``CatAPI-v0``)."""
 
+VERSIONS: tuple[int, ...] = (0, 1)
+"""The task set versions; version ``N`` is built in the world of catalogue version ``N``."""
 
 SPLITS: dict[str, int] = {"test": 100, "demo": 12}
 
@@ -92,15 +104,10 @@ SEARCH_PARAM_RATES: dict[str, float] = {
 """Chance that a search goal asks for each parameter (at least one is always asked)."""
 
 
-@functools.lru_cache(maxsize=4)
-def _app(world_seed: int) -> CatApiApp:
-    return CatApiApp(seed=world_seed)
-
-
-@functools.lru_cache(maxsize=4)
-def _pools(world_seed: int) -> dict[str, tuple[str, ...]]:
+@functools.lru_cache(maxsize=8)
+def _pools(world_seed: int, version: int) -> dict[str, tuple[str, ...]]:
     """Image ids the POST and DELETE tasks draw from."""
-    app = _app(world_seed)
+    app = world_app(world_seed, version)
     favourite_images = {f["image_id"] for f in app.favourites}
     images = [im.image_id for im in app.catalog.images]
     return {
@@ -110,9 +117,9 @@ def _pools(world_seed: int) -> dict[str, tuple[str, ...]]:
     }
 
 
-def _search_hits(query: str, world_seed: int) -> int:
+def _search_hits(query: str, world_seed: int, version: int) -> int:
     request = Request.build("GET", f"{BASE_URL}/images/search?{query}", {"x-api-key": "k"})
-    response = _app(world_seed).handle(request)
+    response = world_app(world_seed, version).handle(request)
     return len(response.json()) if response.status == 200 else 0
 
 
@@ -132,7 +139,7 @@ def _gold(call_type: str, *, query: str = "", image_id: str = "") -> str:
     )
 
 
-def _search_params(rng: np.random.Generator, world_seed: int) -> dict[str, object]:
+def _search_params(rng: np.random.Generator, world_seed: int, version: int) -> dict[str, object]:
     """Parameters of a search whose gold finds at least one image."""
     while True:
         keys = [k for k, p in SEARCH_PARAM_RATES.items() if rng.random() < p]
@@ -151,7 +158,7 @@ def _search_params(rng: np.random.Generator, world_seed: int) -> dict[str, objec
         if "breeds" in keys:
             n = int(rng.choice([1, 2, 3, 4], p=[0.35, 0.3, 0.2, 0.15]))
             params["breeds"] = [str(b) for b in rng.choice(list(BREEDS), n, replace=False)]
-        if _search_hits(_query(params), world_seed) >= 1:
+        if _search_hits(_query(params), world_seed, version) >= 1:
             return params
 
 
@@ -176,10 +183,11 @@ def _build_task(
     call_type: str,
     template: str | None = None,
     world_seed: int = 0,
+    version: int = VERSION,
 ) -> Task:
     meta: dict[str, object] = {}
     if call_type == "search":
-        params = _search_params(rng, world_seed)
+        params = _search_params(rng, world_seed, version)
         fits = [t for t in SEARCH_TEMPLATES if set(t.needs) <= set(params)]
         chosen = next((t for t in fits if t.tid == template), None) or pick(rng, fits)
         breeds = params.get("breeds", [])
@@ -203,7 +211,7 @@ def _build_task(
     elif call_type in ID_TEMPLATES:
         options = dict(ID_TEMPLATES[call_type])
         tid = template if template in options else pick(rng, list(options))
-        pools = _pools(world_seed)
+        pools = _pools(world_seed, version)
         pool = {
             "add_favourite": pools["not_favourite"],
             "delete_favourite": pools["favourites"],
@@ -243,6 +251,7 @@ def generate_task(
     *,
     call_type: str | None = None,
     world_seed: int = 0,
+    version: int = VERSION,
 ) -> Task:
     """Generate one task with ``rng``.
 
@@ -251,27 +260,33 @@ def generate_task(
         task_id: the id of the task.
         call_type: one of :data:`CALL_TYPES`; by default drawn with the test mix.
         world_seed: the world whose catalogue and account the task is built on.
+        version: the task set version (one of :data:`VERSIONS`), which picks the catalogue.
 
     Returns:
-        A task whose gold curl line succeeds on a fresh ``CatApiApp(seed=world_seed)``.
+        A task whose gold curl line succeeds on a fresh
+        ``CatApiApp(seed=world_seed, catalog_version=version)``.
 
     Raises:
-        ValueError: an unknown call type.
+        ValueError: an unknown call type or version.
     """
+    if version not in VERSIONS:
+        raise ValueError(f"the Cat API task versions are {list(VERSIONS)}; got {version!r}")
     if call_type is None:
         call_type = _sample_call_type(rng)
     if call_type not in CALL_TYPES:
         raise ValueError(f"unknown Cat API call type {call_type!r}; known: {list(CALL_TYPES)}")
-    return _build_task(rng, task_id, call_type, world_seed=world_seed)
+    return _build_task(rng, task_id, call_type, world_seed=world_seed, version=version)
 
 
-def _task_rng(*parts: object) -> np.random.Generator:
-    return np.random.default_rng(stable_seed(FAMILY, VERSION, *parts))
+def _task_rng(version: int, *parts: object) -> np.random.Generator:
+    return np.random.default_rng(stable_seed(FAMILY, version, *parts))
 
 
-def _split_tasks(split: str, types: list[str], seen: set[str], used_ids: set[str]) -> list[Task]:
+def _split_tasks(
+    version: int, split: str, types: list[str], seen: set[str], used_ids: set[str]
+) -> list[Task]:
     """Tasks of ``types`` in order, cycling through each type's templates, with unique goals."""
-    rng = _task_rng(split, "decks")
+    rng = _task_rng(version, split, "decks")
     decks = {
         c: [_templates_of(c)[int(i)] for i in rng.permutation(len(_templates_of(c)))]
         for c in CALL_TYPES
@@ -283,7 +298,8 @@ def _split_tasks(split: str, types: list[str], seen: set[str], used_ids: set[str
         deck.append(tid)
         attempt = 0
         while True:
-            task = _build_task(_task_rng(split, i, attempt), f"{split}-{i:03d}", call_type, tid)
+            rng = _task_rng(version, split, i, attempt)
+            task = _build_task(rng, f"{split}-{i:03d}", call_type, tid, version=version)
             image_id = task.meta.get("image_id")
             if task.instruction not in seen and image_id not in used_ids:
                 break
@@ -295,28 +311,47 @@ def _split_tasks(split: str, types: list[str], seen: set[str], used_ids: set[str
     return tasks
 
 
-def _splits() -> dict[str, tuple[Task, ...]]:
+def _splits(version: int) -> dict[str, tuple[Task, ...]]:
     seen: set[str] = set()
     used: set[str] = set()
     demo_types = [c for c in CALL_TYPES for _ in range(2)]
-    order = _task_rng("demo", "order").permutation(len(demo_types))
-    demos = _split_tasks("demo", [demo_types[int(i)] for i in order], seen, used)
+    order = _task_rng(version, "demo", "order").permutation(len(demo_types))
+    demos = _split_tasks(version, "demo", [demo_types[int(i)] for i in order], seen, used)
     test_types = [c for c, n in TEST_MIX.items() for _ in range(n)]
-    order = _task_rng("test", "order").permutation(len(test_types))
-    tests = _split_tasks("test", [test_types[int(i)] for i in order], seen, used)
+    order = _task_rng(version, "test", "order").permutation(len(test_types))
+    tests = _split_tasks(version, "test", [test_types[int(i)] for i in order], seen, used)
     return {"demo": tuple(demos), "test": tuple(tests)}
 
 
-_FIXED = FixedSplits("Cat API", _splits)
+_FIXED: dict[int, FixedSplits] = {
+    v: FixedSplits(f"Cat API v{v}" if v else "Cat API", functools.partial(_splits, v))
+    for v in VERSIONS
+}
+
+
+def _train_task(version: int, k: int, world_seed: int) -> Task:
+    return _FIXED[version].unseen(
+        lambda attempt: generate_task(
+            _task_rng(version, "train", k, attempt),
+            f"train-{k}",
+            world_seed=world_seed,
+            version=version,
+        ),
+    )
 
 
 def generate_split(split: str) -> list[Task]:
-    """Generate the tasks of a fixed split (``"test"`` or ``"demo"``), the same on every machine.
+    """Generate the tasks of a version 0 fixed split (``"test"``, ``"demo"``), alike everywhere.
 
     Raises:
         ValueError: an unknown split.
     """
-    return _FIXED.tasks(split)
+    return _FIXED[0].tasks(split)
+
+
+def generate_split_v1(split: str) -> list[Task]:
+    """Generate the tasks of a version 1 fixed split (see :func:`generate_split`)."""
+    return _FIXED[1].tasks(split)
 
 
 def train_task(k: int, world_seed: int = 0) -> Task:
@@ -324,11 +359,12 @@ def train_task(k: int, world_seed: int = 0) -> Task:
 
     A draw whose goal equals a test or demo goal is replaced by the next draw for the same ``k``.
     """
-    return _FIXED.unseen(
-        lambda attempt: generate_task(
-            _task_rng("train", k, attempt), f"train-{k}", world_seed=world_seed
-        ),
-    )
+    return _train_task(0, k, world_seed)
+
+
+def train_task_v1(k: int, world_seed: int = 0) -> Task:
+    """The version 1 train task ``f"train-{k}"`` (see :func:`train_task`)."""
+    return _train_task(1, k, world_seed)
 
 
 def checker_for(task: Task) -> Checker:
@@ -338,5 +374,12 @@ def checker_for(task: Task) -> Checker:
     return ResponseF1()
 
 
-SUITE = TaskSuite(FAMILY, VERSION, tuple(SPLITS), generate_split, train_task, checker_for)
-"""The Cat API tasks: ``test``, ``demo`` and ``train``."""
+SUITE = TaskSuite(
+    FAMILY, VERSION, tuple(SPLITS), generate_split, train_task, checker_for, setup_for=setup_for
+)
+"""The Cat API tasks of ``CatAPI-v0``: ``test``, ``demo`` and ``train``."""
+
+SUITE_V1 = TaskSuite(
+    FAMILY, 1, tuple(SPLITS), generate_split_v1, train_task_v1, checker_for, setup_for=setup_for_v1
+)
+"""The Cat API tasks of ``CatAPI-v1``, in the world of catalogue version 1."""

@@ -5,10 +5,15 @@ Content (generated from the seed, never from the network):
 * the 67 real breeds with their 4-letter ids (``abys`` Abyssinian, ``norw`` Norwegian Forest Cat,
   ...) and the 7 real categories (``hats`` 1, ``space`` 2, ``sunglasses`` 4, ``boxes`` 5,
   ``ties`` 7, ``sinks`` 14, ``clothes`` 15);
-* an image catalogue (:mod:`toolgym.simulators.cat_api.catalog`) of :data:`N_IMAGES` images: ids of 9 characters from ``[A-Za-z0-9_-]`` or
-  short alphanumeric ones (``dv0``), ``https://cdn2.thecatapi.com/images/<id>.<ext>`` urls,
-  width, height, mime type (jpg/png/gif), 0 to 2 breeds and sometimes a category. The ids quoted
-  by the original benchmark (``dv0``, ``tu``, ``alp``, ``tF_6-Beo_``, ``-8roc4viS``) are part of it;
+* an open image-id space (:mod:`toolgym.simulators.cat_api.catalog`): every well-formed id, in
+  one of the real formats (legacy ``dv0``, 9-character ``tF_6-Beo_``, base64 number
+  ``MTY3ODIyMQ``), names an image, whose ``https://cdn2.thecatapi.com/images/<id>.<ext>`` url,
+  width, height, mime type (jpg/png/gif), 0 to 2 breeds and sometimes a category are a stable
+  hash of the id;
+* a catalogue of :data:`N_IMAGES` of them that search pages through, in the catalogue version
+  the app is built with (``catalog_version``: 0 for the ``-v0`` world, 1, the default, for
+  ``-v1``, where the catalogue's ids come in the real formats). The ids quoted by the original
+  benchmark (``dv0``, ``tu``, ``alp``, ``tF_6-Beo_``, ``-8roc4viS``) are part of it;
 * an account with a seeded favourites store (:data:`N_SEED_FAVOURITES` favourites) and votes store.
 
 Endpoints:
@@ -31,7 +36,14 @@ delete favourites by image-id-like strings (``dv0``, ``tF_6-Beo_``). ``{ref}`` i
 ``/v1/favourites/{ref}`` is therefore resolved in this order: a string of digits that is the id of
 a favourite names that favourite; otherwise ``ref`` is read as an image id and names the favourite
 of that image with the lowest id. Image ids are never all digits, so the two never collide. The
-same rule backs :meth:`CatApiApp.favourite_exists`.
+same rule backs :meth:`CatApiApp.favourite_exists`. Favouriting, voting on and deleting the
+favourite of any well-formed image id works, in the catalogue or not; a malformed ``image_id``
+in a POST body is ``400 INVALID_IMAGE_ID``.
+
+**Task setups.** :meth:`CatApiApp.arrange_favourites` makes sure some images are not favourites
+and some references name a favourite, before an episode starts (a task whose gold favourites an
+image, or deletes a favourite, runs from a state where that succeeds); it can also declare
+*extra* images, ids of another shape that a task quotes, which then name images in that state.
 
 **Errors** are JSON objects ``{"message": <text>, "status": <code>}`` (the real service answers
 plain text with the same words): 401 ``AUTHENTICATION_ERROR`` when favourites or votes are used
@@ -46,7 +58,9 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
+import re
 from collections import OrderedDict
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -54,7 +68,10 @@ import numpy as np
 from toolgym.simulators.cat_api.catalog import (
     BENCHMARK_IMAGE_IDS,
     BREEDS,
+    CATALOG_VERSIONS,
     CATEGORIES,
+    IMAGE_ID_RULE,
+    LATEST_CATALOG_VERSION,
     MIME_TYPES,
     N_IMAGES,
     SHORT_ID_CHARS,
@@ -62,6 +79,9 @@ from toolgym.simulators.cat_api.catalog import (
     Catalog,
     CatImage,
     get_catalog,
+    image_attributes,
+    is_extra_image_id,
+    is_image_id,
 )
 from toolgym.simulators.http import HttpApp, Request, Response
 from toolgym.simulators.seeding import stable_rng, stable_seed
@@ -74,6 +94,7 @@ SEED_FAVOURITE_IMAGE_IDS: tuple[str, ...] = ("dv0", "tu", "tF_6-Beo_", "-8roc4vi
 API_HOST = "api.thecatapi.com"
 _EPOCH = dt.datetime(2023, 1, 9, 8, 0, 0)
 _MAX_LIST_LIMIT = 100
+_NUMERIC_ID = re.compile(r"[0-9]{1,16}")
 _TRUE = {"1", "true", "yes"}
 _FALSE = {"0", "false", "no"}
 
@@ -109,15 +130,26 @@ class CatApiApp(HttpApp):
     Args:
         seed: the content seed (catalogue, initial favourites and votes, user id).
         api_key: the accepted ``x-api-key`` (None: any non-empty key).
+        catalog_version: the world's catalogue version (one of ``CATALOG_VERSIONS``; the newest
+            by default); the initial account is drawn from it.
+
+    Raises:
+        ValueError: an unknown catalogue version.
     """
 
     name = "cat_api"
     hosts = (API_HOST,)
 
-    def __init__(self, seed: int = 0, api_key: str | None = None) -> None:
+    def __init__(
+        self,
+        seed: int = 0,
+        api_key: str | None = None,
+        *,
+        catalog_version: int = LATEST_CATALOG_VERSION,
+    ) -> None:
         self.seed = seed
         self.api_key = api_key
-        self.catalog = get_catalog(seed)
+        self.catalog = get_catalog(seed, catalog_version)
         self._random_cache: OrderedDict[tuple[Any, ...], np.ndarray] = OrderedDict()
         self._state = self._initial_state(seed)
 
@@ -204,7 +236,7 @@ class CatApiApp(HttpApp):
     def _resolve_favourite(self, ref: str | int) -> int | None:
         favourites = self._state["favourites"]
         text = str(ref)
-        if text.isdigit() and int(text) in favourites:
+        if _NUMERIC_ID.fullmatch(text) and int(text) in favourites:
             return int(text)
         matches = [k for k, f in favourites.items() if f["image_id"] == text]
         return min(matches) if matches else None
@@ -214,8 +246,98 @@ class CatApiApp(HttpApp):
         return self._resolve_favourite(fav_id) is not None
 
     def has_image(self, image_id: str) -> bool:
-        """Whether the catalogue has an image with this id."""
+        """Whether ``image_id`` names an image: it is well-formed (the space is open) or extra."""
+        return self._image_of(image_id) is not None
+
+    def _image_of(self, image_id: str) -> CatImage | None:
+        image = self.catalog.image(image_id)
+        if image is None and image_id in self._state.get("extra_images", ()):
+            image = image_attributes(image_id, extra=True)
+        return image
+
+    def _image(self, image_id: str) -> CatImage:
+        image = self._image_of(image_id)
+        assert image is not None  # checked before: by _body, or by check_arrangement
+        return image
+
+    def in_catalog(self, image_id: str) -> bool:
+        """Whether ``image_id`` is one of the catalogue's images (those search returns)."""
         return image_id in self.catalog.by_id
+
+    @staticmethod
+    def is_favourite_ref(ref: object) -> bool:
+        """Whether ``ref`` can name a favourite: a well-formed image id or up to 16 digits."""
+        return is_image_id(ref) or (isinstance(ref, str) and bool(_NUMERIC_ID.fullmatch(ref)))
+
+    @classmethod
+    def check_arrangement(
+        cls, absent: Sequence[str], present: Sequence[str], extra: Sequence[str] = ()
+    ) -> None:
+        """Check the arguments of :meth:`arrange_favourites`.
+
+        Raises:
+            ValueError: a malformed id or reference, or one that is in both lists.
+        """
+        bad = [i for i in extra if not is_extra_image_id(i)]
+        if bad:
+            raise ValueError(
+                "extra images are 1 to 64 characters from A-Z, a-z, 0-9, '_' and '-', not all "
+                f"digits; got {bad!r}"
+            )
+        bad = [r for r in absent if not is_image_id(r) and r not in extra]
+        bad += [r for r in present if not cls.is_favourite_ref(r) and r not in extra]
+        if bad:
+            raise ValueError(
+                "favourites to arrange are image ids (or extra images) or, when present, "
+                f"favourite ids (up to 16 digits); {IMAGE_ID_RULE}; got {bad!r}"
+            )
+        both = sorted(set(absent) & set(present))
+        if both:
+            raise ValueError(f"an id is either absent or present; got {both} in both")
+
+    def arrange_favourites(
+        self, absent: Sequence[str] = (), present: Sequence[str] = (), extra: Sequence[str] = ()
+    ) -> None:
+        """Make the current state hold no favourite of ``absent`` and one for each of ``present``.
+
+        ``extra`` are ids of another shape that name an image from now on (see the module
+        docstring). ``absent`` are image ids: their favourites are removed. ``present`` are
+        favourite references (see the module docstring); each one that names no favourite gets
+        one: for an image id, a favourite of that image with the next favourite id; for a
+        favourite id, that favourite, of a catalogue image that is not a favourite yet, picked by
+        a stable hash of the id. Later favourites get larger ids, so none collides. Changes
+        nothing that is already so, and the same arguments always give the same state.
+
+        Raises:
+            ValueError: a malformed id or reference, or one that is in both lists.
+        """
+        self.check_arrangement(absent, present, extra)
+        state = self._state
+        if extra:
+            known = state.setdefault("extra_images", [])
+            known += [i for i in dict.fromkeys(extra) if i not in known and not is_image_id(i)]
+        favourites = state["favourites"]
+        gone = set(absent)
+        for key in [k for k, f in favourites.items() if f["image_id"] in gone]:
+            del favourites[key]
+        for ref in present:
+            if self._resolve_favourite(ref) is not None:
+                continue
+            if not _NUMERIC_ID.fullmatch(ref):
+                image = self._image(ref)
+                fav_id = state["next_favourite_id"]
+            else:
+                image = self._free_image(stable_seed("catapi", "setup-favourite", ref))
+                fav_id = int(ref)
+            state["next_favourite_id"] = max(state["next_favourite_id"], fav_id + 1)
+            favourites[fav_id] = self._favourite(fav_id, image, None)
+
+    def _free_image(self, start: int) -> CatImage:
+        """Catalogue image number ``start`` (modulo) of those no favourite holds (or of all)."""
+        taken = {f["image_id"] for f in self._state["favourites"].values()}
+        free = [im for im in self.catalog.images if im.image_id not in taken]
+        images = free or self.catalog.images
+        return images[start % len(images)]
 
     # -------------------------------------------------------------------------------- routing
 
@@ -260,7 +382,7 @@ class CatApiApp(HttpApp):
                 if key is None:
                     raise _HttpError(404, "NO_FAVOURITE_FOUND - no favourite with this id")
             else:
-                key = int(rest[0]) if rest[0].isdigit() else None
+                key = int(rest[0]) if _NUMERIC_ID.fullmatch(rest[0]) else None
                 if key not in self._state["votes"]:
                     raise _HttpError(404, "NO_VOTE_FOUND - no vote with this id")
             store = self._state[resource]
@@ -359,13 +481,16 @@ class CatApiApp(HttpApp):
         if not isinstance(body, dict):
             raise _HttpError(400, "INVALID_BODY - the body must be a JSON object")
         image_id = body.get("image_id")
-        if not isinstance(image_id, str) or not image_id:
+        if not isinstance(image_id, str):
             raise _HttpError(400, 'INVALID_BODY - "image_id" is required and must be a string')
         sub_id = body.get("sub_id")
         if sub_id is not None and not isinstance(sub_id, str):
             raise _HttpError(400, 'INVALID_BODY - "sub_id" must be a string')
-        if image_id not in self.catalog.by_id:
-            raise _HttpError(400, f"INVALID_IMAGE_ID - no image with id {image_id!r}")
+        if self._image_of(image_id) is None:
+            raise _HttpError(
+                400,
+                f"INVALID_IMAGE_ID - no image with id {image_id[:40]!r} ({IMAGE_ID_RULE})",
+            )
         return image_id, sub_id, body
 
     def _tick(self) -> str:
@@ -383,16 +508,18 @@ class CatApiApp(HttpApp):
                 )
         fav_id = state["next_favourite_id"]
         state["next_favourite_id"] += 1
-        image = self.catalog.images[self.catalog.by_id[image_id]]
-        state["favourites"][fav_id] = {
+        state["favourites"][fav_id] = self._favourite(fav_id, self._image(image_id), sub_id)
+        return {"message": "SUCCESS", "id": fav_id, "image_id": image_id}
+
+    def _favourite(self, fav_id: int, image: CatImage, sub_id: str | None) -> dict[str, Any]:
+        return {
             "id": fav_id,
-            "user_id": state["user_id"],
-            "image_id": image_id,
+            "user_id": self._state["user_id"],
+            "image_id": image.image_id,
             "sub_id": sub_id,
             "created_at": self._tick(),
-            "image": {"id": image_id, "url": image.url},
+            "image": {"id": image.image_id, "url": image.url},
         }
-        return {"message": "SUCCESS", "id": fav_id, "image_id": image_id}
 
     def _add_vote(self, request: Request) -> dict[str, Any]:
         image_id, sub_id, body = self._body(request)
@@ -402,7 +529,7 @@ class CatApiApp(HttpApp):
         state = self._state
         vote_id = state["next_vote_id"]
         state["next_vote_id"] += 1
-        image = self.catalog.images[self.catalog.by_id[image_id]]
+        image = self._image(image_id)
         state["votes"][vote_id] = {
             "id": vote_id,
             "image_id": image_id,
@@ -425,7 +552,10 @@ __all__ = [
     "API_HOST",
     "BENCHMARK_IMAGE_IDS",
     "BREEDS",
+    "CATALOG_VERSIONS",
     "CATEGORIES",
+    "IMAGE_ID_RULE",
+    "LATEST_CATALOG_VERSION",
     "MIME_TYPES",
     "N_IMAGES",
     "N_SEED_FAVOURITES",
@@ -436,4 +566,7 @@ __all__ = [
     "CatImage",
     "Catalog",
     "get_catalog",
+    "image_attributes",
+    "is_extra_image_id",
+    "is_image_id",
 ]

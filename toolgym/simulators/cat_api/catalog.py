@@ -1,18 +1,53 @@
-"""The content of the simulated Cat API: breeds, categories and the image catalogue of a seed.
+"""The content of the simulated Cat API: breeds, categories, image ids and the catalogue of a seed.
 
-The 67 real breeds with their 4-letter ids and the 7 real categories; :data:`N_IMAGES` images with
-ids of 9 characters from ``[A-Za-z0-9_-]`` or short alphanumeric ones (``dv0``), CDN urls, sizes,
-mime types, 0 to 2 breeds and sometimes a category. The ids quoted by the original benchmark
-(:data:`BENCHMARK_IMAGE_IDS`) are always part of it. Everything is drawn from the seed, never
-from the network, and a catalogue is immutable (:func:`get_catalog` shares it between apps).
+The 67 real breeds with their 4-letter ids and the 7 real categories.
+
+**Image ids.** The id space is open: every *well-formed* id names an image (:func:`is_image_id`),
+so requests about images that no search returns (favourite, vote, delete a favourite) work as
+they do on the real service, whose ids come in three formats, and the rule is those formats:
+
+* a legacy id: 2 or 3 characters from ``[a-z0-9]`` (``tu``, ``dv0``);
+* a 9-character id from ``[A-Za-z0-9_-]`` (``tF_6-Beo_``, ``-8roc4viS``);
+* a newer id: a decimal number of 4 to 12 digits (no leading zero) in base64, unpadded
+  (``MTY3ODIyMQ``, 10 characters, is 1678221).
+
+No id is all digits, because ``/v1/favourites/{ref}`` reads digits as a favourite id. A rule of
+formats, rather than "any short string", keeps refused what the real service refuses: a word
+such as ``Austin`` or ``kitten`` names no image, and the service answers
+``400 INVALID_IMAGE_ID`` to it as to any other malformed id. An id's attributes (mime type, size, breeds, category, CDN url)
+are a pure function of the id (:func:`image_attributes`, a stable hash, the same on every
+machine).
+
+A task may still quote an image id of another shape (the original labels came from the live
+service, and this rule cannot prove it has seen every format): its setup can declare such an
+*extra* image, any 1 to 64 characters from ``[A-Za-z0-9_-]`` that are not all digits
+(:func:`is_extra_image_id`), which then names an image in that task's world, attributes by the
+same hash.
+
+**The catalogue** (:class:`Catalog`) is the finite, ordered set of :data:`N_IMAGES` images that
+search pages through; the ids quoted by the original benchmark (:data:`BENCHMARK_IMAGE_IDS`) are
+always part of it. It has versions (:data:`CATALOG_VERSIONS`):
+
+* version 0 (the ``-v0`` world): 9-character ids and short lowercase ones, with attributes drawn
+  in sequence from the seed; images outside it take :func:`image_attributes`;
+* version 1 (the ``-v1`` world): ids in the real formats (legacy 2-3 characters, 9 characters,
+  10-character base64 numbers) whose attributes *are* :func:`image_attributes`, one rule for
+  every id.
+
+Everything is drawn from the seed, never from the network, and a catalogue is immutable
+(:func:`get_catalog` shares it between apps).
 """
 
 from __future__ import annotations
 
+import base64
 import functools
+import re
 import string
 from dataclasses import dataclass
 from typing import Any
+
+import numpy as np
 
 from toolgym.simulators.seeding import stable_rng
 
@@ -106,11 +141,70 @@ SIZES: dict[str, int | None] = {"thumb": 100, "small": 250, "med": 500, "full": 
 
 
 N_IMAGES = 1200
+CATALOG_VERSIONS: tuple[int, ...] = (0, 1)
+"""The catalogue versions (see the module docstring); the last is the newest."""
+LATEST_CATALOG_VERSION = CATALOG_VERSIONS[-1]
 BENCHMARK_IMAGE_IDS: tuple[str, ...] = ("dv0", "tu", "alp", "tF_6-Beo_", "-8roc4viS")
 """Image ids quoted by the original benchmark's labels; the catalogue always has them."""
 CDN = "https://cdn2.thecatapi.com/images"
 ID_CHARS = string.ascii_letters + string.digits + "_-"
 SHORT_ID_CHARS = string.ascii_lowercase + string.digits
+IMAGE_ID_RULE = (
+    "an image id is a legacy id (2 or 3 characters from a-z and 0-9), 9 characters from A-Z, "
+    "a-z, 0-9, '_' and '-', or a 4- to 12-digit number in unpadded base64 (MTY3ODIyMQ), and "
+    "never all digits"
+)
+"""The id rule in words, for error messages."""
+_LEGACY_OR_NINE = re.compile(r"[a-z0-9]{2,3}|[A-Za-z0-9_-]{9}")
+_BASE64 = re.compile(r"[A-Za-z0-9]{6,16}")
+_EXTRA = re.compile(r"[A-Za-z0-9_-]{1,64}")
+_EXTS = ["jpg", "png", "gif"]
+_EXT_WEIGHTS = [0.7, 0.15, 0.15]
+
+
+def is_image_id(text: object) -> bool:
+    """Whether ``text`` is a well-formed image id (see the module docstring).
+
+    >>> [is_image_id(t) for t in ("dv0", "tF_6-Beo_", "MTY3ODIyMQ", "123", "a", "Austin")]
+    [True, True, True, False, False, False]
+    """
+    if not isinstance(text, str) or text.isdigit():
+        return False
+    if _LEGACY_OR_NINE.fullmatch(text):
+        return True
+    return bool(_BASE64.fullmatch(text)) and _is_base64_number(text)
+
+
+def is_extra_image_id(text: object) -> bool:
+    """Whether ``text`` may be declared an extra image of a task (see the module docstring).
+
+    >>> [is_extra_image_id(t) for t in ("abc123", "Austin", "x", "123", "a b", "")]
+    [True, True, True, False, False, False]
+    """
+    return isinstance(text, str) and bool(_EXTRA.fullmatch(text)) and not text.isdigit()
+
+
+def _is_base64_number(text: str) -> bool:
+    """Whether ``text`` is :func:`base64_number_id` of a 4- to 12-digit number."""
+    try:
+        raw = base64.b64decode(text + "=" * (-len(text) % 4), validate=True)
+    except ValueError:  # binascii.Error is a ValueError
+        return False
+    return (
+        4 <= len(raw) <= 12
+        and raw.isdigit()
+        and not raw.startswith(b"0")
+        and base64_number_id(int(raw)) == text
+    )
+
+
+def base64_number_id(number: int) -> str:
+    """The id format of the real service's newer images: a decimal number in base64, unpadded.
+
+    >>> base64_number_id(1678221)
+    'MTY3ODIyMQ'
+    """
+    return base64.b64encode(str(number).encode("ascii")).decode("ascii").rstrip("=")
 
 
 @dataclass(frozen=True)
@@ -157,39 +251,91 @@ class CatImage:
         return out
 
 
+def _draw_image(rng: np.random.Generator, image_id: str) -> CatImage:
+    """An image's attributes drawn from ``rng``: 70% jpg, half without breeds, some categories."""
+    ext = str(rng.choice(_EXTS, p=_EXT_WEIGHTS))
+    width = int(rng.integers(60, 241)) * 10
+    height = int(rng.integers(40, 201)) * 10
+    roll = rng.random()
+    n_breeds = 0 if roll < 0.5 else (1 if roll < 0.96 else 2)
+    breeds = tuple(sorted(str(b) for b in rng.choice(list(BREEDS), n_breeds, replace=False)))
+    cats: tuple[int, ...] = ()
+    if not breeds and rng.random() < 0.3:
+        cats = (int(rng.choice(list(CATEGORIES))),)
+    return CatImage(image_id, ext, width, height, breeds, cats)
+
+
+@functools.lru_cache(maxsize=16_384)
+def image_attributes(image_id: str, *, extra: bool = False) -> CatImage:
+    """The image an id names, a pure function of the id (the same in every world).
+
+    Args:
+        image_id: a well-formed id, or with ``extra`` one that may be declared an extra image.
+        extra: accept :func:`is_extra_image_id` ids too.
+
+    Raises:
+        ValueError: ``image_id`` is malformed (see :func:`is_image_id`).
+    """
+    if not (is_extra_image_id if extra else is_image_id)(image_id):
+        raise ValueError(f"{IMAGE_ID_RULE}; got {image_id!r}")
+    return _draw_image(stable_rng("catapi", "image", image_id), image_id)
+
+
+def draw_image_id(rng: np.random.Generator, *, base64_share: float = 0.3) -> str:
+    """A random id in the real formats (it may be all digits: check with :func:`is_image_id`).
+
+    12% legacy ids (2 or 3 lowercase letters and digits), ``base64_share`` 10-character base64
+    numbers, the rest 9 characters from ``[A-Za-z0-9_-]``. With ``base64_share=0`` the draws are
+    those of the version 0 catalogue.
+    """
+    roll = rng.random()
+    if roll < 0.12:
+        n = int(rng.integers(2, 4))
+        return "".join(SHORT_ID_CHARS[int(i)] for i in rng.integers(len(SHORT_ID_CHARS), size=n))
+    if roll >= 1 - base64_share:
+        return base64_number_id(int(rng.integers(1_000_000, 10_000_000)))
+    return "".join(ID_CHARS[int(i)] for i in rng.integers(len(ID_CHARS), size=9))
+
+
+def _catalogue_ids(rng: np.random.Generator, base64_share: float) -> list[str]:
+    ids = set(BENCHMARK_IMAGE_IDS)
+    while len(ids) < N_IMAGES:
+        new = draw_image_id(rng, base64_share=base64_share)
+        if is_image_id(new):
+            ids.add(new)
+    return sorted(ids)
+
+
+def _v0_images(seed: int) -> list[CatImage]:
+    """The version 0 catalogue: ids first, then every image's attributes in sequence."""
+    rng = stable_rng("catapi", "catalog", seed)
+    return [_draw_image(rng, image_id) for image_id in _catalogue_ids(rng, 0.0)]
+
+
+def _v1_images(seed: int) -> list[CatImage]:
+    """The version 1 catalogue: ids in the real formats, attributes by :func:`image_attributes`."""
+    rng = stable_rng("catapi", "catalog", seed, 1)
+    return [image_attributes(image_id) for image_id in _catalogue_ids(rng, 0.3)]
+
+
 class Catalog:
-    """The immutable image catalogue of one seed, indexed for search (shared by all apps).
+    """The immutable image catalogue of one seed and version, indexed for search (shared).
 
     Args:
         seed: the content seed.
+        version: one of :data:`CATALOG_VERSIONS`.
+
+    Raises:
+        ValueError: an unknown version.
     """
 
-    def __init__(self, seed: int) -> None:
-        rng = stable_rng("catapi", "catalog", seed)
-        ids = set(BENCHMARK_IMAGE_IDS)
-        while len(ids) < N_IMAGES:
-            if rng.random() < 0.12:
-                n = int(rng.integers(2, 4))
-                new = "".join(
-                    SHORT_ID_CHARS[int(i)] for i in rng.integers(len(SHORT_ID_CHARS), size=n)
-                )
-            else:
-                new = "".join(ID_CHARS[int(i)] for i in rng.integers(len(ID_CHARS), size=9))
-            if not new.isdigit():
-                ids.add(new)
-        breed_ids = list(BREEDS)
-        images = []
-        for image_id in sorted(ids):
-            ext = str(rng.choice(["jpg", "png", "gif"], p=[0.7, 0.15, 0.15]))
-            width = int(rng.integers(60, 241)) * 10
-            height = int(rng.integers(40, 201)) * 10
-            roll = rng.random()
-            n_breeds = 0 if roll < 0.5 else (1 if roll < 0.96 else 2)
-            breeds = tuple(sorted(str(b) for b in rng.choice(breed_ids, n_breeds, replace=False)))
-            cats: tuple[int, ...] = ()
-            if not breeds and rng.random() < 0.3:
-                cats = (int(rng.choice(list(CATEGORIES))),)
-            images.append(CatImage(image_id, ext, width, height, breeds, cats))
+    def __init__(self, seed: int, version: int = LATEST_CATALOG_VERSION) -> None:
+        if version not in CATALOG_VERSIONS:
+            raise ValueError(
+                f"the Cat API catalogue versions are {list(CATALOG_VERSIONS)}; got {version!r}"
+            )
+        self.version = version
+        images = _v0_images(seed) if version == 0 else _v1_images(seed)
         self.images: tuple[CatImage, ...] = tuple(images)
         """All images in ascending id order."""
         self.by_id: dict[str, int] = {im.image_id: i for i, im in enumerate(self.images)}
@@ -210,6 +356,16 @@ class Catalog:
                     if im.ext in mimes and (has is None or bool(im.breed_ids) == has)
                 )
         self._json: dict[str, list[dict[str, Any]]] = {}
+
+    def image(self, image_id: str) -> CatImage | None:
+        """The image ``image_id`` names: the catalogue's, else :func:`image_attributes`.
+
+        None when the id is malformed (see :func:`is_image_id`).
+        """
+        index = self.by_id.get(image_id)
+        if index is not None:
+            return self.images[index]
+        return image_attributes(image_id) if is_image_id(image_id) else None
 
     def select(
         self,
@@ -238,7 +394,7 @@ class Catalog:
         return table[index]
 
 
-@functools.lru_cache(maxsize=4)
-def get_catalog(seed: int = 0) -> Catalog:
-    """The catalogue of ``seed`` (cached: it is immutable)."""
-    return Catalog(seed)
+@functools.lru_cache(maxsize=8)
+def get_catalog(seed: int = 0, version: int = LATEST_CATALOG_VERSION) -> Catalog:
+    """The catalogue of ``seed`` and ``version`` (cached: it is immutable)."""
+    return Catalog(seed, version)

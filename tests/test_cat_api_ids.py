@@ -97,8 +97,25 @@ def play(env: gym.Env, task_id: Any, action: str) -> tuple[float, dict[str, Any]
 # -- the id space ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("version", VERSIONS)
-def test_any_well_formed_id_can_be_favourited_voted_on_and_deleted(version: int) -> None:
+def test_the_v0_world_is_closed_as_it_was() -> None:
+    app = CatApiApp(catalog_version=0)
+    before = app.snapshot()
+    outside = [i for i in random_ids(200) if not app.in_catalog(i)]
+    for image_id in outside:
+        for path, body in (
+            ("/favourites", {"image_id": image_id}),
+            ("/votes", {"image_id": image_id, "value": 1}),
+        ):
+            response = call(app, "POST", path, body)
+            assert response.status == 400 and "INVALID_IMAGE_ID" in response.text
+        assert app.catalog.image(image_id) is None and not app.has_image(image_id)
+    assert app.snapshot() == before
+    inside = app.catalog.images[0].image_id
+    assert call(app, "POST", "/votes", {"image_id": inside, "value": 1}).status == 200
+
+
+def test_any_well_formed_id_can_be_favourited_voted_on_and_deleted() -> None:
+    version = 1
     app = CatApiApp(catalog_version=version)
     ids = [i for i in random_ids(1100) if not app.favourite_exists(i)][:1000]
     assert len(ids) == 1000
@@ -147,7 +164,8 @@ def test_malformed_ids_are_invalid_image_ids(version: int, image_id: str) -> Non
     ):
         response = call(app, "POST", path, body)
         assert response.status == 400, response.text
-        assert response.json()["message"].startswith("INVALID_IMAGE_ID")
+        expected = "INVALID_IMAGE_ID" if image_id else "INVALID_BODY"  # empty: no image_id
+        assert response.json()["message"].startswith(expected)
     assert not is_image_id(image_id) and not app.has_image(image_id)
     if image_id and "/" not in image_id and "\n" not in image_id:
         assert call(app, "DELETE", f"/favourites/{image_id}").status == 404
@@ -174,10 +192,10 @@ def test_attributes_are_a_function_of_the_id() -> None:
     assert [image_attributes(i) for i in ids] == first
     for image_id, image in zip(ids, first, strict=True):
         assert image.url == f"https://cdn2.thecatapi.com/images/{image_id}.{image.ext}"
-        # One rule everywhere in v1; v0 keeps its catalogue's own attributes.
+        # One rule everywhere in v1; v0 keeps its catalogue (and its attributes) as it was.
         assert v1.catalog.image(image_id) == image
         if not v0.in_catalog(image_id):
-            assert v0.catalog.image(image_id) == image
+            assert v0.catalog.image(image_id) is None
     assert all(image_attributes(im.image_id) == im for im in v1.catalog.images)
     differ = sum(image_attributes(im.image_id) != im for im in v0.catalog.images)
     assert differ > len(v0.catalog.images) // 2  # v0 attributes were drawn in sequence
@@ -302,18 +320,26 @@ def test_setup_is_derived_from_the_gold_only_when_needed() -> None:
     assert derive_setup(task(fav_delete("zZ9_-q8Lr")), 1) == {"favourites_present": ["zZ9_-q8Lr"]}
     assert derive_setup(task(fav_delete("231999999")), 0) == {"favourites_present": ["231999999"]}
     assert derive_setup(task(fav_delete("dv0")), 0) is None
-    assert derive_setup(task(fav_post("zZ9_-q8Lr"), vote("dv0", 1), search("limit=2")), 0) is None
+    assert derive_setup(task(fav_post("zZ9_-q8Lr"), vote("dv0", 1), search("limit=2")), 1) is None
+    # The closed v0 world declares the images outside its catalogue that a gold names.
+    assert derive_setup(task(fav_post("zZ9_-q8Lr"), vote("dv0", 1)), 0) == {
+        "extra_images": ["zZ9_-q8Lr"]
+    }
     assert derive_setup(task("print('hello')"), 0) is None
     assert derive_setup(task(fav_post("no!")), 0) is None
     found = gold_ids([fav_post("dv0"), fav_delete("tu"), vote("abc123", 1), fav_delete("x y")])
     assert found is not None
-    assert (found.posted, found.referenced, found.extra) == (["dv0"], ["tu"], ["abc123"])
+    assert (found.posted, found.referenced, found.images) == (
+        ["dv0"],
+        ["tu"],
+        ["dv0", "tu", "abc123"],
+    )
     assert derive_setup(task(fav_post("abc123"), fav_delete("Kitten_7")), 1) == {
         "favourites_present": ["Kitten_7"],
         "extra_images": ["abc123", "Kitten_7"],
     }
     # A reference both added and deleted is only kept present.
-    assert derive_setup(task(fav_post("zZ9_-q8Lr"), fav_delete("zZ9_-q8Lr")), 0) == {
+    assert derive_setup(task(fav_post("zZ9_-q8Lr"), fav_delete("zZ9_-q8Lr")), 1) == {
         "favourites_present": ["zZ9_-q8Lr"]
     }
 
@@ -337,7 +363,13 @@ def test_original_format_golds_that_collide_with_the_start_succeed(
     env = gym.make(env_id, task_file=write_tasks(tmp_path / "cat.jsonl", records))
     base = env.unwrapped
     assert base.get_task(0).setup == {"favourites_absent": ["dv0"]}
-    assert base.get_task(1).setup == {"favourites_present": ["MTY3ODIyMQ"]}
+    if base.version == 0:  # the closed v0 world declares the ids outside its catalogue
+        assert base.get_task(1).setup == {
+            "favourites_present": ["MTY3ODIyMQ"],
+            "extra_images": ["MTY3ODIyMQ"],
+        }
+    else:
+        assert base.get_task(1).setup == {"favourites_present": ["MTY3ODIyMQ"]}
     assert base.get_task(3).setup is None
     for task_id, (_, gold, _) in enumerate(records):
         reward, info = play(env, task_id, gold)

@@ -7,13 +7,12 @@ pictures, to see or change their favourites, or to vote on an image; the agent a
 curl request. The service is simulated: an image catalog of 1,200 images with real breed ids
 that searches page through, a favourites store and a votes store, reset at every episode.
 
-The image-id space is open, as on the real service: any id in one of the real formats (legacy
-``dv0``, 9-character ``tF_6-Beo_``, base64 number ``MTY3ODIyMQ``) names an image whose
-attributes are a stable hash of the id, so it can be favourited, voted on and removed from the
-favourites; anything else is ``400 INVALID_IMAGE_ID``. In ``-v0`` the catalog is the one the
-stored ``-v0`` tasks were built on (9-character and legacy ids, attributes of their own); in
-``-v1`` its ids come in all three formats and their attributes follow the same hash as every
-other id.
+In ``-v1`` the image-id space is open, as on the real service: any id in one of the real
+formats (legacy ``dv0``, 9-character ``tF_6-Beo_``, base64 number ``MTY3ODIyMQ``) names an image
+whose attributes are a stable hash of the id, so it can be favourited, voted on and removed from
+the favourites; anything else is ``400 INVALID_IMAGE_ID``. The catalog's ids come in all three
+formats and follow the same hash. ``-v0`` is kept as it was: only the ids of its catalog
+(9-character and legacy ids, attributes of their own) are images.
 
 ## Tools
 
@@ -46,8 +45,9 @@ A task's ``setup`` (``{"favourites_absent": [image ids], "favourites_present": [
 favourite ids], "extra_images": [ids of another shape]}``) adjusts the favourites first. A task
 without one, such as a line of an original test file, gets the setup its gold needs: an image
 the gold favourites is not a favourite at the start, a favourite the gold deletes exists, and
-an id of another shape that the gold quotes names an image in that task; tasks whose gold needs
-nothing start from the seeded state as it is.
+an id the gold quotes that names no image of the world (of another shape, or outside the ``-v0``
+catalog) names one in that task; tasks whose gold needs nothing start from the seeded state as it
+is. The agent's own requests meet the world as it is.
 
 ## Episode End
 
@@ -79,7 +79,11 @@ SPEC = FamilySpec(
             max_episode_steps=16,
             tasks="toolgym.benchmarks.cat_api:SUITE",
             history=(
-                "initial release. Unlike the original (one live account shared by every case), each episode starts from the same fresh state, so a correct answer can no longer fail because an earlier case changed the favourites"
+                "initial release. Unlike the original (one live account shared by every case), "
+                "each episode starts from the same fresh state, so a correct answer can no longer "
+                "fail because an earlier case changed the favourites. Since v1: a task file's task "
+                "gets the starting favourites and images its gold needs (stored tasks and "
+                "everything the agent sends are answered as before)"
             ),
         ),
         VersionSpec(
@@ -90,10 +94,9 @@ SPEC = FamilySpec(
             history=(
                 "image ids in the real formats. The catalog's ids are legacy 2-3 character, "
                 "9-character and 10-character base64-number ids whose attributes are the hash of "
-                "the id that every other well-formed id also follows (in both versions, any "
-                "well-formed id can now be favourited, voted on and removed, and a task's "
-                "starting favourites never collide with what its gold adds or deletes); new "
-                "test and demo splits built in this world"
+                "the id that every other well-formed id also follows: any well-formed id can be "
+                "favourited, voted on and removed; a task's starting favourites never collide "
+                "with what its gold adds or deletes; new test and demo splits built in this world"
             ),
         ),
     ),

@@ -9,9 +9,10 @@ it may not hold (``404``). A task without a setup therefore gets one from its go
   seeded account holds it as a favourite;
 * a favourite reference (image id, or favourite id) a gold DELETEs (or GETs) at
   ``/v1/favourites/{ref}`` is in ``favourites_present`` when it names no favourite there;
-* an image id a gold favourites, votes on or deletes that is outside the id formats but may be
-  declared an image (:func:`~toolgym.simulators.cat_api.is_extra_image_id`) is in
-  ``extra_images``, so that the gold runs whatever shape its ids have.
+* an image id a gold favourites, votes on or deletes that names no image of the world (outside
+  the id formats, or, in the closed version-0 world, outside its catalogue) but may be declared
+  an image (:func:`~toolgym.simulators.cat_api.is_extra_image_id`) is in ``extra_images``, so
+  that the gold runs whatever its ids are. Agents' requests still meet the world as it is.
 
 A reference both added and deleted by the golds is only kept present. When the golds need
 nothing, the result is None: the task starts from the world's state as it is (the generated
@@ -53,17 +54,16 @@ class GoldIds:
     """Image ids POSTed to ``/v1/favourites``."""
     referenced: list[str] = field(default_factory=list)
     """Favourite references DELETEd or read at ``/v1/favourites/{ref}``."""
-    extra: list[str] = field(default_factory=list)
-    """The image ids of all of these, and of votes, that are outside the id formats."""
+    images: list[str] = field(default_factory=list)
+    """The image ids of all of these, and of votes."""
 
     def add_image(self, image_id: object, into: list[str] | None) -> None:
         """Note ``image_id`` (in ``into`` too) if it is, or may be declared, an image id."""
         if not isinstance(image_id, str):
             return
-        if not is_image_id(image_id):
-            if not is_extra_image_id(image_id):
-                return
-            self.extra.append(image_id)
+        if not is_image_id(image_id) and not is_extra_image_id(image_id):
+            return
+        self.images.append(image_id)
         if into is not None:
             into.append(image_id)
 
@@ -89,8 +89,9 @@ def gold_ids(gold: Sequence[str]) -> GoldIds | None:
             found.add_image(image_id, found.posted if path == _FAVOURITES else None)
         elif command.method in ("DELETE", "GET") and path.startswith(_FAVOURITES + "/"):
             ref = path[len(_FAVOURITES) + 1 :]
-            if CatApiApp.is_favourite_ref(ref):
-                found.referenced.append(ref)
+            if ref.isascii() and ref.isdigit():  # a favourite id
+                if CatApiApp.is_favourite_ref(ref):
+                    found.referenced.append(ref)
             else:
                 found.add_image(ref, found.referenced)
     return found
@@ -107,7 +108,7 @@ def derive_setup(task: Task, version: int, world_seed: int = 0) -> dict[str, Any
     setup = {
         "favourites_absent": [i for i in posted if app.favourite_exists(i)],
         "favourites_present": [r for r in referenced if not app.favourite_exists(r)],
-        "extra_images": list(dict.fromkeys(found.extra)),
+        "extra_images": [i for i in dict.fromkeys(found.images) if not app.has_image(i)],
     }
     return {key: ids for key, ids in setup.items() if ids} or None
 

@@ -5,9 +5,9 @@ Content (generated from the seed, never from the network):
 * the 67 real breeds with their 4-letter ids (``abys`` Abyssinian, ``norw`` Norwegian Forest Cat,
   ...) and the 7 real categories (``hats`` 1, ``space`` 2, ``sunglasses`` 4, ``boxes`` 5,
   ``ties`` 7, ``sinks`` 14, ``clothes`` 15);
-* an open image-id space (:mod:`toolgym.simulators.cat_api.catalog`): every well-formed id, in
-  one of the real formats (legacy ``dv0``, 9-character ``tF_6-Beo_``, base64 number
-  ``MTY3ODIyMQ``), names an image, whose ``https://cdn2.thecatapi.com/images/<id>.<ext>`` url,
+* in the version-1 world, an open image-id space (:mod:`toolgym.simulators.cat_api.catalog`):
+  every well-formed id, in one of the real formats (legacy ``dv0``, 9-character ``tF_6-Beo_``,
+  base64 number ``MTY3ODIyMQ``), names an image, whose ``https://cdn2.thecatapi.com/images/<id>.<ext>`` url,
   width, height, mime type (jpg/png/gif), 0 to 2 breeds and sometimes a category are a stable
   hash of the id;
 * a catalogue of :data:`N_IMAGES` of them that search pages through, in the catalogue version
@@ -36,9 +36,10 @@ delete favourites by image-id-like strings (``dv0``, ``tF_6-Beo_``). ``{ref}`` i
 ``/v1/favourites/{ref}`` is therefore resolved in this order: a string of digits that is the id of
 a favourite names that favourite; otherwise ``ref`` is read as an image id and names the favourite
 of that image with the lowest id. Image ids are never all digits, so the two never collide. The
-same rule backs :meth:`CatApiApp.favourite_exists`. Favouriting, voting on and deleting the
-favourite of any well-formed image id works, in the catalogue or not; a malformed ``image_id``
-in a POST body is ``400 INVALID_IMAGE_ID``.
+same rule backs :meth:`CatApiApp.favourite_exists`. In the version-1 world, favouriting, voting
+on and deleting the favourite of any well-formed image id works, in the catalogue or not; the
+version-0 world is kept as it was: only its catalogue's ids are images. Any other ``image_id`` in
+a POST body is ``400 INVALID_IMAGE_ID``.
 
 **Task setups.** :meth:`CatApiApp.arrange_favourites` makes sure some images are not favourites
 and some references name a favourite, before an episode starts (a task whose gold favourites an
@@ -315,11 +316,19 @@ class CatApiApp(HttpApp):
         state = self._state
         if extra:
             known = state.setdefault("extra_images", [])
-            known += [i for i in dict.fromkeys(extra) if i not in known and not is_image_id(i)]
+            known += [
+                i for i in dict.fromkeys(extra) if i not in known and self.catalog.image(i) is None
+            ]
         favourites = state["favourites"]
         gone = set(absent)
         for key in [k for k, f in favourites.items() if f["image_id"] in gone]:
             del favourites[key]
+        missing = [r for r in present if not _NUMERIC_ID.fullmatch(r) and self._image_of(r) is None]
+        if missing:
+            raise ValueError(
+                f"favourites to arrange must be of images of this world; {missing!r} are not "
+                "(declare them as extra images)"
+            )
         for ref in present:
             if self._resolve_favourite(ref) is not None:
                 continue
@@ -481,7 +490,7 @@ class CatApiApp(HttpApp):
         if not isinstance(body, dict):
             raise _HttpError(400, "INVALID_BODY - the body must be a JSON object")
         image_id = body.get("image_id")
-        if not isinstance(image_id, str):
+        if not isinstance(image_id, str) or not image_id:
             raise _HttpError(400, 'INVALID_BODY - "image_id" is required and must be a string')
         sub_id = body.get("sub_id")
         if sub_id is not None and not isinstance(sub_id, str):

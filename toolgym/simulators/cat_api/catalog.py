@@ -360,11 +360,14 @@ class Catalog:
     def image(self, image_id: str) -> CatImage | None:
         """The image ``image_id`` names: the catalogue's, else :func:`image_attributes`.
 
-        None when the id is malformed (see :func:`is_image_id`).
+        None when the id is malformed (see :func:`is_image_id`), and, in the version-0 world
+        (kept as it was), when it is not one of the catalogue's images.
         """
         index = self.by_id.get(image_id)
         if index is not None:
             return self.images[index]
+        if self.version == 0:
+            return None
         return image_attributes(image_id) if is_image_id(image_id) else None
 
     def select(

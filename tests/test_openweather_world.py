@@ -95,6 +95,8 @@ def test_zip_codes(app: OpenWeatherApp) -> None:
     assert get(app, "/data/2.5/weather?zip=00000")[0] == 404
     assert get(app, "/data/2.5/weather?zip=94957,de")[0] == 404
     assert get(app, "/data/2.5/weather?zip=09002")[0] == 404  # a military ZIP code: no location
+    assert get(app, "/data/2.5/weather?zip=%EF%BC%99%EF%BC%94%EF%BC%99%EF%BC%95%EF%BC%97")[0] == 404
+    assert get(app, "/data/2.5/weather?q=" + "x" * 5000)[0] == 404
 
 
 # -- coverage -------------------------------------------------------------------------------------

@@ -348,7 +348,7 @@ class RealGazetteer(PlaceIndex):
     def by_zip(self, zip_code: str, country: str = "US") -> Place | None:
         """The place of a US ZIP code (``"94957"``), at the ZIP code's own coordinates."""
         code = zip_code.strip()
-        if len(code) != 5 or not code.isdigit():
+        if len(code) != 5 or not (code.isascii() and code.isdigit()):
             return None
         j = int(np.searchsorted(self._zip_code, int(code)))
         if j == len(self._zip_code) or int(self._zip_code[j]) != int(code):

@@ -316,15 +316,21 @@ def test_setup_is_derived_from_the_gold_only_when_needed() -> None:
         return Task("t", "x", gold)
 
     assert set(SEED_FAVOURITE_IMAGE_IDS) <= {f["image_id"] for f in CatApiApp().favourites}
-    assert derive_setup(task(fav_post("dv0")), 0) == {"favourites_absent": ["dv0"]}
+    # The setup holds in every world: what the gold adds is absent, what it removes is present.
+    assert derive_setup(task(fav_post("dv0")), 1) == {"favourites_absent": ["dv0"]}
     assert derive_setup(task(fav_delete("zZ9_-q8Lr")), 1) == {"favourites_present": ["zZ9_-q8Lr"]}
     assert derive_setup(task(fav_delete("231999999")), 0) == {"favourites_present": ["231999999"]}
-    assert derive_setup(task(fav_delete("dv0")), 0) is None
-    assert derive_setup(task(fav_post("zZ9_-q8Lr"), vote("dv0", 1), search("limit=2")), 1) is None
-    # The closed v0 world declares the images outside its catalogue that a gold names.
+    assert derive_setup(task(vote("dv0", 1), search("limit=2")), 1) is None
+    # The closed v0 world (whose catalogue depends on the seed) declares every image a gold names.
     assert derive_setup(task(fav_post("zZ9_-q8Lr"), vote("dv0", 1)), 0) == {
-        "extra_images": ["zZ9_-q8Lr"]
+        "favourites_absent": ["zZ9_-q8Lr"],
+        "extra_images": ["zZ9_-q8Lr", "dv0"],
     }
+    # A setup changes nothing where nothing is missing.
+    app = CatApiApp(catalog_version=0)
+    before = app.snapshot()
+    app.arrange_favourites(["alp"], ["dv0"], ["dv0", "alp"])
+    assert app.snapshot() == before
     assert derive_setup(task("print('hello')"), 0) is None
     assert derive_setup(task(fav_post("no!")), 0) is None
     found = gold_ids([fav_post("dv0"), fav_delete("tu"), vote("abc123", 1), fav_delete("x y")])
@@ -335,6 +341,7 @@ def test_setup_is_derived_from_the_gold_only_when_needed() -> None:
         ["dv0", "tu", "abc123"],
     )
     assert derive_setup(task(fav_post("abc123"), fav_delete("Kitten_7")), 1) == {
+        "favourites_absent": ["abc123"],
         "favourites_present": ["Kitten_7"],
         "extra_images": ["abc123", "Kitten_7"],
     }
@@ -342,6 +349,30 @@ def test_setup_is_derived_from_the_gold_only_when_needed() -> None:
     assert derive_setup(task(fav_post("zZ9_-q8Lr"), fav_delete("zZ9_-q8Lr")), 1) == {
         "favourites_present": ["zZ9_-q8Lr"]
     }
+
+
+def test_a_setup_derived_in_world_0_holds_in_another_world(tmp_path: Path) -> None:
+    world5 = CatApiApp(seed=5)
+    held = next(
+        f["image_id"] for f in CatApiApp().favourites if not world5.favourite_exists(f["image_id"])
+    )
+    path = write_tasks(tmp_path / "cat.jsonl", [("Remove it.", fav_delete(held), True)])
+    env = gym.make("toolbench/CatAPI-v1", task_file=path, world_seed=5)
+    assert env.unwrapped.file_issues == ()
+    reward, info = play(env, 0, fav_delete(held))
+    assert reward == 1.0 and info["metrics"]["state_success"] is True
+
+
+def test_a_gold_nested_past_the_parser_is_marked_not_raised(tmp_path: Path) -> None:
+    deep = "[" * 8000
+    records = [
+        ("Deep.", f"curl -X POST '{BASE}/votes' --data '{deep}'", False),
+        ("Add dv0.", fav_post("dv0"), False),
+    ]
+    with pytest.warns(UserWarning, match=r"d\.jsonl:1: task 0 kept and marked"):
+        env = gym.make("toolbench/CatAPI-v1", task_file=write_tasks(tmp_path / "d.jsonl", records))
+    assert list(env.unwrapped.task_issues) == [0]
+    assert play(env, 1, fav_post("dv0"))[0] == 1.0
 
 
 # -- original-format task files ----------------------------------------------------------------
@@ -362,15 +393,9 @@ def test_original_format_golds_that_collide_with_the_start_succeed(
     ]
     env = gym.make(env_id, task_file=write_tasks(tmp_path / "cat.jsonl", records))
     base = env.unwrapped
-    assert base.get_task(0).setup == {"favourites_absent": ["dv0"]}
-    if base.version == 0:  # the closed v0 world declares the ids outside its catalogue
-        assert base.get_task(1).setup == {
-            "favourites_present": ["MTY3ODIyMQ"],
-            "extra_images": ["MTY3ODIyMQ"],
-        }
-    else:
-        assert base.get_task(1).setup == {"favourites_present": ["MTY3ODIyMQ"]}
-    assert base.get_task(3).setup is None
+    assert base.get_task(0).setup["favourites_absent"] == ["dv0"]
+    assert base.get_task(1).setup["favourites_present"] == ["MTY3ODIyMQ"]
+    assert base.get_task(3).setup == (None if base.version else {"extra_images": ["tF_6-Beo_"]})
     for task_id, (_, gold, _) in enumerate(records):
         reward, info = play(env, task_id, gold)
         assert reward == 1.0 and info["metrics"]["f1"] == 1.0, (task_id, info)
@@ -391,7 +416,10 @@ def test_golds_with_ids_of_another_shape_run_as_extra_images(env_id: str, tmp_pa
         ("Unfavourite my-cat-photo.", fav_delete("my-cat-photo"), True),
     ]
     env = gym.make(env_id, task_file=write_tasks(tmp_path / "cat.jsonl", records))
-    assert env.unwrapped.get_task(0).setup == {"extra_images": ["abc123"]}
+    assert env.unwrapped.get_task(0).setup == {
+        "favourites_absent": ["abc123"],
+        "extra_images": ["abc123"],
+    }
     for task_id, (_, gold, _) in enumerate(records):
         reward, info = play(env, task_id, gold)
         assert reward == 1.0 and info["metrics"]["executable"], (task_id, info)

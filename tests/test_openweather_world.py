@@ -50,6 +50,8 @@ def get(app: OpenWeatherApp, path_query: str) -> tuple[int, object]:
         ("london,ca", "London", "CA"),
         ("london,uk", "London", "GB"),
         ("birmingham,al,us", "Birmingham", "US"),
+        ("toronto,on,ca", "Toronto", "CA"),  # a state counts in the US only, as in the real API
+        ("london,england,gb", "London", "GB"),
         ("ross,ca,us", "Ross", "US"),  # a town under 5,000 people, from its ZIP code
         ("ross", "Ross’", "BY"),  # the most populous Ross comes first
     ],
@@ -94,6 +96,9 @@ def test_zip_codes(app: OpenWeatherApp) -> None:
     assert get(app, "/data/2.5/weather?zip=10001")[1]["name"] == "New York City"  # type: ignore[index]
     assert get(app, "/data/2.5/weather?zip=00000")[0] == 404
     assert get(app, "/data/2.5/weather?zip=94957,de")[0] == 404
+    assert get(app, "/data/2.5/weather?zip=94957,ca")[0] == 404  # Canada, not California
+    assert get(app, "/data/2.5/weather?zip=00901,pr")[0] == 200  # a territory's own code
+    assert get(app, "/data/2.5/weather?zip=00901,us")[0] == 200
     assert get(app, "/data/2.5/weather?zip=09002")[0] == 404  # a military ZIP code: no location
     assert get(app, "/data/2.5/weather?zip=%EF%BC%99%EF%BC%94%EF%BC%99%EF%BC%95%EF%BC%97")[0] == 404
     assert get(app, "/data/2.5/weather?q=" + "x" * 5000)[0] == 404
@@ -247,12 +252,48 @@ def test_the_tables_are_cached_and_a_broken_cache_is_rebuilt(
     again = real_module.load_tables()
     assert built["n"] == 1 and set(again) == set(first)
     assert all(np.array_equal(first[k], again[k]) for k in first)
-    real_module.cache_file().write_bytes(b"not a zip file")
+    good = real_module.cache_file().read_bytes()
+    for n, broken in enumerate((b"not a zip file", b"", good[: len(good) // 2]), start=2):
+        real_module.cache_file().write_bytes(broken)  # foreign, empty, truncated: rebuilt
+        real_module.load_tables()
+        assert built["n"] == n and real_module.cache_file().read_bytes() == good
+    np.savez(real_module.cache_file(), ids=np.zeros(3))  # an array missing: rebuilt
     real_module.load_tables()
-    assert built["n"] == 2
+    assert built["n"] == 5
     monkeypatch.setenv("TOOLGYM_CACHE", "/proc/not-writable")  # cannot be written: still works
     g = real_module.RealGazetteer(real_module.load_tables())
-    assert g.search("tromso")[0].name == "Tromsø" and built["n"] == 3
+    assert g.search("tromso")[0].name == "Tromsø" and built["n"] == 6
+
+
+def test_agent_text_never_breaks_the_service(app: OpenWeatherApp) -> None:
+    for q in ("\ud800", ",", ",,,,", ",us", "%00", "a" + "," * 1000, "\x1b[31m", "ﷺ" * 60):
+        status, _ = get(app, f"/data/2.5/weather?q={q}")
+        assert status in (400, 404), q
+        assert get(app, f"/geo/1.0/direct?q={q}&limit=-3")[0] in (200, 400), q
+    for zip_code in (",us", "123456", "94957,", "9495", "0"):
+        assert get(app, f"/data/2.5/weather?zip={zip_code}")[0] in (200, 400, 404), zip_code
+
+
+def test_the_synthetic_world_is_the_same_in_every_process() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import hashlib\n"
+        "from toolgym.simulators.gazetteer import get_gazetteer\n"
+        "print(hashlib.sha256(repr(get_gazetteer().places).encode()).hexdigest())\n"
+    )
+    digests = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**__import__("os").environ, "PYTHONHASHSEED": seed},
+        ).stdout
+        for seed in ("1", "2")
+    }
+    assert len(digests) == 1
 
 
 def test_place_keys() -> None:

@@ -129,3 +129,12 @@ def test_every_family_generator_reproduces_its_stored_sets(capsys: pytest.Captur
 
     assert main(["build-tasks", "--check"]) == 0
     assert "up to date" in capsys.readouterr().out
+
+
+def test_a_byte_order_mark_and_odd_line_breaks_inside_strings(tmp_path: Path) -> None:
+    path = tmp_path / "odd.jsonl"
+    second = GOOD.replace("Rent in Boston", "Rent\u2028in\u0085Denver").replace("Boston", "Denver")
+    path.write_text("\ufeff" + GOOD + "\r\n" + second + "\r\n", encoding="utf-8")
+    tasks = load_task_file(path)
+    assert tasks.ids == (0, 1) and tasks.issues == ()
+    assert tasks[1].instruction == "Rent\u2028in\u0085Denver"

@@ -215,7 +215,7 @@ def load_task_file(path: str | Path) -> TaskSet:
     """
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")  # a byte-order mark is not part of line 1
     except OSError as e:
         raise TaskFileError(f"cannot read task file {str(path)!r}: {e.strerror}") from e
     except UnicodeDecodeError as e:
@@ -224,7 +224,9 @@ def load_task_file(path: str | Path) -> TaskSet:
         ) from e
     tasks = []
     issues = []
-    for number, line in enumerate(text.splitlines()):
+    # Lines end at "\n" only (an "\r" before it is whitespace to JSON): str.splitlines would
+    # also break a record at a U+2028 or U+0085 inside one of its strings.
+    for number, line in enumerate(text.split("\n")):
         if not line.strip():
             continue
         try:

@@ -29,7 +29,7 @@ from toolgym.envs.protocol import task_env
 from toolgym.envs.spec import FamilySpec, load_ref
 from toolgym.evaluation.report import format_table
 from toolgym.evaluation.runner import evaluate
-from toolgym.tools.curl import parse_curl_cached
+from toolgym.tools.curl import clear_parse_cache
 
 _MEMORY_PROBE = """
 import gc, resource, sys, tracemalloc
@@ -109,7 +109,7 @@ def bench_env(env_id: str, repeat: int) -> dict[str, Any]:
     for i in range(repeat):
         env.reset(options={"task_id": ids[i % len(ids)]})
         program = unwrapped.oracle_actions()[0]
-        parse_curl_cached.cache_clear()  # time the action as an agent's new one, not a gold's
+        clear_parse_cache()  # time the action as an agent's new one, not a gold's
         t = time.perf_counter()
         env.step(program)
         steps.append(time.perf_counter() - t)

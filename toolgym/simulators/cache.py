@@ -35,6 +35,11 @@ def write_atomic(path: Path, write: object) -> bool:
     try:
         with os.fdopen(fd, "wb") as handle:
             write(handle)  # type: ignore[operator]
+            handle.flush()
+            os.fsync(handle.fileno())  # whole on disk before it takes the final name
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # readable like any file the user makes, not 0600
         os.replace(tmp, path)
         return True
     except OSError:

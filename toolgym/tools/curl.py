@@ -245,10 +245,23 @@ def first_curl_line(text: str) -> str:
     return text.strip()
 
 
-@functools.lru_cache(maxsize=4096)
 def parse_curl_cached(line: str, allowed_hosts: tuple[str, ...] | None = None) -> CurlCommand:
-    """:func:`parse_curl`, remembering the commands of lines that parse (gold lines, mostly).
+    """:func:`parse_curl`, remembering the commands of short lines that parse (golds, mostly).
 
-    The command is shared: treat it as read-only (:meth:`CurlCommand.to_request` copies).
+    Lines over 1,024 characters are parsed every time, so agent text cannot fill the memory
+    through the cache. The command is shared: treat it as read-only
+    (:meth:`CurlCommand.to_request` copies).
     """
+    if len(line) > 1024:
+        return parse_curl(line, allowed_hosts)
+    return _parse_cached(line, allowed_hosts)
+
+
+@functools.lru_cache(maxsize=2048)
+def _parse_cached(line: str, allowed_hosts: tuple[str, ...] | None) -> CurlCommand:
     return parse_curl(line, allowed_hosts)
+
+
+def clear_parse_cache() -> None:
+    """Forget the commands :func:`parse_curl_cached` remembers."""
+    _parse_cached.cache_clear()

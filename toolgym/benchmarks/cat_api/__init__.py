@@ -48,15 +48,22 @@ from toolgym.benchmarks.cat_api.grammar import (
     SEARCH_TEMPLATES,
     Search,
 )
-from toolgym.benchmarks.cat_api.setup import setup_for, setup_for_v1, world_app
+from toolgym.benchmarks.cat_api.setup import setup_for, setup_for_v1
 from toolgym.benchmarks.checkers import ResponseF1
 from toolgym.benchmarks.phrasing import pick
 from toolgym.benchmarks.score import Checker
 from toolgym.benchmarks.suite import FixedSplits, TaskSuite
 from toolgym.benchmarks.tasks import Task
-from toolgym.simulators.cat_api import BREEDS
+from toolgym.simulators.cat_api import BREEDS, CatApiApp
 from toolgym.simulators.http import Request
 from toolgym.simulators.seeding import stable_seed
+
+
+@functools.lru_cache(maxsize=8)
+def world_app(world_seed: int, version: int) -> CatApiApp:
+    """The seeded service of a world and catalogue version, shared: read or search it only."""
+    return CatApiApp(seed=world_seed, catalog_version=version)
+
 
 FAMILY = "cat_api"
 

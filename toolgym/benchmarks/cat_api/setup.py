@@ -5,26 +5,24 @@ that a fresh simulated account may already hold (``DUPLICATE_FAVOURITE``) and de
 it may not hold (``404``). A task without a setup therefore gets one from its gold
 (:func:`derive_setup`, used as ``TaskSuite(setup_for=...)``):
 
-* an image a gold POSTs to ``/v1/favourites`` is in ``favourites_absent`` when the world's
-  seeded account holds it as a favourite;
+* an image a gold POSTs to ``/v1/favourites`` is in ``favourites_absent``;
 * a favourite reference (image id, or favourite id) a gold DELETEs (or GETs) at
-  ``/v1/favourites/{ref}`` is in ``favourites_present`` when it names no favourite there;
-* an image id a gold favourites, votes on or deletes that names no image of the world (outside
-  the id formats, or, in the closed version-0 world, outside its catalogue) but may be declared
-  an image (:func:`~toolgym.simulators.cat_api.is_extra_image_id`) is in ``extra_images``, so
-  that the gold runs whatever its ids are. Agents' requests still meet the world as it is.
+  ``/v1/favourites/{ref}`` is in ``favourites_present``;
+* an image id a gold favourites, votes on or deletes that may not name an image of every world
+  (outside the id formats; in the closed version-0 world, whose catalogue depends on the world
+  seed, any) but may be declared one (:func:`~toolgym.simulators.cat_api.is_extra_image_id`) is in
+  ``extra_images``, so that the gold runs whatever its ids are. Agents' requests still meet the
+  world as it is.
 
-A reference both added and deleted by the golds is only kept present. When the golds need
-nothing, the result is None: the task starts from the world's state as it is (the generated
-tasks, whose golds never collide, all do). The setup is computed against world 0 of the task
-set's version (the world of the stored splits); applied in another world it still holds,
-since it only removes or adds what is missing there (see
-:meth:`~toolgym.simulators.cat_api.CatApiApp.arrange_favourites`).
+A reference both added and deleted by the golds is only kept present. The setup does not depend
+on the world: applying it only removes or adds what is missing
+(:meth:`~toolgym.simulators.cat_api.CatApiApp.arrange_favourites`), so it holds in every world
+seed, and in the world a generated task was built for it changes nothing. A gold that needs
+nothing (a search, the list of favourites) gives None.
 """
 
 from __future__ import annotations
 
-import functools
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -38,12 +36,6 @@ from toolgym.tools.errors import ToolCallError
 
 _FAVOURITES = "/v1/favourites"
 _VOTES = "/v1/votes"
-
-
-@functools.lru_cache(maxsize=8)
-def world_app(world_seed: int, version: int) -> CatApiApp:
-    """The seeded service of a world and catalogue version, shared: read or search it only."""
-    return CatApiApp(seed=world_seed, catalog_version=version)
 
 
 @dataclass
@@ -83,7 +75,7 @@ def gold_ids(gold: Sequence[str]) -> GoldIds | None:
         if command.method == "POST" and path in (_FAVOURITES, _VOTES):
             try:
                 body = json.loads(command.body or "null")
-            except ValueError:
+            except (ValueError, RecursionError):  # not JSON, or nested past the parser's depth
                 continue
             image_id = body.get("image_id") if isinstance(body, dict) else None
             found.add_image(image_id, found.posted if path == _FAVOURITES else None)
@@ -97,18 +89,18 @@ def gold_ids(gold: Sequence[str]) -> GoldIds | None:
     return found
 
 
-def derive_setup(task: Task, version: int, world_seed: int = 0) -> dict[str, Any] | None:
-    """The setup ``task``'s gold needs in the world (see the module docstring), or None."""
+def derive_setup(task: Task, version: int) -> dict[str, Any] | None:
+    """The setup ``task``'s gold needs in every world (see the module docstring), or None."""
     found = gold_ids(task.gold)
     if found is None:
         return None
-    app = world_app(world_seed, version)
     referenced = list(dict.fromkeys(found.referenced))
     posted = [i for i in dict.fromkeys(found.posted) if i not in referenced]
+    images = list(dict.fromkeys(found.images))
     setup = {
-        "favourites_absent": [i for i in posted if app.favourite_exists(i)],
-        "favourites_present": [r for r in referenced if not app.favourite_exists(r)],
-        "extra_images": [i for i in dict.fromkeys(found.images) if not app.has_image(i)],
+        "favourites_absent": posted,
+        "favourites_present": referenced,
+        "extra_images": images if version == 0 else [i for i in images if not is_image_id(i)],
     }
     return {key: ids for key, ids in setup.items() if ids} or None
 

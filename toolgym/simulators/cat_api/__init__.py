@@ -314,11 +314,10 @@ class CatApiApp(HttpApp):
         """
         self.check_arrangement(absent, present, extra)
         state = self._state
-        if extra:
-            known = state.setdefault("extra_images", [])
-            known += [
-                i for i in dict.fromkeys(extra) if i not in known and self.catalog.image(i) is None
-            ]
+        known = state.get("extra_images", [])
+        new = [i for i in dict.fromkeys(extra) if i not in known and self.catalog.image(i) is None]
+        if new:  # the state changes only when an image is really added
+            state["extra_images"] = [*known, *new]
         favourites = state["favourites"]
         gone = set(absent)
         for key in [k for k, f in favourites.items() if f["image_id"] in gone]:
@@ -496,6 +495,8 @@ class CatApiApp(HttpApp):
         if sub_id is not None and not isinstance(sub_id, str):
             raise _HttpError(400, 'INVALID_BODY - "sub_id" must be a string')
         if self._image_of(image_id) is None:
+            if self.catalog.version == 0:  # the words of the version-0 world, kept as they were
+                raise _HttpError(400, f"INVALID_IMAGE_ID - no image with id {image_id!r}")
             raise _HttpError(
                 400,
                 f"INVALID_IMAGE_ID - no image with id {image_id[:40]!r} ({IMAGE_ID_RULE})",

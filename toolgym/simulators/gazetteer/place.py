@@ -139,7 +139,7 @@ def place_key(text: str) -> str:
     >>> place_key("Tromsø"), place_key("Winston-Salem"), place_key("Coeur d'Alene")
     ('tromso', 'winston salem', 'coeur dalene')
     """
-    return _cached_key(text) if len(text) <= 200 else fold(text)  # long names: not kept
+    return _cached_key(text) if len(text) <= 64 else fold(text)  # long names: not kept
 
 
 def fold(text: str) -> str:
@@ -149,7 +149,7 @@ def fold(text: str) -> str:
     return " ".join([ABBREVIATIONS.get(w, w) for w in words])
 
 
-_cached_key = functools.lru_cache(maxsize=65536)(fold)
+_cached_key = functools.lru_cache(maxsize=8192)(fold)
 
 
 def haversine_km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
@@ -191,7 +191,9 @@ class PlaceIndex(ABC):
         """The places a ``q`` parameter names: ``city``, ``city,state`` or ``city,state,country``.
 
         With two parts the second is read as a country first and, if that finds nothing, as a
-        US state (``portland,or``), as the real API does for US users. Empty names find nothing.
+        US state (``portland,or``), as the real API does for US users. With three, the state
+        narrows the matches in the US only, as the real API documents (``toronto,on,ca`` is
+        Toronto in Canada). Empty names find nothing.
         """
         parts = [p.strip() for p in query.split(",")]
         name, rest = parts[0], [p for p in parts[1:] if p]
@@ -201,4 +203,10 @@ class PlaceIndex(ABC):
             return self.by_city(name)
         if len(rest) == 1:
             return self.by_city(name, country=rest[0]) or self.by_city(name, state=rest[0])
+        if self.by_city(name, country=rest[1]) and not self.is_us(rest[1]):
+            return self.by_city(name, country=rest[1])  # a state counts in the US only
         return self.by_city(name, state=rest[0], country=rest[1])
+
+    def is_us(self, country: str) -> bool:
+        """Whether ``country`` names the United States (its ISO code, by default)."""
+        return country.strip().upper() == "US"

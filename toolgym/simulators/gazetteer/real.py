@@ -54,13 +54,16 @@ MIN_POPULATION = 5000
 
 _SEP = "\x1f"
 _COUNTRY_ALIASES = {"uk": "GB", "usa": "US", "united states of america": "US", "england": "GB"}
+_TERRITORIES = frozenset({"PR", "GU", "VI", "AS", "MP"})
+"""US territories with ZIP codes and ISO country codes of their own."""
 _LATIN = "\u024f"
 """The last letter of Latin Extended-B."""
 
 
 def key_hash(key: str) -> int:
     """The stable 64-bit hash of a lookup key (BLAKE2b), the same on every machine."""
-    return int.from_bytes(hashlib.blake2b(key.encode(), digest_size=8).digest(), "little")
+    raw = key.encode("utf-8", "surrogatepass")  # agent text may hold lone surrogates
+    return int.from_bytes(hashlib.blake2b(raw, digest_size=8).digest(), "little")
 
 
 def _hashes(keys: Iterable[str]) -> np.ndarray:
@@ -208,6 +211,16 @@ def build_tables() -> dict[str, np.ndarray]:
     }
 
 
+TABLES = frozenset(
+    {
+        "ids", "lat", "lon", "population", "names", "countries", "admin1", "zones", "name_hash",
+        "name_place", "alt_hash", "alt_place", "zip_code", "zip_lat", "zip_lon", "zip_place",
+        "zip_zone", "country_rows",
+    }
+)  # fmt: skip
+"""The arrays of the tables (a cache file without all of them is rebuilt)."""
+
+
 def _blob(items: Iterable[str]) -> np.ndarray:
     return np.frombuffer(_SEP.join(items).encode(), dtype=np.uint8)
 
@@ -221,8 +234,10 @@ def load_tables() -> dict[str, np.ndarray]:
     path = cache_file()
     try:
         with np.load(path, allow_pickle=False) as data:
-            return {k: data[k] for k in data.files}
-    except (OSError, ValueError, KeyError):
+            tables = {k: data[k] for k in data.files}
+        if set(tables) == TABLES:
+            return tables
+    except Exception:
         pass
     tables = build_tables()
     buffer = io.BytesIO()
@@ -319,6 +334,10 @@ class RealGazetteer(PlaceIndex):
         hi = int(np.searchsorted(hashes, target, "right"))
         return [int(i) for i in places[lo:hi]]
 
+    def is_us(self, country: str) -> bool:
+        """Whether ``country`` (a code or a name) is the United States."""
+        return self.country_code(country) == "US"
+
     def country_code(self, text: str) -> str | None:
         """The ISO-2 code of a country written as a code or a name (``None`` if unknown)."""
         return self._country_codes.get(place_key(text))
@@ -355,8 +374,8 @@ class RealGazetteer(PlaceIndex):
             return None
         town = self.place(int(self._zip_place[j]))
         wanted = self.country_code(country) if country.strip() else "US"
-        if wanted not in ("US", town.state):  # territories answer to their own code too
-            return None
+        if wanted != "US" and not (town.state in _TERRITORIES and wanted == town.state):
+            return None  # territories answer to their own country code too
         return Place(
             town.id,
             town.name,

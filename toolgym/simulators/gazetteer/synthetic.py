@@ -405,6 +405,7 @@ def _build(seed: int) -> Gazetteer:
     for locale, country, n in _FAKER_LOCALES:
         fake = Faker(locale)
         fake.seed_instance(stable_seed("gazetteer", seed, locale))
+        _sort_set_built_lists(fake)
         anchors = [p for p in places if p.country == country]
         made, tries = 0, 0
         while made < n and tries < 20 * n:
@@ -418,6 +419,18 @@ def _build(seed: int) -> Gazetteer:
             if add(name, country, anchor.state, lat, lon, anchor.timezone, pop, zip_code):
                 made += 1
     return Gazetteer(places)
+
+
+def _sort_set_built_lists(fake: object) -> None:
+    """Sort the word lists a Faker locale builds from a set, so every process draws alike.
+
+    ``it_IT`` builds its city list from a set at import, in an order that depends on the
+    process's string hashing (``PYTHONHASHSEED``); sorted, the towns drawn are the same in every
+    process.
+    """
+    for provider in fake.providers:  # type: ignore[attr-defined]
+        if type(provider).__module__ == "faker.providers.address.it_IT":
+            provider.cities = sorted(provider.cities)
 
 
 def _fresh_zip(fake: object, state: str, used: set[str]) -> str:

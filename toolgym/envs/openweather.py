@@ -73,9 +73,10 @@ SPEC = FamilySpec(
             tasks="toolgym.benchmarks.openweather:SUITE",
             toolkit="toolgym.tools.openweather:OpenWeatherV0Toolkit",
             history=(
-                "initial release, in a synthetic world of about 2,200 places (kept as it was: "
-                "original task files load, but goals that name real places it lacks are marked; "
-                "run them on v1)"
+                "initial release, in a synthetic world of about 2,200 places, kept as it was "
+                "(original task files load, but goals that name real places it lacks are marked: "
+                "run them on v1), except that its Italian towns no longer depend on the "
+                "process's string hashing (PYTHONHASHSEED)"
             ),
         ),
         VersionSpec(

@@ -189,3 +189,21 @@ def test_curl_lines_from_fragments(env_id: str, mode: str) -> None:
         check(env_id, mode, text, "curl fragments")
 
     run()
+
+
+SHELL_ALPHABET = " \t\r\n'\"\\;|&<>`$#*~()={}:/?.,-_abcXYZ019é"
+
+
+@settings(max_examples=4000, deadline=None, derandomize=True, database=None)
+@given(st.text(alphabet=SHELL_ALPHABET, max_size=24))
+def test_the_fast_word_split_agrees_with_the_shell_rules(line: str) -> None:
+    """Where the fast path splits a curl line, the full rules accept it and split it alike."""
+    import shlex
+
+    from toolgym.tools.curl import _check_shell_syntax, simple_words
+
+    line = line.strip()
+    words = simple_words(line)
+    if words is not None:
+        _check_shell_syntax(line)  # nothing a shell would interpret
+        assert words == shlex.split(line, posix=True)

@@ -8,6 +8,8 @@ from typing import Any
 from gymnasium import spaces
 
 _WHITESPACE = frozenset("\n\r\t")
+_NO_WHITESPACE = {ord(c): None for c in _WHITESPACE}
+"""A ``str.translate`` table that drops the whitespace a text space allows."""
 
 
 class TextSpace(spaces.Text):
@@ -34,7 +36,7 @@ class TextSpace(spaces.Text):
         return (
             isinstance(x, str)
             and self.min_length <= len(x) <= self.max_length
-            and (x.isprintable() or all(c.isprintable() or c in _WHITESPACE for c in x))
+            and (x.isprintable() or x.translate(_NO_WHITESPACE).isprintable())
         )
 
     def __repr__(self) -> str:
@@ -57,7 +59,7 @@ def printable(text: str) -> str:
     >>> printable("ok\nbell\x07 \ud800")
     'ok\nbell\\x07 \\ud800'
     """
-    if text.isprintable() or all(c.isprintable() or c in _WHITESPACE for c in text):
+    if text.isprintable() or text.translate(_NO_WHITESPACE).isprintable():  # C speed, no loop
         return text
     return "".join(
         c

@@ -302,3 +302,25 @@ def test_place_keys() -> None:
     assert place_key("Mt. Vernon") == place_key("mount vernon")
     assert place_key("Ste. Genevieve") == place_key("sainte genevieve")
     assert place_key("  ") == ""
+
+
+def test_a_gold_alternative_that_does_not_run_is_dropped_not_the_task(tmp_path: Path) -> None:
+    ok = LABELS[0].format(B=BASE)
+    broken = ok.replace("kansas+city", "qxqxqzz")
+    path = tmp_path / "alternatives.jsonl"
+    records = [
+        {"prompt": "both", "completion": [broken, ok]},
+        {"prompt": "none", "completion": [broken, broken.replace("qxqxqzz", "zzqxq")]},
+    ]
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    with pytest.warns(UserWarning, match="alternative"):
+        env = gym.make("toolbench/OpenWeather-v1", task_file=path)
+    u = env.unwrapped
+    assert [(i.line, i.kind) for i in u.file_issues] == [(1, "partial"), (2, "marked")]
+    env.reset(seed=0, options={"task_id": 0})
+    assert u.oracle_actions() == [ok]
+    _, reward, _, _, info = env.step(ok)
+    assert reward == 1.0 and info["metrics"]["closest_label"] == 1
+    env.reset(seed=0, options={"task_id": 0})
+    _, reward, _, _, info = env.step(ok.replace("imperial", "metric"))
+    assert 0.0 < reward < 1.0 and info["metrics"]["closest_label"] == 1

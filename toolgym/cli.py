@@ -186,17 +186,17 @@ def _print_file_issues(env_id: str, env: gym.Env[Any, Any]) -> None:
     issues = unwrapped.file_issues
     if not issues:
         return
-    marked = sum(1 for i in issues if i.task_id is not None)
-    skipped = len(issues) - marked
+    marked = sum(1 for i in issues if i.kind == "marked")
+    skipped = sum(1 for i in issues if i.kind == "skipped")
     total = len(unwrapped.task_ids)
     print(
         f"{env_id}: {marked} of {total} tasks are kept but cannot be scored (they score 0, "
-        f"error invalid_task); {skipped} line(s) are not tasks and were skipped:",
+        f"error invalid_task); {skipped} line(s) are not tasks and were skipped; "
+        f"{len(issues) - marked - skipped} are played without some gold alternatives:",
         file=sys.stderr,
     )
     for issue in issues:
-        what = "skipped" if issue.task_id is None else "marked"
-        print(f"  line {issue.line} ({what}): {issue.reason}", file=sys.stderr)
+        print(f"  line {issue.line} ({issue.kind}): {issue.reason}", file=sys.stderr)
     newest = unwrapped.family.versions[-1].version
     if marked and unwrapped.version < newest:
         print(f"  {unwrapped.family.env_id(newest)} may play them (a newer world)", file=sys.stderr)

@@ -41,17 +41,23 @@ def equal(a: Any, b: Any) -> bool:
 
 
 def best_f1(
-    prediction: Mapping[Any, Any], labels: Sequence[Mapping[Any, Any]]
+    prediction: Mapping[Any, Any], labels: Sequence[Mapping[Any, Any] | None]
 ) -> tuple[float, float, float, int]:
     """(precision, recall, F1, index) against the label with the best F1 (the first of ties).
 
+    A ``None`` label (a gold alternative that did not run) is never chosen.
+
     >>> best_f1({"a": 1}, [{"a": 2}, {"a": 1, "b": 1}, {"a": 1}])
     (1.0, 1.0, 1.0, 2)
+    >>> best_f1({"a": 1}, [None, {"a": 2}])
+    (0.0, 0.0, 0.0, 1)
     """
-    best, best_i = (-1.0, 0.0, 0.0), 0
+    best, best_i = (-1.0, 0.0, 0.0), next((i for i, x in enumerate(labels) if x is not None), 0)
     for i, label in enumerate(labels):
+        if label is None:
+            continue
         p, r, f = dict_f1(prediction, label)
         if f > best[0]:
             best, best_i = (f, p, r), i
     f, p, r = best
-    return p, r, f, best_i
+    return p, r, max(f, 0.0), best_i

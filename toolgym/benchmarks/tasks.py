@@ -136,17 +136,28 @@ class TaskIssue:
         reason: what is wrong, in one sentence.
         task_id: the task kept for the line (its 0-based line number), or ``None`` when the line
             is not a task and was skipped.
+        kind: ``"skipped"`` (not a task), ``"marked"`` (kept, scores 0) or ``"partial"``
+            (played against the gold alternatives that run); by default from ``task_id``.
     """
 
     source: str
     line: int
     reason: str
     task_id: TaskId | None = None
+    kind: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.kind:
+            object.__setattr__(self, "kind", "skipped" if self.task_id is None else "marked")
 
     def __str__(self) -> str:
         if not self.line:  # about the whole file
             return f"{self.source}: {self.reason}"
-        what = "skipped" if self.task_id is None else f"task {self.task_id!r} kept and marked"
+        what = {
+            "skipped": "skipped",
+            "marked": f"task {self.task_id!r} kept and marked",
+            "partial": f"task {self.task_id!r} played",
+        }.get(self.kind, self.kind)
         return f"{self.source}:{self.line}: {what}: {self.reason}"
 
     def to_info(self) -> dict[str, Any]:

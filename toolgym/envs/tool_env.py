@@ -186,11 +186,13 @@ class ToolEnv(gym.Env[str, str]):
     def file_issues(self) -> tuple[TaskIssue, ...]:
         """The task file's lines that cannot be played as written, by line (empty without one).
 
-        Lines that are not tasks (skipped) and tasks whose gold does not run here (kept, marked
-        in :attr:`task_issues`, scored 0).
+        Lines that are not tasks (skipped), tasks whose gold does not run here (kept, marked in
+        :attr:`task_issues`, scored 0), and tasks some of whose gold alternatives do not run
+        (played against the others, :attr:`task_notes`).
         """
         skipped = () if self._tasks is None else self._tasks.issues
-        return tuple(sorted((*skipped, *self.task_issues.values()), key=lambda i: i.line))
+        found = (*skipped, *self.task_issues.values(), *self.task_notes.values())
+        return tuple(sorted(found, key=lambda i: i.line))
 
     @property
     def tools(self) -> ToolSet:
@@ -212,22 +214,37 @@ class ToolEnv(gym.Env[str, str]):
         """Run every gold once: a stored split's bad gold raises, a task file's is marked."""
         self.task_issues: dict[TaskId, TaskIssue] = {}
         """The tasks of the task file whose gold cannot be played here, and why."""
+        self.task_notes = {}
         if self._tasks is None:
             return
         if self.task_file is None:
             for task in self._tasks.values():
                 self._check_gold(task)
             return
+        notes = []
         for task in self._tasks.values():
+            line = int(task.task_id) + 1 if isinstance(task.task_id, int) else 0
             try:
-                self._check_gold(task)
+                golds = self._check_gold(task)
             except TaskFileError as e:
                 reason = str(e).splitlines()[0]
             except Exception as e:  # a family's failure on an unforeseen label: marked too
                 reason = f"the gold of task {task.task_id!r} cannot be checked: {_describe(e)}"
             else:
+                failed = [k + 1 for k, a in enumerate(golds) if a.error is not None]
+                if failed:
+                    first = golds[failed[0] - 1].error
+                    notes.append(
+                        TaskIssue(
+                            self.task_file,
+                            line,
+                            f"alternative(s) {failed} of {len(golds)} of the gold do not run "
+                            f"({first}); the task is scored against the others",
+                            task.task_id,
+                            kind="partial",
+                        )
+                    )
                 continue
-            line = int(task.task_id) + 1 if isinstance(task.task_id, int) else 0
             self.task_issues[task.task_id] = TaskIssue(self.task_file, line, reason, task.task_id)
         if self.task_issues and len(self.task_issues) == len(self._tasks):
             first = next(iter(self.task_issues.values()))
@@ -235,7 +252,9 @@ class ToolEnv(gym.Env[str, str]):
                 f"no task of {self.task_file} can be played in {self.env_id} "
                 f"(line {first.line}: {first.reason})"
             )
-        for issue in self.task_issues.values():
+        self.task_notes: dict[TaskId, TaskIssue] = {n.task_id: n for n in notes}
+        """The task file's tasks that are played, but with some gold alternatives dropped."""
+        for issue in (*self.task_issues.values(), *notes):
             report_issue(issue)
         newest = type(self).family.versions[-1].version
         if self.task_issues and self.version < newest:
@@ -249,11 +268,12 @@ class ToolEnv(gym.Env[str, str]):
                 )
             )
 
-    def _check_gold(self, task: Task) -> None:
+    def _check_gold(self, task: Task) -> tuple[Attempt, ...]:
         self._backend.reset(None, task.setup)
-        self._gold_attempts(task)
+        golds = self._gold_attempts(task)
         if task.checker is not None and not task.checker.runs_gold:
             task.checker.validate(task, ())
+        return golds
 
     def _issue_of(self, task: Task) -> TaskIssue | None:
         """The issue of a task file's task (``None`` for any other task)."""
@@ -263,37 +283,59 @@ class ToolEnv(gym.Env[str, str]):
         return issue
 
     def _gold_attempts(self, task: Task) -> tuple[Attempt, ...]:
-        """The attempts of the task's gold from the backend's current (starting) state."""
+        """The attempts of the task's gold from the backend's current (starting) state.
+
+        For a task file's task whose gold has several alternatives, one that does not run gets
+        an attempt with its error (it never wins the scoring); the task fails only when none of
+        them runs. Every other gold must run.
+        """
         if task.checker is None or not task.checker.runs_gold:
             return ()
+        lenient = self._from_file(task) and len(task.gold) > 1
         start_key = self._backend.start_key()
-        key = None if start_key is None else (*self._cache_scope, start_key, task.gold)
+        key = None if start_key is None else (*self._cache_scope, start_key, task.gold, lenient)
         if key is not None:
             cached = GOLD_CACHE.get(key)
             if cached is not None:
                 return cached
         start = self._backend.snapshot()
         attempts = []
+        failure = None
         for gold in task.gold:
             self._gold_backend.restore(start)
             try:
                 attempt = self.language.run_gold(gold, self._gold_backend)
             except ToolCallError as e:
-                raise TaskFileError(
+                failure = failure or TaskFileError(
                     f"the gold of task {task.task_id!r} does not execute: {e}\n{gold}"
-                ) from None
+                )
+                if not lenient:
+                    raise failure from None
+                attempts.append(Attempt(None, error=e))
+                continue
             attempts.append(attempt.detached())
-        task.checker.validate(task, attempts)
+        if failure is not None and all(a.error is not None for a in attempts):
+            raise failure
+        task.checker.validate(task, [a for a in attempts if a.error is None])
         golds = tuple(attempts)
         if key is not None:
             GOLD_CACHE.put(key, golds)
         return golds
 
+    def _from_file(self, task: Task) -> bool:
+        """Whether ``task`` is one of this env's task file's tasks."""
+        return (
+            self.task_file is not None
+            and self._tasks is not None
+            and self._tasks.get(task.task_id) is task
+        )
+
     def oracle_actions(self) -> list[str]:
         """The gold actions of the current task in the current action mode."""
         if self._task is None:
             raise gym.error.ResetNeeded("call reset() before oracle_actions()")
-        gold = self._task.gold[0]
+        runs = [g for g, a in zip(self._task.gold, self._golds, strict=False) if a.error is None]
+        gold = runs[0] if runs else self._task.gold[0]  # the first alternative that runs
         if self.action_mode == "program":
             return [gold]
         return self.language.gold_steps(gold)

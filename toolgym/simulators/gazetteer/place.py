@@ -13,7 +13,6 @@ import datetime as dt
 import functools
 import importlib.resources
 import math
-import re
 import unicodedata
 import zoneinfo
 from abc import ABC, abstractmethod
@@ -116,8 +115,8 @@ _TRANSLITERATE = str.maketrans(
     {"ø": "o", "Ø": "O", "æ": "ae", "Æ": "AE", "ß": "ss", "ł": "l", "Ł": "L", "đ": "d",
      "Đ": "D", "ı": "i", "œ": "oe", "Œ": "OE", "þ": "th", "ð": "d", "ħ": "h"}
 )  # fmt: skip
-_SEPARATORS = re.compile(r"[\s+_\-‐–—.,/]+")
-_DROPPED = re.compile(r"['’`‘ʻ()]")
+_FOLD = str.maketrans({**dict.fromkeys("+_-‐–—.,/", " "), **dict.fromkeys("'’`‘ʻ()")})
+"""Separators become spaces, apostrophes and brackets go."""
 ABBREVIATIONS: dict[str, str] = {
     "st": "saint",
     "ste": "sainte",
@@ -144,8 +143,10 @@ def place_key(text: str) -> str:
 
 def fold(text: str) -> str:
     """:func:`place_key` without its cache (for building indexes of many names once)."""
-    text = strip_accents(text.replace("%20", " ").translate(_TRANSLITERATE)).lower()
-    words = _SEPARATORS.sub(" ", _DROPPED.sub("", text)).split()
+    text = text.replace("%20", " ")
+    if not text.isascii():
+        text = strip_accents(text.translate(_TRANSLITERATE))
+    words = text.lower().translate(_FOLD).split()
     return " ".join([ABBREVIATIONS.get(w, w) for w in words])
 
 

@@ -6,10 +6,10 @@ test split), the oracle's throughput over the whole test split, the memory of on
 toolkit and a backend, built in a fresh process), and, for families with an HTTP service, the
 requests per second of ``toolgym serve`` under 8 concurrent keep-alive clients; and the real
 gazetteer's load time and memory in a fresh process (built into an empty cache, then loaded from
-it). Targets on a 2-core machine: a Home Search program step under 300 µs median, OpenWeather
+it); and the sandbox's cold worker start and no-op round trip. Targets on a 2-core machine: a Home Search program step under 300 µs median, OpenWeather
 reset and curl step under 300 µs, every test split with the oracle under 1 s, the listing
-database under 50 MB, the gazetteer loaded under 1 s and 150 MB resident, the server at least
-2,000 requests/s.
+database under 50 MB, the gazetteer loaded under 1 s and 150 MB resident, a sandbox no-op round
+trip under 3 ms, the server at least 2,000 requests/s.
 """
 
 from __future__ import annotations
@@ -88,6 +88,21 @@ def gazetteer_load() -> dict[str, float]:
             )
             out["places"], out["zips"] = float(fields[3]), float(fields[4])
     return out
+
+
+def sandbox_latency(repeat: int = 200) -> dict[str, float]:
+    """Cold start of a sandbox worker, and the median round trip of a no-op program (ms)."""
+    from toolgym.tools.sandbox import Sandbox
+
+    sandbox = Sandbox()
+    try:
+        start = time.perf_counter()
+        sandbox.run("state = state", 0)
+        cold = time.perf_counter() - start
+        trips = [sandbox.run("state = state", 0).seconds for _ in range(repeat)]
+        return {"cold_start_ms": cold * 1e3, "noop_ms": statistics.median(trips) * 1e3}
+    finally:
+        sandbox.close()
 
 
 def _median_us(samples: list[float]) -> float:
@@ -223,6 +238,11 @@ def main(argv: list[str] | None = None) -> int:
         f"real gazetteer ({g['places']:,.0f} places, {g['zips']:,.0f} ZIP codes), fresh process: "
         f"load {g['load_s']:.2f} s, {g['load_rss_mb']:.0f} MB resident; first build into an "
         f"empty cache {g['build_s']:.2f} s, peak {g['build_peak_mb']:.0f} MB"
+    )
+    box = sandbox_latency()
+    print(
+        f"sandbox: cold worker start {box['cold_start_ms']:.0f} ms, no-op round trip "
+        f"{box['noop_ms']:.2f} ms (median)"
     )
     for spec in families():
         traced, rss = world_memory(spec)

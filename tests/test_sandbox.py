@@ -1,0 +1,207 @@
+"""The sandbox: agent Python runs confined, every escape is refused, every limit ends cleanly."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from toolgym.tools.errors import CATEGORIES
+from toolgym.tools.sandbox import Sandbox, SandboxLimits
+
+CANARY = Path("/tmp/toolgym-sandbox-canary")
+
+pandas = pytest.importorskip("pandas", reason="pandas is part of the test extra")
+
+
+@pytest.fixture(scope="module")
+def box() -> Sandbox:
+    sandbox = Sandbox(limits=SandboxLimits(cpu_s=1.0, wall_s=1.5, memory_mb=256))
+    yield sandbox
+    sandbox.close()
+
+
+def ok(box: Sandbox) -> None:
+    """The worker still answers after whatever came before."""
+    result = box.run("state = state + 1", 41)
+    assert result.error is None and result.state == 42
+
+
+def test_state_output_and_warm_imports(box: Sandbox) -> None:
+    result = box.run(
+        textwrap.dedent(
+            """
+            import pandas as pd
+            import numpy as np
+            df = pd.DataFrame(state)
+            df["price"] *= 1.1
+            df.loc[df["item"] == "beef", "stock"] += 5
+            state = df.round(2).to_dict(orient="list")
+            print(len(df), np.mean([1, 2, 3]))
+            """
+        ),
+        {"item": ["beef", "milk"], "price": [10.0, 2.0], "stock": [1, 2]},
+    )
+    assert result.error is None, result.error
+    assert result.state == {"item": ["beef", "milk"], "price": [11.0, 2.2], "stock": [6, 2]}
+    assert result.stdout == "2 2.0\n"
+
+
+@pytest.mark.parametrize(
+    ("code", "category"),
+    [
+        ("def f(:\n  pass", "non_executable"),
+        ("x = 1/0", "runtime_error"),
+        ("state = object()", "runtime_error"),  # not plain data
+        ("while True:\n  pass", "timeout"),
+        ("x = 0\nwhile True:\n  x += 1", "timeout"),
+        ("try:\n  while True: pass\nexcept BaseException:\n  while True: pass", "timeout"),
+        ("x = [0] * (10 ** 10)", "resource_limit"),
+        ("import numpy as np\nx = np.ones((30000, 30000))", "resource_limit"),
+        ("s = 'x'\nwhile True:\n  s = s + s", "resource_limit"),
+        ("print('x' * 100000)", "resource_limit"),
+        ("for i in range(10**6):\n  print(i)", "resource_limit"),
+        ("def f(n):\n  return f(n + 1)\nf(0)", "resource_limit"),
+        ("state = 'x' * 9000000", "resource_limit"),
+    ],
+)
+def test_limits_end_cleanly(box: Sandbox, code: str, category: str) -> None:
+    result = box.run(code, {})
+    assert result.error is not None and result.error["category"] == category, result.error
+    assert category in CATEGORIES
+    ok(box)
+
+
+ESCAPES = [
+    "import os\nos.system('touch /tmp/toolgym-sandbox-canary')",
+    "import subprocess",
+    "import sys",
+    "import ctypes",
+    "import importlib",
+    "import builtins",
+    "import gc",
+    "import signal",
+    "import threading",
+    "import socket",
+    "import multiprocessing",
+    "import pickle",
+    "from os import system",
+    "__import__('os')",
+    "import numpy.ctypeslib",
+    "import numpy as np\nnp.ctypeslib.load_library('libc', '/lib')",
+    "import pandas as pd\npd.io.common.os.system('touch /tmp/toolgym-sandbox-canary')",
+    "import pandas as pd\npd.core.common.np.ctypeslib",
+    "import numpy as np\nnp.lib.npyio.os.system('id')",
+    "import json\njson.decoder.re.sys",
+    "import re\nre.enum.sys",
+    "import datetime\ndatetime.sys",
+    "import pandas as pd\npd.eval('1+1')",
+    "import pandas as pd\npd.DataFrame({'a': [1]}).query('a > 0')",
+    "import pandas as pd\npd.read_pickle('/tmp/x.pkl')",
+    "import pandas as pd\npd.DataFrame({'a': [1]}).to_csv('/tmp/toolgym-sandbox-canary')",
+    "import numpy as np\nnp.save('/tmp/toolgym-sandbox-canary', np.zeros(2))",
+    "import numpy as np\nnp.zeros(2).tofile('/tmp/toolgym-sandbox-canary')",
+    "open('/tmp/toolgym-sandbox-canary', 'w').write('x')",
+    "open('/etc/passwd').read()",
+    "().__class__.__base__.__subclasses__()",
+    "getattr((), '__class__')",
+    "getattr(getattr((), 'mro'), '__self__')",
+    "x = (i for i in [1])\ngetattr(x, 'gi_frame')",
+    "x = (i for i in [1])\ngetattr(x, 'gi' + '_frame').f_globals",
+    "try:\n  1/0\nexcept Exception as e:\n  getattr(e, '__traceback__')",
+    "'{0.__class__}'.format(1)",
+    "'{x.__globals__}'.format_map({'x': len})",
+    "exec('import os')",
+    "eval('1')",
+    "compile('1', 'x', 'eval')",
+    "globals()['__builtins__']",
+    "vars()",
+    "import math\nmath.__loader__",
+    "import numpy as np\ngetattr(np, '__builtins__')",
+    "import numpy as np\nnp.zeros = None",
+    "import math\nsetattr(math, 'pi', 3)",
+    "def f(): pass\nf.__code__",
+    "def f(): pass\ngetattr(f, '__globals__')",
+    "class A:\n  pass\nA.mro()",
+    "import requests\nrequests.utils.os",
+]
+
+
+@pytest.mark.parametrize("code", ESCAPES, ids=range(len(ESCAPES)))
+def test_escapes_are_refused(box: Sandbox, code: str) -> None:
+    CANARY.unlink(missing_ok=True)
+    result = box.run(code, {})
+    assert result.error is not None, f"ran: {code!r} -> {result.stdout!r}"
+    assert result.error["category"] in ("forbidden", "non_executable", "runtime_error")
+    assert not CANARY.exists()
+    ok(box)
+
+
+def test_a_killed_worker_is_replaced(box: Sandbox) -> None:
+    ok(box)
+    assert box._process is not None
+    box._process.kill()
+    box._process.wait()
+    result = box.run("state = 1", None)
+    assert result.state == 1 and result.restarted
+
+
+def test_a_worker_that_stops_answering_is_killed_and_replaced() -> None:
+    with Sandbox(limits=SandboxLimits(cpu_s=30, wall_s=1.0)) as sandbox:
+        sandbox.run("state = 0", None)  # warm
+        # A long computation in C never lets the in-program timer raise: only the parent's
+        # deadline ends it.
+        result = sandbox.run("state = sum(range(10 ** 11))", None)
+        assert result.error is not None and result.error["category"] == "timeout"
+        again = sandbox.run("state = 2", None)
+        assert again.state == 2 and again.restarted
+
+
+PROBE = """
+import json, os, socket, sys, threading
+sys.path.insert(0, sys.argv[1])
+from toolgym.tools.sandbox.confine import install_filter
+problem = install_filter()
+results = {"problem": problem}
+def attempt(name, fn):
+    try:
+        fn()
+        results[name] = "allowed"
+    except OSError as e:
+        results[name] = e.errno
+attempt("fork", os.fork)
+attempt("exec", lambda: os.execv("/bin/true", ["true"]))
+attempt("socket", lambda: socket.socket())
+attempt("write", lambda: open("/tmp/toolgym-sandbox-canary", "w"))
+attempt("read", lambda: open("/etc/hostname").read())
+t = threading.Thread(target=lambda: None)
+t.start(); t.join()
+results["thread"] = "allowed"
+print(json.dumps(results))
+"""
+
+
+def test_the_system_call_filter() -> None:
+    root = str(Path(__file__).resolve().parents[1])
+    out = subprocess.run(
+        [sys.executable, "-c", PROBE, root], capture_output=True, text=True, timeout=60
+    )
+    import json
+
+    results = json.loads(out.stdout.strip().splitlines()[-1])
+    if results["problem"]:
+        pytest.skip(f"no seccomp on this machine: {results['problem']}")
+    eperm = 1
+    assert results["fork"] == results["exec"] == results["socket"] == eperm
+    assert results["write"] == eperm and not CANARY.exists()
+    assert results["read"] == "allowed" and results["thread"] == "allowed"
+
+
+def test_programmer_mistakes_raise() -> None:
+    with pytest.raises(ValueError, match=r"package\.module:attribute"):
+        Sandbox(adapter="nonsense")
+    with Sandbox() as sandbox, pytest.raises(TypeError, match="a program is a string"):
+        sandbox.run(b"print(1)")  # type: ignore[arg-type]

@@ -1,0 +1,281 @@
+"""The sandbox: agent-written Python run in a confined, persistent worker process.
+
+Agent text is untrusted, and general Python needs more than a language guard (a whitelisted
+library's internals reach ``os``), so the sandbox defends in depth:
+
+1. **the language** (:mod:`.policy`): RestrictedPython's compilation rules, imports from a
+   whitelist that return module proxies, guarded attribute access and writes, capped output;
+2. **the process** (:mod:`.worker`, :mod:`.confine`): a separate, warm worker with an address-space
+   limit, no new processes, a seccomp filter against programs, processes, sockets and file writes,
+   and per-program CPU and wall-clock limits;
+3. **the parent** (:class:`Sandbox`): plain-data state in and out as JSON (never pickles), a
+   wall-clock deadline after which the worker is killed, and a transparent restart.
+
+A program's failures come back as :class:`SandboxResult` errors with a category (``forbidden``,
+``timeout``, ``resource_limit``, ``non_executable``, ``runtime_error``); nothing it does raises
+in the parent, and the next program runs in a working worker.
+
+Example:
+    >>> with Sandbox() as box:
+    ...     result = box.run("state['n'] += 1\\nprint('done')", {"n": 1})
+    >>> result.state, result.stdout, result.error
+    ({'n': 2}, 'done\\n', None)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import select
+import subprocess
+import sys
+import threading
+import time
+import warnings
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolgym.tools.errors import register_category
+
+FORBIDDEN = register_category(
+    "forbidden",
+    "The program tried something the sandbox does not allow: an import outside the whitelist, a "
+    "private attribute, a file write, a process, a socket.",
+)
+
+MAX_REPLY_CHARS = 16_000_000
+"""The longest answer line read from a worker."""
+
+
+class SandboxWarning(UserWarning):
+    """The sandbox runs with less confinement than it would like (said once per process)."""
+
+
+@dataclass(frozen=True)
+class SandboxLimits:
+    """What one program may use.
+
+    Attributes:
+        cpu_s: CPU seconds.
+        wall_s: wall-clock seconds (the worker is killed and replaced one second after).
+        memory_mb: memory beyond what the warm worker holds.
+        output_chars: characters of printed output.
+    """
+
+    cpu_s: float = 5.0
+    wall_s: float = 5.0
+    memory_mb: int = 512
+    output_chars: int = 20_000
+
+
+@dataclass
+class SandboxResult:
+    """What a program did.
+
+    Attributes:
+        state: the new state (plain data), or ``None`` when the program failed.
+        stdout: what it printed (up to the output limit).
+        error: ``{"category", "message"}`` when it failed, else ``None``.
+        seconds: wall-clock seconds of the round trip.
+        restarted: whether the worker had to be started (or restarted) for it.
+    """
+
+    state: Any
+    stdout: str = ""
+    error: dict[str, str] | None = None
+    seconds: float = 0.0
+    restarted: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+_WARNED: set[str] = set()
+_WARN_LOCK = threading.Lock()
+
+
+def _warn_once(message: str) -> None:
+    with _WARN_LOCK:
+        if message in _WARNED:
+            return
+        _WARNED.add(message)
+    warnings.warn(message, SandboxWarning, stacklevel=3)
+
+
+class Sandbox:
+    """A persistent worker process that runs agent programs (see the module docstring).
+
+    Args:
+        adapter: import path (``module:attribute``) of the adapter that builds the program's names
+            from the state and reads it back (:mod:`.adapters`).
+        limits: the limits of every program.
+
+    Raises:
+        ValueError: a malformed adapter path.
+    """
+
+    def __init__(
+        self,
+        adapter: str = "toolgym.tools.sandbox.adapters:plain",
+        limits: SandboxLimits | None = None,
+    ) -> None:
+        module, sep, attr = adapter.partition(":")
+        if not sep or not module or not attr:
+            raise ValueError(
+                f"an adapter path looks like 'package.module:attribute'; got {adapter!r}"
+            )
+        self.adapter = adapter
+        self.limits = limits or SandboxLimits()
+        self.confinement: str | None = None
+        self._process: subprocess.Popen[str] | None = None
+        self._lock = threading.Lock()
+
+    # -- the worker --------------------------------------------------------------------------------
+    def _start(self) -> None:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+        boot = (
+            "import sys; sys.path.insert(0, sys.argv.pop(1)); "
+            "from toolgym.tools.sandbox.worker import main; sys.exit(main(sys.argv[1:]))"
+        )
+        command = [
+            sys.executable,
+            "-I",  # no environment variables, user site or current folder on the path
+            "-c",
+            boot,
+            _package_root(),
+            self.adapter,
+            str(self.limits.memory_mb * 1024 * 1024),
+        ]
+        self._process = subprocess.Popen(
+            command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            encoding="utf-8",
+            env=env,
+            cwd="/",
+        )
+        hello = self._read_line(60.0)
+        if hello is None:
+            self._kill()
+            raise RuntimeError("the sandbox worker did not start (no answer within 60 s)")
+        info = json.loads(hello)
+        self.confinement = info.get("confinement")
+        if self.confinement:
+            _warn_once(
+                f"the sandbox runs without its system-call filter: {self.confinement}. Still "
+                "enforced: the restricted language, whitelisted imports behind proxies, the "
+                "memory and process limits and the time limits"
+            )
+
+    def _kill(self) -> None:
+        process, self._process = self._process, None
+        if process is None:
+            return
+        try:
+            process.kill()
+            process.wait(timeout=5)
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+        for stream in (process.stdin, process.stdout):
+            try:
+                if stream is not None:
+                    stream.close()
+            except OSError:
+                pass
+
+    def _read_line(self, timeout: float) -> str | None:
+        process = self._process
+        assert process is not None and process.stdout is not None
+        ready, _, _ = select.select([process.stdout], [], [], timeout)
+        if not ready:
+            return None
+        line = process.stdout.readline(MAX_REPLY_CHARS + 1)
+        if not line or len(line) > MAX_REPLY_CHARS:
+            return None
+        return line
+
+    def close(self) -> None:
+        """Stop the worker (a later :meth:`run` starts a new one)."""
+        with self._lock:
+            self._kill()
+
+    def __enter__(self) -> Sandbox:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        with contextlib.suppress(Exception):
+            self._kill()
+
+    # -- programs ---------------------------------------------------------------------------------
+    def run(self, code: str, state: Any = None) -> SandboxResult:
+        """Run ``code`` on a copy of ``state`` and return the new state, its output and its error.
+
+        Raises:
+            TypeError: ``code`` is not a string, or ``state`` is not plain data (a programmer's
+                mistake: agent code never reaches here).
+        """
+        if not isinstance(code, str):
+            raise TypeError(f"a program is a string; got {type(code).__name__}")
+        limits = self.limits
+        job = json.dumps(
+            {
+                "code": code,
+                "state": state,
+                "cpu_s": limits.cpu_s,
+                "wall_s": limits.wall_s,
+                "output": limits.output_chars,
+            },
+            ensure_ascii=False,
+        )
+        started = time.perf_counter()
+        with self._lock:
+            restarted = False
+            if self._process is None or self._process.poll() is not None:
+                self._kill()
+                self._start()
+                restarted = True
+            assert self._process is not None and self._process.stdin is not None
+            try:
+                self._process.stdin.write(job + "\n")
+                self._process.stdin.flush()
+                line = self._read_line(limits.wall_s + 1.0)
+            except (BrokenPipeError, OSError, ValueError):
+                line = None
+            if line is None:
+                died = self._process.poll() is not None
+                self._kill()
+                error = (
+                    {"category": "resource_limit", "message": "the program's worker was killed "
+                     "(it ran out of memory or was stopped by the system)"}
+                    if died
+                    else {"category": "timeout", "message": f"the program ran past its "
+                          f"{limits.wall_s:g} s and was stopped"}
+                )  # fmt: skip
+                return SandboxResult(None, "", error, time.perf_counter() - started, restarted)
+        reply = json.loads(line)
+        return SandboxResult(
+            reply.get("state"),
+            str(reply.get("stdout", "")),
+            reply.get("error"),
+            time.perf_counter() - started,
+            restarted,
+        )
+
+
+def _package_root() -> str:
+    """The folder that holds the ``toolgym`` package (the worker imports it from there)."""
+    return os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
+
+
+__all__ = [
+    "FORBIDDEN",
+    "Sandbox",
+    "SandboxLimits",
+    "SandboxResult",
+    "SandboxWarning",
+]

@@ -1,0 +1,303 @@
+"""What agent Python may do, enforced at compile time and at every attribute access.
+
+This is the language layer of the sandbox (:mod:`toolgym.tools.sandbox`); the worker process's
+limits and system-call filter (:mod:`.confine`) are the layers below it. It runs in the worker.
+
+* **Restricted compilation** (RestrictedPython): no names or attributes starting with ``_``, no
+  frame and code attributes (``gi_frame``, ``f_globals``, ...), no ``exec``/``eval``/``open``.
+* **Imports from a whitelist** (:data:`ALLOWED_MODULES`): an import returns a
+  :class:`ModuleProxy`, never the module. A proxy shows the module's public attributes; a
+  submodule is shown only inside a whitelisted package and outside :data:`DENIED_MODULES`, so
+  ``pd.io.common.os`` (the ``os`` module pandas imported) is refused.
+* **Guarded attribute access** (``_getattr_`` and ``getattr``): private names, the frame and code
+  attributes and :data:`DENIED_ATTRIBUTES` (``eval``, ``query``, pickles, the clipboard) are
+  refused whatever the object, and a module reached through any object is proxied or refused.
+* **Writes** go to data objects only: never to modules, classes or functions.
+* **Output** (``print``) is collected up to a budget.
+
+A refusal raises :class:`Forbidden`; the worker reports it as the ``forbidden`` category.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import copy
+import importlib
+import math
+import operator
+from collections.abc import Callable
+from types import BuiltinFunctionType, FunctionType, MethodType, ModuleType
+from typing import Any
+
+from RestrictedPython import compile_restricted, safe_builtins
+from RestrictedPython.Guards import guarded_iter_unpack_sequence, guarded_unpack_sequence
+from RestrictedPython.transformer import INSPECT_ATTRIBUTES
+
+ALLOWED_MODULES: tuple[str, ...] = (
+    "math",
+    "datetime",
+    "re",
+    "json",
+    "numpy",
+    "pandas",
+    "gspread",
+    "gspread_dataframe",
+    "requests",
+)
+"""Top-level modules agent code may import (with their submodules), when they are installed."""
+
+DENIED_MODULES: tuple[str, ...] = (
+    "numpy.ctypeslib",
+    "numpy.f2py",
+    "numpy.distutils",
+    "numpy.testing",
+    "pandas.io.clipboard",
+    "pandas.io.pickle",
+    "pandas.testing",
+    "pandas.util",
+    "requests.utils",
+)
+"""Submodules of whitelisted packages that reach the system (ctypes, compilers, files)."""
+
+DENIED_ATTRIBUTES: frozenset[str] = frozenset(
+    {
+        "eval",
+        "query",
+        "read_pickle",
+        "to_pickle",
+        "read_clipboard",
+        "to_clipboard",
+        "ctypes",
+        "ctypeslib",
+        "load_library",
+        "system",
+        "popen",
+        "mro",
+    }
+)
+"""Attribute names refused on every object (evaluators of strings, pickles, ctypes, shells)."""
+
+
+class Forbidden(Exception):
+    """Agent code tried something the sandbox does not allow."""
+
+
+class OutputLimit(Exception):
+    """Agent code printed more than its budget."""
+
+
+def _allowed_module(name: str) -> bool:
+    top = name.split(".")[0]
+    if top not in ALLOWED_MODULES:
+        return False
+    return not any(name == d or name.startswith(d + ".") for d in DENIED_MODULES)
+
+
+class ModuleProxy:
+    """A whitelisted module as agent code sees it: its public attributes, guarded."""
+
+    __slots__ = ("_module",)
+
+    def __init__(self, module: ModuleType) -> None:
+        object.__setattr__(self, "_module", module)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise Forbidden(f"private names are not available; got {name!r}")
+        return guard_value(getattr(object.__getattribute__(self, "_module"), name))
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise Forbidden("modules cannot be changed")
+
+    def __repr__(self) -> str:
+        return f"<module {object.__getattribute__(self, '_module').__name__!r}>"
+
+    def __dir__(self) -> list[str]:
+        module = object.__getattribute__(self, "_module")
+        return [n for n in dir(module) if not n.startswith("_")]
+
+
+def guard_value(value: Any) -> Any:
+    """``value`` as agent code may hold it: a module becomes a proxy, or is refused."""
+    if isinstance(value, ModuleType):
+        if not _allowed_module(value.__name__):
+            raise Forbidden(f"the module {value.__name__!r} is not available in the sandbox")
+        return ModuleProxy(value)
+    return value
+
+
+_MISSING = object()
+
+
+def guarded_getattr(obj: Any, name: Any, default: Any = _MISSING) -> Any:
+    """``getattr`` as agent code may use it (see the module docstring)."""
+    if not isinstance(name, str):
+        raise TypeError(f"an attribute name is a string; got {type(name).__name__}")
+    if name.startswith("_") or name in INSPECT_ATTRIBUTES or name in DENIED_ATTRIBUTES:
+        raise Forbidden(f"the attribute {name!r} is not available in the sandbox")
+    if isinstance(obj, str) and name in ("format", "format_map"):
+        raise Forbidden("str.format is not available in the sandbox; use f-strings or +")
+    try:
+        value = getattr(obj, name)
+    except AttributeError:
+        if default is _MISSING:
+            raise
+        return default
+    return guard_value(value)
+
+
+def guarded_import(
+    name: str,
+    globals: Any = None,
+    locals: Any = None,
+    fromlist: tuple[str, ...] | None = (),
+    level: int = 0,
+) -> ModuleProxy:
+    """``import`` from :data:`ALLOWED_MODULES`; the result is a proxy."""
+    if level != 0:
+        raise Forbidden("relative imports are not available in the sandbox")
+    if not isinstance(name, str) or not _allowed_module(name):
+        allowed = ", ".join(ALLOWED_MODULES)
+        raise Forbidden(f"import of {name!r} is not allowed; importable: {allowed}")
+    module = importlib.import_module(name)
+    if not fromlist:  # "import a.b" binds "a"
+        return ModuleProxy(importlib.import_module(name.split(".")[0]))
+    for item in fromlist:
+        if isinstance(item, str) and not item.startswith("_") and not hasattr(module, item):
+            candidate = f"{name}.{item}"
+            if _allowed_module(candidate):
+                importlib.import_module(candidate)  # "from a import b" where b is a submodule
+    return ModuleProxy(module)
+
+
+_UNWRITABLE = (ModuleType, ModuleProxy, type, FunctionType, BuiltinFunctionType, MethodType)
+
+
+def write_guard(obj: Any) -> Any:
+    """Attribute and item writes go to data objects only."""
+    if isinstance(obj, _UNWRITABLE):
+        raise Forbidden(f"{type(obj).__name__} objects cannot be changed in the sandbox")
+    return obj
+
+
+_INPLACE: dict[str, Callable[[Any, Any], Any]] = {
+    "+=": operator.iadd,
+    "-=": operator.isub,
+    "*=": operator.imul,
+    "/=": operator.itruediv,
+    "//=": operator.ifloordiv,
+    "%=": operator.imod,
+    "**=": operator.ipow,
+    "<<=": operator.ilshift,
+    ">>=": operator.irshift,
+    "&=": operator.iand,
+    "|=": operator.ior,
+    "^=": operator.ixor,
+    "@=": operator.imatmul,
+}
+
+
+def inplace(op: str, target: Any, value: Any) -> Any:
+    """``target op= value`` (RestrictedPython routes augmented assignments here)."""
+    return _INPLACE[op](target, value)
+
+
+def make_printer(budget: int) -> type:
+    """A ``print`` collector class that raises :class:`OutputLimit` past ``budget`` characters."""
+
+    class Printer:
+        def __init__(self, _getattr_: Any = None) -> None:
+            self.parts: list[str] = []
+            self.size = 0
+
+        def write(self, text: str) -> None:
+            self.size += len(text)
+            if self.size > budget:
+                raise OutputLimit(f"the program printed more than {budget:,} characters")
+            self.parts.append(text)
+
+        def __call__(self) -> str:
+            return "".join(self.parts)
+
+        def _call_print(self, *objects: Any, **kwargs: Any) -> None:
+            kwargs.pop("file", None)
+            sep, end = kwargs.pop("sep", " "), kwargs.pop("end", "\n")
+            self.write(str(sep).join(map(str, objects)) + str(end))
+
+    return Printer
+
+
+_SAFE_EXTRA: dict[str, Any] = {
+    name: getattr(builtins, name)
+    for name in (
+        "all", "any", "dict", "enumerate", "filter", "frozenset", "list", "map", "max", "min",
+        "reversed", "set", "sorted", "sum", "tuple", "zip", "iter", "next",
+    )
+}  # fmt: skip
+
+
+def _refused(name: str) -> Callable[..., Any]:
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise Forbidden(f"{name}() is not available in the sandbox")
+
+    return refuse
+
+
+def restricted_globals(printer: type, names: dict[str, Any]) -> dict[str, Any]:
+    """The globals agent code runs with: safe builtins, the guards, and ``names``."""
+    allowed_builtins = {
+        **safe_builtins,
+        **_SAFE_EXTRA,
+        "getattr": guarded_getattr,
+        "hasattr": lambda obj, name: guarded_getattr(obj, name, _MISSING) is not _MISSING,
+        "__import__": guarded_import,
+        "math": ModuleProxy(math),
+    }
+    for name in ("setattr", "delattr", "id", "hash"):
+        allowed_builtins.pop(name, None)
+    for name in ("open", "input", "breakpoint", "globals", "locals", "vars", "dir", "help"):
+        allowed_builtins[name] = _refused(name)
+    return {
+        "__builtins__": allowed_builtins,
+        "__name__": "agent",
+        "__metaclass__": type,
+        "_getattr_": guarded_getattr,
+        "_getitem_": operator.getitem,
+        "_getiter_": iter,
+        "_iter_unpack_sequence_": guarded_iter_unpack_sequence,
+        "_unpack_sequence_": guarded_unpack_sequence,
+        "_write_": write_guard,
+        "_inplacevar_": inplace,
+        "_print_": printer,
+        **names,
+    }
+
+
+class _AugmentedItems(ast.NodeTransformer):
+    """``a[k] += v`` and ``a.b += v`` rewritten as ``a[k] = a[k] + v``.
+
+    RestrictedPython refuses augmented assignment to items and attributes; rewritten, it goes
+    through the read and write guards. The target's parts are evaluated twice.
+    """
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> ast.AST:
+        self.generic_visit(node)
+        if not isinstance(node.target, ast.Subscript | ast.Attribute):
+            return node
+        load = copy.deepcopy(node.target)
+        load.ctx = ast.Load()
+        value = ast.BinOp(left=load, op=node.op, right=node.value)
+        return ast.copy_location(ast.Assign(targets=[node.target], value=value), node)
+
+
+def compile_program(code: str) -> Any:
+    """Compile agent code under RestrictedPython's rules.
+
+    Raises:
+        SyntaxError: the code is not Python, or it uses a construct the rules refuse (the
+            message lists every refusal).
+    """
+    tree = _AugmentedItems().visit(ast.parse(code, filename="<agent>", mode="exec"))
+    ast.fix_missing_locations(tree)
+    return compile_restricted(tree, filename="<agent>", mode="exec")

@@ -7,7 +7,7 @@ with the families: a module that needs a new kind of mistake registers it once w
 :func:`register_category`, and reports count it from then on.
 
 >>> sorted(CATEGORIES)[:3]
-['agent_error', 'invalid_task', 'non_executable']
+['agent_error', 'forbidden', 'invalid_task']
 >>> ToolCallError(WRONG_API, "unknown function 'x'").to_info()
 {'category': 'wrong_api', 'message': "unknown function 'x'"}
 """
@@ -70,6 +70,12 @@ INVALID_TASK = register_category(
     "invalid_task",
     "The task (from a task file) cannot be scored here: its gold does not run, or its answer is "
     "empty. Not the agent's mistake; the task is kept so that it can be seen.",
+)
+
+FORBIDDEN = register_category(
+    "forbidden",
+    "The program tried something the sandbox does not allow: an import outside the whitelist, a "
+    "private attribute, a file write, a process, a socket.",
 )
 
 REPORTED_CATEGORIES: tuple[str, ...] = (NON_EXECUTABLE, WRONG_API, WRONG_ARGUMENTS, PRECONDITION)

@@ -36,13 +36,7 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolgym.tools.errors import register_category
-
-FORBIDDEN = register_category(
-    "forbidden",
-    "The program tried something the sandbox does not allow: an import outside the whitelist, a "
-    "private attribute, a file write, a process, a socket.",
-)
+from toolgym.tools.errors import FORBIDDEN
 
 MAX_REPLY_CHARS = 16_000_000
 """The longest answer line read from a worker."""

@@ -127,6 +127,27 @@ ESCAPES = [
     "def f(): pass\ngetattr(f, '__globals__')",
     "class A:\n  pass\nA.mro()",
     "import requests\nrequests.utils.os",
+    # Deserializers and template engines reached through whitelisted libraries.
+    "import numpy as np\nclass F:\n  def read(self, n=-1):\n    return b''\nnp.load(F(), allow_pickle=True)",
+    "from numpy import load",
+    "from numpy.lib import format",
+    "from pandas import read_pickle",
+    "from pandas import eval as e",
+    "import pandas as pd\npd.DataFrame({'a': [1]}).style.env",
+    "import pandas as pd\npd.io.formats.style",
+    "import pandas as pd\npd.compat.pickle_compat",
+    "f = str.format\nf('{0.__class__}', 1)",
+    "import pandas as pd\nstr.format('{0.__globals__}', pd.io.common.get_handle)",
+    # Files read through libraries.
+    "import pandas as pd\npd.read_csv('/etc/hostname')",
+    "import numpy as np\nnp.loadtxt('/etc/hostname')",
+    "import numpy as np\nnp.fromfile('/etc/hostname')",
+    # States that are not plain data.
+    "class D(dict):\n  pass\nstate = D()",
+    "state = [float('nan')]",
+    "state = {1: 'a'}",
+    "x = []\nfor i in range(100):\n  x = [x]\nstate = x",
+    "state = '\ud800'",
 ]
 
 

@@ -120,13 +120,14 @@ class Sandbox:
         self.adapter = adapter
         self.limits = limits or SandboxLimits()
         self.confinement: str | None = None
-        self._process: subprocess.Popen[str] | None = None
+        self._process: subprocess.Popen[bytes] | None = None
+        self._buffer = b""
         self._lock = threading.Lock()
 
     # -- the worker --------------------------------------------------------------------------------
     def _start(self) -> None:
-        env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
-        env["PYTHONDONTWRITEBYTECODE"] = "1"
+        # A minimal environment: nothing of the parent's (keys, tokens) reaches agent code.
+        env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1"}
         boot = (
             "import sys; sys.path.insert(0, sys.argv.pop(1)); "
             "from toolgym.tools.sandbox.worker import main; sys.exit(main(sys.argv[1:]))"
@@ -145,11 +146,10 @@ class Sandbox:
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
-            text=True,
-            encoding="utf-8",
             env=env,
             cwd="/",
         )
+        self._buffer = b""
         hello = self._read_line(60.0)
         if hello is None:
             self._kill()
@@ -180,15 +180,24 @@ class Sandbox:
                 pass
 
     def _read_line(self, timeout: float) -> str | None:
+        """One answer line, or ``None`` past the deadline, at the end, or past the size limit."""
         process = self._process
         assert process is not None and process.stdout is not None
-        ready, _, _ = select.select([process.stdout], [], [], timeout)
-        if not ready:
-            return None
-        line = process.stdout.readline(MAX_REPLY_CHARS + 1)
-        if not line or len(line) > MAX_REPLY_CHARS:
-            return None
-        return line
+        fd = process.stdout.fileno()
+        deadline = time.monotonic() + timeout
+        while b"\n" not in self._buffer:
+            left = deadline - time.monotonic()
+            if left <= 0 or len(self._buffer) > MAX_REPLY_CHARS:
+                return None
+            ready, _, _ = select.select([fd], [], [], left)
+            if not ready:
+                return None
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                return None
+            self._buffer += chunk
+        line, _, self._buffer = self._buffer.partition(b"\n")
+        return line.decode("utf-8", "replace")
 
     def close(self) -> None:
         """Stop the worker (a later :meth:`run` starts a new one)."""
@@ -216,6 +225,7 @@ class Sandbox:
         if not isinstance(code, str):
             raise TypeError(f"a program is a string; got {type(code).__name__}")
         limits = self.limits
+        nonce = os.urandom(8).hex()
         job = json.dumps(
             {
                 "code": code,
@@ -223,8 +233,9 @@ class Sandbox:
                 "cpu_s": limits.cpu_s,
                 "wall_s": limits.wall_s,
                 "output": limits.output_chars,
+                "nonce": nonce,
             },
-            ensure_ascii=False,
+            ensure_ascii=True,
         )
         started = time.perf_counter()
         with self._lock:
@@ -235,13 +246,24 @@ class Sandbox:
                 restarted = True
             assert self._process is not None and self._process.stdin is not None
             try:
-                self._process.stdin.write(job + "\n")
+                self._process.stdin.write(job.encode() + b"\n")
                 self._process.stdin.flush()
                 line = self._read_line(limits.wall_s + 1.0)
             except (BrokenPipeError, OSError, ValueError):
                 line = None
-            if line is None:
-                died = self._process.poll() is not None
+            reply = _decode(line, nonce)
+            if reply is None:
+                try:
+                    died = self._process.wait(timeout=0.2) is not None
+                except subprocess.TimeoutExpired:
+                    died = False
+                if line is not None and not died:  # an answer that is not one: start afresh
+                    self._kill()
+                    error = {
+                        "category": "runtime_error",
+                        "message": "the program broke the worker's answer; the worker was replaced",
+                    }
+                    return SandboxResult(None, "", error, time.perf_counter() - started, restarted)
                 self._kill()
                 error = (
                     {"category": "resource_limit", "message": "the program's worker was killed "
@@ -251,7 +273,6 @@ class Sandbox:
                           f"{limits.wall_s:g} s and was stopped"}
                 )  # fmt: skip
                 return SandboxResult(None, "", error, time.perf_counter() - started, restarted)
-        reply = json.loads(line)
         return SandboxResult(
             reply.get("state"),
             str(reply.get("stdout", "")),
@@ -259,6 +280,24 @@ class Sandbox:
             time.perf_counter() - started,
             restarted,
         )
+
+
+def _decode(line: str | None, nonce: str) -> dict[str, Any] | None:
+    """The worker's answer to the job with ``nonce``, or ``None`` if the line is not one."""
+    if line is None:
+        return None
+    try:
+        reply = json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(reply, dict) or reply.get("nonce") != nonce:
+        return None
+    error = reply.get("error")
+    if error is not None and not (
+        isinstance(error, dict) and isinstance(error.get("category"), str)
+    ):
+        return None
+    return reply
 
 
 def _package_root() -> str:

@@ -7,8 +7,10 @@ Installed once in the worker, after its imports are done and before any agent co
 * a seccomp filter (through ``pyseccomp`` and the system's libseccomp) that answers ``EPERM`` to
   running programs (``execve``), creating processes (``fork``, ``vfork``, ``clone`` without
   ``CLONE_THREAD``; ``clone3`` answers ``ENOSYS`` so the C library falls back to ``clone``),
-  sockets, ``ptrace``, signalling other processes (``kill``) and opening, creating, renaming or
-  removing files for writing.
+  sockets, ``ptrace``, signalling other processes (``kill``, ``tgkill`` elsewhere, pidfds),
+  opening, creating, renaming or removing files for writing (``openat2``, which the filter cannot
+  inspect, answers ``ENOSYS``), io_uring, extended attributes and times of files, and the
+  kernel's administration calls.
 
 Where seccomp cannot be installed (another OS, no libseccomp, a kernel without it),
 :func:`install_filter` says why; the sandbox then warns once and still enforces the restricted
@@ -30,7 +32,14 @@ DENIED_CALLS: tuple[str, ...] = (
     "unlinkat", "mkdir", "mkdirat", "rmdir", "truncate", "ftruncate", "chmod", "fchmod",
     "fchmodat", "chown", "fchown", "lchown", "fchownat", "link", "linkat", "symlink",
     "symlinkat", "mknod", "mknodat", "setuid", "setgid", "mount", "umount2", "pivot_root",
-    "chroot", "process_vm_writev", "process_vm_readv",
+    "chroot", "process_vm_writev", "process_vm_readv", "io_uring_setup", "io_uring_enter",
+    "io_uring_register", "pidfd_open", "pidfd_send_signal", "pidfd_getfd", "tkill", "setxattr",
+    "lsetxattr", "fsetxattr", "removexattr", "lremovexattr", "fremovexattr", "utime", "utimes",
+    "utimensat", "futimesat", "memfd_create", "open_by_handle_at", "name_to_handle_at", "bpf",
+    "perf_event_open", "userfaultfd", "unshare", "setns", "keyctl", "add_key", "request_key",
+    "mq_open", "fanotify_init", "inotify_init", "inotify_init1", "kexec_load", "init_module",
+    "finit_module", "delete_module", "reboot", "swapon", "swapoff", "acct", "quotactl",
+    "sethostname", "setdomainname", "personality", "syslog", "process_madvise", "seccomp",
 )  # fmt: skip
 """System calls the worker may never make (answered with ``EPERM``)."""
 
@@ -62,6 +71,9 @@ def install_filter() -> str | None:
         # clone without CLONE_THREAD makes a process; with it, a thread (the runtime needs those).
         rules.add_rule(deny, "clone", seccomp.Arg(0, seccomp.MASKED_EQ, CLONE_THREAD, 0))
         rules.add_rule(seccomp.ERRNO(errno.ENOSYS), "clone3")
+        rules.add_rule(seccomp.ERRNO(errno.ENOSYS), "openat2")  # the C library uses openat
+        # Signals only to the worker itself.
+        rules.add_rule(deny, "tgkill", seccomp.Arg(0, seccomp.NE, os.getpid()))
         for flag in (os.O_WRONLY, os.O_RDWR, os.O_CREAT, os.O_TRUNC, os.O_APPEND):
             rules.add_rule(deny, "open", seccomp.Arg(1, seccomp.MASKED_EQ, flag, flag))
             rules.add_rule(deny, "openat", seccomp.Arg(2, seccomp.MASKED_EQ, flag, flag))

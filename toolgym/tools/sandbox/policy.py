@@ -9,9 +9,11 @@ limits and system-call filter (:mod:`.confine`) are the layers below it. It runs
   :class:`ModuleProxy`, never the module. A proxy shows the module's public attributes; a
   submodule is shown only inside a whitelisted package and outside :data:`DENIED_MODULES`, so
   ``pd.io.common.os`` (the ``os`` module pandas imported) is refused.
-* **Guarded attribute access** (``_getattr_`` and ``getattr``): private names, the frame and code
-  attributes and :data:`DENIED_ATTRIBUTES` (``eval``, ``query``, pickles, the clipboard) are
-  refused whatever the object, and a module reached through any object is proxied or refused.
+* **Guarded attribute access** (``_getattr_``, ``getattr`` and ``from m import name``): private
+  names, the frame and code attributes and :data:`DENIED_ATTRIBUTES` (evaluators of strings and
+  templates, deserializers that run code, file readers and writers) are refused whatever the
+  object, ``str.format`` is refused on strings and on the ``str`` type, and a module reached
+  through any object is proxied or refused.
 * **Writes** go to data objects only: never to modules, classes or functions.
 * **Output** (``print``) is collected up to a budget.
 
@@ -49,6 +51,11 @@ ALLOWED_MODULES: tuple[str, ...] = (
 
 DENIED_MODULES: tuple[str, ...] = (
     "numpy.ctypeslib",
+    "numpy.lib.format",
+    "numpy.lib.npyio",
+    "pandas.io.formats.style",
+    "pandas.io.formats.style_render",
+    "pandas.compat.pickle_compat",
     "numpy.f2py",
     "numpy.distutils",
     "numpy.testing",
@@ -62,21 +69,25 @@ DENIED_MODULES: tuple[str, ...] = (
 
 DENIED_ATTRIBUTES: frozenset[str] = frozenset(
     {
-        "eval",
-        "query",
-        "read_pickle",
-        "to_pickle",
-        "read_clipboard",
-        "to_clipboard",
-        "ctypes",
-        "ctypeslib",
-        "load_library",
-        "system",
-        "popen",
+        # evaluators of strings and templates
+        "eval", "query", "style", "env", "template_html", "template_html_table",
+        "template_html_style", "template_latex", "template_string", "loader",
+        "from_custom_template",
+        # deserializers that run code
+        "load", "read_pickle", "to_pickle", "read_array",
+        # files and the system
+        "read_csv", "read_table", "read_fwf", "read_json", "read_html", "read_xml",
+        "read_excel", "read_parquet", "read_feather", "read_orc", "read_sas", "read_spss",
+        "read_stata", "read_sql", "read_sql_query", "read_sql_table", "read_hdf", "read_clipboard",
+        "to_clipboard", "fromfile", "tofile", "loadtxt", "genfromtxt", "fromregex", "memmap",
+        "open_memmap", "save", "savez", "savez_compressed", "savetxt", "get_handle",
+        "ctypes", "ctypeslib", "load_library", "system", "popen",
+        # class internals
         "mro",
     }
-)
-"""Attribute names refused on every object (evaluators of strings, pickles, ctypes, shells)."""
+)  # fmt: skip
+"""Attribute names refused on every object: evaluators of strings and templates, deserializers
+that can run code, readers and writers of files, the system."""
 
 
 class Forbidden(Exception):
@@ -103,8 +114,7 @@ class ModuleProxy:
         object.__setattr__(self, "_module", module)
 
     def __getattr__(self, name: str) -> Any:
-        if name.startswith("_"):
-            raise Forbidden(f"private names are not available; got {name!r}")
+        check_name(name)  # "from pandas import eval" comes here, not through _getattr_
         return guard_value(getattr(object.__getattribute__(self, "_module"), name))
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -130,13 +140,20 @@ def guard_value(value: Any) -> Any:
 _MISSING = object()
 
 
-def guarded_getattr(obj: Any, name: Any, default: Any = _MISSING) -> Any:
-    """``getattr`` as agent code may use it (see the module docstring)."""
-    if not isinstance(name, str):
-        raise TypeError(f"an attribute name is a string; got {type(name).__name__}")
+def check_name(name: object) -> str:
+    """``name`` if agent code may read an attribute of that name, else :class:`Forbidden`."""
+    if type(name) is not str:  # a str subclass could compare equal to anything
+        raise Forbidden(f"an attribute name is a plain string; got {type(name).__name__}")
     if name.startswith("_") or name in INSPECT_ATTRIBUTES or name in DENIED_ATTRIBUTES:
         raise Forbidden(f"the attribute {name!r} is not available in the sandbox")
-    if isinstance(obj, str) and name in ("format", "format_map"):
+    return name
+
+
+def guarded_getattr(obj: Any, name: Any, default: Any = _MISSING) -> Any:
+    """``getattr`` as agent code may use it (see the module docstring)."""
+    check_name(name)
+    text_type = obj if isinstance(obj, type) else type(obj)
+    if name in ("format", "format_map") and issubclass(text_type, str | bytes):
         raise Forbidden("str.format is not available in the sandbox; use f-strings or +")
     try:
         value = getattr(obj, name)
@@ -164,7 +181,8 @@ def guarded_import(
     if not fromlist:  # "import a.b" binds "a"
         return ModuleProxy(importlib.import_module(name.split(".")[0]))
     for item in fromlist:
-        if isinstance(item, str) and not item.startswith("_") and not hasattr(module, item):
+        check_name(item)
+        if not hasattr(module, item):
             candidate = f"{name}.{item}"
             if _allowed_module(candidate):
                 importlib.import_module(candidate)  # "from a import b" where b is a submodule

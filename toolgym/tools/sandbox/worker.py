@@ -72,7 +72,15 @@ def run_job(job: dict[str, Any], adapter: Any) -> dict[str, Any]:
     printer = make_printer(int(job.get("output", 20_000)))
     out: dict[str, Any] = {"state": None, "stdout": "", "error": None}
     try:
-        code = compile_program(str(job["code"]))
+        source = str(job["code"])
+        source.encode("utf-8")
+        code = compile_program(source)
+    except UnicodeEncodeError:
+        out["error"] = {
+            "category": "non_executable",
+            "message": "the program holds text that is not valid Unicode (a lone surrogate)",
+        }
+        return out
     except SyntaxError as e:
         out["error"] = {"category": "non_executable", "message": str(e)}
         return out
@@ -115,19 +123,61 @@ def run_job(job: dict[str, Any], adapter: Any) -> dict[str, Any]:
     return out
 
 
-def _encode(out: dict[str, Any]) -> str:
+MAX_STATE_ITEMS = 1_000_000
+MAX_STATE_DEPTH = 64
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def plain_problem(value: Any) -> str | None:
+    """Why ``value`` is not plain data (exact dicts with string keys, lists, scalars), or None.
+
+    Exact types only: a subclass could run code while it is read. Bounded in depth and size.
+    """
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    seen = 0
+    while stack:
+        item, depth = stack.pop()
+        seen += 1
+        if seen > MAX_STATE_ITEMS:
+            return f"more than {MAX_STATE_ITEMS:,} values"
+        if depth > MAX_STATE_DEPTH:
+            return f"nested deeper than {MAX_STATE_DEPTH}"
+        kind = type(item)
+        if kind in _SCALARS:
+            if kind is float and (item != item or item in (float("inf"), float("-inf"))):
+                return "a NaN or infinite number"
+            continue
+        if kind is list or kind is tuple:
+            stack.extend((x, depth + 1) for x in item)
+        elif kind is dict:
+            for key, x in item.items():
+                if type(key) is not str:
+                    return f"a key of type {type(key).__name__} (keys are strings)"
+                stack.append((x, depth + 1))
+        else:
+            return f"a value of type {kind.__name__}"
+    return None
+
+
+def _encode(out: dict[str, Any], nonce: Any) -> str:
+    problem = plain_problem(out.get("state"))
+    if problem is not None:
+        out["state"] = None
+        out["error"] = {
+            "category": "resource_limit" if "more than" in problem else "runtime_error",
+            "message": f"the program left a state that is not plain data: {problem}",
+        }
+    out["nonce"] = nonce
     try:
-        text = json.dumps(out, ensure_ascii=False, allow_nan=False)
-    except (TypeError, ValueError) as e:
+        text = json.dumps(out, ensure_ascii=True)
+    except (TypeError, ValueError, RecursionError, MemoryError) as e:
         out = {
             "state": None,
-            "stdout": out.get("stdout", ""),
-            "error": {
-                "category": "runtime_error",
-                "message": f"the program left a state that is not plain data ({e})",
-            },
+            "stdout": "",
+            "error": {"category": "runtime_error", "message": f"the answer cannot be sent ({e})"},
+            "nonce": nonce,
         }
-        text = json.dumps(out, ensure_ascii=False)
+        text = json.dumps(out)
     if len(text) > MAX_STATE_CHARS:
         out = {
             "state": None,
@@ -136,6 +186,7 @@ def _encode(out: dict[str, Any]) -> str:
                 "category": "resource_limit",
                 "message": f"the program left more than {MAX_STATE_CHARS:,} characters of state",
             },
+            "nonce": nonce,
         }
         text = json.dumps(out)
     return text
@@ -158,6 +209,7 @@ def main(argv: list[str]) -> int:
     channel.flush()
     for line in sys.stdin:
         started = time.perf_counter()
+        job: Any = None
         try:
             job = json.loads(line)
             out = run_job(job, adapter)
@@ -170,8 +222,9 @@ def main(argv: list[str]) -> int:
                 "error": {"category": "runtime_error", "message": f"bad job: {e}"},
             }
         out["seconds"] = time.perf_counter() - started
+        nonce = job.get("nonce") if isinstance(job, dict) else None
         sys.stdout = io.StringIO()
-        channel.write(_encode(out) + "\n")
+        channel.write(_encode(out, nonce) + "\n")
         channel.flush()
     return 0
 

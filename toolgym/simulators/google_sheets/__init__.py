@@ -1,0 +1,1 @@
+"""The simulated Google Sheets service (in progress): A1 notation first (:mod:`.a1`)."""

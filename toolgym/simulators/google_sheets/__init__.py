@@ -1,1 +1,4 @@
-"""The simulated Google Sheets service (in progress): A1 notation first (:mod:`.a1`)."""
+"""The simulated Google Sheets service (in progress).
+
+So far: A1 notation (:mod:`.a1`) and formulas (:mod:`.formulas`).
+"""

@@ -1,4 +1,5 @@
 """The simulated Google Sheets service (in progress).
 
-So far: A1 notation (:mod:`.a1`) and formulas (:mod:`.formulas`).
+So far: A1 notation (:mod:`.a1`), formulas (:mod:`.formulas`) and the spreadsheet model with the
+values API's semantics (:mod:`.sheet`).
 """

@@ -1,0 +1,125 @@
+"""The spreadsheet model: values written and read with the Sheets API's semantics."""
+
+from __future__ import annotations
+
+import pytest
+
+from toolgym.simulators.google_sheets.sheet import (
+    Formula,
+    SheetsError,
+    Spreadsheet,
+    format_number,
+    parse_entered,
+)
+
+TABLE = [
+    ["item", "price", "qty"],
+    ["beef", "10", "2"],
+    ["milk", "2.5", "4"],
+    ["total", "=SUM(B2:B3)", "=B4*2"],
+]
+
+
+@pytest.fixture
+def book() -> Spreadsheet:
+    sheet = Spreadsheet("sid", "Budget")
+    sheet.values_update("Sheet1!A1", TABLE, "USER_ENTERED")
+    return sheet
+
+
+def test_update_answers_the_bookkeeping(book: Spreadsheet) -> None:
+    reply = book.values_update("Sheet1!E2:F3", [[1, 2], [3, 4]], "RAW")
+    assert reply == {
+        "spreadsheetId": "sid",
+        "updatedRange": "Sheet1!E2:F3",
+        "updatedRows": 2,
+        "updatedColumns": 2,
+        "updatedCells": 4,
+    }
+
+
+def test_render_options(book: Spreadsheet) -> None:
+    formatted = book.values_get("Sheet1!A1:C6")
+    assert formatted["range"] == "Sheet1!A1:C6" and formatted["majorDimension"] == "ROWS"
+    assert formatted["values"][3] == ["total", "12.5", "25"]
+    assert book.values_get("A1:C4", "UNFORMATTED_VALUE")["values"][1] == ["beef", 10, 2]
+    assert book.values_get("B4:C4", "FORMULA")["values"] == [["=SUM(B2:B3)", "=B4*2"]]
+
+
+def test_trimming_whole_sheets_and_columns(book: Spreadsheet) -> None:
+    assert book.values_get("Sheet1")["range"] == "Sheet1!A1:Z1000"
+    assert book.values_get("E1:F3") == {"range": "Sheet1!E1:F3", "majorDimension": "ROWS"}
+    book.values_update("A7", [["late"]], "RAW")
+    rows = book.values_get("A1:C10")["values"]
+    assert rows[4] == [] and rows[5] == [] and rows[6] == ["late"]  # inner empty rows stay
+    columns = book.values_get("A:A", major_dimension="COLUMNS")
+    assert columns["range"] == "Sheet1!A1:A1000"
+    assert columns["values"] == [["item", "beef", "milk", "total", "", "", "late"]]
+
+
+def test_formulas_follow_their_inputs_and_cycles_are_ref_errors(book: Spreadsheet) -> None:
+    book.values_update("B2", [["20"]], "USER_ENTERED")
+    assert book.values_get("B4:C4", "UNFORMATTED_VALUE")["values"] == [[22.5, 45]]
+    book.values_update("B2", [["=C4"]], "USER_ENTERED")  # B2 -> C4 -> B4 -> B2
+    assert book.values_get("B2", "FORMATTED_VALUE")["values"] == [["#REF!"]]
+
+
+@pytest.mark.parametrize(
+    ("text", "entered"),
+    [
+        ("=1+1", Formula("=1+1")),
+        ("'=1+1", "=1+1"),
+        ("12%", 0.12),
+        ("$1,234.50", 1234.5),
+        ("-3", -3),
+        ("007", 7),
+        ("1e3", 1000),
+        ("TRUE", True),
+        ("false", False),
+        ("1,2", "1,2"),
+        ("abc", "abc"),
+        ("=", "="),
+    ],
+)
+def test_user_entered_parsing(text: str, entered: object) -> None:
+    value = parse_entered(text)
+    assert value == entered and type(value) is type(entered)
+
+
+def test_raw_keeps_text(book: Spreadsheet) -> None:
+    book.values_update("D1", [["=1+1", "12%"]], "RAW")
+    assert book.values_get("D1:E1", "UNFORMATTED_VALUE")["values"] == [["=1+1", "12%"]]
+
+
+@pytest.mark.parametrize(
+    ("range_text", "values", "message"),
+    [
+        ("Sheet9!A1", [["x"]], "Unable to parse range: Sheet9"),
+        ("Hello world", [["x"]], "Unable to parse range: Hello world"),
+        ("A1:B1", [["a", "b", "c"]], r"tried writing to column \[C\]"),
+        ("A1:B2", [["a"], ["b"], ["c"]], r"tried writing to row \[3\]"),
+        ("Z1000", [["a", "b"]], "exceeds grid limits. Max rows: 1000, max columns: 26"),
+        ("A2", "A2", "Invalid value at 'data.values'"),
+        ("A2", [[{"x": 1}]], "Invalid values"),
+    ],
+)
+def test_errors_are_the_apis(
+    book: Spreadsheet, range_text: str, values: object, message: str
+) -> None:
+    with pytest.raises(SheetsError, match=message) as caught:
+        book.values_update(range_text, values, "RAW")
+    assert caught.value.code == 400
+    assert caught.value.body()["error"]["status"] == "INVALID_ARGUMENT"
+
+
+def test_options_are_checked(book: Spreadsheet) -> None:
+    with pytest.raises(SheetsError, match="valueInputOption"):
+        book.values_update("A1", [["x"]], "PARSED")
+    with pytest.raises(SheetsError, match="valueRenderOption"):
+        book.values_get("A1", "PRETTY")
+
+
+def test_number_display() -> None:
+    assert [format_number(x) for x in (1.0, 2.5, 1 / 3, 1e20, True)] == [
+        "1", "2.5", "0.3333333333", "1.00E+20", "TRUE",
+    ]  # fmt: skip

@@ -1,0 +1,325 @@
+"""The spreadsheet model: sheets of typed cells, formulas evaluated, values read and written.
+
+A :class:`Spreadsheet` holds :class:`Worksheet` grids (1000 x 26 by default) whose cells keep what
+was entered (a number, text, a logical value, or a formula ``=...``) and a format. Reads and
+writes follow the Sheets API's values semantics:
+
+* ``valueInputOption``: ``RAW`` stores values as given (``"=1+1"`` is text); ``USER_ENTERED``
+  parses text as the UI would: ``=...`` is a formula (:class:`Formula`), a leading ``'`` forces
+  text, numbers (``1,234.5``, ``-3``, ``12%``, ``$5``, ``007``), ``TRUE``/``FALSE``;
+* ``valueRenderOption``: ``FORMATTED_VALUE`` (text, as displayed), ``UNFORMATTED_VALUE``
+  (numbers and logical values), ``FORMULA`` (the formula text where there is one);
+* ``majorDimension`` ``ROWS`` or ``COLUMNS``;
+* answers trim trailing empty cells and rows and leave ``values`` out when nothing is left;
+  writes outside the grid are refused (``exceeds grid limits``).
+
+Formulas are evaluated when read (:mod:`.formulas`), with a per-version cache and circular
+references reported as ``#REF!``. Errors raise :class:`SheetsError` carrying the API's status,
+code and message.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolgym.simulators.google_sheets.a1 import A1Error, A1Range, column_letters, parse_a1
+from toolgym.simulators.google_sheets.formulas import REF, CellError, Value, evaluate
+
+DEFAULT_ROWS = 1000
+DEFAULT_COLUMNS = 26
+MAX_CELLS = 10_000_000
+
+
+class Formula(str):
+    """Entered text that is a formula (``=SUM(A1:A3)``); plain ``str`` cells are text."""
+
+
+Entered = float | int | str | bool | Formula | None
+
+
+class SheetsError(Exception):
+    """An error answer of the API: HTTP status, status name and message."""
+
+    def __init__(self, code: int, status: str, message: str) -> None:
+        super().__init__(message)
+        self.code, self.status, self.message = code, status, message
+
+    def body(self) -> dict[str, Any]:
+        """The API's error body."""
+        return {"error": {"code": self.code, "message": self.message, "status": self.status}}
+
+
+def bad_request(message: str) -> SheetsError:
+    """A 400 ``INVALID_ARGUMENT``."""
+    return SheetsError(400, "INVALID_ARGUMENT", message)
+
+
+@dataclass
+class Worksheet:
+    """One sheet (tab): its properties and its cells, keyed by 0-based (row, column)."""
+
+    sheet_id: int
+    title: str
+    index: int
+    rows: int = DEFAULT_ROWS
+    cols: int = DEFAULT_COLUMNS
+    cells: dict[tuple[int, int], Entered] = field(default_factory=dict)
+    formats: dict[tuple[int, int], dict[str, Any]] = field(default_factory=dict)
+
+    def properties(self) -> dict[str, Any]:
+        """The sheet's ``properties`` as ``spreadsheets.get`` answers them."""
+        return {
+            "sheetId": self.sheet_id,
+            "title": self.title,
+            "index": self.index,
+            "sheetType": "GRID",
+            "gridProperties": {"rowCount": self.rows, "columnCount": self.cols},
+        }
+
+    def extent(self) -> tuple[int, int]:
+        """(rows, columns) up to the last non-empty cell."""
+        if not self.cells:
+            return 0, 0
+        return max(r for r, _ in self.cells) + 1, max(c for _, c in self.cells) + 1
+
+
+_NUMBER = re.compile(r"^([-+]?)\$?((?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d*)?|\.\d+)([eE][-+]?\d+)?(%?)$")
+
+
+def parse_entered(value: Any) -> Entered:
+    """A value written with ``USER_ENTERED``: text parsed as the UI parses it."""
+    if not isinstance(value, str):
+        return value
+    if value.startswith("'"):
+        return value[1:]
+    if value.startswith("=") and len(value) > 1:
+        return Formula(value)
+    text = value.strip()
+    if text.upper() in ("TRUE", "FALSE"):
+        return text.upper() == "TRUE"
+    match = _NUMBER.match(text)
+    if match is None:
+        return value
+    sign, digits, exponent, percent = match.groups()
+    number = float(sign + digits.replace(",", "") + (exponent or ""))
+    if percent:
+        number /= 100.0
+    return int(number) if number.is_integer() and abs(number) < 2**53 and not percent else number
+
+
+def format_number(x: float) -> str:
+    """A number as the default ("automatic") format displays it."""
+    if isinstance(x, bool):
+        return "TRUE" if x else "FALSE"
+    if float(x).is_integer() and abs(x) < 1e15:
+        return str(int(x))
+    text = f"{x:.10g}"
+    return text if "e" not in text else f"{x:.2E}".replace("E+0", "E+").replace("E-0", "E-")
+
+
+class Spreadsheet:
+    """A spreadsheet: its id, title and sheets, and the values API over them.
+
+    Args:
+        spreadsheet_id: the id in URLs.
+        title: the title.
+    """
+
+    def __init__(self, spreadsheet_id: str, title: str) -> None:
+        self.spreadsheet_id = spreadsheet_id
+        self.title = title
+        self.sheets: list[Worksheet] = [Worksheet(0, "Sheet1", 0)]
+        self._version = 0
+        self._cache: dict[tuple[int, int, int], Value] = {}
+        self._evaluating: set[tuple[int, int, int]] = set()
+
+    # -- sheets -----------------------------------------------------------------------------------
+    def sheet(self, title: str | None) -> Worksheet:
+        """The sheet called ``title`` (``None``: the first)."""
+        if title is None:
+            return self.sheets[0]
+        for ws in self.sheets:
+            if ws.title == title:
+                return ws
+        raise bad_request(f"Unable to parse range: {title}")
+
+    def resolve(self, text: str) -> tuple[Worksheet, A1Range]:
+        """The sheet and range of an A1 text (``'Sheet 2'!A1:B2``, ``Sheet1``, ``A1``)."""
+        try:
+            ref = parse_a1(text, [ws.title for ws in self.sheets])
+        except A1Error as e:
+            raise bad_request(str(e)) from None
+        ws = self.sheet(ref.sheet)
+        return ws, A1Range(ws.title, ref.start_row, ref.end_row, ref.start_col, ref.end_col)
+
+    def changed(self) -> None:
+        """Forget computed values (after any write)."""
+        self._version += 1
+        self._cache.clear()
+
+    # -- values -----------------------------------------------------------------------------------
+    def value(self, ws: Worksheet, row: int, col: int) -> Value:
+        """The computed value of a cell (formulas evaluated)."""
+        entered = ws.cells.get((row, col))
+        if not isinstance(entered, Formula):
+            return entered
+        key = (ws.sheet_id, row, col)
+        if key in self._cache:
+            return self._cache[key]
+        if key in self._evaluating:
+            return REF  # a circular dependency
+        self._evaluating.add(key)
+        try:
+            result = evaluate(entered, self._read_range, ws.title)
+        finally:
+            self._evaluating.discard(key)
+        self._cache[key] = result
+        return result
+
+    def _read_range(self, ref: A1Range) -> list[list[Value]]:
+        ws = self.sheet(ref.sheet)
+        r0, r1, c0, c1 = ref.bounded(ws.rows, ws.cols)
+        if ref.end_row is None or ref.end_col is None:  # whole columns/rows: only what is used
+            used_rows, used_cols = ws.extent()
+            r1, c1 = min(r1, max(used_rows, r0)), min(c1, max(used_cols, c0))
+        return [[self.value(ws, r, c) for c in range(c0, c1)] for r in range(r0, r1)]
+
+    def rendered(self, ws: Worksheet, row: int, col: int, option: str) -> Any:
+        """A cell as ``valueRenderOption`` renders it (``None`` for an empty cell)."""
+        entered = ws.cells.get((row, col))
+        if option == "FORMULA" and isinstance(entered, Formula):
+            return str(entered)
+        value = self.value(ws, row, col)
+        if value is None:
+            return None
+        if isinstance(value, CellError):
+            return str(value)
+        if option == "FORMATTED_VALUE":
+            if isinstance(value, bool | int | float):
+                return format_number(value)
+            return value
+        if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
+            return int(value)
+        return value
+
+    def values_get(
+        self,
+        text: str,
+        value_render_option: str = "FORMATTED_VALUE",
+        major_dimension: str = "ROWS",
+    ) -> dict[str, Any]:
+        """``spreadsheets.values.get``: the values of a range, trimmed as the API trims them."""
+        option = value_render_option or "FORMATTED_VALUE"
+        if option not in ("FORMATTED_VALUE", "UNFORMATTED_VALUE", "FORMULA"):
+            raise bad_request(f"Invalid value for valueRenderOption: {option}")
+        major = major_dimension or "ROWS"
+        if major not in ("ROWS", "COLUMNS"):
+            raise bad_request(f"Invalid value for majorDimension: {major}")
+        ws, ref = self.resolve(text)
+        r0, r1, c0, c1 = ref.bounded(ws.rows, ws.cols)
+        grid = [[self.rendered(ws, r, c, option) for c in range(c0, c1)] for r in range(r0, r1)]
+        if major == "COLUMNS":
+            grid = [list(col) for col in zip(*grid, strict=True)] if grid else []
+        out: dict[str, Any] = {
+            "range": A1Range(ws.title, r0, r1, c0, c1).to_a1(),
+            "majorDimension": major,
+        }
+        trimmed = _trim(grid)
+        if trimmed:
+            out["values"] = trimmed
+        return out
+
+    def values_update(
+        self,
+        text: str,
+        values: Any,
+        value_input_option: str,
+        major_dimension: str | None = None,
+    ) -> dict[str, Any]:
+        """``spreadsheets.values.update``: write a rectangle from the range's top-left cell."""
+        if value_input_option not in ("RAW", "USER_ENTERED"):
+            raise bad_request(
+                "Invalid valueInputOption: expected RAW or USER_ENTERED; "
+                f"got {value_input_option!r}"
+            )
+        rows = _rows_of(values)
+        if (major_dimension or "ROWS") == "COLUMNS":
+            width = max((len(r) for r in rows), default=0)
+            rows = [[r[i] if i < len(r) else None for r in rows] for i in range(width)]
+        ws, ref = self.resolve(text)
+        r0, c0 = ref.start_row or 0, ref.start_col or 0
+        height, width = len(rows), max((len(r) for r in rows), default=0)
+        single = ref.end_row == r0 + 1 and ref.end_col == c0 + 1  # a start cell: data may spill
+        if (
+            not single
+            and ref.end_row is not None
+            and ref.end_col is not None
+            and (height > ref.end_row - r0 or width > ref.end_col - c0)
+        ):
+            beyond = (
+                f"row [{ref.end_row + 1}]"
+                if height > ref.end_row - r0
+                else f"column [{column_letters(ref.end_col)}]"
+            )
+            raise bad_request(
+                f"Requested writing within range [{ref.to_a1()}], but tried writing to {beyond}"
+            )
+        if r0 + height > ws.rows or c0 + width > ws.cols:
+            raise bad_request(
+                f"Range ({ws.title}!{A1Range(None, r0, r0 + height, c0, c0 + width).cells()}) "
+                f"exceeds grid limits. Max rows: {ws.rows}, max columns: {ws.cols}"
+            )
+        parse = parse_entered if value_input_option == "USER_ENTERED" else _raw
+        for i, row in enumerate(rows):
+            for j, item in enumerate(row):
+                if item is None:
+                    continue  # a null leaves the cell as it is
+                entered = parse(item)
+                if entered == "" or entered is None:
+                    ws.cells.pop((r0 + i, c0 + j), None)
+                else:
+                    ws.cells[(r0 + i, c0 + j)] = entered
+        self.changed()
+        written = A1Range(ws.title, r0, r0 + max(height, 1), c0, c0 + max(width, 1))
+        return {
+            "spreadsheetId": self.spreadsheet_id,
+            "updatedRange": written.to_a1(),
+            "updatedRows": height,
+            "updatedColumns": width,
+            "updatedCells": sum(len(r) for r in rows),
+        }
+
+
+def _raw(value: Any) -> Entered:
+    return value
+
+
+def _rows_of(values: Any) -> list[list[Entered]]:
+    if not isinstance(values, list) or not all(isinstance(r, list) for r in values):
+        raise bad_request(
+            "Invalid value at 'data.values' (type.googleapis.com/google.protobuf.ListValue), \""
+            f'{values}"'
+        )
+    for row in values:
+        for item in row:
+            if isinstance(item, dict | list):
+                raise bad_request(f"Invalid values: a cell value cannot be {type(item).__name__}")
+            if isinstance(item, float) and not math.isfinite(item):
+                raise bad_request("Invalid values: NaN and infinite numbers cannot be written")
+    return values
+
+
+def _trim(grid: Sequence[Sequence[Any]]) -> list[list[Any]]:
+    rows = []
+    for row in grid:
+        cells = list(row)
+        while cells and (cells[-1] is None or cells[-1] == ""):
+            cells.pop()
+        rows.append(["" if c is None else c for c in cells])
+    while rows and not rows[-1]:
+        rows.pop()
+    return rows

@@ -123,3 +123,34 @@ def test_number_display() -> None:
     assert [format_number(x) for x in (1.0, 2.5, 1 / 3, 1e20, True)] == [
         "1", "2.5", "0.3333333333", "1.00E+20", "TRUE",
     ]  # fmt: skip
+
+
+def test_append_finds_the_table_and_grows_the_grid() -> None:
+    from toolgym.simulators.google_sheets.sheet import values_append
+
+    book = Spreadsheet("sid", "B")
+    first = values_append(book, "Sheet1", [["a", "b"]], "RAW")
+    assert "tableRange" not in first and first["updates"]["updatedRange"] == "Sheet1!A1:B1"
+    second = values_append(book, "Sheet1", [["c", "d"], ["e", "f"]], "RAW")
+    assert second["tableRange"] == "Sheet1!A1:B1"
+    assert second["updates"]["updatedRange"] == "Sheet1!A2:B3"
+    third = values_append(book, "Sheet1!A1", [["g"]], "USER_ENTERED", "INSERT_ROWS")
+    assert third["tableRange"] == "Sheet1!A1:B3" and book.sheets[0].rows == 1001
+    assert book.values_get("Sheet1")["values"] == [["a", "b"], ["c", "d"], ["e", "f"], ["g"]]
+    book.sheets[0].rows = 4
+    values_append(book, "Sheet1", [["h"]], "RAW")
+    assert book.sheets[0].rows == 5
+
+
+def test_clear_and_shifts(book: Spreadsheet) -> None:
+    from toolgym.simulators.google_sheets.sheet import shift_columns, shift_rows, values_clear
+
+    assert values_clear(book, "A1:A2") == {"spreadsheetId": "sid", "clearedRange": "Sheet1!A1:A2"}
+    assert book.values_get("A1:A3")["values"] == [[], [], ["milk"]]
+    ws = book.sheets[0]
+    shift_rows(ws, 1, 2)  # two rows inserted before row 2
+    assert ws.rows == 1002 and book.values_get("B4")["values"] == [["10"]]
+    shift_rows(ws, 1, -2)
+    assert ws.rows == 1000 and book.values_get("B2")["values"] == [["10"]]
+    shift_columns(ws, 0, -1)  # column A deleted
+    assert ws.cols == 25 and book.values_get("A1:B1")["values"] == [["price", "qty"]]

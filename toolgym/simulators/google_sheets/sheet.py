@@ -323,3 +323,95 @@ def _trim(grid: Sequence[Sequence[Any]]) -> list[list[Any]]:
     while rows and not rows[-1]:
         rows.pop()
     return rows
+
+
+def values_append(
+    book: Spreadsheet,
+    text: str,
+    values: Any,
+    value_input_option: str,
+    insert_data_option: str = "OVERWRITE",
+) -> dict[str, Any]:
+    """``spreadsheets.values.append``: write after the last row of the table the range finds.
+
+    The table is the rows from the first to the last non-empty row in the range's columns (the
+    whole sheet for a sheet name, and the columns from it on for a single cell). ``INSERT_ROWS`` inserts rows for the new data, ``OVERWRITE``
+    writes over what follows; the grid grows when the data goes past its last row.
+    """
+    if insert_data_option not in ("OVERWRITE", "INSERT_ROWS"):
+        raise bad_request(f"Invalid insertDataOption: {insert_data_option}")
+    rows = _rows_of(values)
+    ws, ref = book.resolve(text)
+    c0 = ref.start_col or 0
+    r0 = ref.start_row or 0
+    single = ref.end_row == r0 + 1 and ref.end_col == c0 + 1
+    c1 = ws.cols if ref.end_col is None or single else ref.end_col  # a cell: the table beside it
+    used = sorted({r for (r, c) in ws.cells if c0 <= c < c1 and r >= r0})
+    reply: dict[str, Any] = {"spreadsheetId": book.spreadsheet_id}
+    if used:
+        table_cols = [c for (r, c) in ws.cells if c0 <= c < c1 and used[0] <= r <= used[-1]]
+        table = A1Range(ws.title, used[0], used[-1] + 1, min(table_cols), max(table_cols) + 1)
+        reply["tableRange"] = table.to_a1()
+        start = used[-1] + 1
+        start_col = table.start_col or 0
+    else:
+        start, start_col = r0, c0
+    height = len(rows)
+    if insert_data_option == "INSERT_ROWS":
+        shift_rows(ws, start, height)
+    if start + height > ws.rows:
+        ws.rows = start + height
+    reply["updates"] = book.values_update(
+        A1Range(ws.title, start, start + 1, start_col, start_col + 1).to_a1(),
+        rows,
+        value_input_option,
+    )
+    return reply
+
+
+def values_clear(book: Spreadsheet, text: str) -> dict[str, Any]:
+    """``spreadsheets.values.clear``: remove the values of a range (formats stay)."""
+    ws, ref = book.resolve(text)
+    r0, r1, c0, c1 = ref.bounded(ws.rows, ws.cols)
+    for key in [k for k in ws.cells if r0 <= k[0] < r1 and c0 <= k[1] < c1]:
+        del ws.cells[key]
+    book.changed()
+    cleared = A1Range(ws.title, r0, r1, c0, c1)
+    return {"spreadsheetId": book.spreadsheet_id, "clearedRange": cleared.to_a1()}
+
+
+def shift_rows(ws: Worksheet, at: int, count: int) -> None:
+    """Move the cells and formats of rows ``at`` and below down by ``count``, and resize the grid.
+
+    A negative ``count`` moves them up, dropping the rows removed. Formulas keep their text: the
+    real service also rewrites the references that cross the shift, which this model does not
+    do yet.
+    """
+    for store in (ws.cells, ws.formats):
+        moved: dict[tuple[int, int], Any] = {}
+        for (r, c), value in store.items():
+            if r < at:
+                moved[r, c] = value
+            elif count < 0 and r < at - count:
+                continue  # a deleted row
+            else:
+                moved[r + count, c] = value
+        store.clear()
+        store.update(moved)  # type: ignore[arg-type]
+    ws.rows = max(1, ws.rows + count)
+
+
+def shift_columns(ws: Worksheet, at: int, count: int) -> None:
+    """The columns counterpart of :func:`shift_rows`."""
+    for store in (ws.cells, ws.formats):
+        moved: dict[tuple[int, int], Any] = {}
+        for (r, c), value in store.items():
+            if c < at:
+                moved[r, c] = value
+            elif count < 0 and c < at - count:
+                continue
+            else:
+                moved[r, c + count] = value
+        store.clear()
+        store.update(moved)  # type: ignore[arg-type]
+    ws.cols = max(1, ws.cols + count)

@@ -1,5 +1,6 @@
 """The simulated Google Sheets service (in progress).
 
-So far: A1 notation (:mod:`.a1`), formulas (:mod:`.formulas`) and the spreadsheet model with the
-values API's semantics (:mod:`.sheet`).
+So far: A1 notation (:mod:`.a1`), formulas (:mod:`.formulas`), the spreadsheet model with the
+values API's semantics (:mod:`.sheet`), and the Sheets v4, Drive v3 and token endpoints gspread
+uses, as one ``HttpApp`` (:mod:`.service`).
 """

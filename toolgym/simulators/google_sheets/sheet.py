@@ -331,40 +331,60 @@ def values_append(
     values: Any,
     value_input_option: str,
     insert_data_option: str = "OVERWRITE",
+    major_dimension: str | None = None,
 ) -> dict[str, Any]:
     """``spreadsheets.values.append``: write after the last row of the table the range finds.
 
-    The table is the rows from the first to the last non-empty row in the range's columns (the
-    whole sheet for a sheet name, and the columns from it on for a single cell). ``INSERT_ROWS`` inserts rows for the new data, ``OVERWRITE``
-    writes over what follows; the grid grows when the data goes past its last row.
+    The table is the run of non-empty rows in the range's columns (the whole sheet for a sheet
+    name, the columns from it on for a single cell) that starts at the range's first row for a
+    cell, or at the first row with data otherwise, and ends at the next empty row. With
+    ``majorDimension=COLUMNS`` the same is done along columns (the values are columns, written
+    after the table's last column). ``INSERT_ROWS`` inserts rows for the new data,
+    ``OVERWRITE`` writes over what follows; the grid grows when the data goes past its end.
     """
     if insert_data_option not in ("OVERWRITE", "INSERT_ROWS"):
         raise bad_request(f"Invalid insertDataOption: {insert_data_option}")
     rows = _rows_of(values)
+    by_columns = (major_dimension or "ROWS") == "COLUMNS"
     ws, ref = book.resolve(text)
-    c0 = ref.start_col or 0
-    r0 = ref.start_row or 0
+    r0, c0 = ref.start_row or 0, ref.start_col or 0
     single = ref.end_row == r0 + 1 and ref.end_col == c0 + 1
-    c1 = ws.cols if ref.end_col is None or single else ref.end_col  # a cell: the table beside it
-    used = sorted({r for (r, c) in ws.cells if c0 <= c < c1 and r >= r0})
+    # Along rows (a, b = row, column) or along columns (a, b = column, row).
+    a0, b0 = (c0, r0) if by_columns else (r0, c0)
+    b_end = ref.end_row if by_columns else ref.end_col
+    b1 = (ws.rows if by_columns else ws.cols) if b_end is None or single else b_end
+    cells = [((c, r) if by_columns else (r, c)) for (r, c) in ws.cells]
+    filled = {a for (a, b) in cells if b0 <= b < b1 and a >= a0}
+    first = a0 if single else min(filled, default=a0)
+    last = first
+    while last in filled:
+        last += 1
     reply: dict[str, Any] = {"spreadsheetId": book.spreadsheet_id}
-    if used:
-        table_cols = [c for (r, c) in ws.cells if c0 <= c < c1 and used[0] <= r <= used[-1]]
-        table = A1Range(ws.title, used[0], used[-1] + 1, min(table_cols), max(table_cols) + 1)
+    if last > first:
+        bs = [b for (a, b) in cells if b0 <= b < b1 and first <= a < last]
+        table = (
+            A1Range(ws.title, min(bs), max(bs) + 1, first, last)
+            if by_columns
+            else A1Range(ws.title, first, last, min(bs), max(bs) + 1)
+        )
         reply["tableRange"] = table.to_a1()
-        start = used[-1] + 1
-        start_col = table.start_col or 0
+        start_a, start_b = last, min(bs)
     else:
-        start, start_col = r0, c0
-    height = len(rows)
+        start_a, start_b = first, b0
+    count = len(rows)
     if insert_data_option == "INSERT_ROWS":
-        shift_rows(ws, start, height)
-    if start + height > ws.rows:
-        ws.rows = start + height
+        (shift_columns if by_columns else shift_rows)(ws, start_a, count)
+    if by_columns:
+        ws.cols = max(ws.cols, start_a + count)
+        row, col = start_b, start_a
+    else:
+        ws.rows = max(ws.rows, start_a + count)
+        row, col = start_a, start_b
     reply["updates"] = book.values_update(
-        A1Range(ws.title, start, start + 1, start_col, start_col + 1).to_a1(),
+        A1Range(ws.title, row, row + 1, col, col + 1).to_a1(),
         rows,
         value_input_option,
+        major_dimension,
     )
     return reply
 

@@ -1,0 +1,149 @@
+"""Unmodified gspread and gspread-dataframe code against the simulated Sheets service."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+gspread = pytest.importorskip("gspread", reason="gspread is part of the test extra")
+gd = pytest.importorskip("gspread_dataframe", reason="gspread-dataframe is part of the test extra")
+
+from toolgym.simulators.google_sheets.service import SheetsApp  # noqa: E402
+from toolgym.simulators.http import Request, Response  # noqa: E402
+from toolgym.tools.google_sheets import sheets_client  # noqa: E402
+
+
+class Recording(SheetsApp):
+    """The service, keeping every request it answered."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: list[Request] = []
+
+    def handle(self, request: Request) -> Response:
+        self.seen.append(request)
+        return super().handle(request)
+
+
+@pytest.fixture
+def env() -> tuple[Any, Recording]:
+    app = Recording()
+    return sheets_client(app), app
+
+
+def _body(request: Request) -> Any:
+    return json.loads(request.body) if request.body else None
+
+
+def test_create_open_and_metadata(env: tuple[Any, Recording]) -> None:
+    client, app = env
+    sheet = client.create("Budget")
+    create = app.seen[0]
+    assert (create.method, create.host, create.path) == (
+        "POST",
+        "www.googleapis.com",
+        "/drive/v3/files",
+    )
+    assert _body(create)["mimeType"] == "application/vnd.google-apps.spreadsheet"
+    assert len(sheet.id) == 44 and sheet.title == "Budget"
+    assert client.open("Budget").id == sheet.id
+    assert client.open_by_key(sheet.id).sheet1.title == "Sheet1"
+    with pytest.raises(gspread.SpreadsheetNotFound):
+        client.open("Nope")
+    with pytest.raises(gspread.SpreadsheetNotFound):  # gspread's word for the API's 404
+        client.open_by_key("missing")
+
+
+def test_values_round_trip(env: tuple[Any, Recording]) -> None:
+    client, app = env
+    ws = client.create("B").sheet1
+    reply = ws.update([["item", "price", "qty"], ["beef", 10, 2], ["milk", 2.5, 4]], "A1")
+    put = app.seen[-1]
+    assert put.method == "PUT" and put.params["valueInputOption"] == "RAW"
+    assert reply["updatedRange"] == "Sheet1!A1:C3" and reply["updatedCells"] == 9
+    assert ws.get_all_values() == [
+        ["item", "price", "qty"],
+        ["beef", "10", "2"],
+        ["milk", "2.5", "4"],
+    ]
+    assert ws.get_all_records() == [
+        {"item": "beef", "price": 10, "qty": 2},
+        {"item": "milk", "price": 2.5, "qty": 4},
+    ]
+    assert ws.acell("B3").value == "2.5" and ws.cell(2, 1).value == "beef"
+    assert ws.row_values(1) == ["item", "price", "qty"]
+    assert ws.col_values(1) == ["item", "beef", "milk"]
+    assert ws.get("A1:B2") == [["item", "price"], ["beef", "10"]]
+
+
+def test_formulas_through_user_entered(env: tuple[Any, Recording]) -> None:
+    client, _ = env
+    ws = client.create("F").sheet1
+    ws.update([[1], [2], [3]], "A1")
+    ws.update_acell("A4", "=SUM(A1:A3)")
+    assert ws.acell("A4").value == "6"
+    assert ws.acell("A4", value_render_option="FORMULA").value == "=SUM(A1:A3)"
+    ws.update_cell(1, 1, 10)
+    assert ws.acell("A4").value == "15"
+
+
+def test_append_insert_delete(env: tuple[Any, Recording]) -> None:
+    client, _ = env
+    ws = client.create("R").sheet1
+    ws.update([["item", "qty"], ["beef", 2], ["milk", 4]], "A1")
+    ws.append_row(["eggs", 12])
+    ws.insert_row(["bread", 1], index=2)
+    assert ws.col_values(1) == ["item", "bread", "beef", "milk", "eggs"]
+    ws.delete_rows(3)
+    assert ws.col_values(1) == ["item", "bread", "milk", "eggs"]
+    ws.insert_cols([["note", "x"]], col=1)
+    assert ws.row_values(1) == ["note", "item", "qty"]
+    ws.delete_columns(1)
+    assert ws.row_values(1) == ["item", "qty"]
+
+
+def test_worksheets_and_errors(env: tuple[Any, Recording]) -> None:
+    client, _ = env
+    sheet = client.create("W")
+    stats = sheet.add_worksheet("Stats", rows=10, cols=5)
+    assert [w.title for w in sheet.worksheets()] == ["Sheet1", "Stats"]
+    assert (stats.row_count, stats.col_count) == (10, 5)
+    with pytest.raises(gspread.exceptions.APIError, match="already exists"):
+        sheet.add_worksheet("Stats", rows=1, cols=1)
+    stats.update_title("Summary")
+    assert sheet.worksheet("Summary").id == stats.id
+    with pytest.raises(gspread.WorksheetNotFound):
+        sheet.worksheet("Stats")
+    with pytest.raises(gspread.exceptions.APIError, match="exceeds grid limits"):
+        stats.update([["x"] * 6], "A1")
+    sheet.del_worksheet(stats)
+    assert [w.title for w in sheet.worksheets()] == ["Sheet1"]
+    client.del_spreadsheet(sheet.id)
+    with pytest.raises(gspread.SpreadsheetNotFound):
+        client.open("W")
+
+
+def test_dataframes_round_trip(env: tuple[Any, Recording]) -> None:
+    client, _ = env
+    ws = client.create("D").sheet1
+    ws.update([["item", "price"], ["beef", 10], ["milk", 2.5]], "A1")
+    df = gd.get_as_dataframe(ws)
+    assert list(df.columns) == ["item", "price"] and list(df["price"]) == [10, 2.5]
+    df["price"] = (df["price"] * 1.1).round(2)
+    gd.set_with_dataframe(ws, df)
+    assert ws.get_all_values() == [["item", "price"], ["beef", "11"], ["milk", "2.75"]]
+
+
+def test_clear_and_batch(env: tuple[Any, Recording]) -> None:
+    client, _ = env
+    ws = client.create("C").sheet1
+    ws.batch_update(
+        [{"range": "A1:B1", "values": [["a", "b"]]}, {"range": "A2", "values": [["c"]]}]
+    )
+    assert ws.batch_get(["A1:B1", "A2"]) == [[["a", "b"]], [["c"]]]
+    ws.batch_clear(["A2"])
+    assert ws.get_all_values() == [["a", "b"]]
+    ws.clear()
+    assert ws.get_all_values() in ([], [[]])

@@ -1,0 +1,380 @@
+"""The simulated Sheets API v4, and the Drive v3 and OAuth endpoints gspread uses, as one HttpApp.
+
+Routes (``S`` = ``https://sheets.googleapis.com/v4/spreadsheets``,
+``D`` = ``https://www.googleapis.com/drive/v3/files``):
+
+* ``GET S/{id}`` (metadata), ``POST S/{id}:batchUpdate`` (``addSheet``, ``deleteSheet``,
+  ``updateSheetProperties``, ``insertDimension``, ``deleteDimension``);
+* ``GET|PUT S/{id}/values/{range}``, ``POST S/{id}/values/{range}:append`` and ``:clear``,
+  ``GET S/{id}/values:batchGet``, ``POST S/{id}/values:batchUpdate`` and ``:batchClear``;
+* ``POST D`` (create a spreadsheet), ``GET D`` (list, ``q`` with ``name = '...'``),
+  ``GET D/{id}``, ``DELETE D/{id}``;
+* ``POST https://oauth2.googleapis.com/token`` (a service account's token).
+
+Answers and errors have the real API's shapes (:mod:`.sheet`); ids are drawn from the seed, so a
+run reproduces. The whole state is a mapping of spreadsheets that :meth:`snapshot` copies.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+from urllib.parse import unquote
+
+from toolgym.simulators.google_sheets.sheet import (
+    SheetsError,
+    Spreadsheet,
+    Worksheet,
+    bad_request,
+    shift_columns,
+    shift_rows,
+    values_append,
+    values_clear,
+)
+from toolgym.simulators.http import HttpApp, Request, Response
+from toolgym.simulators.seeding import stable_rng
+
+SHEETS_HOST = "sheets.googleapis.com"
+DRIVE_HOST = "www.googleapis.com"
+OAUTH_HOST = "oauth2.googleapis.com"
+SPREADSHEET_MIME = "application/vnd.google-apps.spreadsheet"
+_ID_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+
+
+def _not_found() -> SheetsError:
+    return SheetsError(404, "NOT_FOUND", "Requested entity was not found.")
+
+
+class SheetsApp(HttpApp):
+    """The simulated Sheets, Drive and token endpoints (see the module docstring).
+
+    Args:
+        seed: seeds the ids of new spreadsheets and sheets.
+        api_key: unused (the service accepts any bearer token), for the common constructor.
+    """
+
+    name = "google_sheets"
+    hosts = (SHEETS_HOST, DRIVE_HOST, OAUTH_HOST)
+
+    def __init__(self, seed: int = 0, api_key: str | None = None) -> None:
+        self.seed = seed
+        self.books: dict[str, Spreadsheet] = {}
+        self._rng = stable_rng("google-sheets-ids", seed)
+        self._clock = 0
+
+    # -- state ------------------------------------------------------------------------------------
+    def snapshot(self) -> dict[str, Any]:
+        """A deep copy of every spreadsheet and the id generator."""
+        return {
+            "books": copy.deepcopy(self.books),
+            "rng": copy.deepcopy(self._rng.bit_generator.state),
+            "clock": self._clock,
+        }
+
+    def restore(self, state: Any) -> None:
+        """Return to a state returned by :meth:`snapshot` (copied)."""
+        self.books = copy.deepcopy(state["books"])
+        self._rng.bit_generator.state = copy.deepcopy(state["rng"])
+        self._clock = int(state["clock"])
+
+    def new_id(self, length: int = 44) -> str:
+        """A new spreadsheet id (44 characters, like the real ones)."""
+        return "".join(_ID_CHARS[int(i)] for i in self._rng.integers(len(_ID_CHARS), size=length))
+
+    def create(self, title: str) -> Spreadsheet:
+        """A new spreadsheet with one 1000 x 26 sheet called ``Sheet1``."""
+        book = Spreadsheet(self.new_id(), title)
+        self._clock += 1
+        book.created = self._clock  # type: ignore[attr-defined]
+        self.books[book.spreadsheet_id] = book
+        return book
+
+    # -- dispatch ---------------------------------------------------------------------------------
+    def handle(self, request: Request) -> Response:
+        """Answer one request; never raises."""
+        try:
+            return self._route(request)
+        except SheetsError as e:
+            return Response.json_body(e.code, e.body())
+        except (ValueError, TypeError, KeyError) as e:
+            return Response.json_body(400, bad_request(f"Invalid request: {e}").body())
+
+    def _route(self, request: Request) -> Response:
+        if request.host == OAUTH_HOST:
+            return Response.json_body(
+                200, {"access_token": "toolgym-token", "expires_in": 3599, "token_type": "Bearer"}
+            )
+        path = request.url.split("?", 1)[0].split("://", 1)[-1].split("/", 1)[-1]
+        if request.host == DRIVE_HOST and path.startswith("drive/v3/files"):
+            return self._drive(request, path[len("drive/v3/files") :].strip("/"))
+        if request.host != SHEETS_HOST or not path.startswith("v4/spreadsheets"):
+            raise _not_found()
+        rest = path[len("v4/spreadsheets") :].lstrip("/")
+        if not rest:
+            if request.method != "POST":
+                raise SheetsError(405, "METHOD_NOT_ALLOWED", "Method not allowed")
+            body = _json(request)
+            title = (body.get("properties") or {}).get("title", "Untitled spreadsheet")
+            return Response.json_body(200, self._metadata(self.create(str(title))))
+        book_id, _, tail = rest.partition("/")
+        book_id, _, action = unquote(book_id).partition(":")
+        book = self.books.get(book_id)
+        if book is None:
+            raise _not_found()
+        if not tail:
+            if action == "batchUpdate" and request.method == "POST":
+                return Response.json_body(200, self._batch_update(book, _json(request)))
+            if not action and request.method == "GET":
+                return Response.json_body(200, self._metadata(book))
+            raise _not_found()
+        if not tail.startswith("values"):
+            raise _not_found()
+        return Response.json_body(200, self._values(book, request, tail[len("values") :]))
+
+    # -- values -----------------------------------------------------------------------------------
+    def _values(self, book: Spreadsheet, request: Request, tail: str) -> dict[str, Any]:
+        params = request.params
+        many = request.query
+        if tail.startswith(":"):
+            action = tail[1:]
+            if action == "batchGet" and request.method == "GET":
+                ranges = [v for k, v in many if k == "ranges"]
+                return {
+                    "spreadsheetId": book.spreadsheet_id,
+                    "valueRanges": [
+                        book.values_get(
+                            r,
+                            params.get("valueRenderOption", "FORMATTED_VALUE"),
+                            params.get("majorDimension", "ROWS"),
+                        )
+                        for r in ranges
+                    ],
+                }
+            body = _json(request)
+            if action == "batchUpdate" and request.method == "POST":
+                option = body.get("valueInputOption", "")
+                replies = [
+                    book.values_update(
+                        d["range"], d.get("values", []), option, d.get("majorDimension")
+                    )
+                    for d in body.get("data", [])
+                ]
+                return {
+                    "spreadsheetId": book.spreadsheet_id,
+                    "totalUpdatedRows": sum(r["updatedRows"] for r in replies),
+                    "totalUpdatedColumns": sum(r["updatedColumns"] for r in replies),
+                    "totalUpdatedCells": sum(r["updatedCells"] for r in replies),
+                    "totalUpdatedSheets": len(
+                        {r["updatedRange"].rsplit("!", 1)[0] for r in replies}
+                    ),
+                    "responses": replies,
+                }
+            if action == "batchClear" and request.method == "POST":
+                cleared = [values_clear(book, r)["clearedRange"] for r in body.get("ranges", [])]
+                return {"spreadsheetId": book.spreadsheet_id, "clearedRanges": cleared}
+            raise _not_found()
+        text = unquote(tail.lstrip("/"))
+        for suffix in (":append", ":clear"):
+            if text.endswith(suffix) and request.method == "POST":
+                target = text[: -len(suffix)]
+                if suffix == ":clear":
+                    return values_clear(book, target)
+                body = _json(request)
+                return values_append(
+                    book,
+                    target,
+                    body.get("values", []),
+                    params.get("valueInputOption", ""),
+                    params.get("insertDataOption", "OVERWRITE"),
+                    body.get("majorDimension"),
+                )
+        if request.method == "GET":
+            return book.values_get(
+                text,
+                params.get("valueRenderOption", "FORMATTED_VALUE"),
+                params.get("majorDimension", "ROWS"),
+            )
+        if request.method == "PUT":
+            body = _json(request)
+            return book.values_update(
+                text,
+                body.get("values", []),
+                params.get("valueInputOption", ""),
+                body.get("majorDimension"),
+            )
+        raise SheetsError(405, "METHOD_NOT_ALLOWED", "Method not allowed")
+
+    # -- spreadsheets -----------------------------------------------------------------------------
+    def _metadata(self, book: Spreadsheet) -> dict[str, Any]:
+        return {
+            "spreadsheetId": book.spreadsheet_id,
+            "properties": {
+                "title": book.title,
+                "locale": "en_US",
+                "autoRecalc": "ON_CHANGE",
+                "timeZone": "Etc/GMT",
+            },
+            "sheets": [{"properties": ws.properties()} for ws in book.sheets],
+            "spreadsheetUrl": f"https://docs.google.com/spreadsheets/d/{book.spreadsheet_id}/edit",
+        }
+
+    def _sheet_by_id(self, book: Spreadsheet, sheet_id: Any) -> Worksheet:
+        for ws in book.sheets:
+            if ws.sheet_id == sheet_id:
+                return ws
+        raise bad_request(f"No grid with id: {sheet_id}")
+
+    def _batch_update(self, book: Spreadsheet, body: dict[str, Any]) -> dict[str, Any]:
+        replies: list[dict[str, Any]] = []
+        for i, item in enumerate(body.get("requests", [])):
+            if not isinstance(item, dict) or len(item) != 1:
+                raise bad_request(f"Invalid requests[{i}]: exactly one kind of request expected")
+            kind, spec = next(iter(item.items()))
+            handler = getattr(self, f"_req_{kind}", None)
+            if handler is None:
+                raise bad_request(f"Invalid requests[{i}]: unknown request {kind!r}")
+            replies.append(handler(book, spec))
+        book.changed()
+        return {"spreadsheetId": book.spreadsheet_id, "replies": replies}
+
+    def _req_addSheet(self, book: Spreadsheet, spec: dict[str, Any]) -> dict[str, Any]:
+        props = spec.get("properties", {})
+        title = props.get("title") or f"Sheet{len(book.sheets) + 1}"
+        if any(ws.title == title for ws in book.sheets):
+            raise bad_request(
+                f'Invalid requests[0].addSheet: A sheet with the name "{title}" already exists. '
+                "Please enter another name."
+            )
+        grid = props.get("gridProperties", {})
+        sheet_id = props.get("sheetId", int(self._rng.integers(1, 2**31 - 1)))
+        index = min(int(props.get("index", len(book.sheets))), len(book.sheets))
+        ws = Worksheet(
+            sheet_id,
+            str(title),
+            index,
+            int(grid.get("rowCount", 1000)),
+            int(grid.get("columnCount", 26)),
+        )
+        book.sheets.insert(index, ws)
+        for k, sheet in enumerate(book.sheets):
+            sheet.index = k
+        return {"addSheet": {"properties": ws.properties()}}
+
+    def _req_deleteSheet(self, book: Spreadsheet, spec: dict[str, Any]) -> dict[str, Any]:
+        ws = self._sheet_by_id(book, spec.get("sheetId"))
+        if len(book.sheets) == 1:
+            raise bad_request(
+                "Invalid requests[0].deleteSheet: You can't remove all the sheets in a document."
+            )
+        book.sheets.remove(ws)
+        for k, sheet in enumerate(book.sheets):
+            sheet.index = k
+        return {}
+
+    def _req_updateSheetProperties(self, book: Spreadsheet, spec: dict[str, Any]) -> dict[str, Any]:
+        props = spec.get("properties", {})
+        ws = self._sheet_by_id(book, props.get("sheetId", 0))
+        fields = [f.strip() for f in str(spec.get("fields", "")).split(",") if f.strip()]
+        grid = props.get("gridProperties", {})
+        for name in fields:
+            if name == "title":
+                ws.title = str(props.get("title", ws.title))
+            elif name == "gridProperties/rowCount":
+                ws.rows = int(grid["rowCount"])
+            elif name == "gridProperties/columnCount":
+                ws.cols = int(grid["columnCount"])
+        return {}
+
+    def _dimension(
+        self, book: Spreadsheet, spec: dict[str, Any]
+    ) -> tuple[Worksheet, str, int, int]:
+        span = spec.get("range", {})
+        ws = self._sheet_by_id(book, span.get("sheetId", 0))
+        start, end = int(span.get("startIndex", 0)), int(span.get("endIndex", 0))
+        if end <= start:
+            raise bad_request("Invalid requests[0]: the range must end after it starts")
+        return ws, str(span.get("dimension", "ROWS")), start, end
+
+    def _req_insertDimension(self, book: Spreadsheet, spec: dict[str, Any]) -> dict[str, Any]:
+        ws, dimension, start, end = self._dimension(book, spec)
+        (shift_rows if dimension == "ROWS" else shift_columns)(ws, start, end - start)
+        return {}
+
+    def _req_deleteDimension(self, book: Spreadsheet, spec: dict[str, Any]) -> dict[str, Any]:
+        ws, dimension, start, end = self._dimension(book, spec)
+        (shift_rows if dimension == "ROWS" else shift_columns)(ws, start, start - end)
+        return {}
+
+    # -- drive ------------------------------------------------------------------------------------
+    def _drive(self, request: Request, file_id: str) -> Response:
+        if not file_id:
+            if request.method == "POST":
+                body = _json(request)
+                if body.get("mimeType") != SPREADSHEET_MIME:
+                    raise bad_request("Only spreadsheets can be created here")
+                book = self.create(str(body.get("name", "Untitled spreadsheet")))
+                return Response.json_body(200, self._drive_file(book))
+            if request.method == "GET":
+                wanted = _name_filter(request.params.get("q", ""))
+                files = [
+                    self._drive_file(b)
+                    for b in self.books.values()
+                    if wanted is None or b.title == wanted
+                ]
+                return Response.json_body(200, {"kind": "drive#fileList", "files": files})
+            raise SheetsError(405, "METHOD_NOT_ALLOWED", "Method not allowed")
+        book = self.books.get(unquote(file_id))
+        if book is None:
+            raise _not_found()
+        if request.method == "DELETE":
+            del self.books[book.spreadsheet_id]
+            return Response(204, {}, b"")
+        if request.method == "GET":
+            return Response.json_body(200, self._drive_file(book))
+        raise SheetsError(405, "METHOD_NOT_ALLOWED", "Method not allowed")
+
+    @staticmethod
+    def _drive_file(book: Spreadsheet) -> dict[str, Any]:
+        created = getattr(book, "created", 0)
+        stamp = f"2026-01-01T00:00:{created % 60:02d}.000Z"
+        return {
+            "kind": "drive#file",
+            "id": book.spreadsheet_id,
+            "name": book.title,
+            "mimeType": SPREADSHEET_MIME,
+            "createdTime": stamp,
+            "modifiedTime": stamp,
+        }
+
+
+def _json(request: Request) -> dict[str, Any]:
+    if not request.body:
+        return {}
+    try:
+        body = json.loads(request.body)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        raise bad_request("Invalid JSON payload received.") from None
+    if not isinstance(body, dict):
+        raise bad_request("Invalid JSON payload received. Expected an object.")
+    return body
+
+
+def _name_filter(query: str) -> str | None:
+    """The name a Drive ``q`` asks for (``name = 'Budget' and mimeType = ...``), if any."""
+    marker = "name = '"
+    at = query.find(marker)
+    if at < 0:
+        return None
+    rest = query[at + len(marker) :]
+    out, i = [], 0
+    while i < len(rest):
+        if rest[i] == "\\" and i + 1 < len(rest):
+            out.append(rest[i + 1])
+            i += 2
+            continue
+        if rest[i] == "'":
+            break
+        out.append(rest[i])
+        i += 1
+    return "".join(out)

@@ -147,3 +147,35 @@ def test_clear_and_batch(env: tuple[Any, Recording]) -> None:
     assert ws.get_all_values() == [["a", "b"]]
     ws.clear()
     assert ws.get_all_values() in ([], [[]])
+
+
+def test_layout_requests(env: tuple[Any, Recording]) -> None:
+    client, app = env
+    sheet = client.create("L")
+    ws = sheet.sheet1
+    ws.update(
+        [["item", "price"], ["milk", 2.5], [None, None], ["beef", 10], ["apple", "n/a"]], "A1"
+    )
+    ws.sort((2, "asc"), range="A2:B5")
+    assert ws.col_values(1) == ["item", "milk", "beef", "apple"]  # numbers, text, blanks last
+    ws.sort((1, "des"), range="A2:B5")
+    assert ws.col_values(1) == ["item", "milk", "beef", "apple"]
+    ws.merge_cells("A1:B1")
+    assert ws.acell("B1").value is None  # a merge keeps the top-left value
+    ws.format("A1:B1", {"textFormat": {"bold": True}})
+    request = _body(app.seen[-1])["requests"][0]["repeatCell"]
+    assert request["fields"] == "userEnteredFormat(textFormat)"
+    book = next(iter(app.books.values()))
+    assert book.sheets[0].formats[(0, 0)] == {"textFormat": {"bold": True}}
+    ws.set_basic_filter("A1:B5")
+    ws.add_protected_range("A1:B1", description="header")
+    ws.freeze(rows=1)
+    meta = sheet.fetch_sheet_metadata()["sheets"][0]
+    assert meta["merges"][0]["endColumnIndex"] == 2
+    assert meta["basicFilter"]["range"]["endRowIndex"] == 5
+    assert meta["protectedRanges"][0]["description"] == "header"
+    assert meta["properties"]["gridProperties"]["frozenRowCount"] == 1
+    ws.unmerge_cells("A1:B1")
+    ws.clear_basic_filter()
+    meta = sheet.fetch_sheet_metadata()["sheets"][0]
+    assert "merges" not in meta and "basicFilter" not in meta

@@ -4,7 +4,8 @@ Routes (``S`` = ``https://sheets.googleapis.com/v4/spreadsheets``,
 ``D`` = ``https://www.googleapis.com/drive/v3/files``):
 
 * ``GET S/{id}`` (metadata), ``POST S/{id}:batchUpdate`` (``addSheet``, ``deleteSheet``,
-  ``updateSheetProperties``, ``insertDimension``, ``deleteDimension``);
+  ``updateSheetProperties``, ``insertDimension``, ``deleteDimension``, and the layout requests
+  of :mod:`.structure`);
 * ``GET|PUT S/{id}/values/{range}``, ``POST S/{id}/values/{range}:append`` and ``:clear``,
   ``GET S/{id}/values:batchGet``, ``POST S/{id}/values:batchUpdate`` and ``:batchClear``;
 * ``POST D`` (create a spreadsheet), ``GET D`` (list, ``q`` with ``name = '...'``),
@@ -32,6 +33,7 @@ from toolgym.simulators.google_sheets.sheet import (
     values_append,
     values_clear,
 )
+from toolgym.simulators.google_sheets.structure import REQUESTS, sheet_of
 from toolgym.simulators.http import HttpApp, Request, Response
 from toolgym.simulators.seeding import stable_rng
 
@@ -215,15 +217,9 @@ class SheetsApp(HttpApp):
                 "autoRecalc": "ON_CHANGE",
                 "timeZone": "Etc/GMT",
             },
-            "sheets": [{"properties": ws.properties()} for ws in book.sheets],
+            "sheets": [ws.metadata() for ws in book.sheets],
             "spreadsheetUrl": f"https://docs.google.com/spreadsheets/d/{book.spreadsheet_id}/edit",
         }
-
-    def _sheet_by_id(self, book: Spreadsheet, sheet_id: Any) -> Worksheet:
-        for ws in book.sheets:
-            if ws.sheet_id == sheet_id:
-                return ws
-        raise bad_request(f"No grid with id: {sheet_id}")
 
     def _batch_update(self, book: Spreadsheet, body: dict[str, Any]) -> dict[str, Any]:
         replies: list[dict[str, Any]] = []
@@ -231,8 +227,8 @@ class SheetsApp(HttpApp):
             if not isinstance(item, dict) or len(item) != 1:
                 raise bad_request(f"Invalid requests[{i}]: exactly one kind of request expected")
             kind, spec = next(iter(item.items()))
-            handler = getattr(self, f"_req_{kind}", None)
-            if handler is None:
+            handler = getattr(self, f"_req_{kind}", None) or REQUESTS.get(kind)
+            if handler is None or not isinstance(spec, dict):
                 raise bad_request(f"Invalid requests[{i}]: unknown request {kind!r}")
             replies.append(handler(book, spec))
         book.changed()
@@ -262,7 +258,7 @@ class SheetsApp(HttpApp):
         return {"addSheet": {"properties": ws.properties()}}
 
     def _req_deleteSheet(self, book: Spreadsheet, spec: dict[str, Any]) -> dict[str, Any]:
-        ws = self._sheet_by_id(book, spec.get("sheetId"))
+        ws = sheet_of(book, spec.get("sheetId"))
         if len(book.sheets) == 1:
             raise bad_request(
                 "Invalid requests[0].deleteSheet: You can't remove all the sheets in a document."
@@ -274,7 +270,7 @@ class SheetsApp(HttpApp):
 
     def _req_updateSheetProperties(self, book: Spreadsheet, spec: dict[str, Any]) -> dict[str, Any]:
         props = spec.get("properties", {})
-        ws = self._sheet_by_id(book, props.get("sheetId", 0))
+        ws = sheet_of(book, props.get("sheetId", 0))
         fields = [f.strip() for f in str(spec.get("fields", "")).split(",") if f.strip()]
         grid = props.get("gridProperties", {})
         for name in fields:
@@ -284,13 +280,17 @@ class SheetsApp(HttpApp):
                 ws.rows = int(grid["rowCount"])
             elif name == "gridProperties/columnCount":
                 ws.cols = int(grid["columnCount"])
+            elif name == "gridProperties/frozenRowCount":
+                ws.frozen_rows = int(grid.get("frozenRowCount", 0))
+            elif name == "gridProperties/frozenColumnCount":
+                ws.frozen_cols = int(grid.get("frozenColumnCount", 0))
         return {}
 
     def _dimension(
         self, book: Spreadsheet, spec: dict[str, Any]
     ) -> tuple[Worksheet, str, int, int]:
         span = spec.get("range", {})
-        ws = self._sheet_by_id(book, span.get("sheetId", 0))
+        ws = sheet_of(book, span.get("sheetId", 0))
         start, end = int(span.get("startIndex", 0)), int(span.get("endIndex", 0))
         if end <= start:
             raise bad_request("Invalid requests[0]: the range must end after it starts")

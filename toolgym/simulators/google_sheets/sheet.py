@@ -69,16 +69,37 @@ class Worksheet:
     cols: int = DEFAULT_COLUMNS
     cells: dict[tuple[int, int], Entered] = field(default_factory=dict)
     formats: dict[tuple[int, int], dict[str, Any]] = field(default_factory=dict)
+    merges: list[dict[str, Any]] = field(default_factory=list)
+    basic_filter: dict[str, Any] | None = None
+    protected: list[dict[str, Any]] = field(default_factory=list)
+    frozen_rows: int = 0
+    frozen_cols: int = 0
 
     def properties(self) -> dict[str, Any]:
         """The sheet's ``properties`` as ``spreadsheets.get`` answers them."""
+        grid: dict[str, Any] = {"rowCount": self.rows, "columnCount": self.cols}
+        if self.frozen_rows:
+            grid["frozenRowCount"] = self.frozen_rows
+        if self.frozen_cols:
+            grid["frozenColumnCount"] = self.frozen_cols
         return {
             "sheetId": self.sheet_id,
             "title": self.title,
             "index": self.index,
             "sheetType": "GRID",
-            "gridProperties": {"rowCount": self.rows, "columnCount": self.cols},
+            "gridProperties": grid,
         }
+
+    def metadata(self) -> dict[str, Any]:
+        """The sheet as ``spreadsheets.get`` lists it (properties, merges, filter, protection)."""
+        out: dict[str, Any] = {"properties": self.properties()}
+        if self.merges:
+            out["merges"] = list(self.merges)
+        if self.basic_filter is not None:
+            out["basicFilter"] = dict(self.basic_filter)
+        if self.protected:
+            out["protectedRanges"] = list(self.protected)
+        return out
 
     def extent(self) -> tuple[int, int]:
         """(rows, columns) up to the last non-empty cell."""

@@ -179,3 +179,44 @@ def test_layout_requests(env: tuple[Any, Recording]) -> None:
     ws.clear_basic_filter()
     meta = sheet.fetch_sheet_metadata()["sheets"][0]
     assert "merges" not in meta and "basicFilter" not in meta
+
+
+def test_state_as_plain_data_round_trips(env: tuple[Any, Recording]) -> None:
+    client, app = env
+    sheet = client.create("P")
+    sheet.sheet1.update([["a", 1], ["b", "=B1*2"]], "A1", raw=False)
+    sheet.sheet1.merge_cells("A3:B3")
+    data = json.loads(json.dumps(app.to_data()))  # plain JSON
+    again = SheetsApp()
+    again.load_data(data)
+    assert again.to_data() == data
+    ws = sheets_client(again).open_by_key(sheet.id).sheet1
+    assert ws.get_all_values() == [["a", "1"], ["b", "2"]]
+    assert ws.acell("B2", value_render_option="FORMULA").value == "=B1*2"
+
+
+def test_a_gspread_program_in_the_sandbox(env: tuple[Any, Recording]) -> None:
+    from toolgym.tools.sandbox import Sandbox
+
+    client, app = env
+    sheet = client.create("Shop")
+    sheet.sheet1.update([["item", "price"], ["beef", 10], ["milk", 2]], "A1")
+    state = {**app.to_data(), "spreadsheet": sheet.id}
+    program = (
+        "cell = worksheet.find('beef')\n"
+        "price = float(worksheet.cell(cell.row, 2).value)\n"
+        "worksheet.update_cell(cell.row, 2, round(price * 1.1, 2))\n"
+        "print(worksheet.acell('B2').value)\n"
+    )
+    with Sandbox(adapter="toolgym.tools.google_sheets:adapter") as box:
+        result = box.run(program, state)
+        assert result.error is None and result.stdout == "11\n"
+        after = SheetsApp()
+        after.load_data(result.state)
+        assert sheets_client(after).open_by_key(sheet.id).sheet1.col_values(2) == [
+            "price",
+            "11",
+            "2",
+        ]
+        escape = box.run("client.http_client.session.get('http://example.com')", state)
+        assert escape.error is not None  # no network from the sandbox

@@ -32,3 +32,36 @@ def sheets_client(app: SheetsApp | None = None) -> Any:
     import gspread
 
     return gspread.Client(auth=None, session=sheets_session(app or SheetsApp()))
+
+
+class SheetsAdapter:
+    """The sandbox adapter of Sheets programs (:mod:`toolgym.tools.sandbox.adapters`).
+
+    The state is :meth:`SheetsApp.to_data`'s plain data plus, optionally, ``"spreadsheet"``: the
+    id that ``spreadsheet`` and ``worksheet`` name. The program sees ``client`` (a ready
+    ``gspread.Client``), ``spreadsheet`` and ``worksheet`` (its first sheet) when there is one.
+    """
+
+    def __init__(self) -> None:
+        self.app: SheetsApp | None = None
+
+    def setup(self, state: Any) -> dict[str, Any]:
+        """The program's names over a service rebuilt from ``state``."""
+        self.app = SheetsApp()
+        self.app.load_data(state or {})
+        client = sheets_client(self.app)
+        names: dict[str, Any] = {"client": client}
+        key = (state or {}).get("spreadsheet")
+        if key:
+            names["spreadsheet"] = client.open_by_key(key)
+            names["worksheet"] = names["spreadsheet"].sheet1
+        return names
+
+    def collect(self, namespace: dict[str, Any]) -> Any:
+        """The service's state after the program."""
+        assert self.app is not None
+        return self.app.to_data()
+
+
+adapter = SheetsAdapter()
+"""The adapter instance the sandbox names (``toolgym.tools.google_sheets:adapter``)."""

@@ -33,6 +33,7 @@ from toolgym.simulators.google_sheets.sheet import (
     values_append,
     values_clear,
 )
+from toolgym.simulators.google_sheets.state import book_from_data, book_to_data
 from toolgym.simulators.google_sheets.structure import REQUESTS, sheet_of
 from toolgym.simulators.http import HttpApp, Request, Response
 from toolgym.simulators.seeding import stable_rng
@@ -79,6 +80,24 @@ class SheetsApp(HttpApp):
         self.books = copy.deepcopy(state["books"])
         self._rng.bit_generator.state = copy.deepcopy(state["rng"])
         self._clock = int(state["clock"])
+
+    def to_data(self) -> dict[str, Any]:
+        """The whole state as plain data (JSON), for the sandbox and task setups."""
+        return {
+            "books": [book_to_data(b) for b in self.books.values()],
+            "rng": self._rng.bit_generator.state,
+            "clock": self._clock,
+        }
+
+    def load_data(self, data: dict[str, Any]) -> None:
+        """Replace the state with one from :meth:`to_data`."""
+        self.books = {}
+        for item in data.get("books", []):
+            book = book_from_data(item)
+            self.books[book.spreadsheet_id] = book
+        if "rng" in data:
+            self._rng.bit_generator.state = copy.deepcopy(data["rng"])
+        self._clock = int(data.get("clock", 0))
 
     def new_id(self, length: int = 44) -> str:
         """A new spreadsheet id (44 characters, like the real ones)."""

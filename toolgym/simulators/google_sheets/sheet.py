@@ -421,6 +421,21 @@ def values_clear(book: Spreadsheet, text: str) -> dict[str, Any]:
     return {"spreadsheetId": book.spreadsheet_id, "clearedRange": cleared.to_a1()}
 
 
+def _shift(ws: Worksheet, axis: int, at: int, count: int) -> None:
+    """Move cells and formats whose ``axis`` index (0 rows, 1 columns) is ``at`` or more."""
+    for store in (ws.cells, ws.formats):
+        moved: dict[tuple[int, int], Any] = {}
+        for key, value in store.items():
+            index = key[axis]
+            if index >= at and count < 0 and index < at - count:
+                continue  # a deleted row or column
+            if index >= at:
+                key = (index + count, key[1]) if axis == 0 else (key[0], index + count)
+            moved[key] = value
+        store.clear()
+        store.update(moved)  # type: ignore[arg-type]
+
+
 def shift_rows(ws: Worksheet, at: int, count: int) -> None:
     """Move the cells and formats of rows ``at`` and below down by ``count``, and resize the grid.
 
@@ -428,31 +443,11 @@ def shift_rows(ws: Worksheet, at: int, count: int) -> None:
     real service also rewrites the references that cross the shift, which this model does not
     do yet.
     """
-    for store in (ws.cells, ws.formats):
-        moved: dict[tuple[int, int], Any] = {}
-        for (r, c), value in store.items():
-            if r < at:
-                moved[r, c] = value
-            elif count < 0 and r < at - count:
-                continue  # a deleted row
-            else:
-                moved[r + count, c] = value
-        store.clear()
-        store.update(moved)  # type: ignore[arg-type]
+    _shift(ws, 0, at, count)
     ws.rows = max(1, ws.rows + count)
 
 
 def shift_columns(ws: Worksheet, at: int, count: int) -> None:
     """The columns counterpart of :func:`shift_rows`."""
-    for store in (ws.cells, ws.formats):
-        moved: dict[tuple[int, int], Any] = {}
-        for (r, c), value in store.items():
-            if c < at:
-                moved[r, c] = value
-            elif count < 0 and c < at - count:
-                continue
-            else:
-                moved[r, c + count] = value
-        store.clear()
-        store.update(moved)  # type: ignore[arg-type]
+    _shift(ws, 1, at, count)
     ws.cols = max(1, ws.cols + count)

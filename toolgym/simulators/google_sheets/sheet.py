@@ -7,7 +7,8 @@ writes follow the Sheets API's values semantics:
 * ``valueInputOption``: ``RAW`` stores values as given (``"=1+1"`` is text); ``USER_ENTERED``
   parses text as the UI would: ``=...`` is a formula (:class:`Formula`), a leading ``'`` forces
   text, numbers (``1,234.5``, ``-3``, ``12%``, ``$5``, ``007``), ``TRUE``/``FALSE``;
-* ``valueRenderOption``: ``FORMATTED_VALUE`` (text, as displayed), ``UNFORMATTED_VALUE``
+* ``valueRenderOption``: ``FORMATTED_VALUE`` (text, as displayed: a cell's ``numberFormat``
+  pattern applies, :mod:`.number_format`), ``UNFORMATTED_VALUE``
   (numbers and logical values), ``FORMULA`` (the formula text where there is one);
 * ``majorDimension`` ``ROWS`` or ``COLUMNS``;
 * answers trim trailing empty cells and rows and leave ``values`` out when nothing is left;
@@ -28,6 +29,7 @@ from typing import Any
 
 from toolgym.simulators.google_sheets.a1 import A1Error, A1Range, column_letters, parse_a1
 from toolgym.simulators.google_sheets.formulas import REF, CellError, Value, evaluate
+from toolgym.simulators.google_sheets.number_format import format_with_pattern
 
 DEFAULT_ROWS = 1000
 DEFAULT_COLUMNS = 26
@@ -220,8 +222,14 @@ class Spreadsheet:
         if isinstance(value, CellError):
             return str(value)
         if option == "FORMATTED_VALUE":
-            if isinstance(value, bool | int | float):
+            if isinstance(value, bool):
                 return format_number(value)
+            if isinstance(value, int | float):
+                pattern = ((ws.formats.get((row, col)) or {}).get("numberFormat") or {}).get(
+                    "pattern"
+                )
+                shown = format_with_pattern(float(value), pattern) if pattern else None
+                return shown if shown is not None else format_number(value)
             return value
         if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
             return int(value)

@@ -9,6 +9,7 @@ from toolgym.simulators.google_sheets.formulas import (
     DIV0,
     NA,
     NAME,
+    NUM,
     PARSE,
     REF,
     VALUE,
@@ -106,6 +107,12 @@ def resolve(ref: A1Range) -> list[list[object]]:
         ("=1+", PARSE),
         ("=1 2", PARSE),
         ("=SUM(1/0, 2)", DIV0),
+        # strange input ends as an error value, never an exception
+        ("=ROUND(1,1e400)", NUM),
+        ("=ROUND(1,400)", NUM),
+        ("=VLOOKUP(1,A1:B2,1e400)", NUM),
+        ("=MOD(1e308,1e-308)", NUM),
+        ("=" + "(" * 5000 + "1" + ")" * 5000, PARSE),
     ],
 )
 def test_formulas(formula: str, expected: object) -> None:

@@ -16,7 +16,7 @@ The language, as Google Sheets has it:
   ABS, AND, OR, NOT, LEN, UPPER, LOWER, TRIM, ROUNDUP, ROUNDDOWN, INT, MOD, PRODUCT, SUMIF,
   COUNTIF, IFERROR;
 * errors as values that propagate: ``#DIV/0!``, ``#VALUE!``, ``#REF!``, ``#NAME?``, ``#N/A``,
-  ``#ERROR!`` (a formula that does not parse).
+  ``#NUM!`` (a number past what floats hold), ``#ERROR!`` (a formula that does not parse).
 
 Types follow the spreadsheet's rules: an empty cell is 0 in arithmetic and "" in text, text that
 reads as a number takes part in arithmetic, ``TRUE`` is 1, and ranges given to SUM, AVERAGE, MIN,
@@ -50,6 +50,7 @@ VALUE = CellError("#VALUE!")
 REF = CellError("#REF!")
 NAME = CellError("#NAME?")
 NA = CellError("#N/A")
+NUM = CellError("#NUM!")
 PARSE = CellError("#ERROR!")
 
 Value = float | int | str | bool | CellError | None
@@ -539,7 +540,7 @@ def evaluate(formula: str, resolve: Resolver, sheet: str | None = None) -> Value
     """
     try:
         node = parse_formula(formula)
-    except FormulaSyntaxError:
+    except (FormulaSyntaxError, RecursionError):  # malformed, or nested past the parser
         return PARSE
     try:
         value = _eval(_Context(resolve, sheet), node)
@@ -547,6 +548,8 @@ def evaluate(formula: str, resolve: Resolver, sheet: str | None = None) -> Value
         return e.error
     except RecursionError:
         return REF
+    except OverflowError:  # a number past what floats hold (1e400 digits, huge powers)
+        return NUM
     if isinstance(value, float) and not math.isfinite(value):
         return VALUE
     return value

@@ -120,6 +120,9 @@ class SheetsApp(HttpApp):
             return Response.json_body(e.code, e.body())
         except (ValueError, TypeError, KeyError) as e:
             return Response.json_body(400, bad_request(f"Invalid request: {e}").body())
+        except Exception as e:
+            error = SheetsError(500, "INTERNAL", f"Internal error encountered ({type(e).__name__})")
+            return Response.json_body(500, error.body())
 
     def _route(self, request: Request) -> Response:
         if request.host == OAUTH_HOST:

@@ -33,7 +33,7 @@ import sys
 import threading
 import time
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from toolgym.tools.errors import FORBIDDEN
@@ -80,7 +80,6 @@ class SandboxResult:
     error: dict[str, str] | None = None
     seconds: float = 0.0
     restarted: bool = False
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 _WARNED: set[str] = set()

@@ -26,6 +26,12 @@ A string. In ``program`` mode the first line starting with ``curl`` is the reque
 episode ends. In ``call`` mode each step is one request (curl or a JSON call) and ``finish``
 ends the episode, scoring the last request.
 
+With ``action_language="python"`` the action is instead a Python program that calls the API with
+the real ``requests`` library (``requests.get(url, headers=..., params=...)``); it runs in the
+sandbox (:mod:`toolgym.tools.sandbox`), its requests reach the simulated service and nothing else,
+and the last request it made is scored as a curl request would be. In ``call`` mode each step is
+then one code cell.
+
 ## Observation Space
 
 A string: the goal after ``reset``; then ``HTTP <status>`` and the body, or an error.
@@ -59,7 +65,8 @@ Terminated after the request (``program``) or at ``finish`` (``call``); truncate
 ``split`` (``test`` 100, ``demo`` 12, ``train`` unlimited; each version has its own, built in its
 world), ``action_mode``, ``task_file`` (the original format ``{"prompt", "completion": [curl],
 "compare_string_only"}`` runs in either version), ``reward_type``, ``max_body_chars`` (default
-4000), ``world_seed`` (the ``test`` and ``demo`` splits belong to world 0, ``train`` tasks are
+4000), ``action_language`` (``curl`` or ``python``), ``timeout_s`` (the time limit of one
+Python program, default 5), ``world_seed`` (the ``test`` and ``demo`` splits belong to world 0, ``train`` tasks are
 built for any world), ``render_mode``.
 
 """

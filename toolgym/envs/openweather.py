@@ -26,6 +26,12 @@ JSON call ``{"name": <endpoint>, "arguments": {...}}``) and ``finish`` ends the 
 the last request. No shell is involved: shell operators, substitutions, files and other hosts
 are refused.
 
+With ``action_language="python"`` the action is instead a Python program that calls the API with
+the real ``requests`` library (``requests.get(url, headers=..., params=...)``); it runs in the
+sandbox (:mod:`toolgym.tools.sandbox`), its requests reach the simulated service and nothing else,
+and the last request it made is scored as a curl request would be. In ``call`` mode each step is
+then one code cell.
+
 ## Observation Space
 
 A string: the user's goal after ``reset``; after a request, ``HTTP <status>`` and the body
@@ -51,7 +57,9 @@ Terminated after the request (``program`` mode) or at ``finish`` (``call`` mode)
 
 ``split`` (``test`` 100, ``demo`` 18, ``train`` unlimited), ``action_mode``, ``task_file`` (an
 original-format file: tasks whose gold fails are kept, marked and reported, never refused),
-``reward_type``, ``max_body_chars`` (default 4000), ``world_seed`` (seeds the weather; the
+``reward_type``, ``max_body_chars`` (default 4000),
+``action_language`` (``curl`` or ``python``), ``timeout_s`` (the time limit of one Python
+program, default 5), ``world_seed`` (seeds the weather; the
 ``test`` and ``demo`` splits belong to world 0, ``train`` tasks work in any world),
 ``render_mode``.
 

@@ -337,7 +337,7 @@ class ToolEnv(gym.Env[str, str]):
         runs = [g for g, a in zip(self._task.gold, self._golds, strict=False) if a.error is None]
         gold = runs[0] if runs else self._task.gold[0]  # the first alternative that runs
         if self.action_mode == "program":
-            return [gold]
+            return [self.language.gold_action(gold)]
         return self.language.gold_steps(gold)
 
     # -- Gymnasium API ---------------------------------------------------------------------------

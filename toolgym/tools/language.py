@@ -32,6 +32,7 @@ LANGUAGES: dict[str, str] = {
     "api_program": "toolgym.tools.api_program:ApiProgramLanguage",
     "curl": "toolgym.tools.curl_language:CurlLanguage",
     "json_calls": "toolgym.tools.json_language:JsonCallLanguage",
+    "python": "toolgym.tools.python_language:PythonLanguage",
 }
 """Every action language by the name ``info["action_language"]`` reports, as ``module:class``
 (:func:`register_language` adds one without editing this table)."""
@@ -102,6 +103,10 @@ class ActionLanguage(ABC):
         Raises:
             ToolCallError: the gold does not run.
         """
+
+    def gold_action(self, gold: str) -> str:
+        """The action the oracle plays for ``gold`` in ``program`` mode (default: the gold)."""
+        return gold
 
     def gold_steps(self, gold: str) -> list[str]:
         """The gold label as the actions of a multi-step episode (default: one action)."""

@@ -19,13 +19,23 @@ import numpy as np
 from toolgym.errors import TaskFileError
 from toolgym.simulators.http import HttpApp, Request, Response
 from toolgym.tools.backend import Attempt, Backend
-from toolgym.tools.curl import parse_curl_cached
+from toolgym.tools.curl import parse_curl, parse_curl_cached
 from toolgym.tools.curl_language import CurlLanguage, Exchange
 from toolgym.tools.errors import NON_EXECUTABLE, WRONG_API, ToolCallError
 from toolgym.tools.faults import SERVICE_ERROR
 from toolgym.tools.json_calls import ToolCall
+from toolgym.tools.language import ActionLanguage
+from toolgym.tools.python_language import CodeRun, PythonLanguage, sandbox_error
+from toolgym.tools.sandbox import HostRefusal, SandboxLimits, shared_sandbox
 from toolgym.tools.tool import Tool, ToolSet
 from toolgym.tools.toolkit import Toolkit
+
+ACTION_LANGUAGES = ("curl", "python")
+"""The languages a REST family's agent may write: curl lines, or ``requests`` programs."""
+
+REQUESTS_ADAPTER = "toolgym.tools.sandbox.remote_http:adapter"
+MAX_URL_CHARS = 8_192
+MAX_HEADERS = 64
 
 
 class RestBackend(Backend):
@@ -102,15 +112,71 @@ class RestBackend(Backend):
             return Exchange(line, request, response, None, ToolCallError(SERVICE_ERROR, e.message))
         return Exchange(line, request, response, outcome, None)
 
+    def send(self, request: Request, line: str) -> Exchange:
+        """Run a request a program made (through ``requests``) under the original's rules."""
+        toolkit = self.toolkit
+        response = None
+        try:
+            request = toolkit.prepare_request(request)
+            if self.faults is None:
+                response = self.app.handle(request)
+            else:
+                response, fault = self.faults.around_request(request, self.app.handle)
+                if fault is not None and fault.kind != "slow":
+                    return self._faulty_exchange(line, request, response)
+            outcome = toolkit.outcome(request, response)
+        except ToolCallError as e:
+            return Exchange(line, request, response, None, e)
+        return Exchange(line, request, response, outcome, None)
+
+    def _host_request(self, payload: Any) -> dict[str, Any]:
+        """Answer a sandboxed program's HTTP request (see :meth:`run_code`)."""
+        if not isinstance(payload, dict):
+            raise HostRefusal("a request is an object with method, url, headers and body")
+        method, url = payload.get("method"), payload.get("url")
+        headers, body = payload.get("headers") or {}, payload.get("body") or ""
+        if not (isinstance(method, str) and 0 < len(method) <= 16 and method.isalpha()):
+            raise HostRefusal(f"a request method is a word such as GET; got {method!r}")
+        if not isinstance(url, str) or not url or len(url) > MAX_URL_CHARS:
+            raise HostRefusal(f"a request URL is text of at most {MAX_URL_CHARS} chars")
+        if (
+            not isinstance(headers, dict)
+            or len(headers) > MAX_HEADERS
+            or not all(isinstance(k, str) and isinstance(v, str) for k, v in headers.items())
+            or not isinstance(body, str)
+        ):
+            raise HostRefusal("request headers are text, at most 64 of them, and the body is text")
+        request = Request.build(method, url, headers, body)
+        exchange = self.send(request, f"{request.method} {url}")
+        self.exchanges.append(exchange)
+        reply = exchange.response
+        if reply is None:
+            raise HostRefusal(str(exchange.error or "the request was refused"))
+        return {"status": reply.status, "headers": dict(reply.headers), "body": reply.text}
+
+    def run_code(self, code: str) -> CodeRun:
+        """Run a ``requests`` program in the sandbox; its requests reach this episode's service.
+
+        The requests it made are kept (the last one is scored) only if the program runs through.
+        """
+        before = len(self.exchanges)
+        box = shared_sandbox(REQUESTS_ADAPTER, self.toolkit.sandbox_limits)
+        result = box.run(code, {"hosts": list(self.toolkit.hosts)}, handler=self._host_request)
+        error = sandbox_error(result.error)
+        if error is not None:
+            del self.exchanges[before:]
+        return CodeRun(result.stdout, error)
+
     def exchange_attempt(self, exchange: Exchange) -> Attempt:
         """The attempt whose answer is ``exchange``."""
         calls = () if exchange.request is None else (_endpoint_key(exchange.request),)
         return Attempt(exchange.outcome, calls, exchange.error, exchange.line, self)
 
     def attempt(self) -> Attempt:
-        """The last request that reached the service (nothing if there was none)."""
+        """The last request that reached the service (an error if there was none)."""
         if not self.exchanges:
-            return Attempt(None, backend=self)
+            error = ToolCallError(NON_EXECUTABLE, "no request reached the service")
+            return Attempt(None, error=error, backend=self)
         return self.exchange_attempt(self.exchanges[-1])
 
     def call(self, call: ToolCall) -> str:
@@ -138,6 +204,10 @@ class RestToolkit(Toolkit):
     Args:
         world_seed: seed of the simulated service.
         max_body_chars: how much of a response body an observation shows.
+        action_language: ``"curl"`` (the original's curl lines, and JSON calls in ``call``
+            mode) or ``"python"`` (``requests`` programs, run in the sandbox against the
+            simulated service; the last request is scored, as for curl).
+        timeout_s: the wall-clock and CPU limit of one ``python`` program.
     """
 
     app_class: ClassVar[type[HttpApp]]
@@ -145,11 +215,27 @@ class RestToolkit(Toolkit):
     api_key: ClassVar[str] = "toolgym-key"
     """The key substituted for ``{API_KEY}`` and accepted by the service."""
 
-    def __init__(self, world_seed: int = 0, *, max_body_chars: int = 4000) -> None:
+    def __init__(
+        self,
+        world_seed: int = 0,
+        *,
+        max_body_chars: int = 4000,
+        action_language: str = "curl",
+        timeout_s: float = 5.0,
+    ) -> None:
         super().__init__(world_seed)
         if not isinstance(max_body_chars, int) or max_body_chars < 1:
             raise ValueError(f"max_body_chars must be at least 1; got {max_body_chars!r}")
+        if action_language not in ACTION_LANGUAGES:
+            raise ValueError(
+                f"action_language must be one of {', '.join(map(repr, ACTION_LANGUAGES))}; "
+                f"got {action_language!r}"
+            )
+        if not isinstance(timeout_s, int | float) or not 0 < timeout_s <= 60:
+            raise ValueError(f"timeout_s must be a number of seconds in (0, 60]; got {timeout_s!r}")
         self.max_body_chars = max_body_chars
+        self.action_language = action_language
+        self.sandbox_limits = SandboxLimits(cpu_s=float(timeout_s), wall_s=float(timeout_s))
         self.hosts = self.app_class.hosts
         self.tools = ToolSet(self.endpoints)
 
@@ -161,9 +247,12 @@ class RestToolkit(Toolkit):
         """A backend over a fresh service."""
         return RestBackend(self)
 
-    def language(self) -> CurlLanguage:
-        """Curl lines (and JSON calls), showing ``max_body_chars`` of each body."""
-        return CurlLanguage(self.max_body_chars)
+    def language(self) -> ActionLanguage:
+        """Curl lines (and JSON calls), or ``requests`` programs (see ``action_language``)."""
+        curl = CurlLanguage(self.max_body_chars)
+        if self.action_language == "python":
+            return PythonLanguage(curl, curl_to_requests, self.max_body_chars)
+        return curl
 
     def endpoint(self, name: str) -> Tool:
         """The endpoint called ``name``; wrong_api if there is none."""
@@ -208,6 +297,19 @@ class RestToolkit(Toolkit):
         """Turn the agent's curl line into the line that is run (default: substitute the key)."""
         return line.replace("{API_KEY}", self.api_key)
 
+    def prepare_request(self, request: Request) -> Request:
+        """The request of a ``requests`` program as it is run.
+
+        The key is substituted (also where ``requests`` quoted its braces), and the evaluator's
+        headers are added where the program did not set them.
+        """
+        url = request.url.replace("{API_KEY}", self.api_key)
+        url = url.replace("%7BAPI_KEY%7D", self.api_key)
+        headers = dict(request.headers)
+        for key, value in self.headers().items():
+            headers.setdefault(key.lower(), value)
+        return Request.build(request.method, url, headers, request.body)
+
     def headers(self) -> dict[str, str]:
         """Headers the evaluator adds to every request (default: none)."""
         return {}
@@ -236,3 +338,26 @@ class RestToolkit(Toolkit):
     def as_index_dict(items: list[Any]) -> dict[int, Any]:
         """A JSON list as ``{0: item0, 1: item1, ...}`` (how the original scores lists)."""
         return dict(enumerate(items))
+
+
+def curl_to_requests(line: str) -> str:
+    """The ``requests`` program that sends the request of a curl line and shows the answer.
+
+    >>> print(curl_to_requests("curl -X GET 'https://h.test/v1/a?x=1'"))
+    import requests
+    response = requests.request('GET', 'https://h.test/v1/a?x=1')
+    print(response.status_code)
+    print(response.text)
+    """
+    command = parse_curl(line)
+    args = [repr(command.method), repr(command.url)]
+    if command.headers:
+        args.append(f"headers={command.headers!r}")
+    if command.body:
+        args.append(f"data={command.body!r}")
+    return (
+        "import requests\n"
+        f"response = requests.request({', '.join(args)})\n"
+        "print(response.status_code)\n"
+        "print(response.text)"
+    )

@@ -1,7 +1,8 @@
 """The original's rule for deleting a favourite: the command is compared as text, not executed.
 
 A ``compare_string_only`` task succeeds when the agent's request line, normalised as the original
-evaluator normalises it, equals a gold line. The checker also reports ``state_success``: whether
+evaluator normalises it, equals a gold line. A request sent by a ``requests`` program (the
+``python`` action language) has no curl line: its method and URL are compared with the gold's. The checker also reports ``state_success``: whether
 the favourite the gold deletes is really gone from the agent's service afterwards, so a correct
 request written differently can be told apart from a wrong one.
 """
@@ -32,6 +33,23 @@ def normalize_command(text: str) -> str:
     return text.strip(" \n")
 
 
+def _method_url(line: str) -> str:
+    try:
+        command = parse_curl(line)
+    except ToolCallError:
+        return ""
+    return f"{command.method} {command.url}"
+
+
+def _request_key(text: str) -> str:
+    """``METHOD URL`` with the key placeholder in one spelling (``requests`` quotes braces)."""
+    return (
+        text.strip()
+        .replace("%7BAPI_KEY%7D", "{API_KEY}")
+        .replace(CatApiToolkit.api_key, "{API_KEY}")
+    )
+
+
 class CommandMatch(Checker):
     """Success when the request line equals a gold line (see the module docstring)."""
 
@@ -39,7 +57,10 @@ class CommandMatch(Checker):
 
     def check(self, task: Task, attempt: Attempt, golds: Sequence[Attempt]) -> Score:
         """Compare the request text; report the state check beside it."""
-        match = normalize_command(attempt.text) in task.gold
+        if attempt.text.lstrip().startswith("curl") or not attempt.text:
+            match = normalize_command(attempt.text) in task.gold
+        else:
+            match = _request_key(attempt.text) in {_request_key(_method_url(g)) for g in task.gold}
         value = 1.0 if match else 0.0
         state = (
             None

@@ -23,6 +23,12 @@ import json
 from typing import Any
 from urllib.parse import unquote
 
+from toolgym.simulators.google_sheets.grid_data import (
+    GRID_REQUESTS,
+    apply_fields,
+    grid_data,
+    parse_fields,
+)
 from toolgym.simulators.google_sheets.sheet import (
     SheetsError,
     Spreadsheet,
@@ -150,7 +156,7 @@ class SheetsApp(HttpApp):
             if action == "batchUpdate" and request.method == "POST":
                 return Response.json_body(200, self._batch_update(book, _json(request)))
             if not action and request.method == "GET":
-                return Response.json_body(200, self._metadata(book))
+                return Response.json_body(200, self._get(book, request))
             raise _not_found()
         if not tail.startswith("values"):
             raise _not_found()
@@ -240,8 +246,24 @@ class SheetsApp(HttpApp):
                 "timeZone": "Etc/GMT",
             },
             "sheets": [ws.metadata() for ws in book.sheets],
+            **({"namedRanges": list(book.named_ranges)} if book.named_ranges else {}),
             "spreadsheetUrl": f"https://docs.google.com/spreadsheets/d/{book.spreadsheet_id}/edit",
         }
+
+    def _get(self, book: Spreadsheet, request: Request) -> dict[str, Any]:
+        """``spreadsheets.get``: metadata, grid data when asked, masked by ``fields``."""
+        params = request.params
+        ranges = [v for k, v in request.query if k == "ranges"]
+        answer = self._metadata(book)
+        fields = params.get("fields", "")
+        if params.get("includeGridData", "false").lower() == "true" or "data" in fields:
+            answer = grid_data(book, answer, ranges)
+        elif ranges:  # metadata of the sheets the ranges name
+            titles = {book.resolve(r)[0].title for r in ranges}
+            answer["sheets"] = [s for s in answer["sheets"] if s["properties"]["title"] in titles]
+        if fields:
+            answer = apply_fields(answer, parse_fields(fields))
+        return answer
 
     def _batch_update(self, book: Spreadsheet, body: dict[str, Any]) -> dict[str, Any]:
         replies: list[dict[str, Any]] = []
@@ -249,7 +271,9 @@ class SheetsApp(HttpApp):
             if not isinstance(item, dict) or len(item) != 1:
                 raise bad_request(f"Invalid requests[{i}]: exactly one kind of request expected")
             kind, spec = next(iter(item.items()))
-            handler = getattr(self, f"_req_{kind}", None) or REQUESTS.get(kind)
+            handler = (
+                getattr(self, f"_req_{kind}", None) or REQUESTS.get(kind) or GRID_REQUESTS.get(kind)
+            )
             if handler is None or not isinstance(spec, dict):
                 raise bad_request(f"Invalid requests[{i}]: unknown request {kind!r}")
             replies.append(handler(book, spec))

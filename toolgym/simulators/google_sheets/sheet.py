@@ -76,6 +76,8 @@ class Worksheet:
     protected: list[dict[str, Any]] = field(default_factory=list)
     frozen_rows: int = 0
     frozen_cols: int = 0
+    notes: dict[tuple[int, int], str] = field(default_factory=dict)
+    pivots: list[dict[str, Any]] = field(default_factory=list)
 
     def properties(self) -> dict[str, Any]:
         """The sheet's ``properties`` as ``spreadsheets.get`` answers them."""
@@ -156,6 +158,7 @@ class Spreadsheet:
         self.spreadsheet_id = spreadsheet_id
         self.title = title
         self.sheets: list[Worksheet] = [Worksheet(0, "Sheet1", 0)]
+        self.named_ranges: list[dict[str, Any]] = []
         self._version = 0
         self._cache: dict[tuple[int, int, int], Value] = {}
         self._evaluating: set[tuple[int, int, int]] = set()
@@ -172,6 +175,18 @@ class Spreadsheet:
 
     def resolve(self, text: str) -> tuple[Worksheet, A1Range]:
         """The sheet and range of an A1 text (``'Sheet 2'!A1:B2``, ``Sheet1``, ``A1``)."""
+        named = next((n for n in self.named_ranges if n.get("name") == text.strip()), None)
+        if named is not None:
+            grid = named.get("range", {})
+            ws = next((w for w in self.sheets if w.sheet_id == grid.get("sheetId", 0)), None)
+            if ws is not None:
+                return ws, A1Range(
+                    ws.title,
+                    grid.get("startRowIndex"),
+                    grid.get("endRowIndex"),
+                    grid.get("startColumnIndex"),
+                    grid.get("endColumnIndex"),
+                )
         try:
             ref = parse_a1(text, [ws.title for ws in self.sheets])
         except A1Error as e:
@@ -431,7 +446,7 @@ def values_clear(book: Spreadsheet, text: str) -> dict[str, Any]:
 
 def _shift(ws: Worksheet, axis: int, at: int, count: int) -> None:
     """Move cells and formats whose ``axis`` index (0 rows, 1 columns) is ``at`` or more."""
-    for store in (ws.cells, ws.formats):
+    for store in (ws.cells, ws.formats, ws.notes):
         moved: dict[tuple[int, int], Any] = {}
         for key, value in store.items():
             index = key[axis]
@@ -441,7 +456,11 @@ def _shift(ws: Worksheet, axis: int, at: int, count: int) -> None:
                 key = (index + count, key[1]) if axis == 0 else (key[0], index + count)
             moved[key] = value
         store.clear()
-        store.update(moved)  # type: ignore[arg-type]
+        store.update(moved)  # type: ignore[attr-defined]
+    for pivot in ws.pivots:
+        name = "row" if axis == 0 else "col"
+        if pivot[name] >= at:
+            pivot[name] = max(at, pivot[name] + count)
 
 
 def shift_rows(ws: Worksheet, at: int, count: int) -> None:

@@ -37,6 +37,8 @@ def sheet_to_data(ws: Worksheet) -> dict[str, Any]:
         "protectedRanges": ws.protected,
         "frozenRows": ws.frozen_rows,
         "frozenCols": ws.frozen_cols,
+        "notes": [[r, c, n] for (r, c), n in sorted(ws.notes.items())],
+        "pivots": ws.pivots,
     }
 
 
@@ -55,6 +57,8 @@ def sheet_from_data(data: dict[str, Any]) -> Worksheet:
         list(data.get("protectedRanges", [])),
         int(data.get("frozenRows", 0)),
         int(data.get("frozenCols", 0)),
+        {(int(r), int(c)): str(n) for r, c, n in data.get("notes", [])},
+        list(data.get("pivots", [])),
     )
 
 
@@ -65,6 +69,7 @@ def book_to_data(book: Spreadsheet) -> dict[str, Any]:
         "title": book.title,
         "created": getattr(book, "created", 0),
         "sheets": [sheet_to_data(ws) for ws in book.sheets],
+        "namedRanges": book.named_ranges,
     }
 
 
@@ -72,5 +77,6 @@ def book_from_data(data: dict[str, Any]) -> Spreadsheet:
     """A spreadsheet from :func:`book_to_data`."""
     book = Spreadsheet(str(data["id"]), str(data["title"]))
     book.sheets = [sheet_from_data(s) for s in data.get("sheets", [])]
+    book.named_ranges = list(data.get("namedRanges", []))
     book.created = int(data.get("created", 0))  # type: ignore[attr-defined]
     return book

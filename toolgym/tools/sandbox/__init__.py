@@ -33,6 +33,7 @@ import sys
 import threading
 import time
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,6 +41,20 @@ from toolgym.tools.errors import FORBIDDEN
 
 MAX_REPLY_CHARS = 16_000_000
 """The longest answer line read from a worker."""
+
+MAX_HOST_CALLS = 256
+"""The most host calls (requests to services in the parent) one program may make."""
+
+MAX_HOST_CALL_CHARS = 1_000_000
+"""The longest host call a worker may send (as JSON text)."""
+
+HostHandler = Callable[[Any], Any]
+"""Answers a program's host call (plain data in, plain data out); raising ``HostRefusal``
+refuses it with a message the program sees."""
+
+
+class HostRefusal(Exception):
+    """A host handler's refusal of a call; the program gets the message as an error."""
 
 
 class SandboxWarning(UserWarning):
@@ -120,6 +135,7 @@ class Sandbox:
         self.limits = limits or SandboxLimits()
         self.confinement: str | None = None
         self._process: subprocess.Popen[bytes] | None = None
+        self._pid = os.getpid()
         self._buffer = b""
         self._lock = threading.Lock()
 
@@ -140,6 +156,7 @@ class Sandbox:
             self.adapter,
             str(self.limits.memory_mb * 1024 * 1024),
         ]
+        self._pid = os.getpid()
         self._process = subprocess.Popen(
             command,
             stdin=subprocess.PIPE,
@@ -198,6 +215,34 @@ class Sandbox:
         line, _, self._buffer = self._buffer.partition(b"\n")
         return line.decode("utf-8", "replace")
 
+    def _send(self, message: str) -> None:
+        assert self._process is not None and self._process.stdin is not None
+        self._process.stdin.write(message.encode() + b"\n")
+        self._process.stdin.flush()
+
+    def _exchange(self, nonce: str, deadline: float, handler: HostHandler | None) -> str | None:
+        """Answer the program's host calls until its reply line (``None`` past the deadline)."""
+        calls = 0
+        while True:
+            line = self._read_line(max(0.0, deadline - time.monotonic()))
+            if line is None or not line.startswith('{"nonce"'):  # replies put the nonce last
+                return line
+            try:
+                message = json.loads(line) if len(line) <= MAX_HOST_CALL_CHARS else None
+            except (ValueError, RecursionError):
+                message = None
+            if not (isinstance(message, dict) and message.get("nonce") == nonce):
+                return line  # not a host call: the caller decides what it is
+            if "call" not in message:
+                return line
+            calls += 1
+            answer = _host_answer(message, handler, calls)
+            try:
+                text = json.dumps({"nonce": nonce, **answer}, ensure_ascii=True)
+            except (TypeError, ValueError):
+                text = json.dumps({"nonce": nonce, "answer": None, "error": "unanswerable"})
+            self._send(text)
+
     def close(self) -> None:
         """Stop the worker (a later :meth:`run` starts a new one)."""
         with self._lock:
@@ -214,8 +259,17 @@ class Sandbox:
             self._kill()
 
     # -- programs ---------------------------------------------------------------------------------
-    def run(self, code: str, state: Any = None) -> SandboxResult:
+    def run(
+        self, code: str, state: Any = None, handler: HostHandler | None = None
+    ) -> SandboxResult:
         """Run ``code`` on a copy of ``state`` and return the new state, its output and its error.
+
+        Args:
+            code: the agent's program.
+            state: plain data the adapter turns into the program's names.
+            handler: answers the program's host calls (requests to a service that lives in this
+                process); without one, every host call is refused. At most
+                :data:`MAX_HOST_CALLS` per program; the wall-clock limit covers them.
 
         Raises:
             TypeError: ``code`` is not a string, or ``state`` is not plain data (a programmer's
@@ -239,15 +293,17 @@ class Sandbox:
         started = time.perf_counter()
         with self._lock:
             restarted = False
+            if self._pid != os.getpid():  # a forked copy: the worker belongs to the parent
+                self._process, self._buffer = None, b""
             if self._process is None or self._process.poll() is not None:
                 self._kill()
                 self._start()
                 restarted = True
             assert self._process is not None and self._process.stdin is not None
+            deadline = time.monotonic() + limits.wall_s + 1.0
             try:
-                self._process.stdin.write(job.encode() + b"\n")
-                self._process.stdin.flush()
-                line = self._read_line(limits.wall_s + 1.0)
+                self._send(job)
+                line = self._exchange(nonce, deadline, handler)
             except (BrokenPipeError, OSError, ValueError):
                 line = None
             reply = _decode(line, nonce)
@@ -281,6 +337,38 @@ class Sandbox:
         )
 
 
+_SHARED: dict[tuple[str, SandboxLimits], Sandbox] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def shared_sandbox(adapter: str, limits: SandboxLimits | None = None) -> Sandbox:
+    """The process's sandbox for ``adapter`` and ``limits`` (one warm worker, shared by envs).
+
+    Every program gets its own copy of its state, so sharing a worker shares nothing between
+    episodes; the sandbox's lock runs one program at a time.
+    """
+    key = (adapter, limits or SandboxLimits())
+    with _SHARED_LOCK:
+        box = _SHARED.get(key)
+        if box is None:
+            box = _SHARED[key] = Sandbox(adapter, key[1])
+        return box
+
+
+def _host_answer(message: Any, handler: HostHandler | None, calls: int) -> dict[str, Any]:
+    """The answer to one host call (never raises: refusals and failures are answers)."""
+    if handler is None:
+        return {"answer": None, "error": "this sandbox offers no host calls"}
+    if calls > MAX_HOST_CALLS:
+        return {"answer": None, "error": f"more than {MAX_HOST_CALLS} host calls in one program"}
+    try:
+        return {"answer": handler(message.get("call")), "error": None}
+    except HostRefusal as e:
+        return {"answer": None, "error": str(e) or "refused"}
+    except Exception as e:  # a failure of the parent's service: the program sees it, we go on
+        return {"answer": None, "error": f"the host call failed ({type(e).__name__})"}
+
+
 def _decode(line: str | None, nonce: str) -> dict[str, Any] | None:
     """The worker's answer to the job with ``nonce``, or ``None`` if the line is not one."""
     if line is None:
@@ -306,8 +394,11 @@ def _package_root() -> str:
 
 __all__ = [
     "FORBIDDEN",
+    "MAX_HOST_CALLS",
+    "HostRefusal",
     "Sandbox",
     "SandboxLimits",
     "SandboxResult",
     "SandboxWarning",
+    "shared_sandbox",
 ]

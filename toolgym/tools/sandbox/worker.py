@@ -8,6 +8,11 @@ answers one JSON line per JSON line it reads:
 * in: ``{"code": str, "state": <plain data>, "cpu_s": float, "wall_s": float, "output": int}``;
 * out: ``{"state": <plain data> | null, "stdout": str, "error": {"category", "message"} | null}``.
 
+While a program runs, it may ask the parent for something the worker does not hold (an HTTP
+request to a simulated service that lives in the parent): :func:`host_call` writes
+``{"nonce", "call": <plain data>}`` and reads the parent's ``{"nonce", "answer": <plain data>}``.
+An answer that arrives after its program ended is skipped.
+
 The adapter (``module:attribute``, chosen by the parent, never by agent code) turns the state into
 the names the program sees and reads the new state back (:mod:`.adapters`). Time limits raise in
 the program (CPU time through ``RLIMIT_CPU``'s ``SIGXCPU``, wall clock through ``SIGALRM``), so the
@@ -42,6 +47,39 @@ def _on_alarm(signum: int, frame: Any) -> None:
 
 def _on_cpu(signum: int, frame: Any) -> None:
     raise _Timeout("CPU time")
+
+
+class HostCallError(Exception):
+    """The parent refused or failed a host call (the message says why)."""
+
+
+_CHANNEL: dict[str, Any] = {}
+
+
+def host_call(payload: Any) -> Any:
+    """Ask the parent for something during a program, and wait for its answer.
+
+    Raises:
+        HostCallError: outside a job, or the parent answered with an error.
+    """
+    channel, nonce = _CHANNEL.get("out"), _CHANNEL.get("nonce")
+    if channel is None or nonce is None:
+        raise HostCallError("host calls are only possible while a program runs")
+    channel.write(json.dumps({"nonce": nonce, "call": payload}, ensure_ascii=True) + "\n")
+    channel.flush()
+    while True:
+        line = sys.stdin.readline()
+        if not line:
+            raise HostCallError("the parent closed the channel")
+        try:
+            reply = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(reply, dict) and reply.get("nonce") == nonce and "answer" in reply:
+            break
+    if reply.get("error"):
+        raise HostCallError(str(reply["error"]))
+    return reply["answer"]
 
 
 def _load(ref: str) -> Any:
@@ -198,6 +236,7 @@ def main(argv: list[str]) -> int:
 
     adapter_ref, memory = argv[0], int(argv[1])
     channel = sys.stdout
+    _CHANNEL["out"] = channel
     sys.stdout = io.StringIO()  # stray writes never reach the channel
     adapter = _load(adapter_ref)
     _warm_imports()
@@ -212,6 +251,9 @@ def main(argv: list[str]) -> int:
         job: Any = None
         try:
             job = json.loads(line)
+            if isinstance(job, dict) and "answer" in job:
+                continue  # the answer to a host call of a program that has ended
+            _CHANNEL["nonce"] = job.get("nonce") if isinstance(job, dict) else None
             out = run_job(job, adapter)
         except _Timeout:
             out = {"state": None, "stdout": "", "error": {"category": "timeout", "message": "late"}}
@@ -221,6 +263,7 @@ def main(argv: list[str]) -> int:
                 "stdout": "",
                 "error": {"category": "runtime_error", "message": f"bad job: {e}"},
             }
+        _CHANNEL["nonce"] = None
         out["seconds"] = time.perf_counter() - started
         nonce = job.get("nonce") if isinstance(job, dict) else None
         sys.stdout = io.StringIO()

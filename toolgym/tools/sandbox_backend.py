@@ -1,0 +1,88 @@
+"""The backend of families whose episode state is plain data that programs change in the sandbox.
+
+A Sheets spreadsheet, a tabletop scene: the state is JSON-like data. Every program gets a copy in
+the sandbox worker (:mod:`toolgym.tools.sandbox`), where the family's adapter turns it into the
+names the program sees (a ready gspread client, robot primitives) and reads the new state back.
+The environment's process never runs agent code; it keeps the state and computes the outcome that
+is scored from it.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from abc import abstractmethod
+from collections.abc import Hashable, Mapping
+from typing import Any, ClassVar
+
+import numpy as np
+
+from toolgym.tools.backend import Attempt, Backend
+from toolgym.tools.python_language import CodeRun, sandbox_error
+from toolgym.tools.sandbox import SandboxLimits, shared_sandbox
+
+
+class SandboxBackend(Backend):
+    """An episode over plain-data state changed by sandboxed programs (see the module docstring).
+
+    Subclasses set :attr:`adapter` and implement :meth:`initial_state` and :meth:`outcome`; they
+    may override :meth:`view`.
+
+    Args:
+        limits: the sandbox limits of every program.
+    """
+
+    adapter: ClassVar[str]
+    """Import path of the sandbox adapter (``module:attribute``) that runs in the worker."""
+
+    def __init__(self, limits: SandboxLimits | None = None) -> None:
+        self.limits = limits or SandboxLimits()
+        self.state: Any = None
+        self.programs: list[str] = []
+        self._setup_key: Hashable = None
+
+    @abstractmethod
+    def initial_state(self, setup: Mapping[str, Any] | None) -> Any:
+        """The plain-data state an episode starts from (the task's setup, or the world's)."""
+
+    @abstractmethod
+    def outcome(self, state: Any) -> Any:
+        """What is scored of ``state``."""
+
+    def view(self, state: Any) -> str:
+        """``state`` as the agent sees it after a program (default: nothing)."""
+        return ""
+
+    def reset(
+        self, rng: np.random.Generator | None, setup: Mapping[str, Any] | None = None
+    ) -> None:
+        """The starting state of the task's setup; no program has run."""
+        self.state = self.initial_state(setup)
+        self.programs = []
+        self._setup_key = json.dumps(setup, sort_keys=True, default=repr)
+
+    def start_key(self) -> Hashable | None:
+        """The setup: two episodes with the same setup start from the same state."""
+        return ("sandbox", type(self).__qualname__, self._setup_key)
+
+    def snapshot(self) -> dict[str, Any]:
+        """A copy of the state and the programs run so far."""
+        return {"state": copy.deepcopy(self.state), "programs": list(self.programs)}
+
+    def restore(self, state: Any) -> None:
+        """Return to a snapshot."""
+        self.state = copy.deepcopy(state["state"])
+        self.programs = list(state["programs"])
+
+    def run_code(self, code: str) -> CodeRun:
+        """Run ``code`` in the sandbox on a copy of the state; keep the new state if it ran."""
+        result = shared_sandbox(self.adapter, self.limits).run(code, self.state)
+        error = sandbox_error(result.error)
+        if error is None:
+            self.state = result.state
+            self.programs.append(code)
+        return CodeRun(result.stdout, error, self.view(self.state))
+
+    def attempt(self) -> Attempt:
+        """The outcome of the state as it stands."""
+        return Attempt(self.outcome(self.state), text="\n".join(self.programs), backend=self)

@@ -201,18 +201,18 @@ def test_a_gspread_program_in_the_sandbox(env: tuple[Any, Recording]) -> None:
     client, app = env
     sheet = client.create("Shop")
     sheet.sheet1.update([["item", "price"], ["beef", 10], ["milk", 2]], "A1")
-    state = {**app.to_data(), "spreadsheet": sheet.id}
+    state = {"app": app.to_data(), "spreadsheet": sheet.id}
     program = (
         "cell = worksheet.find('beef')\n"
         "price = float(worksheet.cell(cell.row, 2).value)\n"
         "worksheet.update_cell(cell.row, 2, round(price * 1.1, 2))\n"
         "print(worksheet.acell('B2').value)\n"
     )
-    with Sandbox(adapter="toolgym.tools.google_sheets:adapter") as box:
+    with Sandbox(adapter="toolgym.tools.google_sheets.adapter:adapter") as box:
         result = box.run(program, state)
         assert result.error is None and result.stdout == "11\n"
         after = SheetsApp()
-        after.load_data(result.state)
+        after.load_data(result.state["app"])
         assert sheets_client(after).open_by_key(sheet.id).sheet1.col_values(2) == [
             "price",
             "11",

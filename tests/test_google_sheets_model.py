@@ -148,9 +148,48 @@ def test_clear_and_shifts(book: Spreadsheet) -> None:
     assert values_clear(book, "A1:A2") == {"spreadsheetId": "sid", "clearedRange": "Sheet1!A1:A2"}
     assert book.values_get("A1:A3")["values"] == [[], [], ["milk"]]
     ws = book.sheets[0]
-    shift_rows(ws, 1, 2)  # two rows inserted before row 2
+    shift_rows(book, ws, 1, 2)  # two rows inserted before row 2
     assert ws.rows == 1002 and book.values_get("B4")["values"] == [["10"]]
-    shift_rows(ws, 1, -2)
+    shift_rows(book, ws, 1, -2)
     assert ws.rows == 1000 and book.values_get("B2")["values"] == [["10"]]
-    shift_columns(ws, 0, -1)  # column A deleted
+    shift_columns(book, ws, 0, -1)  # column A deleted
     assert ws.cols == 25 and book.values_get("A1:B1")["values"] == [["price", "qty"]]
+
+
+def test_formulas_follow_inserted_and_deleted_rows_and_columns() -> None:
+    from toolgym.simulators.google_sheets.sheet import Worksheet, shift_columns, shift_rows
+
+    book = Spreadsheet("sid", "T")
+    book.values_update("A1:A4", [[1], [2], [3], ["=SUM(A1:A3)"]], "USER_ENTERED")
+    book.sheets.append(Worksheet(7, "Other", 1))
+    book.values_update("'Other'!A1", [["=Sheet1!A3*2"]], "USER_ENTERED")
+    ws = book.sheets[0]
+    shift_rows(book, ws, 1, 1)  # a row inserted before row 2
+    assert book.values_get("A5", "FORMULA")["values"] == [["=SUM(A1:A4)"]]
+    assert book.values_get("'Other'!A1", "FORMULA")["values"] == [["=Sheet1!A4*2"]]
+    shift_rows(book, ws, 3, -1)  # row 4 (the 3) deleted
+    assert book.values_get("A4", "FORMULA")["values"] == [["=SUM(A1:A3)"]]
+    assert book.values_get("'Other'!A1", "FORMULA")["values"] == [["=#REF!*2"]]
+    assert book.values_get("'Other'!A1", "FORMATTED_VALUE")["values"] == [["#REF!"]]
+    shift_columns(book, ws, 0, 1)  # a column inserted before A
+    assert book.values_get("B4", "FORMULA")["values"] == [["=SUM(B1:B3)"]]
+    assert book.values_get("B4", "UNFORMATTED_VALUE")["values"] == [[3]]
+
+
+@pytest.mark.parametrize(
+    ("formula", "rows", "cols", "expected"),
+    [
+        ("=A1+$B$2", 1, 1, "=B2+$B$2"),
+        ("=SUM(A$1:A3)", 2, 0, "=SUM(A$1:A5)"),
+        ('="A1"&A1', 0, 2, '="A1"&C1'),
+        ("=LOG10(A1)", 1, 0, "=LOG10(A2)"),
+        ("=A1", -1, 0, "=#REF!"),
+        ("=SUM(A:A)", 3, 3, "=SUM(A:A)"),
+    ],
+)
+def test_copied_formulas_move_their_relative_references(
+    formula: str, rows: int, cols: int, expected: str
+) -> None:
+    from toolgym.simulators.google_sheets.references import offset_formula
+
+    assert offset_formula(formula, rows, cols) == expected

@@ -28,6 +28,7 @@ FAMILY_SPECS: tuple[str, ...] = (
     "toolgym.envs.trip_booking:SPEC",
     "toolgym.envs.openweather:SPEC",
     "toolgym.envs.cat_api:SPEC",
+    "toolgym.envs.google_sheets:SPEC",
 )
 """Every built-in family's declaration (adding a family adds one line here)."""
 

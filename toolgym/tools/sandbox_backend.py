@@ -10,6 +10,7 @@ is scored from it.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 from abc import abstractmethod
 from collections.abc import Hashable, Mapping
@@ -18,8 +19,10 @@ from typing import Any, ClassVar
 import numpy as np
 
 from toolgym.tools.backend import Attempt, Backend
+from toolgym.tools.errors import ToolCallError
+from toolgym.tools.faults import FAILING_KINDS, SERVICE_ERROR, Fault
 from toolgym.tools.python_language import CodeRun, sandbox_error
-from toolgym.tools.sandbox import SandboxLimits, shared_sandbox
+from toolgym.tools.sandbox import HostRefusal, SandboxLimits, shared_sandbox
 
 
 class SandboxBackend(Backend):
@@ -34,12 +37,17 @@ class SandboxBackend(Backend):
 
     adapter: ClassVar[str]
     """Import path of the sandbox adapter (``module:attribute``) that runs in the worker."""
+    handles_faults = True
+    """Service faults are drawn here and applied in the worker: with a plan, the state sent
+    carries ``"faults": true`` and the adapter asks before each request (see
+    :func:`~toolgym.tools.sandbox.remote_http.consult_faults`)."""
 
     def __init__(self, limits: SandboxLimits | None = None) -> None:
         self.limits = limits or SandboxLimits()
         self.state: Any = None
         self.programs: list[str] = []
         self._setup_key: Hashable = None
+        self._failed_by: Fault | None = None
 
     @abstractmethod
     def initial_state(self, setup: Mapping[str, Any] | None) -> Any:
@@ -74,10 +82,32 @@ class SandboxBackend(Backend):
         self.state = copy.deepcopy(state["state"])
         self.programs = list(state["programs"])
 
+    def _draw_fault(self, payload: Any) -> dict[str, Any] | None:
+        if self.faults is None or not isinstance(payload, dict):
+            raise HostRefusal("this program may not ask for anything")
+        fault = self.faults.draw(str(payload.get("fault", ""))[:200])
+        if fault is not None and fault.kind in FAILING_KINDS:
+            self._failed_by = fault
+        return None if fault is None else dataclasses.asdict(fault)
+
     def run_code(self, code: str) -> CodeRun:
-        """Run ``code`` in the sandbox on a copy of the state; keep the new state if it ran."""
-        result = shared_sandbox(self.adapter, self.limits).run(code, self.state)
+        """Run ``code`` in the sandbox on a copy of the state; keep the new state if it ran.
+
+        A program that fails after a service fault failed one of its requests fails with
+        ``service_error`` (trying again may succeed).
+        """
+        self._failed_by = None
+        if self.faults is None:
+            result = shared_sandbox(self.adapter, self.limits).run(code, self.state)
+        else:
+            state = {**self.state, "faults": True}
+            result = shared_sandbox(self.adapter, self.limits).run(code, state, self._draw_fault)
         error = sandbox_error(result.error)
+        if error is not None and self._failed_by is not None:
+            fault = self._failed_by
+            error = ToolCallError(
+                SERVICE_ERROR, f"a request failed ({fault.kind} on {fault.call}): {error.message}"
+            )
         if error is None:
             self.state = result.state
             self.programs.append(code)

@@ -358,21 +358,26 @@ def check_implementation(tool: Tool, function: Callable[..., Any], where: str) -
 class ToolSet(Sequence[Tool]):
     """An ordered collection of tools with unique names, and its cached renderings.
 
+    Tools are found by qualified name (``worksheet.update``) and by bare name. Two tools of
+    different owners may share a bare name (``worksheet.batch_update``, ``sheet.batch_update``);
+    the bare name then finds the first.
+
     Args:
         tools: the tools, in the order the docs list them.
 
     Raises:
-        ValueError: two tools share a name.
+        ValueError: two tools share a qualified name.
     """
 
     def __init__(self, tools: Iterable[Tool]) -> None:
         self._tools = tuple(tools)
         self._by_name: dict[str, Tool] = {}
         for tool in self._tools:
-            for key in dict.fromkeys((tool.name, tool.qualname)):
-                if key in self._by_name:
-                    raise ValueError(f"two tools are called {key!r}")
-                self._by_name[key] = tool
+            if tool.qualname in self._by_name:
+                raise ValueError(f"two tools are called {tool.qualname!r}")
+            self._by_name[tool.qualname] = tool
+        for tool in self._tools:
+            self._by_name.setdefault(tool.name, tool)
         self._subsets: dict[tuple[str, ...], ToolSet] = {}
 
     def __getitem__(self, index: Any) -> Any:

@@ -72,6 +72,7 @@ class FormulaSyntaxError(ValueError):
 _TOKEN = re.compile(
     r"""\s*(?:
     (?P<string>"(?:[^"]|"")*")
+  | (?P<error>\#(?:REF!|N/A|DIV/0!|VALUE!|NAME\?|NUM!|NULL!|ERROR!))
   | (?P<ref>(?:(?:'(?:[^']|'')+'|[A-Za-z_][A-Za-z0-9_.]*)!)?
         (?:\$?[A-Za-z]{1,3}\$?[0-9]+(?::\$?[A-Za-z]{1,3}\$?[0-9]*)?
           |\$?[A-Za-z]{1,3}:\$?[A-Za-z]{1,3}(?:\$?[0-9]+)?
@@ -159,6 +160,8 @@ class _Parser:
         kind, text = self.take()
         if kind == "number":
             return _Node("num", float(text))
+        if kind == "error":
+            return _Node("error", CellError(text))
         if kind == "string":
             return _Node("str", text[1:-1].replace('""', '"'))
         if kind == "ref":

@@ -148,11 +148,12 @@ Mask = dict[str, "Mask | None"]
 
 
 def parse_fields(text: str) -> Mask:
-    """A ``fields`` mask as a tree (``None``: the whole value below).
+    """A ``fields`` mask as a tree (``None``: the whole value below); ``/`` works as ``.``.
 
     >>> parse_fields("sheets(properties(title,sheetId),data.rowData.values.note),spreadsheetId")
     {'sheets': {'properties': {'title': None, 'sheetId': None}, 'data': {'rowData': {'values': {'note': None}}}}, 'spreadsheetId': None}
     """
+    text = text.replace("/", ".")
     position = 0
 
     def parse_list() -> Mask:

@@ -23,6 +23,7 @@ import json
 from typing import Any
 from urllib.parse import unquote
 
+from toolgym.simulators.google_sheets.editing import EDITING_REQUESTS
 from toolgym.simulators.google_sheets.grid_data import (
     GRID_REQUESTS,
     apply_fields,
@@ -241,9 +242,9 @@ class SheetsApp(HttpApp):
             "spreadsheetId": book.spreadsheet_id,
             "properties": {
                 "title": book.title,
-                "locale": "en_US",
+                "locale": book.properties.get("locale", "en_US"),
                 "autoRecalc": "ON_CHANGE",
-                "timeZone": "Etc/GMT",
+                "timeZone": book.properties.get("timeZone", "Etc/GMT"),
             },
             "sheets": [ws.metadata() for ws in book.sheets],
             **({"namedRanges": list(book.named_ranges)} if book.named_ranges else {}),
@@ -272,7 +273,10 @@ class SheetsApp(HttpApp):
                 raise bad_request(f"Invalid requests[{i}]: exactly one kind of request expected")
             kind, spec = next(iter(item.items()))
             handler = (
-                getattr(self, f"_req_{kind}", None) or REQUESTS.get(kind) or GRID_REQUESTS.get(kind)
+                getattr(self, f"_req_{kind}", None)
+                or REQUESTS.get(kind)
+                or GRID_REQUESTS.get(kind)
+                or EDITING_REQUESTS.get(kind)
             )
             if handler is None or not isinstance(spec, dict):
                 raise bad_request(f"Invalid requests[{i}]: unknown request {kind!r}")
@@ -317,7 +321,9 @@ class SheetsApp(HttpApp):
     def _req_updateSheetProperties(self, book: Spreadsheet, spec: dict[str, Any]) -> dict[str, Any]:
         props = spec.get("properties", {})
         ws = sheet_of(book, props.get("sheetId", 0))
-        fields = [f.strip() for f in str(spec.get("fields", "")).split(",") if f.strip()]
+        fields = [
+            f.strip().replace(".", "/") for f in str(spec.get("fields", "")).split(",") if f.strip()
+        ]
         grid = props.get("gridProperties", {})
         for name in fields:
             if name == "title":
@@ -330,6 +336,19 @@ class SheetsApp(HttpApp):
                 ws.frozen_rows = int(grid.get("frozenRowCount", 0))
             elif name == "gridProperties/frozenColumnCount":
                 ws.frozen_cols = int(grid.get("frozenColumnCount", 0))
+            elif name == "gridProperties/hideGridlines":
+                ws.extra["hideGridlines"] = bool(grid.get("hideGridlines", False))
+            elif name in ("hidden", "tabColor", "tabColorStyle"):
+                ws.extra[name] = props.get(name)
+            elif name == "index":
+                book.sheets.remove(ws)
+                book.sheets.insert(min(int(props.get("index", 0)), len(book.sheets)), ws)
+                for k, sheet in enumerate(book.sheets):
+                    sheet.index = k
+            else:
+                raise bad_request(
+                    f"Invalid requests[0].updateSheetProperties: unsupported field {name!r}"
+                )
         return {}
 
     def _dimension(
@@ -344,12 +363,12 @@ class SheetsApp(HttpApp):
 
     def _req_insertDimension(self, book: Spreadsheet, spec: dict[str, Any]) -> dict[str, Any]:
         ws, dimension, start, end = self._dimension(book, spec)
-        (shift_rows if dimension == "ROWS" else shift_columns)(ws, start, end - start)
+        (shift_rows if dimension == "ROWS" else shift_columns)(book, ws, start, end - start)
         return {}
 
     def _req_deleteDimension(self, book: Spreadsheet, spec: dict[str, Any]) -> dict[str, Any]:
         ws, dimension, start, end = self._dimension(book, spec)
-        (shift_rows if dimension == "ROWS" else shift_columns)(ws, start, start - end)
+        (shift_rows if dimension == "ROWS" else shift_columns)(book, ws, start, start - end)
         return {}
 
     # -- drive ------------------------------------------------------------------------------------

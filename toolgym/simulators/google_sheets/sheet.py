@@ -78,6 +78,9 @@ class Worksheet:
     frozen_cols: int = 0
     notes: dict[tuple[int, int], str] = field(default_factory=dict)
     pivots: list[dict[str, Any]] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Kept but not computed: ``hidden``, ``tabColorStyle``, ``hideGridlines``, row and column
+    metadata and groups, data validation rules."""
 
     def properties(self) -> dict[str, Any]:
         """The sheet's ``properties`` as ``spreadsheets.get`` answers them."""
@@ -86,13 +89,21 @@ class Worksheet:
             grid["frozenRowCount"] = self.frozen_rows
         if self.frozen_cols:
             grid["frozenColumnCount"] = self.frozen_cols
-        return {
+        if self.extra.get("hideGridlines"):
+            grid["hideGridlines"] = True
+        out = {
             "sheetId": self.sheet_id,
             "title": self.title,
             "index": self.index,
             "sheetType": "GRID",
             "gridProperties": grid,
         }
+        if self.extra.get("hidden"):
+            out["hidden"] = True
+        for key in ("tabColor", "tabColorStyle"):
+            if self.extra.get(key):
+                out[key] = self.extra[key]
+        return out
 
     def metadata(self) -> dict[str, Any]:
         """The sheet as ``spreadsheets.get`` lists it (properties, merges, filter, protection)."""
@@ -103,6 +114,9 @@ class Worksheet:
             out["basicFilter"] = dict(self.basic_filter)
         if self.protected:
             out["protectedRanges"] = list(self.protected)
+        for key in ("rowGroups", "columnGroups"):
+            if self.extra.get(key):
+                out[key] = list(self.extra[key])
         return out
 
     def extent(self) -> tuple[int, int]:
@@ -159,6 +173,7 @@ class Spreadsheet:
         self.title = title
         self.sheets: list[Worksheet] = [Worksheet(0, "Sheet1", 0)]
         self.named_ranges: list[dict[str, Any]] = []
+        self.properties: dict[str, Any] = {"locale": "en_US", "timeZone": "Etc/GMT"}
         self._version = 0
         self._cache: dict[tuple[int, int, int], Value] = {}
         self._evaluating: set[tuple[int, int, int]] = set()
@@ -175,7 +190,8 @@ class Spreadsheet:
 
     def resolve(self, text: str) -> tuple[Worksheet, A1Range]:
         """The sheet and range of an A1 text (``'Sheet 2'!A1:B2``, ``Sheet1``, ``A1``)."""
-        named = next((n for n in self.named_ranges if n.get("name") == text.strip()), None)
+        name = text.strip().rpartition("!")[2]  # 'Sheet1'!Block names Block too
+        named = next((n for n in self.named_ranges if n.get("name") == name), None)
         if named is not None:
             grid = named.get("range", {})
             ws = next((w for w in self.sheets if w.sheet_id == grid.get("sheetId", 0)), None)
@@ -265,7 +281,11 @@ class Spreadsheet:
             raise bad_request(f"Invalid value for majorDimension: {major}")
         ws, ref = self.resolve(text)
         r0, r1, c0, c1 = ref.bounded(ws.rows, ws.cols)
-        grid = [[self.rendered(ws, r, c, option) for c in range(c0, c1)] for r in range(r0, r1)]
+        used_rows, used_cols = ws.extent()  # past them every cell is empty, and trimmed
+        grid = [
+            [self.rendered(ws, r, c, option) for c in range(c0, max(c0, min(c1, used_cols)))]
+            for r in range(r0, max(r0, min(r1, used_rows)))
+        ]
         if major == "COLUMNS":
             grid = [list(col) for col in zip(*grid, strict=True)] if grid else []
         out: dict[str, Any] = {
@@ -417,7 +437,7 @@ def values_append(
         start_a, start_b = first, b0
     count = len(rows)
     if insert_data_option == "INSERT_ROWS":
-        (shift_columns if by_columns else shift_rows)(ws, start_a, count)
+        (shift_columns if by_columns else shift_rows)(book, ws, start_a, count)
     if by_columns:
         ws.cols = max(ws.cols, start_a + count)
         row, col = start_b, start_a
@@ -463,18 +483,63 @@ def _shift(ws: Worksheet, axis: int, at: int, count: int) -> None:
             pivot[name] = max(at, pivot[name] + count)
 
 
-def shift_rows(ws: Worksheet, at: int, count: int) -> None:
-    """Move the cells and formats of rows ``at`` and below down by ``count``, and resize the grid.
+def _shift_grid(grid: dict[str, Any], axis: int, at: int, count: int) -> bool:
+    """Move a ``GridRange`` in place; ``False`` when every row (or column) of it was deleted."""
+    start, end = (
+        ("startRowIndex", "endRowIndex") if axis == 0 else ("startColumnIndex", "endColumnIndex")
+    )
+    lo, hi = grid.get(start, 0), grid.get(end)
+    new_lo = lo if lo < at else (at if count < 0 and lo < at - count else lo + count)
+    if hi is not None:
+        new_hi = hi if hi <= at else (at if count < 0 and hi <= at - count else hi + count)
+        if new_hi <= new_lo:
+            return False
+        grid[end] = new_hi
+    if start in grid or new_lo:
+        grid[start] = new_lo
+    return True
 
-    A negative ``count`` moves them up, dropping the rows removed. Formulas keep their text: the
-    real service also rewrites the references that cross the shift, which this model does not
-    do yet.
+
+def shift(book: Spreadsheet, ws: Worksheet, axis: int, at: int, count: int) -> None:
+    """Insert (``count > 0``) or delete (``count < 0``) rows (``axis=0``) or columns at ``at``.
+
+    Cells, formats and notes move; the grid grows or shrinks; formulas in every sheet that point
+    at the moved cells are rewritten (:mod:`.references`), as are merges, the filter, protected
+    and named ranges of the sheet (those whose cells are all deleted go).
     """
-    _shift(ws, 0, at, count)
-    ws.rows = max(1, ws.rows + count)
+    from toolgym.simulators.google_sheets.references import shift_formula
+
+    _shift(ws, axis, at, count)
+    if axis == 0:
+        ws.rows = max(1, ws.rows + count)
+    else:
+        ws.cols = max(1, ws.cols + count)
+    for sheet in book.sheets:
+        for key, value in sheet.cells.items():
+            if isinstance(value, Formula):
+                sheet.cells[key] = Formula(
+                    shift_formula(value, sheet.title, ws.title, axis, at, count)
+                )
+    ws.merges = [m for m in ws.merges if _shift_grid(m, axis, at, count)]
+    ws.protected = [p for p in ws.protected if _shift_grid(p.get("range", {}), axis, at, count)]
+    if ws.basic_filter is not None and not _shift_grid(
+        ws.basic_filter.setdefault("range", {}), axis, at, count
+    ):
+        ws.basic_filter = None
+    book.named_ranges = [
+        n
+        for n in book.named_ranges
+        if n.get("range", {}).get("sheetId", 0) != ws.sheet_id
+        or _shift_grid(n.setdefault("range", {}), axis, at, count)
+    ]
+    book.changed()
 
 
-def shift_columns(ws: Worksheet, at: int, count: int) -> None:
-    """The columns counterpart of :func:`shift_rows`."""
-    _shift(ws, 1, at, count)
-    ws.cols = max(1, ws.cols + count)
+def shift_rows(book: Spreadsheet, ws: Worksheet, at: int, count: int) -> None:
+    """:func:`shift` of rows."""
+    shift(book, ws, 0, at, count)
+
+
+def shift_columns(book: Spreadsheet, ws: Worksheet, at: int, count: int) -> None:
+    """:func:`shift` of columns."""
+    shift(book, ws, 1, at, count)

@@ -39,6 +39,7 @@ def sheet_to_data(ws: Worksheet) -> dict[str, Any]:
         "frozenCols": ws.frozen_cols,
         "notes": [[r, c, n] for (r, c), n in sorted(ws.notes.items())],
         "pivots": ws.pivots,
+        "extra": ws.extra,
     }
 
 
@@ -59,6 +60,7 @@ def sheet_from_data(data: dict[str, Any]) -> Worksheet:
         int(data.get("frozenCols", 0)),
         {(int(r), int(c)): str(n) for r, c, n in data.get("notes", [])},
         list(data.get("pivots", [])),
+        dict(data.get("extra", {})),
     )
 
 
@@ -70,6 +72,7 @@ def book_to_data(book: Spreadsheet) -> dict[str, Any]:
         "created": getattr(book, "created", 0),
         "sheets": [sheet_to_data(ws) for ws in book.sheets],
         "namedRanges": book.named_ranges,
+        "properties": book.properties,
     }
 
 
@@ -78,5 +81,6 @@ def book_from_data(data: dict[str, Any]) -> Spreadsheet:
     book = Spreadsheet(str(data["id"]), str(data["title"]))
     book.sheets = [sheet_from_data(s) for s in data.get("sheets", [])]
     book.named_ranges = list(data.get("namedRanges", []))
+    book.properties.update(data.get("properties", {}))
     book.created = int(data.get("created", 0))  # type: ignore[attr-defined]
     return book

@@ -82,3 +82,35 @@ class RequestsAdapter:
 
 adapter = RequestsAdapter()
 """The adapter instance the sandbox names (``toolgym.tools.sandbox.remote_http:adapter``)."""
+
+
+def consult_faults(app: HttpApp) -> None:
+    """Make ``app``'s requests meet the service faults the parent draws (in the worker).
+
+    Before each request, the worker asks the parent (a host call ``{"fault": "<METHOD> <path>"}``)
+    whether it meets a fault; the parent draws it from its seeded plan and keeps the event. The
+    worker applies it: an error answer (``rate_limit``, ``server_error``), a ``requests.Timeout``
+    (``timeout``), or a spoiled answer (``truncated``, ``malformed``); ``slow`` changes nothing.
+    """
+    from toolgym.tools.faults import FAILING_KINDS, Fault
+    from toolgym.tools.sandbox.worker import HostCallError, host_call
+
+    handle = app.handle
+
+    def faulty(request: Request) -> Response:
+        try:
+            drawn = host_call({"fault": f"{request.method} {request.path}"})
+        except HostCallError as e:
+            raise requests.ConnectionError(str(e)) from None
+        if not drawn:
+            return handle(request)
+        fault = Fault(**drawn)
+        if fault.kind == "timeout":
+            raise requests.Timeout(f"{fault.call} timed out")
+        if fault.kind in FAILING_KINDS:
+            return fault.error_response()
+        if fault.kind == "slow":
+            return handle(request)
+        return fault.corrupt(handle(request))
+
+    app.handle = faulty  # type: ignore[method-assign]

@@ -8,8 +8,6 @@ from pathlib import Path
 import gymnasium as gym
 import pytest
 
-pytest.importorskip("gspread")
-
 import toolgym  # noqa: F401
 from toolgym.benchmarks.google_sheets import (
     SUITE,

@@ -5,14 +5,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import gspread
+import gspread_dataframe as gd
 import pytest
 
-gspread = pytest.importorskip("gspread", reason="gspread is part of the test extra")
-gd = pytest.importorskip("gspread_dataframe", reason="gspread-dataframe is part of the test extra")
-
-from toolgym.simulators.google_sheets.service import SheetsApp  # noqa: E402
-from toolgym.simulators.http import Request, Response  # noqa: E402
-from toolgym.tools.google_sheets import sheets_client  # noqa: E402
+from toolgym.simulators.google_sheets.service import SheetsApp
+from toolgym.simulators.http import Request, Response
+from toolgym.tools.google_sheets import sheets_client
 
 
 class Recording(SheetsApp):
@@ -220,3 +219,39 @@ def test_a_gspread_program_in_the_sandbox(env: tuple[Any, Recording]) -> None:
         ]
         escape = box.run("client.http_client.session.get('http://example.com')", state)
         assert escape.error is not None  # no network from the sandbox
+
+
+def test_service_account_clients_work_offline(tmp_path: Any) -> None:
+    """``gspread.service_account`` with a locally made key: the token endpoint answers too."""
+    serialization = pytest.importorskip("cryptography.hazmat.primitives.serialization")
+    rsa = pytest.importorskip("cryptography.hazmat.primitives.asymmetric.rsa")
+    from toolgym.tools.requests_transport import simulated_requests
+
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    pem = key.private_bytes(
+        serialization.Encoding.PEM,
+        serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption(),
+    ).decode()
+    key_file = tmp_path / "key.json"
+    key_file.write_text(
+        json.dumps(
+            {
+                "type": "service_account",
+                "project_id": "toolgym",
+                "private_key_id": "1",
+                "private_key": pem,
+                "client_email": "agent@toolgym.iam.gserviceaccount.com",
+                "client_id": "1",
+                "token_uri": "https://oauth2.googleapis.com/token",
+            }
+        )
+    )
+    app = Recording()
+    with simulated_requests(app):
+        client = gspread.service_account(filename=str(key_file))
+        client.create("Keyed").sheet1.update([[1, 2]], "A1")
+        assert client.open("Keyed").sheet1.get_all_values() == [["1", "2"]]
+    token, create = app.seen[0], app.seen[1]
+    assert (token.method, token.host, token.path) == ("POST", "oauth2.googleapis.com", "/token")
+    assert create.header("authorization") == "Bearer toolgym-token"

@@ -178,42 +178,133 @@ JSON_CALLS = [
     '{"name": "remove_item", "arguments": {"item_id": -1}}',
 ]
 
+PYTHON = [
+    # import tricks
+    "import os\nos.system('touch pwned')",
+    "import subprocess\nsubprocess.run(['touch', 'pwned'])",
+    "__import__('os').system('touch pwned')",
+    "import importlib\nimportlib.import_module('os')",
+    "import builtins\nbuiltins.open('pwned', 'w')",
+    "import sys\nsys.modules['os'].system('touch pwned')",
+    "from gspread import utils\nutils.os",
+    "import gspread\ngspread.http_client.requests.utils.os.system('touch pwned')",
+    "import pandas as pd\npd.io.common.os.system('touch pwned')",
+    "import numpy as np\nnp.lib.npyio.os.system('touch pwned')",
+    "import pandas as pd\npd.core.frame.np.ctypeslib",
+    "import json\njson.decoder.re.sys.modules",
+    # gc, frames, subclasses, globals
+    "import gc\ngc.get_objects()",
+    "().__class__.__base__.__subclasses__()",
+    "getattr(getattr((), 'mro'), '__self__')",
+    "x = (i for i in [1])\ngetattr(x, 'gi_frame').f_back.f_globals",
+    "try:\n    1 / 0\nexcept Exception as e:\n    getattr(e, '__traceback__').tb_frame",
+    "get_as_dataframe.__globals__['os']",
+    "getattr(get_as_dataframe, '__glo' + 'bals__')",
+    "worksheet.update.__func__",
+    "type(worksheet).__mro__",
+    "'{0.__class__.__init__.__globals__}'.format(worksheet)",
+    "str.format('{0.spreadsheet.client.__dict__}', worksheet)",
+    # the client's own plumbing
+    "client.http_client.session.get('http://example.com')",
+    "worksheet.client.session.get('https://169.254.169.254/latest/meta-data/')",
+    "import requests\nrequests.get('http://127.0.0.1:22')",
+    "import requests\nrequests.Session().mount('https://', None)",
+    "sheet.client.http_client.session.adapters",
+    # ctypes and native code
+    "import ctypes\nctypes.CDLL(None).system(b'touch pwned')",
+    "import numpy as np\nnp.ctypeslib.load_library('libc', '/lib')",
+    "import numpy as np\nnp.zeros(1).ctypes.data_as",
+    # files through libraries
+    "import pandas as pd\npd.DataFrame({'a': [1]}).to_csv('pwned')",
+    "import numpy as np\nnp.save('pwned', np.zeros(2))",
+    "import pandas as pd\npd.read_csv('/etc/passwd')",
+    "import pandas as pd\npd.read_pickle('pwned.pkl')",
+    "open('pwned', 'w').write('x')",
+    # signals, threads, processes
+    "import signal\nsignal.alarm(0)",
+    "import threading\nthreading.Thread(target=print).start()",
+    "import multiprocessing\nmultiprocessing.Process(target=print).start()",
+    "import os\nos.fork()",
+    "import socket\nsocket.socket()",
+    # memory, CPU and output bombs
+    "while True:\n    pass",
+    "x = 0\nwhile True:\n    x += 1",
+    "try:\n    while True:\n        pass\nexcept BaseException:\n    while True:\n        pass",
+    "x = [0] * (10 ** 10)",
+    "import numpy as np\nx = np.ones((40000, 40000))",
+    "s = 'x'\nwhile True:\n    s = s + s",
+    "print('x' * 10 ** 7)",
+    "def f(n):\n    return f(n + 1)\nf(0)",
+    "worksheet.update([[1] * 26] * 1000000, 'A1')",
+    "import pandas as pd\npd.DataFrame(index=range(10 ** 8), columns=range(10))",
+    # code from strings
+    "exec('import os')",
+    "eval('1 + 1')",
+    "compile('1', 'x', 'exec')",
+    "import pandas as pd\npd.eval('1 + 1')",
+    "import pandas as pd\npd.DataFrame({'a': [1]}).query('a > 0')",
+]
+
 ATTACKS: dict[str, list[str]] = {
     "api_program": API_PROGRAM,
     "curl": CURL + JSON_CALLS,
     "json_calls": JSON_CALLS,
+    "python": PYTHON,
 }
 """Attempts per action language (the REST languages also read JSON calls)."""
 
 assert sum(len(v) for v in (API_PROGRAM, CURL, JSON_CALLS)) >= 100
+assert len(PYTHON) >= 40
+
+LANGUAGE_OPTIONS: dict[str, dict[str, object]] = {"python": {"timeout_s": 1.0}}
+"""Env options for a language's attempts (a one-second program limit keeps the suite fast)."""
 
 
-_ENVS: dict[tuple[str, str], gym.Env] = {}
+_ENVS: dict[tuple[str, str, str | None], gym.Env] = {}
 
 
-def _env(env_id: str, mode: str) -> gym.Env:
-    """One env per id and mode for the whole suite (every attempt starts with a reset)."""
-    if (env_id, mode) not in _ENVS:
-        _ENVS[env_id, mode] = gym.make(env_id, action_mode=mode)
-    return _ENVS[env_id, mode]
+def _env(env_id: str, mode: str, language: str | None = None) -> gym.Env:
+    """One env per id, mode and language for the whole suite (every attempt starts with a reset).
+
+    ``language`` asks a family that offers several (``action_language``) for one of them.
+    """
+    key = (env_id, mode, language)
+    if key not in _ENVS:
+        options: dict[str, object] = {} if language is None else {"action_language": language}
+        env = gym.make(env_id, action_mode=mode, **options)
+        options.update(LANGUAGE_OPTIONS.get(task_env(env).language.name, {}))
+        _ENVS[key] = gym.make(env_id, action_mode=mode, **options) if options else env
+    return _ENVS[key]
 
 
-def _language(env_id: str) -> str:
-    return task_env(_env(env_id, "program")).language.name
+def _languages(env_id: str) -> list[str | None]:
+    """``None`` (the family's default language), then the others it offers."""
+    base = task_env(_env(env_id, "program"))
+    out: list[str | None] = [None]
+    if "action_language" in base.toolkit.options() and base.language.name != "python":
+        out.append("python")
+    return out
+
+
+def _language(env_id: str, language: str | None) -> str:
+    return language or task_env(_env(env_id, "program")).language.name
 
 
 CASES = [
-    (env_id, mode, i)
+    (env_id, mode, language, i)
     for env_id in ENV_IDS
+    for language in _languages(env_id)
     for mode in ("program", "call")
-    for i in range(len(ATTACKS.get(_language(env_id), [])))
+    for i in range(len(ATTACKS.get(_language(env_id, language), [])))
 ]
 
 
-@pytest.mark.parametrize(("env_id", "mode", "index"), CASES)
-def test_attack_is_contained(env_id: str, mode: str, index: int, tmp_path: Path) -> None:
-    action = ATTACKS[_language(env_id)][index]
-    env = _env(env_id, mode)
+@pytest.mark.parametrize(("env_id", "mode", "language", "index"), CASES)
+def test_attack_is_contained(
+    env_id: str, mode: str, language: str | None, index: int, tmp_path: Path
+) -> None:
+    action = ATTACKS[_language(env_id, language)][index]
+    env = _env(env_id, mode, language)
     env.reset(seed=index)
     cwd = os.getcwd()
     os.chdir(tmp_path)

@@ -14,8 +14,6 @@ from toolgym.tools.sandbox import Sandbox, SandboxLimits
 
 CANARY = Path("/tmp/toolgym-sandbox-canary")
 
-pandas = pytest.importorskip("pandas", reason="pandas is part of the test extra")
-
 
 @pytest.fixture(scope="module")
 def box() -> Sandbox:

@@ -75,7 +75,18 @@ tables), ``render_mode``, ``timeout_s`` (the wall-clock and CPU limit of one pro
 from __future__ import annotations
 
 from toolgym.benchmarks.google_sheets.checker import SHEETS_METRICS
-from toolgym.envs.spec import FamilySpec, PromptDefaults, VersionSpec
+from toolgym.envs.spec import BenchAction, FamilySpec, PromptDefaults, VersionSpec
+
+FIVE_CALLS = BenchAction(
+    "test-000",
+    "cell = worksheet.find('Jonas')\n"
+    "worksheet.update_cell(cell.row, 4, 15)\n"
+    "worksheet.update('F1:F2', [['Checked'], ['yes']])\n"
+    "worksheet.format('A1:D1', {'textFormat': {'bold': True}})\n"
+    "worksheet.append_row(['Maya', 'Sales', 61000, 2])",
+    "a five-call gspread program",
+)
+"""A typical program for ``toolgym bench``: a find, three writes and a format."""
 
 SPEC = FamilySpec(
     name="google_sheets",
@@ -102,5 +113,6 @@ SPEC = FamilySpec(
     service="toolgym.simulators.google_sheets.service:SheetsApp",
     aliases=("sheets", "gsheets"),
     doc=__doc__ or "",
+    bench=FIVE_CALLS,
 )
 """The Google Sheets family (its prompting defaults are the original's command-line settings)."""

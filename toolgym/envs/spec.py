@@ -70,6 +70,21 @@ class PromptDefaults:
     max_new_tokens: int = 256
 
 
+@dataclass(frozen=True)
+class BenchAction:
+    """An action the performance benchmark times for a family (``toolgym bench``).
+
+    Attributes:
+        task_id: the test task it is played on.
+        action: the action, as an agent would write it (program mode).
+        label: what it is, for the printed line ("a five-call gspread program").
+    """
+
+    task_id: str
+    action: str
+    label: str
+
+
 _SNAKE = re.compile(r"^[a-z][a-z0-9_]*$")
 _CAMEL = re.compile(r"^[A-Z][A-Za-z0-9]*$")
 
@@ -93,6 +108,8 @@ class FamilySpec:
         aliases: other names the command line accepts for the family.
         doc: the env documentation (Description, Tools, Action Space, ..., Arguments); the
             Version History section is added from :attr:`versions` (see :meth:`full_doc`).
+        bench: a typical action ``toolgym bench`` times end to end, when the family's actions
+            cost more than a call (programs run in the sandbox).
     """
 
     name: str
@@ -106,6 +123,7 @@ class FamilySpec:
     service: str | None = None
     aliases: tuple[str, ...] = ()
     doc: str = ""
+    bench: BenchAction | None = None
 
     def __post_init__(self) -> None:
         if not _SNAKE.match(self.name):

@@ -6,10 +6,13 @@ test split), the oracle's throughput over the whole test split, the memory of on
 toolkit and a backend, built in a fresh process), and, for families with an HTTP service, the
 requests per second of ``toolgym serve`` under 8 concurrent keep-alive clients; and the real
 gazetteer's load time and memory in a fresh process (built into an empty cache, then loaded from
-it); and the sandbox's cold worker start and no-op round trip. Targets on a 2-core machine: a Home Search program step under 300 µs median, OpenWeather
-reset and curl step under 300 µs, every test split with the oracle under 1 s, the listing
+it); the sandbox's cold worker start and no-op round trip; and each family's typical action
+(``FamilySpec.bench``: a five-call gspread program for Google Sheets), its run and its whole step. Targets on a 2-core machine: a Home Search program
+step under 300 µs median, OpenWeather reset and curl step under 300 µs, every test split with the
+oracle under 1 s (Sheets programs run in the sandbox and are measured apart), the listing
 database under 50 MB, the gazetteer loaded under 1 s and 150 MB resident, a sandbox no-op round
-trip under 3 ms, the server at least 2,000 requests/s.
+trip under 3 ms, a five-call Sheets program under 20 ms end to end, the server at least 2,000
+requests/s.
 """
 
 from __future__ import annotations
@@ -105,14 +108,56 @@ def sandbox_latency(repeat: int = 200) -> dict[str, float]:
         sandbox.close()
 
 
+def action_latency(spec: FamilySpec, repeat: int = 100) -> dict[str, float]:
+    """Medians (ms) of the family's typical action (``spec.bench``): its run, and a whole step.
+
+    The run is the action executed from the task's start (for sandboxed programs: the round trip
+    to the warm worker and back with the new state); the step adds what the environment does
+    around it (reading the outcome, the observation, scoring).
+    """
+    assert spec.bench is not None
+    env = gym.make(spec.env_id())
+    base = task_env(env)
+    task = base.get_task(spec.bench.task_id)
+    backend = base.toolkit.new_backend()
+    language = base.language
+    run_code = getattr(backend, "run_code", None)  # sandboxed programs: the round trip alone
+    runs = []
+    for _ in range(repeat + 1):
+        backend.reset(None, task.setup)
+        t = time.perf_counter()
+        if run_code is not None:
+            error = run_code(spec.bench.action).error
+        else:
+            error = language.run_program(spec.bench.action, backend).error
+        runs.append(time.perf_counter() - t)
+        assert error is None, error
+    steps = []
+    for _ in range(repeat + 1):
+        env.reset(options={"task_id": task.task_id})
+        t = time.perf_counter()
+        env.step(spec.bench.action)
+        steps.append(time.perf_counter() - t)
+    env.close()
+    return {  # the first of each is a warm-up
+        "run_ms": statistics.median(runs[1:]) * 1e3,
+        "step_ms": statistics.median(steps[1:]) * 1e3,
+    }
+
+
 def _median_us(samples: list[float]) -> float:
     return statistics.median(samples) * 1e6
 
 
 def bench_env(env_id: str, repeat: int) -> dict[str, Any]:
-    """Latencies and oracle throughput of one env (program mode, test split)."""
+    """Latencies and oracle throughput of one env (program mode, test split).
+
+    Envs whose actions run in the sandbox take a tenth of the samples (at least 50).
+    """
     env = gym.make(env_id)
     unwrapped = task_env(env)
+    if unwrapped.language.name == "python":
+        repeat = max(50, repeat // 10)
     ids = list(unwrapped.task_ids)
     env.reset(seed=0)  # warm-up: gold programs are executed and cached on first use
     resets = []
@@ -244,6 +289,14 @@ def main(argv: list[str] | None = None) -> int:
         f"sandbox: cold worker start {box['cold_start_ms']:.0f} ms, no-op round trip "
         f"{box['noop_ms']:.2f} ms (median)"
     )
+    for spec in families():
+        if spec.bench is not None:
+            timing = action_latency(spec)
+            print(
+                f"{spec.title}, {spec.bench.label}: run (sandbox round trip) "
+                f"{timing['run_ms']:.1f} ms, whole step "
+                f"(outcome read and scored) {timing['step_ms']:.1f} ms (medians)"
+            )
     for spec in families():
         traced, rss = world_memory(spec)
         print(f"{spec.title} world: {traced:.1f} MB allocated, {rss:.1f} MB resident added")

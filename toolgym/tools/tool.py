@@ -358,15 +358,15 @@ def check_implementation(tool: Tool, function: Callable[..., Any], where: str) -
 class ToolSet(Sequence[Tool]):
     """An ordered collection of tools with unique names, and its cached renderings.
 
-    Tools are found by qualified name (``worksheet.update``) and by bare name. Two tools of
-    different owners may share a bare name (``worksheet.batch_update``, ``sheet.batch_update``);
-    the bare name then finds the first.
+    Tools are found by qualified name (``worksheet.update``) and by bare name. Two documented-only
+    tools (not ``offered`` as function schemas) of different owners may share a bare name
+    (``worksheet.batch_update``, ``sheet.batch_update``); the bare name then finds the first.
 
     Args:
         tools: the tools, in the order the docs list them.
 
     Raises:
-        ValueError: two tools share a qualified name.
+        ValueError: two tools share a qualified name, or two offered tools a name.
     """
 
     def __init__(self, tools: Iterable[Tool]) -> None:
@@ -376,7 +376,12 @@ class ToolSet(Sequence[Tool]):
             if tool.qualname in self._by_name:
                 raise ValueError(f"two tools are called {tool.qualname!r}")
             self._by_name[tool.qualname] = tool
+        offered: set[str] = set()
         for tool in self._tools:
+            if tool.offered:  # function-calling schemas are found by bare name
+                if tool.name in offered:
+                    raise ValueError(f"two tools are called {tool.name!r}")
+                offered.add(tool.name)
             self._by_name.setdefault(tool.name, tool)
         self._subsets: dict[tuple[str, ...], ToolSet] = {}
 

@@ -116,7 +116,7 @@ def table_from_prompt(prompt: str) -> list[list[Any]]:
     >>> table_from_prompt("Do it.\\n\\n| Product | Cost |\\n| beef | 1 |")
     [['Product', 'Cost'], ['beef', 1]]
     """
-    rows = []
+    rows: list[list[Any]] = []
     for line in prompt.splitlines():
         match = _PIPE_ROW.match(line)
         if match is None:

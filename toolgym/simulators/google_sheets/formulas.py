@@ -453,7 +453,7 @@ def _call(ctx: _Context, name: str, args: tuple[_Node, ...]) -> Value:
         return all(flags) if name == "AND" else any(flags)
     if name == "NOT":
         return not to_bool(_eval(ctx, args[0]))
-    single = {
+    single: dict[str, Callable[[Value], Value]] = {
         "ABS": lambda v: abs(to_number(v)),
         "INT": lambda v: float(math.floor(to_number(v))),
         "LEN": lambda v: float(len(to_text(v))),

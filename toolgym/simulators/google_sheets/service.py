@@ -389,9 +389,10 @@ class SheetsApp(HttpApp):
                 ]
                 return Response.json_body(200, {"kind": "drive#fileList", "files": files})
             raise SheetsError(405, "METHOD_NOT_ALLOWED", "Method not allowed")
-        book = self.books.get(unquote(file_id))
-        if book is None:
+        found = self.books.get(unquote(file_id))
+        if found is None:
             raise _not_found()
+        book = found
         if request.method == "DELETE":
             del self.books[book.spreadsheet_id]
             return Response(204, {}, b"")

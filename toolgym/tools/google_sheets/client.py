@@ -57,7 +57,7 @@ def sheets_session(app: SheetsApp) -> requests.Session:
 
 def sheets_client(app: SheetsApp | None = None) -> Any:
     """An unmodified ``gspread.Client`` talking to ``app`` (a fresh service by default)."""
-    return gspread.Client(auth=None, session=sheets_session(app or SheetsApp()))
+    return gspread.Client(auth=None, session=sheets_session(app or SheetsApp()))  # type: ignore[arg-type]
 
 
 class CompatWorksheet(gspread.Worksheet):
@@ -98,7 +98,7 @@ class CompatSpreadsheet(gspread.Spreadsheet):
         """The worksheet called ``title``."""
         return _compat(super().worksheet(title))
 
-    def worksheets(self, exclude_hidden: bool = False) -> list[CompatWorksheet]:
+    def worksheets(self, exclude_hidden: bool = False) -> list[CompatWorksheet]:  # type: ignore[override]
         """Every worksheet."""
         return [_compat(ws) for ws in super().worksheets(exclude_hidden)]
 

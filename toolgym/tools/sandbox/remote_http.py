@@ -71,7 +71,7 @@ class RequestsAdapter:
         self.transport.apps = (RemoteApp(hosts),)
         if not self._installed:
             transport = self.transport
-            requests.Session.get_adapter = lambda session, url: transport  # type: ignore[method-assign]
+            requests.Session.get_adapter = lambda session, url: transport  # type: ignore[method-assign,assignment]
             self._installed = True
         return {}
 
@@ -113,4 +113,4 @@ def consult_faults(app: HttpApp) -> None:
             return handle(request)
         return fault.corrupt(handle(request))
 
-    app.handle = faulty  # type: ignore[method-assign]
+    app.handle = faulty  # type: ignore[method-assign,assignment]

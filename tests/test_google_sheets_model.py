@@ -193,3 +193,40 @@ def test_copied_formulas_move_their_relative_references(
     from toolgym.simulators.google_sheets.references import offset_formula
 
     assert offset_formula(formula, rows, cols) == expected
+
+
+def test_typed_dates_percentages_and_amounts_keep_their_look() -> None:
+    book = Spreadsheet("sid", "T")
+    book.values_update(
+        "A1:D1", [["2024-01-15", "1/2/2024 9:05", "12.5%", "$1,200.50"]], "USER_ENTERED"
+    )
+    assert book.values_get("A1:D1", "UNFORMATTED_VALUE")["values"] == [
+        [45306, 45293 + (9 * 60 + 5) / 1440, 0.125, 1200.5]
+    ]
+    assert book.values_get("A1:D1")["values"] == [
+        ["2024-01-15", "1/2/2024 9:05:00", "12.50%", "$1,200.50"]
+    ]
+    dates = book.values_get("A1", "UNFORMATTED_VALUE", "ROWS", "FORMATTED_STRING")
+    assert dates["values"] == [["2024-01-15"]]
+    book.values_update("E1", [["2024-01-15"]], "RAW")  # RAW keeps text
+    assert book.values_get("E1", "UNFORMATTED_VALUE")["values"] == [["2024-01-15"]]
+    book.values_update("F1", [["'2024-01-15"]], "USER_ENTERED")  # so does a leading apostrophe
+    assert book.values_get("F1", "UNFORMATTED_VALUE")["values"] == [["2024-01-15"]]
+
+
+@pytest.mark.parametrize(
+    ("serial", "pattern", "shown"),
+    [
+        (45306, "yyyy-mm-dd", "2024-01-15"),
+        (45306, "M/d/yyyy", "1/15/2024"),
+        (45306, "mmm d, yyyy", "Jan 15, 2024"),
+        (45306, "ddd dd/mm/yy", "Mon 15/01/24"),
+        (45306.5 + 1 / 1440, "h:mm AM/PM", "12:01 PM"),
+        (0.75, "hh:mm:ss", "18:00:00"),
+        (45306, '"Day "d', "Day 15"),
+    ],
+)
+def test_date_patterns(serial: float, pattern: str, shown: str) -> None:
+    from toolgym.simulators.google_sheets.dates import format_date
+
+    assert format_date(serial, pattern) == shown

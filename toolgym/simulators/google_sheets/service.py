@@ -178,6 +178,7 @@ class SheetsApp(HttpApp):
                             r,
                             params.get("valueRenderOption", "FORMATTED_VALUE"),
                             params.get("majorDimension", "ROWS"),
+                            params.get("dateTimeRenderOption", "SERIAL_NUMBER"),
                         )
                         for r in ranges
                     ],
@@ -225,6 +226,7 @@ class SheetsApp(HttpApp):
                 text,
                 params.get("valueRenderOption", "FORMATTED_VALUE"),
                 params.get("majorDimension", "ROWS"),
+                params.get("dateTimeRenderOption", "SERIAL_NUMBER"),
             )
         if request.method == "PUT":
             body = _json(request)

@@ -28,6 +28,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolgym.simulators.google_sheets.a1 import A1Error, A1Range, column_letters, parse_a1
+from toolgym.simulators.google_sheets.dates import (
+    format_date,
+    implied_format,
+    is_date_pattern,
+    parse_date_time,
+)
 from toolgym.simulators.google_sheets.formulas import REF, CellError, Value, evaluate
 from toolgym.simulators.google_sheets.number_format import format_with_pattern
 
@@ -142,7 +148,8 @@ def parse_entered(value: Any) -> Entered:
         return text.upper() == "TRUE"
     match = _NUMBER.match(text)
     if match is None:
-        return value
+        parsed = parse_date_time(text)
+        return value if parsed is None else parsed[0]
     sign, digits, exponent, percent = match.groups()
     number = float(sign + digits.replace(",", "") + (exponent or ""))
     if percent:
@@ -242,8 +249,15 @@ class Spreadsheet:
             r1, c1 = min(r1, max(used_rows, r0)), min(c1, max(used_cols, c0))
         return [[self.value(ws, r, c) for c in range(c0, c1)] for r in range(r0, r1)]
 
-    def rendered(self, ws: Worksheet, row: int, col: int, option: str) -> Any:
-        """A cell as ``valueRenderOption`` renders it (``None`` for an empty cell)."""
+    def rendered(
+        self, ws: Worksheet, row: int, col: int, option: str, date_time: str = "SERIAL_NUMBER"
+    ) -> Any:
+        """A cell as ``valueRenderOption`` renders it (``None`` for an empty cell).
+
+        A number under a date or time format renders as its formatted text for
+        ``FORMATTED_VALUE``, and for the other options too when ``date_time`` (the API's
+        ``dateTimeRenderOption``) is ``FORMATTED_STRING``.
+        """
         entered = ws.cells.get((row, col))
         if option == "FORMULA" and isinstance(entered, Formula):
             return str(entered)
@@ -252,13 +266,15 @@ class Spreadsheet:
             return None
         if isinstance(value, CellError):
             return str(value)
+        pattern = ((ws.formats.get((row, col)) or {}).get("numberFormat") or {}).get("pattern")
+        numeric = isinstance(value, int | float) and not isinstance(value, bool)
+        dates = option == "FORMATTED_VALUE" or date_time == "FORMATTED_STRING"
+        if numeric and pattern and dates and is_date_pattern(pattern):
+            return format_date(float(value), pattern)
         if option == "FORMATTED_VALUE":
             if isinstance(value, bool):
                 return format_number(value)
             if isinstance(value, int | float):
-                pattern = ((ws.formats.get((row, col)) or {}).get("numberFormat") or {}).get(
-                    "pattern"
-                )
                 shown = format_with_pattern(float(value), pattern) if pattern else None
                 return shown if shown is not None else format_number(value)
             return value
@@ -271,6 +287,7 @@ class Spreadsheet:
         text: str,
         value_render_option: str = "FORMATTED_VALUE",
         major_dimension: str = "ROWS",
+        date_time_render_option: str = "SERIAL_NUMBER",
     ) -> dict[str, Any]:
         """``spreadsheets.values.get``: the values of a range, trimmed as the API trims them."""
         option = value_render_option or "FORMATTED_VALUE"
@@ -279,11 +296,17 @@ class Spreadsheet:
         major = major_dimension or "ROWS"
         if major not in ("ROWS", "COLUMNS"):
             raise bad_request(f"Invalid value for majorDimension: {major}")
+        date_time = date_time_render_option or "SERIAL_NUMBER"
+        if date_time not in ("SERIAL_NUMBER", "FORMATTED_STRING"):
+            raise bad_request(f"Invalid value for dateTimeRenderOption: {date_time}")
         ws, ref = self.resolve(text)
         r0, r1, c0, c1 = ref.bounded(ws.rows, ws.cols)
         used_rows, used_cols = ws.extent()  # past them every cell is empty, and trimmed
         grid = [
-            [self.rendered(ws, r, c, option) for c in range(c0, max(c0, min(c1, used_cols)))]
+            [
+                self.rendered(ws, r, c, option, date_time)
+                for c in range(c0, max(c0, min(c1, used_cols)))
+            ]
             for r in range(r0, max(r0, min(r1, used_rows)))
         ]
         if major == "COLUMNS":
@@ -343,10 +366,15 @@ class Spreadsheet:
                 if item is None:
                     continue  # a null leaves the cell as it is
                 entered = parse(item)
+                at = (r0 + i, c0 + j)
                 if entered == "" or entered is None:
-                    ws.cells.pop((r0 + i, c0 + j), None)
-                else:
-                    ws.cells[(r0 + i, c0 + j)] = entered
+                    ws.cells.pop(at, None)
+                    continue
+                ws.cells[at] = entered
+                if parse is parse_entered and isinstance(item, str) and item[:1] not in "'=":
+                    implied = implied_format(item)  # "10%", "$5", "2024-01-15" keep their look
+                    if implied is not None and not (ws.formats.get(at) or {}).get("numberFormat"):
+                        ws.formats[at] = {**ws.formats.get(at, {}), "numberFormat": implied}
         self.changed()
         written = A1Range(ws.title, r0, r0 + max(height, 1), c0, c0 + max(width, 1))
         return {

@@ -162,7 +162,9 @@ def sheet_frame(book: Spreadsheet, ws: Worksheet) -> Any:
     from gspread_dataframe import UNNAMED_COLUMN_NAME_PATTERN
     from pandas.io.parsers import TextParser
 
-    values = book.values_get(quote_title(ws.title), "UNFORMATTED_VALUE").get("values", [])
+    values = book.values_get(
+        quote_title(ws.title), "UNFORMATTED_VALUE", "ROWS", "FORMATTED_STRING"
+    ).get("values", [])
     frame = TextParser(fill_gaps(values, rows=ws.rows, cols=ws.cols)).read(None)
     frame = frame.dropna(how="all", axis=0)
     empty_unnamed = [

@@ -166,6 +166,12 @@ CASES: dict[str, Case] = {
         {"values": [["=B2*C2"]]},
         UPDATED,
     ),
+    "update_with_values_in_response": Case(
+        lambda c: c.ws.update([[2, "=B2*2"]], "D2", raw=False, include_values_in_response=True),
+        PUT + "'Sheet1'!D2",
+        {"includeValuesInResponse": "True"},
+        answer=(*UPDATED, "updatedData"),
+    ),
     "update_range": Case(
         lambda c: c.ws.update("A5:C5", [["glue", 2, 3]]),
         PUT + "'Sheet1'!A5:C5",

@@ -186,9 +186,18 @@ class SheetsApp(HttpApp):
             body = _json(request)
             if action == "batchUpdate" and request.method == "POST":
                 option = body.get("valueInputOption", "")
+                shown = {
+                    k: str(v)
+                    for k, v in body.items()
+                    if k.startswith(("include", "response")) and v is not None
+                }
                 replies = [
-                    book.values_update(
-                        d["range"], d.get("values", []), option, d.get("majorDimension")
+                    _with_values(
+                        book,
+                        book.values_update(
+                            d["range"], d.get("values", []), option, d.get("majorDimension")
+                        ),
+                        shown,
                     )
                     for d in body.get("data", [])
                 ]
@@ -213,7 +222,7 @@ class SheetsApp(HttpApp):
                 if suffix == ":clear":
                     return values_clear(book, target)
                 body = _json(request)
-                return values_append(
+                reply = values_append(
                     book,
                     target,
                     body.get("values", []),
@@ -221,6 +230,8 @@ class SheetsApp(HttpApp):
                     params.get("insertDataOption", "OVERWRITE"),
                     body.get("majorDimension"),
                 )
+                _with_values(book, reply["updates"], params)
+                return reply
         if request.method == "GET":
             return book.values_get(
                 text,
@@ -230,12 +241,13 @@ class SheetsApp(HttpApp):
             )
         if request.method == "PUT":
             body = _json(request)
-            return book.values_update(
+            reply = book.values_update(
                 text,
                 body.get("values", []),
                 params.get("valueInputOption", ""),
                 body.get("majorDimension"),
             )
+            return _with_values(book, reply, params)
         raise SheetsError(405, "METHOD_NOT_ALLOWED", "Method not allowed")
 
     # -- spreadsheets -----------------------------------------------------------------------------
@@ -414,6 +426,20 @@ class SheetsApp(HttpApp):
             "createdTime": stamp,
             "modifiedTime": stamp,
         }
+
+
+def _with_values(
+    book: Spreadsheet, reply: dict[str, Any], params: dict[str, str]
+) -> dict[str, Any]:
+    """``reply`` with ``updatedData`` when ``includeValuesInResponse`` asks for it."""
+    if str(params.get("includeValuesInResponse", "false")).lower() == "true":
+        reply["updatedData"] = book.values_get(
+            reply["updatedRange"],
+            params.get("responseValueRenderOption", "FORMATTED_VALUE"),
+            "ROWS",
+            params.get("responseDateTimeRenderOption", "SERIAL_NUMBER"),
+        )
+    return reply
 
 
 def _json(request: Request) -> dict[str, Any]:

@@ -242,3 +242,54 @@ def test_an_oversized_table_is_refused_in_a_task_file(tmp_path: Path) -> None:
 
     with pytest.raises(TaskFileError, match="text, a number or a logical value"):
         gym.make(ENV_ID, task_file=str(path))
+
+
+SLOW_OR_HEAVY = {
+    "formulas over a large range, many times": (
+        "worksheet.update([['=SUM(Sheet1!A1:Z1000)'] * 10 for i in range(500)], 'A1',"
+        " value_input_option='USER_ENTERED')"
+    ),
+    "a grid grown to the cell limit, summed": (
+        "sheet.sheet1.resize(rows=380000, cols=26)\n"
+        "worksheet.update([['=SUM(Sheet1!A1:Z380000)'] * 40], 'A1', raw=False)"
+    ),
+    "formulas that read the table thousands of times": (
+        "worksheet.update([[i] * 26 for i in range(1000)], 'A1')\n"
+        "worksheet.update([['=SUM(A1:Z1000)'] * 26 for i in range(1000)], 'A1001', raw=False)"
+    ),
+}
+
+
+@pytest.mark.parametrize("program", list(SLOW_OR_HEAVY.values()), ids=list(SLOW_OR_HEAVY))
+def test_what_a_program_leaves_is_cheap_to_read_back(env: gym.Env, program: str) -> None:
+    """The outcome and the view are computed outside the sandbox: formulas cannot stall them."""
+    import time
+
+    env.reset(options={"task_id": env.unwrapped.task_ids[0]})
+    start = time.perf_counter()
+    obs, _, terminated, _, info = env.step(program)
+    assert terminated and time.perf_counter() - start < 8.0, info["error"]
+
+
+def test_the_service_model_is_out_of_reach_and_grids_keep_the_real_limits(env: gym.Env) -> None:
+    task_id = env.unwrapped.task_ids[0]
+    model = "app = client.http_client.session.adapters['https://sheets.googleapis.com'].apps[0]"
+    _, _, info = play(env, task_id, model)
+    assert info["error"]["category"] == "forbidden"
+    _, _, info = play(env, task_id, "worksheet.resize(rows=400000, cols=26)")
+    assert (
+        info["error"]["category"] == "runtime_error"
+        and "10000000 cells" in info["error"]["message"]
+    )
+
+
+def test_programs_start_from_a_fresh_process() -> None:
+    from toolgym.tools.sandbox import Sandbox
+
+    with Sandbox() as box:
+        first = box.run("import requests\nrequests.codes.ok = 999\nstate = requests.codes.ok", None)
+        again = box.run("import requests\nstate = requests.codes.ok", None)
+        assert first.state == 999 and again.state == 200  # nothing carries over
+        seeded = [box.run("import numpy as np\nstate = float(np.random.rand())", None).state]
+        seeded.append(box.run("import numpy as np\nstate = float(np.random.rand())", None).state)
+        assert seeded[0] == seeded[1]  # the same draws in every program

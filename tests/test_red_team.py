@@ -237,6 +237,18 @@ PYTHON = [
     "def f(n):\n    return f(n + 1)\nf(0)",
     "worksheet.update([[1] * 26] * 1000000, 'A1')",
     "import pandas as pd\npd.DataFrame(index=range(10 ** 8), columns=range(10))",
+    # found by a red-team pass: private modules, aliases, library helpers that read files
+    "from pandas._typing import type_t\nF = type_t(open)",
+    "import gspread\ngspread.auth.Path('/etc/hostname').read_text()",
+    "import pandas as pd\npd.io.common.urlopen('file:///etc/hostname').read()",
+    "import pandas as pd\npd.io.parsers.TextFileReader('/etc/hostname').read()",
+    "from requests.packages.urllib3.util.ssl_ import SSLContext",
+    "from pandas._libs import lib",
+    "from pandas.io.parsers.readers import ThreadPoolExecutor",
+    "import pandas as pd\npd.api.extensions.register_dataframe_accessor('groupby')",
+    "import numpy as np\nnp.lib.stride_tricks.as_strided(np.zeros(1), (10**6,), (1,))",
+    "import requests\nt = requests.Session().get_adapter('https://api.thecatapi.com')\nt.send = 1",
+    "import pandas as pd\npd.set_option('mode.copy_on_write', False)",
     # code from strings
     "exec('import os')",
     "eval('1 + 1')",

@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from toolgym.tools.backend import Attempt, Backend
-from toolgym.tools.errors import ToolCallError
+from toolgym.tools.errors import RUNTIME_ERROR, ToolCallError
 from toolgym.tools.faults import FAILING_KINDS, SERVICE_ERROR, Fault
 from toolgym.tools.python_language import CodeRun, sandbox_error
 from toolgym.tools.sandbox import HostRefusal, SandboxLimits, shared_sandbox
@@ -60,6 +60,14 @@ class SandboxBackend(Backend):
     def view(self, state: Any) -> str:
         """``state`` as the agent sees it after a program (default: nothing)."""
         return ""
+
+    def state_problem(self, state: Any) -> str | None:
+        """Why a state a program left cannot be kept (default: any plain data can).
+
+        The program may have changed its copy of the world in any way the language allows, so
+        a family checks what comes back against what its world can hold.
+        """
+        return None
 
     def reset(
         self, rng: np.random.Generator | None, setup: Mapping[str, Any] | None = None
@@ -103,6 +111,12 @@ class SandboxBackend(Backend):
             state = {**self.state, "faults": True}
             result = shared_sandbox(self.adapter, self.limits).run(code, state, self._draw_fault)
         error = sandbox_error(result.error)
+        if error is None:
+            problem = self.state_problem(result.state)
+            if problem is not None:
+                error = ToolCallError(
+                    RUNTIME_ERROR, f"the program left a state that cannot be kept: {problem}"
+                )
         if error is not None and self._failed_by is not None:
             fault = self._failed_by
             error = ToolCallError(

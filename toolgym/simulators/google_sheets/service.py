@@ -40,7 +40,7 @@ from toolgym.simulators.google_sheets.sheet import (
     values_append,
     values_clear,
 )
-from toolgym.simulators.google_sheets.state import book_from_data, book_to_data
+from toolgym.simulators.google_sheets.state import MAX_GRID_CELLS, book_from_data, book_to_data
 from toolgym.simulators.google_sheets.structure import REQUESTS, sheet_of
 from toolgym.simulators.http import HttpApp, Request, Response
 from toolgym.simulators.seeding import stable_rng
@@ -222,14 +222,20 @@ class SheetsApp(HttpApp):
                 if suffix == ":clear":
                     return values_clear(book, target)
                 body = _json(request)
-                reply = values_append(
-                    book,
-                    target,
-                    body.get("values", []),
-                    params.get("valueInputOption", ""),
-                    params.get("insertDataOption", "OVERWRITE"),
-                    body.get("majorDimension"),
-                )
+                before = book_to_data(book)
+                try:
+                    reply = values_append(
+                        book,
+                        target,
+                        body.get("values", []),
+                        params.get("valueInputOption", ""),
+                        params.get("insertDataOption", "OVERWRITE"),
+                        body.get("majorDimension"),
+                    )
+                    _check_grid(book)
+                except Exception:
+                    self.books[book.spreadsheet_id] = book_from_data(before)
+                    raise
                 _with_values(book, reply["updates"], params)
                 return reply
         if request.method == "GET":
@@ -281,6 +287,21 @@ class SheetsApp(HttpApp):
         return answer
 
     def _batch_update(self, book: Spreadsheet, body: dict[str, Any]) -> dict[str, Any]:
+        """Apply every request, or none.
+
+        A failing request (or a grid past the cell limit) leaves the spreadsheet as it was, as
+        the real service does.
+        """
+        before = book_to_data(book)
+        try:
+            reply = self._apply_requests(book, body)
+            _check_grid(book)
+        except Exception:
+            self.books[book.spreadsheet_id] = book_from_data(before)
+            raise
+        return reply
+
+    def _apply_requests(self, book: Spreadsheet, body: dict[str, Any]) -> dict[str, Any]:
         replies: list[dict[str, Any]] = []
         for i, item in enumerate(body.get("requests", [])):
             if not isinstance(item, dict) or len(item) != 1:
@@ -426,6 +447,16 @@ class SheetsApp(HttpApp):
             "createdTime": stamp,
             "modifiedTime": stamp,
         }
+
+
+def _check_grid(book: Spreadsheet) -> None:
+    """400 when the spreadsheet's sheets hold more cells than the service allows."""
+    cells = sum(ws.rows * ws.cols for ws in book.sheets)
+    if cells > MAX_GRID_CELLS:
+        raise bad_request(
+            "This action would increase the number of cells in the workbook above the limit "
+            f"of {MAX_GRID_CELLS} cells."
+        )
 
 
 def _with_values(

@@ -167,6 +167,14 @@ def format_number(x: float) -> str:
     return text if "e" not in text else f"{x:.2E}".replace("E+0", "E+").replace("E-0", "E-")
 
 
+MAX_CELL_READS = 2_000_000
+"""The most cells a spreadsheet's formulas read between two writes (then ``#ERROR!``)."""
+
+
+class _TooManyReads(Exception):
+    """The formulas have read more cells than :data:`MAX_CELL_READS`."""
+
+
 class Spreadsheet:
     """A spreadsheet: its id, title and sheets, and the values API over them.
 
@@ -184,6 +192,8 @@ class Spreadsheet:
         self._version = 0
         self._cache: dict[tuple[int, int, int], Value] = {}
         self._evaluating: set[tuple[int, int, int]] = set()
+        self._extents: dict[int, tuple[int, int]] = {}
+        self._reads = 0
 
     # -- sheets -----------------------------------------------------------------------------------
     def sheet(self, title: str | None) -> Worksheet:
@@ -221,6 +231,8 @@ class Spreadsheet:
         """Forget computed values (after any write)."""
         self._version += 1
         self._cache.clear()
+        self._extents.clear()
+        self._reads = 0
 
     # -- values -----------------------------------------------------------------------------------
     def value(self, ws: Worksheet, row: int, col: int) -> Value:
@@ -236,17 +248,35 @@ class Spreadsheet:
         self._evaluating.add(key)
         try:
             result = evaluate(entered, self._read_range, ws.title)
+        except _TooManyReads:
+            result = CellError("#ERROR!")
         finally:
             self._evaluating.discard(key)
         self._cache[key] = result
         return result
 
+    def used(self, ws: Worksheet) -> tuple[int, int]:
+        """:meth:`Worksheet.extent`, kept until the next write."""
+        extent = self._extents.get(ws.sheet_id)
+        if extent is None:
+            extent = self._extents[ws.sheet_id] = ws.extent()
+        return extent
+
     def _read_range(self, ref: A1Range) -> list[list[Value]]:
+        """A range's values for a formula.
+
+        The rows and columns past the last used ones are left out: they are empty, and no
+        function here counts empty cells, so the results are the same (and ``SUM(A1:Z1000000)``
+        costs what the data costs). A spreadsheet whose formulas read more than
+        :data:`MAX_CELL_READS` cells in all gets ``#ERROR!`` for the formulas past that.
+        """
         ws = self.sheet(ref.sheet)
         r0, r1, c0, c1 = ref.bounded(ws.rows, ws.cols)
-        if ref.end_row is None or ref.end_col is None:  # whole columns/rows: only what is used
-            used_rows, used_cols = ws.extent()
-            r1, c1 = min(r1, max(used_rows, r0)), min(c1, max(used_cols, c0))
+        used_rows, used_cols = self.used(ws)
+        r1, c1 = min(r1, max(used_rows, r0)), min(c1, max(used_cols, c0))
+        self._reads += (r1 - r0) * (c1 - c0)
+        if self._reads > MAX_CELL_READS:
+            raise _TooManyReads
         return [[self.value(ws, r, c) for c in range(c0, c1)] for r in range(r0, r1)]
 
     def rendered(
@@ -301,7 +331,7 @@ class Spreadsheet:
             raise bad_request(f"Invalid value for dateTimeRenderOption: {date_time}")
         ws, ref = self.resolve(text)
         r0, r1, c0, c1 = ref.bounded(ws.rows, ws.cols)
-        used_rows, used_cols = ws.extent()  # past them every cell is empty, and trimmed
+        used_rows, used_cols = self.used(ws)  # past them every cell is empty, and trimmed
         grid = [
             [
                 self.rendered(ws, r, c, option, date_time)

@@ -84,3 +84,116 @@ def book_from_data(data: dict[str, Any]) -> Spreadsheet:
     book.properties.update(data.get("properties", {}))
     book.created = int(data.get("created", 0))  # type: ignore[attr-defined]
     return book
+
+
+MAX_GRID_CELLS = 10_000_000
+"""The most cells (rows times columns, all sheets) a spreadsheet may have, as in Google Sheets."""
+
+MAX_CELL_CHARS = 50_000
+"""The longest text or formula a cell may hold, as in Google Sheets."""
+
+
+def _is_int(value: Any, low: int = 0, high: int = MAX_GRID_CELLS) -> bool:
+    return type(value) is int and low <= value <= high
+
+
+def _cell_problem(value: Any) -> str | None:
+    if isinstance(value, dict):
+        if set(value) != {"f"} or type(value["f"]) is not str:
+            return "a formula cell is {'f': <text>}"
+        value = value["f"]
+    if type(value) is str:
+        return (
+            None if len(value) <= MAX_CELL_CHARS else f"a cell holds over {MAX_CELL_CHARS:,} chars"
+        )
+    if value is None or type(value) in (bool, int):
+        return None
+    if type(value) is float:
+        return None if value == value and abs(value) != float("inf") else "a cell holds NaN or inf"
+    return f"a cell holds a {type(value).__name__}"
+
+
+def sheet_problem(data: Any) -> str | None:
+    """Why one sheet's plain data is not a sheet the service can hold (``None``: it is)."""
+    if not isinstance(data, dict):
+        return "a sheet is an object"
+    if not (_is_int(data.get("sheetId"), 0, 2**31 - 1) and _is_int(data.get("index"), 0, 200)):
+        return "a sheet's id and index are small non-negative integers"
+    if type(data.get("title")) is not str or not 0 < len(data["title"]) <= 100:
+        return "a sheet's title is text of 1 to 100 characters"
+    rows, cols = data.get("rows", 1000), data.get("cols", 26)
+    if not (_is_int(rows, 1) and _is_int(cols, 1, 18_278)):
+        return "a sheet has 1 or more rows and 1 to 18,278 columns"
+    for key in ("cells", "formats", "notes"):
+        for item in data.get(key, []):
+            if not (isinstance(item, list) and len(item) == 3):
+                return f"each of a sheet's {key} is [row, column, value]"
+            r, c, value = item
+            if not (_is_int(r, 0, rows - 1) and _is_int(c, 0, cols - 1)):
+                return f"a sheet's {key} lie inside its grid ({rows} x {cols})"
+            if key == "cells":
+                problem = _cell_problem(value)
+                if problem:
+                    return problem
+            elif key == "formats" and not isinstance(value, dict):
+                return "a cell format is an object"
+            elif key == "notes" and (type(value) is not str or len(value) > MAX_CELL_CHARS):
+                return "a note is text"
+    for key in ("merges", "protectedRanges", "pivots"):
+        if not isinstance(data.get(key, []), list) or not all(
+            isinstance(x, dict) for x in data.get(key, [])
+        ):
+            return f"a sheet's {key} are a list of objects"
+    for pivot in data.get("pivots", []):
+        if not (_is_int(pivot.get("row"), 0, rows) and _is_int(pivot.get("col"), 0, cols)):
+            return "a pivot table's anchor lies inside the grid"
+        if not isinstance(pivot.get("pivotTable"), dict):
+            return "a pivot table is an object"
+    for key in ("frozenRows", "frozenCols"):
+        if not _is_int(data.get(key, 0), 0, rows if key == "frozenRows" else cols):
+            return f"a sheet's {key} is a count inside its grid"
+    if data.get("basicFilter") is not None and not isinstance(data["basicFilter"], dict):
+        return "a sheet's basic filter is an object"
+    if not isinstance(data.get("extra", {}), dict):
+        return "a sheet's extra properties are an object"
+    return None
+
+
+def data_problem(data: Any) -> str | None:
+    """Why the service's plain data (:meth:`SheetsApp.to_data`) cannot be loaded, or ``None``.
+
+    Programs in the sandbox may change the simulated service freely; what they leave is checked
+    against the limits the real service keeps (10 million cells per spreadsheet, 50,000
+    characters per cell) and the shapes :func:`book_from_data` reads.
+    """
+    if not isinstance(data, dict) or not isinstance(data.get("books", []), list):
+        return "the service's state is an object with a list of spreadsheets"
+    if not _is_int(data.get("clock", 0), 0, 2**53):
+        return "the service's clock is a non-negative integer"
+    for book in data.get("books", []):
+        if not isinstance(book, dict) or type(book.get("id")) is not str:
+            return "a spreadsheet is an object with a text id"
+        if type(book.get("title")) is not str or not isinstance(book.get("sheets"), list):
+            return "a spreadsheet has a text title and a list of sheets"
+        if not book["sheets"]:
+            return "a spreadsheet has at least one sheet"
+        cells = 0
+        titles: set[str] = set()
+        ids: set[int] = set()
+        for sheet in book["sheets"]:
+            problem = sheet_problem(sheet)
+            if problem:
+                return problem
+            cells += sheet.get("rows", 1000) * sheet.get("cols", 26)
+            titles.add(sheet["title"])
+            ids.add(sheet["sheetId"])
+        if cells > MAX_GRID_CELLS:
+            return f"a spreadsheet has {cells:,} cells, over the limit of {MAX_GRID_CELLS:,}"
+        if len(titles) < len(book["sheets"]) or len(ids) < len(book["sheets"]):
+            return "a spreadsheet's sheets have different titles and ids"
+        named = book.get("namedRanges", [])
+        if not isinstance(named, list) or not all(isinstance(n, dict) for n in named):
+            return "named ranges are a list of objects"
+        if not isinstance(book.get("properties", {}), dict):
+            return "a spreadsheet's properties are an object"
+    return None

@@ -23,6 +23,7 @@ from toolgym.simulators.google_sheets.a1 import quote_title
 from toolgym.simulators.google_sheets.grid_data import DEFAULT_FORMAT, cell_data
 from toolgym.simulators.google_sheets.service import SheetsApp
 from toolgym.simulators.google_sheets.sheet import Spreadsheet, Worksheet
+from toolgym.simulators.google_sheets.state import data_problem
 from toolgym.tools.google_sheets.functions import sheet_tools
 from toolgym.tools.python_language import MAX_OUTPUT_CHARS, PythonLanguage
 from toolgym.tools.sandbox import SandboxLimits
@@ -165,7 +166,11 @@ def sheet_frame(book: Spreadsheet, ws: Worksheet) -> Any:
     values = book.values_get(
         quote_title(ws.title), "UNFORMATTED_VALUE", "ROWS", "FORMATTED_STRING"
     ).get("values", [])
-    frame = TextParser(fill_gaps(values, rows=ws.rows, cols=ws.cols)).read(None)
+    # gspread_dataframe pads to the whole grid; rows and columns past the first empty ones are
+    # all empty and dropped again, so one of each gives the same frame (dtypes included)
+    used_rows, used_cols = book.used(ws)
+    padded = fill_gaps(values, rows=min(ws.rows, used_rows + 1), cols=min(ws.cols, used_cols + 1))
+    frame = TextParser(padded).read(None)
     frame = frame.dropna(how="all", axis=0)
     empty_unnamed = [
         label
@@ -222,6 +227,18 @@ class SheetsBackend(SandboxBackend):
     def view(self, state: Any) -> str:
         """The last worksheet as a table."""
         return render_table(state) if self.show_sheet else ""
+
+    def state_problem(self, state: Any) -> str | None:
+        """What the real service could not hold (``data_problem``), or a missing spreadsheet."""
+        if not isinstance(state, dict) or set(state) != {"app", "spreadsheet"}:
+            return "a Sheets state is {'app', 'spreadsheet'}"
+        problem = data_problem(state["app"])
+        if problem is not None:
+            return problem
+        books = {b["id"] for b in state["app"].get("books", [])}
+        if state["spreadsheet"] not in books:
+            return "the task's spreadsheet is gone"
+        return None
 
 
 class SheetsToolkit(Toolkit):

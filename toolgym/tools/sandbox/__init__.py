@@ -142,10 +142,15 @@ class Sandbox:
     # -- the worker --------------------------------------------------------------------------------
     def _start(self) -> None:
         # A minimal environment: nothing of the parent's (keys, tokens) reaches agent code.
-        env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1"}
+        env = {
+            "PATH": "/usr/bin:/bin",
+            "LANG": "C.UTF-8",
+            "PYTHONDONTWRITEBYTECODE": "1",
+            "PYTHONHASHSEED": "0",  # the same set order in every run
+        }
         boot = (
             "import sys; sys.path.insert(0, sys.argv.pop(1)); "
-            "from toolgym.tools.sandbox.worker import main; sys.exit(main(sys.argv[1:]))"
+            "from toolgym.tools.sandbox.zygote import main; sys.exit(main(sys.argv[1:]))"
         )
         command = [
             sys.executable,

@@ -50,6 +50,12 @@ ALLOWED_MODULES: tuple[str, ...] = (
 """Top-level modules agent code may import (with their submodules), when they are installed."""
 
 DENIED_MODULES: tuple[str, ...] = (
+    "pandas.io",
+    "pandas.api.extensions",
+    "pandas.plotting",
+    "pandas.compat",
+    "pandas.core.config_init",
+    "numpy.lib.stride_tricks",
     "numpy.ctypeslib",
     "numpy.lib.format",
     "numpy.lib.npyio",
@@ -81,11 +87,38 @@ DENIED_ATTRIBUTES: frozenset[str] = frozenset(
         "read_stata", "read_sql", "read_sql_query", "read_sql_table", "read_hdf", "read_clipboard",
         "to_clipboard", "fromfile", "tofile", "loadtxt", "genfromtxt", "fromregex", "memmap",
         "open_memmap", "save", "savez", "savez_compressed", "savetxt", "get_handle",
-        "ctypes", "ctypeslib", "load_library", "system", "popen",
+        "ctypes", "ctypeslib", "load_library", "system", "popen", "urlopen", "TextFileReader",
+        "StataReader", "ExcelFile", "ExcelWriter", "HDFStore",
+        # memory reached through made-up strides
+        "as_strided", "stride_tricks",
+        # settings shared by every later program of a process
+        "register_dataframe_accessor", "register_series_accessor", "register_index_accessor",
+        "register_extension_dtype", "set_option", "reset_option", "option_context", "seterr",
+        "seterrcall", "set_printoptions", "printoptions", "setbufsize", "set_string_function",
         # class internals
         "mro",
     }
 )  # fmt: skip
+
+DENIED_OBJECT_MODULES: frozenset[str] = frozenset(
+    {
+        "os", "posix", "nt", "sys", "io", "_io", "pathlib", "subprocess", "socket", "_socket",
+        "shutil", "tempfile", "importlib", "ctypes", "_ctypes", "threading", "_thread",
+        "concurrent", "multiprocessing", "_multiprocessing", "signal", "_signal", "mmap",
+        "resource", "gc", "inspect", "types", "code", "codeop", "pickle", "_pickle", "copyreg",
+        "marshal", "shelve", "dbm", "sqlite3", "_sqlite3", "zipfile", "tarfile", "gzip", "bz2",
+        "lzma", "glob", "linecache", "tokenize", "runpy", "pkgutil", "zipimport", "site",
+        "sysconfig", "platform", "webbrowser", "pty", "tty", "fcntl", "termios", "select",
+        "selectors", "ssl", "_ssl", "smtplib", "ftplib", "http", "urllib", "urllib3", "xmlrpc",
+        "logging", "atexit", "faulthandler", "tracemalloc", "pdb", "bdb", "trace", "cProfile",
+        "profile", "asyncio", "posixpath", "genericpath", "fileinput", "filecmp", "codecs",
+        "_codecs", "builtins", "weakref", "_weakref", "functools", "operator", "_operator",
+        "pyseccomp", "RestrictedPython", "toolgym",
+    }
+)  # fmt: skip
+"""Modules whose functions, classes and objects agent code may not hold, wherever it finds them
+(``gspread.auth.Path``, a file object a library returns): the system, files, processes, code.
+``builtins`` functions the sandbox gives out itself (``len``, ``print``) are not affected."""
 """Attribute names refused on every object: evaluators of strings and templates, deserializers
 that can run code, readers and writers of files, the system."""
 
@@ -99,8 +132,8 @@ class OutputLimit(Exception):
 
 
 def _allowed_module(name: str) -> bool:
-    top = name.split(".")[0]
-    if top not in ALLOWED_MODULES:
+    parts = name.split(".")
+    if parts[0] not in ALLOWED_MODULES or any(p.startswith("_") for p in parts):
         return False
     return not any(name == d or name.startswith(d + ".") for d in DENIED_MODULES)
 
@@ -128,13 +161,65 @@ class ModuleProxy:
         return [n for n in dir(module) if not n.startswith("_")]
 
 
+OBJECT_MODULES_ALLOWED: tuple[str, ...] = ("toolgym.tools.google_sheets.client",)
+"""Modules of the denied packages whose objects programs are given (gspread's compatible
+worksheets)."""
+
+
+def _home(value: Any) -> str:
+    """The module a function or class comes from, else that of the object's type."""
+    if isinstance(value, type | FunctionType | BuiltinFunctionType | MethodType):
+        home = getattr(value, "__module__", None)
+    else:
+        home = getattr(type(value), "__module__", None)
+    return str(home or "")
+
+
+_DANGEROUS: tuple[Any, ...] = (
+    type, super, open, eval, exec, compile, __import__, globals, locals, vars, getattr, setattr,
+    delattr, input, breakpoint, memoryview, object, classmethod, staticmethod, property,
+)  # fmt: skip
+_DANGEROUS_IDS = frozenset(id(v) for v in _DANGEROUS)
+
+
+def denied_object(value: Any) -> str | None:
+    """Why agent code may not hold ``value`` (see :data:`DENIED_OBJECT_MODULES`), or ``None``."""
+    if id(value) in _DANGEROUS_IDS:
+        return f"{value.__name__!r} is not available in the sandbox"
+    if type(value) is ModuleProxy:
+        return None
+    module = _home(value)
+    home = module.split(".")[0]
+    if home not in DENIED_OBJECT_MODULES or home == "builtins" or module in OBJECT_MODULES_ALLOWED:
+        return None
+    routine = isinstance(value, type | FunctionType | BuiltinFunctionType | MethodType)
+    name = value.__qualname__ if routine else type(value).__qualname__
+    kind = "functions and classes" if routine else "objects"
+    return f"{module} {kind} ({name}) are not available in the sandbox"
+
+
 def guard_value(value: Any) -> Any:
-    """``value`` as agent code may hold it: a module becomes a proxy, or is refused."""
+    """``value`` as agent code may hold it.
+
+    A module becomes a proxy, or is refused; functions, classes and objects of the system's
+    modules are refused (:func:`denied_object`).
+    """
     if isinstance(value, ModuleType):
         if not _allowed_module(value.__name__):
             raise Forbidden(f"the module {value.__name__!r} is not available in the sandbox")
         return ModuleProxy(value)
+    problem = denied_object(value)
+    if problem is not None:
+        raise Forbidden(problem)
     return value
+
+
+def guarded_iter(value: Any) -> Any:
+    """``iter`` for agent loops: no iterating a file or another system object."""
+    problem = denied_object(value)
+    if problem is not None:
+        raise Forbidden(problem)
+    return iter(value)
 
 
 _MISSING = object()
@@ -152,6 +237,9 @@ def check_name(name: object) -> str:
 def guarded_getattr(obj: Any, name: Any, default: Any = _MISSING) -> Any:
     """``getattr`` as agent code may use it (see the module docstring)."""
     check_name(name)
+    problem = denied_object(obj)
+    if problem is not None:
+        raise Forbidden(problem)
     text_type = obj if isinstance(obj, type) else type(obj)
     if name in ("format", "format_map") and issubclass(text_type, str | bytes):
         raise Forbidden("str.format is not available in the sandbox; use f-strings or +")
@@ -178,6 +266,8 @@ def guarded_import(
         allowed = ", ".join(ALLOWED_MODULES)
         raise Forbidden(f"import of {name!r} is not allowed; importable: {allowed}")
     module = importlib.import_module(name)
+    if not _allowed_module(module.__name__):  # an alias such as requests.packages.urllib3
+        raise Forbidden(f"import of {name!r} is not allowed (it is {module.__name__!r})")
     if not fromlist:  # "import a.b" binds "a"
         return ModuleProxy(importlib.import_module(name.split(".")[0]))
     for item in fromlist:
@@ -193,8 +283,8 @@ _UNWRITABLE = (ModuleType, ModuleProxy, type, FunctionType, BuiltinFunctionType,
 
 
 def write_guard(obj: Any) -> Any:
-    """Attribute and item writes go to data objects only."""
-    if isinstance(obj, _UNWRITABLE):
+    """Attribute and item writes go to data objects only (not to system or toolgym objects)."""
+    if isinstance(obj, _UNWRITABLE) or denied_object(obj) is not None:
         raise Forbidden(f"{type(obj).__name__} objects cannot be changed in the sandbox")
     return obj
 
@@ -282,7 +372,7 @@ def restricted_globals(printer: type, names: dict[str, Any]) -> dict[str, Any]:
         "__metaclass__": type,
         "_getattr_": guarded_getattr,
         "_getitem_": operator.getitem,
-        "_getiter_": iter,
+        "_getiter_": guarded_iter,
         "_iter_unpack_sequence_": guarded_iter_unpack_sequence,
         "_unpack_sequence_": guarded_unpack_sequence,
         "_write_": write_guard,

@@ -1,32 +1,32 @@
-"""The sandbox worker: a persistent, confined process that runs agent programs.
+"""The sandbox worker: one agent program, run in its own confined process.
 
-Started by :class:`toolgym.tools.sandbox.Sandbox` as ``python -I -m toolgym.tools.sandbox.worker
-<adapter> <memory_bytes>``. It imports what agent code may import (once: later programs find them
-warm), confines itself (:mod:`.confine`), then says ``{"ready": ..., "confinement": ...}`` and
-answers one JSON line per JSON line it reads:
+Each program runs in a fresh child of the warm sandbox process (:mod:`.zygote`), forked before the
+program arrives, so that imports are done once and nothing one program does (a changed library
+setting, a hijacked descriptor, a thread left running) reaches the next. The child talks only to
+the zygote, over two private pipes; it never sees the parent's channel or its nonces:
 
-* in: ``{"code": str, "state": <plain data>, "cpu_s": float, "wall_s": float, "output": int}``;
-* out: ``{"state": <plain data> | null, "stdout": str, "error": {"category", "message"} | null}``.
+* in: one line ``{"code": str, "state": <plain data>, "cpu_s": float, "wall_s": float,
+  "output": int}``;
+* out: one line ``{"state": <plain data> | null, "stdout": str, "error": {"category",
+  "message"} | null}``.
 
-While a program runs, it may ask the parent for something the worker does not hold (an HTTP
-request to a simulated service that lives in the parent): :func:`host_call` writes
-``{"nonce", "call": <plain data>}`` and reads the parent's ``{"nonce", "answer": <plain data>}``.
-An answer that arrives after its program ended is skipped.
+While the program runs it may ask the parent for what the worker does not hold (an HTTP request to
+a simulated service that lives in the parent): :func:`host_call` writes ``{"call": <plain data>}``
+and reads ``{"answer": <plain data>, "error": ...}``, which the zygote relays.
 
 The adapter (``module:attribute``, chosen by the parent, never by agent code) turns the state into
 the names the program sees and reads the new state back (:mod:`.adapters`). Time limits raise in
-the program (CPU time through ``RLIMIT_CPU``'s ``SIGXCPU``, wall clock through ``SIGALRM``), so the
-worker survives them; the parent kills a worker that does not answer in time and starts another.
+the program (CPU time through ``RLIMIT_CPU``'s ``SIGXCPU``, wall clock through ``SIGALRM``); a
+program that outlives them is killed by the zygote.
 """
 
 from __future__ import annotations
 
 import importlib
-import io
 import json
+import os
 import resource
 import signal
-import sys
 import time
 from typing import Any
 
@@ -60,26 +60,20 @@ def host_call(payload: Any) -> Any:
     """Ask the parent for something during a program, and wait for its answer.
 
     Raises:
-        HostCallError: outside a job, or the parent answered with an error.
+        HostCallError: outside a program, or the parent refused or failed the call.
     """
-    channel, nonce = _CHANNEL.get("out"), _CHANNEL.get("nonce")
-    if channel is None or nonce is None:
+    out, answers = _CHANNEL.get("out"), _CHANNEL.get("in")
+    if out is None or answers is None:
         raise HostCallError("host calls are only possible while a program runs")
-    channel.write(json.dumps({"nonce": nonce, "call": payload}, ensure_ascii=True) + "\n")
-    channel.flush()
-    while True:
-        line = sys.stdin.readline()
-        if not line:
-            raise HostCallError("the parent closed the channel")
-        try:
-            reply = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(reply, dict) and reply.get("nonce") == nonce and "answer" in reply:
-            break
+    out.write(json.dumps({"call": payload}, ensure_ascii=True) + "\n")
+    out.flush()
+    line = answers.readline()
+    if not line:
+        raise HostCallError("the channel closed")
+    reply = json.loads(line)
     if reply.get("error"):
         raise HostCallError(str(reply["error"]))
-    return reply["answer"]
+    return reply.get("answer")
 
 
 def _load(ref: str) -> Any:
@@ -97,8 +91,15 @@ def _warm_imports() -> None:
             continue
 
 
-def run_job(job: dict[str, Any], adapter: Any) -> dict[str, Any]:
-    """Run one program (see the module docstring); never raises."""
+def run_job(job: dict[str, Any], adapter: Any, limits: bool = True) -> dict[str, Any]:
+    """Run one program (see the module docstring); never raises.
+
+    Args:
+        job: the program and its state and limits.
+        adapter: builds the program's names and reads its state back.
+        limits: whether to set the job's CPU and wall-clock limits (off for a warm-up run,
+            whose limits would otherwise stay for the real job).
+    """
     from toolgym.tools.sandbox.policy import (
         Forbidden,
         OutputLimit,
@@ -124,14 +125,13 @@ def run_job(job: dict[str, Any], adapter: Any) -> dict[str, Any]:
         return out
     names = adapter.setup(job.get("state"))
     namespace = restricted_globals(printer, names)
-    used = resource.getrusage(resource.RUSAGE_SELF)
-    cpu_now = used.ru_utime + used.ru_stime
-    _, hard = resource.getrlimit(resource.RLIMIT_CPU)
-    soft = int(cpu_now + float(job.get("cpu_s", 5.0))) + 1
-    if hard != resource.RLIM_INFINITY:
-        soft = min(soft, hard)
-    resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
-    signal.setitimer(signal.ITIMER_REAL, float(job.get("wall_s", 5.0)))
+    if limits:
+        used = resource.getrusage(resource.RUSAGE_SELF)
+        cpu_now = used.ru_utime + used.ru_stime
+        soft = int(cpu_now + float(job.get("cpu_s", 5.0))) + 1
+        # SIGXCPU at the soft limit raises in the program; past the hard one the kernel kills it
+        resource.setrlimit(resource.RLIMIT_CPU, (soft, soft + 1))
+        signal.setitimer(signal.ITIMER_REAL, float(job.get("wall_s", 5.0)))
     try:
         exec(code, namespace)
         out["state"] = adapter.collect(namespace)
@@ -154,7 +154,6 @@ def run_job(job: dict[str, Any], adapter: Any) -> dict[str, Any]:
         out["error"] = {"category": "runtime_error", "message": f"{type(e).__name__}: {e}"}
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
-        resource.setrlimit(resource.RLIMIT_CPU, (resource.RLIM_INFINITY, hard))
     collector = namespace.get("_print")
     if collector is not None and hasattr(collector, "parts"):
         out["stdout"] = "".join(collector.parts)
@@ -197,7 +196,8 @@ def plain_problem(value: Any) -> str | None:
     return None
 
 
-def _encode(out: dict[str, Any], nonce: Any) -> str:
+def encode(out: dict[str, Any]) -> str:
+    """A program's answer as one JSON line: plain data only, bounded in size."""
     problem = plain_problem(out.get("state"))
     if problem is not None:
         out["state"] = None
@@ -205,72 +205,62 @@ def _encode(out: dict[str, Any], nonce: Any) -> str:
             "category": "resource_limit" if "more than" in problem else "runtime_error",
             "message": f"the program left a state that is not plain data: {problem}",
         }
-    out["nonce"] = nonce
     try:
         text = json.dumps(out, ensure_ascii=True)
     except (TypeError, ValueError, RecursionError, MemoryError) as e:
-        out = {
-            "state": None,
-            "stdout": "",
-            "error": {"category": "runtime_error", "message": f"the answer cannot be sent ({e})"},
-            "nonce": nonce,
-        }
-        text = json.dumps(out)
+        text = json.dumps(
+            {
+                "state": None,
+                "stdout": "",
+                "error": {
+                    "category": "runtime_error",
+                    "message": f"the answer cannot be sent ({e})",
+                },
+            }
+        )
     if len(text) > MAX_STATE_CHARS:
-        out = {
-            "state": None,
-            "stdout": "",
-            "error": {
-                "category": "resource_limit",
-                "message": f"the program left more than {MAX_STATE_CHARS:,} characters of state",
-            },
-            "nonce": nonce,
-        }
-        text = json.dumps(out)
+        text = json.dumps(
+            {
+                "state": None,
+                "stdout": "",
+                "error": {
+                    "category": "resource_limit",
+                    "message": f"the program left more than {MAX_STATE_CHARS:,} characters of state",
+                },
+            }
+        )
     return text
 
 
-def main(argv: list[str]) -> int:
-    """Serve jobs on stdin/stdout until stdin closes."""
-    from toolgym.tools.sandbox.confine import install_filter, limit_resources
+def serve_one(job_in: int, answer_out: int, adapter: Any) -> None:
+    """In a fresh child: read one job, run it, write its answer (then the child exits)."""
+    import random
 
-    adapter_ref, memory = argv[0], int(argv[1])
-    channel = sys.stdout
-    _CHANNEL["out"] = channel
-    sys.stdout = io.StringIO()  # stray writes never reach the channel
-    adapter = _load(adapter_ref)
-    _warm_imports()
-    signal.signal(signal.SIGALRM, _on_alarm)
-    signal.signal(signal.SIGXCPU, _on_cpu)
-    limit_resources(memory)
-    problem = install_filter()
-    channel.write(json.dumps({"ready": True, "confinement": problem}) + "\n")
-    channel.flush()
-    for line in sys.stdin:
-        started = time.perf_counter()
-        job: Any = None
+    answers = os.fdopen(job_in, "r", encoding="utf-8")
+    out = os.fdopen(answer_out, "w", encoding="utf-8")
+    line = answers.readline()
+    if not line:
+        return
+    _CHANNEL["in"], _CHANNEL["out"] = answers, out
+    started = time.perf_counter()
+    try:
+        job = json.loads(line)
+        random.seed(0)  # programs that draw numbers draw the same ones every time
         try:
-            job = json.loads(line)
-            if isinstance(job, dict) and "answer" in job:
-                continue  # the answer to a host call of a program that has ended
-            _CHANNEL["nonce"] = job.get("nonce") if isinstance(job, dict) else None
-            out = run_job(job, adapter)
-        except _Timeout:
-            out = {"state": None, "stdout": "", "error": {"category": "timeout", "message": "late"}}
-        except Exception as e:
-            out = {
-                "state": None,
-                "stdout": "",
-                "error": {"category": "runtime_error", "message": f"bad job: {e}"},
-            }
-        _CHANNEL["nonce"] = None
-        out["seconds"] = time.perf_counter() - started
-        nonce = job.get("nonce") if isinstance(job, dict) else None
-        sys.stdout = io.StringIO()
-        channel.write(_encode(out, nonce) + "\n")
-        channel.flush()
-    return 0
+            import numpy
 
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+            numpy.random.seed(0)
+        except ImportError:
+            pass
+        result = run_job(job, adapter)
+    except _Timeout:
+        result = {"state": None, "stdout": "", "error": {"category": "timeout", "message": "late"}}
+    except Exception as e:
+        result = {
+            "state": None,
+            "stdout": "",
+            "error": {"category": "runtime_error", "message": f"bad job: {type(e).__name__}: {e}"},
+        }
+    result["seconds"] = time.perf_counter() - started
+    out.write(encode(result) + "\n")
+    out.flush()

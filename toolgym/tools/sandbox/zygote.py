@@ -1,0 +1,254 @@
+"""The warm sandbox process: it forks one confined child per program and relays for it.
+
+Started by :class:`toolgym.tools.sandbox.Sandbox` as ``python -I -c <boot> <root> <adapter>
+<memory_bytes>``. It imports what agent code may import and warms the adapter (once: every child
+finds them ready), confines itself (:mod:`.confine`: resource limits, files readable only under
+Python's own folders, a system-call filter), says ``{"ready": ..., "confinement": ...}`` and then
+answers one JSON line per job line it reads from the parent:
+
+* in: ``{"code", "state", "cpu_s", "wall_s", "output", "nonce"}``;
+* out: ``{"state", "stdout", "error", "seconds", "nonce"}``, and while the program runs,
+  ``{"nonce", "call"}`` lines that the parent answers with ``{"nonce", "answer", "error"}``.
+
+Each job goes to a child forked ahead of time (:func:`spawn`), which confines itself further (no
+processes, its own signals only) and talks to the zygote over two private pipes. The zygote
+parses what the child sends, adds the nonce and passes it on; it kills the child after its answer,
+or when the answer does not come in time, and reports ``timeout`` or ``resource_limit`` itself.
+So a program cannot reach the parent's channel, cannot answer for another job, and leaves nothing
+behind for the next program.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import io
+import json
+import os
+import select
+import signal
+import sys
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from toolgym.tools.sandbox.worker import (
+    _load,
+    _on_alarm,
+    _on_cpu,
+    _warm_imports,
+    run_job,
+    serve_one,
+)
+
+
+def warm_up(adapter: Any) -> None:
+    """Run a trivial program once (in a child, before its job: its pages are then its own)."""
+    with contextlib.suppress(Exception):
+        run_job({"code": "x = 1", "state": None, "output": 100}, adapter, limits=False)
+
+
+MAX_CHILD_LINE = 16_000_000
+"""The longest line a child may send (an answer or a host call)."""
+
+GRACE_S = 0.5
+"""How long past its wall-clock limit a child may take to report its own timeout."""
+
+
+@dataclass
+class Child:
+    """A forked child waiting for its job: its pid and the zygote's ends of its pipes."""
+
+    pid: int
+    job_out: int
+    answer_in: int
+    buffer: bytes = b""
+
+
+def spawn(adapter: Any, devnull: int) -> Child:
+    """Fork a child that confines itself, warms up and waits for one job."""
+    from toolgym.tools.sandbox.confine import confine_child
+
+    job_in, job_out = os.pipe()
+    answer_in, answer_out = os.pipe()
+    gc.freeze()  # the objects already there are not scanned (and not copied) in the child
+    pid = os.fork()
+    if pid == 0:  # the child: never returns
+        try:
+            gc.disable()  # a child lives for one program: its garbage goes with it
+            os.close(job_out)
+            os.close(answer_in)
+            os.dup2(devnull, 0)  # the parent's channel is not the child's
+            os.dup2(devnull, 1)
+            for fd in range(3, 1024):
+                if fd not in (job_in, answer_out):
+                    with contextlib.suppress(OSError):
+                        os.close(fd)
+            confine_child()
+            warm_up(adapter)  # touch what a program touches while no program waits
+            serve_one(job_in, answer_out, adapter)
+        finally:
+            os._exit(0)
+    os.close(job_in)
+    os.close(answer_out)
+    return Child(pid, job_out, answer_in)
+
+
+def _read_line(child: Child, deadline: float) -> bytes | None:
+    """The child's next line; ``None`` past the deadline, at its end, or past the size limit."""
+    while b"\n" not in child.buffer:
+        left = deadline - time.monotonic()
+        if left <= 0 or len(child.buffer) > MAX_CHILD_LINE:
+            return None
+        ready, _, _ = select.select([child.answer_in], [], [], left)
+        if not ready:
+            return None
+        chunk = os.read(child.answer_in, 1 << 20)
+        if not chunk:
+            return None
+        child.buffer += chunk
+    line, _, child.buffer = child.buffer.partition(b"\n")
+    return line
+
+
+def _write(fd: int, data: bytes, deadline: float) -> bool:
+    """Write all of ``data`` before the deadline (``False``: the child is not reading)."""
+    view = memoryview(data)
+    while view:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return False
+        _, ready, _ = select.select([], [fd], [], left)
+        if not ready:
+            return False
+        try:
+            view = view[os.write(fd, view[: 1 << 16]) :]
+        except OSError:
+            return False
+    return True
+
+
+def _failure(category: str, message: str) -> dict[str, Any]:
+    return {"state": None, "stdout": "", "error": {"category": category, "message": message}}
+
+
+def _ended(child: Child) -> str:
+    """Why a child stopped answering (it is killed and reaped here)."""
+    with contextlib.suppress(OSError):
+        os.kill(child.pid, signal.SIGKILL)
+    try:
+        _, status = os.waitpid(child.pid, 0)
+    except ChildProcessError:
+        return "was stopped"
+    if os.WIFSIGNALED(status):
+        number = os.WTERMSIG(status)
+        if number in (signal.SIGKILL, signal.SIGXCPU):
+            return "was killed (it ran out of memory or CPU time)"
+        return f"crashed ({signal.Signals(number).name})"
+    return "ended without an answer"
+
+
+def serve(child: Child, job: dict[str, Any], channel: io.TextIOBase) -> dict[str, Any]:
+    """Run ``job`` in ``child``, relaying its host calls; its answer (never raises)."""
+    nonce = job.get("nonce")
+    wall = float(job.get("wall_s", 5.0))
+    deadline = time.monotonic() + wall + GRACE_S
+    task = {k: v for k, v in job.items() if k != "nonce"}
+    if not _write(child.job_out, (json.dumps(task, ensure_ascii=True) + "\n").encode(), deadline):
+        return _failure("runtime_error", f"the program's process {_ended(child)}")
+    while True:
+        line = _read_line(child, deadline)
+        if line is None:
+            if time.monotonic() >= deadline:
+                _ended(child)
+                return _failure("timeout", f"the program ran past its {wall:g} s and was stopped")
+            return _failure("resource_limit", f"the program's process {_ended(child)}")
+        try:
+            message = json.loads(line)
+        except (ValueError, RecursionError):
+            message = None
+        if not isinstance(message, dict):
+            _ended(child)
+            return _failure("runtime_error", "the program broke its process's answer")
+        if "call" not in message:
+            return message
+        channel.write(json.dumps({"nonce": nonce, "call": message["call"]}) + "\n")
+        channel.flush()
+        answer = _parent_answer(nonce)
+        if not _write(child.job_out, (json.dumps(answer) + "\n").encode(), deadline):
+            _ended(child)
+            return _failure("timeout", f"the program ran past its {wall:g} s and was stopped")
+
+
+def _parent_answer(nonce: Any) -> dict[str, Any]:
+    """The parent's answer to the current host call (other lines are skipped)."""
+    while True:
+        line = sys.stdin.readline()
+        if not line:
+            return {"answer": None, "error": "the parent closed the channel"}
+        try:
+            reply = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(reply, dict) and reply.get("nonce") == nonce and "answer" in reply:
+            return {"answer": reply["answer"], "error": reply.get("error")}
+
+
+def _reap() -> None:
+    """Collect children that have exited (they are killed after their answers)."""
+    with contextlib.suppress(ChildProcessError):
+        while os.waitpid(-1, os.WNOHANG)[0] > 0:
+            pass
+
+
+def main(argv: list[str]) -> int:
+    """Serve jobs on stdin/stdout until stdin closes."""
+    from toolgym.tools.sandbox.confine import install_filter, limit_resources, restrict_files
+
+    adapter_ref, memory = argv[0], int(argv[1])
+    channel = sys.stdout
+    sys.stdout = io.StringIO()  # stray writes never reach the channel
+    adapter = _load(adapter_ref)
+    _warm_imports()
+    warm = getattr(adapter, "warm", None)
+    if callable(warm):
+        warm()
+    signal.signal(signal.SIGALRM, _on_alarm)  # inherited by every child
+    signal.signal(signal.SIGXCPU, _on_cpu)
+    limit_resources(memory)
+    with contextlib.suppress(ImportError):
+        import pyseccomp  # noqa: F401  (it looks for libc with tools no sandbox process may run)
+    devnull = os.open(os.devnull, os.O_RDWR)
+    problems = [p for p in (restrict_files(), install_filter()) if p]
+    channel.write(json.dumps({"ready": True, "confinement": "; ".join(problems) or None}) + "\n")
+    channel.flush()
+    child: Child | None = spawn(adapter, devnull)
+    for line in sys.stdin:
+        try:
+            job = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(job, dict) or "answer" in job:
+            continue  # not a job (an answer to a host call that came too late)
+        if child is None:
+            child = spawn(adapter, devnull)
+        started = time.perf_counter()
+        try:
+            out = serve(child, job, channel)
+        finally:
+            with contextlib.suppress(OSError):
+                os.kill(child.pid, signal.SIGKILL)
+            for fd in (child.job_out, child.answer_in):
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+        out["seconds"] = time.perf_counter() - started
+        out["nonce"] = job.get("nonce")
+        channel.write(json.dumps(out, ensure_ascii=True) + "\n")
+        channel.flush()
+        _reap()
+        child = spawn(adapter, devnull)  # ready for the next job
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -63,6 +63,8 @@ def sheets_client(app: SheetsApp | None = None) -> Any:
 class CompatWorksheet(gspread.Worksheet):
     """A gspread worksheet whose ``update`` also takes gspread 5.x calls (module docstring)."""
 
+    _sandbox_exposed = True  # programs in the sandbox may use it (toolgym objects are refused)
+
     def update(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
         """``update(values, range_name)`` (6.x) or ``update(range_name, values)`` (5.x)."""
         if args and "range_name" not in kwargs and self._is_range(args[0]):
@@ -93,6 +95,8 @@ def _compat(worksheet: gspread.Worksheet) -> CompatWorksheet:
 
 class CompatSpreadsheet(gspread.Spreadsheet):
     """A gspread spreadsheet whose worksheets are :class:`CompatWorksheet` objects."""
+
+    _sandbox_exposed = True
 
     def worksheet(self, title: str) -> CompatWorksheet:
         """The worksheet called ``title``."""

@@ -138,6 +138,7 @@ class Sandbox:
         self._pid = os.getpid()
         self._buffer = b""
         self._lock = threading.Lock()
+        self._host_calls = 0
 
     # -- the worker --------------------------------------------------------------------------------
     def _start(self) -> None:
@@ -241,6 +242,7 @@ class Sandbox:
             if "call" not in message:
                 return line
             calls += 1
+            self._host_calls = calls
             answer = _host_answer(message, handler, calls)
             try:
                 text = json.dumps({"nonce": nonce, **answer}, ensure_ascii=True)
@@ -306,6 +308,7 @@ class Sandbox:
                 restarted = True
             assert self._process is not None and self._process.stdin is not None
             deadline = time.monotonic() + limits.wall_s + 1.0
+            self._host_calls = 0
             try:
                 self._send(job)
                 line = self._exchange(nonce, deadline, handler)
@@ -333,12 +336,17 @@ class Sandbox:
                           f"{limits.wall_s:g} s and was stopped"}
                 )  # fmt: skip
                 return SandboxResult(None, "", error, time.perf_counter() - started, restarted)
+        state, error = reply.get("state"), reply.get("error")
+        if self._host_calls > MAX_HOST_CALLS and error is None:  # caught by the program: no matter
+            state, error = (
+                None,
+                {
+                    "category": "resource_limit",
+                    "message": f"the program made more than {MAX_HOST_CALLS} host calls",
+                },
+            )
         return SandboxResult(
-            reply.get("state"),
-            str(reply.get("stdout", "")),
-            reply.get("error"),
-            time.perf_counter() - started,
-            restarted,
+            state, str(reply.get("stdout", "")), error, time.perf_counter() - started, restarted
         )
 
 

@@ -161,9 +161,15 @@ class ModuleProxy:
         return [n for n in dir(module) if not n.startswith("_")]
 
 
-OBJECT_MODULES_ALLOWED: tuple[str, ...] = ("toolgym.tools.google_sheets.client",)
-"""Modules of the denied packages whose objects programs are given (gspread's compatible
-worksheets)."""
+def _exposed(value: Any) -> bool:
+    """Whether a class (or an object's class) says programs may use it: ``_sandbox_exposed``.
+
+    A family's own classes that programs are given (a library's class with a tweak) set it.
+    """
+    if isinstance(value, MethodType):  # a bound method: its object says
+        value = value.__self__
+    owner = value if isinstance(value, type) else type(value)
+    return any(klass.__dict__.get("_sandbox_exposed") is True for klass in owner.__mro__)
 
 
 def _home(value: Any) -> str:
@@ -190,7 +196,7 @@ def denied_object(value: Any) -> str | None:
         return None
     module = _home(value)
     home = module.split(".")[0]
-    if home not in DENIED_OBJECT_MODULES or home == "builtins" or module in OBJECT_MODULES_ALLOWED:
+    if home not in DENIED_OBJECT_MODULES or home == "builtins" or _exposed(value):
         return None
     routine = isinstance(value, type | FunctionType | BuiltinFunctionType | MethodType)
     name = value.__qualname__ if routine else type(value).__qualname__

@@ -336,17 +336,20 @@ class Sandbox:
                           f"{limits.wall_s:g} s and was stopped"}
                 )  # fmt: skip
                 return SandboxResult(None, "", error, time.perf_counter() - started, restarted)
-        state, error = reply.get("state"), reply.get("error")
-        if self._host_calls > MAX_HOST_CALLS and error is None:  # caught by the program: no matter
-            state, error = (
-                None,
-                {
-                    "category": "resource_limit",
-                    "message": f"the program made more than {MAX_HOST_CALLS} host calls",
-                },
-            )
+        new_state: Any = reply.get("state")
+        failure: dict[str, str] | None = reply.get("error")
+        if self._host_calls > MAX_HOST_CALLS and failure is None:  # the program caught the refusal
+            new_state = None
+            failure = {
+                "category": "resource_limit",
+                "message": f"the program made more than {MAX_HOST_CALLS} host calls",
+            }
         return SandboxResult(
-            state, str(reply.get("stdout", "")), error, time.perf_counter() - started, restarted
+            new_state,
+            str(reply.get("stdout", "")),
+            failure,
+            time.perf_counter() - started,
+            restarted,
         )
 
 

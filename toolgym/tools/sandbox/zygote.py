@@ -30,7 +30,7 @@ import signal
 import sys
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TextIO
 
 from toolgym.tools.sandbox.worker import (
     _load,
@@ -148,7 +148,7 @@ def _ended(child: Child) -> str:
     return "ended without an answer"
 
 
-def serve(child: Child, job: dict[str, Any], channel: io.TextIOBase) -> dict[str, Any]:
+def serve(child: Child, job: dict[str, Any], channel: TextIO) -> dict[str, Any]:
     """Run ``job`` in ``child``, relaying its host calls; its answer (never raises)."""
     nonce = job.get("nonce")
     wall = float(job.get("wall_s", 5.0))

@@ -249,6 +249,10 @@ PYTHON = [
     "import numpy as np\nnp.lib.stride_tricks.as_strided(np.zeros(1), (10**6,), (1,))",
     "import requests\nt = requests.Session().get_adapter('https://api.thecatapi.com')\nt.send = 1",
     "import pandas as pd\npd.set_option('mode.copy_on_write', False)",
+    "from pandas.core.computation import expr, scope",
+    "import pandas as pd\npd.Series([1]).agg('__class__')",
+    "import pandas as pd\npd.DataFrame({'a': [1]}).apply('__builtins__')",
+    "import gspread\ngspread.utils.finditem.__globals__",
     # code from strings
     "exec('import os')",
     "eval('1 + 1')",

@@ -181,35 +181,52 @@ def test_a_worker_that_stops_answering_is_killed_and_replaced() -> None:
 
 
 PROBE = """
-import json, os, socket, sys, threading
+import ctypes, glob, json, os, resource, socket, sys, threading, time
 sys.path.insert(0, sys.argv[1])
-from toolgym.tools.sandbox.confine import confine_child, install_filter, restrict_files
+from toolgym.tools.sandbox.confine import (
+    confine_child, drop_capabilities, install_filter, restrict_files,
+)
 import pyseccomp
-problem = install_filter()
+data = glob.glob(os.path.join(sys.argv[1], "toolgym", "benchmarks", "data", "*.jsonl"))[0]
+caps = drop_capabilities()
 landlock = restrict_files()
-confine_child()
-results = {"problem": problem, "landlock": landlock}
-def attempt(name, fn):
-    try:
-        fn()
-        results[name] = "allowed"
-    except OSError as e:
-        results[name] = e.errno
-attempt("fork", os.fork)
-attempt("exec", lambda: os.execv("/bin/true", ["true"]))
-attempt("socket", lambda: socket.socket())
-attempt("write", lambda: open("/tmp/toolgym-sandbox-canary", "w"))
-attempt("read", lambda: open("/etc/hostname").read())
-attempt("proc", lambda: open(f"/proc/{os.getppid()}/environ").read())
-attempt("library", lambda: open(json.__file__).read())
-t = threading.Thread(target=lambda: None)
-t.start(); t.join()
-results["thread"] = "allowed"
-print(json.dumps(results))
+problem = install_filter()
+parent = os.getppid()
+r, w = os.pipe()
+if os.fork() == 0:  # a program's process, as the sandbox makes it
+    confine_child()
+    results = {"problem": problem, "landlock": landlock, "caps": caps}
+    def attempt(name, fn):
+        try:
+            fn()
+            results[name] = "allowed"
+        except OSError as e:
+            results[name] = e.errno
+        except ValueError as e:
+            results[name] = str(e)
+    attempt("fork", os.fork)
+    attempt("exec", lambda: os.execv("/bin/true", ["true"]))
+    attempt("socket", lambda: socket.socket())
+    attempt("write", lambda: open("/tmp/toolgym-sandbox-canary", "w"))
+    attempt("read", lambda: open("/etc/hostname").read())
+    attempt("proc", lambda: open(f"/proc/{parent}/environ").read())
+    attempt("tasks", lambda: open(data).read())
+    attempt("library", lambda: open(json.__file__).read())
+    attempt("signal", lambda: os.kill(parent, 0))
+    attempt("limit_other", lambda: resource.prlimit(parent, resource.RLIMIT_CPU, (1, 1)))
+    attempt("clock", lambda: time.clock_settime(time.CLOCK_REALTIME, 1e9))
+    t = threading.Thread(target=lambda: None)
+    t.start(); t.join()
+    results["thread"] = "allowed"
+    os.write(w, json.dumps(results).encode())
+    os._exit(0)
+os.close(w)
+print(os.read(r, 100000).decode())
 """
 
 
-def test_the_system_call_filter() -> None:
+def test_the_process_confinement() -> None:
+    """Even code that escaped the language cannot reach the system (as a program's process)."""
     root = str(Path(__file__).resolve().parents[1])
     out = subprocess.run(
         [sys.executable, "-c", PROBE, root], capture_output=True, text=True, timeout=60
@@ -222,10 +239,11 @@ def test_the_system_call_filter() -> None:
     eperm, eacces = 1, 13
     assert results["fork"] == results["exec"] == results["socket"] == eperm
     assert results["write"] in (eperm, eacces) and not CANARY.exists()
+    assert results["signal"] == results["limit_other"] == results["clock"] == eperm
     assert results["library"] == "allowed" and results["thread"] == "allowed"
     if results["landlock"]:
         pytest.skip(f"no Landlock on this machine: {results['landlock']}")
-    assert results["read"] == results["proc"] == eacces  # outside Python's folders
+    assert results["read"] == results["proc"] == results["tasks"] == eacces
 
 
 def test_programmer_mistakes_raise() -> None:

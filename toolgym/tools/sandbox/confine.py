@@ -47,11 +47,22 @@ DENIED_CALLS: tuple[str, ...] = (
     "mq_open", "fanotify_init", "inotify_init", "inotify_init1", "kexec_load", "init_module",
     "finit_module", "delete_module", "reboot", "swapon", "swapoff", "acct", "quotactl",
     "sethostname", "setdomainname", "personality", "syslog", "process_madvise",
+    "clock_settime", "clock_adjtime", "settimeofday", "adjtimex", "setreuid", "setregid",
+    "setresuid", "setresgid", "setfsuid", "setfsgid", "setgroups", "capset", "kcmp",
+    "migrate_pages", "move_pages", "rt_sigqueueinfo", "rt_tgsigqueueinfo", "ioprio_set",
+    "lookup_dcookie", "vhangup", "iopl", "ioperm",
 )  # fmt: skip
 """System calls no sandbox process may make (answered with ``EPERM``)."""
 
 CHILD_DENIED_CALLS: tuple[str, ...] = ("fork", "vfork", "kill")
 """System calls a program's child may not make either (the zygote forks and kills children)."""
+
+CHILD_SELF_ONLY_CALLS: tuple[str, ...] = (
+    "prlimit64", "sched_setaffinity", "sched_setscheduler", "sched_setparam",
+    "sched_setattr", "setpriority", "getpriority",
+)  # fmt: skip
+"""Calls a child may make on itself only (their first argument, a process id, must be 0):
+otherwise a program could lower the environment's own limits or priority."""
 
 
 def limit_resources(memory_bytes: int) -> None:
@@ -73,7 +84,12 @@ def readable_paths() -> list[str]:
         paths.update(site.getsitepackages())
     with contextlib.suppress(AttributeError):
         paths.add(site.getusersitepackages())
-    paths.add(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    package = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    # the code a program's process may still import; not the tasks and their golds
+    paths.update(os.path.join(package, part) for part in ("tools", "simulators"))
+    paths.update(
+        os.path.join(package, name) for name in os.listdir(package) if name.endswith(".py")
+    )
     paths.update(
         ("/usr/lib", "/usr/lib64", "/lib", "/lib64", "/usr/local/lib", "/usr/share/zoneinfo")
     )
@@ -178,6 +194,46 @@ def confine_child() -> None:
         # clone without CLONE_THREAD makes a process; with it, a thread (the runtime needs those)
         rules.add_rule(deny, "clone", seccomp.Arg(0, seccomp.MASKED_EQ, CLONE_THREAD, 0))
         rules.add_rule(deny, "tgkill", seccomp.Arg(0, seccomp.NE, os.getpid()))
+        for name in CHILD_SELF_ONLY_CALLS:
+            with contextlib.suppress(ValueError, OSError, RuntimeError):
+                index = 1 if name in ("setpriority", "getpriority") else 0  # (which, who, ...)
+                rules.add_rule(deny, name, seccomp.Arg(index, seccomp.NE, 0))
         rules.load()
     except Exception:
         pass  # the zygote has reported that there is no filter
+
+
+def drop_capabilities() -> str | None:
+    """Give up every Linux capability (a sandbox started as root keeps root's uid only).
+
+    Without ``CAP_SYS_RESOURCE`` limits cannot be raised again, without ``CAP_SYS_TIME`` the
+    clock cannot be set, without ``CAP_KILL`` other users' processes cannot be signalled, and so
+    on. ``None`` when done (or there was nothing to drop), else why not.
+    """
+    import ctypes
+
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(47, 4, 0, 0, 0)  # PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL
+        for cap in range(64):
+            libc.prctl(24, cap, 0, 0, 0)  # PR_CAPBSET_DROP (refused without CAP_SETPCAP)
+
+        class Header(ctypes.Structure):
+            _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+        class Data(ctypes.Structure):
+            _fields_ = [
+                ("effective", ctypes.c_uint32),
+                ("permitted", ctypes.c_uint32),
+                ("inheritable", ctypes.c_uint32),
+            ]
+
+        header = Header(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3
+        data = (Data * 2)()
+        if libc.capset(ctypes.byref(header), data) != 0:
+            return f"capabilities could not be dropped ({os.strerror(ctypes.get_errno())})"
+    except (OSError, AttributeError) as e:
+        return f"capabilities could not be dropped ({e})"
+    return None

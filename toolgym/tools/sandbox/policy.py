@@ -50,7 +50,11 @@ ALLOWED_MODULES: tuple[str, ...] = (
 """Top-level modules agent code may import (with their submodules), when they are installed."""
 
 DENIED_MODULES: tuple[str, ...] = (
+    "pandas.core",
     "pandas.io",
+    "pandas.api.interchange",
+    "numpy.lib",
+    "numpy.core",
     "pandas.api.extensions",
     "pandas.plotting",
     "pandas.compat",
@@ -166,6 +170,10 @@ def _exposed(value: Any) -> bool:
 
     A family's own classes that programs are given (a library's class with a tweak) set it.
     """
+    if getattr(value, "__dict__", {}).get("_sandbox_exposed") is True and isinstance(
+        value, FunctionType
+    ):
+        return True
     if isinstance(value, MethodType):  # a bound method: its object says
         value = value.__self__
     owner = value if isinstance(value, type) else type(value)
@@ -255,7 +263,38 @@ def guarded_getattr(obj: Any, name: Any, default: Any = _MISSING) -> Any:
         if default is _MISSING:
             raise
         return default
-    return guard_value(value)
+    value = guard_value(value)
+    if name in NAME_DISPATCHERS and isinstance(value, MethodType | BuiltinFunctionType):
+        return _names_checked(value, name)
+    return value
+
+
+NAME_DISPATCHERS: frozenset[str] = frozenset(
+    {"agg", "aggregate", "apply", "transform", "map", "applymap", "pipe", "pivot_table",
+     "resample", "rolling", "expanding", "ewm", "reduce", "accumulate"}
+)  # fmt: skip
+"""Methods (of pandas and numpy objects) that look up a function by the name they are given;
+given through the sandbox, they refuse names starting with ``_`` (``agg('__class__')``)."""
+
+
+def _private_names(value: Any, depth: int = 0) -> bool:
+    if isinstance(value, str):
+        return value.startswith("_")
+    if depth < 3 and isinstance(value, list | tuple | set | frozenset):
+        return any(_private_names(v, depth + 1) for v in value)
+    if depth < 3 and isinstance(value, dict):
+        return any(_private_names(v, depth + 1) for v in value.values())
+    return False
+
+
+def _names_checked(method: Any, name: str) -> Callable[..., Any]:
+    def call(*args: Any, **kwargs: Any) -> Any:
+        if _private_names(args) or _private_names(kwargs):
+            raise Forbidden(f"{name}() cannot be given names starting with '_' in the sandbox")
+        return method(*args, **kwargs)
+
+    call._sandbox_exposed = True  # type: ignore[attr-defined]
+    return call
 
 
 def guarded_import(

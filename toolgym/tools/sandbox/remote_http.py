@@ -17,7 +17,9 @@ from typing import Any
 import requests
 
 from toolgym.simulators.http import HttpApp, Request, Response
+from toolgym.tools.faults import FAILING_KINDS, Fault
 from toolgym.tools.requests_transport import SimulatedAdapter
+from toolgym.tools.sandbox.worker import HostCallError, host_call
 
 MAX_BODY_CHARS = 1_000_000
 """The largest request body a program may send."""
@@ -37,8 +39,6 @@ class RemoteApp(HttpApp):
 
     def handle(self, request: Request) -> Response:
         """Ask the parent; a refusal raises ``requests.ConnectionError`` in the program."""
-        from toolgym.tools.sandbox.worker import HostCallError, host_call
-
         body = request.body.decode("utf-8", "replace")
         if len(body) > MAX_BODY_CHARS:
             raise requests.ConnectionError(f"the request body is over {MAX_BODY_CHARS:,} chars")
@@ -92,9 +92,6 @@ def consult_faults(app: HttpApp) -> None:
     worker applies it: an error answer (``rate_limit``, ``server_error``), a ``requests.Timeout``
     (``timeout``), or a spoiled answer (``truncated``, ``malformed``); ``slow`` changes nothing.
     """
-    from toolgym.tools.faults import FAILING_KINDS, Fault
-    from toolgym.tools.sandbox.worker import HostCallError, host_call
-
     handle = app.handle
 
     def faulty(request: Request) -> Response:

@@ -203,7 +203,12 @@ def _reap() -> None:
 
 def main(argv: list[str]) -> int:
     """Serve jobs on stdin/stdout until stdin closes."""
-    from toolgym.tools.sandbox.confine import install_filter, limit_resources, restrict_files
+    from toolgym.tools.sandbox.confine import (
+        drop_capabilities,
+        install_filter,
+        limit_resources,
+        restrict_files,
+    )
 
     adapter_ref, memory = argv[0], int(argv[1])
     channel = sys.stdout
@@ -219,7 +224,7 @@ def main(argv: list[str]) -> int:
     with contextlib.suppress(ImportError):
         import pyseccomp  # noqa: F401  (it looks for libc with tools no sandbox process may run)
     devnull = os.open(os.devnull, os.O_RDWR)
-    problems = [p for p in (restrict_files(), install_filter()) if p]
+    problems = [p for p in (drop_capabilities(), restrict_files(), install_filter()) if p]
     channel.write(json.dumps({"ready": True, "confinement": "; ".join(problems) or None}) + "\n")
     channel.flush()
     child: Child | None = spawn(adapter, devnull)

@@ -253,6 +253,22 @@ SLOW_OR_HEAVY = {
         "sheet.sheet1.resize(rows=380000, cols=26)\n"
         "worksheet.update([['=SUM(Sheet1!A1:Z380000)'] * 40], 'A1', raw=False)"
     ),
+    "text that doubles formula after formula": (
+        "worksheet.update([['x' * 49000]], 'A1')\n"
+        "worksheet.update([[f'=A{i}&A{i}'] for i in range(1, 16)], 'A2', raw=False)"
+    ),
+    "one long text concatenated a thousand times": (
+        "worksheet.update([['x' * 49000]], 'A1')\n"
+        "worksheet.update([['=UPPER(CONCATENATE(' + ','.join(['A1'] * 1000) + '))'] * 100],"
+        " 'B1', raw=False)"
+    ),
+    "patterns far longer than any real one": (
+        "worksheet.format('B2:C6', {'numberFormat': {'type': 'DATE', 'pattern': 'yd' * 40000}})\n"
+        "worksheet.format('D2:D6', {'numberFormat': {'type': 'NUMBER', 'pattern': ',' * 60000}})"
+    ),
+    "a grid at the cell limit with one value in the far corner": (
+        "worksheet.resize(rows=380000, cols=26)\nworksheet.update([[5]], 'Z379999')"
+    ),
     "formulas that read the table thousands of times": (
         "worksheet.update([[i] * 26 for i in range(1000)], 'A1')\n"
         "worksheet.update([['=SUM(A1:Z1000)'] * 26 for i in range(1000)], 'A1001', raw=False)"
@@ -293,3 +309,51 @@ def test_programs_start_from_a_fresh_process() -> None:
         seeded = [box.run("import numpy as np\nstate = float(np.random.rand())", None).state]
         seeded.append(box.run("import numpy as np\nstate = float(np.random.rand())", None).state)
         assert seeded[0] == seeded[1]  # the same draws in every program
+
+
+@pytest.mark.parametrize(
+    ("program", "shown"),
+    [
+        ("worksheet.update([['=ROUND(1, \"nan\")']], 'F1', raw=False)", "#VALUE!"),
+        (
+            "worksheet.update([[1e15]], 'F1')\n"
+            "worksheet.format('F1', {'numberFormat': {'type': 'DATE', 'pattern': 'yyyy'}})",
+            "1.00E+15",  # past the years dates have: the default display
+        ),
+        (
+            "worksheet.update([[1e300]], 'F1')\n"
+            "worksheet.format('F1', {'numberFormat': {'type': 'NUMBER', 'pattern': '0.' + '0' * 150}})",
+            "1.00E+300",
+        ),
+    ],
+)
+def test_odd_values_and_formats_render_without_failing(
+    env: gym.Env, program: str, shown: str
+) -> None:
+    env.reset(options={"task_id": env.unwrapped.task_ids[0]})
+    obs, _, _, _, info = env.step(program + "\nprint(worksheet.acell('F1').value)")
+    assert obs.splitlines()[0] == shown, (obs[:200], info["error"])
+
+
+def test_a_named_range_cannot_stand_in_for_a_sheet(env: gym.Env) -> None:
+    program = (
+        "sheet.batch_update({'requests': [{'addNamedRange': {'namedRange': {'name': 'sheet_1',"
+        " 'range': {'sheetId': 0, 'startRowIndex': 0, 'endRowIndex': 5}}}}]})"
+    )
+    _, _, info = play(env, env.unwrapped.task_ids[0], program)
+    assert (
+        info["error"]["category"] == "runtime_error" and "names a sheet" in info["error"]["message"]
+    )
+
+
+def test_an_oversized_host_call_leaves_the_next_program_alone() -> None:
+    env = gym.make("toolbench/CatAPI-v1", action_language="python")
+    base = env.unwrapped
+    env.reset(options={"task_id": base.task_ids[0]})
+    big = "import requests\nrequests.get('https://api.thecatapi.com/v1/favourites', headers={'X': 'a' * 1500000})"
+    _, reward, *_ = env.step(big)
+    assert reward == 0.0
+    env.reset(options={"task_id": base.task_ids[0]})
+    _, reward, *_ = env.step(base.oracle_actions()[0])
+    assert reward == 1.0
+    env.close()

@@ -125,8 +125,20 @@ class SandboxBackend(Backend):
         if error is None:
             self.state = result.state
             self.programs.append(code)
-        return CodeRun(result.stdout, error, self.view(self.state))
+        try:
+            view = self.view(self.state)
+        except Exception as e:  # the same for the view
+            view = f"(the state cannot be shown: {type(e).__name__})"
+        return CodeRun(result.stdout, error, view)
 
     def attempt(self) -> Attempt:
-        """The outcome of the state as it stands."""
-        return Attempt(self.outcome(self.state), text="\n".join(self.programs), backend=self)
+        """The outcome of the state as it stands (a state it cannot be read from is an error)."""
+        text = "\n".join(self.programs)
+        try:
+            outcome = self.outcome(self.state)
+        except Exception as e:  # what a program left, read by the family's code: never raises
+            error = ToolCallError(
+                RUNTIME_ERROR, f"what the program left cannot be read back ({type(e).__name__})"
+            )
+            return Attempt(None, error=error, text=text, backend=self)
+        return Attempt(outcome, text=text, backend=self)

@@ -137,6 +137,15 @@ def quote_title(title: str) -> str:
     return "'" + title.replace("'", "''") + "'"
 
 
+def looks_like_cells(text: str) -> bool:
+    """Whether ``text`` reads as cells (``A1``, ``B2:C3``, ``A:A``, ``1:2``).
+
+    >>> looks_like_cells("AB12"), looks_like_cells("Prices")
+    (True, False)
+    """
+    return _is_cells(text)
+
+
 def _is_cells(text: str) -> bool:
     try:
         _parse_cells(text, text)

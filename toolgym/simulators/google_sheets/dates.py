@@ -131,16 +131,30 @@ _MONTHS = (
 _DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
 
-def format_date(serial: float, pattern: str) -> str:
-    """A serial number displayed under a date or time pattern."""
+MAX_PATTERN = 200
+"""The longest format pattern shown as written; a longer one shows the default display."""
+
+
+def format_date(serial: float, pattern: str) -> str | None:
+    """A serial number displayed under a date or time pattern (``None``: it cannot be).
+
+    A serial outside the years 1 to 9999, or a pattern longer than :data:`MAX_PATTERN`, cannot.
+    """
+    if len(pattern) > MAX_PATTERN or not -693_593 <= serial <= 2_958_465:
+        return None
     moment = from_serial(serial)
     tokens = _TOKENS.findall(pattern)
     twelve = any(t.lower() in ("am/pm", "a/p") for t in tokens)
+    meaningful = [i for i, t in enumerate(tokens) if t.strip(" :")]
+    before: dict[int, str] = {}
+    after: dict[int, str] = {}
+    for k, i in enumerate(meaningful):
+        before[i] = tokens[meaningful[k - 1]].lower() if k else ""
+        after[i] = tokens[meaningful[k + 1]].lower() if k + 1 < len(meaningful) else ""
     out: list[str] = []
     for i, token in enumerate(tokens):
         low = token.lower()
-        prev = next((t.lower() for t in reversed(tokens[:i]) if t.strip(" :")), "")
-        nxt = next((t.lower() for t in tokens[i + 1 :] if t.strip(" :")), "")
+        prev, nxt = before.get(i, ""), after.get(i, "")
         minutes = low in ("m", "mm") and (prev.startswith("h") or nxt.startswith("s"))
         hour = moment.hour % 12 or 12 if twelve else moment.hour
         value: Any

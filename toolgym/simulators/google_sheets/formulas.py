@@ -429,7 +429,13 @@ def _call(ctx: _Context, name: str, args: tuple[_Node, ...]) -> Value:
         step = math.ceil if name == "ROUNDUP" else math.floor
         return math.copysign(step(abs(x) * factor) / factor, x)
     if name in ("CONCATENATE", "CONCAT"):
-        return "".join(to_text(v) for v, _ in _args(ctx, args))
+        parts, size = [], 0
+        for v, _ in _args(ctx, args):
+            parts.append(to_text(v))
+            size += len(parts[-1])
+            if size > MAX_TEXT:
+                raise _Propagate(VALUE)
+        return "".join(parts)
     if name == "VLOOKUP":
         return _vlookup(ctx, args)
     if name in ("SUMIF", "COUNTIF"):
@@ -479,7 +485,18 @@ def _is_number(value: Value) -> bool:
     return value is not None and value != "" and not isinstance(value, bool)
 
 
+MAX_TEXT = 50_000
+"""The longest text a formula may produce (longer is ``#VALUE!``, as in Google Sheets)."""
+
+
 def _eval(ctx: _Context, node: _Node) -> Value:
+    value = _eval_node(ctx, node)
+    if isinstance(value, str) and len(value) > MAX_TEXT:
+        raise _Propagate(VALUE)
+    return value
+
+
+def _eval_node(ctx: _Context, node: _Node) -> Value:
     kind = node.kind
     if kind in ("num", "str", "bool"):
         return node.value
@@ -553,6 +570,8 @@ def evaluate(formula: str, resolve: Resolver, sheet: str | None = None) -> Value
         return REF
     except OverflowError:  # a number past what floats hold (1e400 digits, huge powers)
         return NUM
+    except (ValueError, ArithmeticError):  # what the rules above did not foresee
+        return VALUE
     if isinstance(value, float) and not math.isfinite(value):
         return VALUE
     return value

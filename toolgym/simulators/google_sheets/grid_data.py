@@ -19,7 +19,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
 
-from toolgym.simulators.google_sheets.a1 import column_letters
+from toolgym.simulators.google_sheets.a1 import column_letters, looks_like_cells
 from toolgym.simulators.google_sheets.formulas import CellError
 from toolgym.simulators.google_sheets.sheet import (
     Formula,
@@ -360,6 +360,8 @@ def add_named_range(book: Spreadsheet, spec: dict[str, Any]) -> dict[str, Any]:
         raise bad_request(f"Invalid namedRange name: {name!r}")
     if any(n["name"] == name for n in book.named_ranges):
         raise bad_request(f"A named range with the name {name!r} already exists")
+    if any(ws.title == name for ws in book.sheets) or looks_like_cells(name):
+        raise bad_request(f"Invalid namedRange name: {name!r} names a sheet or a cell range")
     grid_bounds(book, named.get("range", {}))
     named.setdefault("namedRangeId", f"nr{len(book.named_ranges) + 1:08d}")
     book.named_ranges.append(named)

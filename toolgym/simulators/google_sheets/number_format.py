@@ -95,12 +95,17 @@ def format_with_pattern(x: float, pattern: str) -> str | None:
     >>> format_with_pattern(-1234, "#,##0;(#,##0)"), format_with_pattern(12345, "0.00E+00")
     ('(1,234)', '1.23E+04')
     """
+    if len(pattern) > 200:  # a pattern past any real one shows the default display
+        return None
     sections = _sections(pattern)
     if not sections:
         return None
     negative = x < 0
     section = sections[1] if negative and len(sections) > 1 else sections[0]
     value = x * 100 if section.percent else x
-    body = _body(value, section)
+    try:
+        body = _body(value, section)
+    except (OverflowError, ValueError):  # a number too large for the pattern's digits
+        return None
     sign = "-" if negative and len(sections) == 1 and body.strip("0.,E+-") else ""
     return f"{sign}{section.prefix}{body}{section.suffix}"

@@ -167,6 +167,9 @@ def format_number(x: float) -> str:
     return text if "e" not in text else f"{x:.2E}".replace("E+0", "E+").replace("E-0", "E-")
 
 
+MAX_CELL_CHARS = 50_000
+"""The longest text one cell may hold (the real service's limit)."""
+
 MAX_CELL_READS = 2_000_000
 """The most cells a spreadsheet's formulas read between two writes (then ``#ERROR!``)."""
 
@@ -209,7 +212,7 @@ class Spreadsheet:
         """The sheet and range of an A1 text (``'Sheet 2'!A1:B2``, ``Sheet1``, ``A1``)."""
         name = text.strip().rpartition("!")[2]  # 'Sheet1'!Block names Block too
         named = next((n for n in self.named_ranges if n.get("name") == name), None)
-        if named is not None:
+        if named is not None and all(ws.title != text.strip() for ws in self.sheets):
             grid = named.get("range", {})
             ws = next((w for w in self.sheets if w.sheet_id == grid.get("sheetId", 0)), None)
             if ws is not None:
@@ -300,7 +303,9 @@ class Spreadsheet:
         numeric = isinstance(value, int | float) and not isinstance(value, bool)
         dates = option == "FORMATTED_VALUE" or date_time == "FORMATTED_STRING"
         if numeric and pattern and dates and is_date_pattern(pattern):
-            return format_date(float(value), pattern)
+            shown = format_date(float(value), pattern)
+            if shown is not None:
+                return shown
         if option == "FORMATTED_VALUE":
             if isinstance(value, bool):
                 return format_number(value)
@@ -331,23 +336,25 @@ class Spreadsheet:
             raise bad_request(f"Invalid value for dateTimeRenderOption: {date_time}")
         ws, ref = self.resolve(text)
         r0, r1, c0, c1 = ref.bounded(ws.rows, ws.cols)
-        used_rows, used_cols = self.used(ws)  # past them every cell is empty, and trimmed
-        grid = [
-            [
-                self.rendered(ws, r, c, option, date_time)
-                for c in range(c0, max(c0, min(c1, used_cols)))
-            ]
-            for r in range(r0, max(r0, min(r1, used_rows)))
-        ]
-        if major == "COLUMNS":
-            grid = [list(col) for col in zip(*grid, strict=True)] if grid else []
+        # Only the cells that hold something are visited: empty ones come back as "" inside a
+        # row and are trimmed at the ends of rows and of the range, as the API trims them.
+        present: dict[int, dict[int, Any]] = {}
+        for r, c in list(ws.cells):
+            if r0 <= r < r1 and c0 <= c < c1:
+                value = self.rendered(ws, r, c, option, date_time)
+                if value is None or value == "":
+                    continue
+                line, place = (r - r0, c - c0) if major == "ROWS" else (c - c0, r - r0)
+                present.setdefault(line, {})[place] = value
         out: dict[str, Any] = {
             "range": A1Range(ws.title, r0, r1, c0, c1).to_a1(),
             "majorDimension": major,
         }
-        trimmed = _trim(grid)
-        if trimmed:
-            out["values"] = trimmed
+        if present:
+            out["values"] = [
+                [cells.get(k, "") for k in range(max(cells) + 1)] if cells else []
+                for cells in (present.get(line, {}) for line in range(max(present) + 1))
+            ]
         return out
 
     def values_update(
@@ -395,6 +402,11 @@ class Spreadsheet:
             for j, item in enumerate(row):
                 if item is None:
                     continue  # a null leaves the cell as it is
+                if isinstance(item, str) and len(item) > MAX_CELL_CHARS:
+                    raise bad_request(
+                        f"Your input contains more than the maximum of {MAX_CELL_CHARS} "
+                        "characters in a single cell."
+                    )
                 entered = parse(item)
                 at = (r0 + i, c0 + j)
                 if entered == "" or entered is None:

@@ -159,18 +159,38 @@ def sheet_frame(book: Spreadsheet, ws: Worksheet) -> Any:
     per-cell objects (a test compares the two on every gold sheet).
     """
     import pandas as pd
-    from gspread.utils import fill_gaps
     from gspread_dataframe import UNNAMED_COLUMN_NAME_PATTERN
     from pandas.io.parsers import TextParser
 
     values = book.values_get(
         quote_title(ws.title), "UNFORMATTED_VALUE", "ROWS", "FORMATTED_STRING"
     ).get("values", [])
-    # gspread_dataframe pads to the whole grid; rows and columns past the first empty ones are
-    # all empty and dropped again, so one of each gives the same frame (dtypes included)
+    # gspread_dataframe pads to the whole grid and parses every row. A row with nothing in it
+    # only adds empty values to each column (one does the same to the dtypes as many) and is
+    # dropped again, so the empty rows but one are left out, and the rows kept keep their
+    # numbers; one empty column past the used ones stands for the rest.
     used_rows, used_cols = book.used(ws)
-    padded = fill_gaps(values, rows=min(ws.rows, used_rows + 1), cols=min(ws.cols, used_cols + 1))
-    frame = TextParser(padded).read(None)
+    width = min(ws.cols, used_cols + 1)
+    header, body = (values[0], values[1:]) if values else ([], [])
+    rows: list[list[Any]] = []
+    numbers: list[int] = []
+    blank_kept = False
+    for i in range(min(ws.rows, max(used_rows, 1) + 1) - 1):
+        row = body[i] if i < len(body) else []
+        if any(v != "" for v in row):
+            rows.append(row)
+            numbers.append(i)
+        elif not blank_kept:
+            rows.append([])
+            numbers.append(i)
+            blank_kept = True
+    width = max(width, 1, *(len(r) for r in (header, *rows)))
+    padded = [list(r) + [""] * (width - len(r)) for r in (header, *rows)]
+    try:
+        frame = TextParser(padded).read(None)
+    except pd.errors.EmptyDataError:  # nothing in the sheet (gspread_dataframe raises this too)
+        return pd.DataFrame()
+    frame.index = pd.Index(numbers, dtype="int64")
     frame = frame.dropna(how="all", axis=0)
     empty_unnamed = [
         label

@@ -48,6 +48,9 @@ MAX_HOST_CALLS = 256
 MAX_HOST_CALL_CHARS = 1_000_000
 """The longest host call a worker may send (as JSON text)."""
 
+MAX_HOST_TOTAL_CHARS = 8_000_000
+"""The most host-call text one program may send in all."""
+
 HostHandler = Callable[[Any], Any]
 """Answers a program's host call (plain data in, plain data out); raising ``HostRefusal``
 refuses it with a message the program sees."""
@@ -227,14 +230,19 @@ class Sandbox:
         self._process.stdin.flush()
 
     def _exchange(self, nonce: str, deadline: float, handler: HostHandler | None) -> str | None:
-        """Answer the program's host calls until its reply line (``None`` past the deadline)."""
-        calls = 0
+        """Answer the program's host calls until its reply line (``None`` past the deadline).
+
+        Host-call lines start with the nonce (replies put it last). Every one is answered, so
+        the sandbox never waits for an answer that does not come: one too large, or past the
+        program's budget of calls or bytes, is answered with a refusal.
+        """
+        calls = size = 0
         while True:
             line = self._read_line(max(0.0, deadline - time.monotonic()))
-            if line is None or not line.startswith('{"nonce"'):  # replies put the nonce last
+            if line is None or not line.startswith('{"nonce"'):
                 return line
             try:
-                message = json.loads(line) if len(line) <= MAX_HOST_CALL_CHARS else None
+                message = json.loads(line)
             except (ValueError, RecursionError):
                 message = None
             if not (isinstance(message, dict) and message.get("nonce") == nonce):
@@ -242,8 +250,16 @@ class Sandbox:
             if "call" not in message:
                 return line
             calls += 1
+            size += len(line)
             self._host_calls = calls
-            answer = _host_answer(message, handler, calls)
+            if len(line) > MAX_HOST_CALL_CHARS or size > MAX_HOST_TOTAL_CHARS:
+                answer = {
+                    "answer": None,
+                    "error": f"host calls are limited to {MAX_HOST_CALL_CHARS:,} characters each "
+                    f"and {MAX_HOST_TOTAL_CHARS:,} in all",
+                }
+            else:
+                answer = _host_answer(message, handler, calls)
             try:
                 text = json.dumps({"nonce": nonce, **answer}, ensure_ascii=True)
             except (TypeError, ValueError):

@@ -51,6 +51,9 @@ def warm_up(adapter: Any) -> None:
 MAX_CHILD_LINE = 16_000_000
 """The longest line a child may send (an answer or a host call)."""
 
+MAX_CALL_CHARS = 1_000_000
+"""The longest host call a child may send."""
+
 GRACE_S = 0.5
 """How long past its wall-clock limit a child may take to report its own timeout."""
 
@@ -172,9 +175,12 @@ def serve(child: Child, job: dict[str, Any], channel: TextIO) -> dict[str, Any]:
             return _failure("runtime_error", "the program broke its process's answer")
         if "call" not in message:
             return message
-        channel.write(json.dumps({"nonce": nonce, "call": message["call"]}) + "\n")
-        channel.flush()
-        answer = _parent_answer(nonce)
+        if len(line) > MAX_CALL_CHARS:  # refused here: the parent never sees it
+            answer = {"answer": None, "error": f"a host call is at most {MAX_CALL_CHARS:,} chars"}
+        else:
+            channel.write(json.dumps({"nonce": nonce, "call": message["call"]}) + "\n")
+            channel.flush()
+            answer = _parent_answer(nonce)
         if not _write(child.job_out, (json.dumps(answer) + "\n").encode(), deadline):
             _ended(child)
             return _failure("timeout", f"the program ran past its {wall:g} s and was stopped")

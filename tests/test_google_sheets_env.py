@@ -269,6 +269,22 @@ SLOW_OR_HEAVY = {
     "a grid at the cell limit with one value in the far corner": (
         "worksheet.resize(rows=380000, cols=26)\nworksheet.update([[5]], 'Z379999')"
     ),
+    "many pivot tables beside a long table": (
+        "ws = sheet.add_worksheet('big', 20010, 26)\n"
+        "ws.update([['h%d' % k for k in range(26)], list(range(26))] + [[i] for i in range(20000)],"
+        " 'A1')\n"
+        "pv = {'source': {'sheetId': ws.id, 'startRowIndex': 0, 'endRowIndex': 2,"
+        " 'startColumnIndex': 0, 'endColumnIndex': 1},"
+        " 'values': [{'sourceColumnOffset': 0, 'summarizeFunction': 'COUNTA'}]}\n"
+        "sheet.batch_update({'requests': [{'updateCells': {'start': {'sheetId': ws.id,"
+        " 'rowIndex': 2, 'columnIndex': 25}, 'rows': [{'values': [{'pivotTable': pv}]}] * 1500,"
+        " 'fields': 'pivotTable'}}]})"
+    ),
+    "long texts read by many formulas": (
+        "worksheet.update([['a ' * 24999]], 'A1')\n"
+        "worksheet.update([['=SUM(' + ','.join(['LEN(TRIM($A$1))'] * 3100) + ')'] * 12],"
+        " 'B1', raw=False)"
+    ),
     "formulas that read the table thousands of times": (
         "worksheet.update([[i] * 26 for i in range(1000)], 'A1')\n"
         "worksheet.update([['=SUM(A1:Z1000)'] * 26 for i in range(1000)], 'A1001', raw=False)"

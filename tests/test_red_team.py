@@ -253,6 +253,10 @@ PYTHON = [
     "import pandas as pd\npd.Series([1]).agg('__class__')",
     "import pandas as pd\npd.DataFrame({'a': [1]}).apply('__builtins__')",
     "import gspread\ngspread.utils.finditem.__globals__",
+    "import pandas as pd\npd.DataFrame({'a': [1]}).agg('eval', expr='@o', local_dict={'o': 1})",
+    "import pandas as pd\npd.DataFrame.agg(pd.DataFrame({'a': [1]}), '__sizeof__')",
+    "import pandas as pd\npd.pivot_table(pd.DataFrame({'a': [1]}), index='a', aggfunc='__sizeof__')",
+    "import pandas as pd\npd.DataFrame({'a': [1]}).agg('style')",
     # code from strings
     "exec('import os')",
     "eval('1 + 1')",

@@ -215,6 +215,14 @@ if os.fork() == 0:  # a program's process, as the sandbox makes it
     attempt("signal", lambda: os.kill(parent, 0))
     attempt("limit_other", lambda: resource.prlimit(parent, resource.RLIMIT_CPU, (1, 1)))
     attempt("clock", lambda: time.clock_settime(time.CLOCK_REALTIME, 1e9))
+    import fcntl
+    pr, pw = os.pipe()
+    attempt("signal_owner", lambda: fcntl.fcntl(pr, fcntl.F_SETOWN, parent))
+    libc = ctypes.CDLL(None, use_errno=True)
+    def shm():
+        if libc.shmget(0, 4096, 0o1600) < 0:
+            raise OSError(ctypes.get_errno(), "shmget")
+    attempt("shared_memory", shm)
     t = threading.Thread(target=lambda: None)
     t.start(); t.join()
     results["thread"] = "allowed"
@@ -240,6 +248,7 @@ def test_the_process_confinement() -> None:
     assert results["fork"] == results["exec"] == results["socket"] == eperm
     assert results["write"] in (eperm, eacces) and not CANARY.exists()
     assert results["signal"] == results["limit_other"] == results["clock"] == eperm
+    assert results["signal_owner"] == results["shared_memory"] == eperm
     assert results["library"] == "allowed" and results["thread"] == "allowed"
     if results["landlock"]:
         pytest.skip(f"no Landlock on this machine: {results['landlock']}")

@@ -35,6 +35,10 @@ ACTION_LANGUAGES = ("curl", "python")
 
 REQUESTS_ADAPTER = "toolgym.tools.sandbox.remote_http:adapter"
 MAX_URL_CHARS = 8_192
+MAX_KEPT_EXCHANGES = 16
+"""The requests of a program an episode keeps (the last one is scored)."""
+MAX_ANSWER_BYTES = 32_000_000
+"""The most response bytes one program may receive."""
 MAX_HEADERS = 64
 
 
@@ -53,6 +57,7 @@ class RestBackend(Backend):
         self._world = self.app.snapshot()
         self._setup_key: Hashable = None
         self.exchanges: list[Exchange] = []
+        self._answered = 0
 
     def reset(
         self, rng: np.random.Generator | None, setup: Mapping[str, Any] | None = None
@@ -149,9 +154,16 @@ class RestBackend(Backend):
         request = Request.build(method, url, headers, body)
         exchange = self.send(request, f"{request.method} {url}")
         self.exchanges.append(exchange)
+        if len(self.exchanges) > MAX_KEPT_EXCHANGES:  # only the last one is scored
+            del self.exchanges[: len(self.exchanges) - MAX_KEPT_EXCHANGES]
         reply = exchange.response
         if reply is None:
             raise HostRefusal(str(exchange.error or "the request was refused"))
+        self._answered += len(reply.body)
+        if self._answered > MAX_ANSWER_BYTES:
+            raise HostRefusal(
+                f"the answers to one program are limited to {MAX_ANSWER_BYTES:,} bytes"
+            )
         return {"status": reply.status, "headers": dict(reply.headers), "body": reply.text}
 
     def run_code(self, code: str) -> CodeRun:
@@ -160,11 +172,12 @@ class RestBackend(Backend):
         The requests it made are kept (the last one is scored) only if the program runs through.
         """
         before = len(self.exchanges)
+        self._answered = 0
         box = shared_sandbox(REQUESTS_ADAPTER, self.toolkit.sandbox_limits)
         result = box.run(code, {"hosts": list(self.toolkit.hosts)}, handler=self._host_request)
         error = sandbox_error(result.error)
         if error is not None:
-            del self.exchanges[before:]
+            del self.exchanges[min(before, len(self.exchanges)) :]
         return CodeRun(result.stdout, error)
 
     def exchange_attempt(self, exchange: Exchange) -> Attempt:

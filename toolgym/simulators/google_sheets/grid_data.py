@@ -97,7 +97,10 @@ def cell_data(book: Spreadsheet, ws: Worksheet, row: int, col: int) -> dict[str,
     note = ws.notes.get((row, col))
     if note:
         out["note"] = note
-    pivot = next((p for p in ws.pivots if (p["row"], p["col"]) == (row, col)), None)
+    pivot = None
+    if ws.pivots:
+        anchors = book.pivot_anchors(ws)
+        pivot = anchors.get((row, col))
     if pivot is not None:
         out["pivotTable"] = copy.deepcopy(pivot["pivotTable"])
     return out

@@ -171,7 +171,8 @@ MAX_CELL_CHARS = 50_000
 """The longest text one cell may hold (the real service's limit)."""
 
 MAX_CELL_READS = 2_000_000
-"""The most cells a spreadsheet's formulas read between two writes (then ``#ERROR!``)."""
+"""The most cells a spreadsheet's formulas read between two writes (then ``#ERROR!``); a text
+read counts one more cell per 64 characters."""
 
 
 class _TooManyReads(Exception):
@@ -196,6 +197,7 @@ class Spreadsheet:
         self._cache: dict[tuple[int, int, int], Value] = {}
         self._evaluating: set[tuple[int, int, int]] = set()
         self._extents: dict[int, tuple[int, int]] = {}
+        self._anchors: dict[int, dict[tuple[int, int], dict[str, Any]]] = {}
         self._reads = 0
 
     # -- sheets -----------------------------------------------------------------------------------
@@ -235,6 +237,7 @@ class Spreadsheet:
         self._version += 1
         self._cache.clear()
         self._extents.clear()
+        self._anchors.clear()
         self._reads = 0
 
     # -- values -----------------------------------------------------------------------------------
@@ -258,6 +261,13 @@ class Spreadsheet:
         self._cache[key] = result
         return result
 
+    def pivot_anchors(self, ws: Worksheet) -> dict[tuple[int, int], dict[str, Any]]:
+        """The sheet's pivot tables by anchor cell, kept until the next write."""
+        anchors = self._anchors.get(ws.sheet_id)
+        if anchors is None:
+            anchors = self._anchors[ws.sheet_id] = {(p["row"], p["col"]): p for p in ws.pivots}
+        return anchors
+
     def used(self, ws: Worksheet) -> tuple[int, int]:
         """:meth:`Worksheet.extent`, kept until the next write."""
         extent = self._extents.get(ws.sheet_id)
@@ -280,7 +290,12 @@ class Spreadsheet:
         self._reads += (r1 - r0) * (c1 - c0)
         if self._reads > MAX_CELL_READS:
             raise _TooManyReads
-        return [[self.value(ws, r, c) for c in range(c0, c1)] for r in range(r0, r1)]
+        grid = [[self.value(ws, r, c) for c in range(c0, c1)] for r in range(r0, r1)]
+        for row in grid:  # long texts cost what reading them costs
+            self._reads += sum(len(v) // 64 for v in row if isinstance(v, str))
+        if self._reads > MAX_CELL_READS:
+            raise _TooManyReads
+        return grid
 
     def rendered(
         self, ws: Worksheet, row: int, col: int, option: str, date_time: str = "SERIAL_NUMBER"

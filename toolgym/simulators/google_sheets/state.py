@@ -92,6 +92,27 @@ MAX_GRID_CELLS = 10_000_000
 MAX_CELL_CHARS = 50_000
 """The longest text or formula a cell may hold, as in Google Sheets."""
 
+MAX_FILLED_CELLS = 500_000
+"""The most cells with a value, a format or a note a simulated spreadsheet holds."""
+
+MAX_PARTS = 10_000
+"""The most merges, protected ranges, pivot tables (per sheet), sheets and named ranges."""
+
+MAX_NESTING = 16
+"""How deep a format, a range or a stored property may nest."""
+
+
+def _shallow(value: Any, budget: list[int], depth: int = 0) -> bool:
+    """Whether ``value`` nests at most :data:`MAX_NESTING` deep within the shared ``budget``."""
+    budget[0] -= 1
+    if budget[0] < 0 or depth > MAX_NESTING:
+        return False
+    if isinstance(value, dict):
+        return all(_shallow(v, budget, depth + 1) for v in value.values())
+    if isinstance(value, list):
+        return all(_shallow(v, budget, depth + 1) for v in value)
+    return True
+
 
 def _is_int(value: Any, low: int = 0, high: int = MAX_GRID_CELLS) -> bool:
     return type(value) is int and low <= value <= high
@@ -144,6 +165,8 @@ def sheet_problem(data: Any) -> str | None:
             isinstance(x, dict) for x in data.get(key, [])
         ):
             return f"a sheet's {key} are a list of objects"
+        if len(data.get(key, [])) > MAX_PARTS:
+            return f"a sheet has over {MAX_PARTS:,} {key}"
     for pivot in data.get("pivots", []):
         if not (_is_int(pivot.get("row"), 0, rows) and _is_int(pivot.get("col"), 0, cols)):
             return "a pivot table's anchor lies inside the grid"
@@ -177,6 +200,30 @@ def data_problem(data: Any) -> str | None:
             return "a spreadsheet has a text title and a list of sheets"
         if not book["sheets"]:
             return "a spreadsheet has at least one sheet"
+        if len(book["sheets"]) > MAX_PARTS or len(book.get("namedRanges", [])) > MAX_PARTS:
+            return f"a spreadsheet has over {MAX_PARTS:,} sheets or named ranges"
+        filled = sum(
+            len(sh.get("cells", [])) + len(sh.get("formats", [])) + len(sh.get("notes", []))
+            for sh in book["sheets"]
+            if isinstance(sh, dict)
+            and all(isinstance(sh.get(k, []), list) for k in ("cells", "formats", "notes"))
+        )
+        if filled > MAX_FILLED_CELLS:
+            return f"a spreadsheet fills over {MAX_FILLED_CELLS:,} cells"
+        budget = [2_000_000]
+        shallow = _shallow(book.get("namedRanges", []), budget) and _shallow(
+            book.get("properties", {}), budget
+        )
+        for sheet in book["sheets"]:
+            if isinstance(sheet, dict):
+                for key in ("merges", "protectedRanges", "pivots", "basicFilter", "extra"):
+                    shallow = shallow and _shallow(sheet.get(key), budget)
+                for item in (
+                    sheet.get("formats", []) if isinstance(sheet.get("formats"), list) else []
+                ):
+                    shallow = shallow and _shallow(item, budget)
+        if not shallow:
+            return f"a spreadsheet's formats and properties nest over {MAX_NESTING} deep, or are too many"
         cells = 0
         titles: set[str] = set()
         ids: set[int] = set()

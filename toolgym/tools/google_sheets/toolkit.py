@@ -20,7 +20,7 @@ from typing import Any
 
 from toolgym.errors import TaskFileError
 from toolgym.simulators.google_sheets.a1 import quote_title
-from toolgym.simulators.google_sheets.grid_data import DEFAULT_FORMAT, cell_data
+from toolgym.simulators.google_sheets.grid_data import DEFAULT_FORMAT, effective_format
 from toolgym.simulators.google_sheets.service import SheetsApp
 from toolgym.simulators.google_sheets.sheet import Spreadsheet, Worksheet
 from toolgym.simulators.google_sheets.state import data_problem
@@ -121,8 +121,9 @@ def read_outcome(state: Mapping[str, Any]) -> dict[str, Any]:
     Returns:
         ``{"columns", "dtypes", "index", "rows", "formats", "layout"}``: the DataFrame of the
         last worksheet as plain data (its column labels, dtypes as text, index and cells), the
-        effective format of each cell the original checks (``None`` for an unformatted empty
-        cell), and the sheet's layout.
+        effective formats of the cells the original checks (``[row, column, what differs from
+        the default]`` for each cell that has a value or a format; an empty, unformatted cell has
+        none), and the sheet's layout.
     """
     app = SheetsApp()
     app.load_data(state["app"])
@@ -131,10 +132,14 @@ def read_outcome(state: Mapping[str, Any]) -> dict[str, Any]:
     frame = sheet_frame(book, ws)
     frame = frame.dropna(how="all").dropna(axis=1, how="all")
     n_rows, n_cols = frame.shape
-    formats = [
-        [_format_delta(cell_data(book, ws, r, c).get("effectiveFormat")) for c in range(n_cols)]
-        for r in range(n_rows)  # A1 .. as the original: the header row counts, the last row not
-    ]
+    # The effective format of A1 .. (the original's window: as many rows as the frame has, the
+    # header row counting, so its last row is not checked), as what differs from the default,
+    # listed for the cells that have one (a value or a format of their own).
+    formats = sorted(
+        [r, c, _format_delta(effective_format(ws, r, c)) if (r, c) in ws.formats else {}]
+        for r, c in {*ws.cells, *ws.formats}
+        if r < n_rows and c < n_cols
+    )
     layout = {
         "merges": sorted(json.dumps(m, sort_keys=True) for m in ws.merges),
         "basicFilter": None if ws.basic_filter is None else ws.basic_filter.get("range"),

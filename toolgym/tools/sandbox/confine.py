@@ -50,9 +50,24 @@ DENIED_CALLS: tuple[str, ...] = (
     "clock_settime", "clock_adjtime", "settimeofday", "adjtimex", "setreuid", "setregid",
     "setresuid", "setresgid", "setfsuid", "setfsgid", "setgroups", "capset", "kcmp",
     "migrate_pages", "move_pages", "rt_sigqueueinfo", "rt_tgsigqueueinfo", "ioprio_set",
-    "lookup_dcookie", "vhangup", "iopl", "ioperm",
+    "lookup_dcookie", "vhangup", "iopl", "ioperm", "shmget", "shmat", "shmdt", "shmctl",
+    "msgget", "msgsnd", "msgrcv", "msgctl", "semget", "semop", "semtimedop", "semctl", "ipc",
+    "mq_timedsend", "mq_timedreceive", "mq_notify", "mq_getsetattr", "mq_unlink",
 )  # fmt: skip
 """System calls no sandbox process may make (answered with ``EPERM``)."""
+
+SIGNAL_OWNER_COMMANDS: tuple[tuple[str, int], ...] = (
+    ("fcntl", 8),  # F_SETOWN: a descriptor's owner gets SIGIO (or F_SETSIG's signal)
+    ("fcntl", 10),  # F_SETSIG
+    ("fcntl", 15),  # F_SETOWN_EX
+    ("fcntl", 1024),  # F_SETLEASE
+    ("fcntl", 1026),  # F_NOTIFY
+    ("ioctl", 0x8901),  # FIOSETOWN
+    ("ioctl", 0x8902),  # SIOCSPGRP
+    ("ioctl", 0x5410),  # TIOCSPGRP
+    ("ioctl", 0x5412),  # TIOCSTI
+)
+"""``fcntl`` and ``ioctl`` commands that would let a process signal another one (refused)."""
 
 CHILD_DENIED_CALLS: tuple[str, ...] = ("fork", "vfork", "kill")
 """System calls a program's child may not make either (the zygote forks and kills children)."""
@@ -166,6 +181,8 @@ def install_filter() -> str | None:
             except (ValueError, OSError, RuntimeError):
                 continue  # a call this architecture does not have
         rules.add_rule(seccomp.ERRNO(errno.ENOSYS), "clone3")  # the C library falls back to clone
+        for call, command in SIGNAL_OWNER_COMMANDS:
+            rules.add_rule(deny, call, seccomp.Arg(1, seccomp.EQ, command))
         rules.add_rule(seccomp.ERRNO(errno.ENOSYS), "openat2")  # the C library uses openat
         for flag in (os.O_WRONLY, os.O_RDWR, os.O_CREAT, os.O_TRUNC, os.O_APPEND):
             rules.add_rule(deny, "open", seccomp.Arg(1, seccomp.MASKED_EQ, flag, flag))

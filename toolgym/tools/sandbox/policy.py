@@ -152,7 +152,8 @@ class ModuleProxy:
 
     def __getattr__(self, name: str) -> Any:
         check_name(name)  # "from pandas import eval" comes here, not through _getattr_
-        return guard_value(getattr(object.__getattribute__(self, "_module"), name))
+        value = guard_value(getattr(object.__getattribute__(self, "_module"), name))
+        return _dispatch_checked(value, name)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise Forbidden("modules cannot be changed")
@@ -263,15 +264,20 @@ def guarded_getattr(obj: Any, name: Any, default: Any = _MISSING) -> Any:
         if default is _MISSING:
             raise
         return default
-    value = guard_value(value)
-    if name in NAME_DISPATCHERS and isinstance(value, MethodType | BuiltinFunctionType):
+    return _dispatch_checked(guard_value(value), name)
+
+
+def _dispatch_checked(value: Any, name: str) -> Any:
+    """A function that looks functions up by name, wrapped to check the names it is given."""
+    if name in NAME_DISPATCHERS and callable(value) and not isinstance(value, type):
         return _names_checked(value, name)
     return value
 
 
 NAME_DISPATCHERS: frozenset[str] = frozenset(
     {"agg", "aggregate", "apply", "transform", "map", "applymap", "pipe", "pivot_table",
-     "resample", "rolling", "expanding", "ewm", "reduce", "accumulate"}
+     "resample", "rolling", "expanding", "ewm", "reduce", "accumulate", "crosstab",
+     "pivot", "groupby", "cumulative", "describe", "melt", "assign", "where", "mask"}
 )  # fmt: skip
 """Methods (of pandas and numpy objects) that look up a function by the name they are given;
 given through the sandbox, they refuse names starting with ``_`` (``agg('__class__')``)."""
@@ -279,7 +285,7 @@ given through the sandbox, they refuse names starting with ``_`` (``agg('__class
 
 def _private_names(value: Any, depth: int = 0) -> bool:
     if isinstance(value, str):
-        return value.startswith("_")
+        return value.startswith("_") or value in DENIED_ATTRIBUTES
     if depth < 3 and isinstance(value, list | tuple | set | frozenset):
         return any(_private_names(v, depth + 1) for v in value)
     if depth < 3 and isinstance(value, dict):
@@ -290,7 +296,10 @@ def _private_names(value: Any, depth: int = 0) -> bool:
 def _names_checked(method: Any, name: str) -> Callable[..., Any]:
     def call(*args: Any, **kwargs: Any) -> Any:
         if _private_names(args) or _private_names(kwargs):
-            raise Forbidden(f"{name}() cannot be given names starting with '_' in the sandbox")
+            raise Forbidden(
+                f"{name}() cannot be given names starting with '_' or the names the sandbox "
+                "refuses (eval, query, style, ...)"
+            )
         return method(*args, **kwargs)
 
     call._sandbox_exposed = True  # type: ignore[attr-defined]

@@ -328,6 +328,9 @@ def main(argv: list[str] | None = None) -> int:
     for spec in families():
         if spec.service is None:
             continue
+        if not hasattr(load_ref(spec.toolkit), "sample_requests"):
+            print(f"toolgym serve {spec.name}: not measured (its toolkit has no sample requests)")
+            continue
         rate, median_ms = server_throughput(spec)
         print(
             f"toolgym serve {spec.name}: {rate:,.0f} requests/s with 8 concurrent keep-alive "

@@ -146,6 +146,8 @@ def sheet_problem(data: Any) -> str | None:
     if not (_is_int(rows, 1) and _is_int(cols, 1, 18_278)):
         return "a sheet has 1 or more rows and 1 to 18,278 columns"
     for key in ("cells", "formats", "notes"):
+        if not isinstance(data.get(key, []), list):
+            return f"a sheet's {key} are a list"
         for item in data.get(key, []):
             if not (isinstance(item, list) and len(item) == 3):
                 return f"each of a sheet's {key} is [row, column, value]"
@@ -200,6 +202,8 @@ def data_problem(data: Any) -> str | None:
             return "a spreadsheet has a text title and a list of sheets"
         if not book["sheets"]:
             return "a spreadsheet has at least one sheet"
+        if not isinstance(book.get("namedRanges", []), list):
+            return "named ranges are a list of objects"
         if len(book["sheets"]) > MAX_PARTS or len(book.get("namedRanges", [])) > MAX_PARTS:
             return f"a spreadsheet has over {MAX_PARTS:,} sheets or named ranges"
         filled = sum(

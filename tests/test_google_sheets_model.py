@@ -126,7 +126,7 @@ def test_number_display() -> None:
 
 
 def test_append_finds_the_table_and_grows_the_grid() -> None:
-    from toolgym.simulators.google_sheets.sheet import values_append
+    from toolgym.simulators.google_sheets.dimensions import values_append
 
     book = Spreadsheet("sid", "B")
     first = values_append(book, "Sheet1", [["a", "b"]], "RAW")
@@ -143,7 +143,8 @@ def test_append_finds_the_table_and_grows_the_grid() -> None:
 
 
 def test_clear_and_shifts(book: Spreadsheet) -> None:
-    from toolgym.simulators.google_sheets.sheet import shift_columns, shift_rows, values_clear
+    from toolgym.simulators.google_sheets.dimensions import shift_columns, shift_rows
+    from toolgym.simulators.google_sheets.sheet import values_clear
 
     assert values_clear(book, "A1:A2") == {"spreadsheetId": "sid", "clearedRange": "Sheet1!A1:A2"}
     assert book.values_get("A1:A3")["values"] == [[], [], ["milk"]]
@@ -157,7 +158,8 @@ def test_clear_and_shifts(book: Spreadsheet) -> None:
 
 
 def test_formulas_follow_inserted_and_deleted_rows_and_columns() -> None:
-    from toolgym.simulators.google_sheets.sheet import Worksheet, shift_columns, shift_rows
+    from toolgym.simulators.google_sheets.dimensions import shift_columns, shift_rows
+    from toolgym.simulators.google_sheets.sheet import Worksheet
 
     book = Spreadsheet("sid", "T")
     book.values_update("A1:A4", [[1], [2], [3], ["=SUM(A1:A3)"]], "USER_ENTERED")

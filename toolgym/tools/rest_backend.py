@@ -89,7 +89,6 @@ class RestBackend(Backend):
     def request(self, line: str) -> Exchange:
         """Run one curl line under the original's rules; errors are kept, not raised."""
         toolkit = self.toolkit
-        request = response = None
         try:
             if not line.strip().startswith("curl"):
                 raise ToolCallError(
@@ -97,14 +96,21 @@ class RestBackend(Backend):
                     f"expected one curl command (or a JSON call); got {line.strip()[:60]!r}",
                 )
             command = parse_curl_cached(toolkit.prepare(line), tuple(toolkit.hosts))
-            request = command.to_request(toolkit.headers())
+        except ToolCallError as e:
+            return Exchange(line, None, None, None, e)
+        return self._answer(line, command.to_request(toolkit.headers()))
+
+    def _answer(self, line: str, request: Request) -> Exchange:
+        """Send a prepared request through the faults, if any, and score its answer."""
+        response = None
+        try:
             if self.faults is None:
                 response = self.app.handle(request)
             else:
                 response, fault = self.faults.around_request(request, self.app.handle)
                 if fault is not None and fault.kind != "slow":
                     return self._faulty_exchange(line, request, response)
-            outcome = toolkit.outcome(request, response)
+            outcome = self.toolkit.outcome(request, response)
         except ToolCallError as e:
             return Exchange(line, request, response, None, e)
         return Exchange(line, request, response, outcome, None)
@@ -119,20 +125,7 @@ class RestBackend(Backend):
 
     def send(self, request: Request, line: str) -> Exchange:
         """Run a request a program made (through ``requests``) under the original's rules."""
-        toolkit = self.toolkit
-        response = None
-        try:
-            request = toolkit.prepare_request(request)
-            if self.faults is None:
-                response = self.app.handle(request)
-            else:
-                response, fault = self.faults.around_request(request, self.app.handle)
-                if fault is not None and fault.kind != "slow":
-                    return self._faulty_exchange(line, request, response)
-            outcome = toolkit.outcome(request, response)
-        except ToolCallError as e:
-            return Exchange(line, request, response, None, e)
-        return Exchange(line, request, response, outcome, None)
+        return self._answer(line, self.toolkit.prepare_request(request))
 
     def _host_request(self, payload: Any) -> dict[str, Any]:
         """Answer a sandboxed program's HTTP request (see :meth:`run_code`)."""

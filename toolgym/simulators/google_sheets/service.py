@@ -23,6 +23,7 @@ import json
 from typing import Any
 from urllib.parse import unquote
 
+from toolgym.simulators.google_sheets.dimensions import shift_columns, shift_rows, values_append
 from toolgym.simulators.google_sheets.editing import EDITING_REQUESTS
 from toolgym.simulators.google_sheets.grid_data import (
     GRID_REQUESTS,
@@ -35,9 +36,6 @@ from toolgym.simulators.google_sheets.sheet import (
     Spreadsheet,
     Worksheet,
     bad_request,
-    shift_columns,
-    shift_rows,
-    values_append,
     values_clear,
 )
 from toolgym.simulators.google_sheets.state import MAX_GRID_CELLS, book_from_data, book_to_data

@@ -115,7 +115,14 @@ def _format_delta(effective: dict[str, Any] | None, base: Any = DEFAULT_FORMAT) 
     return out
 
 
-def read_outcome(state: Mapping[str, Any]) -> dict[str, Any]:
+def load_service(state: Mapping[str, Any]) -> SheetsApp:
+    """The simulated service a Sheets state describes."""
+    app = SheetsApp()
+    app.load_data(state["app"])
+    return app
+
+
+def read_outcome(state: Mapping[str, Any], app: SheetsApp | None = None) -> dict[str, Any]:
     """What is scored of a Sheets state (see the module docstring).
 
     Returns:
@@ -125,8 +132,7 @@ def read_outcome(state: Mapping[str, Any]) -> dict[str, Any]:
         the default]`` for each cell that has a value or a format; an empty, unformatted cell has
         none), and the sheet's layout.
     """
-    app = SheetsApp()
-    app.load_data(state["app"])
+    app = app if app is not None else load_service(state)
     book = app.books[state["spreadsheet"]]
     ws = book.sheets[-1]
     frame = sheet_frame(book, ws)
@@ -210,10 +216,9 @@ def sheet_frame(book: Spreadsheet, ws: Worksheet) -> Any:
     return frame
 
 
-def render_table(state: Mapping[str, Any]) -> str:
+def render_table(state: Mapping[str, Any], app: SheetsApp | None = None) -> str:
     """The last worksheet as the pipe table the prompts use (formatted values, trimmed)."""
-    app = SheetsApp()
-    app.load_data(state["app"])
+    app = app if app is not None else load_service(state)
     book = app.books.get(state.get("spreadsheet") or "")
     if book is None:
         return "(no spreadsheet)"
@@ -240,6 +245,7 @@ class SheetsBackend(SandboxBackend):
     def __init__(self, limits: SandboxLimits, show_sheet: bool = True) -> None:
         super().__init__(limits)
         self.show_sheet = show_sheet
+        self._loaded: tuple[Any, SheetsApp] = (None, SheetsApp())
 
     def initial_state(self, setup: Mapping[str, Any] | None) -> dict[str, Any]:
         """The spreadsheet with the task's table in ``sheet_1``."""
@@ -247,11 +253,17 @@ class SheetsBackend(SandboxBackend):
 
     def outcome(self, state: Any) -> dict[str, Any]:
         """The last worksheet as the original reads it (:func:`read_outcome`)."""
-        return read_outcome(state)
+        return read_outcome(state, self._service(state))
 
     def view(self, state: Any) -> str:
         """The last worksheet as a table."""
-        return render_table(state) if self.show_sheet else ""
+        return render_table(state, self._service(state)) if self.show_sheet else ""
+
+    def _service(self, state: Any) -> SheetsApp:
+        """The service of ``state``, loaded once for the view and the outcome of one step."""
+        if self._loaded[0] is not state:
+            self._loaded = (state, load_service(state))
+        return self._loaded[1]
 
     def state_problem(self, state: Any) -> str | None:
         """What the real service could not hold (``data_problem``), or a missing spreadsheet."""

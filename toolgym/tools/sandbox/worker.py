@@ -133,6 +133,8 @@ def run_job(job: dict[str, Any], adapter: Any, limits: bool = True) -> dict[str,
         resource.setrlimit(resource.RLIMIT_CPU, (soft, soft + 1))
         signal.setitimer(signal.ITIMER_REAL, float(job.get("wall_s", 5.0)))
     try:
+        # The one place agent text runs: compiled by RestrictedPython (policy.compile_program),
+        # with the guarded names only, in this confined child that dies after its answer.
         exec(code, namespace)
         out["state"] = adapter.collect(namespace)
     except _Timeout as e:

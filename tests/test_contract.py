@@ -103,16 +103,25 @@ def test_oracle_scores_one_on_every_task(env_id: str, split: str, mode: str) -> 
 
 
 def perturbations(gold: str) -> list[str]:
-    """The gold with one value changed: each number in turn plus one (else the last quoted text)."""
+    """The gold with one value changed.
+
+    Each number in turn plus one, else the last quoted text, else the last bare argument of a
+    call (``Agent.Put(cup, table)``).
+    """
     out = [
         gold[: m.start()] + str(int(m.group()) + 1) + gold[m.end() :]
         for m in re.finditer(r"\d+", gold)
     ]
     if not out:
         quoted = list(re.finditer(r"\"([^\"]+)\"|'([^']+)'", gold))
-        assert quoted, f"the gold has no value to perturb: {gold!r}"
-        m = quoted[-1]
-        out.append(gold[: m.end() - 1] + "x" + gold[m.end() - 1 :])
+        if quoted:
+            m = quoted[-1]
+            out.append(gold[: m.end() - 1] + "x" + gold[m.end() - 1 :])
+    if not out:  # bare names as arguments: Agent.Put(cup, table)
+        bare = list(re.finditer(r"\w+(?=\)\s*$)", gold, re.MULTILINE))
+        assert bare, f"the gold has no value to perturb: {gold!r}"
+        m = bare[-1]
+        out.append(gold[: m.end()] + "x" + gold[m.end() :])
     return out
 
 

@@ -10,7 +10,7 @@ import pytest
 from todo_family.spec import SPEC as TODO_SPEC
 
 from toolgym.cli import service_names
-from toolgym.envs import env_class, family, register_family
+from toolgym.envs import env_class, families, family, register_family
 from toolgym.envs.gold_cache import LRUCache
 from toolgym.envs.protocol import task_env
 from toolgym.envs.spec import FamilySpec, VersionSpec, load_ref
@@ -149,3 +149,14 @@ def test_spec_is_frozen_data() -> None:
     assert isinstance(TODO_SPEC, FamilySpec)
     with pytest.raises(dataclasses.FrozenInstanceError):
         TODO_SPEC.name = "x"  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    "spec", [s for s in families() if s.bench is not None], ids=lambda s: s.name
+)
+def test_the_bench_action_of_a_family_runs_on_its_task(spec) -> None:
+    """``toolgym bench`` times it: it must run without error on the task it names."""
+    env = gym.make(spec.env_id())
+    env.reset(options={"task_id": spec.bench.task_id})
+    _, _, terminated, _, info = env.step(spec.bench.action)
+    assert terminated and info["metrics"]["executable"], info["error"]

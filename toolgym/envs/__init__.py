@@ -29,6 +29,7 @@ FAMILY_SPECS: tuple[str, ...] = (
     "toolgym.envs.openweather:SPEC",
     "toolgym.envs.cat_api:SPEC",
     "toolgym.envs.google_sheets:SPEC",
+    "toolgym.envs.virtual_home:SPEC",
 )
 """Every built-in family's declaration (adding a family adds one line here)."""
 

@@ -6,8 +6,8 @@ API selection, wrong argument values), plus ``precondition`` for calls made out 
 with the families: a module that needs a new kind of mistake registers it once with
 :func:`register_category`, and reports count it from then on.
 
->>> sorted(CATEGORIES)[:3]
-['agent_error', 'forbidden', 'invalid_task']
+>>> [c in CATEGORIES for c in ("non_executable", "wrong_api", "precondition")]
+[True, True, True]
 >>> ToolCallError(WRONG_API, "unknown function 'x'").to_info()
 {'category': 'wrong_api', 'message': "unknown function 'x'"}
 """

@@ -1,0 +1,99 @@
+"""Scoring a household program four ways: the original two, and two from running it.
+
+* ``executable``: the original's lexical executability (every line a known action with allowed
+  objects; :mod:`.grounding`);
+* ``lcs``: the original's line LCS against the closest gold program (the reward);
+* ``strict_executable``: every line ran, all preconditions holding, in the task's home;
+* ``goal``: the activity's end conditions hold in the final state.
+
+``success`` is strict executability and the goal together. A task without end conditions (one
+read from a file) counts its goal as reached when the program matches a gold program line for
+line (LCS 1). The LCS is kept for programs that stop early or do not ground, as the original
+keeps it. A program that a service fault (see :class:`toolgym.wrappers.FaultInjection`) stopped
+scores 0: it did not run to its end, and its text says nothing about how it would have.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from toolgym.benchmarks.score import Checker, MetricSpec, Score
+from toolgym.benchmarks.tasks import Task
+from toolgym.benchmarks.virtual_home.grounding import best_lcs, ground
+from toolgym.errors import TaskFileError
+from toolgym.simulators.virtual_home.conditions import describe, problem, unmet
+from toolgym.tools.backend import Attempt
+from toolgym.tools.errors import NON_EXECUTABLE, register_category
+from toolgym.tools.faults import SERVICE_ERROR
+from toolgym.tools.virtual_home.objects import valid_object_lists
+
+GOAL_NOT_MET = register_category(
+    "goal_not_met",
+    "The actions ran, but the task's end conditions do not hold in the final state.",
+)
+
+METRICS = (
+    MetricSpec("lcs", "LCS score"),
+    MetricSpec("executable", "executable rate"),
+    MetricSpec("strict_executable", "strict executable rate"),
+    MetricSpec("goal", "goal satisfied rate"),
+    MetricSpec("success", "success rate"),
+)
+"""The family's metrics; the paper shows executability and LCS."""
+
+
+class HouseholdCheck(Checker):
+    """The four scores of a household program (see the module docstring)."""
+
+    runs_gold = False
+
+    def check(self, task: Task, attempt: Attempt, golds: Sequence[Attempt]) -> Score:
+        """Score the lines the agent wrote and the state they left."""
+        lists = valid_object_lists()
+        text = attempt.text if isinstance(attempt.outcome, dict) else ""
+        grounding = ground(text, lists)
+        labels = [ground(g, lists).lines for g in task.gold]
+        lcs, closest = best_lcs(grounding.lines, labels)
+        if attempt.error is not None and attempt.error.category == SERVICE_ERROR:
+            lcs = 0.0  # the service failed it: the program did not run to its end
+        outcome: dict[str, Any] = attempt.outcome if isinstance(attempt.outcome, dict) else {}
+        strict = bool(outcome.get("strict_executable")) and attempt.error is None
+        conditions = task.meta.get("conditions")
+        missing: list[Any] = []
+        if conditions:
+            house = getattr(attempt.backend, "house", None)
+            missing = list(conditions) if house is None else unmet(house, conditions)
+            goal = not missing
+        else:
+            goal = lcs == 1.0
+        success = strict and goal
+        metrics = {
+            "lcs": lcs,
+            "strict_executable": strict,
+            "goal": goal,
+            "closest_label": closest,
+            "non_executable_lines": list(grounding.non_executable),
+        }
+        error = None
+        if attempt.error is not None:
+            error = attempt.error.to_info()
+        elif not grounding.lines:
+            error = {"category": NON_EXECUTABLE, "message": "the program has no line"}
+        elif not goal:
+            unmet_text = (
+                "; ".join(describe(c) for c in missing[:5]) or "it differs from every gold program"
+            )
+            error = {"category": GOAL_NOT_MET, "message": f"the task is not done: {unmet_text}"}
+        return Score(lcs, success, grounding.executable, metrics, error, grounding.lines)
+
+    def validate(self, task: Task, golds: Sequence[Attempt]) -> None:
+        """A gold must have a line, and end conditions must be well formed."""
+        lists = valid_object_lists()
+        for gold in task.gold:
+            if not ground(gold, lists).lines:
+                raise TaskFileError(f"a gold program of task {task.task_id!r} has no line")
+        for condition in task.meta.get("conditions") or ():
+            why = problem(condition)
+            if why is not None:
+                raise TaskFileError(f"task {task.task_id!r}: {why}")

@@ -352,3 +352,82 @@ def test_the_docs_list_allowed_objects_in_the_original_format() -> None:
     assert {"bed", "couch"} <= set(lists["Agent.LieOn"]["object"])
     assert lists["Agent.Sleep"] == {}
     assert CHARACTER == 1
+
+
+# -- hardening -------------------------------------------------------------------------------------
+
+
+def test_a_json_call_cannot_smuggle_lines_into_the_scored_text() -> None:
+    env = gym.make(ENV, action_mode="call")
+    env.reset(options={"task_id": "test-044"})
+    gold = task_env(env).oracle_actions()
+    smuggled = "kitchen)\n" + "\n".join(gold[:-1]) + "\nAgent.WalkTo(kitchen"
+    _, _, _, _, info = env.step(json.dumps({"name": "WalkTo", "arguments": {"object": smuggled}}))
+    assert info["error"]["category"] == "wrong_arguments"
+    assert len(info["error"]["message"]) < 400
+    _, reward, terminated, _, _ = env.step("finish")
+    assert terminated and reward == 0.0
+
+
+def test_grounding_reads_the_text_as_written_once() -> None:
+    env = gym.make(ENV)
+    env.reset(options={"task_id": "test-044"})
+    gold = task_env(env).oracle_actions()[0]
+    numbered = "\n".join(f"1. 2. {line}" for line in gold.splitlines())
+    _, reward, _, _, info = env.step(numbered)
+    assert reward == 0.0 and not info["metrics"]["executable"]  # "2. Agent..." is not a call
+    lists = {"Agent.WalkTo": {"object": ["kitchen"]}, "Agent.Find": {"object": ["cup"]}}
+    assert not ground("Agent.WalkTo (kitchen)", lists).executable  # the API is not stripped
+    assert ground("Agent.WalkTo(kitchen)\n1.", lists).non_executable == [""]
+    assert ground("Agent.WalkTo(kitchen)\rAgent.Find(cup)", lists).lines == [
+        "Agent.WalkTo(kitchen)\rAgent.Find(cup)"
+    ]
+    assert ground("", lists).executable  # an empty prediction does not crash
+
+
+def test_a_bad_inline_task_is_refused_at_reset() -> None:
+    from toolgym.errors import TaskFileError
+
+    env = gym.make(ENV)
+    for bad in (
+        {"prompt": "x", "completion": ["Agent.WalkTo(kitchen)"], "conditions": [["state", "tv"]]},
+        {"prompt": "x", "completion": ["Agent.Fly(kitchen)"]},
+        {"prompt": "x", "completion": ["Agent.WalkTo(kitchen)"], "setup": {"home": -1}},
+        {"prompt": "x", "completion": ["x"], "setup": {"states": {"tv": "on"}}},
+        {"prompt": "x", "completion": ["x"], "setup": {"states": {"character": "ON"}}},
+    ):
+        with pytest.raises(TaskFileError):
+            env.reset(options={"task": bad})
+
+
+def test_what_is_carried_and_worn_moves_along() -> None:
+    house = Household(0)
+    run(
+        house,
+        "Agent.WalkTo(kitchen)\nAgent.Find(cutting_board)\nAgent.Grab(cutting_board)\n"
+        "Agent.Find(cutlery_knife)\nAgent.Grab(cutlery_knife)\n"
+        "Agent.Put(cutlery_knife, cutting_board)\nAgent.WalkTo(bedroom)",
+    )
+    assert holds(house, ["relation", "cutlery_knife", "INSIDE", "bedroom"])
+    run(house, "Agent.Drop(cutting_board)\nAgent.WalkTo(cutlery_knife)")
+    assert house.name(house.room) == "bedroom"
+
+
+def test_impossible_states_are_refused() -> None:
+    house = Household(0)
+    run(
+        house,
+        "Agent.WalkTo(kitchen)\nAgent.Find(cutting_board)\nAgent.Grab(cutting_board)\n"
+        "Agent.Find(bowl)\nAgent.Grab(bowl)\nAgent.Put(bowl, cutting_board)",
+    )
+    with pytest.raises(ActionFailed, match="which is on or in it"):
+        execute(house, from_call("Agent.Put(cutting_board, bowl)"))
+    for program, words in (
+        ("Agent.WalkTo(chair)\nAgent.SitOn(chair)\nAgent.Grab(chair)", "stand up first"),
+        ("Agent.WalkTo(chair)\nAgent.Grab(chair)\nAgent.SitOn(chair)", "put it down first"),
+        ("Agent.WalkTo(cup)\nAgent.Grab(cup)\nAgent.Put(cup, kitchen)", "or drop it"),
+        ("Agent.WalkTo(character)", "the character is the one acting"),
+    ):
+        assert words in failure(Household(0), program).message, program
+    long = failure(Household(0), f"Agent.WalkTo({'x' * 5000})")
+    assert len(long.message) < 200

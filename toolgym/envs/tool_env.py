@@ -270,10 +270,7 @@ class ToolEnv(gym.Env[str, str]):
 
     def _check_gold(self, task: Task) -> tuple[Attempt, ...]:
         self._backend.reset(None, task.setup)
-        golds = self._gold_attempts(task)
-        if task.checker is not None and not task.checker.runs_gold:
-            task.checker.validate(task, ())
-        return golds
+        return self._gold_attempts(task)
 
     def _issue_of(self, task: Task) -> TaskIssue | None:
         """The issue of a task file's task (``None`` for any other task)."""
@@ -289,7 +286,10 @@ class ToolEnv(gym.Env[str, str]):
         an attempt with its error (it never wins the scoring); the task fails only when none of
         them runs. Every other gold must run.
         """
-        if task.checker is None or not task.checker.runs_gold:
+        if task.checker is None:
+            return ()
+        if not task.checker.runs_gold:
+            task.checker.validate(task, ())  # inline tasks too: a bad one fails at reset
             return ()
         lenient = self._from_file(task) and len(task.gold) > 1
         start_key = self._backend.start_key()

@@ -101,10 +101,10 @@ SPEC = FamilySpec(
             "original's executability and LCS plus strict executability and goal checks",
         ),
     ),
-    prompting=PromptDefaults(top_k_api=10, max_new_tokens=256),
+    prompting=PromptDefaults(top_k_api=10, max_new_tokens=128),
     metrics=METRICS,
     reward="lcs",
     doc=__doc__ or "",
     bench=TWENTY_ACTIONS,
 )
-"""The VirtualHome family."""
+"""The VirtualHome family (its prompting defaults are the original's command-line settings)."""

@@ -22,10 +22,12 @@ from toolgym.benchmarks.score import Checker, MetricSpec, Score
 from toolgym.benchmarks.tasks import Task
 from toolgym.benchmarks.virtual_home.grounding import best_lcs, ground
 from toolgym.errors import TaskFileError
+from toolgym.simulators.virtual_home import ScriptError, from_call
 from toolgym.simulators.virtual_home.conditions import describe, problem, unmet
 from toolgym.tools.backend import Attempt
-from toolgym.tools.errors import NON_EXECUTABLE, register_category
+from toolgym.tools.errors import register_category
 from toolgym.tools.faults import SERVICE_ERROR
+from toolgym.tools.virtual_home.language import program_lines
 from toolgym.tools.virtual_home.objects import valid_object_lists
 
 GOAL_NOT_MET = register_category(
@@ -78,8 +80,6 @@ class HouseholdCheck(Checker):
         error = None
         if attempt.error is not None:
             error = attempt.error.to_info()
-        elif not grounding.lines:
-            error = {"category": NON_EXECUTABLE, "message": "the program has no line"}
         elif not goal:
             unmet_text = (
                 "; ".join(describe(c) for c in missing[:5]) or "it differs from every gold program"
@@ -88,12 +88,23 @@ class HouseholdCheck(Checker):
         return Score(lcs, success, grounding.executable, metrics, error, grounding.lines)
 
     def validate(self, task: Task, golds: Sequence[Attempt]) -> None:
-        """A gold must have a line, and end conditions must be well formed."""
-        lists = valid_object_lists()
+        """Refuse a gold that is not lines of known actions, or malformed end conditions.
+
+        Objects outside the allowed lists are fine in a gold: the lists are toolgym's own.
+        """
         for gold in task.gold:
-            if not ground(gold, lists).lines:
+            lines = [line for line in program_lines(gold) if line]
+            if not lines:
                 raise TaskFileError(f"a gold program of task {task.task_id!r} has no line")
-        for condition in task.meta.get("conditions") or ():
+            for line in lines:
+                try:
+                    from_call(line)
+                except ScriptError as e:
+                    raise TaskFileError(f"a gold program of task {task.task_id!r}: {e}") from None
+        conditions = task.meta.get("conditions")
+        if conditions is not None and not isinstance(conditions, list):
+            raise TaskFileError(f"task {task.task_id!r}: 'conditions' must be a list")
+        for condition in conditions or ():
             why = problem(condition)
             if why is not None:
                 raise TaskFileError(f"task {task.task_id!r}: {why}")

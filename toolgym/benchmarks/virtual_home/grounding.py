@@ -1,17 +1,17 @@
 """The benchmark's own VirtualHome metrics: lexical executability and line LCS, unchanged.
 
-Grounding reads a program line by line: it stops at the first line starting with ``Task:``, skips
-empty lines, removes ``"``, ``'`` and ``;`` and a leading ``3.`` numbering, and then checks each
-line against the allowed-object lists:
+Grounding reads a program line by line (split on ``\n``, each stripped): it stops at the first
+line starting with ``Task:``, skips empty lines, removes ``"``, ``'`` and ``;`` and a leading ``3.``
+numbering, and then checks each line against the allowed-object lists:
 
-* the API is the text before the first ``(``; an unknown API is not executable;
+* the API is the text before the first ``(`` (not stripped); an unknown API is not executable;
 * the arguments are the content of the first ``(...)``, split on ``,``: two arguments must be
   the action's ``object1`` and ``object2`` and each in its list; one must be in the ``object``
   list; empty parentheses suit only an action without objects; no parentheses, or three
   arguments or more, are not executable.
 
-Every cleaned line is kept, executable or not, and the LCS counts them all with exact string
-equality (``Agent.Put(a,b)`` is not ``Agent.Put(a, b)``):
+Every cleaned line is kept, executable or not (a line that cleans to nothing is not executable),
+and the LCS counts the non-empty ones with exact string equality (``Agent.Put(a,b)`` is not ``Agent.Put(a, b)``):
 ``LCS(pred, label) / max(len(pred), len(label))``, best over the gold programs.
 
 >>> lists = {"Agent.Find": {"object": ["cup"]}, "Agent.StandUp": {}}
@@ -27,25 +27,30 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from toolgym.tools.virtual_home.language import clean_line
+from toolgym.tools.virtual_home.language import program_lines
 
 
 @dataclass
 class Grounding:
-    """A grounded program: its cleaned lines and those that are not executable."""
+    """A grounded program.
+
+    Attributes:
+        lines: its non-empty cleaned lines (what the LCS compares).
+        non_executable: the lines that fail the check (a line that cleans to nothing is one).
+    """
 
     lines: list[str] = field(default_factory=list)
     non_executable: list[str] = field(default_factory=list)
 
     @property
     def executable(self) -> bool:
-        """Whether every line is a known action with allowed objects (and there is a line)."""
-        return bool(self.lines) and not self.non_executable
+        """Whether no line fails the check (an empty program does not crash, as in the original)."""
+        return not self.non_executable
 
 
 def line_executable(line: str, lists: Mapping[str, Mapping[str, Sequence[str]]]) -> bool:
     """Whether one cleaned line is a known action with allowed objects."""
-    api = line.split("(", 1)[0].strip()
+    api = line.split("(", 1)[0]
     entry = lists.get(api)
     start = line.find("(")
     end = line.find(")", start + 1)
@@ -67,13 +72,9 @@ def line_executable(line: str, lists: Mapping[str, Mapping[str, Sequence[str]]])
 def ground(text: str, lists: Mapping[str, Mapping[str, Sequence[str]]]) -> Grounding:
     """Ground a program's text (see the module docstring)."""
     grounding = Grounding()
-    for raw in text.splitlines():
-        if raw.strip().startswith("Task:"):
-            break
-        line = clean_line(raw)
-        if not line:
-            continue
-        grounding.lines.append(line)
+    for line in program_lines(text):
+        if line:
+            grounding.lines.append(line)
         if not line_executable(line, lists):
             grounding.non_executable.append(line)
     return grounding

@@ -73,7 +73,9 @@ def holds(house: Household, condition: Sequence[str]) -> bool:
 
 
 def describe(condition: Sequence[str]) -> str:
-    """The condition in words."""
+    """The condition in words (a malformed one as it is)."""
+    if problem(condition) is not None:
+        return repr(condition)[:80]
     kind = condition[0]
     if kind == "state":
         _, cls, state = condition

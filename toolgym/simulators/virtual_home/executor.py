@@ -116,6 +116,11 @@ def execute(house: Household, step: Step) -> str:
             that does not hold (the message names it).
     """
     ids = [house.resolve(name) for name in step.objects]
+    _need(
+        CHARACTER not in ids,
+        "not_allowed",
+        f"{step.action.qualname} acts on objects; the character is the one acting",
+    )
     message = RULES[step.action.name](house, ids)
     house.graph.history.append((step.action.name, *(house.name(i) for i in ids)))
     return message
@@ -201,6 +206,43 @@ def _release(house: Household, x: int) -> None:
         house.graph.remove_edge(CHARACTER, hand, x)
 
 
+def _carry(house: Household, room: int) -> None:
+    """Move what the character holds and wears, and what is on or in those, into ``room``."""
+    g = house.graph
+    stack = [*house.held(), *house.worn()]
+    seen: set[int] = set()
+    while stack:
+        node = stack.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        for target in list(g.targets(node, "INSIDE")):
+            if g.nodes[target].category == "Rooms":
+                g.remove_edge(node, "INSIDE", target)
+        g.add_edge(node, "INSIDE", room)
+        stack.extend(g.sources(node, "ON") | g.sources(node, "INSIDE"))
+
+
+def _within(house: Household, inner: int, outer: int) -> bool:
+    """Whether ``inner`` is ``outer``, or on or in it, however deep."""
+    g = house.graph
+    stack, seen = [inner], set()
+    while stack:
+        node = stack.pop()
+        if node == outer:
+            return True
+        if node in seen:
+            continue
+        seen.add(node)
+        stack.extend(
+            t
+            for r in ("ON", "INSIDE")
+            for t in g.targets(node, r)
+            if g.nodes[t].category != "Rooms"
+        )
+    return False
+
+
 def _walk(house: Household, ids: list[int]) -> str:
     (x,) = ids
     _upright(house)
@@ -211,9 +253,7 @@ def _walk(house: Household, ids: list[int]) -> str:
     assert room is not None
     g.remove_from(CHARACTER, ("INSIDE", "CLOSE", "FACING"))
     g.add_edge(CHARACTER, "INSIDE", room)
-    for held in house.held():
-        g.remove_from(held, ("INSIDE",))
-        g.add_edge(held, "INSIDE", room)
+    _carry(house, room)
     if node.category == "Rooms":
         return f"You walk to the {node.class_name}."
     g.add_edge(CHARACTER, "CLOSE", x)
@@ -228,6 +268,8 @@ def _walk(house: Household, ids: list[int]) -> str:
 def _find(house: Household, ids: list[int]) -> str:
     (x,) = ids
     g = house.graph
+    if g.nodes[x].category == "Rooms":
+        return _walk(house, ids).replace("walk to", "find")
     special = house.posture() is not None or house.close(x)
     if special:
         _close(house, x)
@@ -243,6 +285,11 @@ def _grab(house: Household, ids: list[int]) -> str:
     g = house.graph
     _prop(house, x, "GRABBABLE", "something to grab", frozenset({"water", "child"}))
     _need(not house.holding(x), "precondition", f"the character holds the {house.name(x)} already")
+    _need(
+        not g.has(CHARACTER, "ON", x),
+        "precondition",
+        f"the character is on the {house.name(x)}; stand up first",
+    )
     _close(house, x)
     _reachable(house, x)
     hand = _hand(house, "grabbing")
@@ -290,7 +337,16 @@ def _put(relation: str) -> Rule:
     def rule(house: Household, ids: list[int]) -> str:
         x, y = ids
         g = house.graph
-        _need(x != y, "precondition", f"the {house.name(x)} cannot go {word} itself")
+        _need(
+            g.nodes[y].category != "Rooms",
+            "not_allowed",
+            f"put the {house.name(x)} {word} something in the {house.name(y)}, or drop it",
+        )
+        _need(
+            not _within(house, y, x),
+            "precondition",
+            f"the {house.name(x)} cannot go {word} the {house.name(y)}, which is on or in it",
+        )
         _holding(house, x)
         _close(house, y)
         if relation == "INSIDE" and "CAN_OPEN" in g.nodes[y].properties:
@@ -553,6 +609,11 @@ def _rest(posture: str, prop: str, capacity: dict[str, int]) -> Rule:
             house.posture() != posture,
             "precondition",
             f"the character is {posture.lower()} already",
+        )
+        _need(
+            not house.holding(x),
+            "precondition",
+            f"the character holds the {house.name(x)}; put it down first",
         )
         _hand(house, "sitting down" if word == "sit" else "lying down")
         people = [

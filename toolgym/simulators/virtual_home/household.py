@@ -152,7 +152,8 @@ class Household:
         """
         cls = canonical(name)
         if cls is None:
-            raise ActionFailed("unknown_object", f"there is no object called {name!r} in homes")
+            shown = name if len(name) <= 60 else name[:57] + "..."
+            raise ActionFailed("unknown_object", f"there is no object called {shown!r} in homes")
         return cls
 
     def resolve(self, name: str) -> int:

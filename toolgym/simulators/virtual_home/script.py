@@ -47,9 +47,11 @@ class Step:
 
     def __post_init__(self) -> None:
         if len(self.objects) != self.action.arity:
+            shown = ", ".join(self.objects)
+            shown = shown if len(shown) <= 80 else shown[:77] + "..."
             raise ScriptError(
                 f"{self.action.qualname} takes {self.action.arity} object(s); "
-                f"got {len(self.objects)}: {list(self.objects)}"
+                f"got {len(self.objects)}: [{shown}]"
             )
 
 
@@ -84,7 +86,8 @@ def from_call(line: str) -> Step:
     name, inside = match.groups()
     action = BY_NAME.get(name)
     if action is None:
-        raise ScriptError(f"unknown action Agent.{name}; actions: {', '.join(BY_NAME)}")
+        shown = name if len(name) <= 40 else name[:37] + "..."
+        raise ScriptError(f"unknown action Agent.{shown}; actions: {', '.join(BY_NAME)}")
     args = (
         [object_name(a.strip().strip("'\"")) for a in inside.split(",")] if inside.strip() else []
     )

@@ -4,7 +4,8 @@ A program is the benchmark's: one call per line, arguments as bare class names
 (``Agent.Put(cup, table)``). Each line is cleaned as the original grounding cleans it (quotes and
 semicolons removed, a leading ``3.`` numbering dropped), and the program ends at a line starting
 with ``Task:``. In ``program`` mode the lines run in order and the first that cannot run stops the
-simulation; every line is still kept in the attempt, since the text metrics score all of them.
+simulation; the program's text is kept in the attempt as written, since the text metrics score
+all of it.
 Since the whole program is known, each class it names is first bound to the instance that suits
 it (the chair at the desk when it also names the computer), as a VirtualHome script's instance
 ids would. In
@@ -48,19 +49,26 @@ def clean_line(line: str) -> str:
 
 
 def program_lines(text: str) -> list[str]:
-    """The cleaned, non-empty lines of a program, up to the first line starting with ``Task:``.
+    """The cleaned lines of a program, as the original grounding reads them.
 
-    >>> program_lines("Agent.Find(cup)\\n\\nAgent.Grab(cup)\\nTask: next\\nAgent.Sleep()")
-    ['Agent.Find(cup)', 'Agent.Grab(cup)']
+    Lines are split on ``\n``; blank lines are skipped; reading stops at the first line starting
+    with ``Task:``. A line that cleans to nothing (``3.``) is kept as ``""``: it is not an action.
+
+    >>> program_lines("Agent.Find(cup)\n\n1.\nAgent.Grab(cup)\nTask: next\nAgent.Sleep()")
+    ['Agent.Find(cup)', '', 'Agent.Grab(cup)']
     """
     lines = []
-    for raw in text.splitlines():
-        if raw.strip().startswith("Task:"):
+    for raw in text.split("\n"):
+        stripped = raw.strip()
+        if stripped.startswith("Task:"):
             break
-        line = clean_line(raw)
-        if line:
-            lines.append(line)
+        if stripped:
+            lines.append(clean_line(stripped))
     return lines
+
+
+def _shown(line: str, limit: int = 120) -> str:
+    return line if len(line) <= limit else line[: limit - 3] + "..."
 
 
 class AgentActionLanguage(ActionLanguage):
@@ -101,6 +109,7 @@ class AgentActionLanguage(ActionLanguage):
         """Run the lines in order until one cannot run; keep them all; the episode ends."""
         home = _home_backend(backend)
         error: ToolCallError | None = None
+        home.write(text)
         try:
             lines = self._lines(text)
         except ToolCallError as e:
@@ -112,7 +121,7 @@ class AgentActionLanguage(ActionLanguage):
                 try:
                     home.act(line)
                 except ToolCallError as e:
-                    error = ToolCallError(e.category, f"{line}: {e.message}", k)
+                    error = ToolCallError(e.category, f"{_shown(line)}: {e.message}", k)
                     if len(home.lines) == kept:  # a fault stopped it before it ran
                         home.keep(line)
             else:
@@ -131,15 +140,15 @@ class AgentActionLanguage(ActionLanguage):
         try:
             if looks_like_json_call(text):
                 call = parse_json_call(text, self.budgets)
-                line = home.line_of(call.name, call.arguments)
+                line = raw = home.line_of(call.name, call.arguments)
             else:
                 lines = self._lines(text)
                 if len(lines) != 1:
                     raise ToolCallError(
                         NON_EXECUTABLE, f"call mode takes one line per step; got {len(lines)}"
                     )
-                line = lines[0]
-            message = home.act(line)
+                line, raw = lines[0], text
+            message = home.act(line, raw)
         except ToolCallError as e:
             return Execution(e.observation(), e)
         return Execution(f"{message} {home.describe()}")
@@ -158,7 +167,7 @@ class AgentActionLanguage(ActionLanguage):
             try:
                 home.act(line)
             except ToolCallError as e:
-                raise ToolCallError(e.category, f"{line}: {e.message}", k) from None
+                raise ToolCallError(e.category, f"{_shown(line)}: {e.message}", k) from None
         return home.attempt(None)
 
     def gold_steps(self, gold: str) -> list[str]:

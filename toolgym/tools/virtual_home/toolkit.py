@@ -9,11 +9,13 @@ same templates.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Hashable, Mapping
 from typing import Any
 
 import numpy as np
 
+from toolgym.errors import TaskFileError
 from toolgym.simulators.seeding import stable_seed
 from toolgym.simulators.virtual_home import (
     ACTIONS,
@@ -28,7 +30,10 @@ from toolgym.simulators.virtual_home import (
     to_call,
 )
 from toolgym.simulators.virtual_home.actions import BY_NAME
+from toolgym.simulators.virtual_home.classes import canonical
+from toolgym.simulators.virtual_home.graph import STATES
 from toolgym.tools.backend import Attempt, Backend
+from toolgym.tools.budgets import short_repr
 from toolgym.tools.errors import (
     NON_EXECUTABLE,
     PRECONDITION,
@@ -42,11 +47,35 @@ from toolgym.tools.toolkit import Toolkit
 from toolgym.tools.virtual_home.language import AgentActionLanguage
 from toolgym.tools.virtual_home.objects import valid_object_lists
 
+_OBJECT = re.compile(r"^\w[\w \-]{0,79}$")
+"""An object in a JSON call: a class name (letters, digits, ``_``, spaces, hyphens; 80 at most)."""
+
 _KINDS = {
     "precondition": PRECONDITION,
     "not_allowed": WRONG_ARGUMENTS,
     "unknown_object": WRONG_ARGUMENTS,
 }
+
+
+def _checked_setup(setup: Mapping[str, Any]) -> tuple[int, dict[str, str]]:
+    unknown = set(setup) - {"home", "states"}
+    if unknown:
+        raise TaskFileError(f"a household setup has 'home' and 'states'; got {sorted(unknown)}")
+    home = setup.get("home", 0)
+    states = setup.get("states", {})
+    if not isinstance(home, int) or isinstance(home, bool) or home < 0:
+        raise TaskFileError(f"a task's home is a non-negative int; got {home!r}")
+    if not isinstance(states, Mapping):
+        raise TaskFileError(f"a task's states map classes to states; got {states!r}")
+    for name, state in states.items():
+        if state not in STATES or state in ("SITTING", "LYING"):
+            raise TaskFileError(
+                f"the state of {name!r} must be one of CLOSED, OPEN, ON, OFF, DIRTY, CLEAN, "
+                f"PLUGGED_IN, PLUGGED_OUT; got {state!r}"
+            )
+        if not isinstance(name, str) or canonical(name) in (None, "character"):
+            raise TaskFileError(f"a task's states name object classes; got {name!r}")
+    return home, dict(states)
 
 
 def _parse_category(line: str, message: str) -> str:
@@ -124,6 +153,7 @@ class VirtualHomeBackend(Backend):
         self.setup: dict[str, Any] = {}
         self.house = household(world_seed, 0)
         self.lines: list[str] = []
+        self.text: list[str] = []
         self.executed = 0
         self.failed_line: int | None = None
 
@@ -131,22 +161,18 @@ class VirtualHomeBackend(Backend):
     def reset(
         self, rng: np.random.Generator | None, setup: Mapping[str, Any] | None = None
     ) -> None:
-        """Start in the task's home (``setup["home"]``, default 0) as it presupposes."""
+        """Start in the task's home (``setup["home"]``, default 0) as it presupposes.
+
+        Raises:
+            TaskFileError: a setup that is not ``{"home": int >= 0, "states": {class: STATE}}``
+                (any home number is a home: 0 to 6 are the benchmark's).
+        """
         setup = dict(setup or {})
-        home = setup.get("home", 0)
-        states = setup.get("states", {})
-        if not isinstance(home, int) or isinstance(home, bool) or home < 0:
-            raise ToolCallError(
-                WRONG_ARGUMENTS, f"a task's home is a non-negative int; got {home!r}"
-            )
-        if not isinstance(states, Mapping) or not all(isinstance(v, str) for v in states.values()):
-            raise ToolCallError(
-                WRONG_ARGUMENTS, f"a task's states map classes to states; got {states!r}"
-            )
-        self.setup = {"home": home, "states": dict(states)}
+        home, states = _checked_setup(setup)
+        self.setup = {"home": home, "states": states}
         self.house = household(self.world_seed, home)
         prepare(self.house, dict(states))
-        self.lines, self.executed, self.failed_line = [], 0, None
+        self.lines, self.text, self.executed, self.failed_line = [], [], 0, None
 
     def start_key(self) -> Hashable:
         """The home and the states the task presupposes."""
@@ -157,6 +183,7 @@ class VirtualHomeBackend(Backend):
         return {
             "house": self.house.copy(),
             "lines": list(self.lines),
+            "text": list(self.text),
             "executed": self.executed,
             "failed_line": self.failed_line,
             "setup": dict(self.setup),
@@ -166,6 +193,7 @@ class VirtualHomeBackend(Backend):
         """Back to a :meth:`snapshot`."""
         self.house = state["house"].copy()
         self.lines = list(state["lines"])
+        self.text = list(state["text"])
         self.executed = state["executed"]
         self.failed_line = state["failed_line"]
         self.setup = dict(state["setup"])
@@ -183,12 +211,13 @@ class VirtualHomeBackend(Backend):
                 WRONG_API, f"unknown action {name!r}; actions: {', '.join(BY_NAME)}"
             )
         if set(arguments) != set(action.params) or not all(
-            isinstance(v, str) for v in arguments.values()
+            isinstance(v, str) and _OBJECT.match(v) for v in arguments.values()
         ):
             raise ToolCallError(
                 WRONG_ARGUMENTS,
-                f"{action.qualname} takes {list(action.params) or 'no arguments'} as strings; "
-                f"got {sorted(arguments)}",
+                f"{action.qualname} takes {list(action.params) or 'no arguments'}, each an "
+                f"object's class name (letters, digits, _ and spaces, 80 at most); got "
+                f"{short_repr(dict(arguments), 120)}",
             )
         return to_call(Step(action, tuple(arguments[p] for p in action.params)))
 
@@ -206,8 +235,8 @@ class VirtualHomeBackend(Backend):
         """Record a line that was not run (the program had stopped)."""
         self.lines.append(line)
 
-    def act(self, line: str) -> str:
-        """Run one cleaned line and record it.
+    def act(self, line: str, raw: str | None = None) -> str:
+        """Run one cleaned line and record it (with ``raw``, the text the agent wrote for it).
 
         A line the agent got wrong is recorded too (the text metrics count it, and it breaks
         strict executability); a line a service fault stopped before it ran is not.
@@ -219,15 +248,17 @@ class VirtualHomeBackend(Backend):
         try:
             step = from_call(line)
         except ScriptError as e:
-            self._mistake(line)
+            self._mistake(line, raw)
             raise ToolCallError(_parse_category(line, str(e)), str(e)) from None
         try:
             if self.faults is not None:
                 message = str(
-                    self.faults.around_call(step.action.qualname, lambda: self._run(step, line))
+                    self.faults.around_call(
+                        step.action.qualname, lambda: self._run(step, line, raw)
+                    )
                 )
             else:
-                message = self._run(step, line)
+                message = self._run(step, line, raw)
         except ToolCallError as e:
             if e.category == SERVICE_ERROR and (not self.lines or self.lines[-1] is not line):
                 raise
@@ -237,13 +268,21 @@ class VirtualHomeBackend(Backend):
         self.executed += 1
         return message
 
-    def _mistake(self, line: str) -> None:
+    def write(self, text: str) -> None:
+        """Record the text of a whole program, as the agent wrote it."""
+        self.text.append(text)
+
+    def _mistake(self, line: str, raw: str | None) -> None:
         self.lines.append(line)
+        if raw is not None:
+            self.text.append(raw)
         if self.failed_line is None:
             self.failed_line = len(self.lines)
 
-    def _run(self, step: Step, line: str) -> str:
+    def _run(self, step: Step, line: str, raw: str | None) -> str:
         self.lines.append(line)
+        if raw is not None:
+            self.text.append(raw)
         try:
             return execute(self.house, step)
         except ActionFailed as e:
@@ -261,7 +300,7 @@ class VirtualHomeBackend(Backend):
             "failed_line": self.failed_line,
         }
         calls = tuple(line.split("(")[0] for line in self.lines)
-        return Attempt(outcome, calls, error, "\n".join(self.lines), self)
+        return Attempt(outcome, calls, error, "\n".join(self.text), self)
 
 
 class VirtualHomeToolkit(Toolkit):

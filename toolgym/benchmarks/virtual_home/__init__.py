@@ -2,8 +2,9 @@
 
 A task record is the original's (``prompt``: the activity's title, ``completion``: gold programs of
 ``Agent`` lines) plus ``setup: {"home": k, "states": {...}}`` (the home it plays in and the states
-it presupposes there) and the meta keys ``conditions`` (its end conditions, see
-:mod:`toolgym.simulators.virtual_home.conditions`) and ``activity`` (its kind). A record without a
+it presupposes there) and the meta keys ``description`` (the goal in words), ``conditions`` (its
+end conditions, see :mod:`toolgym.simulators.virtual_home.conditions`) and ``activity`` (its
+kind). A record without a
 ``setup`` (an original file) plays in home 0, prepared with the states its first gold program
 presupposes.
 
@@ -41,6 +42,7 @@ from toolgym.simulators.virtual_home import (
     presupposed_states,
     program_steps,
 )
+from toolgym.simulators.virtual_home.conditions import describe
 from toolgym.tools.virtual_home.toolkit import household
 
 FAMILY = "virtual_home"
@@ -50,7 +52,12 @@ SPLITS = {"test": 100, "demo": 83}
 
 
 def _task(task_id: str, activity: Activity) -> Task:
-    meta = {"conditions": activity.conditions, "activity": activity.key}
+    goal = "; ".join(describe(c) for c in activity.conditions)
+    meta = {
+        "description": f"{activity.title}: done when {goal}.",
+        "conditions": activity.conditions,
+        "activity": activity.key,
+    }
     setup = {"home": activity.home, "states": activity.states}
     return Task(task_id, activity.title, activity.gold, meta, None, setup)
 

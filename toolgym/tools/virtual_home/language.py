@@ -51,10 +51,10 @@ def clean_line(line: str) -> str:
 def program_lines(text: str) -> list[str]:
     """The cleaned lines of a program, as the original grounding reads them.
 
-    Lines are split on ``\n``; blank lines are skipped; reading stops at the first line starting
+    Lines are split on ``\\n``; blank lines are skipped; reading stops at the first line starting
     with ``Task:``. A line that cleans to nothing (``3.``) is kept as ``""``: it is not an action.
 
-    >>> program_lines("Agent.Find(cup)\n\n1.\nAgent.Grab(cup)\nTask: next\nAgent.Sleep()")
+    >>> program_lines("Agent.Find(cup)\\n\\n1.\\nAgent.Grab(cup)\\nTask: next\\nAgent.Sleep()")
     ['Agent.Find(cup)', '', 'Agent.Grab(cup)']
     """
     lines = []

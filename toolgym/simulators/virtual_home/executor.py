@@ -4,62 +4,7 @@
 step's objects, checks the action's preconditions in the order of the table below, and applies its
 effects; a step that fails raises :class:`ActionFailed` and changes nothing but the objects it
 placed (an object a home lacks is placed before the checks, as a plan naming it presupposes it).
-The rules are the evolving graph's (``c`` is the character):
-
-============  ==============================================  =====================================
-action        preconditions                                   effects
-============  ==============================================  =====================================
-Walk, Run     c not sitting or lying                          c in X's room, close to X, to what X
-                                                              stands on, and (X opens) to X's
-                                                              contents; what c holds moves along
-Find          c sitting/lying, or X a body part, worn or      c close to X, facing nothing
-              close: close(c, X); else walks to X first
-Grab          GRABBABLE; not held; close; not in a closed     c holds X in a free hand; X's former
-              container; a free hand                          support is remembered
-Open          CAN_OPEN; close; a free hand; closed; not on    open
-Close         CAN_OPEN; close; open                           closed
-Put (on)      holding X; close(c, Y)                          X on Y, close to Y
-PutIn         holding X; close(c, Y); Y open if it opens      X inside Y, close to Y
-PutBack       holding X; X was grabbed; close to its former   X back on or in its former support
-              support (open, if X was inside)
-SwitchOn      HAS_SWITCH; close; off; plugged in if it has    on
-              a plug
-SwitchOff     HAS_SWITCH; close; on                           off
-PlugIn/Out    HAS_PLUG; close; a free hand; unplugged         plugged in / out
-              (plugged in)
-Drink         DRINKABLE or RECIPIENT; holding X               -
-Eat           close; EATABLE, or something EATABLE on X       -
-Cut           EATABLE and CUTTABLE; close; a free hand;       -
-              holding a knife
-TurnTo        -                                               c faces only X
-LookAt,       facing(c, X)                                    -
-PointAt
-Watch         LOOKABLE; same room; facing(c, X); sitting or   -
-              lying: a direct FACING edge (not for a
-              computer)
-Touch         close; not in a closed container                -
-Read          READABLE; holding X                             -
-Greet         PERSON                                          -
-Pour          X POURABLE or DRINKABLE; Y RECIPIENT (or        X inside Y
-              hands, sponge, face); holding X; close(c, Y)
-Push, Pull    MOVABLE (or a button, chair or curtain);        -
-              close; not in a closed container; a free hand
-Wash, Rinse,  close                                           clean
-Scrub
-Wipe          close; holding something                        clean
-Squeeze       CLOTHES or a squeezable class; close; a free    -
-              hand
-Drop          holding X                                       X on the floor of c's room
-PutOn (wear)  CLOTHES; holding X                              c wears X
-TakeOff       CLOTHES; c wears X                              X no longer worn, by c
-SitOn         SITTABLE; close; not sitting; a free hand;      c on X, facing what X faces, sitting
-              room on X
-LieOn         LIEABLE; close; not lying; a free hand; room    c on X, lying
-              on X
-TypeOn        close; a keyboard or HAS_SWITCH                 -
-StandUp       sitting or lying                                standing
-Sleep, WakeUp lying or sitting                                -
-============  ==============================================  =====================================
+The rules are the evolving graph's; ``docs/virtual_home.md`` tables them, action by action.
 
 Two rules are this simulator's own: sitting and lying down need a free hand (a full pair of hands
 cannot steady the character), and only people count against a seat's capacity (couch 4, bed 4,
@@ -71,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from toolgym.simulators.virtual_home import checks
 from toolgym.simulators.virtual_home.graph import CHARACTER
 from toolgym.simulators.virtual_home.household import HANDS, ActionFailed, Household
 from toolgym.simulators.virtual_home.script import Step, to_call
@@ -116,7 +62,7 @@ def execute(house: Household, step: Step) -> str:
             that does not hold (the message names it).
     """
     ids = [house.resolve(name) for name in step.objects]
-    _need(
+    checks.need(
         CHARACTER not in ids,
         "not_allowed",
         f"{step.action.qualname} acts on objects; the character is the one acting",
@@ -129,131 +75,17 @@ def execute(house: Household, step: Step) -> str:
 # -- checks ------------------------------------------------------------------------------------
 
 
-def _need(condition: bool, kind: str, message: str) -> None:
-    if not condition:
-        raise ActionFailed(kind, message)
-
-
-def _prop(
-    house: Household, x: int, props: str, what: str, extra: frozenset[str] = frozenset()
-) -> None:
-    node = house.graph.nodes[x]
-    ok = node.class_name in extra or any(p in node.properties for p in props.split())
-    _need(ok, "not_allowed", f"the {node.class_name} is not {what}")
-
-
-def _close(house: Household, x: int) -> None:
-    _need(
-        house.close(x),
-        "precondition",
-        f"the character is not close to the {house.name(x)}; walk to it or find it first",
-    )
-
-
-def _upright(house: Household) -> None:
-    posture = house.posture()
-    _need(
-        posture is None,
-        "precondition",
-        f"the character is {posture.lower() if posture else ''}; stand up first",
-    )
-
-
-def _hand(house: Household, why: str) -> str:
-    hand = house.free_hand()
-    held = ", ".join(house.name(o) for o in house.held())
-    _need(
-        hand is not None,
-        "precondition",
-        f"{why} needs a free hand; both hands hold something ({held})",
-    )
-    assert hand is not None
-    return hand
-
-
-def _holding(house: Household, x: int) -> None:
-    _need(
-        house.holding(x),
-        "precondition",
-        f"the character does not hold the {house.name(x)}; grab it first",
-    )
-
-
-def _reachable(house: Household, x: int) -> None:
-    box = house.container_closed(x)
-    _need(
-        box is None,
-        "precondition",
-        f"the {house.name(x)} is inside the {house.name(box) if box else ''}, which is closed; open it first",
-    )
-
-
-def _state(house: Household, x: int, state: str, message: str) -> None:
-    _need(state in house.graph.nodes[x].states, "precondition", f"the {house.name(x)} {message}")
-
-
-def _set(house: Household, x: int, drop: str, add: str) -> None:
-    states = house.graph.nodes[x].states
-    states.discard(drop)
-    states.add(add)
-
-
-# -- effects -----------------------------------------------------------------------------------
-
-
-def _release(house: Household, x: int) -> None:
-    for hand in HANDS:
-        house.graph.remove_edge(CHARACTER, hand, x)
-
-
-def _carry(house: Household, room: int) -> None:
-    """Move what the character holds and wears, and what is on or in those, into ``room``."""
-    g = house.graph
-    stack = [*house.held(), *house.worn()]
-    seen: set[int] = set()
-    while stack:
-        node = stack.pop()
-        if node in seen:
-            continue
-        seen.add(node)
-        for target in list(g.targets(node, "INSIDE")):
-            if g.nodes[target].category == "Rooms":
-                g.remove_edge(node, "INSIDE", target)
-        g.add_edge(node, "INSIDE", room)
-        stack.extend(g.sources(node, "ON") | g.sources(node, "INSIDE"))
-
-
-def _within(house: Household, inner: int, outer: int) -> bool:
-    """Whether ``inner`` is ``outer``, or on or in it, however deep."""
-    g = house.graph
-    stack, seen = [inner], set()
-    while stack:
-        node = stack.pop()
-        if node == outer:
-            return True
-        if node in seen:
-            continue
-        seen.add(node)
-        stack.extend(
-            t
-            for r in ("ON", "INSIDE")
-            for t in g.targets(node, r)
-            if g.nodes[t].category != "Rooms"
-        )
-    return False
-
-
 def _walk(house: Household, ids: list[int]) -> str:
     (x,) = ids
-    _upright(house)
+    checks.need_upright(house)
     g = house.graph
     node = g.nodes[x]
     room = g.room_of(x)
-    _need(room is not None, "precondition", f"the {node.class_name} is in no room")
+    checks.need(room is not None, "precondition", f"the {node.class_name} is in no room")
     assert room is not None
     g.remove_from(CHARACTER, ("INSIDE", "CLOSE", "FACING"))
     g.add_edge(CHARACTER, "INSIDE", room)
-    _carry(house, room)
+    checks.carry(house, room)
     if node.category == "Rooms":
         return f"You walk to the {node.class_name}."
     g.add_edge(CHARACTER, "CLOSE", x)
@@ -272,7 +104,7 @@ def _find(house: Household, ids: list[int]) -> str:
         return _walk(house, ids).replace("walk to", "find")
     special = house.posture() is not None or house.close(x)
     if special:
-        _close(house, x)
+        checks.need_close(house, x)
     else:
         _walk(house, ids)
     g.remove_from(CHARACTER, ("FACING",))
@@ -283,16 +115,18 @@ def _find(house: Household, ids: list[int]) -> str:
 def _grab(house: Household, ids: list[int]) -> str:
     (x,) = ids
     g = house.graph
-    _prop(house, x, "GRABBABLE", "something to grab", frozenset({"water", "child"}))
-    _need(not house.holding(x), "precondition", f"the character holds the {house.name(x)} already")
-    _need(
+    checks.need_property(house, x, "GRABBABLE", "something to grab", frozenset({"water", "child"}))
+    checks.need(
+        not house.holding(x), "precondition", f"the character holds the {house.name(x)} already"
+    )
+    checks.need(
         not g.has(CHARACTER, "ON", x),
         "precondition",
         f"the character is on the {house.name(x)}; stand up first",
     )
-    _close(house, x)
-    _reachable(house, x)
-    hand = _hand(house, "grabbing")
+    checks.need_close(house, x)
+    checks.need_reachable(house, x)
+    hand = checks.need_free_hand(house, "grabbing")
     supports = [("ON", s) for s in g.targets(x, "ON")]
     supports += [("INSIDE", s) for s in g.targets(x, "INSIDE") if g.nodes[s].category != "Rooms"]
     g.remove_from(x, ("ON", "INSIDE", "CLOSE"))
@@ -309,25 +143,29 @@ def _grab(house: Household, ids: list[int]) -> str:
 
 def _open(house: Household, ids: list[int]) -> str:
     (x,) = ids
-    _prop(house, x, "CAN_OPEN", "something that opens", frozenset({"desk", "window"}))
-    _close(house, x)
-    _hand(house, "opening")
-    _state(house, x, "CLOSED", "is not closed")
-    _need(
+    checks.need_property(
+        house, x, "CAN_OPEN", "something that opens", frozenset({"desk", "window"})
+    )
+    checks.need_close(house, x)
+    checks.need_free_hand(house, "opening")
+    checks.need_state(house, x, "CLOSED", "is not closed")
+    checks.need(
         "ON" not in house.graph.nodes[x].states,
         "precondition",
         f"the {house.name(x)} is switched on; switch it off first",
     )
-    _set(house, x, "CLOSED", "OPEN")
+    checks.set_state(house, x, "CLOSED", "OPEN")
     return f"You open the {house.name(x)}."
 
 
 def _shut(house: Household, ids: list[int]) -> str:
     (x,) = ids
-    _prop(house, x, "CAN_OPEN", "something that opens", frozenset({"desk", "window"}))
-    _close(house, x)
-    _state(house, x, "OPEN", "is not open")
-    _set(house, x, "OPEN", "CLOSED")
+    checks.need_property(
+        house, x, "CAN_OPEN", "something that opens", frozenset({"desk", "window"})
+    )
+    checks.need_close(house, x)
+    checks.need_state(house, x, "OPEN", "is not open")
+    checks.set_state(house, x, "OPEN", "CLOSED")
     return f"You close the {house.name(x)}."
 
 
@@ -337,21 +175,21 @@ def _put(relation: str) -> Rule:
     def rule(house: Household, ids: list[int]) -> str:
         x, y = ids
         g = house.graph
-        _need(
+        checks.need(
             g.nodes[y].category != "Rooms",
             "not_allowed",
             f"put the {house.name(x)} {word} something in the {house.name(y)}, or drop it",
         )
-        _need(
-            not _within(house, y, x),
+        checks.need(
+            not checks.within(house, y, x),
             "precondition",
             f"the {house.name(x)} cannot go {word} the {house.name(y)}, which is on or in it",
         )
-        _holding(house, x)
-        _close(house, y)
+        checks.need_holding(house, x)
+        checks.need_close(house, y)
         if relation == "INSIDE" and "CAN_OPEN" in g.nodes[y].properties:
-            _state(house, y, "OPEN", "is closed; open it first")
-        _release(house, x)
+            checks.need_state(house, y, "OPEN", "is closed; open it first")
+        checks.release(house, x)
         g.add_edge(CHARACTER, "CLOSE", y)
         g.add_close(x, y)
         g.add_edge(x, relation, y)
@@ -363,19 +201,19 @@ def _put(relation: str) -> Rule:
 def _put_back(house: Household, ids: list[int]) -> str:
     (x,) = ids
     g = house.graph
-    _holding(house, x)
+    checks.need_holding(house, x)
     remembered = g.supports.get(x)
-    _need(
+    checks.need(
         remembered is not None,
         "precondition",
         f"the {house.name(x)} was not taken from anywhere; put it on something instead",
     )
     assert remembered is not None
     relation, support = remembered
-    _close(house, support)
+    checks.need_close(house, support)
     if relation == "INSIDE" and "CAN_OPEN" in g.nodes[support].properties:
-        _state(house, support, "OPEN", "is closed; open it first")
-    _release(house, x)
+        checks.need_state(house, support, "OPEN", "is closed; open it first")
+    checks.release(house, x)
     g.add_close(x, support)
     g.add_edge(x, relation, support)
     word = "on" if relation == "ON" else "in"
@@ -385,20 +223,20 @@ def _put_back(house: Household, ids: list[int]) -> str:
 def _switch(on: bool) -> Rule:
     def rule(house: Household, ids: list[int]) -> str:
         (x,) = ids
-        _prop(house, x, "HAS_SWITCH", "something with a switch")
-        _close(house, x)
+        checks.need_property(house, x, "HAS_SWITCH", "something with a switch")
+        checks.need_close(house, x)
         states = house.graph.nodes[x].states
         if on:
-            _state(house, x, "OFF", "is on already")
-            _need(
+            checks.need_state(house, x, "OFF", "is on already")
+            checks.need(
                 "PLUGGED_OUT" not in states,
                 "precondition",
                 f"the {house.name(x)} is unplugged; plug it in first",
             )
-            _set(house, x, "OFF", "ON")
+            checks.set_state(house, x, "OFF", "ON")
         else:
-            _state(house, x, "ON", "is off already")
-            _set(house, x, "ON", "OFF")
+            checks.need_state(house, x, "ON", "is off already")
+            checks.set_state(house, x, "ON", "OFF")
         return f"You switch {'on' if on else 'off'} the {house.name(x)}."
 
     return rule
@@ -407,15 +245,15 @@ def _switch(on: bool) -> Rule:
 def _plug(plug_in: bool) -> Rule:
     def rule(house: Household, ids: list[int]) -> str:
         (x,) = ids
-        _prop(house, x, "HAS_PLUG", "something with a plug")
-        _close(house, x)
-        _hand(house, "plugging")
+        checks.need_property(house, x, "HAS_PLUG", "something with a plug")
+        checks.need_close(house, x)
+        checks.need_free_hand(house, "plugging")
         if plug_in:
-            _state(house, x, "PLUGGED_OUT", "is plugged in already")
-            _set(house, x, "PLUGGED_OUT", "PLUGGED_IN")
+            checks.need_state(house, x, "PLUGGED_OUT", "is plugged in already")
+            checks.set_state(house, x, "PLUGGED_OUT", "PLUGGED_IN")
         else:
-            _state(house, x, "PLUGGED_IN", "is unplugged already")
-            _set(house, x, "PLUGGED_IN", "PLUGGED_OUT")
+            checks.need_state(house, x, "PLUGGED_IN", "is unplugged already")
+            checks.set_state(house, x, "PLUGGED_IN", "PLUGGED_OUT")
         return f"You plug {'in' if plug_in else 'out'} the {house.name(x)}."
 
     return rule
@@ -423,33 +261,33 @@ def _plug(plug_in: bool) -> Rule:
 
 def _drink(house: Household, ids: list[int]) -> str:
     (x,) = ids
-    _prop(house, x, "DRINKABLE RECIPIENT", "something to drink from")
-    _holding(house, x)
+    checks.need_property(house, x, "DRINKABLE RECIPIENT", "something to drink from")
+    checks.need_holding(house, x)
     return f"You drink from the {house.name(x)}."
 
 
 def _eat(house: Household, ids: list[int]) -> str:
     (x,) = ids
     g = house.graph
-    _close(house, x)
+    checks.need_close(house, x)
     food = "EATABLE" in g.nodes[x].properties or any(
         "EATABLE" in g.nodes[o].properties for o in g.sources(x, "ON")
     )
-    _need(food, "not_allowed", f"the {house.name(x)} is not food and holds no food")
+    checks.need(food, "not_allowed", f"the {house.name(x)} is not food and holds no food")
     return f"You eat the {house.name(x)}."
 
 
 def _cut(house: Household, ids: list[int]) -> str:
     (x,) = ids
     node = house.graph.nodes[x]
-    _need(
+    checks.need(
         {"EATABLE", "CUTTABLE"} <= node.properties,
         "not_allowed",
         f"the {node.class_name} cannot be cut",
     )
-    _close(house, x)
-    _hand(house, "cutting")
-    _need(
+    checks.need_close(house, x)
+    checks.need_free_hand(house, "cutting")
+    checks.need(
         any("knife" in house.name(o) for o in house.held()),
         "precondition",
         f"cutting the {node.class_name} needs a knife in hand",
@@ -467,7 +305,7 @@ def _turn(house: Household, ids: list[int]) -> str:
 def _look(verb: str) -> Rule:
     def rule(house: Household, ids: list[int]) -> str:
         (x,) = ids
-        _need(
+        checks.need(
             house.facing(x),
             "precondition",
             f"the character does not face the {house.name(x)}; turn to it first",
@@ -480,15 +318,17 @@ def _look(verb: str) -> Rule:
 def _watch(house: Household, ids: list[int]) -> str:
     (x,) = ids
     g = house.graph
-    _prop(house, x, "LOOKABLE", "something to watch")
-    _need(g.room_of(x) == house.room, "precondition", f"the {house.name(x)} is in another room")
-    _need(
+    checks.need_property(house, x, "LOOKABLE", "something to watch")
+    checks.need(
+        g.room_of(x) == house.room, "precondition", f"the {house.name(x)} is in another room"
+    )
+    checks.need(
         house.facing(x),
         "precondition",
         f"the character does not face the {house.name(x)}; turn to it first",
     )
     if house.posture() is not None and house.name(x) != "computer":
-        _need(
+        checks.need(
             g.has(CHARACTER, "FACING", x),
             "precondition",
             f"seated, the character must face the {house.name(x)} itself; turn to it first",
@@ -498,31 +338,31 @@ def _watch(house: Household, ids: list[int]) -> str:
 
 def _touch(house: Household, ids: list[int]) -> str:
     (x,) = ids
-    _close(house, x)
-    _reachable(house, x)
+    checks.need_close(house, x)
+    checks.need_reachable(house, x)
     return f"You touch the {house.name(x)}."
 
 
 def _read(house: Household, ids: list[int]) -> str:
     (x,) = ids
-    _prop(house, x, "READABLE", "something to read")
-    _holding(house, x)
+    checks.need_property(house, x, "READABLE", "something to read")
+    checks.need_holding(house, x)
     return f"You read the {house.name(x)}."
 
 
 def _greet(house: Household, ids: list[int]) -> str:
     (x,) = ids
-    _prop(house, x, "PERSON", "a person")
+    checks.need_property(house, x, "PERSON", "a person")
     return f"You greet the {house.name(x)}."
 
 
 def _pour(house: Household, ids: list[int]) -> str:
     x, y = ids
-    _prop(house, x, "POURABLE DRINKABLE", "something to pour")
-    _prop(house, y, "RECIPIENT", "something to pour into", POUR_TARGETS)
-    _need(x != y, "precondition", f"the {house.name(x)} cannot be poured into itself")
-    _holding(house, x)
-    _close(house, y)
+    checks.need_property(house, x, "POURABLE DRINKABLE", "something to pour")
+    checks.need_property(house, y, "RECIPIENT", "something to pour into", POUR_TARGETS)
+    checks.need(x != y, "precondition", f"the {house.name(x)} cannot be poured into itself")
+    checks.need_holding(house, x)
+    checks.need_close(house, y)
     house.graph.add_edge(x, "INSIDE", y)
     return f"You pour the {house.name(x)} into the {house.name(y)}."
 
@@ -530,10 +370,10 @@ def _pour(house: Household, ids: list[int]) -> str:
 def _move(verb: str) -> Rule:
     def rule(house: Household, ids: list[int]) -> str:
         (x,) = ids
-        _prop(house, x, "MOVABLE", "something that moves", PUSHABLE)
-        _close(house, x)
-        _reachable(house, x)
-        _hand(house, f"{verb}ing")
+        checks.need_property(house, x, "MOVABLE", "something that moves", PUSHABLE)
+        checks.need_close(house, x)
+        checks.need_reachable(house, x)
+        checks.need_free_hand(house, f"{verb}ing")
         return f"You {verb} the {house.name(x)}."
 
     return rule
@@ -542,14 +382,14 @@ def _move(verb: str) -> Rule:
 def _clean(verb: str, needs_tool: bool = False) -> Rule:
     def rule(house: Household, ids: list[int]) -> str:
         (x,) = ids
-        _close(house, x)
+        checks.need_close(house, x)
         if needs_tool:
-            _need(
+            checks.need(
                 bool(house.held()),
                 "precondition",
                 f"wiping the {house.name(x)} needs something in hand",
             )
-        _set(house, x, "DIRTY", "CLEAN")
+        checks.set_state(house, x, "DIRTY", "CLEAN")
         return f"You {verb} the {house.name(x)}."
 
     return rule
@@ -557,17 +397,17 @@ def _clean(verb: str, needs_tool: bool = False) -> Rule:
 
 def _squeeze(house: Household, ids: list[int]) -> str:
     (x,) = ids
-    _prop(house, x, "CLOTHES", "something to squeeze", SQUEEZABLE)
-    _close(house, x)
-    _hand(house, "squeezing")
+    checks.need_property(house, x, "CLOTHES", "something to squeeze", SQUEEZABLE)
+    checks.need_close(house, x)
+    checks.need_free_hand(house, "squeezing")
     return f"You squeeze the {house.name(x)}."
 
 
 def _drop(house: Household, ids: list[int]) -> str:
     (x,) = ids
     g = house.graph
-    _holding(house, x)
-    _release(house, x)
+    checks.need_holding(house, x)
+    checks.release(house, x)
     floors = [f for f in g.of_class("floor") if g.room_of(f) == house.room]
     if floors:
         g.add_edge(x, "ON", floors[0])
@@ -576,9 +416,9 @@ def _drop(house: Household, ids: list[int]) -> str:
 
 def _wear(house: Household, ids: list[int]) -> str:
     (x,) = ids
-    _prop(house, x, "CLOTHES", "something to wear")
-    _holding(house, x)
-    _release(house, x)
+    checks.need_property(house, x, "CLOTHES", "something to wear")
+    checks.need_holding(house, x)
+    checks.release(house, x)
     house.graph.add_edge(x, "ON", CHARACTER)
     return f"You put on the {house.name(x)}."
 
@@ -586,8 +426,8 @@ def _wear(house: Household, ids: list[int]) -> str:
 def _take_off(house: Household, ids: list[int]) -> str:
     (x,) = ids
     g = house.graph
-    _prop(house, x, "CLOTHES", "something to wear")
-    _need(
+    checks.need_property(house, x, "CLOTHES", "something to wear")
+    checks.need(
         g.has(x, "ON", CHARACTER),
         "precondition",
         f"the character does not wear the {house.name(x)}",
@@ -603,24 +443,24 @@ def _rest(posture: str, prop: str, capacity: dict[str, int]) -> Rule:
     def rule(house: Household, ids: list[int]) -> str:
         (x,) = ids
         g = house.graph
-        _prop(house, x, prop, f"something to {word} on")
-        _close(house, x)
-        _need(
+        checks.need_property(house, x, prop, f"something to {word} on")
+        checks.need_close(house, x)
+        checks.need(
             house.posture() != posture,
             "precondition",
             f"the character is {posture.lower()} already",
         )
-        _need(
+        checks.need(
             not house.holding(x),
             "precondition",
             f"the character holds the {house.name(x)}; put it down first",
         )
-        _hand(house, "sitting down" if word == "sit" else "lying down")
+        checks.need_free_hand(house, "sitting down" if word == "sit" else "lying down")
         people = [
             o for o in g.sources(x, "ON") if "PERSON" in g.nodes[o].properties and o != CHARACTER
         ]
         room = capacity.get(house.name(x), 1)
-        _need(len(people) < room, "precondition", f"the {house.name(x)} is full")
+        checks.need(len(people) < room, "precondition", f"the {house.name(x)} is full")
         states = g.nodes[CHARACTER].states
         states.discard("SITTING")
         states.discard("LYING")
@@ -640,14 +480,14 @@ def _rest(posture: str, prop: str, capacity: dict[str, int]) -> Rule:
 
 def _type(house: Household, ids: list[int]) -> str:
     (x,) = ids
-    _prop(house, x, "HAS_SWITCH", "something to type on", frozenset({"keyboard"}))
-    _close(house, x)
+    checks.need_property(house, x, "HAS_SWITCH", "something to type on", frozenset({"keyboard"}))
+    checks.need_close(house, x)
     return f"You type on the {house.name(x)}."
 
 
 def _stand(house: Household, ids: list[int]) -> str:
     posture = house.posture()
-    _need(posture is not None, "precondition", "the character is standing already")
+    checks.need(posture is not None, "precondition", "the character is standing already")
     states = house.graph.nodes[CHARACTER].states
     states.discard("SITTING")
     states.discard("LYING")
@@ -657,7 +497,7 @@ def _stand(house: Household, ids: list[int]) -> str:
 
 def _sleep(verb: str) -> Rule:
     def rule(house: Household, ids: list[int]) -> str:
-        _need(
+        checks.need(
             house.posture() is not None,
             "precondition",
             f"to {verb}, the character must lie or sit first",

@@ -5,8 +5,10 @@ The benchmark's docs say, for each ``Agent`` call, which objects it takes
 executability check holds programs to those lists. The original lists are not public; these are
 derived, and versioned with the env:
 
-* the vocabulary is every class that stands in one of the benchmark homes, the rooms, and the
-  body parts;
+* the vocabulary is every class that most homes hold (at least half of them, by the home
+  templates), the rooms, the body parts, and the people and pets that activities name; the
+  original lists are of that size (``Agent.WalkTo`` took 107 objects), and ten docs of them fit a
+  small model's context;
 * an action takes the classes of the vocabulary whose properties its preconditions ask for
   (``Agent.Grab``: ``GRABBABLE``; ``Agent.PutIn``'s ``object2``: ``CONTAINERS``; ``Agent.WalkTo``:
   anything), plus every object the benchmark's published docs list for it.
@@ -17,9 +19,10 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
-from toolgym.simulators.virtual_home import ACTIONS, HOMES, make_home
+from toolgym.simulators.virtual_home import ACTIONS
 from toolgym.simulators.virtual_home.classes import CLASSES, ROOMS
 from toolgym.simulators.virtual_home.executor import POUR_TARGETS, PUSHABLE, SQUEEZABLE
+from toolgym.simulators.virtual_home.homes import ROOM_TEMPLATES, STRUCTURE
 
 PUBLISHED: dict[str, tuple[str, ...]] = {
     "Read": ("address_book", "homework", "mail", "novel", "check", "newspaper"),
@@ -231,14 +234,25 @@ _TAKES: dict[str, Callable[[str], bool]] = {
 room."""
 
 
+COMMON = 0.5
+"""The chance from which a template's furniture or object is in the vocabulary: the docs list
+what most homes hold, so that ten docs fit a small model's context."""
+
+EXTRAS = ("man", "woman", "child", "cat", "dog", "painting", "button", "water", "coffee")
+"""Classes beyond the home templates that activities and published lists name (people, pets)."""
+
+
 @functools.lru_cache(maxsize=1)
 def vocabulary() -> tuple[str, ...]:
-    """Every class the lists draw from: those in the benchmark homes, rooms and body parts."""
-    names: set[str] = set(ROOMS)
-    for home in range(HOMES):
-        names.update(node.class_name for node in make_home(home).nodes.values())
+    """Every class the lists draw from: what most homes hold, rooms, body parts, people, pets."""
+    names: set[str] = set(ROOMS) | set(STRUCTURE) | set(EXTRAS)
+    for areas in ROOM_TEMPLATES.values():
+        for items in areas.values():
+            for item in items:
+                if item.p >= COMMON:
+                    names.add(item.name)
+                    names.update(n for n, p in (*item.on, *item.inside) if p >= COMMON)
     names.update(n for n, cls in CLASSES.items() if "BODY_PART" in cls.properties)
-    names.discard("character")
     return tuple(sorted(n for n in names if n in CLASSES))
 
 

@@ -19,7 +19,15 @@ from typing import Any, NoReturn
 import gymnasium as gym
 
 from toolgym.agents import AGENT_NAMES
-from toolgym.envs import env_class, env_entries, env_ids, families, family, latest_env_ids
+from toolgym.envs import (
+    env_class,
+    env_entries,
+    env_ids,
+    families,
+    family,
+    family_of,
+    latest_env_ids,
+)
 from toolgym.envs.protocol import task_env
 from toolgym.envs.spec import load_ref
 from toolgym.errors import (
@@ -144,15 +152,14 @@ def _check_eval_inputs(args: argparse.Namespace, ids: list[str]) -> dict[str, An
             f"--strategy dfsdt searches with a model's proposals; it needs --agent llm, "
             f"not {args.agent!r}"
         )
-    action_mode = args.action_mode or ("program" if args.strategy == "single" else "call")
-    env_kwargs: dict[str, Any] = {"action_mode": action_mode}
+    env_kwargs: dict[str, Any] = {}
     if args.task_file:
         path = Path(args.task_file).expanduser()
         if not path.is_file():
             raise UserInputError(f"--task-file must be a JSONL task file; no file at {str(path)!r}")
         env_kwargs["task_file"] = str(path)
     for env_id in ids:  # the task files load and their golds run: checked before the model
-        kwargs = dict(env_kwargs)
+        kwargs = {**env_kwargs, "action_mode": _action_mode(args, env_id)}
         if "task_file" not in kwargs:
             kwargs["split"] = args.split
         try:
@@ -178,6 +185,15 @@ def _check_eval_inputs(args: argparse.Namespace, ids: list[str]) -> dict[str, An
         except OSError as e:
             raise UserInputError(f"--out {args.out!r} cannot be written: {e.strerror}") from e
     return env_kwargs
+
+
+def _action_mode(args: argparse.Namespace, env_id: str) -> str:
+    """``--action-mode``, else the family's protocol for a single-turn agent, else ``call``."""
+    if args.action_mode:
+        return str(args.action_mode)
+    if args.strategy != "single":
+        return "call"
+    return family_of(env_id).action_mode
 
 
 def _print_file_issues(env_id: str, env: gym.Env[Any, Any]) -> None:
@@ -236,7 +252,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
                     agent_kind=args.agent,
                     split=args.split,
                     seed=args.seed,
-                    env_kwargs=env_kwargs,
+                    env_kwargs={**env_kwargs, "action_mode": _action_mode(args, env_id)},
                     strategy=args.strategy,
                     batch_size=batch_size if batched else 1,
                     faults=rate,
@@ -261,7 +277,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
                     split=args.split,
                     limit=limit,
                     seed=args.seed,
-                    env_kwargs=env_kwargs,
+                    env_kwargs={**env_kwargs, "action_mode": _action_mode(args, env_id)},
                     out_dir=out,
                     progress=not args.no_progress,
                     batch_size=batch_size,

@@ -30,6 +30,7 @@ FAMILY_SPECS: tuple[str, ...] = (
     "toolgym.envs.cat_api:SPEC",
     "toolgym.envs.google_sheets:SPEC",
     "toolgym.envs.virtual_home:SPEC",
+    "toolgym.envs.web_shop:SPEC",
 )
 """Every built-in family's declaration (adding a family adds one line here)."""
 
@@ -90,6 +91,28 @@ def env_entries() -> tuple[EnvEntry, ...]:
         for spec in families()
         for version in spec.versions
     )
+
+
+def family_of(env_id: str) -> FamilySpec:
+    """The family of a registered env id.
+
+    Raises:
+        KeyError: an id no family registers.
+    """
+    for entry in env_entries():
+        if entry.id == env_id:
+            return family(entry.family)
+    raise KeyError(f"no family registers {env_id!r}")
+
+
+def column_of(env_id: str) -> str:
+    """The env's column in the paper-layout table (its version's ``column``, else its name)."""
+    try:
+        spec = family_of(env_id)
+    except KeyError:
+        return env_id.split("/")[-1].rsplit("-v", 1)[0]
+    version = spec.get_version(int(env_id.rsplit("-v", 1)[1]))
+    return version.column or spec.env_name
 
 
 def _register(spec: FamilySpec) -> None:

@@ -48,6 +48,8 @@ class VersionSpec:
         tasks: import path of the version's :class:`~toolgym.benchmarks.suite.TaskSuite`.
         toolkit: import path of the version's toolkit class, when it differs from the family's.
         history: what this version is or changed, for the docs' Version History.
+        column: the version's column in the paper-layout table, when two versions of a family
+            are two columns there (WebShop long and short); ``None``: the env name.
     """
 
     version: int
@@ -55,6 +57,7 @@ class VersionSpec:
     tasks: str
     toolkit: str | None = None
     history: str = ""
+    column: str | None = None
 
 
 @dataclass(frozen=True)
@@ -110,6 +113,8 @@ class FamilySpec:
             Version History section is added from :attr:`versions` (see :meth:`full_doc`).
         bench: a typical action ``toolgym bench`` times end to end, when the family's actions
             cost more than a call (programs run in the sandbox).
+        action_mode: the benchmark's protocol, the env's default: ``"program"`` (one action,
+            single-step) or ``"call"`` (multi-step, as WebShop).
     """
 
     name: str
@@ -124,8 +129,11 @@ class FamilySpec:
     aliases: tuple[str, ...] = ()
     doc: str = ""
     bench: BenchAction | None = None
+    action_mode: str = "program"
 
     def __post_init__(self) -> None:
+        if self.action_mode not in ("program", "call"):
+            raise ValueError(f"action_mode is 'program' or 'call'; got {self.action_mode!r}")
         if not _SNAKE.match(self.name):
             raise ValueError(f"a family name is snake_case; got {self.name!r}")
         if not _CAMEL.match(self.env_name):

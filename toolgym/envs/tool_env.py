@@ -68,7 +68,8 @@ class ToolEnv(gym.Env[str, str]):
 
     Args:
         split: ``"test"``, ``"demo"`` or ``"train"`` (unlimited generated tasks).
-        action_mode: ``"program"`` (single-step) or ``"call"`` (one call per step).
+        action_mode: ``"program"`` (single-step) or ``"call"`` (one call per step); by default
+            the family's protocol (``FamilySpec.action_mode``).
         task_file: an original-format JSONL task file; replaces the split. It loads whatever its
             contents: a task whose gold does not run here is kept and marked
             (:attr:`task_issues`, ``info["task_issue"]``, a ``TaskFileWarning`` once), and
@@ -94,7 +95,7 @@ class ToolEnv(gym.Env[str, str]):
     def __init__(
         self,
         split: str = "test",
-        action_mode: str = "program",
+        action_mode: str | None = None,
         task_file: str | Path | None = None,
         reward_type: str | None = None,
         world_seed: int = 0,
@@ -112,6 +113,7 @@ class ToolEnv(gym.Env[str, str]):
         version_spec = spec.get_version(version)
         self.version = version_spec.version
         self.env_id = spec.env_id(self.version)
+        action_mode = spec.action_mode if action_mode is None else action_mode
         check_choice("action_mode", action_mode, ACTION_MODES)
         reward_type = spec.reward if reward_type is None else reward_type
         check_choice("reward_type", reward_type, (spec.reward, "success"))
@@ -377,7 +379,8 @@ class ToolEnv(gym.Env[str, str]):
         self._steps = 0
         self._done = False
         instruction = printable(task.instruction)
-        self._last_obs = instruction
+        opening = printable(self._backend.opening(instruction))
+        self._last_obs = opening
         info = {
             "task_id": task.task_id,
             "instruction": instruction,
@@ -390,7 +393,7 @@ class ToolEnv(gym.Env[str, str]):
         }
         if issue is not None:
             info["task_issue"] = issue.to_info()
-        return instruction, info
+        return opening, info
 
     def step(self, action: str) -> tuple[str, float, bool, bool, dict[str, Any]]:
         """Run the action; when the episode ends, score it with the task's checker.

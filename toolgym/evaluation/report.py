@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from toolgym.benchmarks.score import F1_METRICS, MetricSpec
+from toolgym.envs import column_of
 from toolgym.evaluation.records import EpisodeRecord
 from toolgym.evaluation.results import atomic_write
 from toolgym.tools.errors import REPORTED_CATEGORIES
@@ -194,8 +195,11 @@ def paper_layout(summaries: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]
 
 
 def tool_name(env_id: str) -> str:
-    """``toolbench/HomeSearch-v0`` -> ``HomeSearch``."""
-    return env_id.split("/")[-1].rsplit("-v", 1)[0]
+    """``toolbench/HomeSearch-v0`` -> ``HomeSearch``.
+
+    A version with a column name of its own gives it (``WebShop long``, ``WebShop short``).
+    """
+    return column_of(env_id)
 
 
 def format_paper_table(rows: Sequence[Mapping[str, Any]]) -> str:

@@ -99,6 +99,13 @@ class Backend(ABC):
         """
         return None
 
+    def opening(self, instruction: str) -> str:
+        """The first observation of an episode.
+
+        By default the user's instruction; a web shop shows its search page, which holds it.
+        """
+        return instruction
+
     @abstractmethod
     def snapshot(self) -> Any:
         """A copy of the episode state that :meth:`restore` accepts."""

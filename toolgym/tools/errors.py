@@ -78,6 +78,12 @@ FORBIDDEN = register_category(
     "private attribute, a file write, a process, a socket.",
 )
 
+GOAL_NOT_MET = register_category(
+    "goal_not_met",
+    "The actions ran, but what the task asked for is not the case in the end (its end conditions "
+    "do not hold, or nothing was bought).",
+)
+
 REPORTED_CATEGORIES: tuple[str, ...] = (NON_EXECUTABLE, WRONG_API, WRONG_ARGUMENTS, PRECONDITION)
 """The categories the summary tables show as columns; every other one is counted as other_errors."""
 

@@ -25,15 +25,10 @@ from toolgym.errors import TaskFileError
 from toolgym.simulators.virtual_home import ScriptError, from_call
 from toolgym.simulators.virtual_home.conditions import describe, problem, unmet
 from toolgym.tools.backend import Attempt
-from toolgym.tools.errors import register_category
+from toolgym.tools.errors import GOAL_NOT_MET
 from toolgym.tools.faults import SERVICE_ERROR
 from toolgym.tools.virtual_home.language import program_lines
 from toolgym.tools.virtual_home.objects import valid_object_lists
-
-GOAL_NOT_MET = register_category(
-    "goal_not_met",
-    "The actions ran, but the task's end conditions do not hold in the final state.",
-)
 
 METRICS = (
     MetricSpec("lcs", "LCS score"),

@@ -109,7 +109,7 @@ class LLMAgent(Agent):
         """An agent for a toolgym env: its demo split, prompting defaults, hints and gold (oracle)."""
         base = task_env(env)
         suite = base.suite
-        demos = list(suite.load("demo").values()) if "demo" in suite.splits else []
+        demos = suite.demo_pairs()
         kwargs.setdefault("family", base.family.name)
         kwargs.setdefault("hints", base.hints)
         if kwargs.get("shots") == "oracle":
@@ -189,6 +189,13 @@ class LLMAgent(Agent):
     def prompt(self, observation: str, info: dict[str, Any]) -> Prompt:
         """The prompt for this turn (chat messages when there is a system prompt)."""
         if self.strategy == "single":
+            if self._hints(info).page_prompts:  # a fresh prompt on each page, no history
+                self.query = observation
+                hints = self._hints(info)
+                self._demo_texts = [
+                    render_demo(t, hints.demo_label)
+                    for t in self._pick_demos(hints.action_language)
+                ]
             text = paper_prompt(self.query, self._docs, self._demo_texts)
         else:
             if self.history and self.history[-1][2] is None:

@@ -47,6 +47,8 @@ class TaskSuite:
             its gold (a favourite the gold deletes must exist, one it adds must not); ``None``
             or a ``None`` result: the world's state. Tasks from the original files carry no
             setup, so this is what lets their golds run as they were written.
+        demo_steps: ``task -> [(page, action), ...]``, for families whose agents prompt on each
+            page: a demonstration's steps (see :meth:`demo_pairs`).
     """
 
     family: str
@@ -58,6 +60,25 @@ class TaskSuite:
     world_seed: int = 0
     stored: bool = True
     setup_for: Callable[[Task], Mapping[str, Any] | None] | None = None
+    demo_steps: Callable[[Task], list[tuple[str, str]]] | None = None
+
+    def demo_pairs(self) -> list[Task]:
+        """The demonstrations as agents use them.
+
+        For a family whose agents prompt on each page (:attr:`demo_steps`), every step of every
+        ``demo`` task becomes a task of its own (the page, and the action taken on it);
+        otherwise the ``demo`` tasks. Empty without a ``demo`` split.
+        """
+        if "demo" not in self.splits:
+            return []
+        demos = list(self.load("demo").values())
+        if self.demo_steps is None:
+            return demos
+        return [
+            Task(f"{task.task_id}/{k}", page, (action,))
+            for task in demos
+            for k, (page, action) in enumerate(self.demo_steps(task))
+        ]
 
     @property
     def all_splits(self) -> tuple[str, ...]:

@@ -115,6 +115,8 @@ class FamilySpec:
             cost more than a call (programs run in the sandbox).
         action_mode: the benchmark's protocol, the env's default: ``"program"`` (one action,
             single-step) or ``"call"`` (multi-step, as WebShop).
+        measures: import path of a function returning lines of the family's own performance
+            measures, which ``toolgym bench`` prints (WebShop's search at 100,000 products).
     """
 
     name: str
@@ -130,6 +132,7 @@ class FamilySpec:
     doc: str = ""
     bench: BenchAction | None = None
     action_mode: str = "program"
+    measures: str | None = None
 
     def __post_init__(self) -> None:
         if self.action_mode not in ("program", "call"):

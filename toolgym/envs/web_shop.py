@@ -99,5 +99,6 @@ SPEC = FamilySpec(
     aliases=("webshop",),
     doc=__doc__ or "",
     action_mode="call",
+    measures="toolgym.tools.web_shop.bench:report",
 )
 """The WebShop family (its prompting defaults are the original's command-line settings)."""

@@ -69,6 +69,9 @@ class AgentHints:
         terminal_calls: line prefixes of calls that end a program (``("API.search(",)``).
         step_description: one step of a multi-step episode, for prompts ("one curl command").
         demo_label: the label between a demonstration's task and its action (``Actions:``).
+        page_prompts: whether each step's prompt is built afresh from the current observation,
+            with no history (the benchmark's WebShop protocol): the query, the retrieved
+            demonstrations (page and action pairs) and the task line are the page.
     """
 
     action_language: str
@@ -76,6 +79,7 @@ class AgentHints:
     terminal_calls: tuple[str, ...] = ()
     step_description: str = "one action"
     demo_label: str = "Action:"
+    page_prompts: bool = False
 
 
 class ActionLanguage(ABC):

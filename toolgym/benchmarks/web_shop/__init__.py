@@ -172,14 +172,6 @@ def setup_for(task: Task) -> Mapping[str, Any] | None:
     }
 
 
-SUITE = TaskSuite(
-    FAMILY, 0, ("test", "demo"), generate_split, train_task, checker_for, setup_for=setup_for
-)
-SUITE_SHORT = TaskSuite(
-    FAMILY, 1, ("test", "demo"), generate_split_short, train_task, checker_for, setup_for=setup_for
-)
-
-
 def demo_steps(task: Task, shop: Shop | None = None) -> list[tuple[str, str]]:
     """The (page, action) pairs of a demonstration, as the paper's prompts show them.
 
@@ -217,3 +209,25 @@ def _pruned(session: Session, rest: list[str]) -> str:
             continue
         out.append(text)
     return " [SEP] ".join(out)
+
+
+SUITE = TaskSuite(
+    FAMILY,
+    0,
+    ("test", "demo"),
+    generate_split,
+    train_task,
+    checker_for,
+    setup_for=setup_for,
+    demo_steps=demo_steps,
+)
+SUITE_SHORT = TaskSuite(
+    FAMILY,
+    1,
+    ("test", "demo"),
+    generate_split_short,
+    train_task,
+    checker_for,
+    setup_for=setup_for,
+    demo_steps=demo_steps,
+)

@@ -316,3 +316,15 @@ def iter_json(path: str) -> Iterator[Any]:
     """The records of a JSON list file."""
     with open(path, encoding="utf-8") as handle:
         yield from json.load(handle)
+
+
+def load_human_goals(path: str) -> list[str]:
+    """The instructions of WebShop's human goal file (a JSON list of strings), stripped.
+
+    Raises:
+        ValueError: the file is not a JSON list of strings.
+    """
+    goals = list(iter_json(path))
+    if not all(isinstance(g, str) for g in goals):
+        raise ValueError(f"{path} must hold a JSON list of instruction strings")
+    return [g.strip() for g in goals]

@@ -46,6 +46,7 @@ class WebActionLanguage(ActionLanguage):
             terminal_calls=(BUY,),
             step_description=self.step_description,
             demo_label=self.demo_label,
+            page_prompts=True,
         )
 
     def _check(self, text: str) -> None:

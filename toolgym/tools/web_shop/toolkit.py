@@ -62,7 +62,7 @@ def shop_for(world_seed: int, num_products: int) -> Shop:
     index = cached_index(
         [p.search_text() for p in products],
         [p.asin for p in products],
-        f"{catalog_key(products)}-{world_seed}-{num_products}",
+        f"generated-v{CATALOG_VERSION}-{world_seed}-{num_products}",
     )
     return Shop(products, index, world_seed, (shop_for, (world_seed, num_products)))
 
@@ -289,3 +289,14 @@ class WebShopToolkit(Toolkit):
     def new_backend(self) -> WebShopBackend:
         """A session backend in this shop."""
         return WebShopBackend(self.shop, self.rich)
+
+
+def build_shop(products: list[Product], seed: int = 0) -> Shop:
+    """A shop over any catalog (WebShop's own files read with ``load_products``, say).
+
+    Its index is cached under a digest of the catalog's content.
+    """
+    index = cached_index(
+        [p.search_text() for p in products], [p.asin for p in products], catalog_key(products)
+    )
+    return Shop(products, index, seed)

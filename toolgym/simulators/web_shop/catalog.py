@@ -24,7 +24,7 @@ from toolgym.simulators.seeding import stable_rng
 from toolgym.simulators.web_shop.grammar import ROOTS, TYPES, ProductType
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Review:
     """One review: its score (1 to 5) and its text."""
 
@@ -33,7 +33,7 @@ class Review:
     body: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Product:
     """One product, in the fields WebShop's pages and reward use.
 
@@ -226,6 +226,35 @@ def make_catalog(n: int = 1000, seed: int = 0) -> list[Product]:
     if not isinstance(n, int) or isinstance(n, bool) or n < 1:
         raise ValueError(f"a catalog has at least one product; got n={n!r}")
     return [make_product(k, seed) for k in range(n)]
+
+
+def to_rows(products: Sequence[Product]) -> list[tuple[Any, ...]]:
+    """The catalog as tuples of plain values (what the cache folder keeps)."""
+    return [
+        (
+            p.asin,
+            p.title,
+            p.description,
+            p.bullet_points,
+            p.pricing,
+            dict(p.options),
+            p.attributes,
+            p.category,
+            p.query,
+            p.product_category,
+            p.rating,
+            tuple((r.score, r.title, r.body) for r in p.reviews),
+            p.nouns,
+            p.instruction,
+            p.instruction_attributes,
+        )
+        for p in products
+    ]
+
+
+def from_rows(rows: Sequence[Sequence[Any]]) -> list[Product]:
+    """The catalog of :func:`to_rows`."""
+    return [Product(*r[:11], tuple(Review(*x) for x in r[11]), *r[12:]) for r in rows]
 
 
 def catalog_key(products: Sequence[Product]) -> str:

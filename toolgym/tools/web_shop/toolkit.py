@@ -1,7 +1,8 @@
 """The web shop toolkit: a shop per catalog, the two actions, and the episode backend.
 
 The shop of ``(world_seed, num_products)`` is built once per process: its catalog is generated
-(or read from the cache folder, where a generated catalog of more than 5,000 products is kept),
+(or read from the cache folder, where a generated catalog of more than 5,000 products is kept,
+as plain tuples),
 and its search index is loaded from the cache folder or built and saved there. A task's setup is
 its goal (``{"goal": {...}}``, :meth:`~toolgym.simulators.web_shop.goals.GoalSpec.to_data`).
 """
@@ -9,7 +10,8 @@ its goal (``{"goal": {...}}``, :meth:`~toolgym.simulators.web_shop.goals.GoalSpe
 from __future__ import annotations
 
 import functools
-import pickle
+import marshal
+import sys
 from collections.abc import Hashable, Mapping
 from typing import Any
 
@@ -17,7 +19,13 @@ import numpy as np
 
 from toolgym.errors import TaskFileError
 from toolgym.simulators.cache import cache_root
-from toolgym.simulators.web_shop.catalog import Product, catalog_key, make_catalog
+from toolgym.simulators.web_shop.catalog import (
+    Product,
+    catalog_key,
+    from_rows,
+    make_catalog,
+    to_rows,
+)
 from toolgym.simulators.web_shop.goals import PRICE_SEED, GoalSpec, make_goals, product_goals
 from toolgym.simulators.web_shop.reward import Purchase, Reward, get_reward
 from toolgym.simulators.web_shop.search import cached_index
@@ -76,20 +84,19 @@ def goals_for(world_seed: int, num_products: int) -> tuple[GoalSpec, ...]:
 def _catalog(seed: int, n: int) -> list[Product]:
     if n <= 5000:
         return make_catalog(n, seed)
-    path = cache_root() / "web_shop" / f"catalog-v{CATALOG_VERSION}-{seed}-{n}.pickle"
+    version = f"{sys.version_info[0]}{sys.version_info[1]}"
+    path = cache_root() / "web_shop" / f"catalog-v{CATALOG_VERSION}-py{version}-{seed}-{n}.marshal"
     if path.exists():
         try:
-            with path.open("rb") as handle:
-                products = pickle.load(handle)
-            if isinstance(products, list) and len(products) == n:
+            products = from_rows(marshal.loads(path.read_bytes()))
+            if len(products) == n:
                 return products
         except Exception:  # a damaged cache file is rebuilt
             pass
     products = make_catalog(n, seed)
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_suffix(".partial")
-    with partial.open("wb") as handle:
-        pickle.dump(products, handle, protocol=pickle.HIGHEST_PROTOCOL)
+    partial.write_bytes(marshal.dumps(to_rows(products)))
     partial.replace(path)
     return products
 

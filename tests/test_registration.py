@@ -34,7 +34,7 @@ def test_make_without_version(latest: str) -> None:
     env = gym.make(name)  # the newest version, as Gymnasium resolves it
     assert env.spec is not None and env.spec.id == latest
     obs, info = env.reset(seed=1)
-    assert obs == info["instruction"]
+    assert info["instruction"] in obs  # the instruction, or a first page that shows it
 
 
 def test_register_is_idempotent() -> None:

@@ -370,3 +370,28 @@ def test_a_catalog_of_100000_products(tmp_path, monkeypatch) -> None:
         assert json.loads(json.dumps(hits)) == hits
     finally:
         shop_for.cache_clear()
+
+
+def test_human_goals_are_made_as_webshop_makes_them() -> None:
+    from toolgym.simulators.web_shop.goals import human_goals
+    from toolgym.simulators.web_shop.reward import get_reward
+    from toolgym.tools.web_shop.toolkit import purchase_of
+
+    products = make_catalog(5)
+    p = products[0]
+    value = next(iter(p.options.values()))[0]
+    records = {
+        p.asin: [
+            {
+                "instruction": "I want this one.",
+                "instruction_attributes": list(p.attributes[:1]),
+                "instruction_options": [value],
+            },
+            {"instruction": "no attributes", "instruction_attributes": []},
+        ],
+        "B0NOTHERE0": [{"instruction": "x", "instruction_attributes": ["y"]}],
+    }
+    (goal,) = human_goals(products, records)
+    assert goal.instruction_text.startswith("I want this one") and goal.goal.options == (value,)
+    bought = purchase_of(p, {"any": value})
+    assert get_reward(bought, goal.goal).reward == 1.0

@@ -130,3 +130,39 @@ def make_goals(products: Sequence[Product], seed: int = 0) -> list[GoalSpec]:
     ]
     order = stable_rng("web_shop", "goal order", seed).permutation(len(weighted))
     return [weighted[int(i)] for i in order]
+
+
+def human_goals(
+    products: Sequence[Product], records: dict[str, list[dict[str, Any]]], seed: int = 0
+) -> list[GoalSpec]:
+    """Goals from WebShop's human instruction file (``items_human_ins.json``).
+
+    The file maps a product id to a list of ``{instruction, instruction_attributes,
+    instruction_options, ...}``. Goals are made as WebShop makes them: one goal per instruction with attributes, its text the instruction
+    without trailing periods plus the price text, its options the list of option values (not
+    ``(name, value)`` pairs), weight 1. Products the catalog lacks are skipped.
+    """
+    by_asin = {p.asin: p for p in products}
+    out = []
+    for asin, items in records.items():
+        product = by_asin.get(asin)
+        if product is None:
+            continue
+        for k, item in enumerate(items or ()):
+            attributes = tuple(item.get("instruction_attributes") or ())
+            if not attributes:
+                continue
+            options = tuple(str(v) for v in item.get("instruction_options") or ())
+            upper, cap_text = price_cap(product.price_for(PRICE_SEED), seed, asin, "human", k)
+            goal = Goal(
+                name=product.title,
+                query=product.query,
+                product_category=product.product_category,
+                attributes=attributes,
+                options=options,
+                price_upper=upper,
+                nouns=product.nouns,
+            )
+            text = str(item.get("instruction", "")).strip().rstrip(".") + cap_text
+            out.append(GoalSpec(asin, text, goal, {}))
+    return out

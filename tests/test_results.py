@@ -334,12 +334,13 @@ def test_ctrl_c_says_what_is_saved_and_how_to_resume(tmp_path: Path) -> None:
     driver = tmp_path / "driver.py"
     driver.write_text(SLOW_DRIVER)
     out = tmp_path / "out"
-    proc = run_driver(eval_command("random", out), 0.02, driver)
+    # episodes slow enough (60 of them, 0.05 s each) that the signal lands while the run goes on
+    proc = run_driver(eval_command("random", out), 0.05, driver)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:  # wait until some episodes are saved
         if any(p.stat().st_size > 0 for p in out.glob("*.jsonl")):
             break
-        time.sleep(0.05)
+        time.sleep(0.01)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130

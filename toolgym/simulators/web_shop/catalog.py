@@ -177,8 +177,9 @@ def make_product(k: int, seed: int = 0) -> Product:
     opener = _OPENERS[int(rng.integers(len(_OPENERS)))]
     a = "a pair of" if kind.name.endswith("s") and kind.category == "fashion" else "some"
     if not kind.name.endswith("s"):
-        a = "a"
-    desc = f"{kind.name} that is {' and '.join(asked)}"
+        a = "an" if kind.name[0] in "aeiou" else "a"
+    verb = "are" if kind.name.endswith("s") and not kind.name.endswith("ss") else "is"
+    desc = f"{kind.name} that {verb} {' and '.join(asked)}"
     instruction = opener.format(a=a, desc=desc)
     nouns = tuple(dict.fromkeys([brand.lower(), *kind.nouns]))
     return Product(

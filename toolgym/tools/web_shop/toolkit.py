@@ -36,7 +36,7 @@ from toolgym.tools.tool import Param, Tool, ToolSet
 from toolgym.tools.toolkit import Toolkit
 from toolgym.tools.web_shop.language import WebActionLanguage
 
-CATALOG_VERSION = 1
+CATALOG_VERSION = 2
 """Bumped whenever generation changes, so that cached catalogs are not reused."""
 
 DEFAULT_PRODUCTS = 1000

@@ -222,6 +222,52 @@ def _title_case(text: str) -> str:
     return " ".join(w[:1].upper() + w[1:] for w in text.split())
 
 
+class GeneratedCatalog(Sequence[Product]):
+    """The catalog of ``(n, seed)``, each product made when first asked for.
+
+    A shop over 100,000 products only makes the ones its pages show, so it opens in well under a
+    second once its search index is cached. Products are kept once made.
+    """
+
+    def __init__(self, n: int, seed: int = 0) -> None:
+        if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+            raise ValueError(f"a catalog has at least one product; got n={n!r}")
+        self.n = n
+        self.seed = seed
+        self._made: dict[int, Product] = {}
+        self._positions: dict[str, int] | None = None
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return [self[k] for k in range(*index.indices(self.n))]
+        k = int(index)
+        if k < 0:
+            k += self.n
+        if not 0 <= k < self.n:
+            raise IndexError(f"product {index} of a catalog of {self.n}")
+        product = self._made.get(k)
+        if product is None:
+            product = self._made[k] = make_product(k, self.seed)
+        return product
+
+    def position(self, asin: str) -> int | None:
+        """The position of the product ``asin``, or ``None``."""
+        if self._positions is None:
+            self._positions = {_asin(self.seed, k): k for k in range(self.n)}
+        return self._positions.get(asin)
+
+    def get(self, asin: str) -> Product | None:
+        """The product ``asin``, or ``None``."""
+        k = self.position(asin)
+        return None if k is None else self[k]
+
+    def __reduce__(self) -> Any:
+        return (GeneratedCatalog, (self.n, self.seed))
+
+
 def make_catalog(n: int = 1000, seed: int = 0) -> list[Product]:
     """``n`` products of the catalog of ``seed`` (a larger ``n`` extends a smaller one)."""
     if not isinstance(n, int) or isinstance(n, bool) or n < 1:

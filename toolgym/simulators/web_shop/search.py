@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -160,14 +160,25 @@ class SearchIndex:
         return cls._loaded(retriever, ids)
 
 
-def cached_index(documents: Sequence[str], ids: Sequence[str], key: str) -> SearchIndex:
-    """The index of these documents: loaded from the cache folder, else built and saved there."""
+def cached_index(
+    documents: Sequence[str] | Callable[[], tuple[Sequence[str], Sequence[str]]],
+    ids: Sequence[str] | None,
+    key: str,
+) -> SearchIndex:
+    """The index of these documents: loaded from the cache folder, else built and saved there.
+
+    ``documents`` may be a function returning ``(documents, ids)``, called only when the index
+    has to be built (making a large catalog's texts is the slow part).
+    """
     folder = cache_root() / "web_shop" / f"index-v{INDEX_VERSION}-{key}"
     if (folder / "toolgym_ids.json").exists():
         try:
             return SearchIndex.load(folder)
         except Exception:  # a damaged cache entry is rebuilt
             shutil.rmtree(folder, ignore_errors=True)
+    if callable(documents):
+        documents, ids = documents()
+    assert ids is not None, "ids go with documents"
     index = SearchIndex(documents, ids)
     folder.parent.mkdir(parents=True, exist_ok=True)
     index.save(folder)

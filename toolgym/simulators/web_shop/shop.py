@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,7 +53,8 @@ class Shop:
     """A catalog and its search index.
 
     Args:
-        products: the catalog.
+        products: the catalog (a list, or a catalog that finds products by ASIN itself with
+            ``get``, as :class:`~toolgym.simulators.web_shop.catalog.GeneratedCatalog`).
         index: its search index (over :meth:`Product.search_text`, ids = ASINs).
         seed: the catalog's seed (its goals' price caps are drawn with it).
         source: ``(function, arguments)`` that make this shop, so that it pickles as that call.
@@ -68,8 +69,10 @@ class Shop:
     ) -> None:
         self.seed = seed
         self.source = source
-        self.products = list(products)
-        self.by_asin = {p.asin: p for p in self.products}
+        self.products = products
+        self.by_asin: Mapping[str, Product] = (
+            _Lookup(products) if hasattr(products, "get") else {p.asin: p for p in products}
+        )
         self.index = index
 
     def __reduce__(self) -> Any:
@@ -83,6 +86,28 @@ class Shop:
         return [
             a for a in self.index.search(" ".join(keywords), SEARCH_RETURN_N) if a in self.by_asin
         ]
+
+
+class _Lookup(Mapping[str, Product]):
+    """Products by ASIN, over a catalog that finds them itself (a generated one)."""
+
+    def __init__(self, catalog: Any) -> None:
+        self.catalog = catalog
+
+    def __getitem__(self, asin: str) -> Product:
+        product = self.catalog.get(asin)
+        if product is None:
+            raise KeyError(asin)
+        return product
+
+    def __contains__(self, asin: object) -> bool:
+        return isinstance(asin, str) and self.catalog.get(asin) is not None
+
+    def __iter__(self) -> Iterator[str]:
+        return (p.asin for p in self.catalog)
+
+    def __len__(self) -> int:
+        return len(self.catalog)
 
 
 @dataclass

@@ -1,30 +1,25 @@
 """The web shop toolkit: a shop per catalog, the two actions, and the episode backend.
 
-The shop of ``(world_seed, num_products)`` is built once per process: its catalog is generated
-(or read from the cache folder, where a generated catalog of more than 5,000 products is kept,
-as plain tuples),
-and its search index is loaded from the cache folder or built and saved there. A task's setup is
+The shop of ``(world_seed, num_products)`` is built once per process: its catalog makes each
+product when first needed, and its search index is loaded from the cache folder or built (making
+every product once) and saved there. A task's setup is
 its goal (``{"goal": {...}}``, :meth:`~toolgym.simulators.web_shop.goals.GoalSpec.to_data`).
 """
 
 from __future__ import annotations
 
 import functools
-import marshal
-import sys
 from collections.abc import Hashable, Mapping
 from typing import Any
 
 import numpy as np
 
 from toolgym.errors import TaskFileError
-from toolgym.simulators.cache import cache_root
 from toolgym.simulators.web_shop.catalog import (
+    GeneratedCatalog,
     Product,
     catalog_key,
-    from_rows,
-    make_catalog,
-    to_rows,
+    make_product,
 )
 from toolgym.simulators.web_shop.goals import PRICE_SEED, GoalSpec, make_goals, product_goals
 from toolgym.simulators.web_shop.reward import Purchase, Reward, get_reward
@@ -65,40 +60,27 @@ TOOLS = ToolSet(
 
 @functools.lru_cache(maxsize=4)
 def shop_for(world_seed: int, num_products: int) -> Shop:
-    """The shop of a world: its catalog and search index (built once per process)."""
-    products = _catalog(world_seed, num_products)
-    index = cached_index(
-        [p.search_text() for p in products],
-        [p.asin for p in products],
-        f"generated-v{CATALOG_VERSION}-{world_seed}-{num_products}",
-    )
-    return Shop(products, index, world_seed, (shop_for, (world_seed, num_products)))
+    """The shop of a world: its catalog and search index (built once per process).
+
+    The catalog makes each product when first needed; the index is read from the cache folder,
+    or built (making every product once) and saved there.
+    """
+    catalog = GeneratedCatalog(num_products, world_seed)
+    key = f"generated-v{CATALOG_VERSION}-{world_seed}-{num_products}"
+
+    def texts() -> tuple[list[str], list[str]]:
+        made = (make_product(k, world_seed) for k in range(num_products))
+        pairs = [(p.search_text(), p.asin) for p in made]
+        return [t for t, _ in pairs], [a for _, a in pairs]
+
+    index = cached_index(texts, None, key)
+    return Shop(catalog, index, world_seed, (shop_for, (world_seed, num_products)))
 
 
 @functools.lru_cache(maxsize=4)
 def goals_for(world_seed: int, num_products: int) -> tuple[GoalSpec, ...]:
     """The goals of a world's catalog, in their seeded order."""
     return tuple(make_goals(shop_for(world_seed, num_products).products, world_seed))
-
-
-def _catalog(seed: int, n: int) -> list[Product]:
-    if n <= 5000:
-        return make_catalog(n, seed)
-    version = f"{sys.version_info[0]}{sys.version_info[1]}"
-    path = cache_root() / "web_shop" / f"catalog-v{CATALOG_VERSION}-py{version}-{seed}-{n}.marshal"
-    if path.exists():
-        try:
-            products = from_rows(marshal.loads(path.read_bytes()))
-            if len(products) == n:
-                return products
-        except Exception:  # a damaged cache file is rebuilt
-            pass
-    products = make_catalog(n, seed)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_suffix(".partial")
-    partial.write_bytes(marshal.dumps(to_rows(products)))
-    partial.replace(path)
-    return products
 
 
 def purchase_of(product: Product, options: Mapping[str, str]) -> Purchase:

@@ -284,12 +284,22 @@ def saved_lines(out: Path) -> int:
     return sum(p.read_bytes().count(b"\n") for p in out.glob("*.jsonl"))
 
 
+def _as_from_a_terminal() -> None:
+    """In the child: Ctrl-C as a shell delivers it, whatever the test process did to signals.
+
+    An ignored or blocked SIGINT is inherited across exec.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+
+
 def run_driver(args: list[str], delay: float, driver: Path, **kwargs: Any) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, str(driver), str(delay), *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=_as_from_a_terminal,
         **kwargs,
     )
 
@@ -343,7 +353,7 @@ def test_ctrl_c_says_what_is_saved_and_how_to_resume(tmp_path: Path) -> None:
         time.sleep(0.01)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130
+    assert proc.returncode == 130, err[-2000:]
     saved = sum(len(p.read_text().splitlines()) for p in out.glob("*.jsonl"))
     assert f"interrupted: {saved} episode(s) of this run saved in {out}/" in err
     assert "resume with: toolgym eval --agent random" in err

@@ -395,3 +395,18 @@ def test_human_goals_are_made_as_webshop_makes_them() -> None:
     assert goal.instruction_text.startswith("I want this one") and goal.goal.options == (value,)
     bought = purchase_of(p, {"any": value})
     assert get_reward(bought, goal.goal).reward == 1.0
+
+
+def test_actions_are_read_as_webshops_pattern_reads_them_in_linear_time() -> None:
+    import random
+    import re
+
+    from toolgym.simulators.web_shop.shop import parse_action
+
+    pattern = re.compile(r"^(.+)\[(.+)\]", re.DOTALL)
+    rng = random.Random(0)
+    for _ in range(20_000):
+        text = "".join(rng.choice("a[]x \n") for _ in range(rng.randint(0, 12)))
+        match = pattern.match(text)
+        assert parse_action(text) == (None if match is None else match.groups()), text
+    assert parse_action("[" * 16_000) is None  # the pattern takes about a second on this

@@ -101,7 +101,8 @@ def _find(house: Household, ids: list[int]) -> str:
     (x,) = ids
     g = house.graph
     if g.nodes[x].category == "Rooms":
-        return _walk(house, ids).replace("walk to", "find")
+        _walk(house, ids)
+        return f"You find the {house.name(x)}."
     special = house.posture() is not None or house.close(x)
     if special:
         checks.need_close(house, x)

@@ -270,38 +270,7 @@ class GeneratedCatalog(Sequence[Product]):
 
 def make_catalog(n: int = 1000, seed: int = 0) -> list[Product]:
     """``n`` products of the catalog of ``seed`` (a larger ``n`` extends a smaller one)."""
-    if not isinstance(n, int) or isinstance(n, bool) or n < 1:
-        raise ValueError(f"a catalog has at least one product; got n={n!r}")
-    return [make_product(k, seed) for k in range(n)]
-
-
-def to_rows(products: Sequence[Product]) -> list[tuple[Any, ...]]:
-    """The catalog as tuples of plain values (what the cache folder keeps)."""
-    return [
-        (
-            p.asin,
-            p.title,
-            p.description,
-            p.bullet_points,
-            p.pricing,
-            dict(p.options),
-            p.attributes,
-            p.category,
-            p.query,
-            p.product_category,
-            p.rating,
-            tuple((r.score, r.title, r.body) for r in p.reviews),
-            p.nouns,
-            p.instruction,
-            p.instruction_attributes,
-        )
-        for p in products
-    ]
-
-
-def from_rows(rows: Sequence[Sequence[Any]]) -> list[Product]:
-    """The catalog of :func:`to_rows`."""
-    return [Product(*r[:11], tuple(Review(*x) for x in r[11]), *r[12:]) for r in rows]
+    return GeneratedCatalog(n, seed)[:]
 
 
 def catalog_key(products: Sequence[Product]) -> str:

@@ -33,7 +33,6 @@ item                ``click[buy now]``                      done: the purchase i
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -45,7 +44,25 @@ PRODUCT_WINDOW = 10
 """Products per results page."""
 
 SEP = " [SEP] "
-_ACTION = re.compile(r"^(.+)\[(.+)\]", re.DOTALL)
+
+
+def parse_action(text: str) -> tuple[str, str] | None:
+    """``(name, argument)`` as WebShop's greedy ``^(.+)\\[(.+)\\]`` reads ``text``, or ``None``.
+
+    Found in linear time (the pattern backtracks quadratically on text full of brackets): the
+    name ends at the last ``[`` that has a ``]`` at least two characters after it, and the
+    argument runs to the last ``]``.
+
+    >>> parse_action("click[a[b]]"), parse_action("search[red shoes]"), parse_action("[x]")
+    (('click[a', 'b]'), ('search', 'red shoes'), None)
+    """
+    last = text.rfind("]")
+    start = text.rfind("[", 1, max(last - 1, 0))
+    if last < 0 or start < 1:
+        return None
+    return text[:start], text[start + 1 : last]
+
+
 SUB_PAGES = ("description", "features", "reviews")
 
 
@@ -54,7 +71,8 @@ class Shop:
 
     Args:
         products: the catalog (a list, or a catalog that finds products by ASIN itself with
-            ``get``, as :class:`~toolgym.simulators.web_shop.catalog.GeneratedCatalog`).
+            ``get`` and ``position``, as
+            :class:`~toolgym.simulators.web_shop.catalog.GeneratedCatalog`).
         index: its search index (over :meth:`Product.search_text`, ids = ASINs).
         seed: the catalog's seed (its goals' price caps are drawn with it).
         source: ``(function, arguments)`` that make this shop, so that it pickles as that call.
@@ -101,7 +119,7 @@ class _Lookup(Mapping[str, Product]):
         return product
 
     def __contains__(self, asin: object) -> bool:
-        return isinstance(asin, str) and self.catalog.get(asin) is not None
+        return isinstance(asin, str) and self.catalog.position(asin) is not None
 
     def __iter__(self) -> Iterator[str]:
         return (p.asin for p in self.catalog)
@@ -305,12 +323,12 @@ class Session:
         """Take one WebShop action (see the module docstring)."""
         if self.page == "done":
             return StepResult(False, "the purchase is done; nothing more can be done here", True)
-        match = _ACTION.match(action.strip())
-        if match is None:
+        parsed = parse_action(action.strip())
+        if parsed is None:
             return StepResult(
                 False, f"an action is search[keywords] or click[text]; got {action.strip()[:60]!r}"
             )
-        name, argument = match.group(1).strip(), match.group(2).lower()
+        name, argument = parsed[0].strip(), parsed[1].lower()
         if name == "search":
             keywords = tuple(w for w in argument.split(" "))
             if not argument.strip():

@@ -87,6 +87,7 @@ def report() -> list[str]:
     with tempfile.TemporaryDirectory() as cache:
         first = _build(100_000, cache)
         again = _build(100_000, cache)
+        before = os.environ.get("TOOLGYM_CACHE")
         os.environ["TOOLGYM_CACHE"] = cache
         try:
             large = search_ms(100_000)
@@ -94,6 +95,10 @@ def report() -> list[str]:
             from toolgym.tools.web_shop.toolkit import shop_for
 
             shop_for.cache_clear()
+            if before is None:
+                del os.environ["TOOLGYM_CACHE"]
+            else:
+                os.environ["TOOLGYM_CACHE"] = before
     small = search_ms(1000)
     return [
         f"WebShop search: {small:.2f} ms at 1,000 products, {large:.2f} ms at 100,000 (medians)",

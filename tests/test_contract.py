@@ -129,13 +129,18 @@ def test_single_value_perturbations_score_below_one(env_id: str) -> None:
     """A changed value scores below 1, unless it leaves the outcome exactly as the gold's.
 
     (Asking for 6 geocoding matches of a city that has one gives the gold's answer: the checker
-    must then agree, and score 1.)
+    must then agree, and score 1.) A checker that accepts other outcomes than the gold's
+    (``accepts_others``: a line of blocks a little tilted is still a line) may score a changed
+    gold 1, but most changes must still fail.
     """
     env = gym.make(env_id, action_mode="program")
     base = task_env(env)
     below = total = 0
+    others = False
     for task_id in base.task_ids:
         env.reset(options={"task_id": task_id})
+        assert base.task is not None and base.task.checker is not None
+        others = type(base.task.checker).accepts_others
         gold = base.oracle_actions()[0]
         gold_prediction = env.step(gold)[4]["prediction"]
         for action in perturbations(gold):
@@ -143,10 +148,12 @@ def test_single_value_perturbations_score_below_one(env_id: str) -> None:
             obs, reward, terminated, truncated, info = env.step(action)
             assert terminated, action
             same = gold_prediction is not None and info["prediction"] == gold_prediction
-            assert (reward == 1.0) if same else (reward < 1.0), (task_id, action, obs[:200])
+            if same or not others:
+                assert (reward == 1.0) if same else (reward < 1.0), (task_id, action, obs[:200])
             below += reward < 1.0
             total += 1
-    assert below >= 0.9 * total, f"only {below} of {total} perturbations changed the outcome"
+    share = 0.75 if others else 0.9
+    assert below >= share * total, f"only {below} of {total} perturbations changed the outcome"
 
 
 BAD_ACTIONS = (

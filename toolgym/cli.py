@@ -224,6 +224,7 @@ def _resume_command(argv: list[str]) -> str:
 
 def _cmd_eval(args: argparse.Namespace) -> int:
     from toolgym.evaluation.report import (
+        format_breakdowns,
         format_fault_comparison,
         format_paper_table,
         format_summary_table,
@@ -299,6 +300,10 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     print(format_summary_table([*summaries, *faulty]))
     print()
     print(format_paper_table(paper_layout([*summaries, *faulty])))
+    breakdowns = format_breakdowns(summaries)
+    if breakdowns:
+        print()
+        print(breakdowns)
     if faulty:
         print(f"\nwith and without service faults (rate {args.faults:g}, seed {args.seed}):")
         print(format_fault_comparison(summaries, faulty))

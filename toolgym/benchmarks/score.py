@@ -75,10 +75,22 @@ class Checker(ABC):
 
     runs_gold: ClassVar[bool] = True
     """Whether :meth:`check` needs the attempts of the task's gold (else it gets none)."""
+    accepts_others: ClassVar[bool] = False
+    """Whether outcomes other than the gold's can succeed (a geometric check within a tolerance:
+    blocks anywhere along a vertical line). The contract suite then lets a changed gold succeed,
+    and asks that most changes fail."""
 
     @abstractmethod
     def check(self, task: Task, attempt: Attempt, golds: Sequence[Attempt]) -> Score:
         """Score ``attempt`` at ``task``; ``golds`` are the attempts of its gold actions."""
+
+    def needs_gold(self, task: Task) -> bool:
+        """Whether scoring ``task`` needs the attempts of its gold (default: :attr:`runs_gold`).
+
+        A checker that scores most tasks on their own may still need the gold for some (a
+        Tabletop task without a template is scored against the scene its gold leaves).
+        """
+        return self.runs_gold
 
     def validate(self, task: Task, golds: Sequence[Attempt]) -> None:  # noqa: B027
         """Raise ``TaskFileError`` if the task's gold cannot be scored against (default: fine).

@@ -31,6 +31,7 @@ FAMILY_SPECS: tuple[str, ...] = (
     "toolgym.envs.google_sheets:SPEC",
     "toolgym.envs.virtual_home:SPEC",
     "toolgym.envs.web_shop:SPEC",
+    "toolgym.envs.tabletop:SPEC",
 )
 """Every built-in family's declaration (adding a family adds one line here)."""
 
@@ -176,6 +177,7 @@ def env_class(spec: FamilySpec) -> type[Any]:
         (ToolEnv,),
         {
             "family": spec,
+            "metadata": {**ToolEnv.metadata, "render_modes": list(spec.render_modes)},
             "__doc__": spec.full_doc(),
             "__module__": __name__,
             "__qualname__": spec.class_name,

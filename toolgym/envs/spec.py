@@ -117,6 +117,10 @@ class FamilySpec:
             single-step) or ``"call"`` (multi-step, as WebShop).
         measures: import path of a function returning lines of the family's own performance
             measures, which ``toolgym bench`` prints (WebShop's search at 100,000 products).
+        render_modes: the env's render modes: ``"ansi"`` (text) for every family, and
+            ``"rgb_array"`` for a family whose backend draws its state (``render_rgb()``).
+        breakdown: a metric whose value names a group of tasks (Tabletop's ``template``):
+            summaries also give each metric per group, and the command line prints that table.
     """
 
     name: str
@@ -133,10 +137,17 @@ class FamilySpec:
     bench: BenchAction | None = None
     action_mode: str = "program"
     measures: str | None = None
+    render_modes: tuple[str, ...] = ("ansi",)
+    breakdown: str | None = None
 
     def __post_init__(self) -> None:
         if self.action_mode not in ("program", "call"):
             raise ValueError(f"action_mode is 'program' or 'call'; got {self.action_mode!r}")
+        unknown = set(self.render_modes) - {"ansi", "rgb_array"}
+        if "ansi" not in self.render_modes or unknown:
+            raise ValueError(
+                f"render_modes holds 'ansi' and may add 'rgb_array'; got {self.render_modes!r}"
+            )
         if not _SNAKE.match(self.name):
             raise ValueError(f"a family name is snake_case; got {self.name!r}")
         if not _CAMEL.match(self.env_name):

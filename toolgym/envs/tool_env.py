@@ -78,7 +78,8 @@ class ToolEnv(gym.Env[str, str]):
         reward_type: the family's reward metric (``"f1"``) or ``"success"`` (1 or 0).
         world_seed: seed of the simulated world; the stored splits belong to the world they were
             built for, the ``train`` split and task files work in any world.
-        render_mode: ``None`` or ``"ansi"``.
+        render_mode: ``None``, ``"ansi"`` (text) or, for a family that draws its state,
+            ``"rgb_array"`` (an image; the family's ``render_modes``).
         version: the family version (set by the registry; default: the newest).
         **options: the family's own options (its toolkit's keyword-only arguments).
 
@@ -290,7 +291,7 @@ class ToolEnv(gym.Env[str, str]):
         """
         if task.checker is None:
             return ()
-        if not task.checker.runs_gold:
+        if not task.checker.needs_gold(task):
             task.checker.validate(task, ())  # inline tasks too: a bad one fails at reset
             return ()
         lenient = self._from_file(task) and len(task.gold) > 1
@@ -486,14 +487,30 @@ class ToolEnv(gym.Env[str, str]):
             score.success = False
         return score
 
-    def render(self) -> str | None:
-        """``ansi``: the task and the last observation as text."""
+    def render(self) -> str | np.ndarray | None:
+        """The episode as text (``ansi``) or an image (``rgb_array``).
+
+        ``ansi``: the task, the last observation and, for a backend that describes its state
+        (``render_text()``), that description; ``rgb_array``: the backend's image of its state,
+        an ``(height, width, 3)`` ``uint8`` array.
+        """
+        if self.render_mode == "rgb_array":
+            if self._task is None:
+                raise gym.error.ResetNeeded("call reset() before render()")
+            draw = getattr(self._backend, "render_rgb", None)
+            if draw is None:  # the spec's render_modes promise it: a family's mistake
+                raise ToolgymError(f"{self.env_id}'s backend has no render_rgb()")
+            return draw()
         if self.render_mode != "ansi":
             return None
         task = (
             "" if self._task is None else f"Task {self._task.task_id}: {self._task.instruction}\n"
         )
-        return f"{task}Step {self._steps}\n{self._last_obs}\n"
+        text = f"{task}Step {self._steps}\n{self._last_obs}\n"
+        describe = getattr(self._backend, "render_text", None)
+        if self._task is not None and describe is not None:  # the state as text (a scene)
+            text += f"{describe()}\n"
+        return text
 
     # -- state -----------------------------------------------------------------------------------
     def get_state(self) -> dict[str, Any]:

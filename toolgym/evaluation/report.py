@@ -23,19 +23,24 @@ from toolgym.tools.errors import REPORTED_CATEGORIES
 
 
 def summarize(
-    records: Sequence[EpisodeRecord], metrics: Sequence[MetricSpec] = F1_METRICS
+    records: Sequence[EpisodeRecord],
+    metrics: Sequence[MetricSpec] = F1_METRICS,
+    breakdown: str | None = None,
 ) -> dict[str, Any]:
     """Aggregate episode records of one env and agent.
 
     Args:
         records: the episodes.
         metrics: the metrics to average (the family's declaration).
+        breakdown: a metric whose value groups the episodes (the family's
+            ``FamilySpec.breakdown``): the summary then also holds each metric per group.
 
     Returns:
         ``env``, ``agent``, ``episodes``, the mean of each metric, one count per reported error
         category, ``other_errors`` (timeouts, agent failures, later categories), mean ``steps``,
         the service ``faults`` met, every category's count under ``errors`` and the metric
-        declarations under ``metric_specs``.
+        declarations under ``metric_specs``; with ``breakdown``, ``breakdown``: ``{"key",
+        "groups": [{"group", "episodes", <metric>...}, ...]}`` in first-seen order.
     """
     n = len(records)
     counts = Counter(r.error_category for r in records if r.error is not None)
@@ -53,6 +58,19 @@ def summarize(
     out["faults"] = sum(r.faults for r in records)
     out["errors"] = {str(k): v for k, v in sorted(counts.items(), key=lambda kv: str(kv[0]))}
     out["metric_specs"] = [{"key": m.key, "title": m.title, "percent": m.percent} for m in metrics]
+    if breakdown is not None:
+        groups: dict[str, list[EpisodeRecord]] = {}
+        for r in records:
+            groups.setdefault(str((r.metrics or {}).get(breakdown, "?")), []).append(r)
+        rows = []
+        for name, members in groups.items():
+            row: dict[str, Any] = {"group": name, "episodes": len(members)}
+            for spec in metrics:
+                row[spec.key] = _mean(
+                    float((r.metrics or {}).get(spec.key) or 0.0) for r in members
+                )
+            rows.append(row)
+        out["breakdown"] = {"key": breakdown, "groups": rows}
     return out
 
 
@@ -121,6 +139,21 @@ def format_summary_table(summaries: Sequence[Mapping[str, Any]]) -> str:
     """The per-env table of :func:`summarize` results."""
     percent = [m.key for m in metric_specs(summaries) if m.percent]
     return format_table(summaries, summary_columns(summaries), percent)
+
+
+def format_breakdowns(summaries: Sequence[Mapping[str, Any]]) -> str:
+    """The per-group tables of the summaries that have a breakdown ("" when none has)."""
+    parts = []
+    for summary in summaries:
+        breakdown = summary.get("breakdown")
+        if not breakdown:
+            continue
+        specs = metric_specs([summary])
+        rows = [{breakdown["key"]: g["group"], **g} for g in breakdown["groups"]]
+        columns = [breakdown["key"], "episodes", *(m.key for m in specs)]
+        table = format_table(rows, columns, [m.key for m in specs if m.percent])
+        parts.append(f"{summary['env']} ({summary['agent']}) per {breakdown['key']}:\n{table}")
+    return "\n\n".join(parts)
 
 
 def fault_comparison(

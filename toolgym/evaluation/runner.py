@@ -547,6 +547,6 @@ def evaluate(
             for (i, _), record in zip(chunk, played, strict=True):
                 keep(i, record)
     records = [fresh[i] if i in fresh else done[record_key(t)] for i, t in enumerate(ids)]
-    summary = summarize(records, unwrapped.family.metrics)
+    summary = summarize(records, unwrapped.family.metrics, unwrapped.family.breakdown)
     path = results.path if results is not None else None
     return EvalResult(records, summary, path, resumed=len(ids) - len(todo))

@@ -25,7 +25,15 @@ from typing import Any, Protocol, runtime_checkable
 
 from toolgym.tools.backend import Attempt, Backend
 from toolgym.tools.budgets import RESOURCE_LIMIT
-from toolgym.tools.errors import FORBIDDEN, NON_EXECUTABLE, RUNTIME_ERROR, TIMEOUT, ToolCallError
+from toolgym.tools.errors import (
+    FORBIDDEN,
+    NON_EXECUTABLE,
+    PRECONDITION,
+    RUNTIME_ERROR,
+    TIMEOUT,
+    WRONG_ARGUMENTS,
+    ToolCallError,
+)
 from toolgym.tools.language import ActionLanguage, AgentHints, Execution
 from toolgym.tools.tool import Tool
 
@@ -188,4 +196,14 @@ def sandbox_error(error: Mapping[str, Any] | None) -> ToolCallError | None:
     return ToolCallError(category, message)
 
 
-_SANDBOX_CATEGORIES = frozenset({FORBIDDEN, TIMEOUT, RESOURCE_LIMIT, NON_EXECUTABLE, RUNTIME_ERROR})
+_SANDBOX_CATEGORIES = frozenset(
+    {
+        FORBIDDEN,
+        TIMEOUT,
+        RESOURCE_LIMIT,
+        NON_EXECUTABLE,
+        RUNTIME_ERROR,
+        WRONG_ARGUMENTS,
+        PRECONDITION,
+    }
+)

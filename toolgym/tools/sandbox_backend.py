@@ -142,3 +142,18 @@ class SandboxBackend(Backend):
             )
             return Attempt(None, error=error, text=text, backend=self)
         return Attempt(outcome, text=text, backend=self)
+
+
+def program_limits(timeout_s: Any, memory_mb: Any, max_output_chars: Any) -> SandboxLimits:
+    """The sandbox limits of a family's ``timeout_s``, ``memory_mb`` and ``max_output_chars``.
+
+    Raises:
+        ValueError: an option out of range (the message names it and its range).
+    """
+    if not isinstance(timeout_s, int | float) or not 0 < timeout_s <= 60:
+        raise ValueError(f"timeout_s must be a number of seconds in (0, 60]; got {timeout_s!r}")
+    if not isinstance(memory_mb, int) or not 64 <= memory_mb <= 8192:
+        raise ValueError(f"memory_mb must be an int from 64 to 8192; got {memory_mb!r}")
+    if not isinstance(max_output_chars, int) or max_output_chars < 1:
+        raise ValueError(f"max_output_chars must be at least 1; got {max_output_chars!r}")
+    return SandboxLimits(cpu_s=float(timeout_s), wall_s=float(timeout_s), memory_mb=memory_mb)

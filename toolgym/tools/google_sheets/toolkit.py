@@ -27,7 +27,7 @@ from toolgym.simulators.google_sheets.state import data_problem
 from toolgym.tools.google_sheets.functions import sheet_tools
 from toolgym.tools.python_language import MAX_OUTPUT_CHARS, PythonLanguage
 from toolgym.tools.sandbox import SandboxLimits
-from toolgym.tools.sandbox_backend import SandboxBackend
+from toolgym.tools.sandbox_backend import SandboxBackend, program_limits
 from toolgym.tools.tool import ToolSet
 from toolgym.tools.toolkit import Toolkit
 
@@ -300,15 +300,7 @@ class SheetsToolkit(Toolkit):
         show_sheet: bool = True,
     ) -> None:
         super().__init__(world_seed)
-        if not isinstance(timeout_s, int | float) or not 0 < timeout_s <= 60:
-            raise ValueError(f"timeout_s must be a number of seconds in (0, 60]; got {timeout_s!r}")
-        if not isinstance(memory_mb, int) or not 64 <= memory_mb <= 8192:
-            raise ValueError(f"memory_mb must be an int from 64 to 8192; got {memory_mb!r}")
-        if not isinstance(max_output_chars, int) or max_output_chars < 1:
-            raise ValueError(f"max_output_chars must be at least 1; got {max_output_chars!r}")
-        self.limits = SandboxLimits(
-            cpu_s=float(timeout_s), wall_s=float(timeout_s), memory_mb=memory_mb
-        )
+        self.limits = program_limits(timeout_s, memory_mb, max_output_chars)
         self.max_output_chars = max_output_chars
         self.show_sheet = bool(show_sheet)
         self.tools = ToolSet(sheet_tools())

@@ -83,8 +83,8 @@ DENIED_ATTRIBUTES: frozenset[str] = frozenset(
         "eval", "query", "style", "env", "template_html", "template_html_table",
         "template_html_style", "template_latex", "template_string", "loader",
         "from_custom_template",
-        # deserializers that run code
-        "load", "read_pickle", "to_pickle", "read_array",
+        # deserializers that run code, and pickle writers
+        "load", "read_pickle", "to_pickle", "read_array", "dump",
         # files and the system
         "read_csv", "read_table", "read_fwf", "read_json", "read_html", "read_xml",
         "read_excel", "read_parquet", "read_feather", "read_orc", "read_sas", "read_spss",

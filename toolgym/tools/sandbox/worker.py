@@ -100,6 +100,7 @@ def run_job(job: dict[str, Any], adapter: Any, limits: bool = True) -> dict[str,
         limits: whether to set the job's CPU and wall-clock limits (off for a warm-up run,
             whose limits would otherwise stay for the real job).
     """
+    from toolgym.tools.errors import ToolCallError
     from toolgym.tools.sandbox.policy import (
         Forbidden,
         OutputLimit,
@@ -152,14 +153,35 @@ def run_job(job: dict[str, Any], adapter: Any, limits: bool = True) -> dict[str,
             "category": "forbidden",
             "message": f"the system refused an operation ({e.strerror or e})",
         }
+    except ToolCallError as e:  # a family's primitive refused its arguments or its moment
+        category = e.category if e.category in PROGRAM_CATEGORIES else "runtime_error"
+        out["error"] = {"category": category, "message": f"{e.message}{_where(e)}"}
     except Exception as e:
-        out["error"] = {"category": "runtime_error", "message": f"{type(e).__name__}: {e}"}
+        out["error"] = {
+            "category": "runtime_error",
+            "message": f"{type(e).__name__}: {e}{_where(e)}",
+        }
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
     collector = namespace.get("_print")
     if collector is not None and hasattr(collector, "parts"):
         out["stdout"] = "".join(collector.parts)
     return out
+
+
+PROGRAM_CATEGORIES = frozenset({"wrong_arguments", "precondition", "runtime_error"})
+"""The categories a family's primitives may raise into a program (as a ``ToolCallError``)."""
+
+
+def _where(error: BaseException) -> str:
+    """`` (line N)``: the program's line the error came from, when it came from the program."""
+    line = None
+    trace = error.__traceback__
+    while trace is not None:
+        if trace.tb_frame.f_code.co_filename == "<agent>":
+            line = trace.tb_lineno
+        trace = trace.tb_next
+    return "" if line is None else f" (line {line})"
 
 
 MAX_STATE_ITEMS = 1_000_000

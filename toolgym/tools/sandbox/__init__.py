@@ -177,7 +177,13 @@ class Sandbox:
         self._buffer = b""
         hello = self._read_line(60.0)
         if hello is None:
+            code = None if self._process is None else self._process.poll()
             self._kill()
+            if code is not None:
+                raise RuntimeError(
+                    f"the sandbox worker exited with status {code} while it started (adapter "
+                    f"{self.adapter!r}: it could not be loaded or its process could not be set up)"
+                )
             raise RuntimeError("the sandbox worker did not start (no answer within 60 s)")
         info = json.loads(hello)
         self.confinement = info.get("confinement")

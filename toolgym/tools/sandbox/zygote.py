@@ -223,7 +223,10 @@ def main(argv: list[str]) -> int:
     _warm_imports()
     warm = getattr(adapter, "warm", None)
     if callable(warm):
-        warm()
+        # a warm-up that fails costs speed, not the worker: programs then meet the failure
+        # themselves, with its message, in their own answers
+        with contextlib.suppress(Exception):
+            warm()
     signal.signal(signal.SIGALRM, _on_alarm)  # inherited by every child
     signal.signal(signal.SIGXCPU, _on_cpu)
     limit_resources(memory)

@@ -536,3 +536,37 @@ def test_the_original_test_file_format_loads(tmp_path: Path, env: gym.Env) -> No
     path.write_text(json.dumps({**record, "tester_id": "XX_9"}) + "\n")
     with pytest.raises(Exception, match="line 1"):
         load_tests(path)
+
+
+def test_original_records_load_even_with_near_ties_and_keep_their_own_facts(
+    tmp_path: Path,
+) -> None:
+    blocks = ["red block", "blue block", "green block", "yellow block"]
+    record = {
+        "tester_id": "SI_7",
+        "configs_id": 0,
+        "configs": {
+            "block_list": blocks,
+            "bowl_list": ["green bowl"],
+            "position_dict": {
+                "block_pos": [
+                    [-0.1, -0.4, 0.03],
+                    [0.1, -0.4, 0.03],
+                    [0.0, -0.6, 0.03],
+                    [0.15, -0.65, 0.03],
+                ],
+                "bowl_pos": [[-0.15, -0.65, 0.0]],
+            },
+            "instruction": "Pick up the first block from the top and place it on the top side",
+            "instruction_vars_dict": {
+                "nth": "first",
+                "direction": "top",
+                "corner_or_side": "top side",
+                "target_block": "blue block",
+            },
+        },
+    }
+    path = tmp_path / "ties.jsonl"
+    path.write_text(json.dumps(record) + "\n")
+    task = load_tests(path)[0]
+    assert task.meta["instruction_vars_dict"]["target_block"] == "blue block"

@@ -111,7 +111,7 @@ def make_task(template: Template, task_id: str, rng: np.random.Generator, config
         scene = starting_scene(setup.to_config())
         try:
             if template.facts is not None:
-                variables = template.facts(variables, object_positions(scene))
+                variables = template.facts(variables, object_positions(scene), True)
         except Reject:
             continue
         gold = gold_program(template.template_id, variables, list(setup.blocks), list(setup.bowls))
@@ -256,12 +256,9 @@ def _original_task(record: Mapping[str, Any], number: int) -> Task:
     if template.facts is not None:
         from toolgym.tools.tabletop.toolkit import starting_scene
 
-        try:
-            variables = template.facts(
-                variables, object_positions(starting_scene(setup.to_config()))
-            )
-        except Reject as e:
-            raise ValueError(f"the scene makes an unclear {template_id} task: {e}") from None
+        scene = object_positions(starting_scene(setup.to_config()))
+        # the record's own facts (computed by the original from its layout) win
+        variables = {**template.facts(variables, scene, False), **variables}
     instruction = str(configs.get("instruction") or template.instruction(variables))
     gold = gold_program(template_id, variables, list(setup.blocks), list(setup.bowls))
     meta = {

@@ -17,7 +17,7 @@ from typing import Any
 
 from toolgym.benchmarks.score import Checker, MetricSpec, Score
 from toolgym.benchmarks.tabletop.checks import THRESHOLD, check, original_diagonal
-from toolgym.benchmarks.tabletop.templates import BY_ID, OBJECT_FIELDS, Reject, match_template
+from toolgym.benchmarks.tabletop.templates import BY_ID, OBJECT_FIELDS, match_template
 from toolgym.benchmarks.tasks import Task
 from toolgym.errors import TaskFileError
 from toolgym.simulators.tabletop.scene import object_positions
@@ -65,10 +65,7 @@ def task_template(task: Task) -> tuple[str, Mapping[str, Any]] | None:
     if matched.facts is not None:
         from toolgym.tools.tabletop.toolkit import starting_scene
 
-        try:
-            variables = matched.facts(variables, object_positions(starting_scene(task.setup)))
-        except Reject:
-            return None
+        variables = matched.facts(variables, object_positions(starting_scene(task.setup)), False)
     return matched.template_id, variables
 
 

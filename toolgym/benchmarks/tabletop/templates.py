@@ -68,8 +68,10 @@ class Template:
         bowls: the fewest and most bowls.
         draw: ``(rng, blocks, bowls) -> vars``: the attributes (and colour constraints) drawn
             before the scene is laid out.
-        facts: ``(vars, scene) -> vars``: the facts of the starting scene the check needs,
-            added to the attributes (raises :class:`Reject` for an unclear scene).
+        facts: ``(vars, scene, strict) -> vars``: the facts of the starting scene the check
+            needs, added to the attributes; with ``strict`` (when tasks are made), an unclear
+            scene raises :class:`Reject` (near-ties, a place off the table), else the facts are
+            computed as they come (tasks from files and inline tasks).
         same_colors: whether the bowls take the blocks' colours (matching-colour tasks).
     """
 
@@ -78,7 +80,7 @@ class Template:
     blocks: tuple[int, int]
     bowls: tuple[int, int]
     draw: Callable[[np.random.Generator, list[str], list[str]], dict[str, Any]]
-    facts: Callable[[dict[str, Any], Scene], dict[str, Any]] | None = None
+    facts: Callable[[dict[str, Any], Scene, bool], dict[str, Any]] | None = None
     same_colors: bool = False
 
     def instruction(self, variables: Mapping[str, Any]) -> str:
@@ -104,70 +106,70 @@ def _beyond(direction: str, position: np.ndarray, reference: np.ndarray) -> floa
     return float(np.dot(position - reference, UNIT[direction]))
 
 
-def _clear_order(values: list[float]) -> None:
+def _clear_order(values: list[float], strict: bool) -> None:
     ordered = sorted(values)
-    if any(b - a < MARGIN for a, b in itertools.pairwise(ordered)):
+    if strict and any(b - a < MARGIN for a, b in itertools.pairwise(ordered)):
         raise Reject("two values are too close to order")
 
 
-def _si5_facts(v: dict[str, Any], scene: Scene) -> dict[str, Any]:
+def _si5_facts(v: dict[str, Any], scene: Scene, strict: bool = True) -> dict[str, Any]:
     bowl = _xy(scene, v["bowl"])
     gaps = {b: _beyond(v["direction"], _xy(scene, b), bowl) for b in _blocks(scene)}
-    if any(abs(g) < MARGIN for g in gaps.values()):
+    if strict and any(abs(g) < MARGIN for g in gaps.values()):
         raise Reject("a block is level with the bowl")
     targets = [b for b, g in gaps.items() if g > 0]
-    if not targets:
+    if strict and not targets:
         raise Reject("no block beyond the bowl")
     initial = {f"{b}_initial_pos": list(scene[b]) for b in _blocks(scene)}
     return {**v, "target_blocks": targets, **initial}
 
 
-def _si6_facts(v: dict[str, Any], scene: Scene) -> dict[str, Any]:
+def _si6_facts(v: dict[str, Any], scene: Scene, strict: bool = True) -> dict[str, Any]:
     bowl = np.array(scene[v["bowl"]], dtype=float)
     distances = {b: float(np.linalg.norm(np.array(scene[b]) - bowl)) for b in _blocks(scene)}
-    _clear_order(list(distances.values()))
+    _clear_order(list(distances.values()), strict)
     pick = min if v["distance"] == "closest" else max
     return {**v, "target_block": pick(distances, key=distances.__getitem__)}
 
 
-def _si7_facts(v: dict[str, Any], scene: Scene) -> dict[str, Any]:
+def _si7_facts(v: dict[str, Any], scene: Scene, strict: bool = True) -> dict[str, Any]:
     reach = {b: float(np.dot(_xy(scene, b), UNIT[v["direction"]])) for b in _blocks(scene)}
-    _clear_order(list(reach.values()))
+    _clear_order(list(reach.values()), strict)
     ordered = sorted(reach, key=reach.__getitem__, reverse=True)  # nearest that side first
     return {**v, "target_block": ordered[NTHS.index(v["nth"])]}
 
 
-def _ui3_facts(v: dict[str, Any], scene: Scene) -> dict[str, Any]:
+def _ui3_facts(v: dict[str, Any], scene: Scene, strict: bool = True) -> dict[str, Any]:
     target = _xy(scene, v["bowl"]) + MAGNITUDES[v["magnitude"]] * np.array(UNIT[v["direction"]])
-    if not in_bounds(float(target[0]), float(target[1])):
+    if strict and not in_bounds(float(target[0]), float(target[1])):
         raise Reject("the place falls off the table")
     return {**v, "target_pos": [float(target[0]), float(target[1])]}
 
 
-def _ui4_facts(v: dict[str, Any], scene: Scene) -> dict[str, Any]:
+def _ui4_facts(v: dict[str, Any], scene: Scene, strict: bool = True) -> dict[str, Any]:
     bowl = _xy(scene, v["bowl"])
     distances = {c: float(np.linalg.norm(np.array(CORNER_POS[c][:2]) - bowl)) for c in CORNERS}
-    _clear_order(list(distances.values()))
+    _clear_order(list(distances.values()), strict)
     pick = min if v["distance"] == "closest" else max
     return {**v, "target_corner": pick(distances, key=distances.__getitem__)}
 
 
-def _d0_facts(v: dict[str, Any], scene: Scene) -> dict[str, Any]:
+def _d0_facts(v: dict[str, Any], scene: Scene, strict: bool = True) -> dict[str, Any]:
     target = _xy(scene, v["block"]) + MAGNITUDES[v["magnitude"]] * np.array(UNIT[v["direction"]])
-    if not in_bounds(float(target[0]), float(target[1])):
+    if strict and not in_bounds(float(target[0]), float(target[1])):
         raise Reject("the place falls off the table")
     return {**v, "target_pos": [float(target[0]), float(target[1])]}
 
 
-def _d1_facts(v: dict[str, Any], scene: Scene) -> dict[str, Any]:
+def _d1_facts(v: dict[str, Any], scene: Scene, strict: bool = True) -> dict[str, Any]:
     middle = (_xy(scene, v["object1"]) + _xy(scene, v["object2"])) / 2
     others = [n for n in scene if n not in (v["block"], v["object1"], v["object2"])]
-    if any(math.dist(middle, _xy(scene, n)) < 0.08 for n in others):
+    if strict and any(math.dist(middle, _xy(scene, n)) < 0.08 for n in others):
         raise Reject("another object stands between them")
     return {**v, "target_pos": [float(middle[0]), float(middle[1])]}
 
 
-def _d2_facts(v: dict[str, Any], scene: Scene) -> dict[str, Any]:
+def _d2_facts(v: dict[str, Any], scene: Scene, strict: bool = True) -> dict[str, Any]:
     return {**v, "answer": sum(1 for n in scene if n.endswith(" " + v["kind"]))}
 
 

@@ -280,6 +280,18 @@ PYTHON = [
     "rotate.__globals__",
     "import shapely\nshapely.wkb",
     "x = get_obj_names()\nx.append('pwned')\nput_first_on_second('pwned', 'middle')",
+    # found by a red-team pass: test suites that import anything, file readers, raw memory
+    "from pandas.tests.test_optional_dependency import import_optional_dependency as i\n"
+    "i('os').system('touch pwned')",
+    "import numpy.tests.test_public_api",
+    "import pandas as pd\npd.tests",
+    'import numpy.testing\nnumpy.testing.runstring(\'open("pwned", "w")\', {})',
+    "from numpy.ma import mrecords\nmrecords.openfile('/etc/hostname').read()",
+    "import numpy as np\nnp.ScalarType[6](b'x')",
+    "import pandas as pd\npd.Series([1]).plot(backend='os')",
+    "try:\n    while True:\n        pass\nexcept BaseException:\n    pass",
+    "raise SystemExit(0)",
+    "class E(BaseException):\n    pass\nraise E()",
     # code from strings
     "exec('import os')",
     "eval('1 + 1')",

@@ -28,6 +28,19 @@ def ok(box: Sandbox) -> None:
     assert result.error is None and result.state == 42
 
 
+def test_functions_print_to_the_same_output(box: Sandbox) -> None:
+    result = box.run("def f(x):\n  print('in f', x)\n  return x\nprint('top', f(1))", None)
+    assert result.error is None and result.stdout == "in f 1\ntop 1\n"
+
+
+def test_a_caught_time_limit_still_fails_and_keeps_nothing(box: Sandbox) -> None:
+    code = "try:\n  while True: pass\nexcept BaseException:\n  state = 'changed'"
+    result = box.run(code, "before")
+    assert result.error is not None and result.error["category"] == "timeout"
+    assert result.state is None
+    ok(box)
+
+
 def test_state_output_and_warm_imports(box: Sandbox) -> None:
     result = box.run(
         textwrap.dedent(
@@ -57,6 +70,14 @@ def test_state_output_and_warm_imports(box: Sandbox) -> None:
         ("while True:\n  pass", "timeout"),
         ("x = 0\nwhile True:\n  x += 1", "timeout"),
         ("try:\n  while True: pass\nexcept BaseException:\n  while True: pass", "timeout"),
+        ("try:\n  while True: pass\nexcept BaseException:\n  state = 'kept'", "timeout"),
+        (
+            "n = 0\nwhile True:\n  try:\n    while True: n += 1\n  except BaseException:\n    pass",
+            "timeout",
+        ),
+        ("raise SystemExit(0)", "runtime_error"),
+        ("raise KeyboardInterrupt", "runtime_error"),
+        ("class E(BaseException):\n  pass\nraise E('x')", "runtime_error"),
         ("x = [0] * (10 ** 10)", "resource_limit"),
         ("import numpy as np\nx = np.ones((30000, 30000))", "resource_limit"),
         ("s = 'x'\nwhile True:\n  s = s + s", "resource_limit"),
@@ -260,3 +281,23 @@ def test_programmer_mistakes_raise() -> None:
         Sandbox(adapter="nonsense")
     with Sandbox() as sandbox, pytest.raises(TypeError, match="a program is a string"):
         sandbox.run(b"print(1)")  # type: ignore[arg-type]
+
+
+def test_what_a_call_returns_is_guarded_like_what_an_attribute_holds() -> None:
+    import os
+
+    from toolgym.tools.sandbox.policy import (
+        Forbidden,
+        compile_program,
+        make_printer,
+        restricted_globals,
+    )
+
+    handed = {"give_module": lambda: os, "give_reader": lambda: os.open, "give_int": lambda: 7}
+    for program in ("x = give_module()", "x = give_reader()", "x = [give_module()][0]"):
+        namespace = restricted_globals(make_printer(100), dict(handed))
+        with pytest.raises(Forbidden):
+            exec(compile_program(program), namespace)  # the sandbox's own compiled test program
+    namespace = restricted_globals(make_printer(100), dict(handed))
+    exec(compile_program("x = give_int() + len(*[[1, 2]])"), namespace)
+    assert namespace["x"] == 9

@@ -570,3 +570,25 @@ def test_original_records_load_even_with_near_ties_and_keep_their_own_facts(
     path.write_text(json.dumps(record) + "\n")
     task = load_tests(path)[0]
     assert task.meta["instruction_vars_dict"]["target_block"] == "blue block"
+
+
+def test_a_count_is_answered_by_that_number_alone() -> None:
+    v = {"kind": "block", "answer": 3}
+    assert check("D_2", {}, v, ["there are 3 blocks"])[0]
+    assert check("D_2", {}, v, ["three blocks"])[0]
+    assert not check("D_2", {}, v, ["there are 2 blocks"])[0]
+    assert not check("D_2", {}, v, [" ".join(str(k) for k in range(17))])[0]
+    assert not check("D_2", {}, v, ["3", "or maybe 4"])[0]
+    assert not check("D_2", {}, v, [])[0]
+
+
+def test_a_program_cannot_leave_a_block_off_the_table_or_in_the_gripper(env: gym.Env) -> None:
+    base = task_env(env)
+    env.reset(options={"task_id": "test-028"})
+    backend = base.backend if hasattr(base, "backend") else env.unwrapped._backend
+    state = json.loads(json.dumps(backend.state))
+    state["objects"][0]["position"] = [30.0, -40.0, 7.0]
+    assert "off the table" in backend.state_problem(state)
+    state = json.loads(json.dumps(backend.state))
+    state["held"] = state["objects"][0]["name"]
+    assert "gripper" in backend.state_problem(state)

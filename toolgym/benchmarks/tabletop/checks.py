@@ -16,6 +16,7 @@ test, reported as the ``original_success`` metric.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -179,11 +180,53 @@ def _moved_to(p: Positions, v: Mapping[str, Any]) -> Verdict:
     return _at(p, v["block"], v["target_pos"], "its target")
 
 
+_NUMBER_WORDS = {
+    word: k
+    for k, word in enumerate(
+        (
+            "zero",
+            "one",
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "eleven",
+            "twelve",
+            "thirteen",
+            "fourteen",
+            "fifteen",
+            "sixteen",
+        )
+    )
+}
+
+
+def said_numbers(said: Sequence[str]) -> list[int]:
+    """The whole numbers said, as digits or words (``"there are 3 blocks"`` -> ``[3]``)."""
+    numbers = []
+    for message in said:
+        for token in re.findall(r"[a-z]+|\d+(?:\.\d+)?", message.lower()):
+            if token in _NUMBER_WORDS:
+                numbers.append(_NUMBER_WORDS[token])
+            elif token[0].isdigit():
+                numbers.append(int(float(token)) if float(token).is_integer() else -1)
+    return numbers
+
+
 def _answered(p: Positions, v: Mapping[str, Any], said: Sequence[str] = ()) -> Verdict:
-    answer = str(v["answer"])
-    if any(answer in message.split() or f"{answer}." in message for message in said):
+    """The robot said the count, and no other number."""
+    answer = int(v["answer"])
+    numbers = said_numbers(said)
+    if numbers and all(n == answer for n in numbers):
         return True, ""
-    return False, f"the robot did not say the answer ({answer})"
+    if not numbers:
+        return False, f"the robot did not say a number (the answer is {answer})"
+    return False, f"the robot said {sorted(set(numbers))}; the answer is {answer} alone"
 
 
 CHECKS: dict[str, Callable[..., Verdict]] = {

@@ -31,6 +31,9 @@ from toolgym.simulators.tabletop.workspace import BOUNDS, COLORS, KINDS, object_
 MAX_OBJECTS = 16
 """The most objects a scene holds."""
 
+SLACK = 0.05
+"""How far past the workspace's edges an object may end up (pushed by another as it settles)."""
+
 
 @dataclass(frozen=True)
 class SceneSetup:
@@ -162,6 +165,12 @@ def scene_problem(state: Any) -> str | None:
                 or not all(type(v) is float and math.isfinite(v) for v in value)
             ):
                 return f"{item['name']}'s {key} is {size} finite floats"
+        x, y, z = item["position"]
+        (x0, x1), (y0, y1), _ = BOUNDS
+        if not (
+            x0 - SLACK <= x <= x1 + SLACK and y0 - SLACK <= y <= y1 + SLACK and -SLACK <= z <= 1
+        ):
+            return f"the {item['name']} is off the table, at {(x, y, z)}"
     if state["held"] is not None and state["held"] not in seen:
         return "'held' names an object of the scene, or is null"
     said = state["said"]

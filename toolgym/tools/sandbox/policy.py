@@ -34,7 +34,7 @@ from typing import Any
 
 from RestrictedPython import compile_restricted, safe_builtins
 from RestrictedPython.Guards import guarded_iter_unpack_sequence, guarded_unpack_sequence
-from RestrictedPython.transformer import INSPECT_ATTRIBUTES
+from RestrictedPython.transformer import INSPECT_ATTRIBUTES, RestrictingNodeTransformer
 
 ALLOWED_MODULES: tuple[str, ...] = (
     "math",
@@ -74,8 +74,14 @@ DENIED_MODULES: tuple[str, ...] = (
     "pandas.testing",
     "pandas.util",
     "requests.utils",
+    "numpy.ma.mrecords",
 )
 """Submodules of whitelisted packages that reach the system (ctypes, compilers, files)."""
+
+TEST_MODULE_PARTS: frozenset[str] = frozenset({"tests", "test", "testing", "conftest"})
+"""Names of a whitelisted package's test suites (and any module named ``test_*``): refused,
+since their helpers import or run whatever they are given (pandas' ``import_optional_dependency``
+through ``pandas.tests``, ``numpy.testing.runstring``)."""
 
 DENIED_ATTRIBUTES: frozenset[str] = frozenset(
     {
@@ -101,6 +107,9 @@ DENIED_ATTRIBUTES: frozenset[str] = frozenset(
         "seterrcall", "set_printoptions", "printoptions", "setbufsize", "set_string_function",
         # class internals
         "mro",
+        # importers of any module by name, readers of files, raw memory
+        "import_optional_dependency", "import_module", "runstring", "openfile", "ScalarType",
+        "sctypeDict", "plot", "boxplot", "hist",
     }
 )  # fmt: skip
 
@@ -139,6 +148,8 @@ def _allowed_module(name: str) -> bool:
     parts = name.split(".")
     if parts[0] not in ALLOWED_MODULES or any(p.startswith("_") for p in parts):
         return False
+    if any(p in TEST_MODULE_PARTS or p.startswith(("test_", "conftest")) for p in parts[1:]):
+        return False  # test suites: helpers that import or run anything, for their tests
     return not any(name == d or name.startswith(d + ".") for d in DENIED_MODULES)
 
 
@@ -367,17 +378,20 @@ def inplace(op: str, target: Any, value: Any) -> Any:
 
 def make_printer(budget: int) -> type:
     """A ``print`` collector class that raises :class:`OutputLimit` past ``budget`` characters."""
+    parts: list[str] = []
+    size = [0]
 
     class Printer:
+        """One per scope (RestrictedPython makes one in each function); all share one output."""
+
         def __init__(self, _getattr_: Any = None) -> None:
-            self.parts: list[str] = []
-            self.size = 0
+            self.parts = parts
 
         def write(self, text: str) -> None:
-            self.size += len(text)
-            if self.size > budget:
+            size[0] += len(text)
+            if size[0] > budget:
                 raise OutputLimit(f"the program printed more than {budget:,} characters")
-            self.parts.append(text)
+            parts.append(text)
 
         def __call__(self) -> str:
             return "".join(self.parts)
@@ -387,6 +401,7 @@ def make_printer(budget: int) -> type:
             sep, end = kwargs.pop("sep", " "), kwargs.pop("end", "\n")
             self.write(str(sep).join(map(str, objects)) + str(end))
 
+    Printer.parts = parts  # type: ignore[attr-defined]
     return Printer
 
 
@@ -431,6 +446,8 @@ def restricted_globals(printer: type, names: dict[str, Any]) -> dict[str, Any]:
         "_unpack_sequence_": guarded_unpack_sequence,
         "_write_": write_guard,
         "_inplacevar_": inplace,
+        "_result_": guard_result,
+        "_apply_": guarded_apply,
         "_print_": printer,
         **names,
     }
@@ -453,6 +470,35 @@ class _AugmentedItems(ast.NodeTransformer):
         return ast.copy_location(ast.Assign(targets=[node.target], value=value), node)
 
 
+_PLAIN_RESULTS = frozenset({int, float, str, bool, type(None), list, tuple, dict, bytes, complex})
+
+
+def guard_result(value: Any) -> Any:
+    """A call's result as agent code may hold it (:func:`guard_value`; plain values pass fast).
+
+    So a library function that hands back a module or a system object (an importer given a
+    name, a reader that opens a file) is refused as if the program had reached it by name.
+    """
+    if type(value) in _PLAIN_RESULTS:
+        return value
+    return guard_value(value)
+
+
+def guarded_apply(function: Any, *args: Any, **kwargs: Any) -> Any:
+    """``f(*args, **kwargs)`` (RestrictedPython routes calls with ``*`` or ``**`` here)."""
+    return function(*args, **kwargs)
+
+
+class _GuardedCalls(RestrictingNodeTransformer):
+    """RestrictedPython's rules, and every call's result through :func:`guard_result`."""
+
+    def visit_Call(self, node: ast.Call) -> Any:
+        visited = super().visit_Call(node)
+        name = ast.copy_location(ast.Name("_result_", ast.Load()), node)
+        guarded = ast.Call(func=name, args=[visited], keywords=[])
+        return ast.copy_location(guarded, node)
+
+
 def compile_program(code: str) -> Any:
     """Compile agent code under RestrictedPython's rules.
 
@@ -462,4 +508,4 @@ def compile_program(code: str) -> Any:
     """
     tree = _AugmentedItems().visit(ast.parse(code, filename="<agent>", mode="exec"))
     ast.fix_missing_locations(tree)
-    return compile_restricted(tree, filename="<agent>", mode="exec")
+    return compile_restricted(tree, filename="<agent>", mode="exec", policy=_GuardedCalls)

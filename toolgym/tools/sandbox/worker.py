@@ -41,12 +41,42 @@ class _Timeout(BaseException):
     """
 
 
+_RAN_OUT: list[str] = []
+"""The limits the running program ran out of (a program that catches the exception that says
+so still fails: the worker checks this after the program)."""
+
+RETRY_S = 0.05
+"""After the first, the time-limit exception is raised again this often, so a program that
+catches it cannot go on for long."""
+
+
+_RUNNING = [False]
+"""Whether the program (not the worker's own code around it) is running."""
+
+
+def _ran_out(limit: str) -> None:
+    _RAN_OUT.append(limit)
+    if _RUNNING[0]:
+        signal.setitimer(signal.ITIMER_REAL, RETRY_S)
+        raise _Timeout(limit)
+
+
 def _on_alarm(signum: int, frame: Any) -> None:
-    raise _Timeout("wall clock")
+    _ran_out("wall clock")
 
 
 def _on_cpu(signum: int, frame: Any) -> None:
-    raise _Timeout("CPU time")
+    _ran_out("CPU time")
+
+
+def _run_program(code: Any, namespace: dict[str, Any]) -> None:
+    _RUNNING[0] = True
+    try:
+        # The one place agent text runs: compiled by RestrictedPython (policy.compile_program),
+        # with the guarded names only, in this confined child that dies after its answer.
+        exec(code, namespace)
+    finally:
+        _RUNNING[0] = False
 
 
 class HostCallError(Exception):
@@ -133,10 +163,11 @@ def run_job(job: dict[str, Any], adapter: Any, limits: bool = True) -> dict[str,
         # SIGXCPU at the soft limit raises in the program; past the hard one the kernel kills it
         resource.setrlimit(resource.RLIMIT_CPU, (soft, soft + 1))
         signal.setitimer(signal.ITIMER_REAL, float(job.get("wall_s", 5.0)))
+    _RAN_OUT.clear()
     try:
-        # The one place agent text runs: compiled by RestrictedPython (policy.compile_program),
-        # with the guarded names only, in this confined child that dies after its answer.
-        exec(code, namespace)
+        _run_program(code, namespace)
+        if _RAN_OUT:  # the program caught the time limit's exception and went on
+            raise _Timeout(_RAN_OUT[0])
         out["state"] = adapter.collect(namespace)
     except _Timeout as e:
         out["error"] = {"category": "timeout", "message": f"the program ran out of {e}"}
@@ -161,11 +192,17 @@ def run_job(job: dict[str, Any], adapter: Any, limits: bool = True) -> dict[str,
             "category": "runtime_error",
             "message": f"{type(e).__name__}: {e}{_where(e)}",
         }
+    except BaseException as e:  # SystemExit, KeyboardInterrupt, a program's own class
+        out["error"] = {
+            "category": "runtime_error",
+            "message": f"{type(e).__name__} stopped the program: {e}{_where(e)}",
+        }
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
-    collector = namespace.get("_print")
-    if collector is not None and hasattr(collector, "parts"):
-        out["stdout"] = "".join(collector.parts)
+    if _RAN_OUT and (out["error"] is None or out["error"]["category"] != "timeout"):
+        out["state"] = None
+        out["error"] = {"category": "timeout", "message": f"the program ran out of {_RAN_OUT[0]}"}
+    out["stdout"] = "".join(printer.parts)  # every scope's prints (functions' too)
     return out
 
 

@@ -82,8 +82,11 @@ class TabletopBackend(SandboxBackend):
         return "\n".join(said + scene)
 
     def state_problem(self, state: Any) -> str | None:
-        """Why a scene a program left cannot be kept (:func:`scene_problem`)."""
-        return scene_problem(state)
+        """Why a scene a program left cannot be kept (:func:`scene_problem`), or a full gripper."""
+        problem = scene_problem(state)
+        if problem is None and state["held"] is not None:
+            return f"the gripper still holds the {state['held']}"
+        return problem
 
     def render_text(self) -> str:
         """The scene as text (one line per object)."""

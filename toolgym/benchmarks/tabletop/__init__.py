@@ -99,8 +99,18 @@ def _crowded(setup: SceneSetup) -> bool:
     return any(math.dist(a, b) < MIN_GAP for i, a in enumerate(points) for b in points[i + 1 :])
 
 
-def make_task(template: Template, task_id: str, rng: np.random.Generator, configs_id: int) -> Task:
-    """A task of ``template`` in a scene drawn from ``rng`` whose gold passes its check."""
+def make_task(
+    template: Template,
+    task_id: str,
+    rng: np.random.Generator,
+    configs_id: int,
+    parsed: bool = False,
+) -> Task:
+    """A task of ``template`` in a scene drawn from ``rng`` whose gold passes its check.
+
+    With ``parsed``, the gold reads the scene through the parsers where the template has such a
+    gold (the demonstrations).
+    """
     from toolgym.tools.tabletop.toolkit import TabletopToolkit, starting_scene
 
     backend = TabletopToolkit().new_backend()
@@ -114,7 +124,9 @@ def make_task(template: Template, task_id: str, rng: np.random.Generator, config
                 variables = template.facts(variables, object_positions(scene), True)
         except Reject:
             continue
-        gold = gold_program(template.template_id, variables, list(setup.blocks), list(setup.bowls))
+        gold = gold_program(
+            template.template_id, variables, list(setup.blocks), list(setup.bowls), parsed
+        )
         backend.reset(None, setup.to_config())
         run = backend.run_code(gold)
         if run.error is not None:
@@ -150,7 +162,7 @@ def _build() -> dict[str, list[Task]]:
         (t, DEMOS_PER_EXTRA) for t in DEMO_TEMPLATES
     ]
     demos = [
-        make_task(t, "", stable_rng(FAMILY, "demo", t.template_id, k), k)
+        make_task(t, "", stable_rng(FAMILY, "demo", t.template_id, k), k, parsed=k % 2 == 0)
         for t, n in plan
         for k in range(n)
     ]

@@ -145,10 +145,45 @@ GOLDS: dict[str, Callable[[Mapping[str, Any]], str]] = {
 """The gold program of each template (``UI_1``'s needs the scene: :func:`gold_program`)."""
 
 
+_CONTEXT = "f'objects = {get_obj_names()}'"
+
+PARSED_GOLDS: dict[str, Callable[[Mapping[str, Any]], str]] = {
+    "SI_5": lambda v: (
+        f"block_names = parse_obj_name('the blocks to the {v['direction']} of the {v['bowl']}', "
+        f"{_CONTEXT})\n"
+        "for block_name in block_names:\n"
+        f"    put_first_on_second(block_name, {v['corner_or_side']!r})\n"
+    ),
+    "SI_6": lambda v: (
+        f"block_name = parse_obj_name('the block {v['distance']} to the {v['bowl']}', "
+        f"{_CONTEXT})\n"
+        f"put_first_on_second(block_name, {v['corner_or_side']!r})\n"
+    ),
+    "SI_7": lambda v: (
+        f"block_name = parse_obj_name('the {v['nth']} block from the {v['direction']}', "
+        f"{_CONTEXT})\n"
+        f"put_first_on_second(block_name, {v['corner_or_side']!r})\n"
+    ),
+    "D_1": lambda v: (
+        f"target_pos = parse_position('between the {v['object1']} and the {v['object2']}', "
+        f"{_CONTEXT})\n"
+        f"put_first_on_second({v['block']!r}, target_pos)\n"
+    ),
+}
+"""Golds that read the scene through the parsers, as Code as Policies' programs do (the
+demonstrations use them, so that prompts show the parsers at work)."""
+
+
 def gold_program(
-    template_id: str, variables: Mapping[str, Any], blocks: list[str], bowls: list[str]
+    template_id: str,
+    variables: Mapping[str, Any],
+    blocks: list[str],
+    bowls: list[str],
+    parsed: bool = False,
 ) -> str:
-    """The gold program of a task."""
+    """The gold program of a task (with ``parsed``, one that uses the parsers when one exists)."""
+    if parsed and template_id in PARSED_GOLDS:
+        return PARSED_GOLDS[template_id](variables)
     if template_id == "UI_1":
         return _mismatched(variables, blocks, bowls)
     return GOLDS[template_id](variables)

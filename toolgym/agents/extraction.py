@@ -7,6 +7,7 @@ import re
 from toolgym.tools.language import EXTRACTIONS, AgentHints, language_class
 
 _FENCE_LINE = re.compile(r"^\s*```")
+_ACTION_INPUT = re.compile(r"\n\s*Action Input:\s*")
 
 
 def extract_action(
@@ -43,11 +44,21 @@ def extract_react(text: str) -> tuple[str, str]:
     ('look it up', "API.set_location('A')")
     >>> extract_react("Action:\\n```\\nfinish\\n```")
     ('', 'finish')
+
+    ToolBench's two-line form keeps its arguments (as many lines as the JSON takes):
+
+    >>> extract_react('go\\nAction: f\\nAction Input: {"q": 1}\\nObservation: x')
+    ('go', 'f\\nAction Input: {"q": 1}')
     """
     thought, marker, rest = text.partition("Action:")
     if not marker:
         lines = [line.strip() for line in text.splitlines() if line.strip()]
         return "", lines[0] if lines else ""
+    found = _ACTION_INPUT.search(rest)
+    if found is not None:  # ToolBench's "Action: <name>" then "Action Input: <JSON>"
+        name = rest[: found.start()].strip().strip("`").strip()
+        arguments = rest[found.end() :].split("\nObservation", 1)[0].strip()
+        return thought.strip(), f"{name}\nAction Input: {arguments}"
     lines = [line for line in rest.splitlines() if not _FENCE_LINE.match(line)]
     lines = [line.strip().strip("`").strip() for line in lines]
     action = next((line for line in lines if line and not line.startswith("Observation")), "")

@@ -13,7 +13,7 @@ paper-layout table aggregate exactly those.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -30,11 +30,33 @@ class MetricSpec:
         key: its key in ``info["metrics"]``.
         title: its name in the paper-layout table ("success rate").
         percent: whether tables show it as a percentage.
+        pooled: for a metric computed over a whole split from counts (Seal-Tools' tool and
+            parameter precision, recall and F1), ``(numerator keys, denominator keys)``: the
+            summary is the sum of the numerator keys' values over every episode divided by the
+            sum of the denominator keys' (0 when that sum is 0), instead of the mean of the
+            episodes' values. F1 pools as ``(correct, correct) / (predicted, gold)``.
     """
 
     key: str
     title: str
     percent: bool = True
+    pooled: tuple[tuple[str, ...], tuple[str, ...]] | None = None
+
+    def aggregate(self, metrics: Iterable[Mapping[str, Any]]) -> float:
+        """The summary value over episodes' ``info["metrics"]``: the mean, or the pooled ratio.
+
+        >>> p = MetricSpec("tool_p", "tool P", pooled=(("n_correct",), ("n_predicted",)))
+        >>> p.aggregate([{"n_correct": 1, "n_predicted": 2}, {"n_correct": 2, "n_predicted": 2}])
+        0.75
+        """
+        rows = list(metrics)
+        if self.pooled is None:
+            values = [float(m.get(self.key) or 0.0) for m in rows]
+            return sum(values) / len(values) if values else 0.0
+        tops, bottoms = self.pooled
+        top = sum(float(m.get(k) or 0.0) for m in rows for k in tops)
+        bottom = sum(float(m.get(k) or 0.0) for m in rows for k in bottoms)
+        return top / bottom if bottom > 0 else 0.0
 
 
 F1_METRICS: tuple[MetricSpec, ...] = (

@@ -32,6 +32,7 @@ FAMILY_SPECS: tuple[str, ...] = (
     "toolgym.envs.virtual_home:SPEC",
     "toolgym.envs.web_shop:SPEC",
     "toolgym.envs.tabletop:SPEC",
+    "toolgym.envs.rapid_api:SPEC",
 )
 """Every built-in family's declaration (adding a family adds one line here)."""
 

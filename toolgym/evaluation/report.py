@@ -1,7 +1,7 @@
 """Summaries of evaluation records and plain-text tables.
 
 A summary aggregates exactly the metrics the env's family declares (its ``FamilySpec.metrics``):
-the mean of each over the episodes, the error counts, and the mean number of steps. Tables and
+the mean of each over the episodes (or, for a pooled metric, its ratio of summed counts), the error counts, and the mean number of steps. Tables and
 the paper's layout (one column per tool) are built from whatever metrics the summaries carry.
 """
 
@@ -50,7 +50,7 @@ def summarize(
         "episodes": n,
     }
     for spec in metrics:
-        out[spec.key] = _mean(float((r.metrics or {}).get(spec.key) or 0.0) for r in records)
+        out[spec.key] = spec.aggregate(r.metrics or {} for r in records)
     for category in REPORTED_CATEGORIES:
         out[category] = counts.get(category, 0)
     out["other_errors"] = sum(v for k, v in counts.items() if k not in REPORTED_CATEGORIES)
@@ -66,9 +66,7 @@ def summarize(
         for name, members in groups.items():
             row: dict[str, Any] = {"group": name, "episodes": len(members)}
             for spec in metrics:
-                row[spec.key] = _mean(
-                    float((r.metrics or {}).get(spec.key) or 0.0) for r in members
-                )
+                row[spec.key] = spec.aggregate(r.metrics or {} for r in members)
             rows.append(row)
         out["breakdown"] = {"key": breakdown, "groups": rows}
     return out

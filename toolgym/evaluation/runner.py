@@ -238,6 +238,10 @@ def run_batch(
     return out
 
 
+GIVE_UP_CODE = 4
+"""The status code of a give-up (``info["code"]``), after which DFSDT backtracks."""
+
+
 @dataclass
 class _Node:
     state: dict[str, Any]
@@ -264,7 +268,10 @@ def run_dfsdt(
     already tried there). An action whose observation is an error is a failed branch: the search
     tries a sibling, and when a node has no tries left it backtracks to its parent by restoring
     the env's and the agent's saved states. The first action that ends the episode ends the search
-    (its outcome is what is scored: the search never looks at rewards). ``max_steps`` (default
+    (its outcome is what is scored: the search never looks at rewards), except a give-up (status
+    code 4, ToolBench's ``give_up_and_restart``): as in ToolBench's DFSDT, the node it was
+    given from is abandoned and its parent tries another action; when the search finds no answer,
+    the first give-up (in visit order, not a random one) is its outcome. ``max_steps`` (default
     ``width × max_depth``) bounds the env steps of the whole search.
     """
     base = task_env(env)
@@ -277,6 +284,7 @@ def run_dfsdt(
     budget = max_steps if max_steps is not None else width * max_depth
     stack = [_Node(base.get_state(), agent.get_state(), obs, info, 0, [])]
     terminated = False
+    gave_up: tuple[dict[str, Any], str, float, dict[str, Any]] | None = None
     step_info: dict[str, Any] = {}
     failure = None
     try:
@@ -295,6 +303,14 @@ def run_dfsdt(
             o, reward, terminated, _, step_info = _env_step(env.unwrapped, _checked(action))
             record.log_step(action, turn, o, float(reward), step_info)
             record.search.append({"event": "step", "depth": node.depth + 1, "action": action})
+            if terminated and step_info.get("code") == GIVE_UP_CODE:
+                # a give-up: its parent's subtree is abandoned, the grandparent tries a sibling
+                if gave_up is None:
+                    gave_up = (base.get_state(), o, float(reward), step_info)
+                stack.pop()
+                record.search.append({"event": "give_up", "depth": node.depth + 1})
+                terminated = False
+                continue
             if terminated:
                 break
             if step_info.get("error"):
@@ -309,6 +325,10 @@ def run_dfsdt(
         raise
     except Exception as e:
         record.error = _agent_error(e)
+    if not terminated and gave_up is not None and failure is None:
+        # no answer anywhere: the first give-up (in visit order) is the search's outcome
+        base.set_state(gave_up[0])
+        terminated, step_info = True, gave_up[3]
     return _close_record(env, record, terminated, not terminated, step_info, start, failure)
 
 

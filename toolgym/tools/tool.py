@@ -404,6 +404,11 @@ class ToolSet(Sequence[Tool]):
         """The tool called ``name`` (its name or qualified name), or ``None``."""
         return self._by_name.get(name)
 
+    @functools.cached_property
+    def _positions(self) -> dict[int, int]:
+        """Each tool's position in the set, by ``id`` (subsets of large sets stay cheap)."""
+        return {id(t): i for i, t in enumerate(self._tools)}
+
     @property
     def names(self) -> tuple[str, ...]:
         """The tool names, in order."""
@@ -443,7 +448,8 @@ class ToolSet(Sequence[Tool]):
             unknown = [n for n in key if n not in self._by_name]
             if unknown:
                 raise KeyError(f"no tools called {unknown} (known: {', '.join(self.names)})")
-            wanted = {id(self._by_name[n]) for n in key}
-            cached = ToolSet(t for t in self._tools if id(t) in wanted)
+            positions = self._positions
+            wanted = sorted({positions[id(self._by_name[n])] for n in key})
+            cached = ToolSet(self._tools[i] for i in wanted)
             self._subsets[key] = cached
         return cached

@@ -1,0 +1,1 @@
+"""The RapidAPI family's agent-facing parts: function schemas, actions, backend and toolkit."""

@@ -1,0 +1,157 @@
+"""The action language of RapidAPI episodes: function calls, as JSON or ToolBench's text.
+
+In ``call`` mode (the benchmark's protocol) each step runs the calls of one reply (usually one;
+several when a model makes parallel tool calls), and ``Finish`` ends the episode. In ``program``
+mode the action is the whole episode: every call in order, up to the first mistake or
+``Finish``. Each step's ``info`` carries ToolBench's status code (``info["code"]``) and the
+calls it ran (``info["calls"]``). See :mod:`toolgym.tools.rapid_api.actions` for what an action
+may look like.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from toolgym.tools.backend import Attempt, Backend
+from toolgym.tools.budgets import DEFAULT_BUDGETS, Budgets
+from toolgym.tools.errors import ToolCallError
+from toolgym.tools.json_calls import ToolCall
+from toolgym.tools.language import ActionLanguage, AgentHints, Execution
+from toolgym.tools.rapid_api.actions import parse_actions
+from toolgym.tools.rapid_api.backend import RapidApiBackend, Step
+from toolgym.tools.rapid_api.functions import FINISH, GIVE_UP
+from toolgym.tools.tool import Tool, ToolSet
+
+GIVE_UP_ACTION = json.dumps({"name": FINISH, "arguments": {"return_type": GIVE_UP}})
+"""The action that ends an episode without an answer."""
+
+
+def _as_backend(backend: Backend) -> RapidApiBackend:
+    if not isinstance(backend, RapidApiBackend):
+        raise TypeError(f"function calls run on a RapidApiBackend; got {type(backend).__name__}")
+    return backend
+
+
+class FunctionCallLanguage(ActionLanguage):
+    """Function calls on the library (see the module docstring).
+
+    Args:
+        budgets: limits on an action's size and nesting.
+    """
+
+    name = "function_calls"
+    step_description = "one function call"
+    demo_label = "Action:"
+
+    def __init__(self, budgets: Budgets = DEFAULT_BUDGETS) -> None:
+        self.budgets = budgets
+
+    def _run(self, calls: list[ToolCall], backend: RapidApiBackend) -> tuple[list[Step], str]:
+        steps: list[Step] = []
+        for call in calls:
+            step = backend.execute(call)
+            steps.append(step)
+            if step.error is not None or step.finished:
+                break
+        return steps, "\n".join(s.observation for s in steps)
+
+    @staticmethod
+    def _info(steps: list[Step], calls: list[ToolCall]) -> dict[str, Any]:
+        return {
+            "code": steps[-1].code,
+            "calls": [
+                {"name": c.name, "arguments": c.arguments, "code": s.code}
+                for c, s in zip(calls, steps, strict=False)
+            ],
+        }
+
+    def run_call(self, text: str, backend: Backend) -> Execution:
+        """Run one reply's calls; ``Finish`` ends the episode; a mistake stops the reply."""
+        rapid = _as_backend(backend)
+        try:
+            calls = parse_actions(text, self.budgets)
+        except ToolCallError as e:
+            return Execution(e.observation(), e, info={"code": 2, "calls": []})
+        steps, text_out = self._run(calls, rapid)
+        last = steps[-1]
+        info = self._info(steps, calls)
+        if last.finished:
+            return Execution(text_out, finished=True, attempt=rapid.attempt(), info=info)
+        return Execution(text_out, last.error, info=info)
+
+    def run_program(self, text: str, backend: Backend) -> Execution:
+        """Run every call in order, up to the first mistake or ``Finish``; the episode ends."""
+        rapid = _as_backend(backend)
+        try:
+            calls = parse_actions(text, self.budgets)
+        except ToolCallError as e:
+            attempt = Attempt(None, error=e, backend=rapid)
+            return Execution(e.observation(), e, True, attempt, {"code": 2, "calls": []})
+        steps, text_out = self._run(calls, rapid)
+        error = steps[-1].error
+        attempt = rapid.attempt()
+        if error is not None:
+            attempt = Attempt(attempt.outcome, attempt.calls, error, backend=rapid)
+        return Execution(text_out, error, True, attempt, self._info(steps, calls))
+
+    def run_gold(self, gold: str, backend: Backend) -> Attempt:
+        """Run a gold's calls; a mistake raises."""
+        rapid = _as_backend(backend)
+        for call in parse_actions(gold):
+            step = rapid.execute(call)
+            if step.error is not None:
+                raise step.error
+        return rapid.attempt()
+
+    def gold_steps(self, gold: str) -> list[str]:
+        """One call per step (the gold ends with ``Finish``)."""
+        return [json.dumps({"name": c.name, "arguments": c.arguments}) for c in parse_actions(gold)]
+
+    def render_call(self, tool: Tool, arguments: Mapping[str, Any]) -> str:
+        """``{"name": ..., "arguments": {...}}``."""
+        return json.dumps({"name": tool.name, "arguments": dict(arguments)})
+
+    def hints(self, tools: ToolSet) -> AgentHints:
+        """Agents end an episode with ``Finish``; a demonstration's label is ``Action:``."""
+        return AgentHints(
+            action_language=self.name,
+            finish_action=GIVE_UP_ACTION,
+            terminal_calls=(f'"name": "{FINISH}"', f"Action: {FINISH}"),
+            step_description=self.step_description,
+            demo_label=self.demo_label,
+        )
+
+    @classmethod
+    def signature(cls, action: str) -> frozenset[str]:
+        """The functions called and their argument names.
+
+        >>> sorted(FunctionCallLanguage.signature('{"name": "a", "arguments": {"q": 1}}'))
+        ['a', 'q']
+        """
+        try:
+            calls = parse_actions(action)
+        except ToolCallError:
+            return frozenset()
+        return frozenset(n for c in calls for n in (c.name, *c.arguments))
+
+    @classmethod
+    def extract(cls, generation: str, hints: AgentHints, extraction: str = "strict") -> str:
+        """A model's reply as an action: its ``Action``/``Action Input`` text, else its first JSON.
+
+        >>> FunctionCallLanguage.extract('Sure {"name": "a"} ok', AgentHints("function_calls"))
+        '{"name": "a"}'
+        """
+        text = generation.strip()
+        if "Action:" in text:
+            return text
+        decoder = json.JSONDecoder()
+        for i, char in enumerate(text):
+            if char in "{[":
+                try:
+                    _, end = decoder.raw_decode(text, i)
+                except ValueError:
+                    continue
+                return text[i:end]
+        return text

@@ -13,12 +13,21 @@ import functools
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from toolgym.benchmarks.score import Checker
-from toolgym.benchmarks.tasks import DATA_DIR, Task, TaskId, TaskSet, load_packaged, write_task_file
+from toolgym.benchmarks.tasks import (
+    DATA_DIR,
+    Task,
+    TaskId,
+    TaskSet,
+    load_packaged,
+    load_task_file,
+    write_task_file,
+)
 from toolgym.errors import TaskNotFoundError
 from toolgym.simulators.seeding import stable_rng
 
@@ -49,6 +58,9 @@ class TaskSuite:
             setup, so this is what lets their golds run as they were written.
         demo_steps: ``task -> [(page, action), ...]``, for families whose agents prompt on each
             page: a demonstration's steps (see :meth:`demo_pairs`).
+        read_file: ``path -> TaskSet``, the reader of the env's ``task_file``, for a family whose
+            original task files are not JSONL ``{"prompt", "completion"}`` records (ToolBench's
+            query files); ``None``: :func:`~toolgym.benchmarks.tasks.load_task_file`.
     """
 
     family: str
@@ -61,6 +73,11 @@ class TaskSuite:
     stored: bool = True
     setup_for: Callable[[Task], Mapping[str, Any] | None] | None = None
     demo_steps: Callable[[Task], list[tuple[str, str]]] | None = None
+    read_file: Callable[[str | Path], TaskSet] | None = None
+
+    def read_task_file(self, path: str | Path) -> TaskSet:
+        """The tasks of a task file, read by the family's reader (see :attr:`read_file`)."""
+        return (self.read_file or load_task_file)(path)
 
     def demo_pairs(self) -> list[Task]:
         """The demonstrations as agents use them.

@@ -5,7 +5,7 @@
 ToolBench's (ToolLLM's) and StableToolBench's tool-use setting, deterministic and offline. A
 library of RapidAPI-style tools in ToolBench's format (49 categories, about 1,000 tools and
 4,000 APIs by default, generated from the world seed; ``num_apis=16464`` gives ToolBench's size;
-``library_dir`` reads a real ToolBench ``tools/`` folder instead) stands behind a service that
+``library`` reads a real ToolBench ``tools/`` folder or query file instead) stands behind a service that
 answers every call at once: it checks the arguments as the API would, answers from a fixture
 cache when the call is in it, and otherwise synthesizes a response from the API's response
 template, the same for the same call in any process. No key, no network, no judge.
@@ -63,11 +63,13 @@ Truncated after ``max_episode_steps`` (12, ToolBench's ``single_chain_max_step``
 ## Arguments
 
 ``split`` (``"test"``: 200 tasks per group and 40 unsolvable ones per group, ``"demo"``: 75,
-``"train"``: unlimited), ``action_mode`` (``"call"``/``"program"``), ``task_file``,
+``"train"``: unlimited), ``action_mode`` (``"call"``/``"program"``), ``task_file`` (a JSONL
+task file, or a ToolBench or StableToolBench query file: use it as the ``library`` too),
 ``reward_type`` (``"success"``), ``world_seed`` (seed of the library and of its responses: the
 ``test`` and ``demo`` splits belong to world 0), ``num_apis`` (the generated library's size,
 4,000 by default; a larger library keeps the default one's tools and adds more),
-``library_dir`` (a ToolBench ``tools/`` folder), ``response_cache`` (fixtures: a StableToolBench
+``library`` (a ToolBench ``tools/`` folder, or a query file whose inline docs make the
+library), ``response_cache`` (fixtures: a StableToolBench
 cache folder or a saved cache file), ``schema_style`` (``"strict"``/``"upstream"``),
 ``observation_chars`` (1,024), ``render_mode`` (``None``/``"ansi"``).
 
@@ -93,7 +95,7 @@ SPEC = FamilySpec(
             "unsolvable variants, judge-free pass rate",
         ),
     ),
-    prompting=PromptDefaults(top_k_api=0, max_new_tokens=256),
+    prompting=PromptDefaults(top_k_api=24, max_new_tokens=256),
     metrics=METRICS,
     reward="success",
     aliases=("toolllm", "stabletoolbench"),

@@ -31,7 +31,7 @@ import numpy as np
 
 from toolgym.benchmarks.score import Score
 from toolgym.benchmarks.suite import TRAIN, TaskSuite
-from toolgym.benchmarks.tasks import Task, TaskId, TaskIssue, TaskSet, load_task_file, report_issue
+from toolgym.benchmarks.tasks import Task, TaskId, TaskIssue, TaskSet, report_issue
 from toolgym.envs.gold_cache import MAX_ENTRIES, LRUCache
 from toolgym.envs.spaces import TextSpace, printable
 from toolgym.envs.spec import FamilySpec, load_ref
@@ -139,7 +139,7 @@ class ToolEnv(gym.Env[str, str]):
         self._tasks: TaskSet | None
         if task_file is not None:
             self.split = "file"
-            loaded = load_task_file(task_file)
+            loaded = self.suite.read_task_file(task_file)
             self._tasks = TaskSet(
                 [self.suite.bind(t) for t in loaded.values()], loaded.name, loaded.issues
             )

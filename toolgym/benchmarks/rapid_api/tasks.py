@@ -18,6 +18,7 @@ from typing import Any
 
 from toolgym.benchmarks.rapid_api.checker import PassRate
 from toolgym.benchmarks.rapid_api.generation import GROUPS, Planner, build_task
+from toolgym.benchmarks.rapid_api.queries import read_task_file
 from toolgym.benchmarks.suite import TaskSuite
 from toolgym.benchmarks.tasks import Task
 from toolgym.tools.rapid_api.functions import ApiTool
@@ -95,6 +96,13 @@ def setup_for(task: Task) -> dict[str, Any] | None:
 
 
 SUITE = TaskSuite(
-    FAMILY, 0, ("test", "demo"), generate_split, train_task, checker_for, setup_for=setup_for
+    FAMILY,
+    0,
+    ("test", "demo"),
+    generate_split,
+    train_task,
+    checker_for,
+    setup_for=setup_for,
+    read_file=read_task_file,
 )
 """The RapidAPI task suite."""

@@ -1,7 +1,7 @@
 """The RapidAPI toolkit: a tool library, its functions, its service and its retriever.
 
 The library is generated from the world seed (``num_apis`` APIs, 4,000 by default) or read
-from a ToolBench tools folder (``library_dir``); responses come from the library's service,
+from a ToolBench tools folder or query file (``library``); responses come from the library's service,
 which answers from a fixture cache first (``response_cache``: a StableToolBench cache folder or
 a JSON file saved by :class:`~toolgym.simulators.tool_library.service.ResponseCache`) and
 synthesizes the rest. Libraries, functions and retrievers are built once per process and shared
@@ -17,6 +17,7 @@ from typing import Any
 from toolgym.simulators.tool_library.generator import generate_library
 from toolgym.simulators.tool_library.loaders import load_response_cache, load_toolbench_tools
 from toolgym.simulators.tool_library.model import ToolLibrary
+from toolgym.simulators.tool_library.query_files import load_query_file
 from toolgym.simulators.tool_library.service import ResponseCache, ToolService
 from toolgym.tools.rapid_api.backend import RapidApiBackend
 from toolgym.tools.rapid_api.functions import SCHEMA_STYLES, ApiTool, library_tools
@@ -34,6 +35,8 @@ DEFAULT_NUM_APIS = 4000
 def world_library(world_seed: int, num_apis: int, library_dir: str | None) -> ToolLibrary:
     """The library of a world: generated, or read from a ToolBench tools folder."""
     if library_dir is not None:
+        if Path(library_dir).is_file():  # a query file: the docs it carries inline
+            return load_query_file(library_dir)[1]
         return load_toolbench_tools(library_dir)
     if num_apis <= DEFAULT_NUM_APIS:
         return generate_library(world_seed, num_apis)
@@ -82,7 +85,8 @@ class RapidApiToolkit(Toolkit):
         world_seed: seed of the generated library and of synthesized responses.
         num_apis: the generated library's size (the stored tasks need the default, 4,000;
             16,464 is ToolBench's size).
-        library_dir: a ToolBench ``tools/`` folder to use instead of a generated library.
+        library: a ToolBench ``tools/`` folder, or a ToolBench or StableToolBench query file
+            (whose inline docs make the library), to use instead of a generated library.
         response_cache: fixtures answered before any synthesis (a StableToolBench cache folder
             or a saved ``ResponseCache`` JSON file).
         schema_style: ``"strict"`` JSON Schema or ToolBench's ``"upstream"`` shape.
@@ -96,7 +100,7 @@ class RapidApiToolkit(Toolkit):
         world_seed: int = 0,
         *,
         num_apis: int = DEFAULT_NUM_APIS,
-        library_dir: str | None = None,
+        library: str | None = None,
         response_cache: str | None = None,
         schema_style: str = "strict",
         observation_chars: int = OBSERVATION_CHARS,
@@ -111,7 +115,7 @@ class RapidApiToolkit(Toolkit):
                 f"observation_chars must be an int of at least 64; got {observation_chars!r}"
             )
         self.num_apis = num_apis
-        self.library_dir = None if library_dir is None else str(library_dir)
+        self.library_dir = None if library is None else str(library)
         self.observation_chars = observation_chars
         self._key = (world_seed, num_apis, self.library_dir)
         self.library = world_library(*self._key)

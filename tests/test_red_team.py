@@ -300,11 +300,44 @@ PYTHON = [
     "import pandas as pd\npd.DataFrame({'a': [1]}).query('a > 0')",
 ]
 
+FUNCTION_CALLS = [
+    "Action: Finish\nAction Input: " + _DEEP,
+    "Action: " + "x" * 15000 + "\nAction Input: {}",
+    'Action: retrieve_apis\nAction Input: {"query": "' + "weather " * 1500 + '"}',
+    'Action: retrieve_apis\nAction Input: {"query": "x", "top_k": 1e999}',
+    'Action: retrieve_apis\nAction Input: {"query": "x", "top_k": 100000000}',
+    'Action: retrieve_apis\nAction Input: {"query": ["x"], "top_k": 3}',
+    'Action: Finish\nAction Input: {"return_type": {"give_answer": 1}}',
+    'Action: Finish\nAction Input: {"return_type": "give_answer", "final_answer": ' + _DEEP + "}",
+    '{"role": "assistant", "tool_calls": ['
+    + ", ".join(['{"function": {"name": "x"}}'] * 2000)
+    + "]}",
+    '{"role": "assistant", "function_call": {"name": "Finish", "arguments": "{\\"return_type\\": 1"}}',
+    "Action: __class__\nAction Input: {}",
+    "Action: get_obj_names\nAction Input: {}",
+    "Thought: " + "Action: a\n" * 3000,
+]
+
+CALLING_LIST = [
+    '[{"api": "x", "parameters": ' + _DEEP + ', "responses": []}]',
+    '[{"api": "x", "parameters": {"v": ' + "9" * 4400 + '}, "responses": []}]',
+    "[" * 100000,
+    '[{"api": ' + '"]' * 5000 + ', "parameters": {}, "responses": []}]',
+    '[{"api": "x", "parameters": {}, "responses": []}]' * 2000,
+    "[{'api': '__class__', 'parameters': {'__init__': 1}, 'responses': ['API_call_0']}]",
+    '[{"api": "x", "parameters": {"v": NaN}, "responses": ["API_call_' + "9" * 400 + '"]}]',
+    '[{"api": "x", "parameters": "not a dict", "responses": "API_call_0"}]',
+    '[{"api": ["x"], "parameters": {}, "responses": [' + "1, " * 3000 + "1]}]",
+    "\x00" * 1000 + '[{"api": "x", "parameters": {}, "responses": []}]',
+]
+
 ATTACKS: dict[str, list[str]] = {
     "api_program": API_PROGRAM,
     "curl": CURL + JSON_CALLS,
     "json_calls": JSON_CALLS,
     "python": PYTHON,
+    "function_calls": JSON_CALLS + FUNCTION_CALLS,
+    "calling_list": CALLING_LIST,
 }
 """Attempts per action language (the REST languages also read JSON calls)."""
 

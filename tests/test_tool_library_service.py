@@ -69,8 +69,13 @@ REVIEWS = ApiDoc(
         "tags": [{"tag": "str", "_list_length": 3}],
     },
 )
+BY_ID = ApiDoc(
+    "Hotel By Id",
+    required=(ParamDoc("hotel_id", "STRING"),),
+    template={"data": {"id": "str", "name": "str", "price": "float", "rating": "float"}},
+)
 HOTELS = ToolDoc(
-    "Hotels Finder", "hotels_finder", "Find hotels.", "Travel", (SEARCH, DETAILS, REVIEWS)
+    "Hotels Finder", "hotels_finder", "Find hotels.", "Travel", (SEARCH, DETAILS, REVIEWS, BY_ID)
 )
 
 CURRENT_TEMPLATE = {"location": {"city": "str", "country": "str"}, "temp": "float", "units": "str"}
@@ -114,13 +119,20 @@ MULTI = ApiDoc(
     required=(ParamDoc("a"), ParamDoc("b"), ParamDoc("c"), ParamDoc("d")),
     template={"ok": "bool"},
 )
+DEEP: Any = "str"
+for _ in range(70):
+    DEEP = {"next": DEEP}
+ODDER = ApiDoc(
+    "Odder",
+    template={"item_id": "list of int with length 2", "gone_id": "NoneType", "name": "str"},
+)
 FORECAST = ApiDoc("3 Day Forecast", required=(ParamDoc("q"),), template={"days": [{"date": "str"}]})
 WEATHER = ToolDoc(
     "Weather Now | Forecast",
     "weather_now_forecast",
     "Weather.",
     "Weather",
-    (CURRENT, CURRENT_DICT, RAW, ODD, LISTED, BROKEN, STATION, MULTI, FORECAST),
+    (CURRENT, CURRENT_DICT, RAW, ODD, LISTED, BROKEN, STATION, MULTI, FORECAST, ODDER),
 )
 
 
@@ -224,6 +236,10 @@ def test_entities_are_stable_between_list_and_details(service: ToolService) -> N
         )
         for key in ("name", "price", "rating"):
             assert details.response[key] == hotel[key]
+        by_id = service.call("hotels_finder", "Hotel By Id", {"hotel_id": hotel["hotel_id"]})
+        data = by_id.response["data"]
+        assert data["id"] == hotel["hotel_id"]
+        assert (data["name"], data["price"]) == (hotel["name"], hotel["price"])
     other = service.call("hotels_finder", "Search Hotels", {"city": "Bergen"})
     assert not {h["hotel_id"] for h in other.response["hotels"]} & set(ids)
 
@@ -267,6 +283,14 @@ def test_odd_templates(service: ToolService) -> None:
         args = {"q": "storm"} if api == "Get Raw Alerts" else {}
         generic = service.call("weather_now_forecast", api, args).response
         assert generic["status"] == "success" and isinstance(generic["data"], dict)
+    odder = service.call("weather_now_forecast", "Odder", {}).response
+    assert (
+        len(odder["item_id"]) == 2 and odder["gone_id"] is None and isinstance(odder["name"], str)
+    )
+    deep = ApiDoc("Deep", template=DEEP)
+    assert synthesize(WEATHER, deep, {})["status"] == "success"  # too deep: the generic answer
+    assert synthesize(WEATHER, ApiDoc("Text", template="str"), {}) != ""
+    assert synthesize(WEATHER, ApiDoc("Empty", template=[]), {}) == []
     raw = service.call("weather_now_forecast", "Get Raw Alerts", {"q": "storm"}).response
     assert raw["data"]["q"] == "storm" and len(raw["data"]["alerts"]) == 3
 
@@ -542,8 +566,8 @@ def test_virtual_server_routes_and_key() -> None:
     app = VirtualApiApp(make_library(), api_key="secret")
     listing = app.handle(Request.build("GET", "http://localhost/tools")).json()
     assert listing["count"] == 2 and {t["standard_name"]: t["apis"] for t in listing["tools"]} == {
-        "hotels_finder": 3,
-        "weather_now_forecast": 9,
+        "hotels_finder": 4,
+        "weather_now_forecast": 10,
     }
     missing = app.handle(Request.build("GET", "http://localhost/other"))
     assert missing.status == 404 and "POST /virtual" in missing.json()["error"]

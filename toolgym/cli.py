@@ -77,7 +77,7 @@ def _agent_setup(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
 
     identity = model_identity(args.backend, model=args.model, base_url=args.base_url)
     system = not args.no_system_prompt
-    label = f"{identity['name']}-{args.strategy}-{args.shots}shot" + ("" if system else "-nosys")
+    label = f"{identity['name']}-{{strategy}}-{args.shots}shot" + ("" if system else "-nosys")
     settings = {
         "agent_kind": "llm",
         "model": identity,
@@ -123,7 +123,7 @@ def _agent_factory(args: argparse.Namespace) -> Any:
             shots=args.shots,
             retriever=args.retriever,
             system_prompt=system,
-            strategy=args.strategy,
+            strategy=_strategy(args, env.unwrapped.env_id),
             max_new_tokens=args.max_new_tokens,
             top_k_api=args.top_k_api,
         )
@@ -187,11 +187,26 @@ def _check_eval_inputs(args: argparse.Namespace, ids: list[str]) -> dict[str, An
     return env_kwargs
 
 
+def _strategy(args: argparse.Namespace, env_id: str) -> str:
+    """``--strategy``, else the family's default (``single``, or ``react`` for multi-step tool use)."""
+    if args.strategy:
+        return str(args.strategy)
+    return family_of(env_id).prompting.strategy if args.agent == "llm" else "single"
+
+
+def _limit(args: argparse.Namespace, env_id: str, limit: int | None) -> int | None:
+    """``--limit``, else the family's default for LLM agents (its ``eval_limit``), else ``limit``."""
+    if args.limit is None and limit is not None:
+        own = family_of(env_id).prompting.eval_limit
+        return limit if own is None else min(own, limit)
+    return limit
+
+
 def _action_mode(args: argparse.Namespace, env_id: str) -> str:
     """``--action-mode``, else the family's protocol for a single-turn agent, else ``call``."""
     if args.action_mode:
         return str(args.action_mode)
-    if args.strategy != "single":
+    if _strategy(args, env_id) != "single":
         return "call"
     return family_of(env_id).action_mode
 
@@ -241,6 +256,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     label, settings = _agent_setup(args)
     batch_size = args.batch_size if args.batch_size else (8 if args.agent == "llm" else 1)
     batched = args.agent == "llm" and batch_size > 1 and args.strategy != "dfsdt"
+    labels = {env_id: label.replace("{strategy}", _strategy(args, env_id)) for env_id in ids}
     rates: list[float | None] = [None] if args.faults is None else [None, args.faults]
     out = args.out or None
     if out is not None:  # a held lock or a mismatched resume, said before a model loads
@@ -249,12 +265,12 @@ def _cmd_eval(args: argparse.Namespace) -> int:
                 results_file(
                     out,
                     env_id,
-                    fault_label(label, rate),
+                    fault_label(labels[env_id], rate),
                     agent_kind=args.agent,
                     split=args.split,
                     seed=args.seed,
                     env_kwargs={**env_kwargs, "action_mode": _action_mode(args, env_id)},
-                    strategy=args.strategy,
+                    strategy=_strategy(args, env_id),
                     batch_size=batch_size if batched else 1,
                     faults=rate,
                     settings=settings,
@@ -276,14 +292,14 @@ def _cmd_eval(args: argparse.Namespace) -> int:
                     env_id,
                     factory,
                     split=args.split,
-                    limit=limit,
+                    limit=_limit(args, env_id, limit),
                     seed=args.seed,
                     env_kwargs={**env_kwargs, "action_mode": _action_mode(args, env_id)},
                     out_dir=out,
                     progress=not args.no_progress,
                     batch_size=batch_size,
-                    strategy=args.strategy,
-                    label=label,
+                    strategy=_strategy(args, env_id),
+                    label=labels[env_id],
                     resume=not args.no_resume,
                     settings=settings,
                     on_record=count,
@@ -475,7 +491,11 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument(
         "--top-k-api", type=_positive, help="API docs per prompt (default: the original's)"
     )
-    ev.add_argument("--strategy", default="single", choices=("single", "react", "dfsdt"))
+    ev.add_argument(
+        "--strategy",
+        choices=("single", "react", "dfsdt"),
+        help="default: the family's (single, or react for multi-step tool use)",
+    )
     ev.add_argument("--max-new-tokens", type=_positive, help="default: the original's per tool")
     ev.add_argument("--no-system-prompt", action="store_true")
     ev.add_argument(

@@ -8,6 +8,7 @@ from toolgym.tools.language import EXTRACTIONS, AgentHints, language_class
 
 _FENCE_LINE = re.compile(r"^\s*```")
 _ACTION_INPUT = re.compile(r"\n\s*Action Input:\s*")
+_THOUGHT = re.compile(r"^\s*Thought:\s*")
 
 
 def extract_action(
@@ -50,6 +51,7 @@ def extract_react(text: str) -> tuple[str, str]:
     >>> extract_react('go\\nAction: f\\nAction Input: {"q": 1}\\nObservation: x')
     ('go', 'f\\nAction Input: {"q": 1}')
     """
+    text = _THOUGHT.sub("", text, count=1)  # the prompt ends with "Thought:" already
     thought, marker, rest = text.partition("Action:")
     if not marker:
         lines = [line.strip() for line in text.splitlines() if line.strip()]

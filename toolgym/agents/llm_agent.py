@@ -206,11 +206,9 @@ class LLMAgent(Agent):
             )
             if self.avoid:
                 tried = "; ".join(self.avoid)
-                text = text.replace(
-                    "\nThought:",
-                    f"\n(Actions already tried at this point, which failed: {tried}. "
-                    "Try something different.)\nThought:",
-                )
+                head, sep, tail = text.rpartition("\nThought:")  # only before the new turn
+                note = f"\n(Actions already tried at this point, which failed: {tried}. "
+                text = f"{head}{note}Try something different.){sep}{tail}" if sep else text
         if self.system_prompt:
             return [
                 {"role": "system", "content": self.system_prompt},

@@ -33,6 +33,7 @@ FAMILY_SPECS: tuple[str, ...] = (
     "toolgym.envs.web_shop:SPEC",
     "toolgym.envs.tabletop:SPEC",
     "toolgym.envs.rapid_api:SPEC",
+    "toolgym.envs.seal_tools:SPEC",
 )
 """Every built-in family's declaration (adding a family adds one line here)."""
 

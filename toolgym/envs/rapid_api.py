@@ -95,7 +95,7 @@ SPEC = FamilySpec(
             "unsolvable variants, judge-free pass rate",
         ),
     ),
-    prompting=PromptDefaults(top_k_api=24, max_new_tokens=256),
+    prompting=PromptDefaults(top_k_api=12, max_new_tokens=128, strategy="react", eval_limit=3),
     metrics=METRICS,
     reward="success",
     aliases=("toolllm", "stabletoolbench"),

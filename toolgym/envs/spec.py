@@ -67,10 +67,17 @@ class PromptDefaults:
     Attributes:
         top_k_api: how many API docs are retrieved into a prompt.
         max_new_tokens: the generation budget of one turn.
+        strategy: how an LLM agent acts when none is asked for: ``"single"`` (one generation
+            per step from a fresh prompt: the paper's protocol) or ``"react"`` (thought, action
+            and observation turns with the history: ToolBench's multi-step protocol).
+        eval_limit: how many test tasks ``toolgym eval`` gives an LLM agent by default, when a
+            family's episodes cost many generations (``None``: the command line's default).
     """
 
     top_k_api: int = 10
     max_new_tokens: int = 256
+    strategy: str = "single"
+    eval_limit: int | None = None
 
 
 @dataclass(frozen=True)

@@ -90,6 +90,8 @@ class EpisodeRecord:
         }
         if info.get("faults"):
             entry["faults"] = info["faults"]
+        if "code" in info:  # a status code (function-calling families)
+            entry["code"] = info["code"]
         self.turns.append(entry)
         self.reward = float(reward)
         self.return_ += float(reward)

@@ -329,6 +329,9 @@ def run_dfsdt(
         # no answer anywhere: the first give-up (in visit order) is the search's outcome
         base.set_state(gave_up[0])
         terminated, step_info = True, gave_up[3]
+        # the episode's result is that give-up's: its reward, not the last step's
+        record.return_ += gave_up[2] - record.reward
+        record.reward, record.observation = gave_up[2], gave_up[1]
     return _close_record(env, record, terminated, not terminated, step_info, start, failure)
 
 

@@ -34,7 +34,7 @@ from toolgym.simulators.tool_library.naming import (
     standardize_category,
     upstream_function_name,
 )
-from toolgym.simulators.tool_library.synthesis import synthesize
+from toolgym.simulators.tool_library.synthesis import synthesize_canonical
 from toolgym.simulators.tool_library.validation import CallProblem, validate_call
 
 __all__ = [
@@ -288,7 +288,7 @@ class ToolService:
                 envelope = _envelope(stored)
                 response = copy.deepcopy(envelope["response"])
                 return Reply(envelope["error"], response, None, "fixture")
-        response = synthesize(tool_doc, api_doc, check.arguments, self.seed)
+        response = synthesize_canonical(tool_doc, api_doc, check.arguments, self.seed)
         return Reply("", response, None, "synthesized")
 
 

@@ -13,7 +13,8 @@ follows a few rules that make responses hang together:
   drawn from the tool's name and the id's value, not from the call; so a hotel listed by a search
   API and fetched by a details API has the same name and price in both. The id itself is drawn from
   the call and the item's position (or echoed). The entity does not depend on the id's key, so a
-  list's ``id`` and a details response's ``hotel_id`` of one value are one entity. Fields echoed
+  list's ``hotel_id`` and a details response's ``id`` of one value are one entity; an ``id`` near
+  the top of a response (not in a list) holds the call's only ``<x>_id`` argument. Fields echoed
   from one call are not remembered by the next: a hotel found by searching Lisbon is not in Lisbon
   when fetched by id alone.
 * **Lists.** ``_list_length`` is honoured up to 10 items; a ``limit``-like argument (``limit``,
@@ -37,6 +38,7 @@ from typing import Any
 from toolgym.simulators.tool_library.canonical import canonical_arguments
 from toolgym.simulators.tool_library.key_kinds import (
     GENERIC_CONTAINERS,
+    NAME_SUFFIXES,
     leaf_base,
     singular,
     split_key,
@@ -60,10 +62,13 @@ from toolgym.simulators.tool_library.value_sources import (
 )
 from toolgym.simulators.tool_library.values import normalize_key, value_kind
 
-__all__ = ["MAX_LIST_LENGTH", "synthesize"]
+__all__ = ["MAX_LIST_LENGTH", "MAX_TEMPLATE_DEPTH", "synthesize", "synthesize_canonical"]
 
 MAX_LIST_LENGTH = 10
 """The most items a synthesized list has, whatever the template's ``_list_length``."""
+
+MAX_TEMPLATE_DEPTH = 64
+"""A template nested deeper is answered with the generic response."""
 
 _LEAF, _OBJ, _LIST, _FIXED, _CONST = range(5)
 _LIST_OF = re.compile(r"^\s*list of (.+?) with length (\d+)\s*$", re.IGNORECASE)
@@ -116,7 +121,8 @@ def _compile_object(template: Mapping[Any, Any], context: str) -> tuple[Any, ...
         child = _compile(value, key, own)
         fields.append(_field(key, norms[key], child))
     by_key = {f[0]: f for f in fields}
-    id_fields = tuple(by_key[k] for k in sorted(leafy, key=lambda k: rank[k]))
+    usable = [k for k in leafy if by_key[k][3] == _LEAF and by_key[k][6] in ("str", "int", "float")]
+    id_fields = tuple(by_key[k] for k in sorted(usable, key=lambda k: rank[k]))
     return _object_node(tuple(fields), id_fields)
 
 
@@ -208,18 +214,25 @@ def _generic_template(api: ApiDoc, names: tuple[tuple[str, str], ...]) -> tuple[
     return _object_node(fields, ())
 
 
-def _plan(api: ApiDoc, arguments: Mapping[str, Any]) -> tuple[Any, ...]:
+def _tool_context(tool: ToolDoc) -> str:
+    """What a tool's top-level objects are, when its name says (``hotels_finder``: ``hotel``)."""
+    words = [singular(w) for w in tool.standard_name.split("_")]
+    return next((w for w in words if w in NAME_SUFFIXES), "")
+
+
+def _plan(tool: ToolDoc, api: ApiDoc, arguments: Mapping[str, Any]) -> tuple[Any, ...]:
     template = api.template
     text = isinstance(template, str)
-    cache_key: Any = template if text else id(template)
+    cache_key: Any = (template if text else id(template), tool.standard_name)
     found = _plans.get(cache_key)
     if found is not None and (text or found[0] is template):
         plan = found[1]
     else:
-        plan = _compile_template(template)
-        if len(_plans) >= _CACHE_SIZE:
-            _plans.clear()
-        _plans[cache_key] = (template, plan)
+        try:
+            plan = _compile_template(template, _tool_context(tool))
+        except RecursionError:
+            plan = (_CONST, None)
+        _remember(cache_key, template, plan)
     if plan[0] != _CONST:
         return plan
     names = tuple((k, _type_name(v)) for k, v in sorted(arguments.items()))
@@ -227,12 +240,37 @@ def _plan(api: ApiDoc, arguments: Mapping[str, Any]) -> tuple[Any, ...]:
     found = _plans.get(generic_key)
     if found is None:
         found = (None, _generic_template(api, names))
-        _plans[generic_key] = found
+        _remember(generic_key, None, found[1])
     return found[1]
 
 
-def _compile_template(template: Any) -> tuple[Any, ...]:
-    """A template's plan, or ``(_CONST, None)`` when it needs the generic one."""
+def _remember(key: Any, template: Any, plan: tuple[Any, ...]) -> None:
+    if len(_plans) >= _CACHE_SIZE:
+        _plans.clear()
+    _plans[key] = (template, plan)
+
+
+def _too_deep(template: Any) -> bool:
+    """Whether a template nests deeper than :data:`MAX_TEMPLATE_DEPTH` (checked without recursion)."""
+    stack = [(template, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > MAX_TEMPLATE_DEPTH:
+            return True
+        if isinstance(item, dict):
+            stack.extend((v, depth + 1) for v in item.values())
+        elif isinstance(item, list):
+            stack.extend((v, depth + 1) for v in item)
+    return False
+
+
+def _compile_template(template: Any, context: str) -> tuple[Any, ...]:
+    """A template's plan, or ``(_CONST, None)`` when it needs the generic one.
+
+    Args:
+        template: the template.
+        context: what the top-level objects are (``hotel``), when the tool's name says.
+    """
     if isinstance(template, str):
         text = template.strip()
         try:
@@ -242,15 +280,17 @@ def _compile_template(template: Any) -> tuple[Any, ...]:
         if isinstance(parsed, dict | list):
             template = parsed
         elif leaf_base(text) != "str" or text.lower() in ("str", "string"):
-            return _leaf("result", text, "")
+            return _leaf("result", text, context)
         else:
             return (_CONST, None)
+    if _too_deep(template):
+        return (_CONST, None)
     if isinstance(template, dict) and template:
-        return _compile_object(template, "")
+        return _compile_object(template, context)
     if isinstance(template, list):
-        return _compile_list(template, "results", "")
+        return _compile_list(template, "results", context)
     if isinstance(template, bool | int | float):
-        return _leaf("result", template, "")
+        return _leaf("result", template, context)
     return (_CONST, None)
 
 
@@ -311,9 +351,8 @@ def _object(node: tuple[Any, ...], seed: int, call: _Call, level: int) -> dict[s
         elif level <= 1 and norm == "id" and call.id_arg is not None:
             id_value = _coerce(call.id_arg, base)
         else:
-            id_value = maker(mix(seed, const), base, hint, None)
-        text = id_value if isinstance(id_value, str) else _id_text(id_value)
-        own = seed_int(call.entity + text.encode("utf-8", "surrogatepass"))
+            id_value = maker(((seed + const) * MULTIPLIER >> 32) & SEED_MASK, base, hint, None)
+        own = seed_int(call.entity + _id_bytes(id_value))
     hits = echo.keys() & by_norm.keys() if echo else ()
     scope = Scope(own) if scoped else None
     if pins and hits and scope is not None:
@@ -348,10 +387,18 @@ def _object(node: tuple[Any, ...], seed: int, call: _Call, level: int) -> dict[s
     return out
 
 
-def _id_text(value: Any) -> str:
-    if isinstance(value, int) and not isinstance(value, bool):
-        return str(value)
-    return json.dumps(value, default=str, sort_keys=True)
+def _id_bytes(value: Any) -> bytes:
+    """An id's value as the bytes its entity's seed is hashed from (``7`` and ``"7"`` agree)."""
+    if isinstance(value, str):
+        text = value
+    elif isinstance(value, int) and not isinstance(value, bool):
+        text = str(value)
+    else:
+        text = json.dumps(value, default=str, sort_keys=True)
+    try:
+        return text.encode()
+    except UnicodeEncodeError:  # a lone surrogate from a JSON string
+        return text.encode("utf-8", "surrogatepass")
 
 
 def _echo_list(value: Any, node: tuple[Any, ...]) -> list[Any]:
@@ -410,12 +457,28 @@ def synthesize(tool: ToolDoc, api: ApiDoc, arguments: Mapping[str, Any], seed: i
     """
     required = {p.name for p in api.required}
     given = {k: v for k, v in arguments.items() if k in required or (v is not None and v != "")}
-    args = canonical_arguments(given, api)
+    return synthesize_canonical(tool, api, canonical_arguments(given, api), seed)
+
+
+def synthesize_canonical(
+    tool: ToolDoc, api: ApiDoc, arguments: dict[str, Any], seed: int = 0
+) -> Any:
+    """:func:`synthesize` for arguments already in canonical form, as ``validate_call`` gives them.
+
+    Args:
+        tool: the tool.
+        api: the API.
+        arguments: canonical arguments (``canonical_arguments(arguments, api)``).
+        seed: the world's seed.
+    """
     # canonical arguments are sorted, JSON-like values, so their repr is stable across processes
-    text = repr((tool.standard_name, api.name, args, seed))
-    call = _Call(tool, args, seed)
-    plan = _plan(api, args)
-    root = seed_int(text.encode("utf-8", "surrogatepass"))
+    text = repr((tool.standard_name, api.name, arguments, seed))
+    call = _Call(tool, arguments, seed)
+    plan = _plan(tool, api, arguments)
+    try:
+        root = seed_int(text.encode())
+    except UnicodeEncodeError:  # a lone surrogate from a JSON string
+        root = seed_int(text.encode("utf-8", "surrogatepass"))
     if plan[0] == _OBJ:
         return _object(plan, root, call, 0)
     return _fill(plan, root, call, 0)

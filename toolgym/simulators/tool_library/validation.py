@@ -173,9 +173,8 @@ def _number(value: Any) -> float | int | None:
     return None
 
 
-def _read(value: Any, param: ParamDoc) -> tuple[bool, Any]:
+def _read(value: Any, param: ParamDoc, kind: str) -> tuple[bool, Any]:
     """``(True, value as the kind reads it)``, or ``(False, None)`` when it is the wrong type."""
-    kind = param.kind
     if kind in ("number", "integer"):
         number = _number(value)
         if number is None:
@@ -194,7 +193,7 @@ def _read(value: Any, param: ParamDoc) -> tuple[bool, Any]:
             return True, value.strip().lower() == "true"
         return False, None
     if kind == "enum":
-        ok, text = _read(value, ParamDoc(param.name))
+        ok, text = _read(value, param, "string")
         if not ok or not param.enum:
             return ok, text
         folded = text.strip().lower()
@@ -276,48 +275,74 @@ def validate_call(
         The arguments by the API's parameter names (canonical, defaults filled) and the first
         problem found, if any.
     """
-    params = {p.name: p for p in api.params}
+    params, required, identity = _signature(api)
     if param_names is None:
-        accepted = {name: name for name in params}
+        accepted = identity
     else:
         accepted = {str(k): v for k, v in param_names.items() if v in params}
         renamed = set(accepted.values())
         accepted.update({name: name for name in params if name not in renamed})
-    caller_of = {}
-    for caller, name in accepted.items():
-        caller_of.setdefault(name, caller)
     if not isinstance(arguments, Mapping):
         message = f"{function_name}() arguments must be a JSON object, got {_show(arguments)}"
         return CallCheck({}, CallProblem("wrong_type", message))
     given: dict[str, Any] = {}
+    callers: dict[str, str] = {}
     for key, value in arguments.items():
-        name = str(key)
-        if name not in accepted:
+        name = key if isinstance(key, str) else str(key)
+        target = accepted.get(name)
+        if target is None:
             message = f"{function_name}() got an unexpected keyword argument '{name}'"
             return CallCheck({}, CallProblem("unknown_argument", message, name))
-        given[accepted[name]] = value
-    missing = [caller_of[p.name] for p in api.required if p.name not in given]
+        given[target] = value
+        callers[target] = name
+    missing = [name for name in required if name not in given]
     if missing:
-        message = missing_message(function_name, missing)
-        return CallCheck({}, CallProblem("missing_argument", message, missing[0]))
+        caller_of = {}
+        for caller, name in accepted.items():
+            caller_of.setdefault(name, caller)
+        shown = [caller_of[name] for name in missing]
+        return CallCheck(
+            {}, CallProblem("missing_argument", missing_message(function_name, shown), shown[0])
+        )
     out: dict[str, Any] = {}
-    required = {p.name for p in api.required}
-    for name, param in params.items():
+    for name, (param, kind, needed) in params.items():
         if name not in given:
             continue
         value = given[name]
-        caller = caller_of[name]
-        if name not in required and (value is None or value == ""):
+        if not needed and (value is None or (isinstance(value, str) and value == "")):
             continue
-        too_big = _size_problem(value)
-        if too_big is not None:
-            return CallCheck(_canonical(out, api), _wrong(caller, too_big))
-        ok, read = _read(value, param)
+        if not (isinstance(value, str) and len(value) <= MAX_STRING_CHARS):
+            too_big = _size_problem(value)
+            if too_big is not None:
+                return CallCheck(_canonical(out, api), _wrong(callers[name], too_big))
+        ok, read = _read(value, param, kind)
         if not ok:
-            problem = _wrong(caller, f"expected {_expected(param)}, got {_show(value)}")
+            problem = _wrong(callers[name], f"expected {_expected(param)}, got {_show(value)}")
             return CallCheck(_canonical(out, api), problem)
         out[name] = read
     return CallCheck(_canonical(out, api))
+
+
+_Signature = tuple[dict[str, tuple[ParamDoc, str, bool]], tuple[str, ...], dict[str, str]]
+_signatures: dict[int, tuple[ApiDoc, _Signature]] = {}
+
+
+def _signature(api: ApiDoc) -> _Signature:
+    """An API's parameters by name ``(doc, kind, required)``, its required names, identity names.
+
+    Cached by the document's identity (the cache keeps the document, so the identity is not
+    reused while the entry lives).
+    """
+    found = _signatures.get(id(api))
+    if found is not None and found[0] is api:
+        return found[1]
+    required = tuple(p.name for p in api.required)
+    params = {p.name: (p, p.kind, p.name in required) for p in api.params}
+    signature = (params, required, {name: name for name in params})
+    if len(_signatures) >= 4096:
+        _signatures.clear()
+    _signatures[id(api)] = (api, signature)
+    return signature
 
 
 def _canonical(arguments: dict[str, Any], api: ApiDoc) -> dict[str, Any]:

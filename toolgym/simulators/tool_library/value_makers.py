@@ -64,14 +64,25 @@ def _typed(value: float, base: str) -> Any:
     return round(value) if base == "int" else float(value)
 
 
-@functools.lru_cache(maxsize=1024)
+_PREFIXES: dict[str, str] = {}
+
+
 def _prefix(hint: str) -> str:
     """The short prefix of an id of a ``hint`` (``hotel`` → ``htl``), or ``""``."""
-    if not hint or hint in GENERIC_CONTAINERS:
-        return ""
-    letters = "".join(c for c in hint.lower() if c.isalpha())
-    short = letters[:1] + "".join(c for c in letters[1:] if c not in "aeiou")
-    return short[:3] if len(short) >= 3 else letters[:3]
+    found = _PREFIXES.get(hint)
+    if found is None:
+        letters = "".join(c for c in hint.lower() if c.isalpha())
+        short = letters[:1] + "".join(c for c in letters[1:] if c not in "aeiou")
+        found = (
+            ""
+            if not hint or hint in GENERIC_CONTAINERS
+            else short[:3]
+            if len(short) >= 3
+            else letters[:3]
+        )
+        if len(_PREFIXES) < 4096:
+            _PREFIXES[hint] = found
+    return found
 
 
 @functools.lru_cache(maxsize=1024)
@@ -82,7 +93,9 @@ def _suffixes(hint: str) -> tuple[str, ...]:
 def _id(x: int, base: str, hint: str, scope: Scope) -> Any:
     if base != "str":
         return _typed(100_000 + x % 9_900_000, base)
-    prefix = _prefix(hint)
+    prefix = _PREFIXES.get(hint)
+    if prefix is None:
+        prefix = _prefix(hint)
     return f"{prefix}_{x % 16**6:06x}" if prefix else f"{x % 16**10:010x}"
 
 
@@ -241,15 +254,17 @@ def _duration(x: int, base: str, hint: str, scope: Scope) -> Any:
 
 def _number(low: float, high: float, decimals: int) -> Maker:
     scale = 10**decimals
-    steps = round((high - low) * scale) + 1
-
+    first = round(low * scale)
+    steps = round(high * scale) - first + 1
     text = f"%.{decimals}f"
 
     def make(x: int, base: str, hint: str, scope: Scope) -> Any:
-        value = low + (x % steps) / scale
-        if base == "str":
-            return text % value
-        return round(value) if base == "int" else round(value, decimals)
+        units = first + x % steps  # the value in units of the last decimal
+        if base == "float":
+            return units / scale
+        if not decimals:
+            return units if base == "int" else str(units)
+        return text % (units / scale) if base == "str" else round(units / scale)
 
     return make
 

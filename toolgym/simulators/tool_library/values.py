@@ -3,9 +3,10 @@
 :func:`value_kind` reads what a field holds from its key and leaf type (``hotel_id`` is an id,
 ``checkInDate`` a date, ``fans_num`` a count, ``imageURL`` an image link); :func:`make_value` draws a
 realistic value of that kind from a :class:`Draw`, a deterministic source of uniform integers built
-on BLAKE2b digests. Values look real: cities, countries and coordinates are real places (Faker's
-static place list, never its random generator), people's names come from census name lists, emails
-are built from the names, prices have two decimals and dates fall in 2024-2026.
+on BLAKE2b digests. Values look real: cities, countries and coordinates are real places (capitals,
+US cities and Faker's static list of places; never Faker's random generator), people's names come
+from census name lists, emails are built from the names, prices have two decimals and dates fall in
+2024-2026. :func:`sample_argument` chooses realistic argument values the same way.
 
 A :class:`Scope` makes the fields of one object agree: its city, country, coordinates and time zone
 come from one place, its names, user name and email from one person.

@@ -30,11 +30,13 @@ import json
 import re
 from typing import Any
 
-from toolgym.tools.budgets import DEFAULT_BUDGETS, Budgets
+from toolgym.tools.budgets import DEFAULT_BUDGETS, RESOURCE_LIMIT, Budgets
 from toolgym.tools.errors import NON_EXECUTABLE, ToolCallError
 from toolgym.tools.json_calls import ToolCall, load_json, parse_json_call
 
 _ACTION = re.compile(r"(?:^|\n)\s*Action\s*:\s*(.*)")
+MAX_CALLS = 64
+"""The most calls one action may make."""
 _ACTION_INPUT = re.compile(r"(?:^|\n)\s*Action\s+Input\s*:\s*", re.IGNORECASE)
 
 
@@ -43,6 +45,10 @@ def _from_payload(payload: Any, budgets: Budgets) -> list[ToolCall]:
     if isinstance(payload, list):
         if not payload:
             raise ToolCallError(NON_EXECUTABLE, "expected at least one call; got an empty list")
+        if len(payload) > MAX_CALLS:
+            raise ToolCallError(
+                RESOURCE_LIMIT, f"an action makes at most {MAX_CALLS} calls; got {len(payload)}"
+            )
         return [c for item in payload for c in _from_payload(item, budgets)]
     if not isinstance(payload, dict):
         raise ToolCallError(
@@ -58,17 +64,27 @@ def _from_payload(payload: Any, budgets: Budgets) -> list[ToolCall]:
 
 def _text_calls(text: str, budgets: Budgets) -> list[ToolCall]:
     """The calls of ToolBench's ``Action:``/``Action Input:`` text."""
-    calls = []
+    calls: list[ToolCall] = []
     decoder = json.JSONDecoder()
     for match in _ACTION.finditer(text):
         name = match.group(1).strip()
         if name.lower().startswith("input"):
             continue  # an "Action Input:" line
-        rest = text[match.end() :]
-        found = _ACTION_INPUT.search(rest)
+        if len(calls) >= MAX_CALLS:
+            raise ToolCallError(
+                RESOURCE_LIMIT, f"an action makes at most {MAX_CALLS} calls; got more"
+            )
+        following_action = _ACTION.search(text, match.end())
+        found = _ACTION_INPUT.search(text, match.end())
+        if (
+            found is not None
+            and following_action is not None
+            and found.start() > following_action.start()
+        ):
+            found = None  # this call has no input of its own
         arguments: Any = {}
         if found is not None:
-            following = rest[found.end() :].lstrip()
+            following = text[found.end() : found.end() + budgets.max_action_chars].lstrip()
             if following.startswith("{"):
                 try:
                     arguments, _ = decoder.raw_decode(following)

@@ -18,14 +18,18 @@ from toolgym.tools.backend import Attempt, Backend
 from toolgym.tools.budgets import DEFAULT_BUDGETS, Budgets
 from toolgym.tools.errors import ToolCallError
 from toolgym.tools.json_calls import ToolCall
-from toolgym.tools.language import ActionLanguage, AgentHints, Execution
+from toolgym.tools.language import ActionLanguage, AgentHints, Execution, register_language
 from toolgym.tools.rapid_api.actions import parse_actions
 from toolgym.tools.rapid_api.backend import RapidApiBackend, Step
-from toolgym.tools.rapid_api.functions import FINISH, GIVE_UP
+from toolgym.tools.rapid_api.functions import FINISH, GIVE_ANSWER, GIVE_UP
 from toolgym.tools.tool import Tool, ToolSet
 
 GIVE_UP_ACTION = json.dumps({"name": FINISH, "arguments": {"return_type": GIVE_UP}})
 """The action that ends an episode without an answer."""
+FINISH_ACTION = (
+    f'{FINISH}\nAction Input: {{"return_type": "{GIVE_ANSWER}", "final_answer": "<the answer>"}}'
+)
+"""The last action of an episode, as agents are told it (ToolBench's text form)."""
 
 
 def _as_backend(backend: Backend) -> RapidApiBackend:
@@ -114,10 +118,10 @@ class FunctionCallLanguage(ActionLanguage):
         return json.dumps({"name": tool.name, "arguments": dict(arguments)})
 
     def hints(self, tools: ToolSet) -> AgentHints:
-        """Agents end an episode with ``Finish``; a demonstration's label is ``Action:``."""
+        """Agents end an episode with ``Finish`` (in ToolBench's text form)."""
         return AgentHints(
             action_language=self.name,
-            finish_action=GIVE_UP_ACTION,
+            finish_action=FINISH_ACTION,
             terminal_calls=(f'"name": "{FINISH}"', f"Action: {FINISH}"),
             step_description=self.step_description,
             demo_label=self.demo_label,
@@ -155,3 +159,8 @@ class FunctionCallLanguage(ActionLanguage):
                     continue
                 return text[i:end]
         return text
+
+
+register_language(
+    FunctionCallLanguage.name, "toolgym.tools.rapid_api.language:FunctionCallLanguage"
+)

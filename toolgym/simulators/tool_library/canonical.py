@@ -44,7 +44,8 @@ def normalize_value(value: Any) -> Any:
     return str(value)
 
 
-def _as_number(text: str) -> int | float | None:
+def as_number(text: str) -> int | float | None:
+    """The finite number a text writes, in canonical form, or ``None``."""
     try:
         number = float(text)
     except ValueError:
@@ -59,7 +60,7 @@ def coerce_for_kind(value: Any, kind: str) -> Any:
     if isinstance(value, str):
         text = value.strip()
         if kind in _NUMBER_KINDS:
-            number = _as_number(text)
+            number = as_number(text)
             return text if number is None else number
         if kind == "boolean" and text.lower() in ("true", "false"):
             return text.lower() == "true"

@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from toolgym.simulators.tool_library.canonical import canonical_arguments
+from toolgym.simulators.tool_library.canonical import as_number, canonical_arguments
 from toolgym.simulators.tool_library.model import ApiDoc, ParamDoc
 
 __all__ = [
@@ -161,15 +161,10 @@ def _number(value: Any) -> float | int | None:
         return value if math.isfinite(value) else None
     if isinstance(value, str):
         text = value.strip()
-        try:
-            number = float(text)
-        except ValueError:
-            return None
-        if not math.isfinite(number):
-            return None
-        if number.is_integer() and re.fullmatch(r"[+-]?\d+", text):
+        if re.fullmatch(r"[+-]?\d+", text):
             return int(text)
-        return number
+        number = as_number(text)
+        return None if number is None else float(number)
     return None
 
 

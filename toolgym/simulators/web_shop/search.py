@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from toolgym.simulators.cache import cache_root
+from toolgym.simulators.stop_words import LUCENE_STOP_WORDS
 
 INDEX_VERSION = 1
 """Bumped whenever indexing changes, so that old cached indexes are not reused."""
@@ -30,45 +31,6 @@ SEARCH_RETURN_N = 50
 
 K1, B = 0.9, 0.4
 """pyserini's BM25 defaults."""
-
-LUCENE_STOP_WORDS = frozenset(
-    [
-        "a",
-        "an",
-        "and",
-        "are",
-        "as",
-        "at",
-        "be",
-        "but",
-        "by",
-        "for",
-        "if",
-        "in",
-        "into",
-        "is",
-        "it",
-        "no",
-        "not",
-        "of",
-        "on",
-        "or",
-        "such",
-        "that",
-        "the",
-        "their",
-        "then",
-        "there",
-        "these",
-        "they",
-        "this",
-        "to",
-        "was",
-        "will",
-        "with",
-    ]
-)
-"""Lucene's English stop words."""
 
 _WORD = re.compile(r"[a-z0-9]+")
 

@@ -18,6 +18,7 @@ from toolgym.tools.backend import Attempt, Backend
 from toolgym.tools.budgets import DEFAULT_BUDGETS, Budgets
 from toolgym.tools.errors import ToolCallError
 from toolgym.tools.json_calls import ToolCall
+from toolgym.tools.json_language import JsonCallLanguage
 from toolgym.tools.language import ActionLanguage, AgentHints, Execution, register_language
 from toolgym.tools.rapid_api.actions import parse_actions
 from toolgym.tools.rapid_api.backend import RapidApiBackend, Step
@@ -150,6 +151,7 @@ class FunctionCallLanguage(ActionLanguage):
         text = generation.strip()
         if "Action:" in text:
             return text
+        return JsonCallLanguage.extract(text, hints, extraction)
         decoder = json.JSONDecoder()
         for i, char in enumerate(text):
             if char in "{[":

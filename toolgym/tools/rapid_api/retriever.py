@@ -21,52 +21,12 @@ from typing import Any
 
 import numpy as np
 
+from toolgym.simulators.stop_words import LUCENE_STOP_WORDS
+
 K1, B = 1.2, 0.75
 
 _WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
-_STOP = frozenset(
-    [
-        "a",
-        "an",
-        "and",
-        "are",
-        "as",
-        "at",
-        "be",
-        "but",
-        "by",
-        "for",
-        "from",
-        "get",
-        "if",
-        "in",
-        "into",
-        "is",
-        "it",
-        "of",
-        "on",
-        "or",
-        "such",
-        "that",
-        "the",
-        "their",
-        "then",
-        "there",
-        "these",
-        "they",
-        "this",
-        "to",
-        "was",
-        "will",
-        "with",
-        "you",
-        "your",
-        "api",
-        "apis",
-        "tool",
-        "this",
-    ]
-)
+_STOP = LUCENE_STOP_WORDS | frozenset(["from", "get", "you", "your", "api", "apis", "tool"])
 
 
 def _stemmer() -> Any:  # PyStemmer has no type hints

@@ -29,9 +29,7 @@ the step's observation (the env writes one JSON line per call it ran, and stops 
 mistake). As ToolBench does, a call to a function that does not exist (status code 1) is renamed
 ``invalid_hallucination_function_name``.
 
->>> import contextlib
-import itertools
-import json
+>>> import json
 >>> from toolgym.evaluation.records import EpisodeRecord
 >>> record = EpisodeRecord("q1", "Say hi.", strategy="react")
 >>> finish = {"return_type": "give_answer", "final_answer": "hi"}

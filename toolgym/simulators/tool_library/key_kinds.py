@@ -75,7 +75,7 @@ _KIND_WORDS = {
     "percentage": "percent percentage pct ratio rate probability confidence yield",
     "change": "change delta growth diff",
     "rating": "rating star score grade",
-    "rank": "rank ranking position order index seq",
+    "rank": "rank ranking index seq",
     "count": "count total quantity qty number num stock inventory capacity seat",
     "population": "population",
     "audience": "follower view like fan subscriber play download listener visit visitor "

@@ -404,7 +404,7 @@ NUMERIC_MAKERS: dict[str, Maker] = {
     "temperature": _number(-5, 35, 1),
     "humidity": _number(20, 95, 0),
     "age": _number(18, 80, 0),
-    "measure": _number(1, 1000, 2),
+    "measure": _number(1, 200, 2),
     "status_code": _status_code,
     "number": _number(0, 1000, 0),
 }

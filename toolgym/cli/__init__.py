@@ -11,21 +11,25 @@ import json
 import os
 import shlex
 import sys
-import tempfile
-import warnings
-from pathlib import Path
 from typing import Any, NoReturn
 
 import gymnasium as gym
 
 from toolgym.agents import AGENT_NAMES
+from toolgym.cli.eval_setup import (
+    DEFAULT_LLM_LIMIT,
+    _action_mode,
+    _agent_factory,
+    _agent_setup,
+    _check_env_ids,
+    _check_eval_inputs,
+    _limit,
+    _strategy,
+)
 from toolgym.envs import (
     env_class,
-    env_entries,
-    env_ids,
     families,
     family,
-    family_of,
     latest_env_ids,
 )
 from toolgym.envs.protocol import task_env
@@ -63,174 +67,6 @@ def _cmd_list(args: argparse.Namespace) -> int:
             env.close()
     print(format_table(rows, ["id", "family", "tools", "language", "splits", "max_steps"]))
     return 0
-
-
-DEFAULT_LLM_LIMIT = 8
-"""Tasks per env in the default LLM evaluation (the first ones of each test split)."""
-
-
-def _agent_setup(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
-    """The agent's label and the settings that describe it, known without loading a model."""
-    if args.agent in ("oracle", "random"):
-        return args.agent, {}
-    from toolgym.agents.backends import model_identity
-
-    identity = model_identity(args.backend, model=args.model, base_url=args.base_url)
-    system = not args.no_system_prompt
-    label = f"{identity['name']}-{{strategy}}-{args.shots}shot" + ("" if system else "-nosys")
-    settings = {
-        "agent_kind": "llm",
-        "model": identity,
-        "shots": args.shots,
-        "retriever": args.retriever,
-        "top_k_api": args.top_k_api,
-        "max_new_tokens": args.max_new_tokens,
-        "system_prompt": system,
-        "chat": args.chat,
-    }
-    return label, settings
-
-
-def _agent_factory(args: argparse.Namespace) -> Any:
-    """The agent factory for ``eval``'s options (this loads the model of an LLM agent)."""
-    if args.agent in ("oracle", "random"):
-        return args.agent
-    from toolgym.agents.backends import make_backend
-    from toolgym.agents.llm_agent import LLMAgent
-    from toolgym.agents.prompting import SYSTEM_PROMPT
-
-    backend_kwargs: dict[str, Any] = {}
-    local_hf = args.backend == "hf" or (args.backend is None and not args.base_url)
-    if args.backend == "openai" or (args.backend is None and args.base_url):
-        backend_kwargs["max_retries"] = args.retries
-    if local_hf and args.threads:
-        backend_kwargs["num_threads"] = args.threads
-    if local_hf and args.chat != "auto":
-        backend_kwargs["chat"] = args.chat == "on"
-    backend = make_backend(
-        args.backend,
-        model=args.model,
-        base_url=args.base_url,
-        api_key=args.api_key,
-        **backend_kwargs,
-    )
-    system = None if args.no_system_prompt else SYSTEM_PROMPT
-
-    def factory(env: Any) -> Any:
-        return LLMAgent.for_env(
-            env,
-            backend,
-            shots=args.shots,
-            retriever=args.retriever,
-            system_prompt=system,
-            strategy=_strategy(args, env.unwrapped.env_id),
-            max_new_tokens=args.max_new_tokens,
-            top_k_api=args.top_k_api,
-        )
-
-    return factory
-
-
-def _check_env_ids(ids: list[str]) -> None:
-    unknown = [i for i in ids if i not in gym.registry and i.rsplit("-v", 1)[0] not in _names()]
-    if unknown:
-        raise UserInputError(f"unknown env id(s) {unknown}; known: {', '.join(env_ids())}")
-
-
-def _check_eval_inputs(args: argparse.Namespace, ids: list[str]) -> dict[str, Any]:
-    """Check every input of ``eval`` before anything heavy loads; the env kwargs to use.
-
-    Raises:
-        UserInputError: an unknown env, a task file that is missing, broken or for another env,
-            a model that is not there, a results folder that cannot be written.
-    """
-    _check_env_ids(ids)
-    if args.split == "train" and args.limit is None:
-        raise UserInputError("--split train is unlimited; pass --limit N")
-    if args.strategy == "dfsdt" and args.agent != "llm":
-        raise UserInputError(
-            f"--strategy dfsdt searches with a model's proposals; it needs --agent llm, "
-            f"not {args.agent!r}"
-        )
-    env_kwargs: dict[str, Any] = {}
-    if args.task_file:
-        path = Path(args.task_file).expanduser()
-        if not path.is_file():
-            raise UserInputError(f"--task-file must be a JSONL task file; no file at {str(path)!r}")
-        env_kwargs["task_file"] = str(path)
-    for env_id in ids:  # the task files load and their golds run: checked before the model
-        kwargs = {**env_kwargs, "action_mode": _action_mode(args, env_id)}
-        if "task_file" not in kwargs:
-            kwargs["split"] = args.split
-        try:
-            with warnings.catch_warnings():  # the issues are printed below, once
-                warnings.simplefilter("ignore", TaskFileWarning)
-                env = gym.make(env_id, **kwargs)
-        except TaskFileError as e:
-            first = str(e).splitlines()[0]
-            raise UserInputError(
-                f"--task-file {args.task_file!r} does not hold tasks of {env_id}: {first}"
-            ) from e
-        _print_file_issues(env_id, env)
-        env.close()
-    if args.agent == "llm":
-        from toolgym.agents.backends import check_model
-
-        check_model(args.backend, model=args.model, base_url=args.base_url)
-    if args.out:
-        try:
-            Path(args.out).mkdir(parents=True, exist_ok=True)
-            with tempfile.TemporaryFile(dir=args.out):
-                pass
-        except OSError as e:
-            raise UserInputError(f"--out {args.out!r} cannot be written: {e.strerror}") from e
-    return env_kwargs
-
-
-def _strategy(args: argparse.Namespace, env_id: str) -> str:
-    """``--strategy``, else the family's default (``single``, or ``react`` for multi-step tool use)."""
-    if args.strategy:
-        return str(args.strategy)
-    return family_of(env_id).prompting.strategy if args.agent == "llm" else "single"
-
-
-def _limit(args: argparse.Namespace, env_id: str, limit: int | None) -> int | None:
-    """``--limit``, else the family's default for LLM agents (its ``eval_limit``), else ``limit``."""
-    if args.limit is None and limit is not None:
-        own = family_of(env_id).prompting.eval_limit
-        return limit if own is None else min(own, limit)
-    return limit
-
-
-def _action_mode(args: argparse.Namespace, env_id: str) -> str:
-    """``--action-mode``, else the family's protocol for a single-turn agent, else ``call``."""
-    if args.action_mode:
-        return str(args.action_mode)
-    if _strategy(args, env_id) != "single":
-        return "call"
-    return family_of(env_id).action_mode
-
-
-def _print_file_issues(env_id: str, env: gym.Env[Any, Any]) -> None:
-    """List, on stderr, the task file's lines that cannot be played as written."""
-    unwrapped = task_env(env)
-    issues = unwrapped.file_issues
-    if not issues:
-        return
-    marked = sum(1 for i in issues if i.kind == "marked")
-    skipped = sum(1 for i in issues if i.kind == "skipped")
-    total = len(unwrapped.task_ids)
-    print(
-        f"{env_id}: {marked} of {total} tasks are kept but cannot be scored (they score 0, "
-        f"error invalid_task); {skipped} line(s) are not tasks and were skipped; "
-        f"{len(issues) - marked - skipped} are played without some gold alternatives:",
-        file=sys.stderr,
-    )
-    for issue in issues:
-        print(f"  line {issue.line} ({issue.kind}): {issue.reason}", file=sys.stderr)
-    newest = unwrapped.family.versions[-1].version
-    if marked and unwrapped.version < newest:
-        print(f"  {unwrapped.family.env_id(newest)} may play them (a newer world)", file=sys.stderr)
 
 
 def _resume_command(argv: list[str]) -> str:
@@ -329,10 +165,6 @@ def _cmd_eval(args: argparse.Namespace) -> int:
             f"\nepisode records (JSONL) and summary.{{json,csv}}, summary_paper.{{txt,csv}} in {out}/"
         )
     return 0
-
-
-def _names() -> set[str]:
-    return {e.id.rsplit("-v", 1)[0] for e in env_entries()}
 
 
 def _cmd_generate(args: argparse.Namespace) -> int:

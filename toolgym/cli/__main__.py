@@ -1,0 +1,7 @@
+"""``python -m toolgym.cli``."""
+
+import sys
+
+from toolgym.cli import main
+
+sys.exit(main())

@@ -7,17 +7,22 @@ from the family specs (:func:`toolgym.envs.families`).
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import os
 import shlex
 import sys
+import time
 from typing import Any, NoReturn
 
 import gymnasium as gym
 
 from toolgym.agents import AGENT_NAMES
+from toolgym.cli.complexity import add_parser as add_complexity_parser
+from toolgym.cli.eval_output import print_eval_tables, write_eval_outputs
 from toolgym.cli.eval_setup import (
     DEFAULT_LLM_LIMIT,
+    MODEL_BACKENDS,
     _action_mode,
     _agent_factory,
     _agent_setup,
@@ -25,12 +30,18 @@ from toolgym.cli.eval_setup import (
     _check_eval_inputs,
     _limit,
     _strategy,
+    env_label,
+    env_settings,
+    normalize_backends,
 )
+from toolgym.cli.results_commands import add_parsers as add_results_parsers
 from toolgym.envs import (
     env_class,
     families,
     family,
     latest_env_ids,
+    suite_env_ids,
+    suite_names,
 )
 from toolgym.envs.protocol import task_env
 from toolgym.envs.spec import load_ref
@@ -73,26 +84,31 @@ def _resume_command(argv: list[str]) -> str:
     return shlex.join(["toolgym", *[a for a in argv if a != "--no-resume"]])
 
 
-def _cmd_eval(args: argparse.Namespace) -> int:
-    from toolgym.evaluation.report import (
-        format_breakdowns,
-        format_fault_comparison,
-        format_paper_table,
-        format_summary_table,
-        paper_layout,
-        write_summaries,
-    )
-    from toolgym.evaluation.runner import evaluate, fault_label, results_file
+def _eval_ids(args: argparse.Namespace) -> list[str]:
+    """The envs ``eval`` runs: ``--env``, else ``--suite``'s, else every family's newest."""
+    if args.env and args.suite:
+        raise UserInputError(
+            f"give --env or --suite, not both (got --suite {args.suite} and --env {args.env})"
+        )
+    if args.suite:
+        return suite_env_ids(args.suite)
+    return list(args.env or latest_env_ids())
 
-    ids = args.env or latest_env_ids()
+
+def _cmd_eval(args: argparse.Namespace) -> int:
+    from toolgym.evaluation.report import write_run_summary
+    from toolgym.evaluation.runner import EvalResult, evaluate, fault_label, results_file
+
+    normalize_backends(args)
+    ids = _eval_ids(args)
     env_kwargs = _check_eval_inputs(args, ids)
     limit = args.limit
-    if limit is None and args.agent == "llm" and not args.task_file:
+    if limit is None and args.agent == "llm" and not args.task_file and not args.suite:
         limit = DEFAULT_LLM_LIMIT
     label, settings = _agent_setup(args)
     batch_size = args.batch_size if args.batch_size else (8 if args.agent == "llm" else 1)
     batched = args.agent == "llm" and batch_size > 1 and args.strategy != "dfsdt"
-    labels = {env_id: label.replace("{strategy}", _strategy(args, env_id)) for env_id in ids}
+    labels = {env_id: env_label(args, label, env_id) for env_id in ids}
     rates: list[float | None] = [None] if args.faults is None else [None, args.faults]
     out = args.out or None
     if out is not None:  # a held lock or a mismatched resume, said before a model loads
@@ -109,12 +125,14 @@ def _cmd_eval(args: argparse.Namespace) -> int:
                     strategy=_strategy(args, env_id),
                     batch_size=batch_size if batched else 1,
                     faults=rate,
-                    settings=settings,
+                    settings=env_settings(args, settings, env_id),
                     resume=not args.no_resume,
                 ).check()
-    summaries: list[dict[str, Any]] = []
-    faulty: list[dict[str, Any]] = []
+    results: list[EvalResult] = []
+    faulty: list[EvalResult] = []
     saved = 0
+    started = datetime.datetime.now(datetime.UTC)
+    clock = time.perf_counter()
 
     def count(_: Any) -> None:
         nonlocal saved
@@ -137,11 +155,14 @@ def _cmd_eval(args: argparse.Namespace) -> int:
                     strategy=_strategy(args, env_id),
                     label=labels[env_id],
                     resume=not args.no_resume,
-                    settings=settings,
+                    settings=env_settings(args, settings, env_id),
                     on_record=count,
                     faults=rate,
+                    backend=args.backend,
+                    workers=args.workers,
+                    ray_address=args.ray_address,
                 )
-                (summaries if rate is None else faulty).append(result.summary)
+                (results if rate is None else faulty).append(result)
     except KeyboardInterrupt:
         where = f" in {out}/" if out else " (no --out: nothing is kept)"
         resume = f"; resume with: {_resume_command(args.argv)}" if out else ""
@@ -149,21 +170,30 @@ def _cmd_eval(args: argparse.Namespace) -> int:
             f"\ninterrupted: {saved} episode(s) of this run saved{where}{resume}", file=sys.stderr
         )
         return 130
-    print(format_summary_table([*summaries, *faulty]))
-    print()
-    print(format_paper_table(paper_layout([*summaries, *faulty])))
-    breakdowns = format_breakdowns(summaries)
-    if breakdowns:
-        print()
-        print(breakdowns)
-    if faulty:
-        print(f"\nwith and without service faults (rate {args.faults:g}, seed {args.seed}):")
-        print(format_fault_comparison(summaries, faulty))
+    wall = time.perf_counter() - clock
+    summaries = [r.summary for r in results]
+    faulty_summaries = [r.summary for r in faulty]
+    print_eval_tables(summaries, faulty_summaries, args.faults, args.seed)
+    played = sum(r.played for r in [*results, *faulty])
+    resumed = sum(r.resumed for r in [*results, *faulty])
     if out:
-        write_summaries([*summaries, *faulty], out)
-        print(
-            f"\nepisode records (JSONL) and summary.{{json,csv}}, summary_paper.{{txt,csv}} in {out}/"
+        files = [r.path for r in [*results, *faulty] if r.path is not None]
+        paths = write_eval_outputs([*summaries, *faulty_summaries], out)
+        run = write_run_summary(
+            out,
+            [*summaries, *faulty_summaries],
+            files,
+            started=started,
+            wall_s=wall,
+            played=played,
+            resumed=resumed,
+            argv=args.argv,
         )
+        print(f"\nepisode records (JSONL), {', '.join(sorted(paths))} in {out}/; this run: {run}")
+    rate = f"{played / wall:.2f} episodes/s" if wall > 0 else "-"
+    print(
+        f"{played + resumed} episodes ({played} played, {resumed} resumed) in {wall:.1f} s: {rate}"
+    )
     return 0
 
 
@@ -299,12 +329,32 @@ def build_parser() -> argparse.ArgumentParser:
         f"first {DEFAULT_LLM_LIMIT} test tasks of each env.",
     )
     ev.add_argument("--env", action="append", help="env id (repeatable; default: every env)")
+    ev.add_argument(
+        "--suite",
+        choices=suite_names(),
+        help="run a named suite with the paper's protocol: every member env's whole test split "
+        "(unless --limit), each family's max tokens, API docs, shots and step budget "
+        "(toolbench: the paper's eight tools; all: every family)",
+    )
     ev.add_argument("--agent", default="llm", choices=("llm", *AGENT_NAMES))
     ev.add_argument("--model", help="model id/path (hf), served model (openai), GGUF (llamacpp)")
     ev.add_argument(
         "--backend",
-        choices=("hf", "openai", "llamacpp"),
-        help="default: openai if --base-url is given, else hf",
+        choices=("local", "ray", *MODEL_BACKENDS),
+        help="where episodes run: local (default, this process) or ray (spread over Ray "
+        "workers); hf, openai and llamacpp are read as --model-backend",
+    )
+    ev.add_argument(
+        "--model-backend",
+        choices=MODEL_BACKENDS,
+        help="how the model runs (default: openai if --base-url is given, else hf)",
+    )
+    ev.add_argument(
+        "--workers", type=_positive, default=2, help="Ray workers with --backend ray (default 2)"
+    )
+    ev.add_argument(
+        "--ray-address",
+        help="an existing Ray cluster to join (default: start a local instance)",
     )
     ev.add_argument("--base-url", help="an OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1")
     ev.add_argument(
@@ -317,7 +367,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="retries of a failed request to the server, with backoff (default 5)",
     )
     ev.add_argument(
-        "--shots", default=3, type=_shots, help="demonstrations per task: N or 'oracle'"
+        "--shots",
+        type=_shots,
+        help="demonstrations per task: N or 'oracle' (default: the family's, 3 for every tool)",
     )
     ev.add_argument("--retriever", default="bm25", choices=("bm25", "embedding"))
     ev.add_argument(
@@ -392,6 +444,9 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument("--seed", type=_count, default=0, help="seed of the simulated world")
     srv.add_argument("--api-key", help="the only key accepted (default: any non-empty key)")
     srv.set_defaults(func=_cmd_serve)
+
+    add_results_parsers(sub, _positive)
+    add_complexity_parser(sub)
 
     bench = sub.add_parser("bench", help="print reset/step latency and oracle throughput")
     bench.add_argument("--repeat", type=_positive, default=2000)

@@ -7,6 +7,7 @@ action mode).
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 import tempfile
 import warnings
@@ -29,13 +30,12 @@ def _agent_setup(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
         return args.agent, {}
     from toolgym.agents.backends import model_identity
 
-    identity = model_identity(args.backend, model=args.model, base_url=args.base_url)
+    identity = model_identity(args.model_backend, model=args.model, base_url=args.base_url)
     system = not args.no_system_prompt
-    label = f"{identity['name']}-{{strategy}}-{args.shots}shot" + ("" if system else "-nosys")
+    label = f"{identity['name']}-{{strategy}}-{{shots}}shot" + ("" if system else "-nosys")
     settings = {
         "agent_kind": "llm",
         "model": identity,
-        "shots": args.shots,
         "retriever": args.retriever,
         "top_k_api": args.top_k_api,
         "max_new_tokens": args.max_new_tokens,
@@ -45,44 +45,75 @@ def _agent_setup(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
     return label, settings
 
 
-def _agent_factory(args: argparse.Namespace) -> Any:
-    """The agent factory for ``eval``'s options (this loads the model of an LLM agent)."""
-    if args.agent in ("oracle", "random"):
-        return args.agent
-    from toolgym.agents.backends import make_backend
+def _backend_kwargs(args: argparse.Namespace) -> dict[str, Any]:
+    """The model backend's arguments from ``eval``'s options."""
+    kwargs: dict[str, Any] = {"model": args.model, "base_url": args.base_url}
+    kwargs["api_key"] = args.api_key
+    local_hf = args.model_backend == "hf" or (args.model_backend is None and not args.base_url)
+    if args.model_backend == "openai" or (args.model_backend is None and args.base_url):
+        kwargs["max_retries"] = args.retries
+    if local_hf and args.threads:
+        kwargs["num_threads"] = args.threads
+    if local_hf and args.chat != "auto":
+        kwargs["chat"] = args.chat == "on"
+    return kwargs
+
+
+def llm_agent(env: Any, backend: Any, *, options: dict[str, Any]) -> Any:
+    """An LLM agent for ``env`` over ``backend`` with ``eval``'s options (a picklable factory)."""
     from toolgym.agents.llm_agent import LLMAgent
     from toolgym.agents.prompting import SYSTEM_PROMPT
 
-    backend_kwargs: dict[str, Any] = {}
-    local_hf = args.backend == "hf" or (args.backend is None and not args.base_url)
-    if args.backend == "openai" or (args.backend is None and args.base_url):
-        backend_kwargs["max_retries"] = args.retries
-    if local_hf and args.threads:
-        backend_kwargs["num_threads"] = args.threads
-    if local_hf and args.chat != "auto":
-        backend_kwargs["chat"] = args.chat == "on"
-    backend = make_backend(
-        args.backend,
-        model=args.model,
-        base_url=args.base_url,
-        api_key=args.api_key,
-        **backend_kwargs,
+    args = argparse.Namespace(**options)
+    env_id = env.unwrapped.env_id
+    return LLMAgent.for_env(
+        env,
+        backend,
+        shots=_shots(args, env_id),
+        retriever=args.retriever,
+        system_prompt=None if args.no_system_prompt else SYSTEM_PROMPT,
+        strategy=_strategy(args, env_id),
+        max_new_tokens=args.max_new_tokens,
+        top_k_api=args.top_k_api,
     )
-    system = None if args.no_system_prompt else SYSTEM_PROMPT
 
-    def factory(env: Any) -> Any:
-        return LLMAgent.for_env(
-            env,
-            backend,
-            shots=args.shots,
-            retriever=args.retriever,
-            system_prompt=system,
-            strategy=_strategy(args, env.unwrapped.env_id),
-            max_new_tokens=args.max_new_tokens,
-            top_k_api=args.top_k_api,
+
+_AGENT_OPTIONS = (
+    "agent",
+    "shots",
+    "retriever",
+    "no_system_prompt",
+    "strategy",
+    "max_new_tokens",
+    "top_k_api",
+)
+"""The options of ``eval`` an LLM agent is built from."""
+
+
+def _agent_factory(args: argparse.Namespace) -> Any:
+    """The agent for ``eval``'s options.
+
+    ``oracle`` and ``random`` by name; an LLM agent as a factory over its loaded backend or, with
+    ``--backend ray``, as a recipe the workers build it from (the model loaded once per node, or
+    a client per worker for a served model).
+    """
+    if args.agent in ("oracle", "random"):
+        return args.agent
+    from toolgym.agents.backends import make_backend
+
+    options = {k: getattr(args, k) for k in _AGENT_OPTIONS}
+    kwargs = _backend_kwargs(args)
+    if args.backend == "ray":
+        from toolgym.evaluation.distributed import AgentRecipe
+
+        served = args.model_backend == "openai" or (args.model_backend is None and args.base_url)
+        return AgentRecipe(
+            backend_factory=functools.partial(make_backend, args.model_backend, **kwargs),
+            agent_factory=functools.partial(llm_agent, options=options),
+            shared=not served,
         )
-
-    return factory
+    backend = make_backend(args.model_backend, **kwargs)
+    return functools.partial(llm_agent, backend=backend, options=options)
 
 
 def _check_env_ids(ids: list[str]) -> None:
@@ -130,7 +161,7 @@ def _check_eval_inputs(args: argparse.Namespace, ids: list[str]) -> dict[str, An
     if args.agent == "llm":
         from toolgym.agents.backends import check_model
 
-        check_model(args.backend, model=args.model, base_url=args.base_url)
+        check_model(args.model_backend, model=args.model, base_url=args.base_url)
     if args.out:
         try:
             Path(args.out).mkdir(parents=True, exist_ok=True)
@@ -146,6 +177,54 @@ def _strategy(args: argparse.Namespace, env_id: str) -> str:
     if args.strategy:
         return str(args.strategy)
     return family_of(env_id).prompting.strategy if args.agent == "llm" else "single"
+
+
+def _shots(args: argparse.Namespace, env_id: str) -> int | str:
+    """``--shots``, else the family's (the original's ``top_k_example``)."""
+    if args.shots is not None:
+        return args.shots  # type: ignore[no-any-return]
+    return family_of(env_id).prompting.shots
+
+
+def env_label(args: argparse.Namespace, label: str, env_id: str) -> str:
+    """The agent's label on ``env_id``: its strategy and shots filled in."""
+    return label.replace("{strategy}", _strategy(args, env_id)).replace(
+        "{shots}", str(_shots(args, env_id))
+    )
+
+
+def env_settings(args: argparse.Namespace, settings: dict[str, Any], env_id: str) -> dict[str, Any]:
+    """What describes the agent on ``env_id`` (its shots added for an LLM agent)."""
+    if args.agent != "llm":
+        return settings
+    return {**settings, "shots": _shots(args, env_id)}
+
+
+MODEL_BACKENDS = ("hf", "openai", "llamacpp")
+"""The model backends ``--model-backend`` names."""
+
+
+def normalize_backends(args: argparse.Namespace) -> None:
+    """Settle ``--backend`` (where episodes run) and ``--model-backend`` (how the model runs).
+
+    ``--backend hf|openai|llamacpp`` is the older spelling of ``--model-backend``.
+
+    Raises:
+        UserInputError: the two flags name two different model backends, or Ray options come
+            without ``--backend ray``.
+    """
+    if args.backend in MODEL_BACKENDS:
+        if args.model_backend not in (None, args.backend):
+            raise UserInputError(
+                f"--backend {args.backend} and --model-backend {args.model_backend} name two "
+                "model backends; give one (--backend is local or ray, where episodes run)"
+            )
+        args.model_backend, args.backend = args.backend, "local"
+    args.backend = args.backend or "local"
+    if args.backend != "ray" and args.ray_address:
+        raise UserInputError(
+            f"--ray-address {args.ray_address!r} needs --backend ray; got --backend {args.backend}"
+        )
 
 
 def _limit(args: argparse.Namespace, env_id: str, limit: int | None) -> int | None:

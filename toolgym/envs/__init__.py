@@ -21,7 +21,7 @@ from typing import Any
 
 import gymnasium as gym
 
-from toolgym.envs.spec import NAMESPACE, FamilySpec, load_ref
+from toolgym.envs.spec import ALL_SUITE, NAMESPACE, FamilySpec, load_ref
 
 FAMILY_SPECS: tuple[str, ...] = (
     "toolgym.envs.home_search:SPEC",
@@ -169,6 +169,33 @@ def latest_env_ids() -> list[str]:
     return [spec.env_id(spec.versions[-1].version) for spec in families()]
 
 
+def suite_names() -> list[str]:
+    """The named suites ``toolgym eval --suite`` runs: every family's, then ``all``."""
+    names = dict.fromkeys(name for spec in families() for name in spec.suites)
+    return [*names, ALL_SUITE]
+
+
+def suite_env_ids(name: str) -> list[str]:
+    """The envs of a named suite, in table order.
+
+    Each member family's newest version, and every version with a column of its own in the
+    paper's tables (WebShop long and short).
+
+    Raises:
+        ValueError: an unknown suite (the message lists the known ones).
+    """
+    if name not in suite_names():
+        raise ValueError(f"suite must be one of {', '.join(suite_names())}; got {name!r}")
+    out = []
+    for spec in families():
+        if name != ALL_SUITE and name not in spec.suites:
+            continue
+        for version in spec.versions:
+            if version is spec.latest or version.column is not None:
+                out.append(spec.env_id(version.version))
+    return out
+
+
 @functools.cache
 def env_class(spec: FamilySpec) -> type[Any]:
     """The env class of a family: :class:`~toolgym.envs.tool_env.ToolEnv` with its spec and docs."""
@@ -208,4 +235,6 @@ __all__ = [
     "family",
     "register_envs",
     "register_family",
+    "suite_env_ids",
+    "suite_names",
 ]

@@ -112,6 +112,7 @@ SPEC = FamilySpec(
     reward="success",
     service="toolgym.simulators.google_sheets.service:SheetsApp",
     aliases=("sheets", "gsheets"),
+    suites=("toolbench",),
     doc=__doc__ or "",
     bench=FIVE_CALLS,
 )

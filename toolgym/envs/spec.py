@@ -22,6 +22,9 @@ from toolgym.errors import ToolgymError
 NAMESPACE = "toolbench"
 """The namespace of every env id: ``toolbench/<EnvName>-v<N>``."""
 
+ALL_SUITE = "all"
+"""The suite every family belongs to (``toolgym eval --suite all``)."""
+
 
 def load_ref(ref: str) -> Any:
     """The object an import path ``"package.module:attribute"`` names.
@@ -72,12 +75,15 @@ class PromptDefaults:
             and observation turns with the history: ToolBench's multi-step protocol).
         eval_limit: how many test tasks ``toolgym eval`` gives an LLM agent by default, when a
             family's episodes cost many generations (``None``: the command line's default).
+        shots: how many demonstrations are retrieved into a prompt (the original's
+            ``top_k_example``).
     """
 
     top_k_api: int = 10
     max_new_tokens: int = 256
     strategy: str = "single"
     eval_limit: int | None = None
+    shots: int = 3
 
 
 @dataclass(frozen=True)
@@ -128,6 +134,11 @@ class FamilySpec:
             ``"rgb_array"`` for a family whose backend draws its state (``render_rgb()``).
         breakdown: a metric whose value names a group of tasks (Tabletop's ``template``):
             summaries also give each metric per group, and the command line prints that table.
+        headline: the metrics the paper's main table shows for the family (its success rate,
+            or VirtualHome's executability and LCS): one column each in the headline and
+            ablation tables (:mod:`toolgym.evaluation.paper_tables`).
+        suites: the named benchmark suites the family belongs to (``toolgym eval --suite``):
+            ``"toolbench"`` is the paper's eight tools; every family is also in ``"all"``.
     """
 
     name: str
@@ -146,6 +157,8 @@ class FamilySpec:
     measures: str | None = None
     render_modes: tuple[str, ...] = ("ansi",)
     breakdown: str | None = None
+    headline: tuple[str, ...] = ("success",)
+    suites: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.action_mode not in ("program", "call"):
@@ -164,8 +177,17 @@ class FamilySpec:
             raise ValueError(
                 f"family {self.name!r} needs versions in increasing order; got {numbers}"
             )
-        if self.reward not in {m.key for m in self.metrics}:
+        keys = {m.key for m in self.metrics}
+        if self.reward not in keys:
             raise ValueError(f"the reward {self.reward!r} is not one of the family's metrics")
+        missing = [k for k in self.headline if k not in keys]
+        if not self.headline or missing:
+            raise ValueError(
+                f"headline names one or more of the family's metrics {sorted(keys)}; "
+                f"got {self.headline!r}"
+            )
+        if ALL_SUITE in self.suites:
+            raise ValueError(f"every family is in the {ALL_SUITE!r} suite; do not list it")
 
     @property
     def class_name(self) -> str:

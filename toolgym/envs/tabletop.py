@@ -107,6 +107,7 @@ SPEC = FamilySpec(
     metrics=METRICS,
     reward="success",
     aliases=("code_as_policies",),
+    suites=("toolbench",),
     doc=__doc__ or "",
     bench=SORT_BY_COLOR,
     measures="toolgym.benchmarks.tabletop.bench:report",

@@ -104,6 +104,8 @@ SPEC = FamilySpec(
     prompting=PromptDefaults(top_k_api=10, max_new_tokens=128),
     metrics=METRICS,
     reward="lcs",
+    suites=("toolbench",),
+    headline=("executable", "lcs"),
     doc=__doc__ or "",
     bench=TWENTY_ACTIONS,
 )

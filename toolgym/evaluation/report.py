@@ -1,15 +1,19 @@
 """Summaries of evaluation records and plain-text tables.
 
 A summary aggregates exactly the metrics the env's family declares (its ``FamilySpec.metrics``):
-the mean of each over the episodes (or, for a pooled metric, its ratio of summed counts), the error counts, and the mean number of steps. Tables and
-the paper's layout (one column per tool) are built from whatever metrics the summaries carry.
+the mean of each over the episodes (or, for a pooled metric, its ratio of summed counts), the
+error counts, and the mean number of steps. Tables and the paper's layout (one column per tool)
+are built from whatever metrics the summaries carry.
 """
 
 from __future__ import annotations
 
 import csv
+import datetime
+import hashlib
 import io
 import json
+import os
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -26,6 +30,7 @@ def summarize(
     records: Sequence[EpisodeRecord],
     metrics: Sequence[MetricSpec] = F1_METRICS,
     breakdown: str | None = None,
+    headline: Sequence[str] = (),
 ) -> dict[str, Any]:
     """Aggregate episode records of one env and agent.
 
@@ -34,6 +39,9 @@ def summarize(
         metrics: the metrics to average (the family's declaration).
         breakdown: a metric whose value groups the episodes (the family's
             ``FamilySpec.breakdown``): the summary then also holds each metric per group.
+        headline: the metrics the paper's main table shows (the family's
+            ``FamilySpec.headline``), kept under ``headline`` for
+            :mod:`toolgym.evaluation.paper_tables`.
 
     Returns:
         ``env``, ``agent``, ``episodes``, the mean of each metric, one count per reported error
@@ -58,6 +66,8 @@ def summarize(
     out["faults"] = sum(r.faults for r in records)
     out["errors"] = {str(k): v for k, v in sorted(counts.items(), key=lambda kv: str(kv[0]))}
     out["metric_specs"] = [{"key": m.key, "title": m.title, "percent": m.percent} for m in metrics]
+    if headline:
+        out["headline"] = list(headline)
     if breakdown is not None:
         groups: dict[str, list[EpisodeRecord]] = {}
         for r in records:
@@ -265,6 +275,73 @@ def write_summaries(summaries: Sequence[Mapping[str, Any]], out_dir: str | Path)
     atomic_write(paths["paper_txt"], (format_paper_table(paper) + "\n").encode())
     _write_csv(paths["paper_csv"], paper, list(dict.fromkeys(k for r in paper for k in r)))
     return paths
+
+
+RUNS_FOLDER = "runs"
+"""The folder of a results folder that keeps one summary file per run of ``toolgym eval``."""
+
+
+def new_run_id(started: datetime.datetime, argv: Sequence[str]) -> str:
+    """A run's id: its UTC start time and a hash of its command line.
+
+    >>> new_run_id(datetime.datetime(2026, 1, 2, 3, 4, 5, tzinfo=datetime.UTC), ["eval"])
+    '20260102-030405-1bbd17'
+    """
+    digest = hashlib.sha256("\0".join(argv).encode("utf-8", "backslashreplace")).hexdigest()
+    return f"{started.astimezone(datetime.UTC):%Y%m%d-%H%M%S}-{digest[:6]}"
+
+
+def write_run_summary(
+    out_dir: str | Path,
+    summaries: Sequence[Mapping[str, Any]],
+    files: Sequence[Path],
+    *,
+    started: datetime.datetime,
+    wall_s: float,
+    played: int,
+    resumed: int,
+    argv: Sequence[str],
+) -> Path:
+    """Keep one run's summary in ``<out>/runs/<run id>.json`` (never overwritten by a later run).
+
+    Args:
+        out_dir: the results folder.
+        summaries: the run's summaries (:func:`summarize`).
+        files: the results files the run wrote to (kept relative to ``out_dir``).
+        started: when the run started.
+        wall_s: its wall time.
+        played: the episodes it played.
+        resumed: the episodes it found recorded already.
+        argv: its command line.
+
+    Returns:
+        The summary file's path. Its JSON holds ``run_id``, ``started`` (ISO 8601, UTC),
+        ``wall_s``, ``episodes``, ``played``, ``resumed``, ``episodes_per_s`` (played episodes
+        per second of wall time), ``argv``, ``files`` and ``summaries``.
+    """
+    out = Path(out_dir)
+    folder = out / RUNS_FOLDER
+    folder.mkdir(parents=True, exist_ok=True)
+    run_id = new_run_id(started, argv)
+    path = folder / f"{run_id}.json"
+    suffix = 1
+    while path.exists():  # two runs of one command line in the same second
+        suffix += 1
+        path = folder / f"{run_id}-{suffix}.json"
+    data = {
+        "run_id": path.stem,
+        "started": started.astimezone(datetime.UTC).isoformat(timespec="seconds"),
+        "wall_s": round(wall_s, 3),
+        "episodes": played + resumed,
+        "played": played,
+        "resumed": resumed,
+        "episodes_per_s": round(played / wall_s, 4) if wall_s > 0 else 0.0,
+        "argv": list(argv),
+        "files": [os.path.relpath(f, out) for f in files],
+        "summaries": list(summaries),
+    }
+    atomic_write(path, (json.dumps(data, indent=2, default=repr) + "\n").encode())
+    return path
 
 
 def _write_csv(path: Path, rows: Sequence[Mapping[str, Any]], columns: list[str]) -> None:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -49,12 +50,22 @@ AgentFactory = Callable[[gym.Env[Any, Any]], Agent]
 
 @dataclass
 class EvalResult:
-    """Records of every episode (in task order) and their summary."""
+    """Records of every episode (in task order), their summary and what this call played.
+
+    ``resumed`` episodes came from the results file; ``wall_s`` is the time spent playing the
+    others.
+    """
 
     records: list[EpisodeRecord]
     summary: dict[str, Any]
     path: Path | None = None
     resumed: int = 0
+    wall_s: float = 0.0
+
+    @property
+    def played(self) -> int:
+        """How many episodes this call played (the others were resumed from the file)."""
+        return len(self.records) - self.resumed
 
 
 def _new_record(obs: str, info: dict[str, Any]) -> EpisodeRecord:
@@ -154,11 +165,15 @@ def run_batch(
     agents: Sequence[Any],
     task_ids: Sequence[Any],
     seeds: Sequence[int | None],
+    *,
+    on_done: Callable[[int, EpisodeRecord], Any] | None = None,
 ) -> list[EpisodeRecord]:
     """Play ``len(task_ids)`` episodes in lockstep with one batched generation per step.
 
     ``agents`` are LLM agents (``prompt``/``parse`` halves) sharing one backend; slot ``i`` plays
-    ``task_ids[i]`` in ``envs[i]``.
+    ``task_ids[i]`` in ``envs[i]``. Each episode is closed as soon as it ends: ``on_done(i,
+    record)`` is called then (so a caller saves it and advances its progress without waiting for
+    the batch), and its ``time_s`` is its own wall time, from the batch's start to its end.
     """
     n = len(task_ids)
     backend = agents[0].backend
@@ -177,6 +192,17 @@ def run_batch(
     last_info: list[dict[str, Any]] = [{} for _ in range(n)]
     flags = [(False, False)] * n
     failures: list[_EnvFailure | None] = [None] * n
+    closed: list[EpisodeRecord | None] = [None] * n
+
+    def finish(i: int) -> None:
+        done[i] = True
+        terminated, truncated = flags[i]
+        closed[i] = _close_record(
+            envs[i], records[i], terminated, truncated, last_info[i], start, failures[i]
+        )
+        if on_done is not None:
+            on_done(i, closed[i])
+
     while not all(done):
         active = [i for i in range(n) if not done[i]]
         prompts = [agents[i].prompt(obs[i], infos[i]) for i in active]
@@ -202,40 +228,32 @@ def run_batch(
                     )
                 except PromptRejected as e:
                     records[i].error = _agent_error(e)
-                    done[i] = True
                     generations.append(None)
         for i, prompt, generation in zip(active, prompts, generations, strict=True):
             if generation is None:
+                finish(i)
                 continue
             try:
                 action = _checked(agents[i].parse(generation, infos[i]))
                 turn = agents[i].record(prompt, generation, action)
             except Exception as e:  # the agent failed on this slot only
                 records[i].error = _agent_error(e)
-                done[i] = True
+                finish(i)
                 continue
             try:
                 o, reward, terminated, truncated, step_info = _env_step(envs[i], action)
             except _EnvFailure as e:
                 failures[i] = e
-                done[i] = True
+                finish(i)
                 continue
             infos[i] = {**infos[i], **step_info}
             obs[i] = o
             last_info[i] = step_info
             flags[i] = (terminated, truncated)
             records[i].log_step(action, turn, o, float(reward), step_info)
-            done[i] = terminated or truncated
-    elapsed = time.perf_counter() - start
-    out = []
-    for i in range(n):
-        terminated, truncated = flags[i]
-        record = _close_record(
-            envs[i], records[i], terminated, truncated, last_info[i], start, failures[i]
-        )
-        record.time_s = elapsed / n  # the batch's time, shared
-        out.append(record)
-    return out
+            if terminated or truncated:
+                finish(i)
+    return [record for record in closed if record is not None]
 
 
 GIVE_UP_CODE = 4
@@ -406,7 +424,7 @@ def fault_label(label: str, faults: float | None) -> str:
 
 def evaluate(
     env_id: str,
-    agent: str | AgentFactory = "oracle",
+    agent: str | AgentFactory | Any = "oracle",
     *,
     split: str = "test",
     limit: int | None = None,
@@ -423,12 +441,17 @@ def evaluate(
     settings: dict[str, Any] | None = None,
     on_record: Callable[[EpisodeRecord], Any] | None = None,
     faults: float | None = None,
+    backend: str = "local",
+    workers: int = 2,
+    ray_address: str | None = None,
 ) -> EvalResult:
     """Evaluate an agent on the tasks of one env split (or ``limit`` of them, in order).
 
     Args:
         env_id: a registered id such as ``toolbench/HomeSearch-v0``.
-        agent: ``"oracle"``, ``"random"`` or a factory ``env -> Agent``.
+        agent: ``"oracle"``, ``"random"``, a factory ``env -> Agent`` or, with
+            ``backend="ray"``, an :class:`~toolgym.evaluation.distributed.AgentRecipe` (an LLM
+            agent the workers build, its model loaded once per node).
         split: the split to evaluate (``test``, ``demo``; ``train`` needs ``limit``).
         limit: evaluate only the first ``limit`` tasks.
         task_ids: evaluate exactly these tasks.
@@ -450,6 +473,11 @@ def evaluate(
         on_record: called with each record once it is saved.
         faults: play with :class:`~toolgym.wrappers.FaultInjection` at this rate (seeded with
             ``seed``); the agent's label gets ``@faults=RATE``.
+        backend: ``"local"`` (this process) or ``"ray"`` (episodes spread over ``workers`` Ray
+            workers, see :mod:`toolgym.evaluation.distributed`; the records are the same, and
+            only this process writes them).
+        workers: Ray workers (``backend="ray"``).
+        ray_address: an existing Ray cluster to join (default: a local instance).
 
     Raises:
         InfrastructureError: the model backend failed (nothing is recorded for the episodes in
@@ -457,6 +485,8 @@ def evaluate(
         ResultsMismatchError: a resume with settings other than the saved records'.
         ResultsLockedError: another process is writing the same results file.
     """
+    if backend not in ("local", "ray"):
+        raise ValueError(f"backend is 'local' or 'ray'; got {backend!r}")
     kwargs = dict(env_kwargs or {})
     if "task_file" not in kwargs:
         kwargs["split"] = split
@@ -466,8 +496,15 @@ def evaluate(
         return made if faults is None else FaultInjection(made, faults, seed=seed)
 
     env = make_env()
-    agent_obj = make_agent(agent, env, seed) if isinstance(agent, str) else agent(env)
-    name = label or getattr(agent_obj, "name", None) or "agent"
+    recipe = hasattr(agent, "backend_factory")  # an LLM agent the Ray workers build
+    if recipe and backend != "ray":
+        raise ValueError("an AgentRecipe describes an agent for Ray workers; pass backend='ray'")
+    agent_obj: Any = None
+    if isinstance(agent, str):
+        agent_obj = make_agent(agent, env, seed)
+    elif not recipe:
+        agent_obj = agent(env)
+    name = label or getattr(agent_obj, "name", None) or ("llm" if recipe else "agent")
     name = fault_label(name, faults)
     unwrapped = task_env(env)
     if task_ids is None:
@@ -481,7 +518,7 @@ def evaluate(
     else:
         ids = list(task_ids)
     seeds = {i: seed + i for i in range(len(ids))}
-    batchable = batch_size > 1 and strategy != "dfsdt" and hasattr(agent_obj, "prompt")
+    batchable = batch_size > 1 and strategy != "dfsdt" and (recipe or hasattr(agent_obj, "prompt"))
     results: ResultsFile | None = None
     if out_dir is not None:
         results = results_file(
@@ -509,7 +546,7 @@ def evaluate(
         todo = [(i, t) for i, t in enumerate(ids) if t is None or record_key(t) not in done]
         envs = [env]
         agents = [agent_obj]
-        if batchable:
+        if batchable and backend == "local":
             for _ in range(batch_size - 1):
                 extra = make_env()
                 stack.callback(extra.close)
@@ -541,35 +578,76 @@ def evaluate(
                 on_record(record)
             bar.update(1)
 
-        step = batch_size if batchable else 1
-        for k in range(0, len(todo), step):
-            chunk = todo[k : k + step]
-            if batchable:
-                played = run_batch(
-                    envs[: len(chunk)],
-                    agents[: len(chunk)],
-                    [t for _, t in chunk],
-                    [seeds[i] for i, _ in chunk],
-                )
-            elif strategy == "dfsdt":
-                i, t = chunk[0]
-                limit_steps = env.spec.max_episode_steps if env.spec else None
-                played = [
-                    run_dfsdt(
-                        env,
-                        agent_obj,
-                        task_id=t,
-                        seed=seeds[i],
-                        width=dfsdt_width,
-                        max_depth=limit_steps or 12,
-                    )
-                ]
-            else:
-                i, t = chunk[0]
-                played = [run_episode(env, agent_obj, task_id=t, seed=seeds[i])]
-            for (i, _), record in zip(chunk, played, strict=True):
-                keep(i, record)
+        if todo and len(todo) < len(ids) and progress:
+            where = f" in {results.path}" if results is not None else ""
+            tqdm.write(
+                f"{env_id} [{name}]: resuming: {len(ids) - len(todo)} of {len(ids)} episodes "
+                f"already recorded{where}, {len(todo)} to play",
+                file=sys.stderr,
+            )
+        started = time.perf_counter()
+        if backend == "ray":
+            from toolgym.evaluation.distributed import play_on_ray
+
+            play_on_ray(
+                env_id,
+                agent,
+                [(i, t, seeds[i]) for i, t in todo],
+                env_kwargs=kwargs,
+                strategy=strategy,
+                dfsdt_width=dfsdt_width,
+                faults=faults,
+                seed=seed,
+                workers=workers,
+                address=ray_address,
+                batch_size=batch_size if batchable else 1,
+                on_record=keep,
+            )
+        else:
+            _play_local(envs, agents, todo, seeds, strategy, dfsdt_width, batchable, keep)
+        wall = time.perf_counter() - started
     records = [fresh[i] if i in fresh else done[record_key(t)] for i, t in enumerate(ids)]
-    summary = summarize(records, unwrapped.family.metrics, unwrapped.family.breakdown)
+    spec = unwrapped.family
+    summary = summarize(records, spec.metrics, spec.breakdown, spec.headline)
     path = results.path if results is not None else None
-    return EvalResult(records, summary, path, resumed=len(ids) - len(todo))
+    return EvalResult(records, summary, path, resumed=len(ids) - len(todo), wall_s=wall)
+
+
+def _play_local(
+    envs: list[gym.Env[Any, Any]],
+    agents: list[Any],
+    todo: list[tuple[int, Any]],
+    seeds: dict[int, int],
+    strategy: str,
+    dfsdt_width: int,
+    batchable: bool,
+    keep: Callable[[int, EpisodeRecord], None],
+) -> None:
+    """Play the episodes ``todo`` (index, task id) in this process, each kept as it ends."""
+    env, agent = envs[0], agents[0]
+    step = len(envs) if batchable else 1
+    for k in range(0, len(todo), step):
+        chunk = todo[k : k + step]
+        if batchable:
+            run_batch(
+                envs[: len(chunk)],
+                agents[: len(chunk)],
+                [t for _, t in chunk],
+                [seeds[i] for i, _ in chunk],
+                on_done=lambda slot, record, chunk=chunk: keep(chunk[slot][0], record),
+            )
+            continue
+        i, t = chunk[0]
+        if strategy == "dfsdt":
+            limit_steps = env.spec.max_episode_steps if env.spec else None
+            record = run_dfsdt(
+                env,
+                agent,
+                task_id=t,
+                seed=seeds[i],
+                width=dfsdt_width,
+                max_depth=limit_steps or 12,
+            )
+        else:
+            record = run_episode(env, agent, task_id=t, seed=seeds[i])
+        keep(i, record)

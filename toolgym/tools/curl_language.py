@@ -13,15 +13,16 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
+from urllib.parse import urlsplit
 
 from toolgym.simulators.http import Request, Response
 from toolgym.tools.backend import Attempt, Backend
 from toolgym.tools.budgets import DEFAULT_BUDGETS, Budgets
-from toolgym.tools.curl import first_curl_line
+from toolgym.tools.curl import first_curl_line, parse_curl
 from toolgym.tools.errors import NON_EXECUTABLE, ToolCallError
 from toolgym.tools.json_calls import looks_like_json_call, parse_json_call
 from toolgym.tools.language import ActionLanguage, AgentHints, Execution
-from toolgym.tools.tool import Tool
+from toolgym.tools.tool import Tool, ToolSet
 
 if TYPE_CHECKING:
     from toolgym.tools.rest_backend import RestBackend
@@ -138,10 +139,74 @@ class CurlLanguage(ActionLanguage):
                 names.add(pair.split("=")[0])
         return frozenset(names)
 
+    def api_calls(self, action: str, tools: ToolSet) -> list[str]:
+        """The endpoints the action's requests address: one per curl line, or the JSON call's.
+
+        A request is matched to the endpoints by its method, host and path. Where several share
+        them (a resource found by city, ZIP code or coordinates; an up and a down vote), the
+        first whose required parameters the request gives and whose fixed body fields it sends
+        is taken. A line that does not parse, or that no endpoint takes, counts as no call.
+
+        >>> from toolgym.tools.rest import RestRoute
+        >>> def vote(name, value):
+        ...     route = RestRoute("POST", "https://h", "/v", fixed_body={"v": value})
+        ...     return Tool(name, "", route=route)
+        >>> votes = ToolSet([vote("vote_up", 1), vote("vote_down", -1)])
+        >>> CurlLanguage().api_calls("curl -X POST 'https://h/v' --data '{\\"v\\": -1}'", votes)
+        ['vote_down']
+        """
+        known = {tool.name: tool.qualname for tool in tools}
+        if looks_like_json_call(action):
+            try:
+                name = parse_json_call(action, self.budgets).name
+            except ToolCallError:
+                return []
+            return [known[name]] if name in known else []
+        found = []
+        for line in action.splitlines():
+            if not line.strip().startswith("curl"):
+                continue
+            try:
+                request = parse_curl(line).to_request()
+            except ToolCallError:
+                continue
+            tool = endpoint_of_request(request, tools)
+            if tool is not None:
+                found.append(tool.qualname)
+        return found
+
     @classmethod
     def extract(cls, generation: str, hints: AgentHints, extraction: str = "strict") -> str:
         """The first line that starts with ``curl`` (the original rule), else the whole text."""
         return first_curl_line(generation)
+
+
+def endpoint_of_request(request: Request, tools: ToolSet) -> Tool | None:
+    """The endpoint of ``tools`` that ``request`` calls (see :meth:`CurlLanguage.api_calls`)."""
+    candidates = [
+        tool
+        for tool in tools
+        if tool.route is not None
+        and tool.route.matches(request)
+        and urlsplit(tool.route.base_url).hostname == request.host
+    ]
+    if len(candidates) < 2:
+        return candidates[0] if candidates else None
+    try:
+        body = request.json()
+    except (ValueError, UnicodeDecodeError):
+        body = None
+    fields = body if isinstance(body, dict) else {}
+    sent = set(request.params) | set(fields)
+
+    def fits(tool: Tool) -> bool:
+        required = {
+            p.name for p in tool.params if p.required and "{" + p.name + "}" not in tool.route.path
+        }
+        fixed = tool.route.fixed_body or {}
+        return required <= sent and all(fields.get(k) == v for k, v in fixed.items())
+
+    return next((tool for tool in candidates if fits(tool)), candidates[0])
 
 
 def _final(rest: RestBackend, exchange: Exchange, observation: str) -> Execution:

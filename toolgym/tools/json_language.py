@@ -113,6 +113,20 @@ class JsonCallLanguage(ActionLanguage):
         """``{"name": ..., "arguments": {...}}``."""
         return json.dumps({"name": tool.name, "arguments": dict(arguments)})
 
+    def api_calls(self, action: str, tools: ToolSet) -> list[str]:
+        """The tools the action's JSON calls name, in order (none when it does not parse).
+
+        >>> tools = ToolSet([Tool("add", ""), Tool("done", "")])
+        >>> JsonCallLanguage(tools).api_calls('[{"name": "add"}, {"name": "add"}]', tools)
+        ['add', 'add']
+        """
+        try:
+            calls = parse_json_calls(action, self.budgets)
+        except ToolCallError:
+            return []
+        known = {tool.name: tool.qualname for tool in tools}
+        return [known[c.name] for c in calls if c.name in known]
+
     @classmethod
     def signature(cls, action: str) -> frozenset[str]:
         """The names of the tools called and of their arguments.

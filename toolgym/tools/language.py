@@ -17,6 +17,7 @@ of any family.
 
 from __future__ import annotations
 
+import ast
 import importlib
 import re
 from abc import ABC, abstractmethod
@@ -38,6 +39,7 @@ LANGUAGES: dict[str, str] = {
 (:func:`register_language` adds one without editing this table)."""
 
 _CALL = re.compile(r"\b([A-Za-z_]\w*)\(")
+_QUALIFIED_CALL = re.compile(r"(?<![\w.])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?)\s*\(")
 
 
 @dataclass(slots=True)
@@ -168,6 +170,36 @@ class ActionLanguage(ABC):
         """
         return frozenset(_CALL.findall(action))
 
+    def api_calls(self, action: str, tools: ToolSet) -> list[str]:
+        """The tools ``action`` calls, by qualified name, in order (a repeated call repeats).
+
+        This is what the API complexity score counts (:mod:`toolgym.benchmarks.complexity`):
+        the APIs a gold label or a demonstration uses. Names that are not ``tools`` are left
+        out. The default reads the action as Python and keeps every call of a tool's qualified
+        name (``API.set_location(...)``, ``Loc(...)``, ``worksheet.update(...)``), wherever it
+        is nested; text that is not Python is searched for ``<qualified name>(`` instead.
+        Languages with another syntax (curl lines, JSON calls) override this.
+
+        >>> from toolgym.tools.api_program import ApiProgramLanguage
+        >>> from toolgym.tools.tool import Tool
+        >>> tools = ToolSet([Tool("set_origin", "", owner="API"), Tool("Loc", "")])
+        >>> program = 'x = Loc("A")\\nAPI.set_origin(x)\\nAPI.set_origin(Loc("B"))\\nprint(x)'
+        >>> ApiProgramLanguage(tools).api_calls(program, tools)
+        ['Loc', 'API.set_origin', 'API.set_origin', 'Loc']
+        """
+        known = {tool.qualname for tool in tools}
+        try:
+            tree = ast.parse(action)
+        except (SyntaxError, ValueError, RecursionError):
+            return [m.group(1) for m in _QUALIFIED_CALL.finditer(action) if m.group(1) in known]
+        found = []
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call):
+                name = _dotted_name(node.func)
+                if name in known:
+                    found.append((node.lineno, node.col_offset, name))
+        return [name for _, _, name in sorted(found)]
+
     @classmethod
     def extract(cls, generation: str, hints: AgentHints, extraction: str = "strict") -> str:
         """The action in a single-step generation (default: the stripped text).
@@ -178,6 +210,15 @@ class ActionLanguage(ABC):
             extraction: ``"strict"`` (the original benchmark's rule) or ``"lenient"``.
         """
         return generation.strip()
+
+
+def _dotted_name(node: ast.expr) -> str | None:
+    """``name`` or ``owner.name`` for a called expression of that form, else ``None``."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        return f"{node.value.id}.{node.attr}"
+    return None
 
 
 EXTRACTIONS = ("strict", "lenient")

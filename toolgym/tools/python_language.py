@@ -35,7 +35,7 @@ from toolgym.tools.errors import (
     ToolCallError,
 )
 from toolgym.tools.language import ActionLanguage, AgentHints, Execution
-from toolgym.tools.tool import Tool
+from toolgym.tools.tool import Tool, ToolSet
 
 MAX_OUTPUT_CHARS = 4000
 """How much of a program's printed output an observation shows by default."""
@@ -148,6 +148,17 @@ class PythonLanguage(ActionLanguage):
     def gold_steps(self, gold: str) -> list[str]:
         """The gold program as one code cell, then ``finish``."""
         return [self.gold_action(gold), "finish"]
+
+    def api_calls(self, action: str, tools: ToolSet) -> list[str]:
+        """The tools a program calls (see :meth:`ActionLanguage.api_calls`).
+
+        A gold in the family's own language (a curl line) is read by that language.
+        """
+        if self.gold_language is not None:
+            found = self.gold_language.api_calls(action, tools)
+            if found:
+                return found
+        return super().api_calls(action, tools)
 
     def render_call(self, tool: Tool, arguments: Mapping[str, Any]) -> str:
         """A program that calls ``tool`` (a ``requests`` call for an endpoint)."""

@@ -43,6 +43,23 @@ class Toolkit(ABC):
     def new_backend(self) -> Backend:
         """A backend over this world, ready for :meth:`Backend.reset`."""
 
+    def api_names(self) -> frozenset[str]:
+        """The family's APIs: the set ``D`` of the API complexity score.
+
+        They are every tool's qualified name (``API.search``, ``worksheet.update``,
+        ``put_first_on_second``).
+        """
+        return frozenset(tool.qualname for tool in self.tools)
+
+    def api_calls(self, action: str) -> tuple[str, ...]:
+        """The APIs ``action`` (a gold label, a demonstration) calls, in order, repeats kept.
+
+        Each is a name of :meth:`api_names`; the language reads them
+        (:meth:`~toolgym.tools.language.ActionLanguage.api_calls`). A family that counts its
+        APIs otherwise overrides this.
+        """
+        return tuple(self.language().api_calls(action, self.tools))
+
     @classmethod
     def options(cls) -> dict[str, Any]:
         """The family's options and their defaults.

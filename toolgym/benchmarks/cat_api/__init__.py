@@ -66,6 +66,9 @@ def world_app(world_seed: int, version: int) -> CatApiApp:
 
 
 FAMILY = "cat_api"
+PAPER_COMPLEXITY = 1.4
+"""The paper's API complexity score of the task (its Table 4), which
+``toolgym complexity`` shows next to the score of the stored splits."""
 
 
 VERSION = 0

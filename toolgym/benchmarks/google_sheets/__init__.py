@@ -38,6 +38,9 @@ from toolgym.simulators.seeding import stable_rng
 from toolgym.tools.google_sheets.toolkit import table_rows
 
 FAMILY = "google_sheets"
+PAPER_COMPLEXITY = 8.4
+"""The paper's API complexity score of the task (its Table 4), which
+``toolgym complexity`` shows next to the score of the stored splits."""
 VERSION = 0
 SPLITS = {"test": 70, "demo": 10}
 """The fixed splits and their sizes (the paper's 70 test tasks and 10 demonstrations)."""

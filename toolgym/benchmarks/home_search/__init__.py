@@ -59,6 +59,9 @@ from toolgym.benchmarks.tasks import Task
 from toolgym.simulators.seeding import stable_seed
 
 FAMILY = "home_search"
+PAPER_COMPLEXITY = 7.3
+"""The paper's API complexity score of the task (its Table 4), which
+``toolgym complexity`` shows next to the score of the stored splits."""
 VERSION = 0
 SPLITS: dict[str, int] = {"test": 100, "demo": 10}
 _TEST_BUY = 53

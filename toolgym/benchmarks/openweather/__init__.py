@@ -38,6 +38,9 @@ from toolgym.benchmarks.tasks import Task
 from toolgym.simulators.seeding import stable_seed
 
 FAMILY = "openweather"
+PAPER_COMPLEXITY = 2.2
+"""The paper's API complexity score of the task (its Table 4), which
+``toolgym complexity`` shows next to the score of the stored splits."""
 VERSIONS = (0, 1)
 """The task-set versions: 0 in the synthetic world, 1 in the real gazetteer."""
 SPLITS: dict[str, int] = {"test": 100, "demo": 18}

@@ -53,6 +53,9 @@ from toolgym.simulators.tabletop.scene import MAX_OBJECTS, SceneSetup, object_po
 from toolgym.simulators.tabletop.workspace import COLORS, TASK_COLORS
 
 FAMILY = "tabletop"
+PAPER_COMPLEXITY = 4.6
+"""The paper's API complexity score of the task (its Table 4), which
+``toolgym complexity`` shows next to the score of the stored splits."""
 SETUPS_PER_TEMPLATE = 7
 DEMOS_PER_SEEN = 7
 DEMOS_PER_EXTRA = 6

@@ -52,6 +52,9 @@ from toolgym.simulators.trip_booking import ROOM_TYPES
 from toolgym.tools.trip_booking import BOOKING_TYPES
 
 FAMILY = "trip_booking"
+PAPER_COMPLEXITY = 11.1
+"""The paper's API complexity score of the task (its Table 4), which
+``toolgym complexity`` shows next to the score of the stored splits."""
 
 
 VERSION = 0

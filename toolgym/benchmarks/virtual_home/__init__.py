@@ -46,6 +46,9 @@ from toolgym.simulators.virtual_home.conditions import describe
 from toolgym.tools.virtual_home.toolkit import household
 
 FAMILY = "virtual_home"
+PAPER_COMPLEXITY = 12.3
+"""The paper's API complexity score of the task (its Table 4), which
+``toolgym complexity`` shows next to the score of the stored splits."""
 VERSION = 0
 SPLITS = {"test": 100, "demo": 83}
 """The fixed splits and their sizes (the paper's 100 tests and 83 demonstrations)."""

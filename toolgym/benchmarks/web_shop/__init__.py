@@ -35,6 +35,9 @@ from toolgym.simulators.web_shop.shop import Session, Shop
 from toolgym.tools.web_shop.toolkit import DEFAULT_PRODUCTS, goals_for, purchase_of, shop_for
 
 FAMILY = "web_shop"
+PAPER_COMPLEXITY = 0.0
+"""The paper's API complexity score of the task (its Table 4), which
+``toolgym complexity`` shows next to the score of the stored splits."""
 TEST_SIZE = 100
 LONG_DEMOS = 1500
 SHORT_DEMOS = 200

@@ -128,6 +128,20 @@ class FunctionCallLanguage(ActionLanguage):
             demo_label=self.demo_label,
         )
 
+    def api_calls(self, action: str, tools: ToolSet) -> list[str]:
+        """The functions an action calls, in order, ``Finish`` included (none if it holds none).
+
+        >>> tools = ToolSet([Tool("a", ""), Tool("Finish", "")])
+        >>> FunctionCallLanguage().api_calls('[{"name": "a"}, {"name": "Finish"}]', tools)
+        ['a', 'Finish']
+        """
+        try:
+            calls = parse_actions(action, self.budgets)
+        except ToolCallError:
+            return []
+        known = {tool.name: tool.qualname for tool in tools}
+        return [known[c.name] for c in calls if c.name in known]
+
     @classmethod
     def signature(cls, action: str) -> frozenset[str]:
         """The functions called and their argument names.

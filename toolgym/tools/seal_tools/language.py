@@ -31,7 +31,7 @@ from toolgym.tools.calling_list import parse_calling_list as read_calling_list
 from toolgym.tools.errors import NON_EXECUTABLE, ToolCallError
 from toolgym.tools.language import ActionLanguage, Execution, register_language
 from toolgym.tools.seal_tools.calls import call_problems, calling_text, is_call, numbering
-from toolgym.tools.tool import Tool
+from toolgym.tools.tool import Tool, ToolSet
 
 if TYPE_CHECKING:
     from toolgym.tools.seal_tools.toolkit import SealToolsBackend
@@ -130,6 +130,19 @@ class CallingListLanguage(ActionLanguage):
         count = len(known.responses) if known is not None else 1
         call = {"api": tool.name, "parameters": dict(arguments), "responses": numbering([count])[0]}
         return calling_text([call])
+
+    def api_calls(self, action: str, tools: ToolSet) -> list[str]:
+        """The APIs of an answer's calling list, in order (none if it holds none).
+
+        >>> tools = ToolSet([Tool("getA", ""), Tool("getB", "")])
+        >>> answer = '[{"api": "getB", "parameters": {}, "responses": []}, {"api": "getA"}]'
+        >>> CallingListLanguage({}).api_calls(answer, tools)
+        ['getB', 'getA']
+        """
+        calls = _gold_calls(action) or []
+        known = {tool.name: tool.qualname for tool in tools}
+        names = [c.get("api") for c in calls if isinstance(c, dict)]
+        return [known[n] for n in names if isinstance(n, str) and n in known]
 
     @classmethod
     def signature(cls, action: str) -> frozenset[str]:

@@ -135,6 +135,21 @@ class WebActionLanguage(ActionLanguage):
         value = next(iter(arguments.values()), "")
         return f"{tool.name}[{value}]"
 
+    def api_calls(self, action: str, tools: ToolSet) -> list[str]:
+        """The action names of an action's lines (``search``, ``click``), one per line.
+
+        >>> tools = ToolSet([Tool("search", ""), Tool("click", "")])
+        >>> WebActionLanguage().api_calls("search[red shoes]\\nclick[b0001]\\nclick[buy now]", tools)
+        ['search', 'click', 'click']
+        """
+        known = {tool.name: tool.qualname for tool in tools}
+        found = []
+        for line in action.split("\n"):
+            name, bracket, _ = line.strip().partition("[")
+            if bracket and name.strip() in known:
+                found.append(known[name.strip()])
+        return found
+
     @classmethod
     def signature(cls, action: str) -> frozenset[str]:
         """The action names and the words of their arguments.

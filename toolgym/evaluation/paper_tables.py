@@ -1,0 +1,164 @@
+"""The paper's tables, built from summaries of any number of runs.
+
+* :func:`headline_table` is the layout of the paper's main results (Tables 6 and 9): one row per
+  agent, one column per tool and headline metric (a family's ``FamilySpec.headline``: its
+  success rate, VirtualHome's executability and LCS, WebShop's reward; WebShop long and short
+  are two columns), and their mean.
+* :func:`error_taxonomy` is the error analysis of Table 3: the share of episodes that failed on
+  API selection, argument populating or a non-executable generation, per tool and agent.
+* :func:`ablation_table` is Table 7's layout: the headline table with one row per configuration
+  and each one's difference from the first, when several configurations were run.
+
+A summary is what :func:`toolgym.evaluation.report.summarize` returns; a ``run`` key, when
+present, names the run it came from (``toolgym compare`` adds it), and rows are then labelled
+``run/agent``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from toolgym.envs import column_of
+from toolgym.evaluation.report import format_table, metric_specs
+from toolgym.tools.errors import (
+    FORBIDDEN,
+    NON_EXECUTABLE,
+    PRECONDITION,
+    RUNTIME_ERROR,
+    WRONG_API,
+    WRONG_ARGUMENTS,
+)
+
+TAXONOMY: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("API selection", (WRONG_API,)),
+    ("argument populating", (WRONG_ARGUMENTS,)),
+    ("non-executable generation", (NON_EXECUTABLE, FORBIDDEN, RUNTIME_ERROR, PRECONDITION)),
+)
+"""The paper's three kinds of failure and the error categories each one counts.
+
+A generation that does not run at all, or runs into a forbidden construct, an exception or a
+call out of order, is non-executable (the original counted each of those as a crash). Every
+other category (a timeout, an agent failure, a goal not met, a service fault, ...) is ``other``.
+"""
+
+_SHORT_TITLES = {"executable": "exec", "lcs": "LCS", "reward": "reward", "success": "success"}
+
+
+def _row_label(summary: Mapping[str, Any]) -> str:
+    run = summary.get("run")
+    return f"{run}/{summary['agent']}" if run else str(summary["agent"])
+
+
+def _headline_keys(summary: Mapping[str, Any]) -> list[str]:
+    keys = [k for k in summary.get("headline") or ("success",) if k in summary]
+    if keys:
+        return keys
+    specs = metric_specs([summary])
+    return [specs[0].key] if specs else []
+
+
+def headline_columns(summaries: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The tool columns of :func:`headline_table`, in first-seen order."""
+    columns: dict[str, None] = {}
+    for summary in summaries:
+        keys = _headline_keys(summary)
+        for key in keys:
+            columns[_column(summary["env"], key, len(keys))] = None
+    return list(columns)
+
+
+def _column(env_id: str, key: str, count: int) -> str:
+    name = column_of(env_id)
+    return name if count == 1 else f"{name} {_SHORT_TITLES.get(key, key)}"
+
+
+def headline_table(summaries: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Tables 6 and 9: one row per agent (per run), one column per tool and headline metric.
+
+    >>> s = {"env": "toolbench/HomeSearch-v0", "agent": "m", "success": 0.5, "headline": ["success"]}
+    >>> headline_table([s])
+    [{'agent': 'm', 'HomeSearch': 0.5, 'mean': 0.5}]
+    """
+    rows: dict[str, dict[str, Any]] = {}
+    for summary in summaries:
+        label = _row_label(summary)
+        row = rows.setdefault(label, {"agent": label})
+        keys = _headline_keys(summary)
+        for key in keys:
+            row[_column(summary["env"], key, len(keys))] = float(summary[key])
+    columns = headline_columns(summaries)
+    for row in rows.values():
+        values = [row[c] for c in columns if c in row]
+        row["mean"] = sum(values) / len(values) if values else 0.0
+    return list(rows.values())
+
+
+def format_headline_table(summaries: Sequence[Mapping[str, Any]]) -> str:
+    """:func:`headline_table` as text, rates as percentages."""
+    rows = headline_table(summaries)
+    columns = ["agent", *headline_columns(summaries), "mean"]
+    return format_table(rows, columns, columns[1:])
+
+
+def ablation_table(summaries: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Table 7: the headline table with each configuration's mean against the first one's.
+
+    Rows are the configurations (agent labels, or ``run/agent``) in first-seen order; ``Δ mean``
+    is the row's mean minus the first row's, in points. Empty when fewer than two
+    configurations were run.
+    """
+    rows = headline_table(summaries)
+    if len(rows) < 2:
+        return []
+    base = rows[0]["mean"]
+    return [{**row, "Δ mean": row["mean"] - base} for row in rows]
+
+
+def format_ablation_table(summaries: Sequence[Mapping[str, Any]]) -> str:
+    """:func:`ablation_table` as text ("" when fewer than two configurations were run)."""
+    rows = ablation_table(summaries)
+    if not rows:
+        return ""
+    columns = ["agent", *headline_columns(summaries), "mean", "Δ mean"]
+    return format_table(rows, columns, columns[1:])
+
+
+def error_taxonomy(summaries: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Table 3: per tool and agent, the share of episodes in each kind of failure.
+
+    Returns:
+        One row per summary: ``tool``, ``agent``, ``episodes``, one rate per kind of
+        :data:`TAXONOMY`, ``other`` (every other failure) and ``no error`` (episodes without one).
+
+    >>> s = {"env": "toolbench/HomeSearch-v0", "agent": "m", "episodes": 4,
+    ...      "errors": {"wrong_api": 1, "non_executable": 2}}
+    >>> row = error_taxonomy([s])[0]
+    >>> row["API selection"], row["non-executable generation"], row["no error"]
+    (0.25, 0.5, 0.25)
+    """
+    rows = []
+    for summary in summaries:
+        n = int(summary.get("episodes", 0))
+        errors: Mapping[str, int] = summary.get("errors", {})
+        row: dict[str, Any] = {
+            "tool": column_of(summary["env"]),
+            "agent": _row_label(summary),
+            "episodes": n,
+        }
+        counted = 0
+        for title, categories in TAXONOMY:
+            count = sum(int(errors.get(c, 0)) for c in categories)
+            counted += count
+            row[title] = count / n if n else 0.0
+        failed = sum(int(v) for v in errors.values())
+        row["other"] = (failed - counted) / n if n else 0.0
+        row["no error"] = (n - failed) / n if n else 0.0
+        rows.append(row)
+    return rows
+
+
+def format_error_taxonomy(summaries: Sequence[Mapping[str, Any]]) -> str:
+    """:func:`error_taxonomy` as text, shares as percentages."""
+    rates = [title for title, _ in TAXONOMY] + ["other", "no error"]
+    return format_table(error_taxonomy(summaries), ["tool", "agent", "episodes", *rates], rates)

@@ -16,6 +16,7 @@ import time
 from typing import Any, NoReturn
 
 import gymnasium as gym
+from tqdm.auto import tqdm
 
 from toolgym.agents import AGENT_NAMES
 from toolgym.cli.complexity import add_parser as add_complexity_parser
@@ -95,6 +96,13 @@ def _eval_ids(args: argparse.Namespace) -> list[str]:
     return list(args.env or latest_env_ids())
 
 
+def _episodes(tasks: int, limit: int | None) -> int:
+    """How many episodes an env plays: its tasks (0 for an unlimited split) up to ``limit``."""
+    if tasks == 0:
+        return limit or 0
+    return tasks if limit is None else min(tasks, limit)
+
+
 def _cmd_eval(args: argparse.Namespace) -> int:
     from toolgym.evaluation.report import write_run_summary
     from toolgym.evaluation.runner import EvalResult, evaluate, fault_label, results_file
@@ -111,10 +119,14 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     labels = {env_id: env_label(args, label, env_id) for env_id in ids}
     rates: list[float | None] = [None] if args.faults is None else [None, args.faults]
     out = args.out or None
+    totals = {
+        env_id: _episodes(n, _limit(args, env_id, limit)) for env_id, n in args.task_counts.items()
+    }
+    recorded = 0
     if out is not None:  # a held lock or a mismatched resume, said before a model loads
         for env_id in ids:
             for rate in rates:
-                results_file(
+                checked = results_file(
                     out,
                     env_id,
                     fault_label(labels[env_id], rate),
@@ -127,16 +139,27 @@ def _cmd_eval(args: argparse.Namespace) -> int:
                     faults=rate,
                     settings=env_settings(args, settings, env_id),
                     resume=not args.no_resume,
-                ).check()
+                )
+                checked.check()
+                recorded += min(len(checked.records), totals[env_id])
     results: list[EvalResult] = []
     faulty: list[EvalResult] = []
     saved = 0
     started = datetime.datetime.now(datetime.UTC)
     clock = time.perf_counter()
 
+    overall = tqdm(
+        total=sum(totals.values()) * len(rates),
+        initial=recorded,
+        desc="all envs",
+        disable=args.no_progress or len(ids) * len(rates) < 2,
+        position=0,
+    )
+
     def count(_: Any) -> None:
         nonlocal saved
         saved += 1
+        overall.update(1)
 
     try:
         factory = _agent_factory(args)
@@ -170,6 +193,8 @@ def _cmd_eval(args: argparse.Namespace) -> int:
             f"\ninterrupted: {saved} episode(s) of this run saved{where}{resume}", file=sys.stderr
         )
         return 130
+    finally:
+        overall.close()
     wall = time.perf_counter() - clock
     summaries = [r.summary for r in results]
     faulty_summaries = [r.summary for r in faulty]

@@ -125,6 +125,8 @@ def _check_env_ids(ids: list[str]) -> None:
 def _check_eval_inputs(args: argparse.Namespace, ids: list[str]) -> dict[str, Any]:
     """Check every input of ``eval`` before anything heavy loads; the env kwargs to use.
 
+    Each env's number of tasks is kept in ``args.task_counts`` (for the run's progress bar).
+
     Raises:
         UserInputError: an unknown env, a task file that is missing, broken or for another env,
             a model that is not there, a results folder that cannot be written.
@@ -138,6 +140,7 @@ def _check_eval_inputs(args: argparse.Namespace, ids: list[str]) -> dict[str, An
             f"not {args.agent!r}"
         )
     env_kwargs: dict[str, Any] = {}
+    args.task_counts = {}
     if args.task_file:
         path = Path(args.task_file).expanduser()
         if not path.is_file():
@@ -157,6 +160,7 @@ def _check_eval_inputs(args: argparse.Namespace, ids: list[str]) -> dict[str, An
                 f"--task-file {args.task_file!r} does not hold tasks of {env_id}: {first}"
             ) from e
         _print_file_issues(env_id, env)
+        args.task_counts[env_id] = len(task_env(env).task_ids)  # 0: an unlimited split
         env.close()
     if args.agent == "llm":
         from toolgym.agents.backends import check_model

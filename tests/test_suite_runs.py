@@ -177,3 +177,29 @@ def test_an_llm_agent_goes_to_ray_workers_as_a_picklable_recipe() -> None:
     args = build_parser().parse_args(["eval", "--backend", "hf"])  # the older spelling
     normalize_backends(args)
     assert (args.backend, args.model_backend) == ("local", "hf")
+
+
+def test_eval_on_a_vector_env_records_what_a_local_run_records(tmp_path: Path) -> None:
+    from toolgym.evaluation.runner import evaluate
+
+    def strip(record: object) -> dict:
+        return {k: v for k, v in record.to_dict().items() if k != "time_s"}  # type: ignore[attr-defined]
+
+    local = evaluate(WEATHER, "random", limit=5, progress=False, faults=0.3)
+    vector = evaluate(
+        WEATHER, "random", limit=5, progress=False, faults=0.3, backend="vector", workers=2
+    )
+    assert [strip(r) for r in local.records] == [strip(r) for r in vector.records]
+    assert local.summary == vector.summary
+    backend = ScriptedBackend(["API.search()"], cycle=True)
+    batched = evaluate(
+        HOME,
+        lambda e: LLMAgent.for_env(e, backend),
+        limit=4,
+        progress=False,
+        backend="vector",
+        workers=2,
+    )
+    assert backend.calls == 2 and len(batched.records) == 4  # one generation per vector step
+    with pytest.raises(ValueError, match="backend is one of local, vector, ray"):
+        evaluate(HOME, "oracle", limit=1, backend="spark")

@@ -55,6 +55,7 @@ from toolgym.errors import (
     UserInputError,
 )
 from toolgym.evaluation.results import ResultsLockedError, ResultsMismatchError
+from toolgym.evaluation.runner import BACKENDS
 
 
 def _cmd_list(args: argparse.Namespace) -> int:
@@ -285,6 +286,10 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         from toolgym.evaluation.llm_perf import main as llm_main
 
         return llm_main([])
+    if args.scaling:
+        from toolgym.evaluation.scaling import main as scaling_main
+
+        return scaling_main([])
     from toolgym.evaluation.perf import main as perf_main
 
     return perf_main(["--repeat", str(args.repeat)])
@@ -365,8 +370,9 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--model", help="model id/path (hf), served model (openai), GGUF (llamacpp)")
     ev.add_argument(
         "--backend",
-        choices=("local", "ray", *MODEL_BACKENDS),
-        help="where episodes run: local (default, this process) or ray (spread over Ray "
+        choices=(*BACKENDS, *MODEL_BACKENDS),
+        help="where episodes run: local (default, this process), vector (an AsyncVectorEnv of "
+        "--workers processes, generations batched over them) or ray (spread over Ray "
         "workers); hf, openai and llamacpp are read as --model-backend",
     )
     ev.add_argument(
@@ -375,7 +381,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="how the model runs (default: openai if --base-url is given, else hf)",
     )
     ev.add_argument(
-        "--workers", type=_positive, default=2, help="Ray workers with --backend ray (default 2)"
+        "--workers",
+        type=_positive,
+        default=2,
+        help="sub-envs (--backend vector) or Ray workers (--backend ray); default 2",
     )
     ev.add_argument(
         "--ray-address",
@@ -476,6 +485,12 @@ def build_parser() -> argparse.ArgumentParser:
     bench = sub.add_parser("bench", help="print reset/step latency and oracle throughput")
     bench.add_argument("--repeat", type=_positive, default=2000)
     bench.add_argument("--llm", action="store_true", help="benchmark the embedded model instead")
+    bench.add_argument(
+        "--scaling",
+        action="store_true",
+        help="suite throughput with the oracle: sequential, AsyncVectorEnv and Ray at 1, 2, 4 "
+        "workers, with memory and scaling efficiency",
+    )
     bench.set_defaults(func=_cmd_bench)
     return parser
 

@@ -33,7 +33,7 @@ from toolgym.benchmarks.score import Score
 from toolgym.benchmarks.suite import TRAIN, TaskSuite
 from toolgym.benchmarks.tasks import Task, TaskId, TaskIssue, TaskSet, report_issue
 from toolgym.envs.gold_cache import MAX_ENTRIES, LRUCache
-from toolgym.envs.spaces import TextSpace, printable
+from toolgym.envs.spaces import InfoDict, TextSpace, printable
 from toolgym.envs.spec import FamilySpec, load_ref
 from toolgym.errors import TaskFileError, ToolgymError
 from toolgym.tools.backend import Attempt
@@ -172,6 +172,11 @@ class ToolEnv(gym.Env[str, str]):
         self._steps = 0
         self._done = False
         self._last_obs = ""
+        self.next_task_id: TaskId | None = None
+        """The task the next reset plays when its options name none (that reset clears it).
+
+        A vector env sets it per sub-env: ``vec.set_attr("next_task_id", [id0, id1, ...])``.
+        """
         self._validate_tasks()
 
     # -- tasks -----------------------------------------------------------------------------------
@@ -347,7 +352,11 @@ class ToolEnv(gym.Env[str, str]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[str, dict[str, Any]]:
-        """Start an episode on a task: ``options["task_id"]``, ``options["task"]`` or a random one."""
+        """Start an episode on a task.
+
+        The task is ``options["task_id"]``, ``options["task"]`` (a task or its record),
+        :attr:`next_task_id`, or else one drawn from the env's generator (seeded by ``seed``).
+        """
         super().reset(seed=seed)
         options = options or {}
         unknown = set(options) - {"task_id", "task"}
@@ -355,6 +364,14 @@ class ToolEnv(gym.Env[str, str]):
             raise ToolgymError(
                 f"reset options may contain 'task_id' or 'task'; got {sorted(unknown)}"
             )
+        queued, self.next_task_id = self.next_task_id, None
+        if queued is not None:
+            if options:
+                raise ToolgymError(
+                    f"reset got options {sorted(options)} and a next_task_id ({queued!r}); "
+                    "name the task one way"
+                )
+            options = {"task_id": queued}
         if "task" in options:
             record = options["task"]
             task = record if isinstance(record, Task) else Task.from_record(record, "inline")
@@ -382,16 +399,16 @@ class ToolEnv(gym.Env[str, str]):
         instruction = printable(task.instruction)
         opening = printable(self._backend.opening(instruction))
         self._last_obs = opening
-        info = {
-            "task_id": task.task_id,
-            "instruction": instruction,
-            "api_docs": self._tools.api_docs,
-            "api_doc_list": list(self._tools.api_doc_list),
-            "tools": list(self._tools.openai_schemas),
-            "action_language": self.language.name,
-            "action_mode": self.action_mode,
-            "split": self.split,
-        }
+        info = InfoDict(
+            task_id=task.task_id,
+            instruction=instruction,
+            api_docs=self._tools.api_docs,
+            api_doc_list=list(self._tools.api_doc_list),
+            tools=list(self._tools.openai_schemas),
+            action_language=self.language.name,
+            action_mode=self.action_mode,
+            split=self.split,
+        )
         if issue is not None:
             info["task_issue"] = issue.to_info()
         return opening, info
@@ -416,16 +433,18 @@ class ToolEnv(gym.Env[str, str]):
         if execution.finished:
             assert execution.attempt is not None, "a finished execution carries its attempt"
             score = self._check(execution.attempt)
-            info: dict[str, Any] = {
-                "error": score.error,
-                "metrics": score.metrics_dict(),
-                "prediction": score.prediction,
-                **execution.info,
-            }
+            info = InfoDict(
+                {
+                    "error": score.error,
+                    "metrics": score.metrics_dict(),
+                    "prediction": score.prediction,
+                    **execution.info,
+                }
+            )
             reward = self.reward_of(score)
         else:
             error = None if execution.error is None else execution.error.to_info()
-            info = {"error": error, **execution.info}
+            info = InfoDict({"error": error, **execution.info})
             reward = 0.0
         self._done = execution.finished
         obs = printable(execution.observation)

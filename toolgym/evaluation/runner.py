@@ -8,6 +8,9 @@ Three loops:
 * :func:`run_dfsdt`: depth-first search over actions with backtracking through the env's
   ``get_state``/``set_state`` (ToolLLM's DFSDT).
 
+:func:`evaluate` plays them here, on a vector env (:mod:`toolgym.evaluation.vector_runner`) or on
+Ray workers (:mod:`toolgym.evaluation.distributed`).
+
 :func:`evaluate` writes one JSON line per episode as soon as it ends
 (``<out>/<env>__<label>__<split>.jsonl``, see :mod:`toolgym.evaluation.results`) and, when the
 file exists, resumes: episodes already recorded are kept and not run again, a line cut by an
@@ -68,11 +71,13 @@ class EvalResult:
         return len(self.records) - self.resumed
 
 
-def _new_record(obs: str, info: dict[str, Any]) -> EpisodeRecord:
+def new_record(obs: str, info: dict[str, Any]) -> EpisodeRecord:
+    """The record of an episode that has just been reset (every loop starts one this way)."""
     return EpisodeRecord(info["task_id"], info["instruction"], observation=obs)
 
 
-def _agent_error(e: Exception) -> dict[str, str]:
+def agent_error(e: Exception) -> dict[str, str]:
+    """The ``agent_error`` a record keeps when the agent (or its model backend) failed."""
     return {"category": AGENT_ERROR, "message": f"{type(e).__name__}: {e}"}
 
 
@@ -86,7 +91,8 @@ class _EnvFailure(Exception):
         )
 
 
-def _checked(action: Any) -> str:
+def checked_action(action: Any) -> str:
+    """``action`` itself, or a ``TypeError`` saying the agent returned something else."""
     if not isinstance(action, str):
         raise TypeError(f"the agent returned a {type(action).__name__}, not an action string")
     return action
@@ -99,7 +105,7 @@ def _env_step(env: gym.Env[Any, Any], action: str) -> tuple[Any, ...]:
         raise _EnvFailure(e) from e
 
 
-def _close_record(
+def close_record(
     env: gym.Env[Any, Any],
     record: EpisodeRecord,
     terminated: bool,
@@ -108,6 +114,12 @@ def _close_record(
     start: float,
     failure: _EnvFailure | None = None,
 ) -> EpisodeRecord:
+    """Finish ``record``: its end flags, metrics, error (a timeout when a budget ended it), time.
+
+    A terminated episode keeps the env's last metrics and error; one that did not end by itself
+    is scored on the env's final state; ``failure`` (an exception out of ``env.step``) scores as
+    an action that did not run.
+    """
     record.terminated, record.truncated = terminated, truncated
     record.warnings = step_info.get("warnings", [])
     if failure is not None:
@@ -140,7 +152,7 @@ def run_episode(
     options = None if task_id is None else {"task_id": task_id}
     start = time.perf_counter()
     obs, info = env.reset(seed=seed, options=options)
-    record = _new_record(obs, info)
+    record = new_record(obs, info)
     terminated = truncated = False
     step_info: dict[str, Any] = {}
     failure = None
@@ -148,7 +160,7 @@ def run_episode(
         agent.reset(obs, info)
         while not (terminated or truncated):
             action, turn = agent.act_with_info(obs, info)
-            obs, reward, terminated, truncated, step_info = _env_step(env, _checked(action))
+            obs, reward, terminated, truncated, step_info = _env_step(env, checked_action(action))
             info = {**info, **step_info}
             record.log_step(action, turn, obs, float(reward), step_info)
     except _EnvFailure as e:
@@ -156,8 +168,8 @@ def run_episode(
     except InfrastructureError:
         raise  # not the agent's failure: nothing is recorded
     except Exception as e:  # the agent (not the env) failed: keep the episode, say why
-        record.error = _agent_error(e)
-    return _close_record(env, record, terminated, truncated, step_info, start, failure)
+        record.error = agent_error(e)
+    return close_record(env, record, terminated, truncated, step_info, start, failure)
 
 
 def run_batch(
@@ -187,7 +199,7 @@ def run_batch(
         agents[i].reset(o, info)
         obs.append(o)
         infos.append(info)
-        records.append(_new_record(o, info))
+        records.append(new_record(o, info))
     done = [False] * n
     last_info: list[dict[str, Any]] = [{} for _ in range(n)]
     flags = [(False, False)] * n
@@ -197,7 +209,7 @@ def run_batch(
     def finish(i: int) -> None:
         done[i] = True
         terminated, truncated = flags[i]
-        closed[i] = _close_record(
+        closed[i] = close_record(
             envs[i], records[i], terminated, truncated, last_info[i], start, failures[i]
         )
         if on_done is not None:
@@ -227,17 +239,17 @@ def run_batch(
                         )
                     )
                 except PromptRejected as e:
-                    records[i].error = _agent_error(e)
+                    records[i].error = agent_error(e)
                     generations.append(None)
         for i, prompt, generation in zip(active, prompts, generations, strict=True):
             if generation is None:
                 finish(i)
                 continue
             try:
-                action = _checked(agents[i].parse(generation, infos[i]))
+                action = checked_action(agents[i].parse(generation, infos[i]))
                 turn = agents[i].record(prompt, generation, action)
             except Exception as e:  # the agent failed on this slot only
-                records[i].error = _agent_error(e)
+                records[i].error = agent_error(e)
                 finish(i)
                 continue
             try:
@@ -296,7 +308,7 @@ def run_dfsdt(
     options = None if task_id is None else {"task_id": task_id}
     start = time.perf_counter()
     obs, info = env.reset(seed=seed, options=options)
-    record = _new_record(obs, info)
+    record = new_record(obs, info)
     record.search = []
     agent.reset(obs, info)
     budget = max_steps if max_steps is not None else width * max_depth
@@ -318,7 +330,7 @@ def run_dfsdt(
             action, turn = agent.act_with_info(node.obs, node.info)
             node.tried.append(action)
             agent.avoid = []
-            o, reward, terminated, _, step_info = _env_step(env.unwrapped, _checked(action))
+            o, reward, terminated, _, step_info = _env_step(env.unwrapped, checked_action(action))
             record.log_step(action, turn, o, float(reward), step_info)
             record.search.append({"event": "step", "depth": node.depth + 1, "action": action})
             if terminated and step_info.get("code") == GIVE_UP_CODE:
@@ -342,7 +354,7 @@ def run_dfsdt(
     except InfrastructureError:
         raise
     except Exception as e:
-        record.error = _agent_error(e)
+        record.error = agent_error(e)
     if not terminated and gave_up is not None and failure is None:
         # no answer anywhere: the first give-up (in visit order) is the search's outcome
         base.set_state(gave_up[0])
@@ -350,7 +362,7 @@ def run_dfsdt(
         # the episode's result is that give-up's: its reward, not the last step's
         record.return_ += gave_up[2] - record.reward
         record.reward, record.observation = gave_up[2], gave_up[1]
-    return _close_record(env, record, terminated, not terminated, step_info, start, failure)
+    return close_record(env, record, terminated, not terminated, step_info, start, failure)
 
 
 def _task_source(split: str, env_kwargs: dict[str, Any]) -> dict[str, Any]:
@@ -422,6 +434,10 @@ def fault_label(label: str, faults: float | None) -> str:
     return label if faults is None else f"{label}@faults={faults:g}"
 
 
+BACKENDS = ("local", "vector", "ray")
+"""Where :func:`evaluate` plays episodes."""
+
+
 def evaluate(
     env_id: str,
     agent: str | AgentFactory | Any = "oracle",
@@ -473,10 +489,12 @@ def evaluate(
         on_record: called with each record once it is saved.
         faults: play with :class:`~toolgym.wrappers.FaultInjection` at this rate (seeded with
             ``seed``); the agent's label gets ``@faults=RATE``.
-        backend: ``"local"`` (this process) or ``"ray"`` (episodes spread over ``workers`` Ray
-            workers, see :mod:`toolgym.evaluation.distributed`; the records are the same, and
-            only this process writes them).
-        workers: Ray workers (``backend="ray"``).
+        backend: ``"local"`` (this process), ``"vector"`` (an ``AsyncVectorEnv`` of
+            ``workers`` sub-env processes, LLM generations batched over them, see
+            :mod:`toolgym.evaluation.vector_runner`) or ``"ray"`` (episodes spread over
+            ``workers`` Ray workers, see :mod:`toolgym.evaluation.distributed`). The records are
+            the same, and only this process writes them.
+        workers: sub-envs (``"vector"``) or Ray workers (``"ray"``).
         ray_address: an existing Ray cluster to join (default: a local instance).
 
     Raises:
@@ -485,8 +503,10 @@ def evaluate(
         ResultsMismatchError: a resume with settings other than the saved records'.
         ResultsLockedError: another process is writing the same results file.
     """
-    if backend not in ("local", "ray"):
-        raise ValueError(f"backend is 'local' or 'ray'; got {backend!r}")
+    if backend not in BACKENDS:
+        raise ValueError(f"backend is one of {', '.join(BACKENDS)}; got {backend!r}")
+    if backend == "vector" and strategy == "dfsdt":
+        raise ValueError("DFSDT backtracks through one env's saved states; use backend='local'")
     kwargs = dict(env_kwargs or {})
     if "task_file" not in kwargs:
         kwargs["split"] = split
@@ -603,6 +623,8 @@ def evaluate(
                 batch_size=batch_size if batchable else 1,
                 on_record=keep,
             )
+        elif backend == "vector":
+            _play_vector(env_id, agent, kwargs, todo, seeds, workers, seed, faults, keep)
         else:
             _play_local(envs, agents, todo, seeds, strategy, dfsdt_width, batchable, keep)
         wall = time.perf_counter() - started
@@ -611,6 +633,39 @@ def evaluate(
     summary = summarize(records, spec.metrics, spec.breakdown, spec.headline)
     path = results.path if results is not None else None
     return EvalResult(records, summary, path, resumed=len(ids) - len(todo), wall_s=wall)
+
+
+def _play_vector(
+    env_id: str,
+    agent: str | AgentFactory,
+    env_kwargs: dict[str, Any],
+    todo: list[tuple[int, Any]],
+    seeds: dict[int, int],
+    workers: int,
+    seed: int,
+    faults: float | None,
+    keep: Callable[[int, EpisodeRecord], None],
+) -> None:
+    """Play ``todo`` on an ``AsyncVectorEnv`` of ``workers`` sub-envs, one process each.
+
+    An LLM agent's generations are batched over the sub-envs (its backend stays here).
+    """
+    from toolgym.evaluation.vector_runner import run_vector, sub_envs, vector_env
+
+    wrappers = [] if faults is None else [lambda e: FaultInjection(e, faults, seed=seed)]
+    vec = vector_env(env_id, min(workers, max(len(todo), 1)), wrappers=wrappers, **env_kwargs)
+    try:
+        subs = sub_envs(vec)
+        agents = [make_agent(agent, e, seed) if isinstance(agent, str) else agent(e) for e in subs]
+        run_vector(
+            vec,
+            agents,
+            [t for _, t in todo],
+            [seeds[i] for i, _ in todo],
+            on_record=lambda k, record: keep(todo[k][0], record),
+        )
+    finally:
+        vec.close()
 
 
 def _play_local(

@@ -252,7 +252,7 @@ def _results_section(model: _Model) -> str:
             values = [None if v is None else float(v.get(fam.headline, 0.0)) for v in found]
             if any(v is not None for v in found):
                 series.append((model.color(i, agent), values))
-        axis = fam.headline_title + ("" if fam.headline == "success" else " (reward)")
+        axis = fam.headline_title
         label = f"{fam.title}: {axis} per agent"
         chart = charts.grouped_bars(
             columns, series, ylabel=axis, percent=fam.percent, chart_id=f"bars{n}", label=label
@@ -269,8 +269,7 @@ def _results_section(model: _Model) -> str:
         numeric = set(range(3, len(head)))
         parts.append(
             f'<div><h3 id="family-{n}">{_e(fam.title)}</h3>'
-            f'<p class="note">Headline: {_e(fam.headline_title)}'
-            f"{'' if fam.headline == 'success' else ' (the reward; no success rate)'}.</p>"
+            f'<p class="note">Headline: {_e(fam.headline_title)}.</p>'
             f'<div class="side">{chart}{_table(head, rows, numeric, skip_first=one)}</div></div>'
         )
     parts.append("</section>")

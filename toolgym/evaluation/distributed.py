@@ -60,8 +60,9 @@ import gymnasium as gym
 from toolgym.agents import Agent, make_agent
 from toolgym.agents.backends.base import DEFAULT_STOPS, Generation, LLMBackend, Prompt
 from toolgym.errors import DependencyNotInstalled, InfrastructureError
+from toolgym.evaluation.dfsdt import run_dfsdt
+from toolgym.evaluation.episodes import run_batch, run_episode
 from toolgym.evaluation.records import EpisodeRecord
-from toolgym.evaluation.runner import run_batch, run_dfsdt, run_episode
 from toolgym.wrappers import FaultInjection
 
 RAY_INSTALL = 'pip install "toolgym[ray]"'

@@ -1,12 +1,13 @@
-"""The evaluation runner: it owns the loop, runs agents in envs, records and summarizes episodes.
+"""The evaluation runner: it runs agents in envs, records and summarizes episodes.
 
-Three loops:
+Three loops play episodes (re-exported here):
 
-* :func:`run_episode`: one episode, one agent, one action per step (``single`` and ``react``);
-* :func:`run_batch`: N episodes in lockstep, one batched generation per step for LLM agents that
-  share a backend;
-* :func:`run_dfsdt`: depth-first search over actions with backtracking through the env's
-  ``get_state``/``set_state`` (ToolLLM's DFSDT).
+* :func:`~toolgym.evaluation.episodes.run_episode`: one episode, one agent, one action per step
+  (``single`` and ``react``);
+* :func:`~toolgym.evaluation.episodes.run_batch`: N episodes in lockstep, one batched generation
+  per step for LLM agents that share a backend;
+* :func:`~toolgym.evaluation.dfsdt.run_dfsdt`: depth-first search over actions with
+  backtracking through the env's ``get_state``/``set_state`` (ToolLLM's DFSDT).
 
 :func:`evaluate` plays them here, on a vector env (:mod:`toolgym.evaluation.vector_runner`) or on
 Ray workers (:mod:`toolgym.evaluation.distributed`).
@@ -39,14 +40,42 @@ import gymnasium as gym
 from tqdm.auto import tqdm
 
 from toolgym.agents import Agent, make_agent
-from toolgym.agents.backends.base import PromptRejected, generate_checked
 from toolgym.envs.protocol import task_env
-from toolgym.errors import InfrastructureError
+from toolgym.evaluation.dfsdt import GIVE_UP_CODE, run_dfsdt
+from toolgym.evaluation.episodes import (
+    EnvFailure,
+    agent_error,
+    checked_action,
+    close_record,
+    env_step,
+    new_record,
+    run_batch,
+    run_episode,
+)
 from toolgym.evaluation.records import EpisodeRecord
 from toolgym.evaluation.report import summarize
 from toolgym.evaluation.results import ResultsFile, record_key
-from toolgym.tools.errors import AGENT_ERROR, RUNTIME_ERROR, TIMEOUT, ToolCallError
 from toolgym.wrappers import FaultInjection
+
+__all__ = [
+    "BACKENDS",
+    "GIVE_UP_CODE",
+    "AgentFactory",
+    "EnvFailure",
+    "EvalResult",
+    "agent_error",
+    "checked_action",
+    "close_record",
+    "env_step",
+    "evaluate",
+    "fault_label",
+    "new_record",
+    "results_file",
+    "results_path",
+    "run_batch",
+    "run_dfsdt",
+    "run_episode",
+]
 
 AgentFactory = Callable[[gym.Env[Any, Any]], Agent]
 
@@ -69,300 +98,6 @@ class EvalResult:
     def played(self) -> int:
         """How many episodes this call played (the others were resumed from the file)."""
         return len(self.records) - self.resumed
-
-
-def new_record(obs: str, info: dict[str, Any]) -> EpisodeRecord:
-    """The record of an episode that has just been reset (every loop starts one this way)."""
-    return EpisodeRecord(info["task_id"], info["instruction"], observation=obs)
-
-
-def agent_error(e: Exception) -> dict[str, str]:
-    """The ``agent_error`` a record keeps when the agent (or its model backend) failed."""
-    return {"category": AGENT_ERROR, "message": f"{type(e).__name__}: {e}"}
-
-
-class _EnvFailure(Exception):
-    """An exception out of ``env.step``: the episode stops and scores as an action that failed."""
-
-    def __init__(self, error: Exception) -> None:
-        super().__init__(f"{type(error).__name__}: {error}")
-        self.tool_error = ToolCallError(
-            RUNTIME_ERROR, f"the environment failed on this action ({self})"
-        )
-
-
-def checked_action(action: Any) -> str:
-    """``action`` itself, or a ``TypeError`` saying the agent returned something else."""
-    if not isinstance(action, str):
-        raise TypeError(f"the agent returned a {type(action).__name__}, not an action string")
-    return action
-
-
-def _env_step(env: gym.Env[Any, Any], action: str) -> tuple[Any, ...]:
-    try:
-        return env.step(action)
-    except Exception as e:  # a toolgym bug: never score what the episode did before it
-        raise _EnvFailure(e) from e
-
-
-def close_record(
-    env: gym.Env[Any, Any],
-    record: EpisodeRecord,
-    terminated: bool,
-    truncated: bool,
-    step_info: dict[str, Any],
-    start: float,
-    failure: _EnvFailure | None = None,
-) -> EpisodeRecord:
-    """Finish ``record``: its end flags, metrics, error (a timeout when a budget ended it), time.
-
-    A terminated episode keeps the env's last metrics and error; one that did not end by itself
-    is scored on the env's final state; ``failure`` (an exception out of ``env.step``) scores as
-    an action that did not run.
-    """
-    record.terminated, record.truncated = terminated, truncated
-    record.warnings = step_info.get("warnings", [])
-    if failure is not None:
-        record.metrics = task_env(env).score(failure.tool_error).metrics_dict()
-        record.error = failure.tool_error.to_info()
-    elif terminated:
-        record.metrics = step_info["metrics"]
-        record.error = step_info["error"]
-        record.prediction = step_info.get("prediction")
-    else:
-        record.metrics = task_env(env).score().metrics_dict()
-        if record.error is None:
-            record.error = {
-                "category": TIMEOUT,
-                "message": f"the step budget ({record.steps} steps) ran out before the episode ended",
-            }
-    if record.turns:  # the single-step protocol's fields, at the top for easy reading
-        first = record.turns[0]
-        record.prompt = first.get("prompt")
-        record.generation = first.get("generation")
-        record.action = first.get("action")
-    record.time_s = time.perf_counter() - start
-    return record
-
-
-def run_episode(
-    env: gym.Env[Any, Any], agent: Agent, *, task_id: Any = None, seed: int | None = None
-) -> EpisodeRecord:
-    """Play one episode; agent failures are recorded (``agent_error``), never raised."""
-    options = None if task_id is None else {"task_id": task_id}
-    start = time.perf_counter()
-    obs, info = env.reset(seed=seed, options=options)
-    record = new_record(obs, info)
-    terminated = truncated = False
-    step_info: dict[str, Any] = {}
-    failure = None
-    try:
-        agent.reset(obs, info)
-        while not (terminated or truncated):
-            action, turn = agent.act_with_info(obs, info)
-            obs, reward, terminated, truncated, step_info = _env_step(env, checked_action(action))
-            info = {**info, **step_info}
-            record.log_step(action, turn, obs, float(reward), step_info)
-    except _EnvFailure as e:
-        failure = e
-    except InfrastructureError:
-        raise  # not the agent's failure: nothing is recorded
-    except Exception as e:  # the agent (not the env) failed: keep the episode, say why
-        record.error = agent_error(e)
-    return close_record(env, record, terminated, truncated, step_info, start, failure)
-
-
-def run_batch(
-    envs: Sequence[gym.Env[Any, Any]],
-    agents: Sequence[Any],
-    task_ids: Sequence[Any],
-    seeds: Sequence[int | None],
-    *,
-    on_done: Callable[[int, EpisodeRecord], Any] | None = None,
-) -> list[EpisodeRecord]:
-    """Play ``len(task_ids)`` episodes in lockstep with one batched generation per step.
-
-    ``agents`` are LLM agents (``prompt``/``parse`` halves) sharing one backend; slot ``i`` plays
-    ``task_ids[i]`` in ``envs[i]``. Each episode is closed as soon as it ends: ``on_done(i,
-    record)`` is called then (so a caller saves it and advances its progress without waiting for
-    the batch), and its ``time_s`` is its own wall time, from the batch's start to its end.
-    """
-    n = len(task_ids)
-    backend = agents[0].backend
-    start = time.perf_counter()
-    obs: list[str] = []
-    infos: list[dict[str, Any]] = []
-    records = []
-    for i in range(n):
-        options = None if task_ids[i] is None else {"task_id": task_ids[i]}
-        o, info = envs[i].reset(seed=seeds[i], options=options)
-        agents[i].reset(o, info)
-        obs.append(o)
-        infos.append(info)
-        records.append(new_record(o, info))
-    done = [False] * n
-    last_info: list[dict[str, Any]] = [{} for _ in range(n)]
-    flags = [(False, False)] * n
-    failures: list[_EnvFailure | None] = [None] * n
-    closed: list[EpisodeRecord | None] = [None] * n
-
-    def finish(i: int) -> None:
-        done[i] = True
-        terminated, truncated = flags[i]
-        closed[i] = close_record(
-            envs[i], records[i], terminated, truncated, last_info[i], start, failures[i]
-        )
-        if on_done is not None:
-            on_done(i, closed[i])
-
-    while not all(done):
-        active = [i for i in range(n) if not done[i]]
-        prompts = [agents[i].prompt(obs[i], infos[i]) for i in active]
-        generations: list[Any]
-        try:
-            generations = generate_checked(
-                backend,
-                prompts,
-                max_new_tokens=agents[active[0]].max_new_tokens,
-                stop=agents[active[0]].stop,
-            )
-        except PromptRejected:  # which one? each prompt alone, so the others still play
-            generations = []
-            for i, prompt in zip(active, prompts, strict=True):
-                try:
-                    generations.extend(
-                        generate_checked(
-                            backend,
-                            [prompt],
-                            max_new_tokens=agents[i].max_new_tokens,
-                            stop=agents[i].stop,
-                        )
-                    )
-                except PromptRejected as e:
-                    records[i].error = agent_error(e)
-                    generations.append(None)
-        for i, prompt, generation in zip(active, prompts, generations, strict=True):
-            if generation is None:
-                finish(i)
-                continue
-            try:
-                action = checked_action(agents[i].parse(generation, infos[i]))
-                turn = agents[i].record(prompt, generation, action)
-            except Exception as e:  # the agent failed on this slot only
-                records[i].error = agent_error(e)
-                finish(i)
-                continue
-            try:
-                o, reward, terminated, truncated, step_info = _env_step(envs[i], action)
-            except _EnvFailure as e:
-                failures[i] = e
-                finish(i)
-                continue
-            infos[i] = {**infos[i], **step_info}
-            obs[i] = o
-            last_info[i] = step_info
-            flags[i] = (terminated, truncated)
-            records[i].log_step(action, turn, o, float(reward), step_info)
-            if terminated or truncated:
-                finish(i)
-    return [record for record in closed if record is not None]
-
-
-GIVE_UP_CODE = 4
-"""The status code of a give-up (``info["code"]``), after which DFSDT backtracks."""
-
-
-@dataclass
-class _Node:
-    state: dict[str, Any]
-    agent_state: dict[str, Any]
-    obs: str
-    info: dict[str, Any]
-    depth: int
-    tried: list[str]
-
-
-def run_dfsdt(
-    env: gym.Env[Any, Any],
-    agent: Any,
-    *,
-    task_id: Any = None,
-    seed: int | None = None,
-    width: int = 2,
-    max_depth: int = 12,
-    max_steps: int | None = None,
-) -> EpisodeRecord:
-    """Depth-first search over actions with backtracking (ToolLLM's DFSDT).
-
-    At each node the agent proposes up to ``width`` different actions (it is told which ones were
-    already tried there). An action whose observation is an error is a failed branch: the search
-    tries a sibling, and when a node has no tries left it backtracks to its parent by restoring
-    the env's and the agent's saved states. The first action that ends the episode ends the search
-    (its outcome is what is scored: the search never looks at rewards), except a give-up (status
-    code 4, ToolBench's ``give_up_and_restart``): as in ToolBench's DFSDT, the node it was
-    given from is abandoned and its parent tries another action; when the search finds no answer,
-    the first give-up (in visit order, not a random one) is its outcome. ``max_steps`` (default
-    ``width × max_depth``) bounds the env steps of the whole search.
-    """
-    base = task_env(env)
-    options = None if task_id is None else {"task_id": task_id}
-    start = time.perf_counter()
-    obs, info = env.reset(seed=seed, options=options)
-    record = new_record(obs, info)
-    record.search = []
-    agent.reset(obs, info)
-    budget = max_steps if max_steps is not None else width * max_depth
-    stack = [_Node(base.get_state(), agent.get_state(), obs, info, 0, [])]
-    terminated = False
-    gave_up: tuple[dict[str, Any], str, float, dict[str, Any]] | None = None
-    step_info: dict[str, Any] = {}
-    failure = None
-    try:
-        while stack and record.steps < budget:
-            node = stack[-1]
-            if len(node.tried) >= width or node.depth >= max_depth:
-                stack.pop()
-                record.search.append({"event": "backtrack", "depth": node.depth})
-                continue
-            base.set_state(node.state)
-            agent.set_state(node.agent_state)
-            agent.avoid = list(node.tried)
-            action, turn = agent.act_with_info(node.obs, node.info)
-            node.tried.append(action)
-            agent.avoid = []
-            o, reward, terminated, _, step_info = _env_step(env.unwrapped, checked_action(action))
-            record.log_step(action, turn, o, float(reward), step_info)
-            record.search.append({"event": "step", "depth": node.depth + 1, "action": action})
-            if terminated and step_info.get("code") == GIVE_UP_CODE:
-                # a give-up: its parent's subtree is abandoned, the grandparent tries a sibling
-                if gave_up is None:
-                    gave_up = (base.get_state(), o, float(reward), step_info)
-                stack.pop()
-                record.search.append({"event": "give_up", "depth": node.depth + 1})
-                terminated = False
-                continue
-            if terminated:
-                break
-            if step_info.get("error"):
-                continue  # a failed branch: try a sibling (or backtrack)
-            child_info = {**node.info, **step_info}
-            stack.append(
-                _Node(base.get_state(), agent.get_state(), o, child_info, node.depth + 1, [])
-            )
-    except _EnvFailure as e:
-        failure = e
-    except InfrastructureError:
-        raise
-    except Exception as e:
-        record.error = agent_error(e)
-    if not terminated and gave_up is not None and failure is None:
-        # no answer anywhere: the first give-up (in visit order) is the search's outcome
-        base.set_state(gave_up[0])
-        terminated, step_info = True, gave_up[3]
-        # the episode's result is that give-up's: its reward, not the last step's
-        record.return_ += gave_up[2] - record.reward
-        record.reward, record.observation = gave_up[2], gave_up[1]
-    return close_record(env, record, terminated, not terminated, step_info, start, failure)
 
 
 def _task_source(split: str, env_kwargs: dict[str, Any]) -> dict[str, Any]:

@@ -57,8 +57,8 @@ from toolgym.benchmarks.tasks import Task, TaskId, TaskIssue
 from toolgym.envs.spaces import info_at
 from toolgym.envs.spec import FamilySpec
 from toolgym.errors import InfrastructureError
+from toolgym.evaluation.episodes import agent_error, checked_action, close_record, new_record
 from toolgym.evaluation.records import EpisodeRecord
-from toolgym.evaluation.runner import agent_error, checked_action, close_record, new_record
 from toolgym.tools.errors import ToolCallError
 from toolgym.tools.faults import FaultPlan
 from toolgym.tools.language import ActionLanguage, AgentHints

@@ -1,0 +1,226 @@
+"""Playing episodes: one agent in one env, or N in lockstep with batched generation.
+
+* :func:`run_episode`: one episode, one action per step (``single`` and ``react``);
+* :func:`run_batch`: N episodes in lockstep, one batched generation per step for LLM agents that
+  share a backend.
+
+Whose failure it is decides what is recorded. An agent that fails (an exception out of ``act``,
+a generation that cannot be parsed, a prompt the model server rejects) is recorded as the
+episode's ``agent_error``; an exception out of ``env.step`` scores as an action that did not run
+(:class:`EnvFailure`). When the infrastructure fails
+(:class:`~toolgym.errors.InfrastructureError`: a model server down after its retries, a model
+that crashed), it propagates and the episodes in flight are not recorded.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import gymnasium as gym
+
+from toolgym.agents import Agent
+from toolgym.agents.backends.base import PromptRejected, generate_checked
+from toolgym.envs.protocol import task_env
+from toolgym.errors import InfrastructureError
+from toolgym.evaluation.records import EpisodeRecord
+from toolgym.tools.errors import AGENT_ERROR, RUNTIME_ERROR, TIMEOUT, ToolCallError
+
+
+def new_record(obs: str, info: dict[str, Any]) -> EpisodeRecord:
+    """The record of an episode that has just been reset (every loop starts one this way)."""
+    return EpisodeRecord(info["task_id"], info["instruction"], observation=obs)
+
+
+def agent_error(e: Exception) -> dict[str, str]:
+    """The ``agent_error`` a record keeps when the agent (or its model backend) failed."""
+    return {"category": AGENT_ERROR, "message": f"{type(e).__name__}: {e}"}
+
+
+class EnvFailure(Exception):
+    """An exception out of ``env.step``: the episode stops and scores as an action that failed."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__(f"{type(error).__name__}: {error}")
+        self.tool_error = ToolCallError(
+            RUNTIME_ERROR, f"the environment failed on this action ({self})"
+        )
+
+
+def checked_action(action: Any) -> str:
+    """``action`` itself, or a ``TypeError`` saying the agent returned something else."""
+    if not isinstance(action, str):
+        raise TypeError(f"the agent returned a {type(action).__name__}, not an action string")
+    return action
+
+
+def env_step(env: gym.Env[Any, Any], action: str) -> tuple[Any, ...]:
+    """``env.step(action)``; an exception out of it becomes :class:`EnvFailure`."""
+    try:
+        return env.step(action)
+    except Exception as e:  # a toolgym bug: never score what the episode did before it
+        raise EnvFailure(e) from e
+
+
+def close_record(
+    env: gym.Env[Any, Any],
+    record: EpisodeRecord,
+    terminated: bool,
+    truncated: bool,
+    step_info: dict[str, Any],
+    start: float,
+    failure: EnvFailure | None = None,
+) -> EpisodeRecord:
+    """Finish ``record``: its end flags, metrics, error (a timeout when a budget ended it), time.
+
+    A terminated episode keeps the env's last metrics and error; one that did not end by itself
+    is scored on the env's final state; ``failure`` (an exception out of ``env.step``) scores as
+    an action that did not run.
+    """
+    record.terminated, record.truncated = terminated, truncated
+    record.warnings = step_info.get("warnings", [])
+    if failure is not None:
+        record.metrics = task_env(env).score(failure.tool_error).metrics_dict()
+        record.error = failure.tool_error.to_info()
+    elif terminated:
+        record.metrics = step_info["metrics"]
+        record.error = step_info["error"]
+        record.prediction = step_info.get("prediction")
+    else:
+        record.metrics = task_env(env).score().metrics_dict()
+        if record.error is None:
+            record.error = {
+                "category": TIMEOUT,
+                "message": f"the step budget ({record.steps} steps) ran out before the episode ended",
+            }
+    if record.turns:  # the single-step protocol's fields, at the top for easy reading
+        first = record.turns[0]
+        record.prompt = first.get("prompt")
+        record.generation = first.get("generation")
+        record.action = first.get("action")
+    record.time_s = time.perf_counter() - start
+    return record
+
+
+def run_episode(
+    env: gym.Env[Any, Any], agent: Agent, *, task_id: Any = None, seed: int | None = None
+) -> EpisodeRecord:
+    """Play one episode; agent failures are recorded (``agent_error``), never raised."""
+    options = None if task_id is None else {"task_id": task_id}
+    start = time.perf_counter()
+    obs, info = env.reset(seed=seed, options=options)
+    record = new_record(obs, info)
+    terminated = truncated = False
+    step_info: dict[str, Any] = {}
+    failure = None
+    try:
+        agent.reset(obs, info)
+        while not (terminated or truncated):
+            action, turn = agent.act_with_info(obs, info)
+            obs, reward, terminated, truncated, step_info = env_step(env, checked_action(action))
+            info = {**info, **step_info}
+            record.log_step(action, turn, obs, float(reward), step_info)
+    except EnvFailure as e:
+        failure = e
+    except InfrastructureError:
+        raise  # not the agent's failure: nothing is recorded
+    except Exception as e:  # the agent (not the env) failed: keep the episode, say why
+        record.error = agent_error(e)
+    return close_record(env, record, terminated, truncated, step_info, start, failure)
+
+
+def run_batch(
+    envs: Sequence[gym.Env[Any, Any]],
+    agents: Sequence[Any],
+    task_ids: Sequence[Any],
+    seeds: Sequence[int | None],
+    *,
+    on_done: Callable[[int, EpisodeRecord], Any] | None = None,
+) -> list[EpisodeRecord]:
+    """Play ``len(task_ids)`` episodes in lockstep with one batched generation per step.
+
+    ``agents`` are LLM agents (``prompt``/``parse`` halves) sharing one backend; slot ``i`` plays
+    ``task_ids[i]`` in ``envs[i]``. Each episode is closed as soon as it ends: ``on_done(i,
+    record)`` is called then (so a caller saves it and advances its progress without waiting for
+    the batch), and its ``time_s`` is its own wall time, from the batch's start to its end.
+    """
+    n = len(task_ids)
+    backend = agents[0].backend
+    start = time.perf_counter()
+    obs: list[str] = []
+    infos: list[dict[str, Any]] = []
+    records = []
+    for i in range(n):
+        options = None if task_ids[i] is None else {"task_id": task_ids[i]}
+        o, info = envs[i].reset(seed=seeds[i], options=options)
+        agents[i].reset(o, info)
+        obs.append(o)
+        infos.append(info)
+        records.append(new_record(o, info))
+    done = [False] * n
+    last_info: list[dict[str, Any]] = [{} for _ in range(n)]
+    flags = [(False, False)] * n
+    failures: list[EnvFailure | None] = [None] * n
+    closed: list[EpisodeRecord | None] = [None] * n
+
+    def finish(i: int) -> None:
+        done[i] = True
+        terminated, truncated = flags[i]
+        closed[i] = close_record(
+            envs[i], records[i], terminated, truncated, last_info[i], start, failures[i]
+        )
+        if on_done is not None:
+            on_done(i, closed[i])
+
+    while not all(done):
+        active = [i for i in range(n) if not done[i]]
+        prompts = [agents[i].prompt(obs[i], infos[i]) for i in active]
+        generations: list[Any]
+        try:
+            generations = generate_checked(
+                backend,
+                prompts,
+                max_new_tokens=agents[active[0]].max_new_tokens,
+                stop=agents[active[0]].stop,
+            )
+        except PromptRejected:  # which one? each prompt alone, so the others still play
+            generations = []
+            for i, prompt in zip(active, prompts, strict=True):
+                try:
+                    generations.extend(
+                        generate_checked(
+                            backend,
+                            [prompt],
+                            max_new_tokens=agents[i].max_new_tokens,
+                            stop=agents[i].stop,
+                        )
+                    )
+                except PromptRejected as e:
+                    records[i].error = agent_error(e)
+                    generations.append(None)
+        for i, prompt, generation in zip(active, prompts, generations, strict=True):
+            if generation is None:
+                finish(i)
+                continue
+            try:
+                action = checked_action(agents[i].parse(generation, infos[i]))
+                turn = agents[i].record(prompt, generation, action)
+            except Exception as e:  # the agent failed on this slot only
+                records[i].error = agent_error(e)
+                finish(i)
+                continue
+            try:
+                o, reward, terminated, truncated, step_info = env_step(envs[i], action)
+            except EnvFailure as e:
+                failures[i] = e
+                finish(i)
+                continue
+            infos[i] = {**infos[i], **step_info}
+            obs[i] = o
+            last_info[i] = step_info
+            flags[i] = (terminated, truncated)
+            records[i].log_step(action, turn, o, float(reward), step_info)
+            if terminated or truncated:
+                finish(i)
+    return [record for record in closed if record is not None]

@@ -29,6 +29,7 @@ from toolgym.evaluation.distributed import (  # noqa: E402
     play_on_ray,
     ray_status,
     ray_status_line,
+    release_models,
     require_ray,
 )
 from toolgym.evaluation.records import EpisodeRecord  # noqa: E402
@@ -203,6 +204,12 @@ def test_llm_agents_share_one_model_actor_per_node(ray_instance: str, tmp_path: 
     assert records == expected
     assert all(r["metrics"]["success"] == 1.0 for r in records)
     assert len(loads.read_text().split()) == 1  # one model for the node's two workers
+    again, _ = play(HOME, recipe, batch_size=2)  # the next env of a run: the model stays loaded
+    assert again == records and len(loads.read_text().split()) == 1
+    release_models()
+    play(HOME, recipe, batch_size=2)
+    assert len(loads.read_text().split()) == 2  # released: loaded again
+    release_models()
 
 
 class BrokenBackend(LLMBackend):

@@ -414,6 +414,38 @@ def _start_models(ray: Any, recipe: AgentRecipe) -> dict[str, tuple[Any, str]]:
     return {node: (actor, name) for (node, actor), name in zip(actors.items(), names, strict=True)}
 
 
+_LOADED: dict[int, tuple[AgentRecipe, str, dict[str, tuple[Any, str]]]] = {}
+"""Model actors kept between runs: ``id(recipe) -> (recipe, Ray job, {node: (actor, name)})``."""
+
+
+def _models_for(ray: Any, recipe: AgentRecipe) -> dict[str, tuple[Any, str]]:
+    """The recipe's model actors: the ones an earlier run of this recipe loaded, else new ones.
+
+    A command line that evaluates several envs with one recipe loads its model once per node,
+    not once per env. Actors of another Ray session, or one that died, are started again.
+    """
+    job = str(ray.get_runtime_context().get_job_id())
+    cached = _LOADED.get(id(recipe))
+    if cached is not None and cached[0] is recipe and cached[1] == job:
+        try:
+            ray.get([actor.load.remote() for actor, _ in cached[2].values()], timeout=60)
+            return cached[2]
+        except Exception:  # one died: start them all again
+            _kill(ray, [actor for actor, _ in cached[2].values()])
+    models = _start_models(ray, recipe)
+    _LOADED[id(recipe)] = (recipe, job, models)
+    return models
+
+
+def release_models() -> None:
+    """End the model actors kept between runs (Ray ends them too when this process exits)."""
+    ray = require_ray()
+    for _, _, models in list(_LOADED.values()):
+        if ray.is_initialized():
+            _release(ray, [actor for actor, _ in models.values()])
+    _LOADED.clear()
+
+
 def _kill(ray: Any, actors: Any) -> None:
     for actor in actors:
         with contextlib.suppress(Exception):
@@ -579,7 +611,7 @@ def play_on_ray(
     recipe = agent if isinstance(agent, AgentRecipe) and agent.shared else None
     model_cpus = math.ceil(recipe.num_cpus) if recipe is not None else 0
     ray = connect_ray(address, num_cpus=workers + model_cpus)
-    models = _start_models(ray, recipe) if recipe is not None else {}
+    models = _models_for(ray, recipe) if recipe is not None else {}
     free = int(ray.cluster_resources().get("CPU", workers)) - model_cpus * len(models)
     workers = max(1, min(workers, free))
     worker = ray.remote(_Worker).options(num_cpus=1, max_restarts=0, max_task_retries=0)
@@ -596,11 +628,13 @@ def play_on_ray(
         dispatcher.run()
         done = True
     finally:
-        actors = [slot.actor for slot in dispatcher.slots] + [a for a, _ in models.values()]
-        if done:
+        actors = [slot.actor for slot in dispatcher.slots]
+        if done:  # the model actors stay loaded for the recipe's next run
             _release(ray, actors)
-        else:  # workers may be mid-chunk: end them now
-            _kill(ray, actors)
+        else:  # workers may be mid-chunk: end them now, and the models with them
+            _kill(ray, [*actors, *(a for a, _ in models.values())])
+            if recipe is not None:
+                _LOADED.pop(id(recipe), None)
 
 
 __all__ = [
@@ -612,5 +646,6 @@ __all__ = [
     "play_on_ray",
     "ray_status",
     "ray_status_line",
+    "release_models",
     "require_ray",
 ]

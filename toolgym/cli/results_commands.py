@@ -70,7 +70,10 @@ def report_tables(
         from toolgym.cli.complexity import complexity_rows
 
         envs = list(dict.fromkeys(env for run in runs for env, _ in run.records))
-        rows = complexity_rows(envs)
+        rows = [
+            {k: f"{v:.2f}" if isinstance(v, float) else v for k, v in row.items()}
+            for row in complexity_rows(envs)
+        ]
         if rows:
             tables["API complexity score (the paper's Appendix D, test split vs demo pool)"] = rows
     return tables

@@ -82,7 +82,9 @@ def test_ablation_table_needs_two_configurations() -> None:
     assert ablation_table(one) == []
     two = [*one, _summary(HOME, "b", success=0.75)]
     rows = ablation_table(two)
-    assert [r["Δ mean"] for r in rows] == [0.0, 0.25]
+    assert [r["Δ shared mean"] for r in rows] == [0.0, 0.25]
+    elsewhere = [*one, _summary(WEATHER, "c", success=1.0)]  # no tool in common
+    assert ablation_table(elsewhere) == []
 
 
 def test_error_taxonomy_shares_add_up() -> None:

@@ -7,7 +7,8 @@
 * :func:`error_taxonomy` is the error analysis of Table 3: the share of episodes that failed on
   API selection, argument populating or a non-executable generation, per tool and agent.
 * :func:`ablation_table` is Table 7's layout: the headline table with one row per configuration
-  and each one's difference from the first, when several configurations were run.
+  and each one's difference from the first over the tools they share, when several
+  configurations were run on common tools.
 
 A summary is what :func:`toolgym.evaluation.report.summarize` returns; a ``run`` key, when
 present, names the run it came from (``toolgym compare`` adds it), and rows are then labelled
@@ -102,17 +103,28 @@ def format_headline_table(summaries: Sequence[Mapping[str, Any]]) -> str:
 
 
 def ablation_table(summaries: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Table 7: the headline table with each configuration's mean against the first one's.
+    """Table 7: the configurations side by side on the tools they were all run on.
 
-    Rows are the configurations (agent labels, or ``run/agent``) in first-seen order; ``Δ mean``
-    is the row's mean minus the first row's, in points. Empty when fewer than two
-    configurations were run.
+    Rows are the configurations (agent labels, or ``run/agent``) in first-seen order, with the
+    headline table's columns; ``shared mean`` is the mean over the columns every configuration
+    has, and ``Δ shared mean`` its difference from the first row's. Empty when fewer than two
+    configurations were run, or when they share no tool (a strategy run on one env only is not
+    an ablation of the others).
+
+    >>> a = {"env": "toolbench/HomeSearch-v0", "agent": "a", "success": 0.5, "headline": ["success"]}
+    >>> rows = ablation_table([a, {**a, "agent": "b", "success": 0.75}])
+    >>> [(r["agent"], r["Δ shared mean"]) for r in rows]
+    [('a', 0.0), ('b', 0.25)]
     """
     rows = headline_table(summaries)
-    if len(rows) < 2:
+    shared = [c for c in headline_columns(summaries) if all(c in row for row in rows)]
+    if len(rows) < 2 or not shared:
         return []
-    base = rows[0]["mean"]
-    return [{**row, "Δ mean": row["mean"] - base} for row in rows]
+    means = [sum(row[c] for c in shared) / len(shared) for row in rows]
+    return [
+        {**row, "shared mean": mean, "Δ shared mean": mean - means[0]}
+        for row, mean in zip(rows, means, strict=True)
+    ]
 
 
 def format_ablation_table(summaries: Sequence[Mapping[str, Any]]) -> str:
@@ -120,7 +132,7 @@ def format_ablation_table(summaries: Sequence[Mapping[str, Any]]) -> str:
     rows = ablation_table(summaries)
     if not rows:
         return ""
-    columns = ["agent", *headline_columns(summaries), "mean", "Δ mean"]
+    columns = ["agent", *headline_columns(summaries), "mean", "shared mean", "Δ shared mean"]
     return format_table(rows, columns, columns[1:])
 
 

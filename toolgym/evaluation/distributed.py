@@ -26,47 +26,47 @@ server that is down) stops the run, the episodes in flight are not recorded (a r
 them again), and every other exception out of a worker (an unknown task id, a missing package)
 is raised in the driver as it was raised in the worker.
 
-Models. An LLM agent is described by an :class:`AgentRecipe`: a factory of its backend and a
-factory of the agent given an env and a backend (both picklable, e.g. a
-:func:`functools.partial` of :func:`~toolgym.agents.backends.make_backend`). With
-``shared=True`` (the default, for models loaded in process) the driver starts one model actor
-per Ray node, placed on that node, which loads the model once and serves every worker of the
-node through a :class:`RemoteBackend` (a proxy :class:`~toolgym.agents.backends.base.LLMBackend`
-whose ``generate`` calls the node's actor; the actor serves one call at a time). With
-``shared=False`` (a model served over HTTP, say by an OpenAI-compatible server) each worker
-builds its own client backend and no model actor is made.
-
-Ray. ``address=None`` joins the Ray instance this process already started, else starts a local
-one (``num_cpus=workers``, no dashboard, workers' output kept in Ray's log files, Ray's own
-logging at error level only); an address joins that cluster, whose nodes need toolgym (and
-the env's data) installed. The instance stays up for the next call (``ray.shutdown()`` ends
-it; Ray also ends it when the process exits).
+Models and the Ray session (:mod:`toolgym.evaluation.ray_models`). An LLM agent travels as an
+:class:`~toolgym.evaluation.ray_models.AgentRecipe`: one model actor per node serves the node's
+workers, or each worker has its own client of a served model. ``address=None`` joins the Ray
+instance this process already started, else starts a local one with ``num_cpus=workers``; an
+address joins that cluster, whose nodes need toolgym (and the env's data) installed.
 """
 
 from __future__ import annotations
 
 import contextlib
-import logging
 import math
-import os
-import warnings
 from collections import Counter, deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, NoReturn
+from typing import Any
 
 import gymnasium as gym
 
 from toolgym.agents import Agent, make_agent
-from toolgym.agents.backends.base import DEFAULT_STOPS, Generation, LLMBackend, Prompt
-from toolgym.errors import DependencyNotInstalled, InfrastructureError
+from toolgym.agents.backends.base import LLMBackend
+from toolgym.errors import InfrastructureError
 from toolgym.evaluation.dfsdt import run_dfsdt
 from toolgym.evaluation.episodes import run_batch, run_episode
+from toolgym.evaluation.ray_models import (
+    RAY_INSTALL,
+    AgentRecipe,
+    AgentSpec,
+    RemoteBackend,
+    connect_ray,
+    drop_models,
+    kill_actors,
+    models_for,
+    raise_remote,
+    ray_status,
+    ray_status_line,
+    release_actors,
+    release_models,
+    require_ray,
+)
 from toolgym.evaluation.records import EpisodeRecord
 from toolgym.wrappers import FaultInjection
-
-RAY_INSTALL = 'pip install "toolgym[ray]"'
-"""The command that installs Ray for toolgym."""
 
 CHUNK_MAX = 8
 """The most episodes sent to a worker in one call."""
@@ -76,195 +76,6 @@ QUEUED_CHUNKS = 2
 
 Todo = tuple[int, Any, int]
 """An episode to play: its index in the run, its task id and its reset seed."""
-
-
-@dataclass(frozen=True)
-class AgentRecipe:
-    """How a worker builds an LLM agent: a backend, then an agent for an env over it.
-
-    Both factories travel to the workers (Ray pickles them with cloudpickle): use module-level
-    functions or :func:`functools.partial` of them rather than objects that hold a loaded model.
-
-    Attributes:
-        backend_factory: builds the backend, e.g.
-            ``functools.partial(make_backend, "hf", model="...")``.
-        agent_factory: ``(env, backend) -> Agent``, e.g. a function calling
-            ``LLMAgent.for_env(env, backend, ...)``.
-        shared: one model actor per node serves the node's workers (a model loaded in
-            process); ``False``: each worker builds its own backend (a client of a served model).
-        num_cpus: CPUs reserved for each model actor (0: it shares the node's CPUs with the
-            workers; a CPU model then chooses its own threads, e.g. the HF backend's
-            ``num_threads``).
-        num_gpus: GPUs reserved for each model actor; model actors go only to nodes that have
-            them.
-    """
-
-    backend_factory: Callable[[], LLMBackend]
-    agent_factory: Callable[[gym.Env[Any, Any], LLMBackend], Agent]
-    shared: bool = True
-    num_cpus: float = 0.0
-    num_gpus: float = 0.0
-
-
-AgentSpec = str | Callable[[gym.Env[Any, Any]], Agent] | AgentRecipe
-"""What a worker builds its agent from: a built-in agent's name, a factory, or a recipe."""
-
-
-def require_ray() -> Any:
-    """The ``ray`` module.
-
-    Raises:
-        DependencyNotInstalled: Ray is not installed (the message names the pip command).
-    """
-    try:
-        import ray
-    except ImportError as e:
-        raise DependencyNotInstalled(
-            f"distributed evaluation needs Ray ({e.name} is missing): {RAY_INSTALL}"
-        ) from e
-    return ray
-
-
-def _errors_to_stderr(ray: Any) -> None:
-    """Send the messages Ray prints about dead workers to stderr rather than stdout.
-
-    Ray's driver prints them to stdout whatever ``log_to_driver`` says; stdout is kept for
-    toolgym's own output. A Ray without that hook is left as it is.
-    """
-    module = getattr(getattr(ray, "_private", None), "worker", None)
-    original = getattr(module, "print_to_stdstream", None)
-    if original is None or getattr(original, "to_stderr", False):
-        return
-
-    def to_stderr(data: dict[str, Any], ignore_prefix: bool) -> None:
-        original({**data, "is_err": True}, ignore_prefix)
-
-    to_stderr.to_stderr = True  # type: ignore[attr-defined]
-    module.print_to_stdstream = to_stderr  # type: ignore[union-attr]
-
-
-def connect_ray(address: str | None = None, *, num_cpus: int | None = None) -> Any:
-    """Join (or start) a Ray instance quietly; the ``ray`` module.
-
-    Args:
-        address: a cluster's address (``ray://host:10001``, ``host:6379`` or ``auto``); ``None``
-            joins the instance this process already joined, else starts a local one.
-        num_cpus: the CPUs of a local instance started here (default: the machine's).
-
-    Raises:
-        DependencyNotInstalled: Ray is not installed.
-    """
-    ray = require_ray()
-    if ray.is_initialized():
-        return ray
-    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # no network calls of Ray's own
-    options: dict[str, Any] = {
-        "include_dashboard": False,
-        "log_to_driver": False,
-        "logging_level": logging.ERROR,
-    }
-    if address is None:
-        options["num_cpus"] = num_cpus
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        ray.init(address=address, **options)
-    _errors_to_stderr(ray)
-    return ray
-
-
-def ray_status(address: str | None = None, *, workers: int | None = None) -> dict[str, Any]:
-    """What the Ray instance has: ``{"ray", "address", "nodes", "cpus", "gpus"}``.
-
-    It joins (or starts, with ``workers`` CPUs) the instance as :func:`connect_ray` does.
-    """
-    ray = connect_ray(address, num_cpus=workers)
-    resources = ray.cluster_resources()
-    return {
-        "ray": ray.__version__,
-        "address": getattr(ray.get_runtime_context(), "gcs_address", None),
-        "nodes": sum(1 for node in ray.nodes() if node.get("Alive")),
-        "cpus": int(resources.get("CPU", 0)),
-        "gpus": int(resources.get("GPU", 0)),
-    }
-
-
-def ray_status_line(status: dict[str, Any]) -> str:
-    """:func:`ray_status` as one line, e.g. ``ray 2.9.3: 1 node, 2 CPUs, 0 GPUs``."""
-    nodes = status["nodes"]
-    return (
-        f"ray {status['ray']}: {nodes} node{'s' if nodes != 1 else ''}, "
-        f"{status['cpus']} CPUs, {status['gpus']} GPUs"
-    )
-
-
-def _raise_remote(error: Exception) -> NoReturn:
-    """Raise what a Ray task or actor call raised (Ray's error is its ``__cause__``)."""
-    cause = getattr(error, "cause", None)
-    if isinstance(cause, Exception):
-        raise cause from error
-    raise error
-
-
-class _ModelServer:
-    """A Ray actor holding one loaded backend for the workers of its node."""
-
-    def __init__(self, backend_factory: Callable[[], LLMBackend]) -> None:
-        self.factory = backend_factory
-        self.backend: LLMBackend | None = None
-
-    def load(self) -> str:
-        """Load the model (once); the backend's name."""
-        if self.backend is None:
-            self.backend = self.factory()
-        return self.backend.name
-
-    def generate(
-        self, prompts: list[Prompt], max_new_tokens: int, stop: list[str], tools: Any
-    ) -> list[Generation]:
-        """The backend's generations for ``prompts``."""
-        self.load()
-        assert self.backend is not None
-        return self.backend.generate(prompts, max_new_tokens=max_new_tokens, stop=stop, tools=tools)
-
-    def close(self) -> None:
-        """Release the backend."""
-        if self.backend is not None:
-            self.backend.close()
-
-
-class RemoteBackend(LLMBackend):
-    """An :class:`LLMBackend` whose generations come from a model actor (one per node).
-
-    Failures of the model come back as they were raised (a rejected prompt stays
-    :class:`~toolgym.agents.backends.base.PromptRejected`); a model actor that died is an
-    :class:`~toolgym.errors.InfrastructureError`.
-
-    Args:
-        actor: the handle of a model actor.
-        name: the served backend's name (in error messages).
-    """
-
-    def __init__(self, actor: Any, name: str = "remote") -> None:
-        self.actor = actor
-        self.name = name
-
-    def generate(
-        self,
-        prompts: Sequence[Prompt],
-        *,
-        max_new_tokens: int = 128,
-        stop: Sequence[str] = DEFAULT_STOPS,
-        tools: list[dict[str, Any]] | None = None,
-    ) -> list[Generation]:
-        """One generation per prompt, from the node's model actor."""
-        ray = require_ray()
-        call = self.actor.generate.remote(list(prompts), max_new_tokens, list(stop), tools)
-        try:
-            return list(ray.get(call))
-        except ray.exceptions.RayActorError as e:
-            raise InfrastructureError(f"the actor serving the {self.name} model died: {e}") from e
-        except ray.exceptions.RayTaskError as e:
-            _raise_remote(e)
 
 
 @dataclass(frozen=True)
@@ -365,104 +176,6 @@ def chunk_size(episodes: int, workers: int, batch_size: int = 1) -> int:
     return max(unit, size - size % unit)
 
 
-def _model_nodes(ray: Any, recipe: AgentRecipe) -> list[str]:
-    """The alive nodes that can hold a model actor of ``recipe`` (and run workers)."""
-    ids = []
-    for node in ray.nodes():
-        resources = node.get("Resources", {})
-        if not node.get("Alive") or resources.get("CPU", 0) <= 0:
-            continue
-        if resources.get("CPU", 0) < recipe.num_cpus or resources.get("GPU", 0) < recipe.num_gpus:
-            continue
-        ids.append(node["NodeID"])
-    return ids
-
-
-def _start_models(ray: Any, recipe: AgentRecipe) -> dict[str, tuple[Any, str]]:
-    """One loaded model actor per node that can hold one: ``{node id: (actor, backend name)}``.
-
-    Raises:
-        InfrastructureError: no node has the resources the recipe asks for.
-        Exception: what loading the model raised (a missing package, a model not found).
-    """
-    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
-
-    nodes = _model_nodes(ray, recipe)
-    if not nodes:
-        raise InfrastructureError(
-            f"no Ray node has {recipe.num_cpus:g} CPUs and {recipe.num_gpus:g} GPUs for a model "
-            f"actor; the cluster has {ray.cluster_resources()}"
-        )
-    server = ray.remote(_ModelServer)
-    actors = {
-        node: server.options(
-            num_cpus=recipe.num_cpus,
-            num_gpus=recipe.num_gpus,
-            max_restarts=0,
-            scheduling_strategy=NodeAffinitySchedulingStrategy(node, soft=False),
-        ).remote(recipe.backend_factory)
-        for node in nodes
-    }
-    try:
-        names = ray.get([actor.load.remote() for actor in actors.values()])
-    except ray.exceptions.RayActorError as e:
-        _kill(ray, actors.values())
-        raise InfrastructureError(f"a model actor died while loading its model: {e}") from e
-    except ray.exceptions.RayTaskError as e:
-        _kill(ray, actors.values())
-        _raise_remote(e)
-    return {node: (actor, name) for (node, actor), name in zip(actors.items(), names, strict=True)}
-
-
-_LOADED: dict[int, tuple[AgentRecipe, str, dict[str, tuple[Any, str]]]] = {}
-"""Model actors kept between runs: ``id(recipe) -> (recipe, Ray job, {node: (actor, name)})``."""
-
-
-def _models_for(ray: Any, recipe: AgentRecipe) -> dict[str, tuple[Any, str]]:
-    """The recipe's model actors: the ones an earlier run of this recipe loaded, else new ones.
-
-    A command line that evaluates several envs with one recipe loads its model once per node,
-    not once per env. Actors of another Ray session, or one that died, are started again.
-    """
-    job = str(ray.get_runtime_context().get_job_id())
-    cached = _LOADED.get(id(recipe))
-    if cached is not None and cached[0] is recipe and cached[1] == job:
-        try:
-            ray.get([actor.load.remote() for actor, _ in cached[2].values()], timeout=60)
-            return cached[2]
-        except Exception:  # one died: start them all again
-            _kill(ray, [actor for actor, _ in cached[2].values()])
-    models = _start_models(ray, recipe)
-    _LOADED[id(recipe)] = (recipe, job, models)
-    return models
-
-
-def release_models() -> None:
-    """End the model actors kept between runs (Ray ends them too when this process exits)."""
-    ray = require_ray()
-    for _, _, models in list(_LOADED.values()):
-        if ray.is_initialized():
-            _release(ray, [actor for actor, _ in models.values()])
-    _LOADED.clear()
-
-
-def _kill(ray: Any, actors: Any) -> None:
-    for actor in actors:
-        with contextlib.suppress(Exception):
-            ray.kill(actor, no_restart=True)
-
-
-def _release(ray: Any, actors: list[Any], timeout_s: float = 30.0) -> None:
-    """Let idle actors close what they hold (an env's sandbox process, a model), then end them."""
-    calls = []
-    for actor in actors:
-        with contextlib.suppress(Exception):
-            calls.append(actor.close.remote())
-    with contextlib.suppress(Exception):
-        ray.wait(calls, num_returns=len(calls), timeout=timeout_s)
-    _kill(ray, actors)
-
-
 @dataclass
 class _Slot:
     """A worker and the chunks it was sent that have not ended (generator, episodes)."""
@@ -516,7 +229,7 @@ class _Dispatcher:
             except ray.exceptions.RayActorError as e:
                 self.replace(slot, e)
             except ray.exceptions.RayTaskError as e:
-                _raise_remote(e)
+                raise_remote(e)
             else:
                 if index in self.expected and index not in self.recorded:
                     self.recorded.add(index)
@@ -550,7 +263,7 @@ class _Dispatcher:
                     f"{self.max_retries} times: {str(error).splitlines()[0]}"
                 ) from error
         self.queue.extendleft(reversed(left))
-        _kill(self.ray, [slot.actor])
+        kill_actors(self.ray, [slot.actor])
         slot.actor = self.new_worker()
 
 
@@ -611,7 +324,7 @@ def play_on_ray(
     recipe = agent if isinstance(agent, AgentRecipe) and agent.shared else None
     model_cpus = math.ceil(recipe.num_cpus) if recipe is not None else 0
     ray = connect_ray(address, num_cpus=workers + model_cpus)
-    models = _models_for(ray, recipe) if recipe is not None else {}
+    models = models_for(ray, recipe) if recipe is not None else {}
     free = int(ray.cluster_resources().get("CPU", workers)) - model_cpus * len(models)
     workers = max(1, min(workers, free))
     worker = ray.remote(_Worker).options(num_cpus=1, max_restarts=0, max_task_retries=0)
@@ -630,11 +343,11 @@ def play_on_ray(
     finally:
         actors = [slot.actor for slot in dispatcher.slots]
         if done:  # the model actors stay loaded for the recipe's next run
-            _release(ray, actors)
+            release_actors(ray, actors)
         else:  # workers may be mid-chunk: end them now, and the models with them
-            _kill(ray, [*actors, *(a for a, _ in models.values())])
+            kill_actors(ray, actors)
             if recipe is not None:
-                _LOADED.pop(id(recipe), None)
+                drop_models(ray, recipe)
 
 
 __all__ = [

@@ -15,15 +15,14 @@ import html
 import json
 import shlex
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from toolgym._version import __version__
-from toolgym.benchmarks.score import F1_METRICS
-from toolgym.envs import column_of, env_ids, family_of
+from toolgym.envs import column_of
 from toolgym.evaluation import charts
 from toolgym.evaluation.records import EpisodeRecord
+from toolgym.evaluation.report_model import Family, ReportModel
 from toolgym.evaluation.results import atomic_write
 from toolgym.evaluation.runs import Run
 
@@ -35,107 +34,6 @@ SHORT_CHARS = 100
 
 NO_ERROR = "(none)"
 """The error filter's value, and the error column, of an episode without an error."""
-
-
-@dataclass
-class Family:
-    """A family as the page shows it: its envs, its headline metric, its metric columns."""
-
-    key: str
-    title: str
-    envs: list[str] = field(default_factory=list)
-    headline: str = "success"
-    headline_title: str = "success rate"
-    percent: bool = True
-    metrics: list[tuple[str, str, bool]] = field(default_factory=list)
-    calls: bool = False
-
-
-def _family(env_id: str, summary: Mapping[str, Any]) -> Family:
-    """The :class:`Family` of ``env_id`` (an unknown env is a family of its own)."""
-    try:
-        spec = family_of(env_id)
-    except KeyError:
-        specs = summary.get("metric_specs") or [
-            {"key": m.key, "title": m.title, "percent": m.percent} for m in F1_METRICS
-        ]
-        metrics = [(str(m["key"]), str(m["title"]), bool(m["percent"])) for m in specs]
-        keys = [k for k, _, _ in metrics]
-        headline = "success" if "success" in keys else keys[0]
-        return Family(env_id, column_of(env_id), metrics=metrics, **_headline(metrics, headline))
-    metrics = [(m.key, m.title, m.percent) for m in spec.metrics]
-    headline = spec.headline[-1]  # the metric the paper's main table shows for the family
-    return Family(
-        spec.name,
-        spec.title,
-        metrics=metrics,
-        calls=spec.action_mode == "call",
-        **_headline(metrics, headline),
-    )
-
-
-def _headline(metrics: Sequence[tuple[str, str, bool]], key: str) -> dict[str, Any]:
-    title, percent = next(((t, p) for k, t, p in metrics if k == key), (key, True))
-    return {"headline": key, "headline_title": title, "percent": percent}
-
-
-@dataclass
-class _Model:
-    """What the page is drawn from: the runs' summaries and records, indexed."""
-
-    runs: Sequence[Run]
-    families: dict[str, Family] = field(default_factory=dict)
-    family_of_env: dict[str, str] = field(default_factory=dict)
-    series: list[tuple[int, str]] = field(default_factory=list)
-    summaries: dict[tuple[int, str, str], dict[str, Any]] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        for i, run in enumerate(self.runs):
-            known = {(s.get("env", ""), s.get("agent", "")) for s in run.summaries}
-            pairs = [(str(s.get("env", "")), str(s.get("agent", ""))) for s in run.summaries]
-            pairs += [p for p in run.records if p not in known]
-            by_pair = {(s.get("env"), s.get("agent")): s for s in run.summaries}
-            for env_id, agent in pairs:
-                summary = by_pair.get((env_id, agent), {"env": env_id, "agent": agent})
-                if env_id not in self.family_of_env:
-                    fam = _family(env_id, summary)
-                    fam = self.families.setdefault(fam.key, fam)
-                    fam.envs.append(env_id)
-                    self.family_of_env[env_id] = fam.key
-                if (i, agent) not in self.series:
-                    self.series.append((i, agent))
-                self.summaries[(i, env_id, agent)] = dict(summary)
-        # families and their envs in the order they are registered, unknown ones after
-        order = {env_id: k for k, env_id in enumerate(env_ids())}
-
-        def rank(env_id: str) -> tuple[int, str]:
-            return order.get(env_id, len(order)), env_id
-
-        for fam in self.families.values():
-            fam.envs.sort(key=rank)
-        ranked = sorted(self.families.values(), key=lambda f: rank(f.envs[0]))
-        self.families = {f.key: f for f in ranked}
-
-    def label(self, run: int, agent: str) -> str:
-        """A series' name: the agent, after its run's name when there are several runs."""
-        return agent if len(self.runs) == 1 else f"{self.runs[run].name} · {agent}"
-
-    def color(self, run: int, agent: str) -> int:
-        """A series' color index, the same in every chart."""
-        return self.series.index((run, agent))
-
-    def records(self, run: int, env_id: str, agent: str) -> list[EpisodeRecord]:
-        """A series' records on one env."""
-        return self.runs[run].records.get((env_id, agent), [])
-
-    def entries(self, fam: Family) -> list[tuple[int, str, str, dict[str, Any]]]:
-        """``(run, env, agent, summary)`` of a family, series by series."""
-        return [
-            (i, env_id, agent, self.summaries[(i, env_id, agent)])
-            for i, agent in self.series
-            for env_id in fam.envs
-            if (i, env_id, agent) in self.summaries
-        ]
 
 
 def _e(value: Any) -> str:
@@ -186,7 +84,7 @@ def _table(
     return f'<div class="wide">{table}</div>'
 
 
-def _legend(model: _Model) -> str:
+def _legend(model: ReportModel) -> str:
     items = "".join(
         f'<span class="key"><span class="swatch" style="background:'
         f'{charts.color(model.color(i, a))}"></span>{_e(model.label(i, a))}</span>'
@@ -195,7 +93,7 @@ def _legend(model: _Model) -> str:
     return f'<p class="legend">{items}</p>'
 
 
-def _runs_section(model: _Model) -> str:
+def _runs_section(model: ReportModel) -> str:
     columns = ["run", "path", "started", "wall time", "episodes", "episodes/s", "toolgym"]
     rows = []
     details = []
@@ -234,7 +132,7 @@ def _runs_section(model: _Model) -> str:
     )
 
 
-def _results_section(model: _Model) -> str:
+def _results_section(model: ReportModel) -> str:
     parts = [
         '<section id="results"><h2>Results per family</h2>',
         "<p>One bar per agent of each run on each env of the family: the family's headline "
@@ -276,7 +174,7 @@ def _results_section(model: _Model) -> str:
     return "".join(parts)
 
 
-def _errors_section(model: _Model) -> str:
+def _errors_section(model: ReportModel) -> str:
     entries = [e for fam in model.families.values() for e in model.entries(fam)]
     totals: dict[str, int] = {}
     for *_, s in entries:
@@ -317,7 +215,7 @@ def _f1(record: EpisodeRecord) -> float | None:
     return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
 
 
-def _pooled(model: _Model, fam: Family) -> list[tuple[int, list[EpisodeRecord]]]:
+def _pooled(model: ReportModel, fam: Family) -> list[tuple[int, list[EpisodeRecord]]]:
     """Each series' records over the family's envs."""
     out = []
     for i, agent in model.series:
@@ -327,7 +225,7 @@ def _pooled(model: _Model, fam: Family) -> list[tuple[int, list[EpisodeRecord]]]
     return out
 
 
-def _distributions_section(model: _Model) -> str:
+def _distributions_section(model: ReportModel) -> str:
     parts = [
         '<section id="distributions"><h2>Reward and F1</h2>',
         "<p>How the episodes' last rewards, and their F1 where the family reports one, are "
@@ -353,7 +251,7 @@ def _distributions_section(model: _Model) -> str:
     return "".join(parts)
 
 
-def _steps_section(model: _Model) -> str:
+def _steps_section(model: ReportModel) -> str:
     parts = [
         '<section id="steps"><h2>Steps per episode</h2>',
         "<p>The families played one call per step, or with an episode of more than one step.</p>",
@@ -427,7 +325,7 @@ def _chosen(groups: Sequence[Sequence[EpisodeRecord]], cap: int) -> list[int]:
     return taken
 
 
-def _episodes_section(model: _Model, cap: int) -> str:
+def _episodes_section(model: ReportModel, cap: int) -> str:
     groups = [
         (i, env_id, agent, model.records(i, env_id, agent))
         for fam in model.families.values()
@@ -570,7 +468,7 @@ def render_html_report(
     max_episodes: int = MAX_EPISODES,
 ) -> str:
     """The page :func:`write_html_report` writes, as text."""
-    model = _Model(runs)
+    model = ReportModel(runs)
     sections = [
         ("runs", "Runs", _runs_section(model)),
         ("results", "Results per family", _results_section(model)),

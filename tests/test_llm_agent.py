@@ -8,10 +8,11 @@ from pathlib import Path
 import gymnasium as gym
 import pytest
 
-from toolgym.agents.backends.base import PromptRejected
+from toolgym.agents.backends.base import Generation, PromptRejected
 from toolgym.agents.backends.scripted import ScriptedBackend
 from toolgym.agents.llm_agent import LLMAgent
 from toolgym.agents.prompting import SYSTEM_PROMPT
+from toolgym.envs.protocol import task_env
 from toolgym.errors import InfrastructureError
 from toolgym.evaluation.runner import evaluate, run_dfsdt, run_episode
 
@@ -233,3 +234,26 @@ def test_a_crashed_backend_stops_the_run_and_records_nothing(tmp_path, batch_siz
         )
     (path,) = tmp_path.glob("*crashy*.jsonl")
     assert path.read_text() == ""  # nothing was recorded as the agent's result
+
+
+def test_a_generation_cut_at_the_token_limit_is_recorded_as_truncated() -> None:
+    env = gym.make("toolbench/HomeSearch-v0")
+    cut = 'API.set_location("Austin")\nAPI.set_num_beds(2)\nAPI.set'
+    backend = ScriptedBackend([Generation(cut, "length", completion_tokens=128)])
+    record = run_episode(env, LLMAgent.for_env(env, backend), task_id="test-000")
+    assert record.turns[0]["finish_reason"] == "length"
+    assert record.error is not None and record.error["category"] == "truncated_generation"
+    assert "token limit (128 tokens)" in record.error["message"]
+    assert record.error["cause"]["category"] != "truncated_generation"
+    assert record.gold == list(task_env(env).task.gold) and record.gold[0].endswith("search()")
+    # The same text ending on its own keeps the action's own error, and the gold is recorded
+    whole = run_episode(env, LLMAgent.for_env(env, ScriptedBackend([cut])), task_id="test-000")
+    assert whole.error is not None and whole.error["category"] != "truncated_generation"
+    assert whole.to_dict()["gold"] == record.gold
+
+
+def test_the_scripted_backend_cuts_replies_longer_than_the_budget() -> None:
+    backend = ScriptedBackend(["a b c d e", "a b"])
+    long, short = backend.generate(["q", "q"], max_new_tokens=3)
+    assert (long.text, long.finish_reason, long.completion_tokens) == ("a b c ", "length", 3)
+    assert (short.text, short.finish_reason) == ("a b", "stop")

@@ -25,7 +25,13 @@ from toolgym.agents.backends.base import PromptRejected, generate_checked
 from toolgym.envs.protocol import task_env
 from toolgym.errors import InfrastructureError
 from toolgym.evaluation.records import EpisodeRecord
-from toolgym.tools.errors import AGENT_ERROR, RUNTIME_ERROR, TIMEOUT, ToolCallError
+from toolgym.tools.errors import (
+    AGENT_ERROR,
+    RUNTIME_ERROR,
+    TIMEOUT,
+    TRUNCATED_GENERATION,
+    ToolCallError,
+)
 
 
 def new_record(obs: str, info: dict[str, Any]) -> EpisodeRecord:
@@ -99,8 +105,34 @@ def close_record(
         record.prompt = first.get("prompt")
         record.generation = first.get("generation")
         record.action = first.get("action")
+        record.error = truncation_error(record.turns[-1], record.error)
+    task = task_env(env).task
+    record.gold = None if task is None else list(task.gold)
     record.time_s = time.perf_counter() - start
     return record
+
+
+def truncation_error(turn: dict[str, Any], error: dict[str, Any] | None) -> dict[str, Any] | None:
+    """``error``, or a ``truncated_generation`` error when the turn's generation was cut.
+
+    A generation that reached its token limit (``finish_reason == "length"``) ends mid-action, so
+    the error its action gave ("attribute access not allowed" on a half-written line) is not what
+    went wrong; the record says the generation was cut and keeps that error as the ``cause``.
+    """
+    if error is None or turn.get("finish_reason") != "length":
+        return error
+    if error.get("category") in (TRUNCATED_GENERATION, TIMEOUT, AGENT_ERROR):
+        return error
+    tokens = turn.get("completion_tokens")
+    limit = f" ({tokens} tokens)" if tokens else ""
+    return {
+        "category": TRUNCATED_GENERATION,
+        "message": (
+            f"the generation reached its token limit{limit} before the action was complete; "
+            f"the cut action failed with {error.get('category')}: {error.get('message')}"
+        ),
+        "cause": error,
+    }
 
 
 def run_episode(

@@ -27,6 +27,7 @@ from toolgym.tools.errors import (
     NON_EXECUTABLE,
     PRECONDITION,
     RUNTIME_ERROR,
+    TRUNCATED_GENERATION,
     WRONG_API,
     WRONG_ARGUMENTS,
 )
@@ -34,12 +35,16 @@ from toolgym.tools.errors import (
 TAXONOMY: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("API selection", (WRONG_API,)),
     ("argument populating", (WRONG_ARGUMENTS,)),
-    ("non-executable generation", (NON_EXECUTABLE, FORBIDDEN, RUNTIME_ERROR, PRECONDITION)),
+    (
+        "non-executable generation",
+        (NON_EXECUTABLE, FORBIDDEN, RUNTIME_ERROR, PRECONDITION, TRUNCATED_GENERATION),
+    ),
 )
 """The paper's three kinds of failure and the error categories each one counts.
 
 A generation that does not run at all, or runs into a forbidden construct, an exception or a
-call out of order, is non-executable (the original counted each of those as a crash). Every
+call out of order, is non-executable (the original counted each of those as a crash), and so is a
+generation cut by its token limit whose cut action failed (``truncated_generation``). Every
 other category (a timeout, an agent failure, a goal not met, a service fault, ...) is ``other``.
 """
 

@@ -36,6 +36,7 @@ class EpisodeRecord:
         prompt: the first turn's prompt (single-step protocol), when the agent recorded one.
         generation: the first turn's raw generation.
         action: the first turn's action.
+        gold: the task's gold actions (what the oracle plays), beside the agent's, when known.
         time_s: wall time of the episode (a batch's time is shared by its episodes).
         search: DFSDT's steps and backtracks.
         extra: keys of a stored record this version does not know (kept as they are).
@@ -62,6 +63,7 @@ class EpisodeRecord:
     prompt: Any = None
     generation: str | None = None
     action: str | None = None
+    gold: list[str] | None = None
     time_s: float = 0.0
     search: list[dict[str, Any]] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
@@ -105,7 +107,7 @@ class EpisodeRecord:
             if f.name == "extra":
                 continue
             value = getattr(self, f.name)
-            if f.name in ("prompt", "generation", "action", "search") and value is None:
+            if f.name in ("prompt", "generation", "action", "gold", "search") and value is None:
                 continue
             if f.name == "prediction" and not self.terminated:
                 continue

@@ -65,6 +65,11 @@ AGENT_ERROR = register_category(
     "agent_error",
     "The agent produced no action: an exception in the agent or its model backend.",
 )
+TRUNCATED_GENERATION = register_category(
+    "truncated_generation",
+    "The model's generation reached its token limit before the action was complete, and the cut "
+    "action failed (the error it gave is kept as the cause).",
+)
 
 INVALID_TASK = register_category(
     "invalid_task",

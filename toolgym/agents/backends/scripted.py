@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -18,7 +19,9 @@ class ScriptedBackend(LLMBackend):
     """Replies from a list (in order, cycling if ``cycle``) or from a function of the prompt.
 
     Every prompt it receives is kept in ``prompts``; stops are applied exactly as a real backend
-    would.
+    would. A reply ends as a model's turn does (``finish_reason="stop"``) unless it is longer
+    than the token budget, counted in whitespace-separated words: then it is cut there and ends
+    with ``"length"``. A reply may also be a :class:`Generation`, returned as it is.
 
     >>> b = ScriptedBackend(["API.search()\\nTask: more"])
     >>> b.generate(["q"])[0].text
@@ -28,7 +31,10 @@ class ScriptedBackend(LLMBackend):
     name = "scripted"
 
     def __init__(
-        self, replies: Sequence[str] | Callable[[Prompt], str], *, cycle: bool = False
+        self,
+        replies: Sequence[str | Generation] | Callable[[Prompt], str | Generation],
+        *,
+        cycle: bool = False,
     ) -> None:
         self.replies = replies
         self.cycle = cycle
@@ -58,6 +64,14 @@ class ScriptedBackend(LLMBackend):
                     self._next = 0
                 raw = self.replies[self._next]
                 self._next += 1
-            text, stopped = apply_stops(raw, stop)
-            out.append(Generation(text, "stop" if stopped else "length"))
+            out.append(raw if isinstance(raw, Generation) else _reply(raw, max_new_tokens, stop))
         return out
+
+
+def _reply(raw: str, max_new_tokens: int, stop: Sequence[str]) -> Generation:
+    text, stopped = apply_stops(raw, stop)
+    words = list(re.finditer(r"\S+\s*", text))
+    if not stopped and len(words) > max_new_tokens:
+        cut = words[max_new_tokens - 1].end() if max_new_tokens else 0
+        return Generation(text[:cut], "length", completion_tokens=max_new_tokens)
+    return Generation(text, "stop", completion_tokens=len(words))

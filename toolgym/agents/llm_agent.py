@@ -17,6 +17,7 @@ from toolgym.agents.backends.base import (
     LLMBackend,
     Prompt,
     generate_checked,
+    grammar_options,
     merge_stops,
 )
 from toolgym.agents.base import Agent
@@ -34,6 +35,7 @@ from toolgym.benchmarks.tasks import Task
 from toolgym.envs import family as family_spec
 from toolgym.envs.protocol import task_env
 from toolgym.envs.spec import PromptDefaults
+from toolgym.tools.grammar import ActionGrammar
 from toolgym.tools.language import AgentHints, language_class
 
 STRATEGIES = ("single", "react", "dfsdt")
@@ -59,6 +61,11 @@ class LLMAgent(Agent):
         stop: extra stop sequences.
         hints: how to act in the env (its ``hints``); by default, what the action language of
             each episode's ``info`` implies.
+        constrained: decode under the action language's grammar (``single`` strategy: the
+            whole action or one page's step), so the model writes only actions the language
+            can run; needs ``grammar``.
+        grammar: a function returning the grammar of the env's next action
+            (:meth:`~toolgym.envs.tool_env.ToolEnv.action_grammar`; ``LLMAgent.for_env`` binds it).
     """
 
     def __init__(
@@ -77,6 +84,8 @@ class LLMAgent(Agent):
         gold: Callable[[], Task | None] | None = None,
         stop: Sequence[str] = (),
         hints: AgentHints | None = None,
+        constrained: bool = False,
+        grammar: Callable[[], ActionGrammar | None] | None = None,
     ) -> None:
         if strategy not in STRATEGIES:
             raise ValueError(f"strategy must be one of {STRATEGIES}; got {strategy!r}")
@@ -97,6 +106,13 @@ class LLMAgent(Agent):
         self.family = family
         self.gold = gold
         self.hints = hints
+        if constrained and grammar is None:
+            raise ValueError(
+                "constrained=True needs grammar=<function returning the env's action grammar> "
+                "(LLMAgent.for_env binds it)"
+            )
+        self.constrained = constrained
+        self.grammar_of = grammar
         self.stop = merge_stops(DEFAULT_STOPS, REACT_STOPS if strategy != "single" else (), stop)
         self.name = f"llm:{backend.name}"
         self._demo_retriever: Retriever | None = None
@@ -114,6 +130,7 @@ class LLMAgent(Agent):
         kwargs.setdefault("hints", base.hints)
         if kwargs.get("shots") == "oracle":
             kwargs.setdefault("gold", lambda: base.task)
+        kwargs.setdefault("grammar", base.action_grammar)
         return cls(backend, demos=demos, **kwargs)
 
     def _hints(self, info: dict[str, Any]) -> AgentHints:
@@ -216,6 +233,15 @@ class LLMAgent(Agent):
             ]
         return text
 
+    def grammar(self, info: dict[str, Any]) -> ActionGrammar | None:
+        """The grammar this turn's generation follows (``None``: unconstrained).
+
+        Only single-generation turns are constrained: a ReAct turn's thought is free text.
+        """
+        if not self.constrained or self.strategy != "single" or self.grammar_of is None:
+            return None
+        return self.grammar_of()
+
     def parse(self, generation: Generation, info: dict[str, Any]) -> str:
         """The action in a generation (and, for ReAct, the turn is added to the history)."""
         hints = self._hints(info)
@@ -229,7 +255,11 @@ class LLMAgent(Agent):
         """One generation, its action, and what to record (prompt, raw generation, action)."""
         prompt = self.prompt(observation, info)
         generation = generate_checked(
-            self.backend, [prompt], max_new_tokens=self.max_new_tokens, stop=self.stop
+            self.backend,
+            [prompt],
+            max_new_tokens=self.max_new_tokens,
+            stop=self.stop,
+            **grammar_options([self.grammar(info)]),
         )[0]
         action = self.parse(generation, info)
         return action, self.record(prompt, generation, action)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import importlib.util
 import sys
 import tempfile
 import warnings
@@ -31,8 +32,16 @@ def _agent_setup(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
     from toolgym.agents.backends import model_identity
 
     identity = model_identity(args.model_backend, model=args.model, base_url=args.base_url)
+    if args.adapter:
+        identity["adapter"] = adapter_identity(args.adapter)
     system = not args.no_system_prompt
-    label = f"{identity['name']}-{{strategy}}-{{shots}}shot" + ("" if system else "-nosys")
+    constrained = constrained_decoding(args)
+    label = (
+        f"{identity['name']}{'+' + Path(args.adapter).name if args.adapter else ''}"
+        f"-{{strategy}}-{{shots}}shot"
+        + ("" if system else "-nosys")
+        + ("-grammar" if constrained else "")
+    )
     settings = {
         "agent_kind": "llm",
         "model": identity,
@@ -41,8 +50,45 @@ def _agent_setup(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
         "max_new_tokens": args.max_new_tokens,
         "system_prompt": system,
         "chat": args.chat,
+        "constrained": constrained,
     }
     return label, settings
+
+
+def _served(args: argparse.Namespace) -> bool:
+    return args.model_backend == "openai" or (args.model_backend is None and bool(args.base_url))
+
+
+def constrained_decoding(args: argparse.Namespace) -> bool:
+    """Whether ``eval`` decodes under the action grammars (``--constrained``).
+
+    ``auto`` is on for local models when ``llguidance`` is installed (the embedded model writes
+    runnable actions far more often under the grammar; docs/results.md has the numbers), and off
+    for servers, which take grammars only in fields of their own (``--grammar-format``).
+    """
+    if args.constrained == "on":
+        if _served(args) and args.grammar_format is None:
+            raise UserInputError(
+                "--constrained on with a server needs --grammar-format vllm|guided|llamacpp "
+                "(the request field the server reads a grammar from)"
+            )
+        return True
+    if args.constrained == "off" or _served(args):
+        return False
+    return importlib.util.find_spec("llguidance") is not None
+
+
+def adapter_identity(path: str) -> dict[str, Any]:
+    """What identifies a LoRA adapter folder in results manifests."""
+    from toolgym.agents.backends import model_identity
+
+    folder = Path(path).expanduser()
+    if not (folder / "adapter_config.json").is_file():
+        raise UserInputError(
+            f"--adapter {path!r} is not a LoRA adapter folder (no adapter_config.json)"
+        )
+    identity = model_identity("hf", model=str(folder))
+    return {"path": identity.get("path"), "fingerprint": identity.get("fingerprint")}
 
 
 def _backend_kwargs(args: argparse.Namespace) -> dict[str, Any]:
@@ -56,6 +102,10 @@ def _backend_kwargs(args: argparse.Namespace) -> dict[str, Any]:
         kwargs["num_threads"] = args.threads
     if local_hf and args.chat != "auto":
         kwargs["chat"] = args.chat == "on"
+    if local_hf and args.adapter:
+        kwargs["adapter"] = args.adapter
+    if _served(args) and args.grammar_format:
+        kwargs["grammar_format"] = args.grammar_format
     return kwargs
 
 
@@ -75,6 +125,7 @@ def llm_agent(env: Any, backend: Any, *, options: dict[str, Any]) -> Any:
         strategy=_strategy(args, env_id),
         max_new_tokens=args.max_new_tokens,
         top_k_api=args.top_k_api,
+        constrained=args.constrained_on,
     )
 
 
@@ -86,6 +137,7 @@ _AGENT_OPTIONS = (
     "strategy",
     "max_new_tokens",
     "top_k_api",
+    "constrained_on",
 )
 """The options of ``eval`` an LLM agent is built from."""
 
@@ -101,6 +153,7 @@ def _agent_factory(args: argparse.Namespace) -> Any:
         return args.agent
     from toolgym.agents.backends import make_backend
 
+    args.constrained_on = constrained_decoding(args)
     options = {k: getattr(args, k) for k in _AGENT_OPTIONS}
     kwargs = _backend_kwargs(args)
     if args.backend == "ray":

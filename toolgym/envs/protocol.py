@@ -18,6 +18,7 @@ from toolgym.benchmarks.tasks import Task, TaskId, TaskIssue
 from toolgym.envs.spec import FamilySpec
 from toolgym.tools.errors import ToolCallError
 from toolgym.tools.faults import FaultPlan
+from toolgym.tools.grammar import ActionGrammar
 from toolgym.tools.language import ActionLanguage, AgentHints
 from toolgym.tools.tool import ToolSet
 from toolgym.tools.toolkit import Toolkit
@@ -56,6 +57,10 @@ class TaskEnv(Protocol):
     @property
     def hints(self) -> AgentHints:
         """How to act: the language, what ends an episode, how demonstrations are labelled."""
+        ...
+
+    def action_grammar(self) -> ActionGrammar | None:
+        """The grammar of the next action (constrained decoding), ``None`` when there is none."""
         ...
 
     def oracle_actions(self) -> list[str]:

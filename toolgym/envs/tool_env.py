@@ -39,6 +39,7 @@ from toolgym.errors import TaskFileError, ToolgymError
 from toolgym.tools.backend import Attempt
 from toolgym.tools.errors import INVALID_TASK, RUNTIME_ERROR, ToolCallError
 from toolgym.tools.faults import FaultPlan
+from toolgym.tools.grammar import ActionGrammar
 from toolgym.tools.language import AgentHints, Execution
 from toolgym.tools.tool import ToolSet
 from toolgym.tools.toolkit import Toolkit
@@ -211,6 +212,15 @@ class ToolEnv(gym.Env[str, str]):
     def hints(self) -> AgentHints:
         """How agents act here (derived from the action language and the tools)."""
         return self.language.hints(self._tools)
+
+    def action_grammar(self) -> ActionGrammar | None:
+        """What a model may write as the next action, for constrained decoding.
+
+        The action language's grammar over the current task's tools, in the env's action mode
+        (a whole program, or one step), from the episode's state (the links of the current
+        page); ``None`` when the language has none.
+        """
+        return self.language.grammar(self._tools, self.action_mode, self._backend)
 
     def get_task(self, task_id: TaskId) -> Task:
         """The task with id ``task_id`` in this env's split or task file."""

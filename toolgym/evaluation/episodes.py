@@ -21,7 +21,7 @@ from typing import Any
 import gymnasium as gym
 
 from toolgym.agents import Agent
-from toolgym.agents.backends.base import PromptRejected, generate_checked
+from toolgym.agents.backends.base import PromptRejected, generate_checked, grammar_options
 from toolgym.envs.protocol import task_env
 from toolgym.errors import InfrastructureError
 from toolgym.evaluation.records import EpisodeRecord
@@ -162,6 +162,12 @@ def run_episode(
     return close_record(env, record, terminated, truncated, step_info, start, failure)
 
 
+def agent_grammar(agent: Any, info: dict[str, Any]) -> Any:
+    """The agent's grammar for this turn, for agents that constrain their generations."""
+    grammar = getattr(agent, "grammar", None)
+    return grammar(info) if callable(grammar) else None
+
+
 def run_batch(
     envs: Sequence[gym.Env[Any, Any]],
     agents: Sequence[Any],
@@ -208,6 +214,7 @@ def run_batch(
     while not all(done):
         active = [i for i in range(n) if not done[i]]
         prompts = [agents[i].prompt(obs[i], infos[i]) for i in active]
+        grammars = [agent_grammar(agents[i], infos[i]) for i in active]
         generations: list[Any]
         try:
             generations = generate_checked(
@@ -215,10 +222,11 @@ def run_batch(
                 prompts,
                 max_new_tokens=agents[active[0]].max_new_tokens,
                 stop=agents[active[0]].stop,
+                **grammar_options(grammars),
             )
         except PromptRejected:  # which one? each prompt alone, so the others still play
             generations = []
-            for i, prompt in zip(active, prompts, strict=True):
+            for i, prompt, grammar in zip(active, prompts, grammars, strict=True):
                 try:
                     generations.extend(
                         generate_checked(
@@ -226,6 +234,7 @@ def run_batch(
                             [prompt],
                             max_new_tokens=agents[i].max_new_tokens,
                             stop=agents[i].stop,
+                            **grammar_options([grammar]),
                         )
                     )
                 except PromptRejected as e:

@@ -28,8 +28,15 @@ from typing import Any, NoReturn
 import gymnasium as gym
 
 from toolgym.agents import Agent
-from toolgym.agents.backends.base import DEFAULT_STOPS, Generation, LLMBackend, Prompt
+from toolgym.agents.backends.base import (
+    DEFAULT_STOPS,
+    Generation,
+    LLMBackend,
+    Prompt,
+    grammar_options,
+)
 from toolgym.errors import DependencyNotInstalled, InfrastructureError
+from toolgym.tools.grammar import ActionGrammar
 
 RAY_INSTALL = 'pip install "toolgym[ray]"'
 """The command that installs Ray for toolgym."""
@@ -176,12 +183,23 @@ class _ModelServer:
         return self.backend.name
 
     def generate(
-        self, prompts: list[Prompt], max_new_tokens: int, stop: list[str], tools: Any
+        self,
+        prompts: list[Prompt],
+        max_new_tokens: int,
+        stop: list[str],
+        tools: Any,
+        grammars: list[ActionGrammar | None] | None = None,
     ) -> list[Generation]:
         """The backend's generations for ``prompts``."""
         self.load()
         assert self.backend is not None
-        return self.backend.generate(prompts, max_new_tokens=max_new_tokens, stop=stop, tools=tools)
+        return self.backend.generate(
+            prompts,
+            max_new_tokens=max_new_tokens,
+            stop=stop,
+            tools=tools,
+            **grammar_options(grammars or []),
+        )
 
     def close(self) -> None:
         """Release the backend."""
@@ -212,10 +230,12 @@ class RemoteBackend(LLMBackend):
         max_new_tokens: int = 128,
         stop: Sequence[str] = DEFAULT_STOPS,
         tools: list[dict[str, Any]] | None = None,
+        grammars: Sequence[ActionGrammar | None] | None = None,
     ) -> list[Generation]:
         """One generation per prompt, from the node's model actor."""
         ray = require_ray()
-        call = self.actor.generate.remote(list(prompts), max_new_tokens, list(stop), tools)
+        chosen = None if grammars is None else list(grammars)
+        call = self.actor.generate.remote(list(prompts), max_new_tokens, list(stop), tools, chosen)
         try:
             return list(ray.get(call))
         except ray.exceptions.RayActorError as e:

@@ -50,17 +50,24 @@ import gymnasium as gym
 import numpy as np
 from gymnasium.vector import AsyncVectorEnv, AutoresetMode, SyncVectorEnv, VectorEnv
 
-from toolgym.agents.backends.base import PromptRejected, generate_checked
+from toolgym.agents.backends.base import PromptRejected, generate_checked, grammar_options
 from toolgym.benchmarks.score import Score
 from toolgym.benchmarks.suite import TaskSuite
 from toolgym.benchmarks.tasks import Task, TaskId, TaskIssue
 from toolgym.envs.spaces import info_at
 from toolgym.envs.spec import FamilySpec
 from toolgym.errors import InfrastructureError
-from toolgym.evaluation.episodes import agent_error, checked_action, close_record, new_record
+from toolgym.evaluation.episodes import (
+    agent_error,
+    agent_grammar,
+    checked_action,
+    close_record,
+    new_record,
+)
 from toolgym.evaluation.records import EpisodeRecord
 from toolgym.tools.errors import ToolCallError
 from toolgym.tools.faults import FaultPlan
+from toolgym.tools.grammar import ActionGrammar
 from toolgym.tools.language import ActionLanguage, AgentHints
 from toolgym.tools.tool import ToolSet
 from toolgym.tools.toolkit import Toolkit
@@ -230,6 +237,10 @@ class SubEnv:
     def hints(self) -> AgentHints:
         """How to act in the sub-env."""
         return self.call("hints")
+
+    def action_grammar(self) -> ActionGrammar | None:
+        """The grammar of the sub-env's next action."""
+        return self.call("action_grammar")
 
     def oracle_actions(self) -> list[str]:
         """The gold actions of the current task."""
@@ -456,6 +467,11 @@ def _act_batched(
         return
     slots = list(prompts)
     first = agents[slots[0]]
+    grammars: dict[int, Any] = {}
+    for i in slots:
+        episode = episodes[i]
+        assert episode is not None
+        grammars[i] = agent_grammar(agents[i], episode.info)
     generations: dict[int, Any] = {}
     try:
         batch = generate_checked(
@@ -463,6 +479,7 @@ def _act_batched(
             [prompts[i] for i in slots],
             max_new_tokens=first.max_new_tokens,
             stop=first.stop,
+            **grammar_options([grammars[i] for i in slots]),
         )
         generations = dict(zip(slots, batch, strict=True))
     except PromptRejected:  # which one? each prompt alone, so the others still play
@@ -473,6 +490,7 @@ def _act_batched(
                     [prompts[i]],
                     max_new_tokens=agents[i].max_new_tokens,
                     stop=agents[i].stop,
+                    **grammar_options([grammars[i]]),
                 )[0]
             except PromptRejected as e:
                 fail(i, e)

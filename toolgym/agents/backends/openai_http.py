@@ -31,6 +31,7 @@ from toolgym.agents.backends.base import (
     merge_stops,
 )
 from toolgym.errors import InfrastructureError, ToolgymError
+from toolgym.tools.grammar import ActionGrammar
 
 DEFAULT_BASE_URL = "http://127.0.0.1:8000/v1"
 MAX_SERVER_STOPS = 4
@@ -76,6 +77,9 @@ class RequestRejected(BackendError, PromptRejected):
     """The server rejected this one request (a 4xx other than 401, 403, 404, 429)."""
 
 
+GRAMMAR_FIELDS = {"vllm": "structured_outputs", "guided": "guided_grammar", "llamacpp": "grammar"}
+"""The request field that carries a GBNF grammar, by server kind."""
+
 INFRASTRUCTURE_STATUSES = frozenset({401, 403, 404, 405, 407, 408, 429})
 """4xx answers that say the server, key or URL is wrong, not the request."""
 
@@ -111,6 +115,7 @@ class OpenAIBackend(LLMBackend):
         backoff: float = 1.0,
         temperature: float = 0.0,
         native_tools: bool = False,
+        grammar_format: str | None = None,
         session: requests.Session | None = None,
         sleep: Callable[[float], Any] = time.sleep,
     ) -> None:
@@ -130,6 +135,11 @@ class OpenAIBackend(LLMBackend):
                 30 s; a ``Retry-After`` header on 429/503 answers takes precedence.
             temperature: the sampling temperature (0: greedy).
             native_tools: send ``tools`` to the server and return its tool calls.
+            grammar_format: how the server takes an action grammar (constrained decoding):
+                ``"vllm"`` (``structured_outputs.grammar``, vLLM 0.10+ and SGLang-style servers),
+                ``"guided"`` (``guided_grammar``, older vLLM), ``"llamacpp"`` (``grammar``,
+                llama.cpp's server) or ``None``: grammars are not sent (a server that does not
+                know the field may reject the request).
             session: a :class:`requests.Session` to use (one is created otherwise).
             sleep: the function used to wait between retries (injectable for tests).
 
@@ -161,6 +171,12 @@ class OpenAIBackend(LLMBackend):
         self.backoff = backoff
         self.temperature = temperature
         self.native_tools = native_tools
+        if grammar_format not in (None, *GRAMMAR_FIELDS):
+            raise ValueError(
+                f"grammar_format must be one of {sorted(GRAMMAR_FIELDS)} or None; "
+                f"got {grammar_format!r}"
+            )
+        self.grammar_format = grammar_format
         self._own_session = session is None
         self.session = session if session is not None else requests.Session()
         self._sleep = sleep
@@ -179,6 +195,7 @@ class OpenAIBackend(LLMBackend):
         max_new_tokens: int = 128,
         stop: Sequence[str] = DEFAULT_STOPS,
         tools: list[dict[str, Any]] | None = None,
+        grammars: Sequence[ActionGrammar | None] | None = None,
     ) -> list[Generation]:
         """One generation per prompt, requested sequentially.
 
@@ -187,6 +204,9 @@ class OpenAIBackend(LLMBackend):
             max_new_tokens: ``max_tokens`` of each request.
             stop: stop sequences; the first four go to the server, all are applied locally.
             tools: OpenAI function schemas, sent only when ``native_tools`` is on (chat only).
+            grammars: per prompt, an action grammar, sent in the field of ``grammar_format``
+                (ignored without one). The server enforces its GBNF; the once-per-line rules
+                of API programs are enforced only by local decoding.
 
         Returns:
             The generations, in prompt order.
@@ -197,7 +217,11 @@ class OpenAIBackend(LLMBackend):
             RequestRejected: the server rejected one request (the agent's failure).
         """
         stops = merge_stops(stop)
-        return [self._generate_one(p, max_new_tokens, stops, tools) for p in prompts]
+        grammars = list(grammars) if grammars is not None else [None] * len(prompts)
+        return [
+            self._generate_one(p, max_new_tokens, stops, tools, g)
+            for p, g in zip(prompts, grammars, strict=True)
+        ]
 
     def close(self) -> None:
         """Close the HTTP session when this backend created it."""
@@ -207,7 +231,12 @@ class OpenAIBackend(LLMBackend):
     # -- internals ---------------------------------------------------------------------------
 
     def _payload(
-        self, prompt: Prompt, max_new_tokens: int, stops: list[str], tools: list[dict] | None
+        self,
+        prompt: Prompt,
+        max_new_tokens: int,
+        stops: list[str],
+        tools: list[dict] | None,
+        grammar: ActionGrammar | None = None,
     ) -> dict[str, Any]:
         payload: dict[str, Any] = {"model": self.model}
         if self.endpoint == "chat":
@@ -220,12 +249,23 @@ class OpenAIBackend(LLMBackend):
             payload["stop"] = stops[:MAX_SERVER_STOPS]
         if self.native_tools and tools and self.endpoint == "chat":
             payload["tools"] = tools
+        if grammar is not None and self.grammar_format is not None:
+            field = GRAMMAR_FIELDS[self.grammar_format]
+            if field == "structured_outputs":
+                payload[field] = {"grammar": grammar.gbnf}
+            else:
+                payload[field] = grammar.gbnf
         return payload
 
     def _generate_one(
-        self, prompt: Prompt, max_new_tokens: int, stops: list[str], tools: list[dict] | None
+        self,
+        prompt: Prompt,
+        max_new_tokens: int,
+        stops: list[str],
+        tools: list[dict] | None,
+        grammar: ActionGrammar | None = None,
     ) -> Generation:
-        reply = self._post(self._payload(prompt, max_new_tokens, stops, tools))
+        reply = self._post(self._payload(prompt, max_new_tokens, stops, tools, grammar))
         try:
             choice = reply["choices"][0]
             if self.endpoint == "chat":

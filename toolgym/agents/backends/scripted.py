@@ -13,6 +13,7 @@ from toolgym.agents.backends.base import (
     Prompt,
     apply_stops,
 )
+from toolgym.tools.grammar import ActionGrammar
 
 
 class ScriptedBackend(LLMBackend):
@@ -39,6 +40,7 @@ class ScriptedBackend(LLMBackend):
         self.replies = replies
         self.cycle = cycle
         self.prompts: list[Prompt] = []
+        self.grammars: list[ActionGrammar | None] = []
         self.calls = 0
         self._next = 0
 
@@ -49,9 +51,11 @@ class ScriptedBackend(LLMBackend):
         max_new_tokens: int = 128,
         stop: Sequence[str] = DEFAULT_STOPS,
         tools: list[dict[str, Any]] | None = None,
+        grammars: Sequence[ActionGrammar | None] | None = None,
     ) -> list[Generation]:
-        """One canned reply per prompt."""
+        """One canned reply per prompt (grammars are kept in ``grammars``, not applied)."""
         self.calls += 1
+        self.grammars.extend(grammars if grammars is not None else [None] * len(prompts))
         out = []
         for prompt in prompts:
             self.prompts.append(prompt)

@@ -29,6 +29,7 @@ from toolgym.tools.backend import Attempt, Backend
 from toolgym.tools.budgets import DEFAULT_BUDGETS, Budgets
 from toolgym.tools.calling_list import parse_calling_list as read_calling_list
 from toolgym.tools.errors import NON_EXECUTABLE, ToolCallError
+from toolgym.tools.grammar import ActionGrammar, json_arguments, json_object, literal, one_of
 from toolgym.tools.language import ActionLanguage, Execution, register_language
 from toolgym.tools.seal_tools.calls import call_problems, calling_text, is_call, numbering
 from toolgym.tools.tool import Tool, ToolSet
@@ -65,6 +66,29 @@ class CallingListLanguage(ActionLanguage):
         if problems:
             text += "\nNotes:\n" + "\n".join(f"- {p}" for p in problems)
         return text, {"calls": len(calls), "call_problems": problems}
+
+    def grammar(self, tools: ToolSet, mode: str, backend: Backend) -> ActionGrammar | None:
+        """A calling list of the task's tools: ``[{"api", "parameters", "responses"}, ...]``.
+
+        Arguments take values of their types or ``API_call_k`` placeholders (nested calls).
+        """
+        if not len(tools):
+            return None
+        placeholder = '"\\"API_call_" [0-9]{1,3} "\\""'
+        responses = f'"[" ws ({placeholder} ("," ws {placeholder}){{0,30}})? ws "]"'
+        calls = [
+            json_object(
+                [
+                    ("api", literal(json.dumps(t.name)), True),
+                    ("parameters", json_arguments(t.params, placeholder), True),
+                    ("responses", responses, False),
+                ]
+            )
+            for t in tools
+        ]
+        call = one_of(calls)
+        answer = f'"[" ws {call} ("," ws {call}){{0,20}} ws "]"'
+        return ActionGrammar(answer if mode == "program" else one_of([answer, '"finish"']))
 
     def run_program(self, text: str, backend: Backend) -> Execution:
         """Read the whole answer; the episode ends (an unreadable answer is scored too)."""

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, cast
 from toolgym.tools.backend import Attempt, Backend
 from toolgym.tools.budgets import DEFAULT_BUDGETS, RESOURCE_LIMIT, Budgets
 from toolgym.tools.errors import NON_EXECUTABLE, ToolCallError
+from toolgym.tools.grammar import ActionGrammar, lines, literal, one_of, rule_name
 from toolgym.tools.json_calls import looks_like_json_call, parse_json_call
 from toolgym.tools.language import ActionLanguage, AgentHints, Execution, register_language
 from toolgym.tools.tool import Tool, ToolSet
@@ -104,6 +105,29 @@ class AgentActionLanguage(ActionLanguage):
                 RESOURCE_LIMIT, f"the program has {len(lines)} lines; at most {MAX_LINES}"
             )
         return lines
+
+    def grammar(self, tools: ToolSet, mode: str, backend: Backend) -> ActionGrammar:
+        """``Agent.<Action>(object[, object])`` lines with the allowed objects.
+
+        Program mode: at most :data:`MAX_LINES` lines; call mode: one line, or ``finish``.
+        """
+        objects: dict[tuple[str, ...], str] = {}
+        rules, alternatives = [], []
+        for tool in tools:
+            values = []
+            for param in tool.params:
+                enum = tuple(str(v) for v in param.enum or ())
+                if enum and enum not in objects:
+                    objects[enum] = rule_name("objects", str(len(objects)))
+                    rules.append(f"{objects[enum]} ::= {one_of([literal(v) for v in enum])}")
+                values.append(objects[enum] if enum else "[a-z_]{1,40}")
+            alternatives.append(
+                " ".join([literal(f"{tool.qualname}("), ' ", " '.join(values), '")"'])
+            )
+        line = one_of(alternatives)
+        if mode == "program":
+            return ActionGrammar(lines(line, max_lines=MAX_LINES), rules="\n".join(rules))
+        return ActionGrammar(one_of([line, '"finish"']), rules="\n".join(rules))
 
     def run_program(self, text: str, backend: Backend) -> Execution:
         """Run the lines in order until one cannot run; keep them all; the episode ends."""

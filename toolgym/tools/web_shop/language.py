@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, cast
 from toolgym.tools.backend import Attempt, Backend
 from toolgym.tools.budgets import DEFAULT_BUDGETS, RESOURCE_LIMIT, Budgets
 from toolgym.tools.errors import NON_EXECUTABLE, WRONG_API, WRONG_ARGUMENTS, ToolCallError
+from toolgym.tools.grammar import ActionGrammar, lines, literal, one_of
 from toolgym.tools.json_calls import looks_like_json_call, parse_json_call
 from toolgym.tools.language import ActionLanguage, AgentHints, Execution, register_language
 from toolgym.tools.tool import Tool, ToolSet
@@ -73,6 +74,22 @@ class WebActionLanguage(ActionLanguage):
                 f"{sorted(call.arguments)}",
             )
         return f"{call.name}[{value}]"
+
+    def grammar(self, tools: ToolSet, mode: str, backend: Backend) -> ActionGrammar:
+        """``search[...]`` where the page has a search bar, ``click[...]`` on its clickables.
+
+        In program mode the pages to come are unknown: any ``click[...]`` text is allowed.
+        """
+        keywords = '"search[" [^\\]\\n]{1,200} "]"'
+        if mode == "program":
+            action = one_of([keywords, '"click[" [^\\]\\n]{1,200} "]"'])
+            return ActionGrammar(lines(action, max_lines=MAX_ACTIONS))
+        available = _shop_backend(backend).available()
+        choices = [f"click[{c}]" for c in available["clickables"] if "]" not in c and "\n" not in c]
+        alternatives = [literal(c) for c in choices]
+        if available["has_search_bar"] or not alternatives:
+            alternatives.insert(0, keywords)
+        return ActionGrammar(one_of(alternatives))
 
     def run_call(self, text: str, backend: Backend) -> Execution:
         """Take one action; buying ends the episode."""

@@ -1,0 +1,174 @@
+"""Grammar-constrained decoding for local models: an action grammar as a per-token mask.
+
+:class:`GrammarEngine` compiles an :class:`~toolgym.tools.grammar.ActionGrammar` once per
+grammar (the GBNF through ``llguidance``, which reads GBNF and compiles a grammar of a few
+hundred rules in milliseconds) and gives each generation a :class:`Constraint`: the tokens the
+grammar allows next, narrowed by the grammar's once-per-line prefixes, and the choice of the best
+allowed token. ``llguidance`` is optional (``pip install "toolgym[constrained]"``); without it a
+backend asked to constrain raises :class:`~toolgym.errors.DependencyNotInstalled`.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Any
+
+import numpy as np
+
+from toolgym.errors import DependencyNotInstalled, ToolgymError
+from toolgym.tools.grammar import ActionGrammar
+
+END = -1
+"""What :meth:`Constraint.choose` returns when the grammar allows nothing more."""
+MAX_REJECTIONS = 32
+"""How many of the best allowed tokens a step tries against the once-per-line prefixes."""
+
+
+def _require_llguidance() -> Any:
+    try:
+        import llguidance
+        import llguidance.hf
+    except ImportError as e:
+        raise DependencyNotInstalled(
+            'constrained decoding needs llguidance: pip install "toolgym[constrained]"'
+        ) from e
+    return llguidance
+
+
+class GrammarError(ToolgymError):
+    """An action grammar the engine cannot compile (a bug in the language's grammar)."""
+
+
+class GrammarEngine:
+    """Compiles action grammars for one tokenizer and hands out constraints.
+
+    Args:
+        tokenizer: a Hugging Face tokenizer.
+        vocab_size: the model's logits width (may exceed the tokenizer's size).
+        cache_size: compiled grammars kept (least recently used first out).
+    """
+
+    def __init__(self, tokenizer: Any, vocab_size: int, cache_size: int = 64) -> None:
+        llguidance = _require_llguidance()
+        self._ll = llguidance
+        self.tokenizer = tokenizer
+        self.vocab_size = vocab_size
+        self.eos = tokenizer.eos_token_id
+        self._lltok = llguidance.hf.from_tokenizer(tokenizer, n_vocab=vocab_size)
+        self._compiled: OrderedDict[str, Any] = OrderedDict()
+        self.cache_size = cache_size
+
+    def _matcher(self, grammar: ActionGrammar) -> Any:
+        prototype = self._compiled.get(grammar.key)
+        if prototype is None:
+            lark = self._ll.grammar_from("gbnf", grammar.gbnf)
+            prototype = self._ll.LLMatcher(self._lltok, lark, log_level=0)
+            if prototype.is_error():
+                raise GrammarError(f"cannot compile the action grammar: {prototype.get_error()}")
+            self._compiled[grammar.key] = prototype
+            while len(self._compiled) > self.cache_size:
+                self._compiled.popitem(last=False)
+        else:
+            self._compiled.move_to_end(grammar.key)
+        return prototype.deep_copy()
+
+    def constraint(self, grammar: ActionGrammar, budget: int | None = None) -> Constraint:
+        """A fresh constraint for one generation of at most ``budget`` tokens under ``grammar``."""
+        return Constraint(self, grammar, self._matcher(grammar), budget)
+
+
+class Constraint:
+    """One generation's state under a grammar: what it allows next, and its choice.
+
+    With a token budget and a grammar whose last line is fixed (``API.search()``), a line that
+    starts when the budget left would not hold another line and the last one is that last line,
+    so that the action ends complete instead of being cut.
+    """
+
+    def __init__(
+        self, engine: GrammarEngine, grammar: ActionGrammar, matcher: Any, budget: int | None
+    ) -> None:
+        self.engine = engine
+        self.grammar = grammar
+        self.matcher = matcher
+        self.budget = budget
+        self.tokens: list[int] = []
+        self._forced: list[int] = []
+        self._line_start = 0
+        self._longest_line = 12
+        self._final = (
+            engine.tokenizer.encode(grammar.final, add_special_tokens=False)
+            if grammar.final and budget
+            else []
+        )
+        self._bits = np.zeros((engine.vocab_size + 31) // 32, dtype=np.int32)
+
+    @property
+    def finished(self) -> bool:
+        """Whether the grammar allows nothing more (the action is complete)."""
+        return bool(self.matcher.is_stopped())
+
+    def allowed(self) -> np.ndarray:
+        """A boolean mask of the tokens the grammar allows next."""
+        self.matcher.unsafe_compute_mask_ptr(self._bits.ctypes.data, self._bits.nbytes)
+        unpacked = np.unpackbits(self._bits.view(np.uint8), bitorder="little")
+        return unpacked[: self.engine.vocab_size].astype(bool)
+
+    def choose(self, logits: Any) -> int:
+        """The best token the grammar and the once-per-line prefixes allow; it is consumed.
+
+        Args:
+            logits: the row's next-token logits (a 1-D torch tensor).
+
+        Returns:
+            The token (the end-of-sequence token when the grammar chose to end), or :data:`END`
+            when no token is allowed.
+        """
+        import torch
+
+        forced = self._force()
+        if forced is not None:
+            return forced
+        mask = torch.from_numpy(self.allowed())
+        scores = logits.float().masked_fill(~mask.to(logits.device), float("-inf"))
+        for _ in range(MAX_REJECTIONS):
+            best = int(scores.argmax())
+            if not torch.isfinite(scores[best]):
+                break
+            if best == self.engine.eos:
+                return best
+            if self._keeps_once(best):
+                self._consume(best)
+                return best
+            scores[best] = float("-inf")
+        return END
+
+    def _consume(self, token: int) -> None:
+        self.matcher.consume_token(token)
+        self.tokens.append(token)
+        if "\n" in self.engine.tokenizer.decode([token]):
+            self._longest_line = max(self._longest_line, len(self.tokens) - self._line_start)
+            self._line_start = len(self.tokens)
+
+    def _force(self) -> int | None:
+        """The next token of the last line, when the budget left calls for it."""
+        if not self._forced and self._final and self.budget and self.tokens:
+            left = self.budget - len(self.tokens)
+            at_line_start = self._line_start == len(self.tokens)
+            if at_line_start and left <= len(self._final) + self._longest_line:
+                self._forced = list(self._final)
+                self._final = []
+        while self._forced:
+            token = self._forced.pop(0)
+            if not self.matcher.validate_tokens([token]):
+                self._forced = []  # the grammar does not take it here: choose freely
+                return None
+            self._consume(token)
+            return token
+        return None
+
+    def _keeps_once(self, token: int) -> bool:
+        if not self.grammar.once:
+            return True
+        text = self.engine.tokenizer.decode([*self.tokens, token], skip_special_tokens=True)
+        return self.grammar.allows(text)

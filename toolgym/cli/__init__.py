@@ -429,6 +429,21 @@ def build_parser() -> argparse.ArgumentParser:
         help="use the local model's chat template (auto: when it has one, except "
         "for the embedded model)",
     )
+    ev.add_argument(
+        "--constrained",
+        default="auto",
+        choices=("auto", "on", "off"),
+        help="decode under the action language's grammar (auto: on for local models when "
+        "llguidance is installed, off for servers)",
+    )
+    ev.add_argument(
+        "--grammar-format",
+        choices=("vllm", "guided", "llamacpp"),
+        help="the request field a server reads grammars from (--constrained on with --base-url)",
+    )
+    ev.add_argument(
+        "--adapter", help="a LoRA adapter folder (toolgym finetune) for the local model"
+    )
     ev.add_argument("--split", default="test", choices=("test", "demo", "train"))
     ev.add_argument("--task-file", help="an original-format JSONL task file instead of a split")
     ev.add_argument(

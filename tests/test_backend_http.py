@@ -349,3 +349,20 @@ def test_non_json_success_raises(server: FakeServer) -> None:
     server.add(200, b"<html>not json</html>")
     with pytest.raises(BackendError, match="not a JSON"):
         make(server).generate(["q"], max_new_tokens=4)
+
+
+def test_grammars_go_in_the_field_the_server_reads(server: FakeServer) -> None:
+    from toolgym.tools.grammar import ActionGrammar
+
+    grammar = ActionGrammar('"API.search()"')
+    for kind, field in (("vllm", "structured_outputs"), ("guided", "guided_grammar")):
+        server.add(200, chat_reply("API.search()"))
+        make(server, grammar_format=kind).generate(["q"], grammars=[grammar])
+        body = server.requests[-1].body
+        sent = body[field]["grammar"] if kind == "vllm" else body[field]
+        assert sent == grammar.gbnf and sent.startswith("root ::= ")
+    server.add(200, chat_reply("API.search()"))
+    make(server).generate(["q"], grammars=[grammar])  # no format: nothing the server may refuse
+    assert not {"structured_outputs", "guided_grammar", "grammar"} & set(server.requests[-1].body)
+    with pytest.raises(ValueError, match="grammar_format must be one of"):
+        make(server, grammar_format="xml")

@@ -21,6 +21,7 @@ LAYERS = (
     "wrappers",
     "agents",
     "evaluation",
+    "training",
     "cli",
 )
 """Bottom to top: a module may import its own layer and the layers below it."""

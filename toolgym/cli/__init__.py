@@ -36,6 +36,7 @@ from toolgym.cli.eval_setup import (
     normalize_backends,
 )
 from toolgym.cli.results_commands import add_parsers as add_results_parsers
+from toolgym.cli.training_commands import add_parsers as add_training_parsers
 from toolgym.envs import (
     env_class,
     families,
@@ -285,7 +286,8 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     if args.llm:
         from toolgym.evaluation.llm_perf import main as llm_main
 
-        return llm_main([])
+        argv = [f"--env={env}" for env in args.env or ()]
+        return llm_main([*argv, f"--tasks={args.tasks}"])
     if args.scaling:
         from toolgym.evaluation.scaling import main as scaling_main
 
@@ -495,11 +497,16 @@ def build_parser() -> argparse.ArgumentParser:
     srv.set_defaults(func=_cmd_serve)
 
     add_results_parsers(sub, _positive)
+    add_training_parsers(sub)
     add_complexity_parser(sub)
 
     bench = sub.add_parser("bench", help="print reset/step latency and oracle throughput")
     bench.add_argument("--repeat", type=_positive, default=2000)
     bench.add_argument("--llm", action="store_true", help="benchmark the embedded model instead")
+    bench.add_argument(
+        "--env", action="append", help="with --llm: an env to time (repeatable; default every env)"
+    )
+    bench.add_argument("--tasks", type=_positive, default=8, help="with --llm: tasks per env")
     bench.add_argument(
         "--scaling",
         action="store_true",

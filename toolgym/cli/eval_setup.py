@@ -40,7 +40,7 @@ def _agent_setup(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
         f"{identity['name']}{'+' + Path(args.adapter).name if args.adapter else ''}"
         f"-{{strategy}}-{{shots}}shot"
         + ("" if system else "-nosys")
-        + ("-grammar" if constrained else "")
+        + ("{grammar}" if constrained else "")
     )
     settings = {
         "agent_kind": "llm",
@@ -245,8 +245,12 @@ def _shots(args: argparse.Namespace, env_id: str) -> int | str:
 
 def env_label(args: argparse.Namespace, label: str, env_id: str) -> str:
     """The agent's label on ``env_id``: its strategy and shots filled in."""
-    return label.replace("{strategy}", _strategy(args, env_id)).replace(
-        "{shots}", str(_shots(args, env_id))
+    strategy = _strategy(args, env_id)
+    grammar = "-grammar" if strategy == "single" else ""  # ReAct thoughts are free text
+    return (
+        label.replace("{strategy}", strategy)
+        .replace("{shots}", str(_shots(args, env_id)))
+        .replace("{grammar}", grammar)
     )
 
 

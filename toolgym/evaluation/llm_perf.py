@@ -1,7 +1,10 @@
-"""LLM benchmark: embedded-model load time (cold and cached), tokens/s, batched vs sequential.
+"""LLM benchmark: embedded-model load time, prompt and decode tokens/s, episodes/s per batch.
 
-Run ``toolgym bench --llm`` (or ``python -m toolgym.evaluation.llm_perf``). Targets on 2 CPU
-cores: cached load under 3 s; batch 8 at least 2x the episodes/s of sequential evaluation.
+Run ``toolgym bench --llm`` (or ``python -m toolgym.evaluation.llm_perf``). Each env is timed
+twice: ``before`` (no prefix cache, unconstrained decoding) and ``after`` (the prefix cache and,
+where the action language has a grammar, constrained decoding: the defaults of ``toolgym eval``).
+Prompt tokens/s is the rate at which the env's prompts are read one by one (one new token each);
+episodes/s is that of evaluating the first ``--tasks`` test tasks at batch 1, 4 and 8.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from typing import Any
 
 from toolgym.agents.backends.base import LLMBackend
 from toolgym.envs import latest_env_ids
@@ -47,7 +51,9 @@ def tokens_per_second(backend: LLMBackend, new_tokens: int = 128) -> float:
     return (generation.completion_tokens or new_tokens) / (time.perf_counter() - start)
 
 
-def episodes_per_second(backend: LLMBackend, env_id: str, tasks: int, batch: int) -> float:
+def episodes_per_second(
+    backend: LLMBackend, env_id: str, tasks: int, batch: int, constrained: bool = False
+) -> float:
     """Episodes/s of evaluating the first ``tasks`` tasks of ``env_id`` with batch ``batch``."""
     from toolgym.agents.llm_agent import LLMAgent
     from toolgym.evaluation.runner import evaluate
@@ -55,12 +61,38 @@ def episodes_per_second(backend: LLMBackend, env_id: str, tasks: int, batch: int
     start = time.perf_counter()
     evaluate(
         env_id,
-        lambda e: LLMAgent.for_env(e, backend),
+        lambda e: LLMAgent.for_env(e, backend, constrained=constrained),
         limit=tasks,
         batch_size=batch,
         progress=False,
     )
     return tasks / (time.perf_counter() - start)
+
+
+def prompt_tokens_per_second(backend: Any, env_id: str, tasks: int) -> tuple[float, float]:
+    """(prompt tokens/s, share of tokens reused) reading the env's first prompts one by one."""
+    import gymnasium as gym
+
+    from toolgym.agents.llm_agent import LLMAgent
+    from toolgym.envs.protocol import task_env
+
+    env = gym.make(env_id)
+    base = task_env(env)
+    agent = LLMAgent.for_env(env, backend)
+    prompts = []
+    for task_id in base.task_ids[:tasks]:
+        obs, info = env.reset(options={"task_id": task_id})
+        agent.reset(obs, info)
+        prompts.append(agent.prompt(obs, info))
+    env.close()
+    before = dict(backend.prefix_stats)
+    start = time.perf_counter()
+    for prompt in prompts:
+        backend.generate([prompt], max_new_tokens=1, stop=[])
+    elapsed = time.perf_counter() - start
+    read = backend.prefix_stats["prompt_tokens"] - before["prompt_tokens"]
+    reused = backend.prefix_stats["reused_tokens"] - before["reused_tokens"]
+    return read / elapsed, reused / max(read, 1)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -73,7 +105,11 @@ def main(argv: list[str] | None = None) -> int:
         "short ones by reading the prompt, which batching on a CPU speeds up less)",
     )
     parser.add_argument("--tasks", type=int, default=8)
+    parser.add_argument(
+        "--batches", default="1,4,8", help="batch sizes to time, comma-separated (default 1,4,8)"
+    )
     args = parser.parse_args(argv)
+    batches = [int(b) for b in args.batches.split(",")]
     with tempfile.TemporaryDirectory() as cache:
         _, cold, hit = load_times(cache)
         assert not hit
@@ -88,15 +124,25 @@ def main(argv: list[str] | None = None) -> int:
     print(f"decode speed, one sequence: {tokens_per_second(backend):.1f} tokens/s")
     rows = []
     for env_id in args.env or latest_env_ids():
-        base = None
-        for batch in (1, 4, 8):
-            rate = episodes_per_second(backend, env_id, args.tasks, batch)
-            base = base or rate
-            rows.append(
-                {"env": env_id, "batch": batch, "episodes_per_s": rate, "speedup": rate / base}
-            )
+        for setting in ("before", "after"):
+            after = setting == "after"
+            backend.prefix_cache = 4 if after else 0
+            backend._prefixes.clear()
+            rate, reused = prompt_tokens_per_second(backend, env_id, args.tasks)
+            row: dict[str, Any] = {
+                "env": env_id,
+                "setting": setting,
+                "prompt_tokens_per_s": rate,
+                "reused": reused,
+            }
+            for batch in batches:
+                row[f"eps_batch{batch}"] = episodes_per_second(
+                    backend, env_id, args.tasks, batch, constrained=after
+                )
+            rows.append(row)
+            print(format_table([row], list(row)), flush=True)
     print(f"\nfirst {args.tasks} test tasks of each env, 3-shot paper prompt, greedy:")
-    print(format_table(rows, ["env", "batch", "episodes_per_s", "speedup"]))
+    print(format_table(rows, list(rows[0]) if rows else []))
     return 0
 
 

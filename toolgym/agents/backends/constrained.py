@@ -80,9 +80,11 @@ class GrammarEngine:
 class Constraint:
     """One generation's state under a grammar: what it allows next, and its choice.
 
-    With a token budget and a grammar whose last line is fixed (``API.search()``), a line that
-    starts when the budget left would not hold another line and the last one is that last line,
-    so that the action ends complete instead of being cut.
+    With a grammar whose last line is fixed (``API.search()``), that line is written where the
+    model, left free, would have ended the action (at the start of a line, its best token is the
+    end of the sequence, a blank line or the start of a stop sequence, which the grammar does not
+    allow before the last line), and where the token budget left would not hold another line and
+    the last one, so that the action ends complete instead of being cut.
     """
 
     def __init__(
@@ -126,10 +128,12 @@ class Constraint:
         """
         import torch
 
+        mask = torch.from_numpy(self.allowed())
+        if self._final and self._at_line_start() and self._means_end(int(logits.argmax()), mask):
+            self._forced, self._final = list(self._final), []
         forced = self._force()
         if forced is not None:
             return forced
-        mask = torch.from_numpy(self.allowed())
         scores = logits.float().masked_fill(~mask.to(logits.device), float("-inf"))
         for _ in range(MAX_REJECTIONS):
             best = int(scores.argmax())
@@ -149,6 +153,18 @@ class Constraint:
         if "\n" in self.engine.tokenizer.decode([token]):
             self._longest_line = max(self._longest_line, len(self.tokens) - self._line_start)
             self._line_start = len(self.tokens)
+
+    def _at_line_start(self) -> bool:
+        return bool(self.tokens) and self._line_start == len(self.tokens)
+
+    def _means_end(self, token: int, mask: Any) -> bool:
+        """Whether the model, free, would end the action here (a stop or a blank line)."""
+        if bool(mask[token]) and token != self.engine.eos:
+            return False
+        if token == self.engine.eos:
+            return True
+        text = self.engine.tokenizer.decode([token])
+        return text.startswith(("\n", "-", "Task")) or text.strip() == ""
 
     def _force(self) -> int | None:
         """The next token of the last line, when the budget left calls for it."""

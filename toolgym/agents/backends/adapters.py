@@ -1,0 +1,49 @@
+"""LoRA adapters (``toolgym finetune``) applied to a loaded ``transformers`` model."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from toolgym.errors import DependencyNotInstalled, UserInputError
+
+ADAPTER_CONFIG = "adapter_config.json"
+"""The file every ``peft`` adapter folder holds."""
+
+
+def apply_adapter(model: Any, path: str | Path) -> Any:
+    """The model with the LoRA adapter in ``path`` merged into its weights.
+
+    Merging (``merge_and_unload``) makes inference as fast as with the base model: the result is
+    a plain ``transformers`` model, no ``peft`` wrapper.
+
+    Args:
+        model: a loaded causal LM (the adapter's base model).
+        path: the adapter folder (``save_pretrained``'s output).
+
+    Raises:
+        UserInputError: ``path`` is not an adapter folder, or the adapter does not fit the model.
+        DependencyNotInstalled: ``peft`` is missing.
+    """
+    folder = Path(path).expanduser()
+    if not (folder / ADAPTER_CONFIG).is_file():
+        what = "a folder without it" if folder.is_dir() else "no such folder"
+        raise UserInputError(
+            f"a LoRA adapter is a folder with {ADAPTER_CONFIG} (toolgym finetune writes one); "
+            f"got {str(path)!r}: {what}"
+        )
+    try:
+        from peft import PeftModel
+    except ImportError as e:
+        raise DependencyNotInstalled(
+            f"a LoRA adapter needs the peft package ({e.name} is missing): "
+            'pip install "toolgym[train]"'
+        ) from e
+    try:
+        wrapped = PeftModel.from_pretrained(model, str(folder))
+    except (ValueError, KeyError, RuntimeError) as e:
+        first = (str(e).strip().splitlines() or [""])[0][:300]
+        raise UserInputError(
+            f"the adapter in {str(folder)!r} does not fit the model: {type(e).__name__}: {first}"
+        ) from e
+    return wrapped.merge_and_unload()

@@ -1,0 +1,358 @@
+"""LoRA fine-tuning on alignment data: ``peft`` and the ``transformers`` Trainer, any causal LM.
+
+The model is loaded through :class:`~toolgym.agents.backends.hf.HFBackend` (the embedded
+SmolLM2-135M-Instruct by default, its GGUF weights converted once into the cache), and each
+example is rendered exactly as that backend renders the prompt at inference (plain text for the
+embedded model, the chat template for a chat model), followed by the program and the end-of-text
+token. The loss is on the program and that token only (the prompt's labels are ``-100``).
+
+An example longer than ``max_length`` tokens (by default the model's context) is skipped, not
+truncated: a prompt cut on the left would lose its API docs or demonstrations and no longer be
+the prompt the model is evaluated with. The skipped count is reported.
+
+Training runs on CUDA when present (bf16 where supported), else on the CPU in float32, where it
+is deterministic for a seed. The adapter is saved with ``save_pretrained`` next to
+``toolgym_finetune.json`` (the configuration, data counts, loss history and wall time).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import shlex
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from toolgym.agents.backends.hf import EMBEDDED_MODEL
+from toolgym.errors import DependencyNotInstalled, UserInputError
+from toolgym.training.encoding import PadCollator, encode_example
+from toolgym.training.sft_data import SFTExample, build_examples, program_env_ids
+
+DEFAULT_TARGET_MODULES: tuple[str, ...] = (
+    "q_proj",
+    "k_proj",
+    "v_proj",
+    "o_proj",
+    "gate_proj",
+    "up_proj",
+    "down_proj",
+)
+"""The attention and MLP projections of Llama-style models (SmolLM2, Llama, Qwen, Mistral)."""
+
+RESULT_FILE = "toolgym_finetune.json"
+"""What a fine-tuning run writes next to its adapter."""
+
+
+@dataclass
+class FinetuneConfig:
+    """A LoRA fine-tuning run.
+
+    Attributes:
+        model: ``"smollm2-135m"`` (the embedded model), a model id or a local directory.
+        envs: env ids to take ``train`` tasks from.
+        families: family names, each meaning its newest env.
+        n: examples per env.
+        shots: demonstrations per prompt (default: the family's, as ``toolgym eval``).
+        all_shot: every demonstration of the ``demo`` split in each prompt.
+        system_prompt: put the agent's system prompt in each prompt.
+        top_k_api: API docs per prompt (default: the family's).
+        world_seed: the simulated world the tasks are generated for.
+        epochs: passes over the examples (when ``max_steps`` is ``None``).
+        max_steps: optimizer steps; overrides ``epochs``.
+        lr: the peak learning rate (linear decay to 0).
+        batch_size: examples per device batch.
+        grad_accum: batches per optimizer step.
+        max_length: the longest example in tokens; longer ones are skipped (default: the
+            model's context, ``max_position_embeddings``).
+        lora_r: the LoRA rank.
+        lora_alpha: the LoRA scaling numerator (the update is scaled by ``alpha / r``).
+        lora_dropout: dropout on the LoRA input.
+        target_modules: the module names LoRA adapts.
+        seed: the seed of the ``train`` stream, the LoRA initialization and the data order.
+        out: the folder the adapter and ``toolgym_finetune.json`` are written to.
+        num_threads: CPU threads for torch (default: torch's choice).
+        chat: render with the model's chat template (``None``: as ``HFBackend`` decides).
+        device: ``"cpu"``, ``"cuda"``, ... (default: CUDA when available, else the CPU).
+        logging_steps: optimizer steps per logged loss.
+        progress: show the Trainer's progress bar.
+    """
+
+    model: str = EMBEDDED_MODEL
+    envs: tuple[str, ...] = ()
+    families: tuple[str, ...] = ()
+    n: int = 1800
+    shots: int | None = None
+    all_shot: bool = False
+    system_prompt: bool = True
+    top_k_api: int | None = None
+    world_seed: int = 0
+    epochs: float = 1.0
+    max_steps: int | None = None
+    lr: float = 2e-4
+    batch_size: int = 4
+    grad_accum: int = 1
+    max_length: int | None = None
+    lora_r: int = 16
+    lora_alpha: float = 32
+    lora_dropout: float = 0.05
+    target_modules: tuple[str, ...] = DEFAULT_TARGET_MODULES
+    seed: int = 0
+    out: str = "adapters/alignment"
+    num_threads: int | None = None
+    chat: bool | None = None
+    device: str | None = None
+    logging_steps: int = 1
+    progress: bool = True
+
+    def check(self) -> None:
+        """Raise :class:`~toolgym.errors.UserInputError` for a setting that cannot work."""
+        whole = {
+            "n": (self.n, 1),
+            "batch_size": (self.batch_size, 1),
+            "grad_accum": (self.grad_accum, 1),
+            "max_length": (self.max_length, 8),
+            "lora_r": (self.lora_r, 1),
+            "logging_steps": (self.logging_steps, 1),
+            "max_steps": (self.max_steps, 1),
+            "num_threads": (self.num_threads, 1),
+            "shots": (self.shots, 0),
+            "top_k_api": (self.top_k_api, 0),
+            "seed": (self.seed, 0),
+            "world_seed": (self.world_seed, 0),
+        }
+        optional = ("max_steps", "num_threads", "shots", "top_k_api", "max_length")
+        for name, (value, low) in whole.items():
+            if value is None and name in optional:
+                continue
+            if isinstance(value, bool) or not isinstance(value, int) or value < low:
+                raise UserInputError(f"{name} is a whole number >= {low}; got {value!r}")
+        positive = {"epochs": self.epochs, "lr": self.lr, "lora_alpha": self.lora_alpha}
+        for name, number in positive.items():
+            if not isinstance(number, int | float) or not math.isfinite(number) or number <= 0:
+                raise UserInputError(f"{name} is a number > 0; got {number!r}")
+        if not 0 <= self.lora_dropout < 1:
+            raise UserInputError(f"lora_dropout is a number in [0, 1); got {self.lora_dropout!r}")
+        if not self.target_modules:
+            raise UserInputError("target_modules names at least one module; got none")
+        if self.all_shot and self.shots is not None:
+            raise UserInputError(
+                f"give shots or all_shot, not both (got shots={self.shots} and all_shot=True)"
+            )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The configuration as JSON-ready values."""
+        return {
+            k: list(v) if isinstance(v, tuple) else v for k, v in dataclasses.asdict(self).items()
+        }
+
+
+@dataclass
+class FinetuneResult:
+    """What a fine-tuning run did.
+
+    Attributes:
+        out: the adapter folder.
+        env_ids: the envs the examples came from.
+        examples: examples trained on.
+        skipped: examples left out for being longer than ``max_length``.
+        max_length: the longest example kept, in tokens (the configured one, or the context).
+        steps: optimizer steps taken.
+        losses: the logged training losses, in step order.
+        wall_s: seconds from loading the model to saving the adapter.
+        device: where it trained.
+        trainable_params: parameters LoRA trains.
+        model: the base model.
+        eval_args: the ``toolgym eval`` arguments that evaluate the adapter as it was trained.
+    """
+
+    out: Path
+    env_ids: list[str]
+    examples: int
+    skipped: int
+    max_length: int
+    steps: int
+    losses: list[float]
+    wall_s: float
+    device: str
+    trainable_params: int
+    model: str
+    eval_args: list[str] = field(default_factory=list)
+
+    @property
+    def eval_command(self) -> str:
+        """The shell command that evaluates the adapter with the prompts it was trained on."""
+        return shlex.join(["toolgym", "eval", *self.eval_args])
+
+
+def _require_train() -> tuple[Any, Any, Any]:
+    try:
+        import peft
+        import torch
+        import transformers
+    except ImportError as e:
+        raise DependencyNotInstalled(
+            f"fine-tuning needs torch, transformers and peft ({e.name} is missing): "
+            'pip install "toolgym[hf,train]"'
+        ) from e
+    return torch, transformers, peft
+
+
+def _context(model: Any, tokenizer: Any) -> int:
+    """The model's context in tokens (its position embeddings, else the tokenizer's limit)."""
+    context = getattr(model.config, "max_position_embeddings", None)
+    return int(context or tokenizer.model_max_length)
+
+
+def _eval_args(config: FinetuneConfig, env_ids: Sequence[str], out: Path) -> list[str]:
+    args = [a for env_id in env_ids for a in ("--env", env_id)]
+    args += ["--model", config.model, "--adapter", str(out)]
+    if config.shots is not None:
+        args += ["--shots", str(config.shots)]
+    if config.top_k_api is not None:
+        args += ["--top-k-api", str(config.top_k_api)]
+    if not config.system_prompt:
+        args.append("--no-system-prompt")
+    if config.chat is not None:
+        args += ["--chat", "on" if config.chat else "off"]
+    return args
+
+
+def train_adapter(
+    config: FinetuneConfig, examples: Sequence[SFTExample] | None = None
+) -> FinetuneResult:
+    """Fine-tune a LoRA adapter on alignment examples and save it in ``config.out``.
+
+    Args:
+        config: the run.
+        examples: the examples to train on (default: :func:`build_examples` from the
+            configuration's envs and families).
+
+    Raises:
+        UserInputError: a bad setting, no env named, a multi-step family, every example longer
+            than ``max_length``.
+        DependencyNotInstalled: torch, transformers or peft is missing.
+    """
+    config.check()
+    torch, transformers, peft = _require_train()
+    from toolgym.agents.backends.hf import HFBackend
+
+    if examples is None:
+        env_ids = program_env_ids(config.envs, config.families)
+        examples = build_examples(
+            env_ids,
+            config.n,
+            seed=config.seed,
+            world_seed=config.world_seed,
+            shots=config.shots,
+            all_shot=config.all_shot,
+            system_prompt=config.system_prompt,
+            top_k_api=config.top_k_api,
+        )
+    else:
+        env_ids = list(dict.fromkeys(e.env_id for e in examples))
+    start = time.perf_counter()
+    backend = HFBackend(
+        config.model, num_threads=config.num_threads, chat=config.chat, device=config.device
+    )
+    tokenizer, device = backend.tokenizer, backend.device
+    encoded = [encode_example(e, tokenizer, backend._render, not backend.chat) for e in examples]
+    max_length = config.max_length or _context(backend.model, tokenizer)
+    kept = [e for e in encoded if len(e["input_ids"]) <= max_length]
+    if not kept:
+        lengths = [len(e["input_ids"]) for e in encoded] or [0]
+        raise UserInputError(
+            f"examples of at most max_length={max_length} tokens are needed; got "
+            f"{len(encoded)} examples of {min(lengths)} to {max(lengths)} tokens "
+            "(raise max_length, or use fewer shots or API docs)"
+        )
+    transformers.set_seed(config.seed)
+    lora = peft.LoraConfig(
+        r=config.lora_r,
+        lora_alpha=config.lora_alpha,
+        lora_dropout=config.lora_dropout,
+        target_modules=list(config.target_modules),
+        task_type="CAUSAL_LM",
+    )
+    try:
+        model = peft.get_peft_model(backend.model, lora)
+    except ValueError as e:
+        raise UserInputError(
+            f"LoRA target modules {list(config.target_modules)} do not fit {config.model}: {e}"
+        ) from e
+    trainable = sum(p.numel() for p in model.parameters() if p.requires_grad)
+    cuda = device.startswith("cuda")
+    out = Path(config.out)
+    args = transformers.TrainingArguments(
+        output_dir=str(out),
+        per_device_train_batch_size=config.batch_size,
+        gradient_accumulation_steps=config.grad_accum,
+        num_train_epochs=config.epochs,
+        max_steps=config.max_steps if config.max_steps is not None else -1,
+        learning_rate=config.lr,
+        lr_scheduler_type="linear",
+        logging_steps=config.logging_steps,
+        save_strategy="no",
+        report_to="none",
+        seed=config.seed,
+        data_seed=config.seed,
+        use_cpu=not cuda,
+        bf16=cuda and bool(torch.cuda.is_bf16_supported()),
+        dataloader_num_workers=0,
+        remove_unused_columns=False,
+        disable_tqdm=not config.progress,
+    )
+    trainer = transformers.Trainer(
+        model=model,
+        args=args,
+        train_dataset=kept,
+        data_collator=PadCollator(int(tokenizer.pad_token_id)),
+    )
+    if not config.progress:
+        trainer.remove_callback(transformers.PrinterCallback)
+    trainer.train()
+    model.save_pretrained(str(out))
+    wall = time.perf_counter() - start
+    losses = [float(entry["loss"]) for entry in trainer.state.log_history if "loss" in entry]
+    result = FinetuneResult(
+        out=out,
+        env_ids=env_ids,
+        examples=len(kept),
+        skipped=len(encoded) - len(kept),
+        max_length=max_length,
+        steps=int(trainer.state.global_step),
+        losses=losses,
+        wall_s=wall,
+        device=device,
+        trainable_params=int(trainable),
+        model=config.model,
+        eval_args=_eval_args(config, env_ids, out),
+    )
+    _write_summary(config, result, peft.__version__, transformers.__version__)
+    return result
+
+
+def _write_summary(
+    config: FinetuneConfig, result: FinetuneResult, peft_version: str, hf_version: str
+) -> None:
+    summary = {
+        "config": config.to_dict(),
+        "env_ids": result.env_ids,
+        "data": {
+            "examples": result.examples,
+            "skipped_too_long": result.skipped,
+            "max_length": result.max_length,
+        },
+        "steps": result.steps,
+        "train_loss": result.losses,
+        "wall_s": round(result.wall_s, 3),
+        "device": result.device,
+        "trainable_params": result.trainable_params,
+        "versions": {"peft": peft_version, "transformers": hf_version},
+        "eval_command": result.eval_command,
+    }
+    path = result.out / RESULT_FILE
+    path.write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")

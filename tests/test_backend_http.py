@@ -355,11 +355,11 @@ def test_grammars_go_in_the_field_the_server_reads(server: FakeServer) -> None:
     from toolgym.tools.grammar import ActionGrammar
 
     grammar = ActionGrammar('"API.search()"')
-    for kind, field in (("vllm", "structured_outputs"), ("guided", "guided_grammar")):
+    for kind, key in (("vllm", "structured_outputs"), ("guided", "guided_grammar")):
         server.add(200, chat_reply("API.search()"))
         make(server, grammar_format=kind).generate(["q"], grammars=[grammar])
         body = server.requests[-1].body
-        sent = body[field]["grammar"] if kind == "vllm" else body[field]
+        sent = body[key]["grammar"] if kind == "vllm" else body[key]
         assert sent == grammar.gbnf and sent.startswith("root ::= ")
     server.add(200, chat_reply("API.search()"))
     make(server).generate(["q"], grammars=[grammar])  # no format: nothing the server may refuse

@@ -82,7 +82,10 @@ def test_a_grammar_refuses_what_the_language_cannot_run(backend: Any) -> None:
 
 def test_once_per_line_and_variables() -> None:
     grammar = ActionGrammar(
-        '"x"', once=("A.set_a(", "A.set_b("), free=r"[A-Za-z_]+( (= ?.*)?)?", once_key=r"([a-z_]+) ="
+        '"x"',
+        once=("A.set_a(", "A.set_b("),
+        free=r"[A-Za-z_]+( (= ?.*)?)?",
+        once_key=r"([a-z_]+) =",
     )
     assert grammar.allows("A.set_a(1)\nA.se")  # may still become A.set_b(
     assert not grammar.allows("A.set_a(1)\nA.set_b(2)\nA.se")  # both used: a dead end

@@ -94,6 +94,15 @@ def test_once_per_line_and_variables() -> None:
     assert grammar.allows("A.set_a(1)\nA.set_b(2)\nA")  # "A" may still start an assignment
     assert not grammar.allows("x = L(1)\nx = L(2)")  # a variable is assigned once
     assert grammar.allows("x = L(1)\ny = L(2)")
+    uses = ActionGrammar(
+        '"x"',
+        once_key=r"([a-z_]+) =",
+        uses=r"[(,] ?([A-Za-z_]+)$",
+        names=("Loc", "True"),
+    )
+    assert uses.allows("dep = Loc(1)\nA.set_origin(de")
+    assert not uses.allows("dep = Loc(1)\nA.set_origin(ret")  # never assigned
+    assert uses.allows("A.set_origin(Lo") and uses.allows("A.set_flag(Tr")
 
 
 def test_sequences_keep_separators_right() -> None:

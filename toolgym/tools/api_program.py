@@ -202,6 +202,8 @@ def api_program_grammar(tools: ToolSet, whole: bool = True) -> ActionGrammar:
         free=ASSIGNMENT_START if constructors else None,
         once_key=r"([A-Za-z_][A-Za-z0-9_]*) =" if constructors and whole else None,
         final=fixed[0] if whole and len(terminal) == 1 and fixed else None,
+        uses=r"[(,] ?([A-Za-z_][A-Za-z0-9_]*)$" if constructors and whole else None,
+        names=(*constructors, "True", "False", "None"),
     )
 
 

@@ -69,6 +69,10 @@ class ActionGrammar:
             each (``^(\\w+) =``: a variable is assigned once).
         final: the text of the line that ends the action (``API.search()``) when it is fixed:
             a local decoder writes it when the token budget would otherwise run out first.
+        uses: a regular expression matching a line that is writing a name as an argument, its
+            first group the name so far (``API.set_origin(orig``): the name must become one
+            that an earlier line defined (a :attr:`once_key` group) or one of :attr:`names`.
+        names: the names an argument may always start with (constructors, ``True``).
     """
 
     gbnf: str
@@ -77,6 +81,8 @@ class ActionGrammar:
     free: str | None = None
     once_key: str | None = None
     final: str | None = None
+    uses: str | None = None
+    names: tuple[str, ...] = ()
 
     def __init__(
         self,
@@ -88,6 +94,8 @@ class ActionGrammar:
         free: str | None = None,
         once_key: str | None = None,
         final: str | None = None,
+        uses: str | None = None,
+        names: Sequence[str] = (),
     ) -> None:
         gbnf = f"root ::= body trailer\nbody ::= {body}\n{rules.strip()}\n{TRAILER}\n{STRING_RULES}"
         object.__setattr__(self, "gbnf", "\n".join(line for line in gbnf.splitlines() if line))
@@ -96,6 +104,8 @@ class ActionGrammar:
         object.__setattr__(self, "free", free)
         object.__setattr__(self, "once_key", once_key)
         object.__setattr__(self, "final", final)
+        object.__setattr__(self, "uses", uses)
+        object.__setattr__(self, "names", tuple(names))
 
     @property
     def key(self) -> str:
@@ -124,6 +134,8 @@ class ActionGrammar:
             keys = [m.group(1) for m in map(self._keyed, [*done, current]) if m]
             if len(keys) != len(set(keys)):
                 return False
+            if not self._defined(current, keys[: len(keys) - bool(self._keyed(current))]):
+                return False
         used: set[str] = set()
         for line in done:
             prefix = _prefix_of(line, self.once)
@@ -140,6 +152,16 @@ class ActionGrammar:
         if not extending or any(p not in used for p in extending):
             return True
         return self.free is not None and re.fullmatch(self.free, current) is not None
+
+    def _defined(self, line: str, defined: list[str]) -> bool:
+        """Whether the name ``line`` is writing as an argument may still become a known one."""
+        if self.uses is None:
+            return True
+        match = re.search(self.uses, line)
+        if match is None:
+            return True
+        name = match.group(1)
+        return any(known.startswith(name) for known in (*defined, *self.names))
 
     def _keyed(self, line: str) -> re.Match[str] | None:
         assert self.once_key is not None

@@ -184,7 +184,7 @@ class Constraint:
         return None
 
     def _keeps_once(self, token: int) -> bool:
-        if not self.grammar.once:
+        if not (self.grammar.once or self.grammar.once_key):
             return True
         text = self.engine.tokenizer.decode([*self.tokens, token], skip_special_tokens=True)
         return self.grammar.allows(text)

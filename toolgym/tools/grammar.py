@@ -16,8 +16,8 @@ writes after its action (six dashes, ``Task:``), so that a constrained model sto
 unconstrained one does.
 
 >>> g = ActionGrammar(one_of(['"a()"', '"b()"']), once=())
->>> print(g.gbnf.splitlines()[0])
-root ::= body trailer
+>>> print(g.gbnf.splitlines()[0].replace(TRAILER, "<trailer>"))
+root ::= (("a()" | "b()")) <trailer>
 """
 
 from __future__ import annotations
@@ -30,8 +30,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-TRAILER = 'trailer ::= ("\\n" ("\\n" | "-"{0,6} | "Task:")?)?'
-"""What may follow an action: a newline, then a blank line, dashes or the next task's label."""
+TRAILER = '[\\n]{0,2} ("-"{1,6} | "Task:")?'
+"""What may follow an action: a newline, a blank line, then dashes or the next task's label.
+
+It is written inside the ``root`` rule, with the action's expression: llguidance, given the two
+as rules of their own, refuses a blank line as one token after the action's last line.
+"""
 
 STRING_RULES = (
     'str ::= "\\"" strchar{0,200} "\\""\n'
@@ -97,7 +101,7 @@ class ActionGrammar:
         uses: str | None = None,
         names: Sequence[str] = (),
     ) -> None:
-        gbnf = f"root ::= body trailer\nbody ::= {body}\n{rules.strip()}\n{TRAILER}\n{STRING_RULES}"
+        gbnf = f"root ::= ({body}) {TRAILER}\n{rules.strip()}\n{STRING_RULES}"
         object.__setattr__(self, "gbnf", "\n".join(line for line in gbnf.splitlines() if line))
         object.__setattr__(self, "once", tuple(once))
         object.__setattr__(self, "json_schema", json_schema)

@@ -95,6 +95,8 @@ class Constraint:
         self.matcher = matcher
         self.budget = budget
         self.tokens: list[int] = []
+        self.accepted_at: int | None = None
+        """How many of :attr:`tokens` made the last whole action (where the grammar could end)."""
         self._forced: list[int] = []
         self._line_start = 0
         self._longest_line = 12
@@ -150,6 +152,8 @@ class Constraint:
     def _consume(self, token: int) -> None:
         self.matcher.consume_token(token)
         self.tokens.append(token)
+        if self.matcher.is_accepting():
+            self.accepted_at = len(self.tokens)
         if "\n" in self.engine.tokenizer.decode([token]):
             self._longest_line = max(self._longest_line, len(self.tokens) - self._line_start)
             self._line_start = len(self.tokens)

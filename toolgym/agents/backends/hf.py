@@ -306,6 +306,15 @@ class HFBackend(LLMBackend):
         for i in range(len(texts)):
             raw = self.tokenizer.decode(new_tokens[i], skip_special_tokens=True)
             text, stopped = apply_stops(raw, stops)
+            constraint = constraints[i] if constraints else None
+            if not stopped and constraint is not None and constraint.accepted_at is not None:
+                # The budget ran out after a whole action, in what may follow it (a blank line,
+                # a stop sequence being written): the action ends where it was whole.
+                whole = self.tokenizer.decode(
+                    new_tokens[i][: constraint.accepted_at], skip_special_tokens=True
+                )
+                if trim_partial_stop(text[len(whole) :], stops).strip() == "":
+                    text, stopped = whole, True
             results.append(
                 Generation(
                     text,
@@ -403,3 +412,15 @@ def _common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
         else:
             high = middle
     return low
+
+
+def trim_partial_stop(text: str, stops: Sequence[str]) -> str:
+    """``text`` without a last line that is the start of a stop sequence (``Task``, ``---``).
+
+    >>> trim_partial_stop("API.search()\\n\\nTask", ["Task:", "------"])
+    'API.search()\\n\\n'
+    """
+    head, newline, last = text.rpartition("\n")
+    if newline and last and any(stop.startswith(last) for stop in stops):
+        return head + newline
+    return text

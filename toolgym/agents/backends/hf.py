@@ -313,7 +313,8 @@ class HFBackend(LLMBackend):
                 whole = self.tokenizer.decode(
                     new_tokens[i][: constraint.accepted_at], skip_special_tokens=True
                 )
-                if trim_partial_stop(text[len(whole) :], stops).strip() == "":
+                rest = text[len(whole) :].strip() if text.startswith(whole) else None
+                if rest is not None and (not rest or any(s.startswith(rest) for s in stops)):
                     text, stopped = whole, True
             results.append(
                 Generation(
@@ -412,15 +413,3 @@ def _common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
         else:
             high = middle
     return low
-
-
-def trim_partial_stop(text: str, stops: Sequence[str]) -> str:
-    """``text`` without a last line that is the start of a stop sequence (``Task``, ``---``).
-
-    >>> trim_partial_stop("API.search()\\n\\nTask", ["Task:", "------"])
-    'API.search()\\n\\n'
-    """
-    head, newline, last = text.rpartition("\n")
-    if newline and last and any(stop.startswith(last) for stop in stops):
-        return head + newline
-    return text

@@ -178,14 +178,14 @@ class Constraint:
             if at_line_start and left <= len(self._final) + self._longest_line:
                 self._forced = list(self._final)
                 self._final = []
-        while self._forced:
-            token = self._forced.pop(0)
-            if not self.matcher.validate_tokens([token]):
-                self._forced = []  # the grammar does not take it here: choose freely
-                return None
-            self._consume(token)
-            return token
-        return None
+        if not self._forced:
+            return None
+        token = self._forced.pop(0)
+        if not self.matcher.validate_tokens([token]):
+            self._forced = []  # the grammar does not take it here: choose freely
+            return None
+        self._consume(token)
+        return token
 
     def _keeps_once(self, token: int) -> bool:
         if not (self.grammar.once or self.grammar.once_key):

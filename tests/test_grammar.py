@@ -163,3 +163,17 @@ def test_the_prefix_cache_changes_no_generation(backend: Any) -> None:
     one_by_one = [backend.generate([p], max_new_tokens=12, stop=[])[0].text for p in prompts]
     assert one_by_one == plain
     assert backend.prefix_stats["reused_tokens"] - before["reused_tokens"] > 100
+
+
+@needs_engine
+@pytest.mark.slow
+def test_a_grammar_the_engine_refuses_leaves_its_prompt_free(backend: Any) -> None:
+    broken = ActionGrammar("no-such-rule")
+    fine, free = backend.generate(
+        ["Task: say hi\nAction:\n", "Task: say hi\nAction:\n"],
+        max_new_tokens=4,
+        stop=[],
+        grammars=[ActionGrammar('"hi"'), broken],
+    )
+    assert fine.text.startswith("hi") and "grammar_error" not in fine.extra
+    assert "cannot compile" in free.extra["grammar_error"]

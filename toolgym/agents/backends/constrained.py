@@ -61,7 +61,10 @@ class GrammarEngine:
     def _matcher(self, grammar: ActionGrammar) -> Any:
         prototype = self._compiled.get(grammar.key)
         if prototype is None:
-            lark = self._ll.grammar_from("gbnf", grammar.gbnf)
+            try:
+                lark = self._ll.grammar_from("gbnf", grammar.gbnf)
+            except ValueError as e:
+                raise GrammarError(f"cannot compile the action grammar: {e}") from e
             prototype = self._ll.LLMatcher(self._lltok, lark, log_level=0)
             if prototype.is_error():
                 raise GrammarError(f"cannot compile the action grammar: {prototype.get_error()}")

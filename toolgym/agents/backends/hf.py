@@ -25,7 +25,7 @@ from toolgym.agents.backends.base import (
     as_messages,
     as_text,
 )
-from toolgym.agents.backends.constrained import END, Constraint, GrammarEngine
+from toolgym.agents.backends.constrained import END, Constraint, GrammarEngine, GrammarError
 from toolgym.errors import DependencyNotInstalled, InfrastructureError
 from toolgym.simulators.cache import cache_root
 from toolgym.tools.grammar import ActionGrammar
@@ -204,6 +204,8 @@ class HFBackend(LLMBackend):
             stop: stop sequences, applied exactly.
             tools: ignored (the prompt documents the tools).
             grammars: per prompt, an action grammar the generation must follow (or ``None``).
+                A grammar the engine cannot compile leaves its prompt unconstrained, and its
+                generation's ``extra["grammar_error"]`` says why.
         """
         if not prompts:
             return []
@@ -212,13 +214,20 @@ class HFBackend(LLMBackend):
             raise ValueError(f"expected one grammar per prompt ({len(texts)}); got {len(grammars)}")
         # Similar lengths side by side waste less padding; results go back to prompt order.
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-        constraints = [
-            None
-            if grammars is None or grammars[i] is None
-            else self._engine().constraint(grammars[i], max_new_tokens)
-            for i in order
-        ]
+        constraints: list[Constraint | None] = []
+        refused: dict[int, str] = {}
+        for row, i in enumerate(order):
+            grammar = None if grammars is None else grammars[i]
+            try:
+                constraints.append(
+                    None if grammar is None else self._engine().constraint(grammar, max_new_tokens)
+                )
+            except GrammarError as e:  # one grammar the engine cannot take: that prompt runs free
+                constraints.append(None)
+                refused[row] = str(e)
         generated = self._greedy([texts[i] for i in order], max_new_tokens, stop, constraints)
+        for row, message in refused.items():
+            generated[row].extra["grammar_error"] = message
         results: list[Generation] = [generated[0]] * len(texts)
         for i, generation in zip(order, generated, strict=True):
             results[i] = generation

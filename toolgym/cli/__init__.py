@@ -19,6 +19,7 @@ import gymnasium as gym
 from tqdm.auto import tqdm
 
 from toolgym.agents import AGENT_NAMES
+from toolgym.cli.ablation import EvalOutcome, run_ablation
 from toolgym.cli.complexity import add_parser as add_complexity_parser
 from toolgym.cli.eval_output import print_eval_tables, write_eval_outputs
 from toolgym.cli.eval_setup import (
@@ -106,6 +107,18 @@ def _episodes(tasks: int, limit: int | None) -> int:
 
 
 def _cmd_eval(args: argparse.Namespace) -> int:
+    if args.ablation:
+        return run_ablation(args, _run_eval)
+    outcome = _run_eval(args)
+    return outcome if isinstance(outcome, int) else 0
+
+
+def _run_eval(args: argparse.Namespace, *, write: bool = True) -> EvalOutcome | int:
+    """Run ``eval``'s envs; its tables printed, and with ``write`` its outputs written.
+
+    Returns:
+        What ran, or the exit status 130 when interrupted.
+    """
     from toolgym.evaluation.report import write_run_summary
     from toolgym.evaluation.runner import EvalResult, evaluate, fault_label, results_file
 
@@ -203,7 +216,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     print_eval_tables(summaries, faulty_summaries, args.faults, args.seed)
     played = sum(r.played for r in [*results, *faulty])
     resumed = sum(r.resumed for r in [*results, *faulty])
-    if out:
+    if out and write:
         files = [r.path for r in [*results, *faulty] if r.path is not None]
         paths = write_eval_outputs([*summaries, *faulty_summaries], out)
         run = write_run_summary(
@@ -221,7 +234,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     print(
         f"{played + resumed} episodes ({played} played, {resumed} resumed) in {wall:.1f} s: {rate}"
     )
-    return 0
+    return EvalOutcome([*summaries, *faulty_summaries], wall, played, resumed, started)
 
 
 def _cmd_generate(args: argparse.Namespace) -> int:
@@ -470,6 +483,13 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="RATE",
         help="also run with service faults (429, 5xx, timeouts, broken and slow answers) on "
         "this fraction of tool calls, and report success with and without them",
+    )
+    ev.add_argument(
+        "--ablation",
+        action="store_true",
+        help="run the paper's Table 7 configurations on the envs instead of one agent: zero-shot "
+        "and few-shot, each with and without the system prompt, few-shot with constrained "
+        "decoding, and with --adapter the fine-tuned model too; writes ablation.md",
     )
     ev.add_argument("--no-progress", action="store_true", help="hide progress bars")
     ev.set_defaults(func=_cmd_eval)

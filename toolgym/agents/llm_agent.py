@@ -3,6 +3,10 @@
 The agent is split in two halves so that a runner can batch many episodes into one generation:
 :meth:`LLMAgent.prompt` builds the prompt for an observation and :meth:`LLMAgent.parse` turns the
 generation into an action. :meth:`LLMAgent.act_with_info` does both with one backend call.
+
+The model acts in one of two ways (``tool_calling``): by writing the env's actions as text (the
+paper's protocol), or by calling the task's tools in its own function-calling format, which the
+env turns into its action (:meth:`~toolgym.envs.tool_env.ToolEnv.native_action`).
 """
 
 from __future__ import annotations
@@ -22,6 +26,12 @@ from toolgym.agents.backends.base import (
 )
 from toolgym.agents.base import Agent
 from toolgym.agents.extraction import extract_action, extract_react
+from toolgym.agents.native_prompting import (
+    NATIVE_SYSTEM_PROMPT,
+    NativeTurn,
+    history_calls,
+    native_messages,
+)
 from toolgym.agents.prompting import (
     REACT_STOPS,
     SYSTEM_PROMPT,
@@ -40,6 +50,8 @@ from toolgym.tools.language import AgentHints, language_class
 
 STRATEGIES = ("single", "react", "dfsdt")
 """``single``: one generation per task (program mode); ``react``/``dfsdt``: one call per turn."""
+TOOL_CALLING = ("text", "native")
+"""``text``: the model writes actions (the paper's protocol); ``native``: it calls the tools."""
 
 
 class LLMAgent(Agent):
@@ -70,6 +82,21 @@ class LLMAgent(Agent):
             can run; needs ``grammar``.
         grammar: a function returning the grammar of the env's next action
             (:meth:`~toolgym.envs.tool_env.ToolEnv.action_grammar`; ``LLMAgent.for_env`` binds it).
+        tool_calling: ``"text"`` (the paper's protocol: the model writes the action) or
+            ``"native"``: the model gets the task's tools (``info["tools"]``) and calls them in its
+            own format; the prompt is then chat messages with the task and the demonstrations
+            but no docs (the tools carry them), and the default system prompt is
+            :data:`~toolgym.agents.native_prompting.NATIVE_SYSTEM_PROMPT`. A reply without tool
+            calls is read as a written action. Needs a backend with native tool calling and
+            ``native_action``.
+        native_action: a function turning the model's tool calls into the env's action
+            (:meth:`~toolgym.envs.tool_env.ToolEnv.native_action`; ``LLMAgent.for_env`` binds it).
+
+    Raises:
+        ValueError: an unknown strategy, document order, shot count, or tool-calling mode;
+            ``shots="oracle"`` without ``gold``; ``constrained`` without ``grammar`` or with
+            native tool calling; native tool calling on a backend without it, or without
+            ``native_action``.
     """
 
     def __init__(
@@ -91,9 +118,12 @@ class LLMAgent(Agent):
         hints: AgentHints | None = None,
         constrained: bool = False,
         grammar: Callable[[], ActionGrammar | None] | None = None,
+        tool_calling: str = "text",
+        native_action: Callable[[list[dict[str, Any]]], str] | None = None,
     ) -> None:
         if strategy not in STRATEGIES:
             raise ValueError(f"strategy must be one of {STRATEGIES}; got {strategy!r}")
+        _check_tool_calling(tool_calling, backend, native_action, constrained)
         if doc_order not in ("source", "retrieval"):
             raise ValueError(f"doc_order must be 'source' or 'retrieval'; got {doc_order!r}")
         if shots != "oracle" and (not isinstance(shots, int) or shots < 0):
@@ -108,7 +138,11 @@ class LLMAgent(Agent):
         self.top_k_api = defaults.top_k_api if top_k_api is None else top_k_api
         self.doc_order = doc_order
         self.max_new_tokens = defaults.max_new_tokens if max_new_tokens is None else max_new_tokens
+        if tool_calling == "native" and system_prompt == SYSTEM_PROMPT:
+            system_prompt = NATIVE_SYSTEM_PROMPT
         self.system_prompt = system_prompt or None
+        self.tool_calling = tool_calling
+        self.native_action = native_action
         self.strategy = strategy
         self.extraction = extraction
         self.family = family
@@ -139,6 +173,7 @@ class LLMAgent(Agent):
         if kwargs.get("shots") == "oracle":
             kwargs.setdefault("gold", lambda: base.task)
         kwargs.setdefault("grammar", base.action_grammar)
+        kwargs.setdefault("native_action", base.native_action)
         return cls(backend, demos=demos, **kwargs)
 
     def _hints(self, info: dict[str, Any]) -> AgentHints:
@@ -156,6 +191,8 @@ class LLMAgent(Agent):
     def _reset_episode(self, query: str) -> None:
         self.query = query
         self.history: list[tuple[str, str, str | None]] = []
+        self.native_turns: list[NativeTurn] = []
+        """The history as the model wrote it (native tool calling), turn by turn."""
         self._docs: list[str] = []
         self._demo_texts: list[str] = []
 
@@ -166,7 +203,7 @@ class LLMAgent(Agent):
         docs = list(
             info.get("api_doc_list") or ([info["api_docs"]] if info.get("api_docs") else [])
         )
-        if docs and self.top_k_api > 0:
+        if docs and self.top_k_api > 0 and self.tool_calling == "text":
             key = tuple(docs)
             retriever = self._doc_retrievers.get(key)
             if retriever is None:
@@ -206,16 +243,27 @@ class LLMAgent(Agent):
 
     def get_state(self) -> dict[str, Any]:
         """The episode state (for DFSDT backtracking)."""
-        return {"history": copy.deepcopy(self.history), "avoid": list(self.avoid)}
+        return {
+            "history": copy.deepcopy(self.history),
+            "native_turns": copy.deepcopy(self.native_turns),
+            "avoid": list(self.avoid),
+        }
 
     def set_state(self, state: dict[str, Any]) -> None:
         """Restore :meth:`get_state`'s result."""
         self.history = copy.deepcopy(state["history"])
+        self.native_turns = copy.deepcopy(state.get("native_turns", []))
         self.avoid = list(state["avoid"])
 
     # -- the two halves of a turn ------------------------------------------------------------------
     def prompt(self, observation: str, info: dict[str, Any]) -> Prompt:
-        """The prompt for this turn (chat messages when there is a system prompt)."""
+        """The prompt for this turn (chat messages when there is a system prompt).
+
+        With native tool calling, always chat messages
+        (:func:`~toolgym.agents.native_prompting.native_messages`).
+        """
+        if self.tool_calling == "native":
+            return self._native_prompt(observation, info)
         if self.strategy == "single":
             if self._hints(info).page_prompts:  # a fresh prompt on each page, no history
                 self.query = observation
@@ -244,33 +292,90 @@ class LLMAgent(Agent):
             ]
         return text
 
+    def _native_prompt(self, observation: str, info: dict[str, Any]) -> Prompt:
+        """The chat messages of a native tool-calling turn."""
+        hints = self._hints(info)
+        if self.strategy == "single":
+            if hints.page_prompts:  # a fresh prompt on each page, no history
+                self.query = observation
+                self._demo_texts = [
+                    render_demo(t, hints.demo_label)
+                    for t in self._pick_demos(hints.action_language)
+                ]
+            turns = None
+        else:
+            if self.native_turns and self.native_turns[-1].observation is None:
+                self.native_turns[-1].observation = observation
+            if self.history and self.history[-1][2] is None:
+                thought, action, _ = self.history[-1]
+                self.history[-1] = (thought, action, observation)
+            turns = self.native_turns
+        names = [t["function"]["name"] for t in info.get("tools") or () if "function" in t]
+        return native_messages(
+            self.system_prompt,
+            self.query,
+            self._demo_texts,
+            turns,
+            hints,
+            avoid=self.avoid if turns is not None else (),
+            tool_names=names,
+        )
+
     def grammar(self, info: dict[str, Any]) -> ActionGrammar | None:
         """The grammar this turn's generation follows (``None``: unconstrained).
 
-        Only single-generation turns are constrained: a ReAct turn's thought is free text.
+        A ReAct or DFSDT turn writes a thought first: one free line, then ``Action:`` and the
+        action under the env's grammar (:meth:`ActionGrammar.after_thought`).
         """
-        if not self.constrained or self.strategy != "single" or self.grammar_of is None:
+        if not self.constrained or self.grammar_of is None:
             return None
-        return self.grammar_of()
+        grammar = self.grammar_of()
+        if grammar is None or self.strategy == "single":
+            return grammar
+        return grammar.after_thought()
+
+    def generation_tools(self, info: dict[str, Any]) -> list[dict[str, Any]] | None:
+        """The tools this turn's generation is offered: ``info["tools"]`` with native calling."""
+        if self.tool_calling != "native":
+            return None
+        return list(info.get("tools") or ()) or None
 
     def parse(self, generation: Generation, info: dict[str, Any]) -> str:
-        """The action in a generation (and, for ReAct, the turn is added to the history)."""
+        """The action in a generation (and, for ReAct, the turn is added to the history).
+
+        With native tool calling, the generation's tool calls become the env's action
+        (``native_action``); a reply without tool calls is read as a written action.
+        """
         hints = self._hints(info)
+        calls = generation.tool_calls if self.tool_calling == "native" else None
+        if calls:
+            assert self.native_action is not None  # checked at construction
+            action = self.native_action(calls)
+            if self.strategy != "single":
+                first = sum(len(t.tool_calls or ()) for t in self.native_turns)
+                thought = generation.text.strip()
+                self.native_turns.append(NativeTurn(thought, history_calls(calls, first)))
+                self.history.append((thought, action, None))
+            return action
         if self.strategy == "single":
             return extract_action(generation.text, hints.action_language, self.extraction, hints)
         thought, action = extract_react(generation.text)
         self.history.append((thought, action, None))
+        if self.tool_calling == "native":
+            self.native_turns.append(NativeTurn(generation.text.strip(), None))
         return action
 
     def act_with_info(self, observation: str, info: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         """One generation, its action, and what to record (prompt, raw generation, action)."""
         prompt = self.prompt(observation, info)
+        tools = self.generation_tools(info)
         generation = generate_checked(
             self.backend,
             [prompt],
             max_new_tokens=self.max_new_tokens,
             stop=self.stop,
             **grammar_options([self.grammar(info)]),
+            **({"tools": tools} if tools else {}),
         )[0]
         action = self.parse(generation, info)
         return action, self.record(prompt, generation, action)
@@ -281,11 +386,43 @@ class LLMAgent(Agent):
 
     @staticmethod
     def record(prompt: Prompt, generation: Generation, action: str) -> dict[str, Any]:
-        """What the runner logs for one turn."""
-        return {
+        """What the runner logs for one turn (with the model's ``tool_calls``, when it made some)."""
+        turn = {
             "prompt": prompt,
             "generation": generation.text,
             "finish_reason": generation.finish_reason,
             "completion_tokens": generation.completion_tokens,
             "action": action,
         }
+        if generation.tool_calls is not None:
+            turn["tool_calls"] = generation.tool_calls
+        return turn
+
+
+def _check_tool_calling(
+    tool_calling: str,
+    backend: LLMBackend,
+    native_action: Callable[[list[dict[str, Any]]], str] | None,
+    constrained: bool,
+) -> None:
+    """Raise ``ValueError`` for a tool-calling mode the agent cannot play."""
+    if tool_calling not in TOOL_CALLING:
+        raise ValueError(f"tool_calling must be one of {TOOL_CALLING}; got {tool_calling!r}")
+    if tool_calling != "native":
+        return
+    if not getattr(backend, "native_tool_calling", False):
+        raise ValueError(
+            f"tool_calling='native' needs a backend with native tool calling; {backend.name} has "
+            "none (use OpenAIBackend(native_tools=True) on a chat endpoint, an HFBackend whose "
+            "chat template takes tools, or tool_calling='text')"
+        )
+    if native_action is None:
+        raise ValueError(
+            "tool_calling='native' needs native_action=<function turning tool calls into the "
+            "env's action> (LLMAgent.for_env binds it)"
+        )
+    if constrained:
+        raise ValueError(
+            "constrained decoding follows the action language's grammar, which native tool "
+            "calls do not write: use constrained=True with tool_calling='text'"
+        )

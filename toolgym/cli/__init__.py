@@ -457,6 +457,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="the request field a server reads grammars from (--constrained on with --base-url)",
     )
     ev.add_argument(
+        "--tool-calling",
+        default="text",
+        choices=("text", "native"),
+        help="text: the model writes actions (the paper's protocol); native: it calls the task's "
+        "tools in its own format (a server's tools field, or a local chat template that takes "
+        "tools)",
+    )
+    ev.add_argument(
         "--adapter", help="a LoRA adapter folder (toolgym finetune) for the local model"
     )
     ev.add_argument("--split", default="test", choices=("test", "demo", "train"))

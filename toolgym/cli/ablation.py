@@ -39,7 +39,7 @@ class EvalOutcome:
 
 
 def _constrained_possible(args: argparse.Namespace) -> bool:
-    if args.constrained == "off":
+    if args.constrained == "off" or args.tool_calling == "native":
         return False
     if _served(args):
         return args.grammar_format is not None

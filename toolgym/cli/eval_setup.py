@@ -41,6 +41,7 @@ def _agent_setup(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
         f"-{{strategy}}-{{shots}}shot"
         + ("" if system else "-nosys")
         + ("{grammar}" if constrained else "")
+        + ("-native" if args.tool_calling == "native" else "")
     )
     settings = {
         "agent_kind": "llm",
@@ -52,6 +53,8 @@ def _agent_setup(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
         "chat": args.chat,
         "constrained": constrained,
     }
+    if args.tool_calling == "native":
+        settings["tool_calling"] = "native"
     return label, settings
 
 
@@ -66,6 +69,13 @@ def constrained_decoding(args: argparse.Namespace) -> bool:
     runnable actions far more often under the grammar; docs/results.md has the numbers), and off
     for servers, which take grammars only in fields of their own (``--grammar-format``).
     """
+    if getattr(args, "tool_calling", "text") == "native":
+        if args.constrained == "on":
+            raise UserInputError(
+                "--constrained on follows the action language's grammar, which native tool "
+                "calls do not write; use it with --tool-calling text"
+            )
+        return False
     if args.constrained == "on":
         if _served(args) and args.grammar_format is None:
             raise UserInputError(
@@ -106,6 +116,8 @@ def _backend_kwargs(args: argparse.Namespace) -> dict[str, Any]:
         kwargs["adapter"] = args.adapter
     if _served(args) and args.grammar_format:
         kwargs["grammar_format"] = args.grammar_format
+    if _served(args) and args.tool_calling == "native":
+        kwargs["native_tools"] = True
     return kwargs
 
 
@@ -116,17 +128,21 @@ def llm_agent(env: Any, backend: Any, *, options: dict[str, Any]) -> Any:
 
     args = argparse.Namespace(**options)
     env_id = env.unwrapped.env_id
-    return LLMAgent.for_env(
-        env,
-        backend,
-        shots=_shots(args, env_id),
-        retriever=args.retriever,
-        system_prompt=None if args.no_system_prompt else SYSTEM_PROMPT,
-        strategy=_strategy(args, env_id),
-        max_new_tokens=args.max_new_tokens,
-        top_k_api=args.top_k_api,
-        constrained=args.constrained_on,
-    )
+    try:
+        return LLMAgent.for_env(
+            env,
+            backend,
+            shots=_shots(args, env_id),
+            retriever=args.retriever,
+            system_prompt=None if args.no_system_prompt else SYSTEM_PROMPT,
+            strategy=_strategy(args, env_id),
+            max_new_tokens=args.max_new_tokens,
+            top_k_api=args.top_k_api,
+            constrained=args.constrained_on,
+            tool_calling=args.tool_calling,
+        )
+    except ValueError as e:  # a model without native tool calling, say
+        raise UserInputError(str(e)) from e
 
 
 _AGENT_OPTIONS = (
@@ -138,6 +154,7 @@ _AGENT_OPTIONS = (
     "max_new_tokens",
     "top_k_api",
     "constrained_on",
+    "tool_calling",
 )
 """The options of ``eval`` an LLM agent is built from."""
 
@@ -194,6 +211,7 @@ def _check_eval_inputs(args: argparse.Namespace, ids: list[str]) -> dict[str, An
         )
     env_kwargs: dict[str, Any] = {}
     args.task_counts = {}
+    args.grammar_envs = {}
     if args.task_file:
         path = Path(args.task_file).expanduser()
         if not path.is_file():
@@ -214,6 +232,7 @@ def _check_eval_inputs(args: argparse.Namespace, ids: list[str]) -> dict[str, An
             ) from e
         _print_file_issues(env_id, env)
         args.task_counts[env_id] = len(task_env(env).task_ids)  # 0: an unlimited split
+        args.grammar_envs[env_id] = type(task_env(env).language).has_grammar()
         env.close()
     if args.agent == "llm":
         from toolgym.agents.backends import check_model
@@ -246,7 +265,7 @@ def _shots(args: argparse.Namespace, env_id: str) -> int | str:
 def env_label(args: argparse.Namespace, label: str, env_id: str) -> str:
     """The agent's label on ``env_id``: its strategy and shots filled in."""
     strategy = _strategy(args, env_id)
-    grammar = "-grammar" if strategy == "single" else ""  # ReAct thoughts are free text
+    grammar = "-grammar" if getattr(args, "grammar_envs", {}).get(env_id, True) else ""
     return (
         label.replace("{strategy}", strategy)
         .replace("{shots}", str(_shots(args, env_id)))

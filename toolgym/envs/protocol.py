@@ -63,6 +63,10 @@ class TaskEnv(Protocol):
         """The grammar of the next action (constrained decoding), ``None`` when there is none."""
         ...
 
+    def native_action(self, tool_calls: list[dict[str, Any]]) -> str:
+        """The action that makes a model's native tool calls (never raises for bad calls)."""
+        ...
+
     def oracle_actions(self) -> list[str]:
         """The gold actions of the current task in the current action mode."""
         ...

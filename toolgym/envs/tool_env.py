@@ -37,10 +37,12 @@ from toolgym.envs.spaces import InfoDict, TextSpace, printable
 from toolgym.envs.spec import FamilySpec, load_ref
 from toolgym.errors import TaskFileError, ToolgymError
 from toolgym.tools.backend import Attempt
+from toolgym.tools.budgets import DEFAULT_BUDGETS
 from toolgym.tools.errors import INVALID_TASK, RUNTIME_ERROR, ToolCallError
 from toolgym.tools.faults import FaultPlan
 from toolgym.tools.grammar import ActionGrammar
 from toolgym.tools.language import AgentHints, Execution
+from toolgym.tools.native_calls import native_action
 from toolgym.tools.tool import ToolSet
 from toolgym.tools.toolkit import Toolkit
 
@@ -221,6 +223,17 @@ class ToolEnv(gym.Env[str, str]):
         page); ``None`` when the language has none.
         """
         return self.language.grammar(self._tools, self.action_mode, self._backend)
+
+    def native_action(self, tool_calls: list[dict[str, Any]]) -> str:
+        """The action that makes a model's native tool calls, in this env's action language.
+
+        The calls are OpenAI's (``{"id", "type": "function", "function": {"name", "arguments":
+        "<JSON>"}}``) or ``{"name", "arguments"}`` with an object or a JSON string. They are
+        untrusted: read within the language's budgets, and calls that cannot be read give text
+        the language reports as a ``non_executable`` action (see :mod:`toolgym.tools.native_calls`).
+        """
+        budgets = getattr(self.language, "budgets", DEFAULT_BUDGETS)
+        return native_action(tool_calls, self.language, self._tools, budgets, self._backend)
 
     def get_task(self, task_id: TaskId) -> Task:
         """The task with id ``task_id`` in this env's split or task file."""

@@ -21,7 +21,7 @@ from typing import Any
 import gymnasium as gym
 
 from toolgym.agents import Agent
-from toolgym.agents.backends.base import PromptRejected, generate_checked, grammar_options
+from toolgym.agents.backends.base import PromptRejected, generate_with_tools
 from toolgym.envs.protocol import task_env
 from toolgym.errors import InfrastructureError
 from toolgym.evaluation.records import EpisodeRecord
@@ -168,6 +168,12 @@ def agent_grammar(agent: Any, info: dict[str, Any]) -> Any:
     return grammar(info) if callable(grammar) else None
 
 
+def agent_tools(agent: Any, info: dict[str, Any]) -> Any:
+    """The tools the agent offers its model this turn (native tool calling), else ``None``."""
+    tools = getattr(agent, "generation_tools", None)
+    return tools(info) if callable(tools) else None
+
+
 def run_batch(
     envs: Sequence[gym.Env[Any, Any]],
     agents: Sequence[Any],
@@ -215,26 +221,29 @@ def run_batch(
         active = [i for i in range(n) if not done[i]]
         prompts = [agents[i].prompt(obs[i], infos[i]) for i in active]
         grammars = [agent_grammar(agents[i], infos[i]) for i in active]
+        tools = [agent_tools(agents[i], infos[i]) for i in active]
         generations: list[Any]
         try:
-            generations = generate_checked(
+            generations = generate_with_tools(
                 backend,
                 prompts,
+                tools,
+                grammars,
                 max_new_tokens=agents[active[0]].max_new_tokens,
                 stop=agents[active[0]].stop,
-                **grammar_options(grammars),
             )
         except PromptRejected:  # which one? each prompt alone, so the others still play
             generations = []
-            for i, prompt, grammar in zip(active, prompts, grammars, strict=True):
+            for k, (i, prompt) in enumerate(zip(active, prompts, strict=True)):
                 try:
                     generations.extend(
-                        generate_checked(
+                        generate_with_tools(
                             backend,
                             [prompt],
+                            [tools[k]],
+                            [grammars[k]],
                             max_new_tokens=agents[i].max_new_tokens,
                             stop=agents[i].stop,
-                            **grammar_options([grammar]),
                         )
                     )
                 except PromptRejected as e:

@@ -50,7 +50,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium.vector import AsyncVectorEnv, AutoresetMode, SyncVectorEnv, VectorEnv
 
-from toolgym.agents.backends.base import PromptRejected, generate_checked, grammar_options
+from toolgym.agents.backends.base import PromptRejected, generate_with_tools
 from toolgym.benchmarks.score import Score
 from toolgym.benchmarks.suite import TaskSuite
 from toolgym.benchmarks.tasks import Task, TaskId, TaskIssue
@@ -60,6 +60,7 @@ from toolgym.errors import InfrastructureError
 from toolgym.evaluation.episodes import (
     agent_error,
     agent_grammar,
+    agent_tools,
     checked_action,
     close_record,
     new_record,
@@ -241,6 +242,10 @@ class SubEnv:
     def action_grammar(self) -> ActionGrammar | None:
         """The grammar of the sub-env's next action."""
         return self.call("action_grammar")
+
+    def native_action(self, tool_calls: list[dict[str, Any]]) -> str:
+        """The sub-env's action that makes a model's native tool calls."""
+        return self.call("native_action", tool_calls)
 
     def oracle_actions(self) -> list[str]:
         """The gold actions of the current task."""
@@ -468,29 +473,33 @@ def _act_batched(
     slots = list(prompts)
     first = agents[slots[0]]
     grammars: dict[int, Any] = {}
+    tools: dict[int, Any] = {}
     for i in slots:
         episode = episodes[i]
         assert episode is not None
         grammars[i] = agent_grammar(agents[i], episode.info)
+        tools[i] = agent_tools(agents[i], episode.info)
     generations: dict[int, Any] = {}
     try:
-        batch = generate_checked(
+        batch = generate_with_tools(
             first.backend,
             [prompts[i] for i in slots],
+            [tools[i] for i in slots],
+            [grammars[i] for i in slots],
             max_new_tokens=first.max_new_tokens,
             stop=first.stop,
-            **grammar_options([grammars[i] for i in slots]),
         )
         generations = dict(zip(slots, batch, strict=True))
     except PromptRejected:  # which one? each prompt alone, so the others still play
         for i in slots:
             try:
-                generations[i] = generate_checked(
+                generations[i] = generate_with_tools(
                     agents[i].backend,
                     [prompts[i]],
+                    [tools[i]],
+                    [grammars[i]],
                     max_new_tokens=agents[i].max_new_tokens,
                     stop=agents[i].stop,
-                    **grammar_options([grammars[i]]),
                 )[0]
             except PromptRejected as e:
                 fail(i, e)

@@ -9,7 +9,7 @@ terminal call (``API.search()``).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from toolgym.tools.backend import Attempt, Backend
@@ -19,9 +19,10 @@ from toolgym.tools.grammar import ActionGrammar, lines, literal, one_of, python_
 from toolgym.tools.json_calls import looks_like_json_call, parse_json_call
 from toolgym.tools.language import ActionLanguage, AgentHints, Execution
 from toolgym.tools.program import extract_program, parse_program, run_program, run_statements
-from toolgym.tools.tool import Tool, ToolSet
+from toolgym.tools.tool import Param, Tool, ToolSet
 
 if TYPE_CHECKING:
+    from toolgym.tools.api import Constructor
     from toolgym.tools.program_backend import ProgramBackend
 
 
@@ -31,6 +32,9 @@ class ApiProgramLanguage(ActionLanguage):
     Args:
         tools: the family's tools (their terminal calls end lenient extraction).
         extraction: ``"strict"`` or ``"lenient"`` (see :mod:`toolgym.tools.program`).
+        budgets: the action's limits.
+        constructors: the family's value constructors (``Loc``, ``Date``): a rendered call
+            builds an argument of their type with them, from its JSON value as a JSON call would.
     """
 
     name = "api_program"
@@ -38,10 +42,15 @@ class ApiProgramLanguage(ActionLanguage):
     demo_label = "Actions:"
 
     def __init__(
-        self, tools: ToolSet, extraction: str = "strict", budgets: Budgets = DEFAULT_BUDGETS
+        self,
+        tools: ToolSet,
+        extraction: str = "strict",
+        budgets: Budgets = DEFAULT_BUDGETS,
+        constructors: Sequence[Constructor] = (),
     ) -> None:
         self.extraction = extraction
         self.budgets = budgets
+        self._constructors = {c.tool.name: c for c in constructors}
         self._terminal_prefixes = tuple(f"{name}(" for name in sorted(tools.terminal))
 
     def grammar(self, tools: ToolSet, mode: str, backend: Backend) -> ActionGrammar:
@@ -137,15 +146,39 @@ class ApiProgramLanguage(ActionLanguage):
         return [line for line in gold.splitlines() if line.strip()]
 
     def render_call(self, tool: Tool, arguments: Mapping[str, Any]) -> str:
-        """``API.name(key=value, ...)`` with JSON-literal values.
+        """``API.name(key=value, ...)`` with Python literals of the JSON values.
 
+        An argument of a constructor's type is built by the constructor, from the JSON value as
+        :meth:`~toolgym.tools.program_backend.ProgramBackend.run_json` builds it.
+
+        >>> from toolgym.tools.api import Constructor
         >>> from toolgym.tools.tool import Param
         >>> t = Tool("set_num_beds", "", (Param("value", "int", ""),), owner="API")
         >>> ApiProgramLanguage(ToolSet([t])).render_call(t, {"value": 2})
         'API.set_num_beds(value=2)'
+        >>> loc = Tool("Loc", "", (Param("name", "string", ""),), offered=False)
+        >>> origin = Tool("set_origin", "", (Param("origin", "Loc", ""),), owner="API")
+        >>> language = ApiProgramLanguage(ToolSet([origin, loc]), constructors=[Constructor(loc, str)])
+        >>> language.render_call(origin, {"origin": "Austin"})
+        'API.set_origin(origin=Loc("Austin"))'
         """
-        args = ", ".join(f"{key}={json.dumps(value)}" for key, value in arguments.items())
+        args = ", ".join(
+            f"{key}={self._argument(tool.param(key), value)}" for key, value in arguments.items()
+        )
         return f"{tool.qualname}({args})"
+
+    def _argument(self, param: Param | None, value: Any) -> str:
+        """A JSON value as program text: a constructor call for a constructor's type."""
+        constructor = None if param is None else self._constructors.get(param.type_name)
+        if constructor is None:
+            return python_literal(value)
+        try:
+            args, kwargs = constructor.from_json(value)
+        except ToolCallError:  # the run then reports the value as it is
+            return python_literal(value)
+        parts = [python_literal(a) for a in args]
+        parts += [f"{k}={python_literal(v)}" for k, v in kwargs.items()]
+        return f"{constructor.tool.name}({', '.join(parts)})"
 
     @classmethod
     def extract(cls, generation: str, hints: AgentHints, extraction: str = "strict") -> str:
@@ -153,6 +186,25 @@ class ApiProgramLanguage(ActionLanguage):
         if extraction == "lenient":
             return extract_program(generation, hints.terminal_calls)
         return generation.strip()
+
+
+def python_literal(value: Any) -> str:
+    """A JSON value as a Python literal (``true`` is ``True``, ``null`` is ``None``).
+
+    >>> python_literal({"a": [True, None, 1.5, "x"]})
+    '{"a": [True, None, 1.5, "x"]}'
+    """
+    if value is None or isinstance(value, bool):
+        return repr(value)
+    if isinstance(value, dict):
+        items = (f"{python_literal(k)}: {python_literal(v)}" for k, v in value.items())
+        return "{" + ", ".join(items) + "}"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(python_literal(v) for v in value) + "]"
+    try:
+        return json.dumps(value)
+    except (TypeError, ValueError):  # not a JSON value: written as Python writes it
+        return repr(value)
 
 
 def _program_backend(backend: Backend) -> ProgramBackend:

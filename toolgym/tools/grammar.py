@@ -22,6 +22,7 @@ root ::= (("a()" | "b()")) <trailer>
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import re
@@ -110,6 +111,26 @@ class ActionGrammar:
         object.__setattr__(self, "final", final)
         object.__setattr__(self, "uses", uses)
         object.__setattr__(self, "names", tuple(names))
+
+    def after_thought(self, max_chars: int = 300) -> ActionGrammar:
+        """This grammar behind a ReAct turn's thought: one line of free text, then ``Action:``.
+
+        The prompt of a ReAct turn ends with ``Thought:``; the model writes its thought (one line
+        of at most ``max_chars`` characters), a newline, ``Action:`` and the action.
+
+        >>> g = ActionGrammar('"f()"').after_thought(20)
+        >>> print(g.gbnf.splitlines()[0].replace(TRAILER, "<trailer>"))
+        root ::= thought "\\nAction: " ("f()") <trailer>
+        """
+        head, sep, rest = self.gbnf.partition("\n")
+        if not head.startswith("root ::= "):
+            raise ValueError(f"a grammar's first rule must be root; got {head[:40]!r}")
+        root = f'root ::= thought "\\nAction: " {head.removeprefix("root ::= ")}'
+        thought = f"thought ::= [^\\n]{{0,{max_chars}}}"
+        out = copy.copy(self)
+        object.__setattr__(out, "gbnf", f"{root}\n{thought}{sep}{rest}")
+        object.__setattr__(out, "json_schema", None)
+        return out
 
     @property
     def key(self) -> str:
@@ -330,6 +351,15 @@ def json_arguments(params: Iterable[Any], extra: str | None = None) -> str:
         value = json_value(param.annotation, param.enum)
         members.append((param.name, f"({value} | {extra})" if extra else value, param.required))
     return json_object(members)
+
+
+def json_list(item: str, most: int = 21) -> str:
+    """A JSON list of one to ``most`` items of the expression ``item``.
+
+    >>> json_list("int", 3)
+    '"[" ws int ("," ws int){0,2} ws "]"'
+    """
+    return f'"[" ws {item} ("," ws {item}){{0,{most - 1}}} ws "]"'
 
 
 def json_call(tool: Any, *, name_key: str = "name", arguments_key: str = "arguments") -> str:

@@ -10,14 +10,14 @@ ends at a terminal tool or when the agent says ``finish``. Every backend that im
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
 from toolgym.tools.backend import Attempt, Backend
 from toolgym.tools.budgets import DEFAULT_BUDGETS, Budgets
 from toolgym.tools.errors import NON_EXECUTABLE, ToolCallError
-from toolgym.tools.grammar import ActionGrammar, json_call, one_of
+from toolgym.tools.grammar import ActionGrammar, json_call, json_list, one_of
 from toolgym.tools.json_calls import ToolCall, load_json, parse_json_call
 from toolgym.tools.language import ActionLanguage, AgentHints, Execution
 from toolgym.tools.tool import Tool, ToolSet
@@ -43,6 +43,18 @@ def parse_json_calls(text: Any, budgets: Budgets = DEFAULT_BUDGETS) -> list[Tool
     if not isinstance(items, list) or not items:
         raise ToolCallError(NON_EXECUTABLE, "expected a non-empty JSON list of calls")
     return [parse_json_call(json.dumps(item), budgets) for item in items]
+
+
+def json_calls_text(calls: Sequence[ToolCall]) -> str:
+    """One call as its JSON object, several as a JSON list of them.
+
+    >>> json_calls_text([ToolCall("a", {"x": 1})])
+    '{"name": "a", "arguments": {"x": 1}}'
+    >>> json_calls_text([ToolCall("a"), ToolCall("b")])
+    '[{"name": "a", "arguments": {}}, {"name": "b", "arguments": {}}]'
+    """
+    items = [{"name": c.name, "arguments": dict(c.arguments)} for c in calls]
+    return json.dumps(items[0] if len(items) == 1 else items)
 
 
 class JsonCallLanguage(ActionLanguage):
@@ -71,7 +83,7 @@ class JsonCallLanguage(ActionLanguage):
             return None
         call = one_of(calls)
         if mode == "program":
-            return ActionGrammar(one_of([call, f'"[" ws {call} ("," ws {call}){{0,20}} ws "]"']))
+            return ActionGrammar(one_of([call, json_list(call)]))
         return ActionGrammar(one_of([call, '"finish"']))
 
     def run_program(self, text: str, backend: Backend) -> Execution:
@@ -123,6 +135,17 @@ class JsonCallLanguage(ActionLanguage):
     def render_call(self, tool: Tool, arguments: Mapping[str, Any]) -> str:
         """``{"name": ..., "arguments": {...}}``."""
         return json.dumps({"name": tool.name, "arguments": dict(arguments)})
+
+    def render_calls(
+        self, calls: Sequence[ToolCall], tools: ToolSet, backend: Backend | None = None
+    ) -> str:
+        """One call as its JSON object, several as a JSON list (names kept as they are).
+
+        >>> tools = ToolSet([Tool("add", "")])
+        >>> JsonCallLanguage(tools).render_calls([ToolCall("add", {"x": 1}), ToolCall("?")], tools)
+        '[{"name": "add", "arguments": {"x": 1}}, {"name": "?", "arguments": {}}]'
+        """
+        return json_calls_text(calls)
 
     def api_calls(self, action: str, tools: ToolSet) -> list[str]:
         """The tools the action's JSON calls name, in order (none when it does not parse).

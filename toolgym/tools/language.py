@@ -21,13 +21,14 @@ import ast
 import importlib
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from toolgym.tools.backend import Attempt, Backend
 from toolgym.tools.errors import ToolCallError
 from toolgym.tools.grammar import ActionGrammar
+from toolgym.tools.json_calls import ToolCall
 from toolgym.tools.tool import Tool, ToolSet
 
 LANGUAGES: dict[str, str] = {
@@ -138,6 +139,35 @@ class ActionLanguage(ABC):
     def render_call(self, tool: Tool, arguments: Mapping[str, Any]) -> str:
         """The action that calls ``tool`` with ``arguments`` (JSON values) in this language."""
 
+    def render_calls(
+        self, calls: Sequence[ToolCall], tools: ToolSet, backend: Backend | None = None
+    ) -> str:
+        """The action that makes ``calls``, in order, in this language.
+
+        A model's native tool calls become an action this way
+        (:meth:`~toolgym.envs.tool_env.ToolEnv.native_action`). The default renders each call
+        with :meth:`render_call` and joins them with newlines. A call naming no tool of
+        ``tools`` is rendered with a placeholder tool of that name, so that running the action
+        reports the unknown name as this language reports any unknown name. Languages whose
+        actions are not one call per line override this.
+
+        Args:
+            calls: the calls, in order.
+            tools: the task's tools.
+            backend: the episode's backend, for languages whose next action depends on its
+                state (the numbering of a calling list's placeholders); ``None``: a fresh one.
+
+        >>> from toolgym.tools.api_program import ApiProgramLanguage
+        >>> tools = ToolSet([Tool("set_beds", "", owner="API"), Tool("search", "", owner="API")])
+        >>> calls = [ToolCall("set_beds", {"value": 2}), ToolCall("search")]
+        >>> print(ApiProgramLanguage(tools).render_calls(calls, tools))
+        API.set_beds(value=2)
+        API.search()
+        """
+        return "\n".join(
+            self.render_call(_known_tool(call, tools), call.arguments) for call in calls
+        )
+
     @classmethod
     def default_hints(cls) -> AgentHints:
         """Hints from the language alone (no tools known: no terminal calls)."""
@@ -174,6 +204,11 @@ class ActionLanguage(ABC):
             then left unconstrained.
         """
         return None
+
+    @classmethod
+    def has_grammar(cls) -> bool:
+        """Whether the language derives grammars (it overrides :meth:`grammar`)."""
+        return cls.grammar is not ActionLanguage.grammar
 
     @classmethod
     def signature(cls, action: str) -> frozenset[str]:
@@ -226,6 +261,11 @@ class ActionLanguage(ABC):
             extraction: ``"strict"`` (the original benchmark's rule) or ``"lenient"``.
         """
         return generation.strip()
+
+
+def _known_tool(call: ToolCall, tools: ToolSet) -> Tool:
+    """The tool ``call`` names, or a placeholder of that name when ``tools`` has none."""
+    return tools.get(call.name) or Tool(call.name, "")
 
 
 def _dotted_name(node: ast.expr) -> str | None:

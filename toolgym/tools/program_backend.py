@@ -140,4 +140,4 @@ class ProgramToolkit(Toolkit):
 
     def language(self) -> ApiProgramLanguage:
         """API-call programs, with the configured extraction."""
-        return ApiProgramLanguage(self.tools, self.extraction)
+        return ApiProgramLanguage(self.tools, self.extraction, constructors=self.constructors)

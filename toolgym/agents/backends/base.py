@@ -3,11 +3,15 @@
 A backend turns prompts into generations. A prompt is either plain text (completion models) or
 a list of chat messages ``[{"role": "system"|"user"|"assistant", "content": str}, ...]``; a
 backend that has a chat template (or a chat endpoint) formats messages itself, and a plain-text
-prompt given to a chat backend is sent as one user message.
+prompt given to a chat backend is sent as one user message. With native tool calling the
+messages follow OpenAI's format: an assistant message may carry ``tool_calls`` (its ``content``
+then may be empty or ``None``), and a ``{"role": "tool", "tool_call_id", "content"}`` message
+holds a call's result.
 """
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -16,7 +20,8 @@ from typing import Any
 from toolgym.errors import InfrastructureError, ToolgymError
 from toolgym.tools.grammar import ActionGrammar
 
-Message = dict[str, str]
+Message = dict[str, Any]
+"""A chat message: ``role`` and ``content`` (text), and ``tool_calls`` or ``tool_call_id``."""
 Prompt = str | list[Message]
 
 DEFAULT_STOPS: tuple[str, ...] = ("------", "Task:")
@@ -72,6 +77,11 @@ class LLMBackend(ABC):
     """Generates text for a batch of prompts, greedily unless told otherwise."""
 
     name: str = "backend"
+
+    @property
+    def native_tool_calling(self) -> bool:
+        """Whether the model takes ``tools`` and answers with ``Generation.tool_calls``."""
+        return False
 
     @abstractmethod
     def generate(
@@ -151,7 +161,65 @@ def as_messages(prompt: Prompt, system: str | None = None) -> list[Message]:
 
 
 def as_text(prompt: Prompt) -> str:
-    """A prompt as plain text (chat messages joined by role, for completion-only backends)."""
+    """A prompt as plain text (the messages' contents, for completion-only backends).
+
+    An assistant message's tool calls are written as their JSON after its content.
+
+    >>> call = {"id": "call_0", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+    >>> print(as_text([{"role": "user", "content": "go"},
+    ...                {"role": "assistant", "content": None, "tool_calls": [call]},
+    ...                {"role": "tool", "tool_call_id": "call_0", "content": "done"}]))
+    go
+    <BLANKLINE>
+    [{"id": "call_0", "type": "function", "function": {"name": "f", "arguments": "{}"}}]
+    <BLANKLINE>
+    done
+    """
     if isinstance(prompt, str):
         return prompt
-    return "\n\n".join(m["content"] for m in prompt)
+    parts = []
+    for message in prompt:
+        text = str(message.get("content") or "")
+        calls = message.get("tool_calls")
+        if calls:
+            written = json.dumps(calls, default=str)
+            text = f"{text}\n{written}" if text else written
+        parts.append(text)
+    return "\n\n".join(parts)
+
+
+def generate_with_tools(
+    backend: LLMBackend,
+    prompts: Sequence[Prompt],
+    tools: Sequence[list[dict[str, Any]] | None],
+    grammars: Sequence[ActionGrammar | None],
+    **kwargs: Any,
+) -> list[Generation]:
+    """:func:`generate_checked` for prompts that may each offer other tools.
+
+    Prompts offering the same tools (``None``: none) share one ``generate`` call; the
+    generations come back in prompt order. Without tools it is one call, as
+    ``generate_checked(backend, prompts, **grammar_options(grammars), **kwargs)``.
+
+    Raises:
+        PromptRejected: the backend refused a prompt.
+        InfrastructureError: anything else went wrong in the backend.
+    """
+    groups: dict[str, list[int]] = {}
+    for i, offered in enumerate(tools):
+        key = "" if not offered else json.dumps(offered, sort_keys=True, default=str)
+        groups.setdefault(key, []).append(i)
+    out: list[Generation | None] = [None] * len(prompts)
+    for rows in groups.values():
+        offered = tools[rows[0]] if rows else None
+        extra = {"tools": offered} if offered else {}
+        generations = generate_checked(
+            backend,
+            [prompts[i] for i in rows],
+            **grammar_options([grammars[i] for i in rows]),
+            **extra,
+            **kwargs,
+        )
+        for i, generation in zip(rows, generations, strict=True):
+            out[i] = generation
+    return [g for g in out if g is not None]

@@ -26,9 +26,12 @@ from toolgym.agents.backends.base import (
     as_text,
 )
 from toolgym.agents.backends.constrained import END, Constraint, GrammarEngine, GrammarError
+from toolgym.agents.backends.tool_call_parsing import parse_tool_calls
 from toolgym.errors import DependencyNotInstalled, InfrastructureError
 from toolgym.simulators.cache import cache_root
+from toolgym.tools.errors import ToolCallError
 from toolgym.tools.grammar import ActionGrammar
+from toolgym.tools.json_calls import load_json
 
 MIN_SHARED_PREFIX = 32
 """The fewest shared leading tokens for which a kept prompt cache is reused."""
@@ -161,11 +164,17 @@ class HFBackend(LLMBackend):
         """Save the dequantized weights (atomically: a half-written cache is never read)."""
         # The GGUF quantizer marks the model as not serializable; the weights are plain tensors
         # once dequantized, so drop the marker before saving.
-        for attr in ("hf_quantizer",):
-            if getattr(self.model, attr, None) is not None:
-                setattr(self.model, attr, None)
+        # The in-memory model is then an ordinary one too (the Trainer refuses a model marked as
+        # quantized).
+        quantizer = getattr(self.model, "hf_quantizer", None)
+        if quantizer is not None and hasattr(quantizer, "remove_quantization_config"):
+            quantizer.remove_quantization_config(self.model)
+        if getattr(self.model, "hf_quantizer", None) is not None:
+            self.model.hf_quantizer = None
         if hasattr(self.model.config, "quantization_config"):
             del self.model.config.quantization_config
+        if getattr(self.model.config, "_is_quantized", False):
+            self.model.config._is_quantized = False
         target.parent.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=".tmp-", dir=target.parent))
         try:
@@ -177,11 +186,26 @@ class HFBackend(LLMBackend):
         except OSError:
             shutil.rmtree(tmp, ignore_errors=True)  # a read-only cache only costs speed
 
-    def _render(self, prompt: Prompt) -> str:
+    @property
+    def native_tool_calling(self) -> bool:
+        """Whether the chat template takes ``tools`` (its source mentions them).
+
+        Prompts are then rendered with the tools, and the calls the model writes in its
+        template's format are returned as ``Generation.tool_calls``
+        (:mod:`~toolgym.agents.backends.tool_call_parsing`).
+        """
+        template = getattr(self.tokenizer, "chat_template", None)
+        if isinstance(template, dict):  # named templates: transformers picks "tool_use" for tools
+            template = template.get("tool_use") or template.get("default")
+        return bool(self.chat and isinstance(template, str) and "tools" in template)
+
+    def _render(self, prompt: Prompt, tools: list[dict[str, Any]] | None = None) -> str:
         if self.chat:
+            messages = [_template_message(m) for m in as_messages(prompt, self.system)]
+            options: dict[str, Any] = {"tools": tools} if tools else {}
             return str(
                 self.tokenizer.apply_chat_template(
-                    as_messages(prompt, self.system), add_generation_prompt=True, tokenize=False
+                    messages, add_generation_prompt=True, tokenize=False, **options
                 )
             )
         text = as_text(prompt)
@@ -202,14 +226,18 @@ class HFBackend(LLMBackend):
             prompts: texts or chat-message lists.
             max_new_tokens: the token budget of each generation.
             stop: stop sequences, applied exactly.
-            tools: ignored (the prompt documents the tools).
+            tools: OpenAI function schemas, given to a chat template that takes them
+                (:attr:`native_tool_calling`; otherwise ignored: the prompt documents the
+                tools). The calls the model then writes come back as ``tool_calls``, and the
+                text keeps what was outside them.
             grammars: per prompt, an action grammar the generation must follow (or ``None``).
                 A grammar the engine cannot compile leaves its prompt unconstrained, and its
                 generation's ``extra["grammar_error"]`` says why.
         """
         if not prompts:
             return []
-        texts = [self._render(p) for p in prompts]
+        offered = tools if tools and self.native_tool_calling else None
+        texts = [self._render(p, offered) for p in prompts]
         if grammars is not None and len(grammars) != len(texts):
             raise ValueError(f"expected one grammar per prompt ({len(texts)}); got {len(grammars)}")
         # Similar lengths side by side waste less padding; results go back to prompt order.
@@ -225,7 +253,9 @@ class HFBackend(LLMBackend):
             except GrammarError as e:  # one grammar the engine cannot take: that prompt runs free
                 constraints.append(None)
                 refused[row] = str(e)
-        generated = self._greedy([texts[i] for i in order], max_new_tokens, stop, constraints)
+        generated = self._greedy(
+            [texts[i] for i in order], max_new_tokens, stop, constraints, offered is not None
+        )
         for row, message in refused.items():
             generated[row].extra["grammar_error"] = message
         results: list[Generation] = [generated[0]] * len(texts)
@@ -245,13 +275,16 @@ class HFBackend(LLMBackend):
         max_new_tokens: int,
         stop: Sequence[str],
         constraints: Sequence[Constraint | None] = (),
+        read_tool_calls: bool = False,
     ) -> list[Generation]:
         """Batched greedy decoding that drops finished sequences from the batch as it goes.
 
         ``model.generate`` keeps computing a finished sequence until the whole batch has finished;
         here a sequence leaves the batch (with its cache rows) as soon as it produces the
         end-of-turn token, reaches a stop string or its token budget, so a long tail costs only
-        itself. The tokens are exactly those of greedy ``model.generate``.
+        itself. The tokens are exactly those of greedy ``model.generate``. With
+        ``read_tool_calls``, tool calls written in a chat template's format are read from the
+        text (special tokens kept, since some formats start with one).
         """
         torch = self.torch
         from transformers import DynamicCache
@@ -325,15 +358,28 @@ class HFBackend(LLMBackend):
                 rest = text[len(whole) :].strip() if text.startswith(whole) else None
                 if rest is not None and (not rest or any(s.startswith(rest) for s in stops)):
                     text, stopped = whole, True
-            results.append(
-                Generation(
-                    text,
-                    "stop" if stopped or finish[i] == "stop" else "length",
-                    prompt_tokens=prompt_tokens[i],
-                    completion_tokens=len(new_tokens[i]),
-                )
+            generation = Generation(
+                text,
+                "stop" if stopped or finish[i] == "stop" else "length",
+                prompt_tokens=prompt_tokens[i],
+                completion_tokens=len(new_tokens[i]),
             )
+            if read_tool_calls:
+                self._read_tool_calls(generation, new_tokens[i], stops)
+            results.append(generation)
         return results
+
+    def _read_tool_calls(self, generation: Generation, tokens: list[int], stops: list[str]) -> None:
+        """Move the tool calls the tokens write into ``generation.tool_calls`` (if any)."""
+        raw, _ = apply_stops(self.tokenizer.decode(tokens, skip_special_tokens=False), stops)
+        outside, calls = parse_tool_calls(raw)
+        if not calls:
+            return
+        for token in getattr(self.tokenizer, "all_special_tokens", ()):
+            outside = outside.replace(token, "")
+        generation.text = outside.strip()
+        generation.tool_calls = calls
+        generation.finish_reason = "tool_calls"
 
     def _prefill(self, input_ids: Any, mask: Any, cache_class: Any) -> tuple[Any, Any]:
         """Read each prompt on its own (no padding), then stack the caches, left-padded.
@@ -407,6 +453,30 @@ class HFBackend(LLMBackend):
         # Only the last few tokens can complete a stop string; decode just those.
         tail = self.tokenizer.decode(tokens[-24:], skip_special_tokens=True)
         return any(s in tail for s in stops)
+
+
+def _template_message(message: dict[str, Any]) -> dict[str, Any]:
+    """A message as chat templates take it: tool-call arguments as objects, not JSON text.
+
+    OpenAI's messages carry arguments as JSON text; templates write them with ``tojson``, which
+    would quote the text again. Arguments that do not read as a JSON object stay text.
+    """
+    calls = message.get("tool_calls")
+    if not calls:
+        return message
+    converted = []
+    for call in calls:
+        function = call.get("function") if isinstance(call, dict) else None
+        arguments = function.get("arguments") if isinstance(function, dict) else None
+        if isinstance(arguments, str):
+            try:
+                value = load_json(arguments) if arguments.strip() else {}
+            except ToolCallError:
+                value = None
+            if isinstance(value, dict):
+                call = {**call, "function": {**function, "arguments": value}}
+        converted.append(call)
+    return {**message, "tool_calls": converted}
 
 
 def _common_prefix(a: Sequence[int], b: Sequence[int]) -> int:

@@ -182,6 +182,11 @@ class OpenAIBackend(LLMBackend):
         self._sleep = sleep
         self.name = f"openai:{model}"
 
+    @property
+    def native_tool_calling(self) -> bool:
+        """Whether tools are sent and tool calls returned (``native_tools`` on a chat endpoint)."""
+        return self.native_tools and self.endpoint == "chat"
+
     def __repr__(self) -> str:  # never shows the API key
         return (
             f"{type(self).__name__}(model={self.model!r}, url={self.url!r}, "

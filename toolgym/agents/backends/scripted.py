@@ -22,7 +22,15 @@ class ScriptedBackend(LLMBackend):
     Every prompt it receives is kept in ``prompts``; stops are applied exactly as a real backend
     would. A reply ends as a model's turn does (``finish_reason="stop"``) unless it is longer
     than the token budget, counted in whitespace-separated words: then it is cut there and ends
-    with ``"length"``. A reply may also be a :class:`Generation`, returned as it is.
+    with ``"length"``. A reply may also be a :class:`Generation`, returned as it is (one with
+    ``tool_calls`` plays a model's native tool calls). The ``tools`` each prompt offered are kept
+    in ``tools``.
+
+    Args:
+        replies: the replies, or a function of the prompt returning one.
+        cycle: start the list again when it runs out (otherwise that is an error).
+        native_tool_calling: claim native tool calling (:attr:`native_tool_calling`), so that
+            agents offer tools to the script.
 
     >>> b = ScriptedBackend(["API.search()\\nTask: more"])
     >>> b.generate(["q"])[0].text
@@ -36,13 +44,21 @@ class ScriptedBackend(LLMBackend):
         replies: Sequence[str | Generation] | Callable[[Prompt], str | Generation],
         *,
         cycle: bool = False,
+        native_tool_calling: bool = False,
     ) -> None:
         self.replies = replies
         self.cycle = cycle
+        self._native_tool_calling = native_tool_calling
         self.prompts: list[Prompt] = []
         self.grammars: list[ActionGrammar | None] = []
+        self.tools: list[list[dict[str, Any]] | None] = []
         self.calls = 0
         self._next = 0
+
+    @property
+    def native_tool_calling(self) -> bool:
+        """Whether agents may offer tools to this script (the constructor's option)."""
+        return self._native_tool_calling
 
     def generate(
         self,
@@ -53,9 +69,10 @@ class ScriptedBackend(LLMBackend):
         tools: list[dict[str, Any]] | None = None,
         grammars: Sequence[ActionGrammar | None] | None = None,
     ) -> list[Generation]:
-        """One canned reply per prompt (grammars are kept in ``grammars``, not applied)."""
+        """One canned reply per prompt (grammars and tools are kept, not applied)."""
         self.calls += 1
         self.grammars.extend(grammars if grammars is not None else [None] * len(prompts))
+        self.tools.extend([tools] * len(prompts))
         out = []
         for prompt in prompts:
             self.prompts.append(prompt)

@@ -11,14 +11,15 @@ may look like.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from toolgym.tools.backend import Attempt, Backend
 from toolgym.tools.budgets import DEFAULT_BUDGETS, Budgets
 from toolgym.tools.errors import ToolCallError
+from toolgym.tools.grammar import ActionGrammar, json_call, json_list, one_of
 from toolgym.tools.json_calls import ToolCall
-from toolgym.tools.json_language import JsonCallLanguage
+from toolgym.tools.json_language import JsonCallLanguage, json_calls_text
 from toolgym.tools.language import ActionLanguage, AgentHints, Execution, register_language
 from toolgym.tools.rapid_api.actions import parse_actions
 from toolgym.tools.rapid_api.backend import RapidApiBackend, Step
@@ -72,6 +73,18 @@ class FunctionCallLanguage(ActionLanguage):
             ],
         }
 
+    def grammar(self, tools: ToolSet, mode: str, backend: Backend) -> ActionGrammar | None:
+        """One JSON call of the task's functions (``Finish`` among them); a list in program mode.
+
+        A ReAct turn writes its thought before the call: the agent puts this grammar behind one
+        (:meth:`~toolgym.tools.grammar.ActionGrammar.after_thought`).
+        """
+        calls = [json_call(t) for t in tools]
+        if not calls:
+            return None
+        call = one_of(calls)
+        return ActionGrammar(json_list(call) if mode == "program" else call)
+
     def run_call(self, text: str, backend: Backend) -> Execution:
         """Run one reply's calls; ``Finish`` ends the episode; a mistake stops the reply."""
         rapid = _as_backend(backend)
@@ -117,6 +130,17 @@ class FunctionCallLanguage(ActionLanguage):
     def render_call(self, tool: Tool, arguments: Mapping[str, Any]) -> str:
         """``{"name": ..., "arguments": {...}}``."""
         return json.dumps({"name": tool.name, "arguments": dict(arguments)})
+
+    def render_calls(
+        self, calls: Sequence[ToolCall], tools: ToolSet, backend: Backend | None = None
+    ) -> str:
+        """One call as its JSON object, several (parallel calls) as a JSON list of them.
+
+        >>> tools = ToolSet([Tool("a", ""), Tool("Finish", "")])
+        >>> FunctionCallLanguage().render_calls([ToolCall("a"), ToolCall("Finish")], tools)
+        '[{"name": "a", "arguments": {}}, {"name": "Finish", "arguments": {}}]'
+        """
+        return json_calls_text(calls)
 
     def hints(self, tools: ToolSet) -> AgentHints:
         """Agents end an episode with ``Finish`` (in ToolBench's text form)."""

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from toolgym.simulators.seal_tools import SealTool
@@ -30,6 +30,7 @@ from toolgym.tools.budgets import DEFAULT_BUDGETS, Budgets
 from toolgym.tools.calling_list import parse_calling_list as read_calling_list
 from toolgym.tools.errors import NON_EXECUTABLE, ToolCallError
 from toolgym.tools.grammar import ActionGrammar, json_arguments, json_object, literal, one_of
+from toolgym.tools.json_calls import ToolCall
 from toolgym.tools.language import ActionLanguage, Execution, register_language
 from toolgym.tools.seal_tools.calls import call_problems, calling_text, is_call, numbering
 from toolgym.tools.tool import Tool, ToolSet
@@ -154,6 +155,35 @@ class CallingListLanguage(ActionLanguage):
         count = len(known.responses) if known is not None else 1
         call = {"api": tool.name, "parameters": dict(arguments), "responses": numbering([count])[0]}
         return calling_text([call])
+
+    def render_calls(
+        self, calls: Sequence[ToolCall], tools: ToolSet, backend: Backend | None = None
+    ) -> str:
+        """One calling list of all the calls, its placeholders numbered after the answer's.
+
+        Each call gets as many placeholders as its tool has response fields (one for a name
+        that is no tool), numbered across the list as :meth:`render_call` numbers one call's,
+        from the episode's next placeholder (``API_call_0`` without a backend, or in a fresh
+        episode): in ``call`` mode, a step's calls continue the numbering of the answer so far.
+
+        >>> calls = [ToolCall("getA", {"q": 1}), ToolCall("getB", {"a": "API_call_0"})]
+        >>> print(CallingListLanguage({}).render_calls(calls, ToolSet([])))
+        [{"api": "getA", "parameters": {"q": 1}, "responses": ["API_call_0"]}, \
+{"api": "getB", "parameters": {"a": "API_call_0"}, "responses": ["API_call_1"]}]
+        """
+        start = 0
+        if backend is not None and hasattr(backend, "next_placeholder"):
+            start = _seal_backend(backend).next_placeholder()
+        counts = [start]  # the answer's placeholders so far, dropped below
+        for call in calls:
+            known = self.tools.get(call.name)
+            counts.append(len(known.responses) if known is not None else 1)
+        return calling_text(
+            [
+                {"api": call.name, "parameters": dict(call.arguments), "responses": responses}
+                for call, responses in zip(calls, numbering(counts)[1:], strict=True)
+            ]
+        )
 
     def api_calls(self, action: str, tools: ToolSet) -> list[str]:
         """The APIs of an answer's calling list, in order (none if it holds none).

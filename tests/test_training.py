@@ -55,6 +55,7 @@ def _eval_options(**overrides: object) -> dict[str, object]:
         "max_new_tokens": None,
         "top_k_api": None,
         "constrained_on": False,
+        "tool_calling": "text",
     }
     return {**options, **overrides}
 
@@ -309,3 +310,18 @@ def test_finetune_embedded_model_then_apply_adapter(tmp_path: Path) -> None:
         tuned = merged(input_ids=ids).logits
     assert not isinstance(merged, PeftModel)  # merged into the weights: no peft wrapper
     assert float((tuned - base).abs().max()) > 1e-3
+
+
+@pytest.mark.slow
+@needs_model
+def test_a_model_just_converted_from_gguf_can_be_trained(tmp_path: Path) -> None:
+    """The first load dequantizes the GGUF; the model must not stay marked as quantized."""
+    from transformers.trainer_utils import validate_quantization_for_training
+
+    from toolgym.agents.backends.hf import HFBackend
+
+    backend = HFBackend(num_threads=1, cache_dir=tmp_path)
+    assert not backend.loaded_from_cache  # converted here, not read from a cache
+    assert getattr(backend.model, "hf_quantizer", None) is None
+    assert not getattr(backend.model.config, "_is_quantized", False)
+    validate_quantization_for_training(backend.model)  # what the Trainer checks; raised before

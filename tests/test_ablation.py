@@ -64,3 +64,25 @@ def test_ablation_rows_keep_each_configuration_and_its_time() -> None:
         ("few-shot + system prompt", 1.0, 20.0),
     ]
     assert [r["HomeSearch"] for r in table["executable"]] == [0.75, 0.75]
+
+
+def test_an_env_without_a_grammar_gets_no_grammar_row_of_its_own(
+    server: FakeServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """Python envs run free under every configuration; each row still gets its own results."""
+    argv = ["eval", "--env", "toolbench/GoogleSheets-v0", "--limit", "1", "--ablation"]
+    argv += ["--base-url", server.base_url, "--model", "m", "--grammar-format", "vllm"]
+    assert main([*argv, "--no-progress", "--out", str(tmp_path)]) == 0
+    assert not any("structured_outputs" in r.body for r in server.requests)
+    rows = json.loads((tmp_path / "ablation.json").read_text())["headline"]
+    assert len(rows) == 5
+
+
+def test_an_adapter_is_refused_for_a_served_model(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "adapter_config.json").write_text("{}")
+    argv = ["eval", "--env", HOME, "--base-url", "http://127.0.0.1:9/v1", "--model", "m"]
+    assert main([*argv, "--adapter", str(tmp_path)]) == 2
+    assert "local hf model" in capsys.readouterr().err

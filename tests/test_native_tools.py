@@ -614,3 +614,44 @@ def test_eval_tool_calling_native_against_a_server(
     record = json.loads(path.read_text().splitlines()[-1])
     assert record["metrics"]["success"] and record["turns"][0]["tool_calls"]
     assert main([*argv[:-2], "--constrained", "on", "--grammar-format", "vllm"]) == 2
+
+
+SHEETS = "toolbench/GoogleSheets-v0"
+INJECTIONS = [
+    # a name or an argument name carrying more program text
+    (SHEETS, "call", [{"name": "acell", "arguments": {"label='A1')\nprint(sep": " "}}]),
+    (HOME, "program", [{"name": "set_location", "arguments": {"value) or (x": "Austin"}}]),
+    (HOME, "program", [{"name": "search()\nAPI.set_location", "arguments": {}}]),
+    # a value carrying another action of a line-based language
+    (SHOP, "program", [{"name": "search", "arguments": {"keywords": "x]\nclick[buy now"}}]),
+    (HOUSEHOLD, "program", [{"name": "WalkTo", "arguments": {"object": "a)\nAgent.RunTo(b"}}]),
+]
+
+
+@pytest.mark.parametrize(("env_id", "mode", "calls"), INJECTIONS)
+def test_a_native_call_cannot_write_more_than_one_call(
+    env_id: str, mode: str, calls: list[dict[str, Any]]
+) -> None:
+    env = gym.make(env_id, action_mode=mode)
+    env.reset(options={"task_id": env.unwrapped.task_ids[0]})
+    action = env.unwrapped.native_action(calls)
+    assert action.startswith("Unreadable tool calls (")
+    _, _, _, _, info = env.step(action)
+    assert info["error"]["category"] == "non_executable"
+
+
+def test_a_render_error_of_the_python_language_is_an_error_in_the_step() -> None:
+    env = gym.make(WEATHER, action_language="python")
+    env.reset(options={"task_id": env.unwrapped.task_ids[0]})
+    name = env.unwrapped.tools.openai_schemas[0]["function"]["name"]
+    action = env.unwrapped.native_action([{"name": name, "arguments": {"bogus": 1}}])
+    _, _, _, _, info = env.step(action)
+    assert info["error"]["category"] in CATEGORIES
+
+
+def test_python_values_are_python_literals() -> None:
+    from toolgym.tools.api_program import python_literal
+
+    assert python_literal({"a": [True, None, "Austin 😀\u2028"]}) == (
+        "{'a': [True, None, 'Austin 😀\\u2028']}"
+    )

@@ -9,6 +9,7 @@ from toolgym.tools.language import EXTRACTIONS, AgentHints, language_class
 _FENCE_LINE = re.compile(r"^\s*```")
 _ACTION_INPUT = re.compile(r"\n\s*Action Input:\s*")
 _THOUGHT = re.compile(r"^\s*Thought:\s*")
+_ACTION_LINE = re.compile(r"^[ \t]*Action:", re.M)
 
 
 def extract_action(
@@ -45,6 +46,8 @@ def extract_react(text: str) -> tuple[str, str]:
     ('look it up', "API.set_location('A')")
     >>> extract_react("Action:\\n```\\nfinish\\n```")
     ('', 'finish')
+    >>> extract_react("I think Action: is next.\\nAction: API.search()")
+    ('I think Action: is next.', 'API.search()')
 
     ToolBench's two-line form keeps its arguments (as many lines as the JSON takes):
 
@@ -52,7 +55,11 @@ def extract_react(text: str) -> tuple[str, str]:
     ('go', 'f\\nAction Input: {"q": 1}')
     """
     text = _THOUGHT.sub("", text, count=1)  # the prompt ends with "Thought:" already
-    thought, marker, rest = text.partition("Action:")
+    at_line = _ACTION_LINE.search(text)  # a thought may mention "Action:" itself
+    if at_line is not None:
+        thought, marker, rest = text[: at_line.start()], "Action:", text[at_line.end() :]
+    else:
+        thought, marker, rest = text.partition("Action:")
     if not marker:
         lines = [line.strip() for line in text.splitlines() if line.strip()]
         return "", lines[0] if lines else ""

@@ -60,29 +60,32 @@ def history_calls(tool_calls: Sequence[Any], first_id: int) -> list[dict[str, An
     >>> history_calls([{"name": "f", "arguments": {"x": 1}}], 3)
     [{'id': 'call_3', 'type': 'function', 'function': {'name': 'f', 'arguments': '{"x": 1}'}}]
     """
-    out = []
+    out: list[dict[str, Any]] = []
+    if not isinstance(tool_calls, list | tuple):  # not calls at all: nothing to show
+        return out
+    left = DEFAULT_BUDGETS.max_action_chars  # for the turn's arguments together
     for k, call in enumerate(list(tool_calls)[:MAX_HISTORY_CALLS]):
         function = call.get("function") if isinstance(call, dict) else None
         if not isinstance(function, dict):
             function = call if isinstance(call, dict) else {}
         name = function.get("name")
-        arguments = function.get("arguments", function.get("parameters", {}))
+        arguments = _arguments_text(function.get("arguments", function.get("parameters", {})), left)
+        left -= len(arguments)
         out.append(
             {
                 "id": f"call_{first_id + k}",
                 "type": "function",
                 "function": {
                     "name": name[:200] if isinstance(name, str) else json.dumps(str(name)[:200]),
-                    "arguments": _arguments_text(arguments),
+                    "arguments": arguments,
                 },
             }
         )
     return out
 
 
-def _arguments_text(arguments: Any) -> str:
-    """Arguments as JSON text, within the action budgets (``"{}"`` when they are not JSON)."""
-    limit = DEFAULT_BUDGETS.max_action_chars
+def _arguments_text(arguments: Any, limit: int = DEFAULT_BUDGETS.max_action_chars) -> str:
+    """Arguments as JSON text, cut at ``limit`` characters (``"{}"`` when they are not JSON)."""
     if isinstance(arguments, str):
         return arguments[:limit]
     try:

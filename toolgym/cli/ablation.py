@@ -64,9 +64,13 @@ def _check(args: argparse.Namespace) -> None:
             "--ablation does not take --faults; run the fault comparison on its own"
         )
     if args.constrained == "on" and not _constrained_possible(args):
+        why = (
+            "native tool calls follow no action grammar"
+            if args.tool_calling == "native"
+            else "a server needs --grammar-format; a local model needs llguidance installed"
+        )
         raise UserInputError(
-            "--constrained on: constrained decoding is not available here (a server needs "
-            "--grammar-format; a local model needs llguidance installed)"
+            f"--constrained on: constrained decoding is not available here ({why})"
         )
 
 

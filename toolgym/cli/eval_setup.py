@@ -234,6 +234,11 @@ def _check_eval_inputs(args: argparse.Namespace, ids: list[str]) -> dict[str, An
         args.task_counts[env_id] = len(task_env(env).task_ids)  # 0: an unlimited split
         args.grammar_envs[env_id] = type(task_env(env).language).has_grammar()
         env.close()
+    if args.adapter and (_served(args) or args.model_backend == "llamacpp"):
+        raise UserInputError(
+            "--adapter applies a LoRA adapter to a local hf model; it cannot change a served "
+            "or llama.cpp model (merge the adapter into the weights and serve those instead)"
+        )
     if args.agent == "llm":
         from toolgym.agents.backends import check_model
 
@@ -277,7 +282,10 @@ def env_settings(args: argparse.Namespace, settings: dict[str, Any], env_id: str
     """What describes the agent on ``env_id`` (its shots added for an LLM agent)."""
     if args.agent != "llm":
         return settings
-    return {**settings, "shots": _shots(args, env_id)}
+    out = {**settings, "shots": _shots(args, env_id)}
+    if out.get("constrained") and not getattr(args, "grammar_envs", {}).get(env_id, True):
+        out["constrained"] = False  # a language without a grammar (general Python) runs free
+    return out
 
 
 MODEL_BACKENDS = ("hf", "openai", "llamacpp")

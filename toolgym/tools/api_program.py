@@ -160,7 +160,7 @@ class ApiProgramLanguage(ActionLanguage):
         >>> origin = Tool("set_origin", "", (Param("origin", "Loc", ""),), owner="API")
         >>> language = ApiProgramLanguage(ToolSet([origin, loc]), constructors=[Constructor(loc, str)])
         >>> language.render_call(origin, {"origin": "Austin"})
-        'API.set_origin(origin=Loc("Austin"))'
+        "API.set_origin(origin=Loc('Austin'))"
         """
         args = ", ".join(
             f"{key}={self._argument(tool.param(key), value)}" for key, value in arguments.items()
@@ -191,11 +191,11 @@ class ApiProgramLanguage(ActionLanguage):
 def python_literal(value: Any) -> str:
     """A JSON value as a Python literal (``true`` is ``True``, ``null`` is ``None``).
 
-    >>> python_literal({"a": [True, None, 1.5, "x"]})
-    '{"a": [True, None, 1.5, "x"]}'
+    >>> print(python_literal({"a": [True, None, 1.5, "x\u2028y"]}))
+    {'a': [True, None, 1.5, 'x\u2028y']}
     """
-    if value is None or isinstance(value, bool):
-        return repr(value)
+    if value is None or isinstance(value, bool | str):
+        return repr(value)  # an exact literal: repr escapes line separators and keeps emoji
     if isinstance(value, dict):
         items = (f"{python_literal(k)}: {python_literal(v)}" for k, v in value.items())
         return "{" + ", ".join(items) + "}"

@@ -129,7 +129,11 @@ class ActionGrammar:
         thought = f"thought ::= [^\\n]{{0,{max_chars}}}"
         out = copy.copy(self)
         object.__setattr__(out, "gbnf", f"{root}\n{thought}{sep}{rest}")
-        object.__setattr__(out, "json_schema", None)
+        # The line rules read the action's lines; a thought line is none of them.
+        for name, empty in (("json_schema", None), ("once", ()), ("once_key", None)):
+            object.__setattr__(out, name, empty)
+        for name, empty in (("final", None), ("uses", None), ("free", None)):
+            object.__setattr__(out, name, empty)
         return out
 
     @property

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import keyword
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
@@ -26,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from toolgym.tools.backend import Attempt, Backend
-from toolgym.tools.errors import ToolCallError
+from toolgym.tools.errors import WRONG_API, WRONG_ARGUMENTS, ToolCallError
 from toolgym.tools.grammar import ActionGrammar
 from toolgym.tools.json_calls import ToolCall
 from toolgym.tools.tool import Tool, ToolSet
@@ -164,9 +165,11 @@ class ActionLanguage(ABC):
         API.set_beds(value=2)
         API.search()
         """
-        return "\n".join(
-            self.render_call(_known_tool(call, tools), call.arguments) for call in calls
-        )
+        rendered = []
+        for call in calls:
+            check_call_names(call)
+            rendered.append(self.render_call(_known_tool(call, tools), call.arguments))
+        return "\n".join(rendered)
 
     @classmethod
     def default_hints(cls) -> AgentHints:
@@ -264,8 +267,37 @@ class ActionLanguage(ABC):
 
 
 def _known_tool(call: ToolCall, tools: ToolSet) -> Tool:
-    """The tool ``call`` names, or a placeholder of that name when ``tools`` has none."""
-    return tools.get(call.name) or Tool(call.name, "")
+    """The tool ``call`` names, or a placeholder of that name (and the tools' owner) if none."""
+    known = tools.get(call.name)
+    if known is not None:
+        return known
+    owner = next((t.owner for t in tools if t.owner), None)
+    return Tool(call.name, "", owner=owner) if owner else Tool(call.name, "")
+
+
+def check_call_names(call: ToolCall) -> None:
+    """Refuse a call whose tool or argument names are not identifiers.
+
+    A language that writes calls as text (``API.name(key=value)``) must not let a name carry
+    more text: a name such as ``"a)\\nAPI.search("`` would make one call two.
+
+    Raises:
+        ToolCallError: ``wrong_api`` for the tool's name, ``wrong_arguments`` for an argument's.
+
+    >>> check_call_names(ToolCall("set_beds", {"value": 2}))
+    >>> try:
+    ...     check_call_names(ToolCall("x", {"a) or (b": 1}))
+    ... except ToolCallError as e:
+    ...     print(e.category)
+    wrong_arguments
+    """
+    if not call.name.isidentifier() or keyword.iskeyword(call.name):
+        raise ToolCallError(WRONG_API, f"a tool name must be an identifier; got {call.name!r:.80}")
+    for key in call.arguments:
+        if not key.isidentifier() or keyword.iskeyword(key):
+            raise ToolCallError(
+                WRONG_ARGUMENTS, f"argument names must be identifiers; got {key!r:.80}"
+            )
 
 
 def _dotted_name(node: ast.expr) -> str | None:

@@ -100,9 +100,9 @@ def native_action(
     """
     try:
         calls = read_native_calls(tool_calls, budgets)
-    except ToolCallError as e:
+        return language.render_calls(calls, tools, backend)
+    except ToolCallError as e:  # unreadable, or not writable in the language (a bad name)
         return unreadable_calls_text(tool_calls, e.message, budgets)
-    return language.render_calls(calls, tools, backend)
 
 
 def unreadable_calls_text(tool_calls: Any, why: str, budgets: Budgets = DEFAULT_BUDGETS) -> str:

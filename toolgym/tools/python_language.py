@@ -17,12 +17,12 @@ run in it, and :meth:`PythonLanguage.gold_action` turns a gold into the program 
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
+from toolgym.tools.api_program import python_literal
 from toolgym.tools.backend import Attempt, Backend
 from toolgym.tools.budgets import RESOURCE_LIMIT
 from toolgym.tools.errors import (
@@ -165,7 +165,7 @@ class PythonLanguage(ActionLanguage):
         route = getattr(tool, "route", None)
         if route is not None and self.to_program is not None:
             return self.to_program(route.to_curl(tool, arguments))
-        args = ", ".join(f"{k}={json.dumps(v)}" for k, v in arguments.items())
+        args = ", ".join(f"{k}={python_literal(v)}" for k, v in arguments.items())
         return f"{tool.qualname}({args})"
 
     @classmethod

@@ -74,12 +74,20 @@ class FunctionCallLanguage(ActionLanguage):
         }
 
     def grammar(self, tools: ToolSet, mode: str, backend: Backend) -> ActionGrammar | None:
-        """One JSON call of the task's functions (``Finish`` among them); a list in program mode.
+        """One JSON call of the task's functions; a list in program mode.
+
+        The functions are the task's (``Finish`` among them) and those ``retrieve_apis``
+        unlocked in the episode.
 
         A ReAct turn writes its thought before the call: the agent puts this grammar behind one
         (:meth:`~toolgym.tools.grammar.ActionGrammar.after_thought`).
         """
-        calls = [json_call(t) for t in tools]
+        offered = list(tools)
+        if isinstance(backend, RapidApiBackend):  # and what retrieve_apis unlocked since
+            names = {t.name for t in offered}
+            found = (backend.tools.get(n) for n in backend.unlocked if n not in names)
+            offered += [t for t in found if t is not None]
+        calls = [json_call(t) for t in offered]
         if not calls:
             return None
         call = one_of(calls)

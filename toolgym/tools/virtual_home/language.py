@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from toolgym.tools.backend import Attempt, Backend
 from toolgym.tools.budgets import DEFAULT_BUDGETS, RESOURCE_LIMIT, Budgets
-from toolgym.tools.errors import NON_EXECUTABLE, ToolCallError
+from toolgym.tools.errors import NON_EXECUTABLE, WRONG_ARGUMENTS, ToolCallError
 from toolgym.tools.grammar import ActionGrammar, lines, literal, one_of, rule_name
 from toolgym.tools.json_calls import looks_like_json_call, parse_json_call
 from toolgym.tools.language import ActionLanguage, AgentHints, Execution, register_language
@@ -70,6 +70,10 @@ def program_lines(text: str) -> list[str]:
 
 def _shown(line: str, limit: int = 120) -> str:
     return line if len(line) <= limit else line[: limit - 3] + "..."
+
+
+_OBJECT_NAME = re.compile(r"[\w .'-]{1,80}")
+"""What a rendered object argument may be: one name, no delimiters of the action syntax."""
 
 
 class AgentActionLanguage(ActionLanguage):
@@ -199,9 +203,19 @@ class AgentActionLanguage(ActionLanguage):
         return [*program_lines(gold), "finish"]
 
     def render_call(self, tool: Tool, arguments: Mapping[str, Any]) -> str:
-        """``Agent.Put(cup, table)``."""
-        args = ", ".join(str(arguments[p.name]) for p in tool.params if p.name in arguments)
-        return f"{tool.qualname}({args})"
+        """``Agent.Put(cup, table)``.
+
+        Raises:
+            ToolCallError: ``wrong_arguments`` for a value that is not one object name (a
+                comma, a parenthesis or a newline would write more than one call).
+        """
+        values = [str(arguments[p.name]) for p in tool.params if p.name in arguments]
+        for value in values:
+            if not _OBJECT_NAME.fullmatch(value):
+                raise ToolCallError(
+                    WRONG_ARGUMENTS, f"an object is named by one word; got {value!r:.80}"
+                )
+        return f"{tool.qualname}({', '.join(values)})"
 
     @classmethod
     def signature(cls, action: str) -> frozenset[str]:

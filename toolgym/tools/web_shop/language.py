@@ -148,8 +148,18 @@ class WebActionLanguage(ActionLanguage):
         return [line.strip() for line in gold.split("\n") if line.strip()]
 
     def render_call(self, tool: Tool, arguments: Mapping[str, Any]) -> str:
-        """``search[...]`` or ``click[...]``."""
-        value = next(iter(arguments.values()), "")
+        """``search[...]`` or ``click[...]``.
+
+        Raises:
+            ToolCallError: ``wrong_arguments`` for a value holding a bracket or a line break,
+                which would write more than one action.
+        """
+        value = str(next(iter(arguments.values()), ""))
+        if any(c in value for c in "[]\n\r"):
+            raise ToolCallError(
+                WRONG_ARGUMENTS,
+                f"a search or click value has no brackets or line breaks; got {value!r:.80}",
+            )
         return f"{tool.name}[{value}]"
 
     def api_calls(self, action: str, tools: ToolSet) -> list[str]:

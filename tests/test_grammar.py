@@ -180,3 +180,15 @@ def test_a_grammar_the_engine_refuses_leaves_its_prompt_free(backend: Any) -> No
     )
     assert fine.text.startswith("hi") and "grammar_error" not in fine.extra
     assert "cannot compile" in free.extra["grammar_error"]
+
+
+@needs_engine
+def test_the_grammar_benchmark_times_every_installed_engine(backend: Any) -> None:
+    from toolgym.evaluation.grammar_perf import engines, time_env
+
+    vocab = int(backend.model.get_output_embeddings().weight.shape[0])
+    walks = engines(backend.tokenizer, vocab)
+    assert "llguidance" in walks
+    row = time_env("toolbench/HomeSearch-v0", 1, backend.tokenizer, walks)
+    assert row["tokens"] > 0 and row["llguidance compile ms"] > 0
+    assert time_env("toolbench/GoogleSheets-v0", 1, backend.tokenizer, walks) == {}  # Python

@@ -296,6 +296,11 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
+    if args.grammars:
+        from toolgym.evaluation.grammar_perf import main as grammar_main
+
+        argv = [f"--env={env}" for env in args.env or ()]
+        return grammar_main([*argv, f"--tasks={min(args.tasks, 8)}"])
     if args.llm:
         from toolgym.evaluation.llm_perf import main as llm_main
 
@@ -531,6 +536,12 @@ def build_parser() -> argparse.ArgumentParser:
     bench = sub.add_parser("bench", help="print reset/step latency and oracle throughput")
     bench.add_argument("--repeat", type=_positive, default=2000)
     bench.add_argument("--llm", action="store_true", help="benchmark the embedded model instead")
+    bench.add_argument(
+        "--grammars",
+        action="store_true",
+        help="time the grammar engines installed (llguidance, xgrammar): compile and per-token "
+        "mask on each env's action grammars",
+    )
     bench.add_argument(
         "--env", action="append", help="with --llm: an env to time (repeatable; default every env)"
     )

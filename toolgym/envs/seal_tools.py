@@ -98,7 +98,7 @@ SPEC = FamilySpec(
             "metrics, an exact success and one-to-one F1s",
         ),
     ),
-    prompting=PromptDefaults(top_k_api=5, max_new_tokens=512),
+    prompting=PromptDefaults(top_k_api=5, max_new_tokens=512, eval_limit=4),
     metrics=METRICS,
     reward="success",
     doc=__doc__ or "",

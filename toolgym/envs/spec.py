@@ -74,7 +74,9 @@ class PromptDefaults:
             per step from a fresh prompt: the paper's protocol) or ``"react"`` (thought, action
             and observation turns with the history: ToolBench's multi-step protocol).
         eval_limit: how many test tasks ``toolgym eval`` gives an LLM agent by default, when a
-            family's episodes cost many generations (``None``: the command line's default).
+            family's episodes cost several times the others' (many generations, prompts of
+            thousands of tokens, long answers), so that the default run stays short
+            (``None``: the command line's default). ``--limit`` and ``--suite`` override it.
         shots: how many demonstrations are retrieved into a prompt (the original's
             ``top_k_example``).
     """

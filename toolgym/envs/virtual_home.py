@@ -101,7 +101,7 @@ SPEC = FamilySpec(
             "original's executability and LCS plus strict executability and goal checks",
         ),
     ),
-    prompting=PromptDefaults(top_k_api=10, max_new_tokens=128),
+    prompting=PromptDefaults(top_k_api=10, max_new_tokens=128, eval_limit=4),
     metrics=METRICS,
     reward="lcs",
     suites=("toolbench",),

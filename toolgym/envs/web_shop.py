@@ -93,7 +93,7 @@ SPEC = FamilySpec(
             column="WebShop short",
         ),
     ),
-    prompting=PromptDefaults(top_k_api=0, max_new_tokens=128),
+    prompting=PromptDefaults(top_k_api=0, max_new_tokens=128, eval_limit=4),
     metrics=METRICS,
     reward="reward",
     aliases=("webshop",),

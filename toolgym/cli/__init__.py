@@ -296,6 +296,10 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
+    if args.rewards:
+        from toolgym.training.reward_bench import main as rewards_main
+
+        return rewards_main(args.env or (), args.rewards)
     if args.grammars:
         from toolgym.evaluation.grammar_perf import main as grammar_main
 
@@ -543,7 +547,18 @@ def build_parser() -> argparse.ArgumentParser:
         "mask on each env's action grammars",
     )
     bench.add_argument(
-        "--env", action="append", help="with --llm: an env to time (repeatable; default every env)"
+        "--rewards",
+        type=_positive,
+        nargs="?",
+        const=200,
+        metavar="N",
+        help="time execution rewards (toolgym.training.rewards) on N completions per "
+        "single-step env (default 200)",
+    )
+    bench.add_argument(
+        "--env",
+        action="append",
+        help="with --llm, --grammars or --rewards: an env to time (repeatable; default every env)",
     )
     bench.add_argument("--tasks", type=_positive, default=8, help="with --llm: tasks per env")
     bench.add_argument(

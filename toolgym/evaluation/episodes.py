@@ -136,10 +136,24 @@ def truncation_error(turn: dict[str, Any], error: dict[str, Any] | None) -> dict
 
 
 def run_episode(
-    env: gym.Env[Any, Any], agent: Agent, *, task_id: Any = None, seed: int | None = None
+    env: gym.Env[Any, Any],
+    agent: Agent,
+    *,
+    task_id: Any = None,
+    seed: int | None = None,
+    options: dict[str, Any] | None = None,
 ) -> EpisodeRecord:
-    """Play one episode; agent failures are recorded (``agent_error``), never raised."""
-    options = None if task_id is None else {"task_id": task_id}
+    """Play one episode; agent failures are recorded (``agent_error``), never raised.
+
+    Args:
+        env: the env.
+        agent: the agent.
+        task_id: the task to play (``reset``'s ``{"task_id": ...}``).
+        seed: the reset's seed.
+        options: other reset options instead of ``task_id`` (``{"task": task}``: a task object).
+    """
+    if options is None:
+        options = None if task_id is None else {"task_id": task_id}
     start = time.perf_counter()
     obs, info = env.reset(seed=seed, options=options)
     record = new_record(obs, info)

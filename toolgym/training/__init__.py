@@ -6,6 +6,11 @@ turns those pairs into examples whose prompt is exactly the prompt the LLM agent
 evaluation time, and :mod:`toolgym.training.finetune` trains a LoRA adapter on them with
 ``peft`` and the ``transformers`` Trainer (``pip install "toolgym[hf,train]"``). Neither module
 imports torch until it trains.
+
+For reinforcement learning, :mod:`toolgym.training.rl_data` gives the same prompts without the
+gold, and :class:`~toolgym.training.rewards.ExecutionReward` scores a trainer's completions by
+running them in the task's env, exactly as the evaluation scores them (a reward function for
+TRL's ``GRPOTrainer``).
 """
 
 from __future__ import annotations
@@ -16,6 +21,15 @@ from toolgym.training.finetune import (
     FinetuneResult,
     train_adapter,
 )
+from toolgym.training.reward_bench import reward_throughput
+from toolgym.training.rewards import (
+    EXECUTABLE_BONUS,
+    SHAPINGS,
+    ExecutionReward,
+    RewardRecord,
+    partial_credit_metric,
+)
+from toolgym.training.rl_data import rl_examples, single_step_env_ids, to_rl_dataset
 from toolgym.training.sft_data import (
     DATA_FORMATS,
     AllShotAgent,
@@ -30,14 +44,23 @@ from toolgym.training.sft_data import (
 __all__ = [
     "DATA_FORMATS",
     "DEFAULT_TARGET_MODULES",
+    "EXECUTABLE_BONUS",
+    "SHAPINGS",
     "AllShotAgent",
+    "ExecutionReward",
     "FinetuneConfig",
     "FinetuneResult",
+    "RewardRecord",
     "SFTExample",
     "build_examples",
     "example_records",
+    "partial_credit_metric",
     "program_env_ids",
+    "reward_throughput",
+    "rl_examples",
+    "single_step_env_ids",
     "to_dataset",
+    "to_rl_dataset",
     "train_adapter",
     "write_jsonl",
 ]

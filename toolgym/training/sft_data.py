@@ -76,7 +76,7 @@ class SFTExample:
 
     def to_record(self, fmt: str = "chat") -> dict[str, Any]:
         """The example as a JSON record in format ``fmt`` (see :data:`DATA_FORMATS`)."""
-        _check_format(fmt)
+        check_format(fmt)
         ids = {"task_id": self.task_id, "env_id": self.env_id}
         if fmt == "chat":
             return {"messages": self.messages(), **ids}
@@ -94,7 +94,8 @@ class AllShotAgent(LLMAgent):
         return list(self.demos)
 
 
-def _check_format(fmt: str) -> None:
+def check_format(fmt: str) -> None:
+    """Raise :class:`~toolgym.errors.UserInputError` unless ``fmt`` is one of :data:`DATA_FORMATS`."""
     if fmt not in DATA_FORMATS:
         raise UserInputError(f"the data format is one of {', '.join(DATA_FORMATS)}; got {fmt!r}")
 
@@ -139,7 +140,8 @@ def program_env_ids(envs: Sequence[str] = (), families: Sequence[str] = ()) -> l
     return unique
 
 
-def _check_counts(n: int, shots: int | None, all_shot: bool) -> None:
+def check_counts(n: int, shots: int | None, all_shot: bool) -> None:
+    """Raise :class:`~toolgym.errors.UserInputError` for a bad count, shots, or both shot options."""
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise UserInputError(f"the number of examples is a whole number >= 1; got {n!r}")
     if shots is not None and (isinstance(shots, bool) or not isinstance(shots, int) or shots < 0):
@@ -150,18 +152,26 @@ def _check_counts(n: int, shots: int | None, all_shot: bool) -> None:
         )
 
 
-def _env_examples(
+def task_prompts(
     env_id: str,
     n: int,
     *,
-    seed: int,
-    world_seed: int,
-    shots: int | None,
-    all_shot: bool,
-    system_prompt: bool,
-    retriever: str,
-    top_k_api: int | None,
-) -> list[SFTExample]:
+    seed: int = 0,
+    world_seed: int = 0,
+    shots: int | None = None,
+    all_shot: bool = False,
+    system_prompt: bool = True,
+    retriever: str = "bm25",
+    top_k_api: int | None = None,
+) -> list[tuple[Task, Prompt]]:
+    """The first ``n`` tasks of a ``train`` stream, each with the prompt the eval agent builds.
+
+    The arguments are :func:`build_examples`'s, for one env. The tasks carry their gold; what
+    is built from them decides whether it is shown (supervised data) or not (prompts for RL).
+
+    Raises:
+        UserInputError: a multi-step family.
+    """
     _check_program_mode(env_id)
     env = gym.make(env_id, split="train", world_seed=world_seed)
     try:
@@ -180,8 +190,7 @@ def _env_examples(
         for k, task in enumerate(base.suite.train_pairs(n, seed=seed, world_seed=world_seed)):
             observation, info = env.reset(seed=seed if k == 0 else None, options={"task": task})
             agent.reset(observation, info)
-            prompt = agent.prompt(observation, info)
-            out.append(SFTExample(env_id, str(task.task_id), prompt, task.gold[0].strip() + "\n"))
+            out.append((task, agent.prompt(observation, info)))
         return out
     finally:
         env.close()
@@ -218,11 +227,11 @@ def build_examples(
         UserInputError: a multi-step family or an unknown env, a bad count or shots.
     """
     ids = [env_ids] if isinstance(env_ids, str) else list(env_ids)
-    _check_counts(n, shots, all_shot)
+    check_counts(n, shots, all_shot)
     ids = program_env_ids(ids)
     out: list[SFTExample] = []
     for env_id in ids:
-        out += _env_examples(
+        pairs = task_prompts(
             env_id,
             n,
             seed=seed,
@@ -233,12 +242,16 @@ def build_examples(
             retriever=retriever,
             top_k_api=top_k_api,
         )
+        out += [
+            SFTExample(env_id, str(task.task_id), prompt, task.gold[0].strip() + "\n")
+            for task, prompt in pairs
+        ]
     return out
 
 
 def example_records(examples: Iterable[SFTExample], fmt: str = "chat") -> Iterator[dict[str, Any]]:
     """The examples as JSON records of format ``fmt`` (see :data:`DATA_FORMATS`)."""
-    _check_format(fmt)
+    check_format(fmt)
     for example in examples:
         yield example.to_record(fmt)
 
@@ -251,7 +264,7 @@ def write_jsonl(
     Returns:
         How many records were written.
     """
-    _check_format(fmt)
+    check_format(fmt)
     if isinstance(out, str | Path) and str(out) != "-":
         path = Path(out)
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -271,7 +284,25 @@ def to_dataset(examples: Iterable[SFTExample], fmt: str = "chat") -> Any:
     Raises:
         DependencyNotInstalled: ``datasets`` is not installed.
     """
-    _check_format(fmt)
+    check_format(fmt)
+    return records_dataset(list(example_records(examples, fmt)))
+
+
+def records_dataset(records: Sequence[dict[str, Any]]) -> Any:
+    """JSON records as a Hugging Face ``datasets.Dataset`` (one column per key).
+
+    Raises:
+        DependencyNotInstalled: ``datasets`` is not installed.
+    """
+    return datasets_module().Dataset.from_list(list(records))
+
+
+def datasets_module() -> Any:
+    """The ``datasets`` package.
+
+    Raises:
+        DependencyNotInstalled: ``datasets`` is not installed.
+    """
     try:
         import datasets
     except ImportError as e:
@@ -279,4 +310,4 @@ def to_dataset(examples: Iterable[SFTExample], fmt: str = "chat") -> Any:
             f"a Hugging Face dataset needs the datasets package ({e.name} is missing): "
             'pip install "toolgym[train]"'
         ) from e
-    return datasets.Dataset.from_list(list(example_records(examples, fmt)))
+    return datasets

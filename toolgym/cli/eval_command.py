@@ -1,0 +1,183 @@
+"""``toolgym eval``: evaluate an agent on the envs and print (and keep) the results tables."""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import shlex
+import sys
+import time
+from typing import Any
+
+from tqdm.auto import tqdm
+
+from toolgym.cli.ablation import EvalOutcome, run_ablation
+from toolgym.cli.eval_output import print_eval_tables, write_eval_outputs
+from toolgym.cli.eval_setup import (
+    DEFAULT_LLM_LIMIT,
+    _action_mode,
+    _agent_factory,
+    _agent_setup,
+    _check_eval_inputs,
+    _limit,
+    _strategy,
+    env_label,
+    env_settings,
+    normalize_backends,
+)
+from toolgym.envs import latest_env_ids, suite_env_ids
+from toolgym.errors import UserInputError
+
+
+def _resume_command(argv: list[str]) -> str:
+    return shlex.join(["toolgym", *[a for a in argv if a != "--no-resume"]])
+
+
+def _eval_ids(args: argparse.Namespace) -> list[str]:
+    """The envs ``eval`` runs: ``--env``, else ``--suite``'s, else every family's newest."""
+    if args.env and args.suite:
+        raise UserInputError(
+            f"give --env or --suite, not both (got --suite {args.suite} and --env {args.env})"
+        )
+    if args.suite:
+        return suite_env_ids(args.suite)
+    return list(args.env or latest_env_ids())
+
+
+def _episodes(tasks: int, limit: int | None) -> int:
+    """How many episodes an env plays: its tasks (0 for an unlimited split) up to ``limit``."""
+    if tasks == 0:
+        return limit or 0
+    return tasks if limit is None else min(tasks, limit)
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    """Run ``toolgym eval`` (or, with ``--ablation``, its configurations); the exit status."""
+    if args.ablation:
+        return run_ablation(args, _run_eval)
+    outcome = _run_eval(args)
+    return outcome if isinstance(outcome, int) else 0
+
+
+def _run_eval(args: argparse.Namespace, *, write: bool = True) -> EvalOutcome | int:
+    """Run ``eval``'s envs; its tables printed, and with ``write`` its outputs written.
+
+    Returns:
+        What ran, or the exit status 130 when interrupted.
+    """
+    from toolgym.evaluation.report import write_run_summary
+    from toolgym.evaluation.runner import EvalResult, evaluate, fault_label, results_file
+
+    normalize_backends(args)
+    ids = _eval_ids(args)
+    env_kwargs = _check_eval_inputs(args, ids)
+    limit = args.limit
+    if limit is None and args.agent == "llm" and not args.task_file and not args.suite:
+        limit = DEFAULT_LLM_LIMIT
+    label, settings = _agent_setup(args)
+    batch_size = args.batch_size if args.batch_size else (8 if args.agent == "llm" else 1)
+    batched = args.agent == "llm" and batch_size > 1 and args.strategy != "dfsdt"
+    labels = {env_id: env_label(args, label, env_id) for env_id in ids}
+    rates: list[float | None] = [None] if args.faults is None else [None, args.faults]
+    out = args.out or None
+    totals = {
+        env_id: _episodes(n, _limit(args, env_id, limit)) for env_id, n in args.task_counts.items()
+    }
+    recorded = 0
+    if out is not None:  # a held lock or a mismatched resume, said before a model loads
+        for env_id in ids:
+            for rate in rates:
+                checked = results_file(
+                    out,
+                    env_id,
+                    fault_label(labels[env_id], rate),
+                    agent_kind=args.agent,
+                    split=args.split,
+                    seed=args.seed,
+                    env_kwargs={**env_kwargs, "action_mode": _action_mode(args, env_id)},
+                    strategy=_strategy(args, env_id),
+                    batch_size=batch_size if batched else 1,
+                    faults=rate,
+                    settings=env_settings(args, settings, env_id),
+                    resume=not args.no_resume,
+                )
+                checked.check()
+                recorded += min(len(checked.records), totals[env_id])
+    results: list[EvalResult] = []
+    faulty: list[EvalResult] = []
+    saved = 0
+    started = datetime.datetime.now(datetime.UTC)
+    clock = time.perf_counter()
+
+    overall = tqdm(
+        total=sum(totals.values()) * len(rates),
+        initial=recorded,
+        desc="all envs",
+        disable=args.no_progress or len(ids) * len(rates) < 2,
+        position=0,
+    )
+
+    def count(_: Any) -> None:
+        nonlocal saved
+        saved += 1
+        overall.update(1)
+
+    try:
+        factory = _agent_factory(args)
+        for env_id in ids:
+            for rate in rates:
+                result = evaluate(
+                    env_id,
+                    factory,
+                    split=args.split,
+                    limit=_limit(args, env_id, limit),
+                    seed=args.seed,
+                    env_kwargs={**env_kwargs, "action_mode": _action_mode(args, env_id)},
+                    out_dir=out,
+                    progress=not args.no_progress,
+                    batch_size=batch_size,
+                    strategy=_strategy(args, env_id),
+                    label=labels[env_id],
+                    resume=not args.no_resume,
+                    settings=env_settings(args, settings, env_id),
+                    on_record=count,
+                    faults=rate,
+                    backend=args.backend,
+                    workers=args.workers,
+                    ray_address=args.ray_address,
+                )
+                (results if rate is None else faulty).append(result)
+    except KeyboardInterrupt:
+        where = f" in {out}/" if out else " (no --out: nothing is kept)"
+        resume = f"; resume with: {_resume_command(args.argv)}" if out else ""
+        print(
+            f"\ninterrupted: {saved} episode(s) of this run saved{where}{resume}", file=sys.stderr
+        )
+        return 130
+    finally:
+        overall.close()
+    wall = time.perf_counter() - clock
+    summaries = [r.summary for r in results]
+    faulty_summaries = [r.summary for r in faulty]
+    print_eval_tables(summaries, faulty_summaries, args.faults, args.seed)
+    played = sum(r.played for r in [*results, *faulty])
+    resumed = sum(r.resumed for r in [*results, *faulty])
+    if out and write:
+        files = [r.path for r in [*results, *faulty] if r.path is not None]
+        paths = write_eval_outputs([*summaries, *faulty_summaries], out)
+        run = write_run_summary(
+            out,
+            [*summaries, *faulty_summaries],
+            files,
+            started=started,
+            wall_s=wall,
+            played=played,
+            resumed=resumed,
+            argv=args.argv,
+        )
+        print(f"\nepisode records (JSONL), {', '.join(sorted(paths))} in {out}/; this run: {run}")
+    rate = f"{played / wall:.2f} episodes/s" if wall > 0 else "-"
+    print(
+        f"{played + resumed} episodes ({played} played, {resumed} resumed) in {wall:.1f} s: {rate}"
+    )
+    return EvalOutcome([*summaries, *faulty_summaries], wall, played, resumed, started)

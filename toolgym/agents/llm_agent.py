@@ -386,7 +386,11 @@ class LLMAgent(Agent):
 
     @staticmethod
     def record(prompt: Prompt, generation: Generation, action: str) -> dict[str, Any]:
-        """What the runner logs for one turn (with the model's ``tool_calls``, when it made some)."""
+        """What the runner logs for one turn (with the model's ``tool_calls``, when it made some).
+
+        A backend's token trace (``prompt_ids``, ``completion_ids``, ``logprobs`` in
+        ``generation.extra``, e.g. ``HFBackend(trace_tokens=True)``) is kept under those keys.
+        """
         turn = {
             "prompt": prompt,
             "generation": generation.text,
@@ -396,6 +400,9 @@ class LLMAgent(Agent):
         }
         if generation.tool_calls is not None:
             turn["tool_calls"] = generation.tool_calls
+        for key in ("prompt_ids", "completion_ids", "logprobs"):
+            if key in generation.extra:
+                turn[key] = generation.extra[key]
         return turn
 
 

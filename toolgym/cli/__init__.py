@@ -23,6 +23,7 @@ from toolgym.cli.eval_setup import (
     _check_env_ids,
 )
 from toolgym.cli.results_commands import add_parsers as add_results_parsers
+from toolgym.cli.rl_command import add_parser as add_rl_parser
 from toolgym.cli.training_commands import add_parsers as add_training_parsers
 from toolgym.envs import (
     env_class,
@@ -366,6 +367,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_results_parsers(sub, _positive)
     add_training_parsers(sub)
+    add_rl_parser(sub)
     add_complexity_parser(sub)
 
     bench = sub.add_parser("bench", help="print reset/step latency and oracle throughput")

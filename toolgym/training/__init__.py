@@ -10,7 +10,9 @@ imports torch until it trains.
 For reinforcement learning, :mod:`toolgym.training.rl_data` gives the same prompts without the
 gold, and :class:`~toolgym.training.rewards.ExecutionReward` scores a trainer's completions by
 running them in the task's env, exactly as the evaluation scores them (a reward function for
-TRL's ``GRPOTrainer``).
+TRL's ``GRPOTrainer``). :mod:`toolgym.training.grpo` runs that trainer with a LoRA adapter
+(``toolgym train-rl``), and :mod:`toolgym.training.rollouts` plays whole episodes of multi-step
+families, with token ids and log-probabilities, for policy-gradient trainers.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from toolgym.training.finetune import (
     FinetuneResult,
     train_adapter,
 )
+from toolgym.training.grpo import RLConfig, RLResult, train_grpo
 from toolgym.training.reward_bench import reward_throughput
 from toolgym.training.rewards import (
     EXECUTABLE_BONUS,
@@ -29,7 +32,21 @@ from toolgym.training.rewards import (
     RewardRecord,
     partial_credit_metric,
 )
-from toolgym.training.rl_data import rl_examples, single_step_env_ids, to_rl_dataset
+from toolgym.training.rl_data import (
+    rl_examples,
+    single_step_env_ids,
+    task_difficulties,
+    to_rl_dataset,
+)
+from toolgym.training.rl_report import write_rl_report
+from toolgym.training.rollouts import (
+    StepSample,
+    Trajectory,
+    collect_rollouts,
+    group_advantages,
+    rollout_agent,
+    to_policy_gradient_samples,
+)
 from toolgym.training.sft_data import (
     DATA_FORMATS,
     AllShotAgent,
@@ -50,17 +67,28 @@ __all__ = [
     "ExecutionReward",
     "FinetuneConfig",
     "FinetuneResult",
+    "RLConfig",
+    "RLResult",
     "RewardRecord",
     "SFTExample",
+    "StepSample",
+    "Trajectory",
     "build_examples",
+    "collect_rollouts",
     "example_records",
+    "group_advantages",
     "partial_credit_metric",
     "program_env_ids",
     "reward_throughput",
     "rl_examples",
+    "rollout_agent",
     "single_step_env_ids",
+    "task_difficulties",
     "to_dataset",
+    "to_policy_gradient_samples",
     "to_rl_dataset",
     "train_adapter",
+    "train_grpo",
     "write_jsonl",
+    "write_rl_report",
 ]

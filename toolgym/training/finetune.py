@@ -17,9 +17,7 @@ is deterministic for a seed. The adapter is saved with ``save_pretrained`` next 
 
 from __future__ import annotations
 
-import dataclasses
 import json
-import math
 import shlex
 import time
 from collections.abc import Sequence
@@ -29,6 +27,7 @@ from typing import Any
 
 from toolgym.agents.backends.hf import EMBEDDED_MODEL
 from toolgym.errors import DependencyNotInstalled, UserInputError
+from toolgym.training.checks import check_lora, check_positive, check_whole, config_dict
 from toolgym.training.encoding import PadCollator, encode_example
 from toolgym.training.sft_data import SFTExample, build_examples, program_env_ids
 
@@ -125,19 +124,9 @@ class FinetuneConfig:
             "world_seed": (self.world_seed, 0),
         }
         optional = ("max_steps", "num_threads", "shots", "top_k_api", "max_length")
-        for name, (value, low) in whole.items():
-            if value is None and name in optional:
-                continue
-            if isinstance(value, bool) or not isinstance(value, int) or value < low:
-                raise UserInputError(f"{name} is a whole number >= {low}; got {value!r}")
-        positive = {"epochs": self.epochs, "lr": self.lr, "lora_alpha": self.lora_alpha}
-        for name, number in positive.items():
-            if not isinstance(number, int | float) or not math.isfinite(number) or number <= 0:
-                raise UserInputError(f"{name} is a number > 0; got {number!r}")
-        if not 0 <= self.lora_dropout < 1:
-            raise UserInputError(f"lora_dropout is a number in [0, 1); got {self.lora_dropout!r}")
-        if not self.target_modules:
-            raise UserInputError("target_modules names at least one module; got none")
+        check_whole(whole, optional)
+        check_positive({"epochs": self.epochs, "lr": self.lr, "lora_alpha": self.lora_alpha})
+        check_lora(self.lora_dropout, self.target_modules)
         if self.all_shot and self.shots is not None:
             raise UserInputError(
                 f"give shots or all_shot, not both (got shots={self.shots} and all_shot=True)"
@@ -145,9 +134,7 @@ class FinetuneConfig:
 
     def to_dict(self) -> dict[str, Any]:
         """The configuration as JSON-ready values."""
-        return {
-            k: list(v) if isinstance(v, tuple) else v for k, v in dataclasses.asdict(self).items()
-        }
+        return config_dict(self)
 
 
 @dataclass

@@ -134,6 +134,46 @@ def partial_credit_metric(env_id: str) -> str | None:
     return next((k for k in keys if k.endswith("f1")), None)
 
 
+def task_seed(
+    env_id: str, split: str, ids: Mapping[str, tuple[Any, int]], task_id: Any, seed: int
+) -> tuple[Any, int]:
+    """A task id as the env knows it, and the seed the evaluation resets its episode with.
+
+    A stored split's (or task file's) ``k``-th task gets ``seed + k``; ``train-<k>`` gets
+    ``seed + k % 2**32``, as :class:`ExecutionReward` seeds its episodes.
+
+    Args:
+        env_id: the env's id (for messages).
+        split: the env's split (``"file"`` for a task file).
+        ids: ``str(task id) -> (task id, position)`` of the env's tasks (empty for ``train``).
+        task_id: the task.
+        seed: the evaluation seed.
+
+    Raises:
+        UserInputError: the env has no such task.
+    """
+    key = str(task_id)
+    if split == TRAIN:
+        match = _TRAIN_ID.match(key)
+        if match is None:
+            raise UserInputError(
+                f"{env_id}'s train split has the task ids 'train-<k>', k a whole "
+                f"number >= 0 (rl_examples writes them); got {task_id!r}"
+            )
+        return key, seed + int(match.group(1)) % TRAIN_STRIDE
+    found = ids.get(key)
+    if found is None:
+        known = list(ids)
+        shown = ", ".join(known[:_SHOWN_IDS]) + (
+            f", ..., {known[-1]}" if len(known) > _SHOWN_IDS else ""
+        )
+        raise UserInputError(
+            f"{env_id}'s {split} split has no task {task_id!r}; its {len(known)} task ids: {shown}"
+        )
+    task, index = found
+    return task, seed + index
+
+
 class _CompletionAgent(Agent):
     """An agent whose model wrote one given completion: the eval ``LLMAgent`` parses it."""
 
@@ -191,27 +231,7 @@ class _EnvSlot:
         Raises:
             UserInputError: the env has no such task.
         """
-        key = str(task_id)
-        if self.split == TRAIN:
-            match = _TRAIN_ID.match(key)
-            if match is None:
-                raise UserInputError(
-                    f"{self.env_id}'s train split has the task ids 'train-<k>', k a whole "
-                    f"number >= 0 (rl_examples writes them); got {task_id!r}"
-                )
-            return key, self.seed + int(match.group(1)) % TRAIN_STRIDE
-        found = self.ids.get(key)
-        if found is None:
-            ids = list(self.ids)
-            shown = ", ".join(ids[:_SHOWN_IDS]) + (
-                f", ..., {ids[-1]}" if len(ids) > _SHOWN_IDS else ""
-            )
-            raise UserInputError(
-                f"{self.env_id}'s {self.split} split has no task {task_id!r}; its {len(ids)} "
-                f"task ids: {shown}"
-            )
-        task, index = found
-        return task, self.seed + index
+        return task_seed(self.env_id, self.split, self.ids, task_id, self.seed)
 
     def options(self, task_id: Any) -> tuple[dict[str, Any], int]:
         """The reset options of the task's episode, and its seed.

@@ -20,9 +20,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import gymnasium as gym
+
 from toolgym.agents.backends.base import as_messages, as_text
 from toolgym.envs import env_ids as registered_env_ids
 from toolgym.envs import family_of
+from toolgym.envs.protocol import task_env
 from toolgym.errors import UserInputError
 from toolgym.training.sft_data import (
     PROGRAM_MODE,
@@ -151,6 +154,32 @@ def rl_examples(
             shown = as_messages(prompt) if fmt == "chat" else as_text(prompt)
             records.append({"prompt": shown, "task_id": str(task.task_id), "env_id": env_id})
     return records
+
+
+def task_difficulties(records: Sequence[dict[str, Any]], *, world_seed: int = 0) -> list[int]:
+    """The difficulty of each record's ``train`` task: the API calls of its reference program.
+
+    This is a curriculum's ordering key. It is read inside the env (the task's reference
+    program is counted, never returned), and the prompts are not changed.
+
+    Args:
+        records: :func:`rl_examples`'s records (``task_id``, ``env_id``).
+        world_seed: the world they were generated for.
+    """
+    counts: list[int] = []
+    envs: dict[str, Any] = {}
+    try:
+        for record in records:
+            env_id = record["env_id"]
+            if env_id not in envs:
+                envs[env_id] = gym.make(env_id, split="train", world_seed=world_seed)
+            base = task_env(envs[env_id])
+            task = base.get_task(record["task_id"])
+            counts.append(len(base.toolkit.api_calls(task.gold[0])) if task.gold else 0)
+    finally:
+        for env in envs.values():
+            env.close()
+    return counts
 
 
 def to_rl_dataset(env_ids: str | Sequence[str], n: int = 1800, **options: Any) -> Any:

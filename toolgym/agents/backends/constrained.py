@@ -11,6 +11,7 @@ backend asked to constrain raises :class:`~toolgym.errors.DependencyNotInstalled
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -109,6 +110,8 @@ class Constraint:
             else []
         )
         self._bits = np.zeros((engine.vocab_size + 31) // 32, dtype=np.int32)
+        self.scores: Any = None
+        """The masked logits the last token was chosen from (``-inf`` where not allowed)."""
 
     @property
     def finished(self) -> bool:
@@ -121,11 +124,15 @@ class Constraint:
         unpacked = np.unpackbits(self._bits.view(np.uint8), bitorder="little")
         return unpacked[: self.engine.vocab_size].astype(bool)
 
-    def choose(self, logits: Any) -> int:
+    def choose(self, logits: Any, pick: Callable[[Any], Any] | None = None) -> int:
         """The best token the grammar and the once-per-line prefixes allow; it is consumed.
 
         Args:
             logits: the row's next-token logits (a 1-D torch tensor).
+            pick: chooses a token from the masked logits (``-inf`` where not allowed, some
+                finite); default: the largest (greedy). A sampler draws one instead. A token
+                the once-per-line prefixes refuse is masked too, and ``pick`` chooses again.
+                :attr:`scores` keeps the logits the token was chosen from.
 
         Returns:
             The token (the end-of-sequence token when the grammar chose to end), or :data:`END`
@@ -136,12 +143,15 @@ class Constraint:
         mask = torch.from_numpy(self.allowed())
         if self._final and self._at_line_start() and self._means_end(int(logits.argmax()), mask):
             self._forced, self._final = list(self._final), []
+        scores = logits.float().masked_fill(~mask.to(logits.device), float("-inf"))
+        self.scores = scores
         forced = self._force()
         if forced is not None:
             return forced
-        scores = logits.float().masked_fill(~mask.to(logits.device), float("-inf"))
         for _ in range(MAX_REJECTIONS):
-            best = int(scores.argmax())
+            if not torch.isfinite(scores.max()):
+                break
+            best = int(scores.argmax() if pick is None else pick(scores))
             if not torch.isfinite(scores[best]):
                 break
             if best == self.engine.eos:

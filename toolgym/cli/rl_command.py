@@ -49,6 +49,7 @@ def _config(args: argparse.Namespace) -> RLConfig:
         curriculum=args.curriculum,
         num_generations=args.num_generations,
         prompts_per_step=args.prompts_per_step,
+        micro_batch=args.micro_batch,
         max_completion_length=args.max_completion_length,
         temperature=args.temperature,
         max_steps=args.max_steps,
@@ -62,6 +63,7 @@ def _config(args: argparse.Namespace) -> RLConfig:
         eval_constrained=args.eval_grammar,
         out=out,
         num_threads=args.threads,
+        device=args.device,
         chat=None if args.chat == "auto" else args.chat == "on",
         progress=not args.no_progress,
     )
@@ -137,13 +139,19 @@ def add_parser(sub: Any) -> None:
     rl.add_argument("--num-generations", type=_whole(2), default=4, help="group size (4)")
     rl.add_argument("--prompts-per-step", type=_whole(1), default=2, help="default 2")
     rl.add_argument(
+        "--micro-batch",
+        type=_whole(1),
+        default=2,
+        help="completions per forward/backward pass; divides the step's completions (2)",
+    )
+    rl.add_argument(
         "--max-completion-length", type=_whole(1), help="tokens per completion (family's)"
     )
     rl.add_argument("--temperature", type=_positive_number, default=0.8, help="default 0.8")
     rl.add_argument("--lr", type=_positive_number, default=1e-4, help="default 1e-4")
     rl.add_argument("--beta", type=_non_negative_number, default=0.0, help="KL weight (0)")
     rl.add_argument("--lora-r", type=_whole(1), default=16, help="default 16")
-    rl.add_argument("--lora-alpha", type=_whole(1), default=32, help="default 32")
+    rl.add_argument("--lora-alpha", type=_positive_number, default=32.0, help="default 32")
     rl.add_argument("--lora-dropout", type=_dropout, default=0.05, help="default 0.05")
     rl.add_argument("--seed", type=_whole(0), default=0, help="default 0")
     rl.add_argument("--world-seed", type=_whole(0), default=0, help="default 0")
@@ -157,6 +165,7 @@ def add_parser(sub: Any) -> None:
     )
     rl.add_argument("--out", help="adapter folder (default adapters/rl-<model>-<envs>)")
     rl.add_argument("--threads", type=_whole(1), help="CPU threads for torch")
+    rl.add_argument("--device", help="cpu, cuda, cuda:1, ... (default: CUDA when present)")
     rl.add_argument("--chat", default="auto", choices=("auto", "on", "off"))
     rl.add_argument("--no-progress", action="store_true", help="hide progress bars")
     rl.set_defaults(func=_cmd_train_rl)

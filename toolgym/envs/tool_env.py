@@ -361,6 +361,14 @@ class ToolEnv(gym.Env[str, str]):
             and self._tasks.get(task.task_id) is task
         )
 
+    def task_calls(self, task_id: TaskId) -> int:
+        """How many API calls the reference program of task ``task_id`` makes (0: none).
+
+        A difficulty measure (a curriculum orders tasks by it): the program itself stays here.
+        """
+        task = self.get_task(task_id)
+        return len(self.toolkit.api_calls(task.gold[0])) if task.gold else 0
+
     def oracle_actions(self) -> list[str]:
         """The gold actions of the current task in the current action mode."""
         if self._task is None:

@@ -182,7 +182,7 @@ class RLResult:
         before: per env, the ``test`` results of the base model (``success``, ``reward``,
             ``executable``, ``episodes``), empty without evaluation.
         after: the same for the trained adapter.
-        wall_s: seconds from loading the model to saving the adapter (evaluations excluded).
+        wall_s: seconds from the end of the base model's evaluation to the adapter's saving.
         eval_s: seconds spent in the two evaluations.
         device: where it trained.
         trainable_params: parameters LoRA trains.
@@ -220,6 +220,14 @@ def require_rl() -> tuple[Any, Any, Any, Any]:
     return torch, transformers, peft, trl
 
 
+def end_ids(model: Any, tokenizer: Any, stop_ids: Sequence[int]) -> list[int]:
+    """The ids that end a sampled completion: the model's own end ids, the tokenizer's, the stops."""
+    declared = model.generation_config.eos_token_id
+    own = [declared] if isinstance(declared, int) else list(declared or [])
+    ids = [*own, tokenizer.eos_token_id, *stop_ids]
+    return list(dict.fromkeys(int(i) for i in ids if i is not None))
+
+
 def stop_token_ids(tokenizer: Any, stops: Sequence[str]) -> list[int]:
     """The token ids whose text holds a stop sequence, or is a long enough prefix of one.
 
@@ -237,21 +245,66 @@ def stop_token_ids(tokenizer: Any, stops: Sequence[str]) -> list[int]:
     return found
 
 
+def trim_partial_stop(text: str, stops: Sequence[str]) -> str:
+    """``text`` without a trailing beginning of a stop sequence (at least :data:`MIN_STOP_PREFIX`).
+
+    A completion that ended on a token beginning a stop sequence (``Task`` of ``Task:``) is read
+    as if the rest of the stop followed, which is where the agent's generation would have been
+    cut.
+
+    >>> trim_partial_stop('API.search()\nTask', ["------", "Task:"])
+    'API.search()\n'
+    """
+    for stop in stops:
+        for k in range(len(stop) - 1, MIN_STOP_PREFIX - 1, -1):
+            if text.endswith(stop[:k]):
+                return text[:-k]
+    return text
+
+
 class RewardLog:
     """An :class:`ExecutionReward` that also keeps each batch's statistics (:attr:`history`).
 
-    It has the reward's signature and name, so TRL logs it under the same column.
+    It has the reward's signature and name, so TRL logs it under the same column. A completion
+    whose last token is one of ``stop_ids`` (the tokens that end a sampled completion, see
+    :func:`stop_token_ids`) loses a trailing beginning of a stop sequence before it is scored
+    (:func:`trim_partial_stop`); a whole stop sequence is cut by the reward itself.
     """
 
-    def __init__(self, reward: ExecutionReward) -> None:
+    def __init__(
+        self,
+        reward: ExecutionReward,
+        stop_ids: Sequence[int] = (),
+        stops: Sequence[str] = (),
+    ) -> None:
         self.reward = reward
         self.__name__ = reward.__name__
+        self.stop_ids = frozenset(stop_ids)
+        self.stops = tuple(stops)
         self.history: list[dict[str, Any]] = []
+
+    def _trimmed(
+        self, completions: Sequence[Any], ids: Sequence[Sequence[int]] | None
+    ) -> list[Any]:
+        out = list(completions)
+        if not ids or not self.stop_ids:
+            return out
+        for i, (completion, tokens) in enumerate(zip(out, ids, strict=False)):
+            if len(tokens) == 0 or int(tokens[-1]) not in self.stop_ids:
+                continue
+            if isinstance(completion, str):
+                out[i] = trim_partial_stop(completion, self.stops)
+            elif completion and isinstance(completion[-1].get("content"), str):
+                last = dict(completion[-1])
+                last["content"] = trim_partial_stop(last["content"], self.stops)
+                out[i] = [*completion[:-1], last]
+        return out
 
     def __call__(
         self, prompts: Sequence[Any] | None = None, completions: Sequence[Any] = (), **columns: Any
     ) -> list[float]:
         """Score the batch with the reward, and keep its statistics."""
+        completions = self._trimmed(completions, columns.get("completion_ids"))
         rewards = self.reward(prompts, completions, **columns)
         state = columns.get("trainer_state")
         step = int(getattr(state, "global_step", len(self.history)))
@@ -285,6 +338,10 @@ def _dataset(config: RLConfig, env_ids: list[str], chat: bool) -> Any:
         top_k_api=config.top_k_api,
     )
     if config.curriculum:
+        # The run reads max_steps * prompts_per_step prompts: order those, so it ends on the
+        # hardest of them instead of never reaching the hard end of a longer list.
+        read = config.max_steps * config.prompts_per_step
+        records = records[: max(read, config.prompts_per_step)]
         difficulty = task_difficulties(records, world_seed=config.world_seed)
         order = sorted(range(len(records)), key=lambda i: (difficulty[i], i))
         records = [records[i] for i in order]
@@ -358,19 +415,24 @@ def train_grpo(
     from toolgym.envs import family_of
 
     env_ids = rl_env_ids(program_env_ids(config.envs, config.families))
+    if config.n * len(env_ids) < config.prompts_per_step:
+        raise UserInputError(
+            f"a step takes prompts_per_step={config.prompts_per_step} prompts; the dataset has "
+            f"n * envs = {config.n * len(env_ids)} (raise n, or lower prompts_per_step)"
+        )
     backend = HFBackend(
         config.model, num_threads=config.num_threads, chat=config.chat, device=config.device
     )
+    dataset = _dataset(config, env_ids, backend.chat)
     eval_start = time.perf_counter()
     before = evaluate_test(config, env_ids, backend, "base")
     eval_s = time.perf_counter() - eval_start
     if on_start is not None:
         on_start()
     start = time.perf_counter()
-    dataset = _dataset(config, env_ids, backend.chat)
     tokenizer, model = backend.tokenizer, backend.model
-    eos = tokenizer.eos_token_id
-    model.generation_config.eos_token_id = [eos, *stop_token_ids(tokenizer, DEFAULT_STOPS)]
+    stop_ids = stop_token_ids(tokenizer, DEFAULT_STOPS)
+    model.generation_config.eos_token_id = end_ids(model, tokenizer, stop_ids)
     reward = RewardLog(
         ExecutionReward(
             env_ids,
@@ -378,7 +440,9 @@ def train_grpo(
             shaping=config.shaping,
             env_kwargs={"world_seed": config.world_seed},
             seed=config.seed,
-        )
+        ),
+        stop_ids,
+        DEFAULT_STOPS,
     )
     budget = config.max_completion_length or max(
         family_of(e).prompting.max_new_tokens for e in env_ids
@@ -402,7 +466,7 @@ def train_grpo(
         report_to="none",
         seed=config.seed,
         data_seed=config.seed,
-        use_cpu=not cuda,
+        use_cpu=backend.device == "cpu",
         bf16=cuda and bool(torch.cuda.is_bf16_supported()),
         shuffle_dataset=not config.curriculum,
         disable_tqdm=not config.progress,
@@ -418,25 +482,27 @@ def train_grpo(
     )
     transformers.set_seed(config.seed)
     try:
-        trainer = trl.GRPOTrainer(
-            model=model,
-            reward_funcs=[reward],
-            args=args,
-            train_dataset=dataset,
-            processing_class=tokenizer,
-            peft_config=lora,
-            callbacks=list(callbacks) or None,
-        )
-    except ValueError as e:
-        raise UserInputError(f"GRPO cannot train {config.model} as configured: {e}") from e
-    if not config.progress:
-        trainer.remove_callback(transformers.PrinterCallback)
-    trainable = sum(p.numel() for p in trainer.model.parameters() if p.requires_grad)
-    trainer.train()
-    out = Path(config.out)
-    trainer.model.save_pretrained(str(out))
+        try:
+            trainer = trl.GRPOTrainer(
+                model=model,
+                reward_funcs=[reward],
+                args=args,
+                train_dataset=dataset,
+                processing_class=tokenizer,
+                peft_config=lora,
+                callbacks=list(callbacks) or None,
+            )
+        except ValueError as e:
+            raise UserInputError(f"GRPO cannot train {config.model} as configured: {e}") from e
+        if not config.progress:
+            trainer.remove_callback(transformers.PrinterCallback)
+        trainable = sum(p.numel() for p in trainer.model.parameters() if p.requires_grad)
+        trainer.train()
+        out = Path(config.out)
+        trainer.model.save_pretrained(str(out))
+    finally:
+        reward.reward.close()
     wall = time.perf_counter() - start
-    reward.reward.close()
     logs = [dict(entry) for entry in trainer.state.log_history]
     eval_start = time.perf_counter()
     after = (

@@ -25,7 +25,6 @@ import gymnasium as gym
 from toolgym.agents.backends.base import as_messages, as_text
 from toolgym.envs import env_ids as registered_env_ids
 from toolgym.envs import family_of
-from toolgym.envs.protocol import task_env
 from toolgym.errors import UserInputError
 from toolgym.training.sft_data import (
     PROGRAM_MODE,
@@ -159,8 +158,9 @@ def rl_examples(
 def task_difficulties(records: Sequence[dict[str, Any]], *, world_seed: int = 0) -> list[int]:
     """The difficulty of each record's ``train`` task: the API calls of its reference program.
 
-    This is a curriculum's ordering key. It is read inside the env (the task's reference
-    program is counted, never returned), and the prompts are not changed.
+    This is a curriculum's ordering key. The env counts it
+    (:meth:`~toolgym.envs.tool_env.ToolEnv.task_calls`): the reference program never leaves
+    the env, and the prompts are not changed.
 
     Args:
         records: :func:`rl_examples`'s records (``task_id``, ``env_id``).
@@ -173,9 +173,7 @@ def task_difficulties(records: Sequence[dict[str, Any]], *, world_seed: int = 0)
             env_id = record["env_id"]
             if env_id not in envs:
                 envs[env_id] = gym.make(env_id, split="train", world_seed=world_seed)
-            base = task_env(envs[env_id])
-            task = base.get_task(record["task_id"])
-            counts.append(len(base.toolkit.api_calls(task.gold[0])) if task.gold else 0)
+            counts.append(envs[env_id].unwrapped.task_calls(record["task_id"]))
     finally:
         for env in envs.values():
             env.close()

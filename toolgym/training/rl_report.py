@@ -62,7 +62,8 @@ def _figure(history: Sequence[dict[str, Any]], window: int) -> Any:
     ax.xaxis.get_major_locator().set_params(integer=True)
     ax.set_xlabel("optimizer step")
     ax.set_ylabel("train batches")
-    ax.set_ylim(-0.02, 1.02)
+    top = max([1.0, *(float(h.get(k, 0.0)) for h in history for k, _ in SERIES)])
+    ax.set_ylim(-0.02, top + 0.02)  # a shaped reward may pass 1 (executable_bonus)
     ax.grid(alpha=0.3)
     ax.legend(loc="upper left", fontsize=8, frameon=False)
     return fig

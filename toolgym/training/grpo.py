@@ -252,8 +252,8 @@ def trim_partial_stop(text: str, stops: Sequence[str]) -> str:
     as if the rest of the stop followed, which is where the agent's generation would have been
     cut.
 
-    >>> trim_partial_stop('API.search()\nTask', ["------", "Task:"])
-    'API.search()\n'
+    >>> trim_partial_stop('API.search()\\nTask', ["------", "Task:"])
+    'API.search()\\n'
     """
     for stop in stops:
         for k in range(len(stop) - 1, MIN_STOP_PREFIX - 1, -1):

@@ -17,6 +17,7 @@ from typing import Any
 
 from toolgym.agents.backends.base import (
     DEFAULT_STOPS,
+    TRACE_KEYS,
     Generation,
     LLMBackend,
     Prompt,
@@ -400,7 +401,7 @@ class LLMAgent(Agent):
         }
         if generation.tool_calls is not None:
             turn["tool_calls"] = generation.tool_calls
-        for key in ("prompt_ids", "completion_ids", "logprobs"):
+        for key in TRACE_KEYS:
             if key in generation.extra:
                 turn[key] = generation.extra[key]
         return turn

@@ -327,9 +327,15 @@ def _dataset(config: RLConfig, env_ids: list[str], chat: bool) -> Any:
     from toolgym.training.sft_data import datasets_module
 
     datasets = datasets_module()
+    n = config.n
+    if config.curriculum:
+        # The run reads max_steps * prompts_per_step prompts: build and order only those (from
+        # every env), so it ends on the hardest of them instead of never reaching the hard end.
+        read = max(config.max_steps, 1) * config.prompts_per_step
+        n = min(n, -(-read // len(env_ids)))
     records = rl_examples(
         env_ids,
-        config.n,
+        n,
         fmt="chat" if chat else "completion",
         seed=config.seed,
         world_seed=config.world_seed,
@@ -338,10 +344,6 @@ def _dataset(config: RLConfig, env_ids: list[str], chat: bool) -> Any:
         top_k_api=config.top_k_api,
     )
     if config.curriculum:
-        # The run reads max_steps * prompts_per_step prompts: order those, so it ends on the
-        # hardest of them instead of never reaching the hard end of a longer list.
-        read = config.max_steps * config.prompts_per_step
-        records = records[: max(read, config.prompts_per_step)]
         difficulty = task_difficulties(records, world_seed=config.world_seed)
         order = sorted(range(len(records)), key=lambda i: (difficulty[i], i))
         records = [records[i] for i in order]

@@ -147,10 +147,11 @@ def write_rl_report(summary_path: str | Path, *, window: int = 5) -> dict[str, P
     history = summary.get("history", [])
     with style():
         png = path.parent / PNG_NAME
-        _figure(history, window).savefig(
+        figure = _figure(history, window)
+        figure.savefig(
             str(png), format="png", dpi=120, bbox_inches="tight", metadata={"Software": None}
         )
-        svg = render(_figure(history, window), "rl-curve", "reward over training steps")
+        svg = render(figure, "rl-curve", "reward over training steps")
     page = path.parent / HTML_NAME
     page.write_text(render_rl_html(summary, svg), encoding="utf-8")
     return {"png": png, "html": page}

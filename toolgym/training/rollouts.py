@@ -36,8 +36,7 @@ from typing import Any
 
 import gymnasium as gym
 
-from toolgym.agents.backends.base import LLMBackend
-from toolgym.agents.backends.hf import TRACE_KEYS
+from toolgym.agents.backends.base import TRACE_KEYS, LLMBackend
 from toolgym.agents.base import Agent
 from toolgym.agents.llm_agent import LLMAgent
 from toolgym.benchmarks.suite import TRAIN_STRIDE

@@ -28,6 +28,11 @@ DEFAULT_STOPS: tuple[str, ...] = ("------", "Task:")
 """The paper's stop sequences (six dashes also stop at the 13-dash separator)."""
 
 
+TRACE_KEYS: tuple[str, ...] = ("prompt_ids", "completion_ids", "logprobs")
+"""The keys of a generation's token trace in ``Generation.extra`` (plain lists of ints and floats),
+for backends that give one (``HFBackend(trace_tokens=True)``)."""
+
+
 @dataclass
 class Generation:
     """One generated text and how it ended.

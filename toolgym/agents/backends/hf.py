@@ -32,6 +32,7 @@ from toolgym.agents.backends.base import (
     as_text,
 )
 from toolgym.agents.backends.constrained import END, Constraint, GrammarEngine, GrammarError
+from toolgym.agents.backends.token_bytes import gguf_special_ids, repair_gguf_tokenizer
 from toolgym.agents.backends.tool_call_parsing import parse_tool_calls
 from toolgym.errors import DependencyNotInstalled, InfrastructureError
 from toolgym.simulators.cache import cache_root
@@ -39,6 +40,8 @@ from toolgym.tools.errors import ToolCallError
 from toolgym.tools.grammar import ActionGrammar
 from toolgym.tools.json_calls import load_json
 
+CONVERSION = 2
+"""The version of what this backend does to a converted GGUF model before caching it."""
 MIN_SHARED_PREFIX = 32
 """The fewest shared leading tokens for which a kept prompt cache is reused."""
 
@@ -136,13 +139,20 @@ class HFBackend(LLMBackend):
             source, gguf, label = path.parent, path.name, EMBEDDED_MODEL
         self.name = f"hf:{label}"
         self.loaded_from_cache = False
+        self.tokenizer_repairs: list[str] = []
+        """What the GGUF file's metadata corrected in the converted tokenizer (see
+        :func:`~toolgym.agents.backends.token_bytes.repair_gguf_tokenizer`)."""
         if gguf is not None:
-            cached = self._cached_dir(Path(source) / gguf, cache_dir)
+            gguf_path = Path(source) / gguf
+            cached = self._cached_dir(gguf_path, cache_dir, transformers.__version__)
             if (cached / "config.json").exists() and (cached / "model.safetensors").exists():
                 self.loaded_from_cache = True
                 self._load(transformers, str(cached), None)
             else:
                 self._load(transformers, str(source), gguf)
+            declared = gguf_special_ids(gguf_path)
+            self.tokenizer_repairs = repair_gguf_tokenizer(self.tokenizer, self.model, declared)
+            if not self.loaded_from_cache:
                 self._save_converted(cached)
         else:
             self._load(transformers, str(model), None)
@@ -161,7 +171,7 @@ class HFBackend(LLMBackend):
         if chat and not has_template:
             raise ValueError(f"{label} has no chat template; use chat=False")
         self.chat = chat
-        self._grammar_engine: GrammarEngine | None = None
+        self._grammar_engine: GrammarEngine | GrammarError | None = None
         self.prefix_cache = prefix_cache
         self._prefixes: OrderedDict[tuple[int, ...], Any] = OrderedDict()
         self.prefix_stats = {"prompt_tokens": 0, "reused_tokens": 0}
@@ -190,10 +200,15 @@ class HFBackend(LLMBackend):
         self.model.eval()
 
     @staticmethod
-    def _cached_dir(gguf_path: Path, cache_dir: str | Path | None) -> Path:
+    def _cached_dir(gguf_path: Path, cache_dir: str | Path | None, version: str) -> Path:
+        """Where a GGUF file's converted weights are kept: one folder per file and converter.
+
+        The converter is ``transformers`` (its GGUF conversion changes between releases) and
+        this module's repairs (:data:`CONVERSION`).
+        """
         stat = gguf_path.stat()
         root = Path(cache_dir) if cache_dir is not None else cache_root() / "models"
-        return root / f"{gguf_path.stem}-{stat.st_size}"
+        return root / f"{gguf_path.stem}-{stat.st_size}-tf{version}-c{CONVERSION}"
 
     def _save_converted(self, target: Path) -> None:
         """Save the dequantized weights (atomically: a half-written cache is never read)."""
@@ -299,9 +314,16 @@ class HFBackend(LLMBackend):
         return results
 
     def _engine(self) -> GrammarEngine:
+        """The grammar engine of this tokenizer (built once; a refusal is kept and raised again)."""
+        if isinstance(self._grammar_engine, GrammarError):
+            raise self._grammar_engine
         if self._grammar_engine is None:
             width = int(self.model.get_output_embeddings().weight.shape[0])
-            self._grammar_engine = GrammarEngine(self.tokenizer, width)
+            try:
+                self._grammar_engine = GrammarEngine(self.tokenizer, width)
+            except GrammarError as e:
+                self._grammar_engine = e
+                raise
         return self._grammar_engine
 
     def _sample(self, scores: Any) -> Any:
@@ -403,15 +425,13 @@ class HFBackend(LLMBackend):
                 ).logits[:, -1]
         results = []
         for i in range(len(texts)):
-            raw = self.tokenizer.decode(new_tokens[i], skip_special_tokens=True)
+            raw = self._decode(new_tokens[i])
             text, stopped = apply_stops(raw, stops)
             constraint = constraints[i] if constraints else None
             if not stopped and constraint is not None and constraint.accepted_at is not None:
                 # The budget ran out after a whole action, in what may follow it (a blank line,
                 # a stop sequence being written): the action ends where it was whole.
-                whole = self.tokenizer.decode(
-                    new_tokens[i][: constraint.accepted_at], skip_special_tokens=True
-                )
+                whole = self._decode(new_tokens[i][: constraint.accepted_at])
                 rest = text[len(whole) :].strip() if text.startswith(whole) else None
                 if rest is not None and (not rest or any(s.startswith(rest) for s in stops)):
                     text, stopped = whole, True
@@ -432,7 +452,7 @@ class HFBackend(LLMBackend):
 
     def _read_tool_calls(self, generation: Generation, tokens: list[int], stops: list[str]) -> None:
         """Move the tool calls the tokens write into ``generation.tool_calls`` (if any)."""
-        raw, _ = apply_stops(self.tokenizer.decode(tokens, skip_special_tokens=False), stops)
+        raw, _ = apply_stops(self._decode(tokens, skip_special_tokens=False), stops)
         outside, calls = parse_tool_calls(raw)
         if not calls:
             return
@@ -510,9 +530,19 @@ class HFBackend(LLMBackend):
             )
         return copied
 
+    def _decode(self, tokens: list[int], skip_special_tokens: bool = True) -> str:
+        """The text of ``tokens``, exactly: no space before punctuation is cleaned up."""
+        return str(
+            self.tokenizer.decode(
+                tokens,
+                skip_special_tokens=skip_special_tokens,
+                clean_up_tokenization_spaces=False,
+            )
+        )
+
     def _stopped(self, tokens: list[int], stops: list[str]) -> bool:
         # Only the last few tokens can complete a stop string; decode just those.
-        tail = self.tokenizer.decode(tokens[-24:], skip_special_tokens=True)
+        tail = self._decode(tokens[-24:])
         return any(s in tail for s in stops)
 
 

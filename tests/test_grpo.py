@@ -34,6 +34,8 @@ from toolgym.training.rewards import ExecutionReward
 from toolgym.training.rl_data import rl_examples, task_difficulties
 from toolgym.training.rl_report import moving_average, write_rl_report
 
+pytestmark = pytest.mark.model  # also run against the lowest declared releases (CI)
+
 WEATHER = "toolbench/OpenWeather-v1"
 HAVE_RL = all(
     importlib.util.find_spec(m)

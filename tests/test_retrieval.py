@@ -16,6 +16,8 @@ from toolgym.agents.retrieval import (
 )
 from toolgym.errors import DependencyNotInstalled
 
+pytestmark = pytest.mark.model  # also run against the lowest declared releases (CI)
+
 # --------------------------------------------------------------------------------------------
 # tokenizer
 

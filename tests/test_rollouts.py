@@ -39,6 +39,8 @@ from toolgym.training import (
     to_policy_gradient_samples,
 )
 
+pytestmark = pytest.mark.model  # also run against the lowest declared releases (CI)
+
 MULTI_STEP = [env_id for env_id in ENV_IDS if env_id not in single_step_env_ids()]
 CALL_MODE = "toolbench/HomeSearch-v0"
 """A single-step family played one call per step by a ReAct agent."""

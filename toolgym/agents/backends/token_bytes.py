@@ -16,6 +16,7 @@ gives the engine a JSON whose decoder says what the vocabulary is, and
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from functools import cache
@@ -153,28 +154,44 @@ def engine_json(tokenizer: Any) -> str:
     return json.dumps(data)
 
 
-def gguf_special_ids(path: str | Path) -> dict[str, int]:
-    """The special token ids a GGUF file's metadata declares (``eos_token``: id, ...)."""
+def gguf_special_ids(path: str | Path) -> dict[str, Any]:
+    """What a GGUF file's metadata declares of its special tokens.
+
+    Returns:
+        ``{"eos_token": id, "bos_token": id, ...}`` for the ids it gives, and
+        ``"add_bos_token"``/``"add_eos_token"`` (bools) where it says whether encoding adds them.
+    """
     try:
         from gguf import GGUFReader
     except ImportError:  # transformers needs gguf to read the file at all
         return {}
     reader = GGUFReader(str(path))
-    found = {}
+    found: dict[str, Any] = {}
     for name, key in GGUF_SPECIAL_TOKENS.items():
         field = reader.fields.get(key)
         if field is not None and field.data:
             found[name] = int(field.parts[field.data[0]][0])
+    for flag in ("add_bos_token", "add_eos_token"):
+        field = reader.fields.get(f"tokenizer.ggml.{flag}")
+        if field is not None and field.data:
+            found[flag] = bool(field.parts[field.data[0]][0])
     return found
 
 
-def repair_gguf_tokenizer(tokenizer: Any, model: Any, declared: dict[str, int]) -> list[str]:
+def _adds_special_tokens(tokenizer: Any) -> bool:
+    plain = tokenizer.encode("a b", add_special_tokens=False)
+    return bool(tokenizer.encode("a b", add_special_tokens=True) != plain)
+
+
+def repair_gguf_tokenizer(tokenizer: Any, model: Any, declared: dict[str, Any]) -> list[str]:
     """Make a tokenizer converted from a GGUF file agree with the file; what changed.
 
     The special tokens the file declares (``declared``, from :func:`gguf_special_ids`) replace
     those the conversion chose, in the tokenizer and in the model's generation settings; a
     byte-level vocabulary gets the plain ``ByteLevel`` decoder (see :func:`engine_json`); decoding
-    never cleans up spaces before punctuation (that is for WordPiece, and would rewrite actions).
+    never cleans up spaces before punctuation (that is for WordPiece, and would rewrite actions);
+    when the file says encoding adds no beginning-of-sequence token (``add_bos_token`` false),
+    encoding adds none (``transformers`` 4.56 adds ``<|im_start|>`` to SmolLM2's prompts).
 
     Returns:
         One line per repair, e.g. ``"eos_token: '<|im_start|>' -> '<|im_end|>'"``.
@@ -182,7 +199,7 @@ def repair_gguf_tokenizer(tokenizer: Any, model: Any, declared: dict[str, int]) 
     notes = []
     size = len(tokenizer)
     for name, token_id in declared.items():
-        if not 0 <= token_id < size:
+        if name not in GGUF_SPECIAL_TOKENS or not 0 <= token_id < size:
             continue
         token = tokenizer.convert_ids_to_tokens(token_id)
         current = getattr(tokenizer, name, None)
@@ -200,6 +217,19 @@ def repair_gguf_tokenizer(tokenizer: Any, model: Any, declared: dict[str, int]) 
 
         backend.decoder = decoders.ByteLevel()
         notes.append(f"decoder: {decoder.get('type')} -> ByteLevel")
+    no_bos = declared.get("add_bos_token") is False and declared.get("add_eos_token") is not True
+    if no_bos and _adds_special_tokens(tokenizer):
+        from tokenizers import processors
+
+        for flag in ("add_bos_token", "add_eos_token"):  # transformers 4.x keeps them too
+            if getattr(tokenizer, flag, False):
+                with contextlib.suppress(AttributeError, ValueError):
+                    setattr(tokenizer, flag, False)
+        if _adds_special_tokens(tokenizer):
+            backend.post_processor = processors.TemplateProcessing(
+                single="$A", pair="$A $B:1", special_tokens=[]
+            )
+        notes.append("encoding adds no special tokens (the file's add_bos_token is false)")
     if getattr(tokenizer, "clean_up_tokenization_spaces", False):
         tokenizer.clean_up_tokenization_spaces = False
         notes.append("clean_up_tokenization_spaces: True -> False")

@@ -1,0 +1,367 @@
+"""A lean forward pass of Llama-architecture models over a preallocated key/value cache.
+
+``transformers``' own forward pass costs about 16 ms a token in Python and cache bookkeeping for
+a 30-layer model on one CPU core (measured with a 64-wide model of the same depth), and its
+``DynamicCache`` copies the whole cache at every token (``torch.cat``): more than the weights of
+a 135M model are read. :class:`LlamaDecoder` runs the same layers with the model's own weights and
+its own rotary embedding, writing keys and values in place into a :class:`KVCache` allocated once
+for a batch, with the query, key and value projections fused into one matrix product and the gate
+and up projections into another.
+
+Weights (``weights=``):
+
+* ``"model"``: the model's tensors as they are (float32 on the CPU by default);
+* ``"int4"``: each projection and the output head as 4-bit integers in groups of 32 with a scale
+  and an offset per group, multiplied by PyTorch's own CPU kernel
+  (``torch.ops.aten._weight_int4pack_mm_for_cpu``, bfloat16 activations). A GGUF ``Q4_1`` model
+  (the embedded one) is exactly such a grid, so its 4-bit codes come back unchanged; only the
+  bfloat16 rounding of the scales, offsets and activations differs from a float32 run
+  (``toolgym bench --llm`` reports the greedy agreement). Four times less memory than float32 is
+  read per token.
+
+Architectures: ``LlamaForCausalLM`` and the models that share its layers without extras
+(``Qwen2ForCausalLM``, whose projections have biases, and ``MistralForCausalLM`` without a
+sliding window shorter than its context). :func:`supports` says whether a model qualifies;
+others keep ``transformers``' forward pass.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+ARCHITECTURES = ("LlamaForCausalLM", "Qwen2ForCausalLM", "MistralForCausalLM")
+"""Model classes whose layers :class:`LlamaDecoder` runs."""
+WEIGHT_FORMATS = ("model", "int4")
+"""How :class:`LlamaDecoder` holds the projections' weights."""
+INT4_GROUP = 32
+"""Weights per scale and offset in the 4-bit format (GGUF ``Q4_1``'s block)."""
+INT4_MAX_ROWS = 16
+"""The most rows (tokens times batch) a 4-bit product takes; more read the float weights."""
+
+
+def supports(model: Any) -> str | None:
+    """``None`` when :class:`LlamaDecoder` can run ``model``, else why not (one line)."""
+    name = type(model).__name__
+    if name not in ARCHITECTURES:
+        return f"{name} is not one of {', '.join(ARCHITECTURES)}"
+    config = model.config
+    if getattr(config, "hidden_act", "silu") != "silu":
+        return f"the activation is {config.hidden_act!r}, not 'silu'"
+    window = getattr(config, "sliding_window", None) or 0
+    sliding = getattr(config, "use_sliding_window", True) is not False
+    if sliding and 0 < window < getattr(config, "max_position_embeddings", 0):
+        return f"a sliding window of {window} tokens"
+    layer = model.model.layers[0]
+    if hasattr(layer.self_attn, "q_norm"):
+        return "query/key norms (Qwen3-style)"
+    if getattr(layer.mlp, "down_proj", None) is None:
+        return "an MLP without gate/up/down projections"
+    return None
+
+
+@dataclass
+class KVCache:
+    """Keys and values of a batch, preallocated: ``[layers][batch, kv_heads, length, head_dim]``.
+
+    Attributes:
+        keys: per layer, the keys (written in place).
+        values: per layer, the values.
+        valid: ``[batch, length]`` booleans, where a row holds a real token (not padding).
+    """
+
+    keys: list[Any]
+    values: list[Any]
+    valid: Any
+
+    @property
+    def batch(self) -> int:
+        """Rows in the cache."""
+        return int(self.valid.shape[0])
+
+    @property
+    def length(self) -> int:
+        """Positions each row has room for."""
+        return int(self.valid.shape[1])
+
+    def select(self, rows: Any) -> KVCache:
+        """A cache of the given rows only (a tensor of row indices; copies)."""
+        return KVCache(
+            [k.index_select(0, rows) for k in self.keys],
+            [v.index_select(0, rows) for v in self.values],
+            self.valid.index_select(0, rows),
+        )
+
+
+class _Int4Linear:
+    """A projection as 4-bit codes for PyTorch's CPU kernel, with each group's offset exact.
+
+    Each group of :data:`INT4_GROUP` weights is ``low + code * step`` (``code`` in 0..15), which
+    is GGUF ``Q4_1``'s block exactly. The kernel multiplies ``code * step`` (``step`` rounded to
+    bfloat16, activations too); the offsets, whose bfloat16 rounding would shift every weight of
+    a group, are added in float32 as ``low @ group_sums(x)``, a product 32 times smaller.
+    """
+
+    def __init__(self, weight: Any, bias: Any) -> None:
+        import torch
+
+        out_features, in_features = weight.shape
+        groups = weight.detach().float().reshape(out_features, in_features // INT4_GROUP, -1)
+        low = groups.amin(-1, keepdim=True)
+        step = (groups.amax(-1, keepdim=True) - low) / 15
+        step = torch.where(step > 0, step, torch.ones_like(step))
+        codes = torch.clamp(torch.round((groups - low) / step), 0, 15).to(torch.int32)
+        self.packed = torch.ops.aten._convert_weight_to_int4pack_for_cpu(
+            codes.reshape(out_features, in_features), 1
+        )
+        scale = step.squeeze(-1).to(torch.bfloat16)
+        # the kernel computes (code - 8) * scale + zero: with zero = 8 * scale, code * scale
+        self.scales = torch.stack([scale, 8 * scale], -1).transpose(0, 1).contiguous()
+        self.low = low.squeeze(-1).contiguous()  # [out, groups], float32
+        self.bias = None if bias is None else bias.detach().float()
+        self.out_features = out_features
+
+    def __call__(self, x: Any) -> Any:
+        """``x @ W.T (+ bias)`` in float32 (the codes' product in the kernel's bfloat16)."""
+        import torch
+
+        flat = x.reshape(-1, x.shape[-1])
+        y = torch.ops.aten._weight_int4pack_mm_for_cpu(
+            flat.to(torch.bfloat16), self.packed, INT4_GROUP, self.scales
+        ).float()
+        sums = flat.float().reshape(flat.shape[0], -1, INT4_GROUP).sum(-1)
+        y = (
+            torch.addmm(y, sums, self.low.T)
+            if self.bias is None
+            else y + sums @ self.low.T + self.bias
+        )
+        return y.reshape(*x.shape[:-1], self.out_features)
+
+
+class _Linear:
+    """A projection with the model's own weights (several fused along the output)."""
+
+    def __init__(self, weight: Any, bias: Any) -> None:
+        self.weight = weight.detach()
+        self.bias = None if bias is None else bias.detach()
+
+    def __call__(self, x: Any) -> Any:
+        import torch
+
+        return torch.nn.functional.linear(x, self.weight, self.bias)
+
+
+class _Int4Decode:
+    """4-bit weights for decoding (a few rows), the model's own for reading prompts.
+
+    The 4-bit kernel is built for one row at a time; a prompt of hundreds of tokens is a matrix
+    product, which the model's own float weights do far faster.
+    """
+
+    def __init__(self, plain: _Linear) -> None:
+        self.plain = plain
+        self.int4 = _Int4Linear(plain.weight, plain.bias)
+
+    def __call__(self, x: Any) -> Any:
+        rows = x.numel() // x.shape[-1]
+        return self.int4(x) if rows <= INT4_MAX_ROWS else self.plain(x)
+
+
+def _fused(modules: list[Any], weights: str) -> Any:
+    """One projection computing ``modules`` side by side (their outputs concatenated).
+
+    The modules' parameters become views of the fused tensor, so the weights are held once and
+    updates made in place (a merged adapter) are seen by both. ``int4`` adds a 4-bit copy for
+    decoding (an eighth of the float32 size), made when the decoder is built.
+    """
+    import torch
+
+    biases = [m.bias for m in modules]
+    if len(modules) == 1:
+        weight, bias = modules[0].weight.detach(), biases[0]
+        bias = None if bias is None else bias.detach()
+    else:
+        weight = torch.cat([m.weight.detach() for m in modules])
+        bias = None
+        if any(b is not None for b in biases):
+            bias = torch.cat(
+                [
+                    m.bias.detach() if m.bias is not None else weight.new_zeros(m.weight.shape[0])
+                    for m in modules
+                ]
+            )
+        # the modules' parameters become views of the fused weight: held once
+        offset = 0
+        for m in modules:
+            rows = m.weight.shape[0]
+            m.weight.data = weight[offset : offset + rows]
+            if bias is not None and m.bias is not None:
+                m.bias.data = bias[offset : offset + rows]
+            offset += rows
+    plain = _Linear(weight, bias)
+    return _Int4Decode(plain) if weights == "int4" else plain
+
+
+class LlamaDecoder:
+    """The layers of a Llama-architecture model, run over a :class:`KVCache`.
+
+    Args:
+        model: a loaded ``LlamaForCausalLM``-like model (see :func:`supports`), already on its
+            device and in its dtype; adapters merged.
+        weights: ``"model"`` or ``"int4"`` (CPU only; see the module's docs).
+
+    Raises:
+        ValueError: an unsupported model or weight format, or ``int4`` off the CPU.
+    """
+
+    def __init__(self, model: Any, weights: str = "model", *, int4_head: bool = True) -> None:
+        import torch
+
+        why = supports(model)
+        if why is not None:
+            raise ValueError(f"LlamaDecoder cannot run this model: {why}")
+        if weights not in WEIGHT_FORMATS:
+            raise ValueError(f"weights must be one of {WEIGHT_FORMATS}; got {weights!r}")
+        self.device = model.lm_head.weight.device
+        if weights == "int4" and self.device.type != "cpu":
+            raise ValueError(
+                f"int4 weights run on the CPU kernel only; the model is on {self.device}"
+            )
+        config = model.config
+        self.model = model
+        self.weights = weights
+        self.heads = int(config.num_attention_heads)
+        self.kv_heads = int(getattr(config, "num_key_value_heads", None) or self.heads)
+        self.head_dim = int(
+            getattr(config, "head_dim", None) or config.hidden_size // config.num_attention_heads
+        )
+        self.dtype = model.lm_head.weight.dtype
+        self.layers = []
+        self._projections = self._current_projections(model)
+        for layer in model.model.layers:
+            attention, mlp = layer.self_attn, layer.mlp
+            self.layers.append(
+                (
+                    layer.input_layernorm,
+                    _fused([attention.q_proj, attention.k_proj, attention.v_proj], weights),
+                    _fused([attention.o_proj], weights),
+                    layer.post_attention_layernorm,
+                    _fused([mlp.gate_proj, mlp.up_proj], weights),
+                    _fused([mlp.down_proj], weights),
+                )
+            )
+        self.embed = model.model.embed_tokens
+        self.norm = model.model.norm
+        self.rotary = model.model.rotary_emb
+        self.head = _fused([model.lm_head], weights if int4_head else "model")
+        self.scale = float(getattr(model.model.layers[0].self_attn, "scaling", self.head_dim**-0.5))
+        self._torch = torch
+
+    @staticmethod
+    def _current_projections(model: Any) -> list[Any]:
+        modules = [model.lm_head]
+        for layer in model.model.layers:
+            attention, mlp = layer.self_attn, layer.mlp
+            modules += [attention.q_proj, attention.k_proj, attention.v_proj, attention.o_proj]
+            modules += [mlp.gate_proj, mlp.up_proj, mlp.down_proj]
+        return modules
+
+    def is_current(self) -> bool:
+        """Whether the model still has the projections this decoder was built from.
+
+        An adapter injected afterwards (``peft`` wraps each projection) is not in the fused
+        weights: the caller must build a new decoder, or run ``transformers``' forward pass.
+        """
+        try:
+            now = self._current_projections(self.model)
+        except AttributeError:
+            return False
+        return len(now) == len(self._projections) and all(
+            a is b for a, b in zip(now, self._projections, strict=True)
+        )
+
+    def new_cache(self, batch: int, length: int) -> KVCache:
+        """An empty cache for ``batch`` rows of ``length`` positions each."""
+        torch = self._torch
+        shape = (batch, self.kv_heads, length, self.head_dim)
+        return KVCache(
+            [torch.zeros(shape, dtype=self.dtype, device=self.device) for _ in self.layers],
+            [torch.zeros(shape, dtype=self.dtype, device=self.device) for _ in self.layers],
+            torch.zeros((batch, length), dtype=torch.bool, device=self.device),
+        )
+
+    def forward(
+        self, ids: Any, positions: Any, cache: KVCache, start: int, new_valid: Any | None = None
+    ) -> Any:
+        """Read ``ids`` into ``cache`` at columns ``start..start+T``; the last column's logits.
+
+        Args:
+            ids: ``[batch, T]`` token ids (padding anywhere, marked by ``new_valid``).
+            positions: ``[batch, T]`` the tokens' positions in their sequences (RoPE).
+            cache: the batch's cache; its ``valid`` columns before ``start`` say what each row
+                attends to.
+            start: the first column written.
+            new_valid: ``[batch, T]`` whether each new token is real (default: all).
+
+        Returns:
+            ``[batch, vocab]`` float logits of each row's last column.
+        """
+        torch = self._torch
+        batch, count = ids.shape
+        end = start + count
+        if end > cache.length:
+            raise ValueError(f"the cache holds {cache.length} positions; writing up to {end}")
+        if new_valid is None:
+            new_valid = torch.ones_like(ids, dtype=torch.bool)
+        cache.valid[:, start:end] = new_valid
+        hidden = self.embed(ids)
+        cos, sin = self.rotary(hidden, positions)
+        cos, sin = cos[:, None], sin[:, None]  # [batch, 1, T, head_dim]
+        keys_seen = cache.valid[:, :end]
+        if count == 1:
+            mask = keys_seen[:, None, None, :]
+        else:
+            causal = torch.ones((count, end), dtype=torch.bool, device=ids.device).tril(start)
+            mask = keys_seen[:, None, None, :] & causal[None, None]
+            # a padded query row attends to nothing else; let it see itself (its output is unused)
+            own = torch.zeros((count, end), dtype=torch.bool, device=ids.device)
+            own[torch.arange(count), torch.arange(start, end)] = True
+            mask = mask | own[None, None]
+        groups = self.heads // self.kv_heads
+        if groups > 1:  # the query heads of one key/value head, side by side as more queries
+            mask = mask.repeat(1, 1, groups, 1) if count > 1 else mask
+        half = self.head_dim // 2
+        for index, (norm1, qkv, out, norm2, gate_up, down) in enumerate(self.layers):
+            x = norm1(hidden)
+            q, k, v = qkv(x).split(
+                [
+                    self.heads * self.head_dim,
+                    self.kv_heads * self.head_dim,
+                    self.kv_heads * self.head_dim,
+                ],
+                dim=-1,
+            )
+            q = q.view(batch, count, self.heads, self.head_dim).transpose(1, 2)
+            k = k.view(batch, count, self.kv_heads, self.head_dim).transpose(1, 2)
+            v = v.view(batch, count, self.kv_heads, self.head_dim).transpose(1, 2)
+            q = q * cos + torch.cat((-q[..., half:], q[..., :half]), -1) * sin
+            k = k * cos + torch.cat((-k[..., half:], k[..., :half]), -1) * sin
+            cache.keys[index][:, :, start:end] = k
+            cache.values[index][:, :, start:end] = v
+            q = q.reshape(batch, self.kv_heads, groups * count, self.head_dim)
+            keys, values = cache.keys[index][:, :, :end], cache.values[index][:, :, :end]
+            if count == 1:  # one query row: plain products beat the fused kernel's set-up
+                scores = torch.matmul(q, keys.transpose(-1, -2)) * self.scale
+                scores = scores.masked_fill(~mask, float("-inf")).softmax(-1)
+                attended = torch.matmul(scores, values)
+            else:
+                attended = torch.nn.functional.scaled_dot_product_attention(
+                    q, keys, values, attn_mask=mask, scale=self.scale
+                )
+            attended = attended.view(batch, self.heads, count, self.head_dim).transpose(1, 2)
+            hidden = hidden + out(attended.reshape(batch, count, self.heads * self.head_dim))
+            x = norm2(hidden)
+            gate, up = gate_up(x).chunk(2, dim=-1)
+            hidden = hidden + down(torch.nn.functional.silu(gate) * up)
+        last = self.norm(hidden[:, -1])
+        return self.head(last).float()

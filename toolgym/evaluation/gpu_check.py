@@ -1,0 +1,496 @@
+"""The GPU check: parity with the CPU, batched speed, fine-tuning, GRPO and rollouts on one GPU.
+
+Run ``python -m toolgym.evaluation.gpu_check`` (or ``python scripts/gpu_check.py``) on a machine
+with one GPU and nothing but toolgym and its dependencies installed; it takes about 8 minutes
+with the defaults and writes ``gpu-check-<gpu>.json`` and ``gpu-check-<gpu>.md`` to ``--out``.
+
+1. **Parity.** The parity slice (the first ``--tasks`` test tasks of each of the four API
+   families: Home Search, Trip Booking, OpenWeather, The Cat API; the embedded model with the
+   system prompt, 3 retrieved demonstrations and the action grammar, greedy) is played on the CPU
+   in float32 and on the GPU in float32 and in bfloat16. It prints the share of episodes whose
+   action on the GPU in float32 equals the CPU's (target: 95%), and the success of each run
+   (bfloat16 within 2 points of float32). ``--cpu-reference FILE`` adds a comparison with the
+   actions another machine wrote (``--cpu-only --out DIR`` writes them).
+2. **Speed.** The slice at batch 1, 8, 32 and 64 (``--batches``) on the GPU in its default
+   dtype: episodes/s, generated tokens/s and peak GPU memory.
+3. **Training.** ``toolgym finetune`` for ``--finetune-steps`` steps on the four API families and
+   ``toolgym train-rl`` for ``--rl-steps`` steps on OpenWeather, as their commands run them.
+4. **Rollouts.** ``collect_rollouts`` on one multi-step family (``--rollout-env``).
+
+Each section's wall time is recorded; a section that fails is recorded with its error and the
+others still run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+PARITY_ENVS = (
+    "toolbench/HomeSearch-v0",
+    "toolbench/TripBooking-v0",
+    "toolbench/OpenWeather-v1",
+    "toolbench/CatAPI-v1",
+)
+"""The four API families of the parity slice."""
+API_FAMILIES = ("home_search", "trip_booking", "openweather", "cat_api")
+PACKAGES = ("torch", "transformers", "accelerate", "peft", "trl", "llguidance", "gguf", "toolgym")
+
+
+def _versions() -> dict[str, str]:
+    from importlib import metadata
+
+    found = {"python": platform.python_version()}
+    for name in PACKAGES:
+        try:
+            found[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            found[name] = "not installed"
+    return found
+
+
+def device_name(device: str) -> str:
+    """The accelerator's name (``"cpu"`` for the CPU)."""
+    import torch
+
+    if device.startswith("cuda") and torch.cuda.is_available():
+        return str(torch.cuda.get_device_name(torch.device(device)))
+    return platform.processor() or "cpu"
+
+
+def slug(name: str) -> str:
+    """A file-name form of a device name (``NVIDIA H100 80GB HBM3`` -> ``NVIDIA-H100-80GB-HBM3``)."""
+    return re.sub(r"[^A-Za-z0-9.]+", "-", name).strip("-") or "device"
+
+
+def play_slice(
+    backend: Any, tasks: int, batch: int, envs: Sequence[str] = PARITY_ENVS
+) -> dict[str, Any]:
+    """Play the parity slice; each episode's action, success and runnability, and the timing."""
+    from toolgym.agents.llm_agent import LLMAgent
+    from toolgym.evaluation.runner import evaluate
+
+    episodes: list[dict[str, Any]] = []
+    tokens = 0
+    start = time.perf_counter()
+    for env_id in envs:
+        result = evaluate(
+            env_id,
+            lambda env: LLMAgent.for_env(env, backend, constrained=True),
+            limit=tasks,
+            batch_size=batch,
+            progress=False,
+        )
+        for record in result.records:
+            metrics = record.metrics or {}
+            tokens += sum(int(t.get("completion_tokens") or 0) for t in record.turns or [])
+            episodes.append(
+                {
+                    "env": env_id,
+                    "task": record.task_id,
+                    "action": record.action,
+                    "success": bool(metrics.get("success")),
+                    "executable": bool(metrics.get("executable")),
+                    "error": record.error_category,
+                }
+            )
+    wall = time.perf_counter() - start
+    return {
+        "episodes": episodes,
+        "wall_s": wall,
+        "episodes_per_s": len(episodes) / wall if wall else 0.0,
+        "generated_tokens": tokens,
+        "tokens_per_s": tokens / wall if wall else 0.0,
+        "success": _share(e["success"] for e in episodes),
+        "executable": _share(e["executable"] for e in episodes),
+    }
+
+
+def _share(flags: Any) -> float:
+    values = [bool(f) for f in flags]
+    return sum(values) / len(values) if values else 0.0
+
+
+def agreement(a: Sequence[dict[str, Any]], b: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The share of episodes (matched by env and task) whose actions are equal."""
+    other = {(e["env"], str(e["task"])): e for e in b}
+    pairs = [(e, other.get((e["env"], str(e["task"])))) for e in a]
+    matched = [(x, y) for x, y in pairs if y is not None]
+    same = [x for x, y in matched if x["action"] == y["action"]]
+    return {
+        "episodes": len(matched),
+        "equal_actions": len(same),
+        "agreement": len(same) / len(matched) if matched else 0.0,
+        "differing": [
+            {"env": x["env"], "task": x["task"]} for x, y in matched if x["action"] != y["action"]
+        ],
+    }
+
+
+def _backend(model: str, device: str, dtype: str | None, threads: int | None) -> Any:
+    from toolgym.agents.backends.hf import HFBackend
+
+    return HFBackend(model, device=device, dtype=dtype, num_threads=threads)
+
+
+def _gpu_memory(device: str) -> tuple[Callable[[], None], Callable[[], float | None]]:
+    import torch
+
+    if not (device.startswith("cuda") and torch.cuda.is_available()):
+        return (lambda: None), (lambda: None)
+
+    def reset() -> None:
+        torch.cuda.synchronize()
+        torch.cuda.reset_peak_memory_stats()
+
+    def peak() -> float:
+        torch.cuda.synchronize()
+        return torch.cuda.max_memory_allocated() / 2**30
+
+    return reset, peak
+
+
+def section_parity(args: argparse.Namespace, report: dict[str, Any]) -> None:
+    """CPU float32, GPU float32, GPU bfloat16 on the parity slice."""
+    runs: dict[str, Any] = {}
+    cpu = _backend(args.model, "cpu", "float32", args.cpu_threads)
+    runs["cpu_float32"] = play_slice(cpu, args.tasks, args.parity_batch)
+    del cpu
+    if not args.cpu_only:
+        for dtype in ("float32", "bfloat16"):
+            backend = _backend(args.model, args.device, dtype, None)
+            runs[f"gpu_{dtype}"] = play_slice(backend, args.tasks, args.parity_batch)
+            del backend
+    parity: dict[str, Any] = {"runs": runs}
+    if "gpu_float32" in runs:
+        parity["gpu_float32_vs_cpu"] = agreement(
+            runs["gpu_float32"]["episodes"], runs["cpu_float32"]["episodes"]
+        )
+        parity["gpu_bfloat16_vs_gpu_float32"] = agreement(
+            runs["gpu_bfloat16"]["episodes"], runs["gpu_float32"]["episodes"]
+        )
+        parity["bfloat16_success_points"] = 100 * (
+            runs["gpu_bfloat16"]["success"] - runs["gpu_float32"]["success"]
+        )
+    if args.cpu_reference:
+        data = json.loads(Path(args.cpu_reference).read_text())
+        reference = (
+            data["parity"]["runs"]["cpu_float32"]["episodes"]
+            if "parity" in data
+            else data["episodes"]
+        )
+        for name, run in runs.items():
+            parity[f"{name}_vs_reference"] = agreement(run["episodes"], reference)
+    report["parity"] = parity
+
+
+def section_speed(args: argparse.Namespace, report: dict[str, Any]) -> None:
+    """The slice at each batch size on the device, in its default dtype."""
+    backend = _backend(args.model, args.device, None, None)
+    reset, peak = _gpu_memory(args.device)
+    play_slice(backend, 1, 1, PARITY_ENVS[:1])  # warm-up: kernels, grammar compilation
+    rows = []
+    for batch in args.batches:
+        reset()
+        run = play_slice(backend, args.speed_tasks, batch)
+        rows.append(
+            {
+                "batch": batch,
+                "episodes": len(run["episodes"]),
+                "episodes_per_s": run["episodes_per_s"],
+                "tokens_per_s": run["tokens_per_s"],
+                "wall_s": run["wall_s"],
+                "peak_gpu_gib": peak(),
+                "success": run["success"],
+            }
+        )
+        print(f"  batch {batch}: {rows[-1]['episodes_per_s']:.1f} episodes/s", flush=True)
+    report["speed"] = {"dtype": str(backend.dtype).replace("torch.", ""), "rows": rows}
+
+
+def _toolgym(arguments: list[str], timeout: float) -> tuple[int, str, float]:
+    command = [sys.executable, "-m", "toolgym.cli", *arguments]
+    start = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
+    tail = (done.stdout + done.stderr)[-2000:]
+    return done.returncode, tail, time.perf_counter() - start
+
+
+def section_finetune(args: argparse.Namespace, report: dict[str, Any]) -> None:
+    """``toolgym finetune`` on the four API families."""
+    out = Path(args.work) / "finetune"
+    command = [
+        "finetune",
+        *(x for f in API_FAMILIES for x in ("--family", f)),
+        "--n",
+        str(args.finetune_examples),
+        "--max-steps",
+        str(args.finetune_steps),
+        "--batch-size",
+        str(args.finetune_batch),
+        "--model",
+        args.model,
+        "--out",
+        str(out),
+        "--no-progress",
+    ]
+    code, tail, wall = _toolgym(command, args.section_timeout)
+    entry: dict[str, Any] = {
+        "command": "toolgym " + shlex.join(command),
+        "exit": code,
+        "wall_s": wall,
+    }
+    summary = out / "toolgym_finetune.json"
+    if summary.is_file():
+        data = json.loads(summary.read_text())
+        losses = data.get("train_loss") or []
+        entry.update(
+            steps=data.get("steps"),
+            examples=(data.get("data") or {}).get("examples"),
+            train_s=data.get("wall_s"),
+            first_loss=losses[0] if losses else None,
+            last_loss=losses[-1] if losses else None,
+            device=data.get("device"),
+        )
+    else:
+        entry["output"] = tail
+    report["finetune"] = entry
+
+
+def section_rl(args: argparse.Namespace, report: dict[str, Any]) -> None:
+    """``toolgym train-rl`` for a few steps on OpenWeather."""
+    out = Path(args.work) / "rl"
+    command = [
+        "train-rl",
+        "--family",
+        "openweather",
+        "--max-steps",
+        str(args.rl_steps),
+        "--eval-tasks",
+        str(args.rl_eval_tasks),
+        "--model",
+        args.model,
+        "--out",
+        str(out),
+        "--no-progress",
+    ]
+    code, tail, wall = _toolgym(command, args.section_timeout)
+    entry: dict[str, Any] = {
+        "command": "toolgym " + shlex.join(command),
+        "exit": code,
+        "wall_s": wall,
+    }
+    summary = out / "toolgym_rl.json"
+    if summary.is_file():
+        data = json.loads(summary.read_text())
+        entry.update(steps=data.get("steps"), train_s=data.get("wall_s"))
+    else:
+        entry["output"] = tail
+    report["train_rl"] = entry
+
+
+def section_rollouts(args: argparse.Namespace, report: dict[str, Any]) -> None:
+    """``collect_rollouts`` on one multi-step family, sampled, with token traces."""
+    from toolgym.agents.backends.hf import HFBackend
+    from toolgym.training.rollouts import collect_rollouts
+
+    backend = HFBackend(args.model, device=args.device, temperature=0.7, seed=0, trace_tokens=True)
+    start = time.perf_counter()
+    played = collect_rollouts(
+        args.rollout_env,
+        backend,
+        n=args.rollout_tasks,
+        split="test",
+        group_size=2,
+        num_envs=4,
+        agent_kwargs={"max_new_tokens": 64},
+    )
+    wall = time.perf_counter() - start
+    steps = sum(len(t.steps) for t in played)
+    report["rollouts"] = {
+        "env": args.rollout_env,
+        "episodes": len(played),
+        "steps": steps,
+        "wall_s": wall,
+        "steps_per_s": steps / wall if wall else 0.0,
+        "mean_return": sum(t.return_ for t in played) / max(len(played), 1),
+        "traced_steps": sum(1 for t in played for s in t.steps if s.traced),
+    }
+
+
+SECTIONS: dict[str, Callable[[argparse.Namespace, dict[str, Any]], None]] = {
+    "parity": section_parity,
+    "speed": section_speed,
+    "finetune": section_finetune,
+    "train_rl": section_rl,
+    "rollouts": section_rollouts,
+}
+
+
+def _pct(value: Any) -> str:
+    return "" if value is None else f"{100 * float(value):.1f}%"
+
+
+def _num(value: Any, digits: int = 1) -> str:
+    return "" if value is None else f"{float(value):.{digits}f}"
+
+
+def markdown(report: dict[str, Any]) -> str:
+    """The report as a markdown page."""
+    lines = [
+        f"# GPU check: {report['device_name']}",
+        "",
+        f"{report['date']}, `{report['command']}`, {report['wall_s']:.0f} s in all.",
+        "",
+        "Versions: " + ", ".join(f"{k} {v}" for k, v in report["versions"].items()) + ".",
+        "",
+    ]
+    parity = report.get("parity")
+    if parity:
+        lines += ["## Parity (the 4 API families' first test tasks, greedy, grammar)", ""]
+        lines += [
+            "| run | episodes | success | executable | episodes/s |",
+            "|---|---:|---:|---:|---:|",
+        ]
+        for name, run in parity["runs"].items():
+            lines.append(
+                f"| {name} | {len(run['episodes'])} | {_pct(run['success'])} | "
+                f"{_pct(run['executable'])} | {_num(run['episodes_per_s'], 2)} |"
+            )
+        lines.append("")
+        for key in sorted(k for k in parity if "_vs_" in k):
+            a = parity[key]
+            lines.append(
+                f"* {key.replace('_', ' ')}: {a['equal_actions']}/{a['episodes']} equal actions "
+                f"({_pct(a['agreement'])})"
+            )
+        if "bfloat16_success_points" in parity:
+            lines.append(
+                f"* bfloat16 success minus float32 success: "
+                f"{parity['bfloat16_success_points']:+.1f} points"
+            )
+        lines.append("")
+    speed = report.get("speed")
+    if speed:
+        lines += [f"## Batched evaluation ({speed['dtype']})", ""]
+        lines += [
+            "| batch | episodes | episodes/s | generated tokens/s | peak GPU memory | success |",
+            "|---:|---:|---:|---:|---:|---:|",
+        ]
+        for row in speed["rows"]:
+            memory = "" if row["peak_gpu_gib"] is None else f"{row['peak_gpu_gib']:.2f} GiB"
+            lines.append(
+                f"| {row['batch']} | {row['episodes']} | {_num(row['episodes_per_s'], 2)} | "
+                f"{_num(row['tokens_per_s'], 0)} | {memory} | {_pct(row['success'])} |"
+            )
+        lines.append("")
+    for key, title in (("finetune", "toolgym finetune"), ("train_rl", "toolgym train-rl")):
+        entry = report.get(key)
+        if entry:
+            lines += [f"## {title}", "", f"`{entry['command']}`", ""]
+            details = {k: v for k, v in entry.items() if k not in ("command", "output")}
+            lines.append(", ".join(f"{k}: {v}" for k, v in details.items()))
+            if entry.get("output"):
+                lines += ["", "```", entry["output"].strip(), "```"]
+            lines.append("")
+    rollouts = report.get("rollouts")
+    if rollouts:
+        lines += ["## collect_rollouts", ""]
+        lines.append(", ".join(f"{k}: {v}" for k, v in rollouts.items()))
+        lines.append("")
+    if report.get("failures"):
+        lines += ["## Failures", ""]
+        for name, error in report["failures"].items():
+            lines += [f"* {name}: `{error.strip().splitlines()[-1]}`"]
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m toolgym.evaluation.gpu_check", description=__doc__.split("\n\n")[0]
+    )
+    parser.add_argument("--device", default="cuda", help="the accelerator (default cuda)")
+    parser.add_argument("--model", default="smollm2-135m")
+    parser.add_argument("--out", default="gpu-check", help="folder for the JSON and markdown")
+    parser.add_argument("--tasks", type=int, default=16, help="parity tasks per family (16)")
+    parser.add_argument("--parity-batch", type=int, default=16)
+    parser.add_argument(
+        "--speed-tasks", type=int, default=16, help="tasks per family at each batch size (16)"
+    )
+    parser.add_argument("--batches", default="1,8,32,64")
+    parser.add_argument("--finetune-steps", type=int, default=200)
+    parser.add_argument("--finetune-examples", type=int, default=400, help="per family")
+    parser.add_argument("--finetune-batch", type=int, default=8)
+    parser.add_argument("--rl-steps", type=int, default=2)
+    parser.add_argument(
+        "--rl-eval-tasks", type=int, default=4, help="test tasks train-rl evaluates before and after"
+    )
+    parser.add_argument("--rollout-env", default="toolbench/WebShop-v1")
+    parser.add_argument("--rollout-tasks", type=int, default=4)
+    parser.add_argument("--cpu-threads", type=int, default=None)
+    parser.add_argument("--cpu-reference", help="a cpu_float32 run from another machine")
+    parser.add_argument(
+        "--cpu-only", action="store_true", help="play the parity slice on the CPU only and stop"
+    )
+    parser.add_argument("--skip", action="append", default=[], choices=sorted(SECTIONS))
+    parser.add_argument("--section-timeout", type=float, default=300.0)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the check; print the markdown and write the JSON and markdown files."""
+    args = _parser().parse_args(argv)
+    args.batches = [int(b) for b in str(args.batches).split(",") if b]
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    name = "cpu" if args.cpu_only else device_name(args.device)
+    report: dict[str, Any] = {
+        "device": "cpu" if args.cpu_only else args.device,
+        "device_name": name,
+        "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "command": shlex.join(
+            [Path(sys.argv[0]).name, *(argv if argv is not None else sys.argv[1:])]
+        ),
+        "versions": _versions(),
+        "sections_s": {},
+        "failures": {},
+    }
+    start = time.perf_counter()
+    sections = ["parity"] if args.cpu_only else [s for s in SECTIONS if s not in args.skip]
+    with tempfile.TemporaryDirectory(prefix="toolgym-gpu-check-") as work:
+        args.work = work
+        for section in sections:
+            began = time.perf_counter()
+            print(f"[{section}] ...", flush=True)
+            try:
+                SECTIONS[section](args, report)
+            except Exception:  # one section's failure is reported; the others still run
+                report["failures"][section] = traceback.format_exc()[-3000:]
+            report["sections_s"][section] = time.perf_counter() - began
+            print(f"[{section}] {report['sections_s'][section]:.0f} s", flush=True)
+    report["wall_s"] = time.perf_counter() - start
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    stem = f"gpu-check-{slug(name)}"
+    (out / f"{stem}.json").write_text(json.dumps(report, indent=1, default=str) + "\n")
+    page = markdown(report)
+    (out / f"{stem}.md").write_text(page + "\n")
+    print(page)
+    return 1 if report["failures"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

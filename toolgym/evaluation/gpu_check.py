@@ -437,7 +437,10 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--finetune-batch", type=int, default=8)
     parser.add_argument("--rl-steps", type=int, default=2)
     parser.add_argument(
-        "--rl-eval-tasks", type=int, default=4, help="test tasks train-rl evaluates before and after"
+        "--rl-eval-tasks",
+        type=int,
+        default=4,
+        help="test tasks train-rl evaluates before and after",
     )
     parser.add_argument("--rollout-env", default="toolbench/WebShop-v1")
     parser.add_argument("--rollout-tasks", type=int, default=4)

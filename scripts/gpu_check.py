@@ -1,8 +1,8 @@
-"""The GPU check (see :mod:`toolgym.evaluation.gpu_check`): ``python scripts/gpu_check.py``."""
+"""The GPU check (see :mod:`toolgym.cli.gpu_check`): ``python scripts/gpu_check.py``."""
 
 import sys
 
-from toolgym.evaluation.gpu_check import main
+from toolgym.cli.gpu_check import main
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -215,6 +215,8 @@ def test_finetune_config_is_checked() -> None:
         ({"max_steps": 0}, "max_steps"),
         ({"target_modules": ()}, "target_modules"),
         ({"shots": 2, "all_shot": True}, "not both"),
+        ({"n_per_env": (("cat_api", 0),)}, "the count for cat_api is a whole number >= 1"),
+        ({"adapter_dtype": "int8"}, "adapter_dtype must be one of"),
     ]
     for changes, message in bad:
         with pytest.raises(UserInputError, match=message):
@@ -329,3 +331,47 @@ def test_a_model_just_converted_from_gguf_can_be_trained(tmp_path: Path) -> None
     # the Trainer checks quantized models when it is made (it raised before); any release
     args = transformers.TrainingArguments(output_dir=str(tmp_path / "trainer"), report_to=[])
     transformers.Trainer(model=backend.model, args=args)
+
+
+def test_counts_per_env_and_family() -> None:
+    config = FinetuneConfig(envs=(HOME, CATS), n=5, n_per_env=(("cat_api", 2), (HOME, 3)))
+    assert (config.count_for(CATS), config.count_for(HOME), config.count_for(WEATHER)) == (2, 3, 5)
+    assert config.to_dict()["n_per_env"] == [["cat_api", 2], [HOME, 3]]
+    parsed = build_parser().parse_args(
+        ["finetune", "--family", "cat_api", "--n-for", "cat_api=7", "--adapter-dtype", "float16"]
+    )
+    assert parsed.n_for == [("cat_api", 7)] and parsed.adapter_dtype == "float16"
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["finetune", "--family", "cat_api", "--n-for", "cat_api"])
+
+
+@pytest.mark.parametrize(
+    "env_id",
+    program_env_ids(
+        families=[s.name for s in (family_of(HOME), family_of(CATS), family_of(WEATHER))]
+    ),
+)
+def test_no_training_example_is_a_test_task(env_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from toolgym.training import sft_data
+
+    env = gym.make(env_id)
+    goals = {sft_data.same_goal(t.instruction) for t in task_env(env).suite.load("test").values()}
+    env.close()
+    examples = build_examples(env_id, 12, shots=0, top_k_api=1)
+    assert len(examples) == 12
+    asked = [
+        str(e.prompt[-1]["content"]).rpartition("Task:")[2].partition("\nAction:")[0]
+        for e in examples
+    ]
+    assert all(asked) and not {sft_data.same_goal(a) for a in asked} & goals
+    # a generated goal that is a test task's is passed over, and the count still met
+    first = next(iter(task_env(gym.make(env_id, split="train")).suite.train_pairs(1)))
+    real = sft_data.test_instructions
+    monkeypatch.setattr(
+        sft_data,
+        "test_instructions",
+        lambda suite: real(suite) | {sft_data.same_goal(first.instruction)},
+    )
+    again = build_examples(env_id, 12, shots=0, top_k_api=1)
+    assert len(again) == 12 and again[0].task_id != examples[0].task_id
+    assert [e.task_id for e in again] == [e.task_id for e in examples[1:]] + [again[-1].task_id]

@@ -141,6 +141,10 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         from toolgym.evaluation.llm_perf import main as llm_main
 
         argv = [f"--env={env}" for env in args.env or ()]
+        if args.agreement:
+            argv.append(f"--agreement={args.agreement}")
+        if args.decode_only:
+            argv.append("--decode-only")
         return llm_main([*argv, f"--tasks={args.tasks}"])
     if args.scaling:
         from toolgym.evaluation.scaling import main as scaling_main
@@ -306,7 +310,26 @@ def build_parser() -> argparse.ArgumentParser:
         "tools)",
     )
     ev.add_argument(
-        "--adapter", help="a LoRA adapter folder (toolgym finetune) for the local model"
+        "--adapter",
+        default="auto",
+        help="a LoRA adapter folder (toolgym finetune) for the local model; 'none' for the base "
+        "model alone; 'auto' (default): the embedded model runs twice, with the adapter shipped "
+        "with toolgym (and the prompt settings it was trained with) and without it",
+    )
+    ev.add_argument(
+        "--device", help="the local model's device: cpu, cuda, cuda:1, ... (default: cuda if any)"
+    )
+    ev.add_argument(
+        "--dtype",
+        choices=("float32", "bfloat16", "float16"),
+        help="the local model's dtype (default: float32 on the CPU, bfloat16 on a GPU)",
+    )
+    ev.add_argument(
+        "--weights",
+        default="auto",
+        choices=("auto", "model", "int4"),
+        help="the local model's weights when decoding: the model's own (auto), or int4 on the "
+        "CPU (a quarter of float32's memory traffic; greedy tokens may differ)",
     )
     ev.add_argument("--split", default="test", choices=("test", "demo", "train"))
     ev.add_argument("--task-file", help="an original-format JSONL task file instead of a split")
@@ -394,6 +417,18 @@ def build_parser() -> argparse.ArgumentParser:
         help="with --llm, --grammars or --rewards: an env to time (repeatable; default every env)",
     )
     bench.add_argument("--tasks", type=_positive, default=8, help="with --llm: tasks per env")
+    bench.add_argument(
+        "--agreement",
+        type=_positive,
+        metavar="TASKS",
+        help="with --llm: compare int4 weights' greedy actions with float32's on TASKS test "
+        "tasks of each API family",
+    )
+    bench.add_argument(
+        "--decode-only",
+        action="store_true",
+        help="with --llm: the decode table beside llama.cpp (and --agreement) only",
+    )
     bench.add_argument(
         "--scaling",
         action="store_true",

@@ -10,7 +10,7 @@ import json
 import shlex
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +36,7 @@ class EvalOutcome:
     played: int
     resumed: int
     started: datetime.datetime
+    files: list[Path] = field(default_factory=list)
 
 
 def _constrained_possible(args: argparse.Namespace) -> bool:

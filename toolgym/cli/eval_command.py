@@ -23,10 +23,13 @@ from toolgym.cli.eval_setup import (
     _strategy,
     env_label,
     env_settings,
+    main_configurations,
     normalize_backends,
+    row_label,
 )
 from toolgym.envs import latest_env_ids, suite_env_ids
 from toolgym.errors import UserInputError
+from toolgym.evaluation.paper_tables import format_headline_table
 
 
 def _resume_command(argv: list[str]) -> str:
@@ -52,11 +55,48 @@ def _episodes(tasks: int, limit: int | None) -> int:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    """Run ``toolgym eval`` (or, with ``--ablation``, its configurations); the exit status."""
+    """Run ``toolgym eval`` (or, with ``--ablation``, its configurations); the exit status.
+
+    By default the embedded model runs twice, with the shipped adapter and without it
+    (:func:`~toolgym.cli.eval_setup.main_configurations`), and one headline table puts the two
+    rows side by side.
+    """
+    configurations = main_configurations(args)
     if args.ablation:
-        return run_ablation(args, _run_eval)
-    outcome = _run_eval(args)
-    return outcome if isinstance(outcome, int) else 0
+        return run_ablation(configurations[0][1], _run_eval)
+    if len(configurations) == 1:
+        outcome = _run_eval(configurations[0][1])
+        return outcome if isinstance(outcome, int) else 0
+    outcomes = []
+    for k, (name, config_args) in enumerate(configurations, 1):
+        print(f"\n=== {k}/{len(configurations)}: {name} ===", flush=True)
+        outcome = _run_eval(config_args, write=False)
+        if isinstance(outcome, int):
+            return outcome
+        outcomes.append(outcome)
+    summaries = [s for o in outcomes for s in o.summaries]
+    wall = sum(o.wall_s for o in outcomes)
+    played = sum(o.played for o in outcomes)
+    print(f"\nboth rows (mean: mean success rate over the envs), {wall:.0f} s:")
+    print(format_headline_table(summaries))
+    if args.out:
+        from toolgym.evaluation.report import write_run_summary
+
+        paths = write_eval_outputs(summaries, args.out)
+        run = write_run_summary(
+            args.out,
+            summaries,
+            [f for o in outcomes for f in o.files],
+            started=outcomes[0].started,
+            wall_s=wall,
+            played=played,
+            resumed=sum(o.resumed for o in outcomes),
+            argv=args.argv,
+        )
+        print(
+            f"\nepisode records (JSONL), {', '.join(sorted(paths))} in {args.out}/; this run: {run}"
+        )
+    return 0
 
 
 def _run_eval(args: argparse.Namespace, *, write: bool = True) -> EvalOutcome | int:
@@ -159,6 +199,12 @@ def _run_eval(args: argparse.Namespace, *, write: bool = True) -> EvalOutcome | 
     wall = time.perf_counter() - clock
     summaries = [r.summary for r in results]
     faulty_summaries = [r.summary for r in faulty]
+    # one row per configuration: shots named when every env has the same
+    row = row_label(label if args.shots is None else label.replace("{shots}", str(args.shots)))
+    for summary in summaries:
+        summary["row"] = row
+    for summary in faulty_summaries:
+        summary["row"] = fault_label(row, args.faults)
     print_eval_tables(summaries, faulty_summaries, args.faults, args.seed)
     played = sum(r.played for r in [*results, *faulty])
     resumed = sum(r.resumed for r in [*results, *faulty])
@@ -180,4 +226,5 @@ def _run_eval(args: argparse.Namespace, *, write: bool = True) -> EvalOutcome | 
     print(
         f"{played + resumed} episodes ({played} played, {resumed} resumed) in {wall:.1f} s: {rate}"
     )
-    return EvalOutcome([*summaries, *faulty_summaries], wall, played, resumed, started)
+    files = [r.path for r in [*results, *faulty] if r.path is not None]
+    return EvalOutcome([*summaries, *faulty_summaries], wall, played, resumed, started, files)

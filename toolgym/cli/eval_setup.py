@@ -7,6 +7,7 @@ action mode).
 from __future__ import annotations
 
 import argparse
+import copy
 import functools
 import importlib.util
 import sys
@@ -55,6 +56,10 @@ def _agent_setup(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
     }
     if args.tool_calling == "native":
         settings["tool_calling"] = "native"
+    for option in ("dtype", "weights"):  # numerics: records of other ones never mix
+        value = getattr(args, option, None)
+        if value not in (None, "auto"):
+            settings[option] = value
     return label, settings
 
 
@@ -88,6 +93,37 @@ def constrained_decoding(args: argparse.Namespace) -> bool:
     return importlib.util.find_spec("llguidance") is not None
 
 
+def main_configurations(args: argparse.Namespace) -> list[tuple[str, argparse.Namespace]]:
+    """The configurations ``eval`` runs, each named, with ``--adapter`` resolved in its args.
+
+    ``--adapter none``: the base model alone. A folder: that adapter. ``auto`` (the default):
+    for the embedded model (an LLM agent on the local ``hf`` backend), the adapter shipped with
+    toolgym, then the base model with the same prompt settings (the adapter's recorded shots,
+    unless ``--shots`` says otherwise), so that the rows differ by the alignment alone; for any
+    other model, the model alone. ``--ablation`` takes ``auto`` as the shipped adapter.
+    """
+    from toolgym.agents.aligned import shipped_adapter_path, shipped_prompt_settings
+
+    choice = args.adapter
+    if choice not in ("auto", "none"):
+        return [("", args)]
+    base = copy.copy(args)
+    base.adapter = None
+    shipped = shipped_adapter_path()
+    embedded = args.model in (None, "smollm2-135m")
+    local = args.model_backend in (None, "hf") and not _served(args)
+    if choice == "none" or shipped is None or args.agent != "llm" or not (embedded and local):
+        return [("", base)]
+    tuned = copy.copy(args)
+    tuned.adapter = str(shipped)
+    recorded = shipped_prompt_settings()
+    if args.shots is None and recorded.get("shots") is not None:
+        tuned.shots = base.shots = recorded["shots"]
+    if getattr(args, "ablation", False):
+        return [("", tuned)]
+    return [("with the shipped adapter", tuned), ("the base model, same prompts", base)]
+
+
 def adapter_identity(path: str) -> dict[str, Any]:
     """What identifies a LoRA adapter folder in results manifests."""
     from toolgym.agents.backends import model_identity
@@ -114,6 +150,11 @@ def _backend_kwargs(args: argparse.Namespace) -> dict[str, Any]:
         kwargs["chat"] = args.chat == "on"
     if local_hf and args.adapter:
         kwargs["adapter"] = args.adapter
+    if local_hf:
+        for option in ("device", "dtype", "weights"):
+            value = getattr(args, option, None)
+            if value not in (None, "auto"):
+                kwargs[option] = value
     if _served(args) and args.grammar_format:
         kwargs["grammar_format"] = args.grammar_format
     if _served(args) and args.tool_calling == "native":
@@ -276,6 +317,15 @@ def env_label(args: argparse.Namespace, label: str, env_id: str) -> str:
         .replace("{shots}", str(_shots(args, env_id)))
         .replace("{grammar}", grammar)
     )
+
+
+def row_label(label: str) -> str:
+    """The agent's row in the headline table: its label without the per-env parts.
+
+    >>> row_label("hf:smollm2-135m-{strategy}-{shots}shot{grammar}")
+    'hf:smollm2-135m'
+    """
+    return label.replace("-{strategy}", "").replace("-{shots}shot", "").replace("{grammar}", "")
 
 
 def env_settings(args: argparse.Namespace, settings: dict[str, Any], env_id: str) -> dict[str, Any]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import shlex
 import sys
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,15 @@ def _whole(low: int) -> Any:
         return value
 
     return parse
+
+
+def _name_count(text: str) -> tuple[str, int]:
+    name, sep, count = text.partition("=")
+    if not sep or not name.strip() or not count.strip().isdigit() or int(count) < 1:
+        raise argparse.ArgumentTypeError(
+            f"expected NAME=N with N a whole number >= 1; got {text!r}"
+        )
+    return name.strip(), int(count)
 
 
 def _positive_number(text: str) -> float:
@@ -128,6 +138,7 @@ def _cmd_finetune(args: argparse.Namespace) -> int:
         model=args.model,
         envs=tuple(ids),
         n=args.n,
+        n_per_env=tuple(args.n_for or ()),
         shots=args.shots,
         all_shot=args.all_shot,
         system_prompt=not args.no_system_prompt,
@@ -147,6 +158,8 @@ def _cmd_finetune(args: argparse.Namespace) -> int:
         num_threads=args.threads,
         chat=None if args.chat == "auto" else args.chat == "on",
         progress=not args.no_progress,
+        adapter_dtype=args.adapter_dtype,
+        command=shlex.join(["toolgym", *getattr(args, "argv", sys.argv[1:])]),
     )
     config.check()
     result = train_adapter(config)
@@ -218,6 +231,19 @@ def add_parsers(sub: Any) -> None:
         "--max-length",
         type=_whole(8),
         help="longest example in tokens; longer ones are skipped (default: the model's context)",
+    )
+    ft.add_argument(
+        "--n-for",
+        action="append",
+        type=_name_count,
+        metavar="NAME=N",
+        help="another count for one env or family name (repeatable): --n-for FAMILY=60",
+    )
+    ft.add_argument(
+        "--adapter-dtype",
+        choices=("float32", "float16", "bfloat16"),
+        default="float32",
+        help="the saved weights' dtype (default float32; float16 halves the size)",
     )
     ft.add_argument("--out", help="adapter folder (default adapters/<model>-<envs>)")
     ft.add_argument("--threads", type=_whole(1), help="CPU threads for torch")

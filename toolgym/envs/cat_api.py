@@ -110,7 +110,7 @@ SPEC = FamilySpec(
     prompting=PromptDefaults(top_k_api=3, max_new_tokens=128),
     service="toolgym.simulators.cat_api:CatApiApp",
     aliases=("catapi",),
-    suites=("toolbench",),
+    suites=("toolbench", "api"),
     doc=__doc__ or "",
 )
 """The Cat API family (its prompting defaults are the original's ``top_k_api`` and

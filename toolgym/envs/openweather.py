@@ -101,7 +101,7 @@ SPEC = FamilySpec(
     ),
     prompting=PromptDefaults(top_k_api=10, max_new_tokens=128),
     service="toolgym.simulators.openweather:OpenWeatherApp",
-    suites=("toolbench",),
+    suites=("toolbench", "api"),
     doc=__doc__ or "",
 )
 """The OpenWeather family (its prompting defaults are the original's ``top_k_api`` and

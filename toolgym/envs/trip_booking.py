@@ -72,7 +72,7 @@ SPEC = FamilySpec(
         ),
     ),
     prompting=PromptDefaults(top_k_api=15, max_new_tokens=300),
-    suites=("toolbench",),
+    suites=("toolbench", "api"),
     doc=__doc__ or "",
 )
 """The Trip Booking family (its prompting defaults are the original's ``top_k_api`` and

@@ -90,7 +90,7 @@ def _relabelled(runs: Sequence[AblationRun], metric: str | None) -> list[dict[st
     out = []
     for run in runs:
         for summary in run.summaries:
-            row = {k: v for k, v in summary.items() if k != "run"}
+            row = {k: v for k, v in summary.items() if k not in ("run", "row")}
             row["agent"] = run.config.name
             if metric is not None:
                 row["headline"] = [metric] if metric in summary else []
@@ -117,9 +117,9 @@ def ablation_rows(runs: Sequence[AblationRun]) -> dict[str, Any]:
     headline = _relabelled(runs, None)
     executable = _relabelled(runs, "executable")
 
-    def rows(summaries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def rows(summaries: list[dict[str, Any]], mean_of: str) -> list[dict[str, Any]]:
         table = []
-        for row in headline_table(summaries):
+        for row in headline_table(summaries, mean_of):
             name = row.pop("agent")
             table.append({"configuration": name, **row, **timing[name]})
         return table
@@ -127,8 +127,8 @@ def ablation_rows(runs: Sequence[AblationRun]) -> dict[str, Any]:
     return {
         "columns": headline_columns(headline),
         "exec_columns": headline_columns(executable),
-        "headline": rows(headline),
-        "executable": rows(executable),
+        "headline": rows(headline, "success"),
+        "executable": rows(executable, "executable"),
     }
 
 

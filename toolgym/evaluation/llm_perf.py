@@ -1,6 +1,10 @@
 """LLM benchmark: embedded-model load time, prompt and decode tokens/s, episodes/s per batch.
 
-Run ``toolgym bench --llm`` (or ``python -m toolgym.evaluation.llm_perf``). Each env is timed
+Run ``toolgym bench --llm`` (or ``python -m toolgym.evaluation.llm_perf``). Decoding one sequence
+on one CPU thread is timed for each ``hf`` path (``transformers``' forward pass, the lean decoder
+with float32 and with int4 weights) beside llama.cpp on the same GGUF file when
+``llama-cpp-python`` is installed; ``--agreement N`` compares int4's greedy actions with
+float32's on the parity slice. Each env is timed
 twice: ``before`` (no prefix cache, unconstrained decoding) and ``after`` (the prefix cache and,
 where the action language has a grammar, constrained decoding: the defaults of ``toolgym eval``).
 Prompt tokens/s is the rate at which the env's prompts are read one by one (one new token each);
@@ -49,6 +53,64 @@ def tokens_per_second(backend: LLMBackend, new_tokens: int = 128) -> float:
     start = time.perf_counter()
     generation = backend.generate([prompt], max_new_tokens=new_tokens, stop=[])[0]
     return (generation.completion_tokens or new_tokens) / (time.perf_counter() - start)
+
+
+DECODERS = (
+    ("transformers forward, float32", {"decoder": "transformers"}),
+    ("lean decoder, float32 weights", {"decoder": "lean", "weights": "model"}),
+    ("lean decoder, int4 weights", {"decoder": "lean", "weights": "int4"}),
+)
+"""The ``hf`` backend's decoding paths timed side by side with llama.cpp."""
+
+
+def decode_table(threads: int = 1, new_tokens: int = 128) -> list[dict[str, Any]]:
+    """Decode tokens/s of one sequence on ``threads`` CPU threads: each ``hf`` path, llama.cpp.
+
+    llama.cpp (``llama-cpp-python``, the ``llamacpp`` extra) reads the same GGUF file; its row is
+    left out when it is not installed. ``vs llama.cpp`` is each rate over llama.cpp's.
+    """
+    import importlib.util
+
+    from toolgym.agents.backends.hf import HFBackend
+
+    rows: list[dict[str, Any]] = []
+    for name, options in DECODERS:
+        backend = HFBackend(num_threads=threads, device="cpu", **options)
+        rows.append({"decoding": name, "tokens_per_s": tokens_per_second(backend, new_tokens)})
+        del backend
+    if importlib.util.find_spec("llama_cpp") is not None:
+        from toolgym.agents.backends.llamacpp import LlamaCppBackend
+
+        backend = LlamaCppBackend(n_threads=threads)
+        rows.append(
+            {"decoding": "llama.cpp (same GGUF)", "tokens_per_s": tokens_per_second(backend)}
+        )
+        reference = rows[-1]["tokens_per_s"]
+        for row in rows:
+            row["vs_llama_cpp"] = row["tokens_per_s"] / reference
+    return rows
+
+
+def int4_agreement(tasks: int, threads: int | None = None) -> dict[str, Any]:
+    """Greedy actions with int4 weights against float32 ones, on the GPU check's parity slice."""
+    from toolgym.agents.backends.hf import HFBackend
+    from toolgym.evaluation.parity import agreement, play_slice
+
+    runs = {}
+    for weights in ("model", "int4"):
+        backend = HFBackend(num_threads=threads, device="cpu", weights=weights)
+        runs[weights] = play_slice(backend, tasks, 8)
+        del backend
+    same = agreement(runs["int4"]["episodes"], runs["model"]["episodes"])
+    return {
+        "episodes": same["episodes"],
+        "equal_actions": same["equal_actions"],
+        "agreement": same["agreement"],
+        "success_float32": runs["model"]["success"],
+        "success_int4": runs["int4"]["success"],
+        "wall_s_float32": runs["model"]["wall_s"],
+        "wall_s_int4": runs["int4"]["wall_s"],
+    }
 
 
 def episodes_per_second(
@@ -108,6 +170,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--batches", default="1,4,8", help="batch sizes to time, comma-separated (default 1,4,8)"
     )
+    parser.add_argument(
+        "--agreement",
+        type=int,
+        default=0,
+        metavar="TASKS",
+        help="also play the parity slice (TASKS test tasks of each API family) with float32 and "
+        "int4 weights and print how many greedy actions agree (default: skip)",
+    )
+    parser.add_argument(
+        "--decode-only", action="store_true", help="print the decode table (and agreement) only"
+    )
     args = parser.parse_args(argv)
     batches = [int(b) for b in args.batches.split(",")]
     with tempfile.TemporaryDirectory() as cache:
@@ -118,10 +191,22 @@ def main(argv: list[str] | None = None) -> int:
     print(f"embedded model load in a fresh process: cold {cold:.1f} s (dequantizing the GGUF),")
     print(f"  cached {warm:.2f} s (transformers' lazy model modules and the weights),")
     print(f"  + {imp2:.2f} s to import torch and transformers: cached total {imp2 + warm:.2f} s")
+    print("\ndecode, one sequence, one CPU thread each, 128 new tokens:")
+    decode = decode_table(threads=1)
+    print(format_table(decode, list(decode[-1])))
+    if args.agreement:
+        same = int4_agreement(args.agreement)
+        print(
+            f"\nint4 against float32 weights, {same['episodes']} episodes of the parity slice: "
+            f"{same['equal_actions']} equal greedy actions ({same['agreement']:.1%}); success "
+            f"{same['success_float32']:.1%} vs {same['success_int4']:.1%}; wall "
+            f"{same['wall_s_float32']:.0f} s vs {same['wall_s_int4']:.0f} s"
+        )
+    if args.decode_only:
+        return 0
     from toolgym.agents.backends.hf import HFBackend
 
     backend = HFBackend()
-    print(f"decode speed, one sequence: {tokens_per_second(backend):.1f} tokens/s")
     rows = []
     for env_id in args.env or latest_env_ids():
         for setting in ("before", "after"):

@@ -52,8 +52,14 @@ _SHORT_TITLES = {"executable": "exec", "lcs": "LCS", "reward": "reward", "succes
 
 
 def _row_label(summary: Mapping[str, Any]) -> str:
+    """A summary's row in the headline table, after its run when it has one.
+
+    Its ``row`` (one per configuration of a run: the agent's per-env labels differ by strategy,
+    shots and grammar) or else its agent.
+    """
+    row = summary.get("row") or summary["agent"]
     run = summary.get("run")
-    return f"{run}/{summary['agent']}" if run else str(summary["agent"])
+    return f"{run}/{row}" if run else str(row)
 
 
 def _headline_keys(summary: Mapping[str, Any]) -> list[str]:
@@ -79,23 +85,34 @@ def _column(env_id: str, key: str, count: int) -> str:
     return name if count == 1 else f"{name} {_SHORT_TITLES.get(key, key)}"
 
 
-def headline_table(summaries: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Tables 6 and 9: one row per agent (per run), one column per tool and headline metric.
+def headline_table(
+    summaries: Sequence[Mapping[str, Any]], mean_of: str = "success"
+) -> list[dict[str, Any]]:
+    """Tables 6 and 9: one row per configuration (per run), one column per tool and headline.
+
+    ``mean`` is the mean success rate over the row's envs: every family's ``success`` (a
+    WebShop purchase with reward 1, a VirtualHome plan that meets its goals), whatever its
+    headline columns show (WebShop's reward, VirtualHome's executability and LCS); ``mean_of``
+    names another metric to average instead.
 
     >>> s = {"env": "toolbench/HomeSearch-v0", "agent": "m", "success": 0.5, "headline": ["success"]}
-    >>> headline_table([s])
-    [{'agent': 'm', 'HomeSearch': 0.5, 'mean': 0.5}]
+    >>> v = {"env": "toolbench/VirtualHome-v0", "agent": "m", "success": 0.0, "executable": 1.0,
+    ...      "headline": ["executable"]}
+    >>> headline_table([s, v])
+    [{'agent': 'm', 'HomeSearch': 0.5, 'VirtualHome': 1.0, 'mean': 0.25}]
     """
     rows: dict[str, dict[str, Any]] = {}
+    successes: dict[str, list[float]] = {}
     for summary in summaries:
         label = _row_label(summary)
         row = rows.setdefault(label, {"agent": label})
         keys = _headline_keys(summary)
         for key in keys:
             row[_column(summary["env"], key, len(keys))] = float(summary[key])
-    columns = headline_columns(summaries)
-    for row in rows.values():
-        values = [row[c] for c in columns if c in row]
+        if mean_of in summary:
+            successes.setdefault(label, []).append(float(summary[mean_of]))
+    for label, row in rows.items():
+        values = successes.get(label, [])
         row["mean"] = sum(values) / len(values) if values else 0.0
     return list(rows.values())
 

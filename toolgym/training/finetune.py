@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from toolgym._version import __version__
 from toolgym.agents.backends.hf import EMBEDDED_MODEL
 from toolgym.errors import DependencyNotInstalled, UserInputError
 from toolgym.training.checks import check_lora, check_positive, check_whole, config_dict
@@ -42,6 +43,8 @@ DEFAULT_TARGET_MODULES: tuple[str, ...] = (
 )
 """The attention and MLP projections of Llama-style models (SmolLM2, Llama, Qwen, Mistral)."""
 
+ADAPTER_DTYPES = ("float32", "float16", "bfloat16")
+"""The dtypes an adapter can be saved in."""
 RESULT_FILE = "toolgym_finetune.json"
 """What a fine-tuning run writes next to its adapter."""
 
@@ -55,6 +58,7 @@ class FinetuneConfig:
         envs: env ids to take ``train`` tasks from.
         families: family names, each meaning its newest env.
         n: examples per env.
+        n_per_env: ``(env id or family name, count)`` pairs: another count for those envs.
         shots: demonstrations per prompt (default: the family's, as ``toolgym eval``).
         all_shot: every demonstration of the ``demo`` split in each prompt.
         system_prompt: put the agent's system prompt in each prompt.
@@ -78,12 +82,16 @@ class FinetuneConfig:
         device: ``"cpu"``, ``"cuda"``, ... (default: CUDA when available, else the CPU).
         logging_steps: optimizer steps per logged loss.
         progress: show the Trainer's progress bar.
+        adapter_dtype: the saved adapter's weights: ``float32`` (as trained), ``float16`` or
+            ``bfloat16`` (half the size; they are cast back when merged into a model).
+        command: the command line that ran this (recorded beside the adapter).
     """
 
     model: str = EMBEDDED_MODEL
     envs: tuple[str, ...] = ()
     families: tuple[str, ...] = ()
     n: int = 1800
+    n_per_env: tuple[tuple[str, int], ...] = ()
     shots: int | None = None
     all_shot: bool = False
     system_prompt: bool = True
@@ -106,6 +114,8 @@ class FinetuneConfig:
     device: str | None = None
     logging_steps: int = 1
     progress: bool = True
+    adapter_dtype: str = "float32"
+    command: str | None = None
 
     def check(self) -> None:
         """Raise :class:`~toolgym.errors.UserInputError` for a setting that cannot work."""
@@ -127,6 +137,13 @@ class FinetuneConfig:
         check_whole(whole, optional)
         check_positive({"epochs": self.epochs, "lr": self.lr, "lora_alpha": self.lora_alpha})
         check_lora(self.lora_dropout, self.target_modules)
+        for name, count in self.n_per_env:
+            if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+                raise UserInputError(f"the count for {name} is a whole number >= 1; got {count!r}")
+        if self.adapter_dtype not in ADAPTER_DTYPES:
+            raise UserInputError(
+                f"adapter_dtype must be one of {', '.join(ADAPTER_DTYPES)}; got {self.adapter_dtype!r}"
+            )
         if self.all_shot and self.shots is not None:
             raise UserInputError(
                 f"give shots or all_shot, not both (got shots={self.shots} and all_shot=True)"
@@ -134,7 +151,16 @@ class FinetuneConfig:
 
     def to_dict(self) -> dict[str, Any]:
         """The configuration as JSON-ready values."""
-        return config_dict(self)
+        out = config_dict(self)
+        out["n_per_env"] = [list(pair) for pair in self.n_per_env]
+        return out
+
+    def count_for(self, env_id: str) -> int:
+        """The examples to build for ``env_id`` (its ``n_per_env`` entry, or ``n``)."""
+        from toolgym.envs import family_of
+
+        names = {env_id, family_of(env_id).name}
+        return next((count for name, count in self.n_per_env if name in names), self.n)
 
 
 @dataclass
@@ -154,6 +180,7 @@ class FinetuneResult:
         trainable_params: parameters LoRA trains.
         model: the base model.
         eval_args: the ``toolgym eval`` arguments that evaluate the adapter as it was trained.
+        task_ids: per env, the ``train`` tasks trained on (their goals are no test task's).
     """
 
     out: Path
@@ -168,11 +195,22 @@ class FinetuneResult:
     trainable_params: int
     model: str
     eval_args: list[str] = field(default_factory=list)
+    task_ids: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def eval_command(self) -> str:
         """The shell command that evaluates the adapter with the prompts it was trained on."""
         return shlex.join(["toolgym", "eval", *self.eval_args])
+
+
+def base_model_identity(model: str) -> dict[str, Any]:
+    """What identifies the base model an adapter was trained on (the embedded GGUF's file)."""
+    if model != EMBEDDED_MODEL:
+        return {"model": model}
+    from toolgym.agents.backends.hf import _embedded_gguf
+
+    path = _embedded_gguf()
+    return {"model": model, "gguf": path.name, "bytes": path.stat().st_size}
 
 
 def _require_train() -> tuple[Any, Any, Any]:
@@ -229,16 +267,18 @@ def train_adapter(
 
     if examples is None:
         env_ids = program_env_ids(config.envs, config.families)
-        examples = build_examples(
-            env_ids,
-            config.n,
-            seed=config.seed,
-            world_seed=config.world_seed,
-            shots=config.shots,
-            all_shot=config.all_shot,
-            system_prompt=config.system_prompt,
-            top_k_api=config.top_k_api,
-        )
+        examples = []
+        for env_id in env_ids:
+            examples += build_examples(
+                env_id,
+                config.count_for(env_id),
+                seed=config.seed,
+                world_seed=config.world_seed,
+                shots=config.shots,
+                all_shot=config.all_shot,
+                system_prompt=config.system_prompt,
+                top_k_api=config.top_k_api,
+            )
     else:
         env_ids = list(dict.fromkeys(e.env_id for e in examples))
     start = time.perf_counter()
@@ -249,6 +289,10 @@ def train_adapter(
     encoded = [encode_example(e, tokenizer, backend._render, not backend.chat) for e in examples]
     max_length = config.max_length or _context(backend.model, tokenizer)
     kept = [e for e in encoded if len(e["input_ids"]) <= max_length]
+    trained: dict[str, list[str]] = {}
+    for example, enc in zip(examples, encoded, strict=True):
+        if len(enc["input_ids"]) <= max_length:
+            trained.setdefault(example.env_id, []).append(example.task_id)
     if not kept:
         lengths = [len(e["input_ids"]) for e in encoded] or [0]
         raise UserInputError(
@@ -302,12 +346,15 @@ def train_adapter(
         trainer.remove_callback(transformers.PrinterCallback)
     trainer.train()
     model.save_pretrained(str(out))
+    if config.adapter_dtype != "float32":
+        _cast_adapter(out, getattr(torch, config.adapter_dtype))
     wall = time.perf_counter() - start
     losses = [float(entry["loss"]) for entry in trainer.state.log_history if "loss" in entry]
     result = FinetuneResult(
         out=out,
         env_ids=env_ids,
         examples=len(kept),
+        task_ids=trained,
         skipped=len(encoded) - len(kept),
         max_length=max_length,
         steps=int(trainer.state.global_step),
@@ -322,6 +369,15 @@ def train_adapter(
     return result
 
 
+def _cast_adapter(folder: Path, dtype: Any) -> None:
+    """Rewrite a saved adapter's weights in ``dtype``."""
+    from safetensors.torch import load_file, save_file
+
+    path = folder / "adapter_model.safetensors"
+    tensors = {k: v.to(dtype).contiguous() for k, v in load_file(str(path)).items()}
+    save_file(tensors, str(path), metadata={"format": "pt"})
+
+
 def _write_summary(
     config: FinetuneConfig, result: FinetuneResult, peft_version: str, hf_version: str
 ) -> None:
@@ -332,13 +388,16 @@ def _write_summary(
             "examples": result.examples,
             "skipped_too_long": result.skipped,
             "max_length": result.max_length,
+            "task_ids": result.task_ids,
         },
         "steps": result.steps,
         "train_loss": result.losses,
         "wall_s": round(result.wall_s, 3),
         "device": result.device,
         "trainable_params": result.trainable_params,
-        "versions": {"peft": peft_version, "transformers": hf_version},
+        "versions": {"peft": peft_version, "transformers": hf_version, "toolgym": __version__},
+        "base_model": base_model_identity(config.model),
+        "command": config.command,
         "eval_command": result.eval_command,
     }
     path = result.out / RESULT_FILE

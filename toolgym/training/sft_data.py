@@ -152,6 +152,22 @@ def check_counts(n: int, shots: int | None, all_shot: bool) -> None:
         )
 
 
+def same_goal(instruction: str) -> str:
+    """A goal as compared with the test split's: case and spacing do not count.
+
+    >>> same_goal("  Show my  Favourites ") == same_goal("show my favourites")
+    True
+    """
+    return " ".join(instruction.lower().split())
+
+
+def test_instructions(suite: Any) -> set[str]:
+    """The goals of a suite's ``test`` split (:func:`same_goal` forms); none when it has none."""
+    if "test" not in suite.splits:
+        return set()
+    return {same_goal(task.instruction) for task in suite.load("test").values()}
+
+
 def task_prompts(
     env_id: str,
     n: int,
@@ -168,6 +184,8 @@ def task_prompts(
 
     The arguments are :func:`build_examples`'s, for one env. The tasks carry their gold; what
     is built from them decides whether it is shown (supervised data) or not (prompts for RL).
+    A generated task whose goal is a test task's (:func:`same_goal`) is passed over, so test
+    tasks are never training data; the ids of the tasks kept may then skip numbers.
 
     Raises:
         UserInputError: a multi-step family.
@@ -186,9 +204,14 @@ def task_prompts(
             system_prompt=SYSTEM_PROMPT if system_prompt else None,
             strategy="single",
         )
+        held_out = test_instructions(base.suite)
         out = []
-        for k, task in enumerate(base.suite.train_pairs(n, seed=seed, world_seed=world_seed)):
-            observation, info = env.reset(seed=seed if k == 0 else None, options={"task": task})
+        for task in base.suite.train_pairs(None, seed=seed, world_seed=world_seed):
+            if len(out) == n:
+                break
+            if same_goal(task.instruction) in held_out:
+                continue  # the generator wrote a test task's goal: never training data
+            observation, info = env.reset(seed=seed if not out else None, options={"task": task})
             agent.reset(observation, info)
             out.append((task, agent.prompt(observation, info)))
         return out

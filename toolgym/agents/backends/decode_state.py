@@ -177,7 +177,9 @@ class LeanState:
             self._copy_prefix(row, key, reused, column, prefixes)
         rest = torch.tensor([ids[reused:]], device=self.device)
         positions = torch.arange(reused, len(ids), device=self.device)[None]
-        logits = self.decoder.forward(rest, positions, self._row(row), column + reused)
+        logits = self.decoder.forward(
+            rest, positions, self._row(row), column + reused, origin=column
+        )
         prefixes.count(len(ids), reused)
         self._keep(ids, row, column, prefixes)
         return logits

@@ -291,7 +291,13 @@ class LlamaDecoder:
         )
 
     def forward(
-        self, ids: Any, positions: Any, cache: KVCache, start: int, new_valid: Any | None = None
+        self,
+        ids: Any,
+        positions: Any,
+        cache: KVCache,
+        start: int,
+        new_valid: Any | None = None,
+        origin: int = 0,
     ) -> Any:
         """Read ``ids`` into ``cache`` at columns ``start..start+T``; the last column's logits.
 
@@ -301,35 +307,37 @@ class LlamaDecoder:
             cache: the batch's cache; its ``valid`` columns before ``start`` say what each row
                 attends to.
             start: the first column written.
-            new_valid: ``[batch, T]`` whether each new token is real (default: all).
+            new_valid: ``[batch, T]`` whether each new token is real (default: all, and then,
+                when also ``start == origin``, attention takes the causal fast path, no mask).
+            origin: no row attends to a column before it (the columns before are padding).
 
         Returns:
             ``[batch, vocab]`` float logits of each row's last column.
         """
         torch = self._torch
+        functional = torch.nn.functional
         batch, count = ids.shape
         end = start + count
         if end > cache.length:
             raise ValueError(f"the cache holds {cache.length} positions; writing up to {end}")
+        causal_only = new_valid is None and start == origin and count > 1
         if new_valid is None:
             new_valid = torch.ones_like(ids, dtype=torch.bool)
         cache.valid[:, start:end] = new_valid
         hidden = self.embed(ids)
         cos, sin = self.rotary(hidden, positions)
         cos, sin = cos[:, None], sin[:, None]  # [batch, 1, T, head_dim]
-        keys_seen = cache.valid[:, :end]
-        if count == 1:
-            mask = keys_seen[:, None, None, :]
-        else:
-            causal = torch.ones((count, end), dtype=torch.bool, device=ids.device).tril(start)
-            mask = keys_seen[:, None, None, :] & causal[None, None]
+        keys_seen = cache.valid[:, origin:end]
+        mask = keys_seen[:, None, None, :]
+        if count > 1 and not causal_only:
+            columns = end - origin
+            causal = torch.ones((count, columns), dtype=torch.bool, device=ids.device)
+            mask = mask & causal.tril(start - origin)[None, None]
             # a padded query row attends to nothing else; let it see itself (its output is unused)
-            own = torch.zeros((count, end), dtype=torch.bool, device=ids.device)
-            own[torch.arange(count), torch.arange(start, end)] = True
+            own = torch.zeros((count, columns), dtype=torch.bool, device=ids.device)
+            own[torch.arange(count), torch.arange(start - origin, end - origin)] = True
             mask = mask | own[None, None]
         groups = self.heads // self.kv_heads
-        if groups > 1:  # the query heads of one key/value head, side by side as more queries
-            mask = mask.repeat(1, 1, groups, 1) if count > 1 else mask
         half = self.head_dim // 2
         for index, (norm1, qkv, out, norm2, gate_up, down) in enumerate(self.layers):
             x = norm1(hidden)
@@ -348,20 +356,27 @@ class LlamaDecoder:
             k = k * cos + torch.cat((-k[..., half:], k[..., :half]), -1) * sin
             cache.keys[index][:, :, start:end] = k
             cache.values[index][:, :, start:end] = v
-            q = q.reshape(batch, self.kv_heads, groups * count, self.head_dim)
-            keys, values = cache.keys[index][:, :, :end], cache.values[index][:, :, :end]
-            if count == 1:  # one query row: plain products beat the fused kernel's set-up
-                scores = torch.matmul(q, keys.transpose(-1, -2)) * self.scale
+            keys = cache.keys[index][:, :, origin:end]
+            values = cache.values[index][:, :, origin:end]
+            if count == 1:
+                # one query row: the query heads of a key/value head side by side, and plain
+                # products, which beat the fused kernel's set-up
+                grouped = q.reshape(batch, self.kv_heads, groups, self.head_dim)
+                scores = torch.matmul(grouped, keys.transpose(-1, -2)) * self.scale
                 scores = scores.masked_fill(~mask, float("-inf")).softmax(-1)
                 attended = torch.matmul(scores, values)
-            else:
-                attended = torch.nn.functional.scaled_dot_product_attention(
-                    q, keys, values, attn_mask=mask, scale=self.scale
+            elif causal_only:
+                attended = functional.scaled_dot_product_attention(
+                    q, keys, values, is_causal=True, scale=self.scale, enable_gqa=groups > 1
                 )
-            attended = attended.view(batch, self.heads, count, self.head_dim).transpose(1, 2)
+            else:
+                attended = functional.scaled_dot_product_attention(
+                    q, keys, values, attn_mask=mask, scale=self.scale, enable_gqa=groups > 1
+                )
+            attended = attended.reshape(batch, self.heads, count, self.head_dim).transpose(1, 2)
             hidden = hidden + out(attended.reshape(batch, count, self.heads * self.head_dim))
             x = norm2(hidden)
             gate, up = gate_up(x).chunk(2, dim=-1)
-            hidden = hidden + down(torch.nn.functional.silu(gate) * up)
+            hidden = hidden + down(functional.silu(gate) * up)
         last = self.norm(hidden[:, -1])
         return self.head(last).float()

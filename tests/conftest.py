@@ -55,6 +55,37 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         terminalreporter.write_line(f"kill and resume: {counts}")
 
 
+@pytest.fixture(scope="session")
+def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A random 2-layer Llama with the embedded model's tokenizer, saved in a folder.
+
+    Fast to load and to run: for tests of the model side's plumbing (training loops, the GPU
+    check), where what the model writes does not matter. Needs the ``hf`` extra and the model.
+    """
+    import transformers
+
+    from toolgym.agents.backends.hf import HFBackend
+
+    tokenizer = HFBackend(num_threads=1).tokenizer
+    config = transformers.LlamaConfig(
+        vocab_size=len(tokenizer),
+        hidden_size=32,
+        intermediate_size=64,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        num_key_value_heads=2,
+        max_position_embeddings=4096,
+        eos_token_id=tokenizer.eos_token_id,
+        pad_token_id=tokenizer.pad_token_id,
+    )
+    transformers.set_seed(0)
+    model = transformers.LlamaForCausalLM(config)
+    folder = tmp_path_factory.mktemp("tiny-llama")
+    model.save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return folder
+
+
 def samples_dir() -> Path:
     """The shared samples folder, or skip the test saying why."""
     if not SAMPLES.is_dir():

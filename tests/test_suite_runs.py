@@ -72,7 +72,7 @@ def test_headline_table_has_one_column_per_tool_and_headline_metric() -> None:
         "HomeSearch": 0.5,
         "VirtualHome exec": 1.0,
         "VirtualHome LCS": 0.25,
-        "mean": pytest.approx((0.5 + 1.0 + 0.25) / 3),
+        "mean": 0.5,  # over success rates only: VirtualHome's executability and LCS are not
     }
     assert rows[1] == {"agent": "b", "HomeSearch": 1.0, "mean": 1.0}
 

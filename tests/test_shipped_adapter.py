@@ -17,7 +17,7 @@ from toolgym.agents.aligned import (
 from toolgym.envs import family_of
 from toolgym.envs.protocol import task_env
 from toolgym.training.finetune import FinetuneConfig
-from toolgym.training.sft_data import same_goal, test_instructions
+from toolgym.training.sft_data import held_out_goals, same_goal
 
 MAX_BYTES = 16 * 2**20
 """The most the shipped adapter may weigh."""
@@ -59,7 +59,7 @@ def test_no_task_it_was_trained_on_is_a_test_task() -> None:
     for env_id in record["env_ids"]:
         env = gym.make(env_id, split="train", world_seed=config["world_seed"])
         suite = task_env(env).suite
-        held_out = test_instructions(suite)
+        held_out = held_out_goals(suite)
         wanted = set(trained[env_id])
         assert held_out and len(wanted) == counts.count_for(env_id)
         found = []

@@ -366,10 +366,10 @@ def test_no_training_example_is_a_test_task(env_id: str, monkeypatch: pytest.Mon
     assert all(asked) and not {sft_data.same_goal(a) for a in asked} & goals
     # a generated goal that is a test task's is passed over, and the count still met
     first = next(iter(task_env(gym.make(env_id, split="train")).suite.train_pairs(1)))
-    real = sft_data.test_instructions
+    real = sft_data.held_out_goals
     monkeypatch.setattr(
         sft_data,
-        "test_instructions",
+        "held_out_goals",
         lambda suite: real(suite) | {sft_data.same_goal(first.instruction)},
     )
     again = build_examples(env_id, 12, shots=0, top_k_api=1)

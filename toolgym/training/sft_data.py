@@ -161,7 +161,7 @@ def same_goal(instruction: str) -> str:
     return " ".join(instruction.lower().split())
 
 
-def test_instructions(suite: Any) -> set[str]:
+def held_out_goals(suite: Any) -> set[str]:
     """The goals of a suite's ``test`` split (:func:`same_goal` forms); none when it has none."""
     if "test" not in suite.splits:
         return set()
@@ -204,7 +204,7 @@ def task_prompts(
             system_prompt=SYSTEM_PROMPT if system_prompt else None,
             strategy="single",
         )
-        held_out = test_instructions(base.suite)
+        held_out = held_out_goals(base.suite)
         out = []
         for task in base.suite.train_pairs(None, seed=seed, world_seed=world_seed):
             if len(out) == n:

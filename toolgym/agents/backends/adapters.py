@@ -37,7 +37,7 @@ def apply_adapter(model: Any, path: str | Path) -> Any:
     except ImportError as e:
         raise DependencyNotInstalled(
             f"a LoRA adapter needs the peft package ({e.name} is missing): "
-            'pip install "toolgym[train]"'
+            'pip install "toolgym[hf]"'
         ) from e
     try:
         wrapped = PeftModel.from_pretrained(model, str(folder))

@@ -260,7 +260,7 @@ def test_apply_adapter_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
         apply_adapter(object(), tmp_path)
     (tmp_path / "adapter_config.json").write_text("{}")
     monkeypatch.setitem(sys.modules, "peft", None)
-    with pytest.raises(DependencyNotInstalled, match=r'pip install "toolgym\[train\]"'):
+    with pytest.raises(DependencyNotInstalled, match=r'pip install "toolgym\[hf\]"'):
         apply_adapter(object(), tmp_path)
     with pytest.raises(DependencyNotInstalled, match="peft"):
         train_adapter(FinetuneConfig(envs=(CATS,), n=1))

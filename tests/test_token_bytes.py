@@ -220,6 +220,7 @@ def test_the_embedded_model_reads_its_tokens_as_the_gguf_says(tmp_path: Any) -> 
     import transformers
 
     from toolgym.agents.backends.constrained import GrammarEngine
+    from toolgym.agents.backends.gguf_cache import converted_dir
     from toolgym.agents.backends.hf import HFBackend, _embedded_gguf
     from toolgym.agents.backends.token_bytes import gguf_special_ids, token_bytes
 
@@ -235,5 +236,5 @@ def test_the_embedded_model_reads_its_tokens_as_the_gguf_says(tmp_path: Any) -> 
         assert alone is None or table[token] == alone, token
     width = int(backend.model.get_output_embeddings().weight.shape[0])
     GrammarEngine(tokenizer, width)  # its vocabulary check passes
-    cached = HFBackend._cached_dir(_embedded_gguf(), tmp_path, transformers.__version__)
+    cached = converted_dir(_embedded_gguf(), tmp_path, transformers.__version__)
     assert f"tf{transformers.__version__}" in cached.name  # another release converts anew

@@ -13,8 +13,6 @@ log-probabilities to ``Generation.extra`` (:data:`TRACE_KEYS`), for policy-gradi
 from __future__ import annotations
 
 import math
-import shutil
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -34,16 +32,14 @@ from toolgym.agents.backends.base import (
 )
 from toolgym.agents.backends.constrained import END, Constraint, GrammarEngine, GrammarError
 from toolgym.agents.backends.decode_state import PrefixCache
+from toolgym.agents.backends.gguf_cache import converted_dir, save_converted
 from toolgym.agents.backends.token_bytes import gguf_special_ids, repair_gguf_tokenizer
 from toolgym.agents.backends.tool_call_parsing import parse_tool_calls
 from toolgym.errors import DependencyNotInstalled, InfrastructureError
-from toolgym.simulators.cache import cache_root
 from toolgym.tools.errors import ToolCallError
 from toolgym.tools.grammar import ActionGrammar
 from toolgym.tools.json_calls import load_json
 
-CONVERSION = 2
-"""The version of what this backend does to a converted GGUF model before caching it."""
 DECODERS = ("auto", "lean", "transformers")
 """How the model's layers run: ``lean`` (:mod:`~toolgym.agents.backends.llama_decoder`, Llama-type
 models), ``transformers`` (its own forward pass, any causal LM), ``auto`` (lean where it applies)."""
@@ -176,7 +172,7 @@ class HFBackend(LLMBackend):
         :func:`~toolgym.agents.backends.token_bytes.repair_gguf_tokenizer`)."""
         if gguf is not None:
             gguf_path = Path(source) / gguf
-            cached = self._cached_dir(gguf_path, cache_dir, transformers.__version__)
+            cached = converted_dir(gguf_path, cache_dir, transformers.__version__)
             if (cached / "config.json").exists() and (cached / "model.safetensors").exists():
                 self.loaded_from_cache = True
                 self._load(transformers, str(cached), None)
@@ -185,7 +181,7 @@ class HFBackend(LLMBackend):
             declared = gguf_special_ids(gguf_path)
             self.tokenizer_repairs = repair_gguf_tokenizer(self.tokenizer, self.model, declared)
             if not self.loaded_from_cache:
-                self._save_converted(cached)
+                save_converted(self.model, self.tokenizer, cached)
         else:
             self._load(transformers, str(model), None)
         if adapter is not None:
@@ -249,43 +245,6 @@ class HFBackend(LLMBackend):
             ) from e
         self.model.to(self.device)
         self.model.eval()
-
-    @staticmethod
-    def _cached_dir(gguf_path: Path, cache_dir: str | Path | None, version: str) -> Path:
-        """Where a GGUF file's converted weights are kept: one folder per file and converter.
-
-        The converter is ``transformers`` (its GGUF conversion changes between releases) and
-        this module's repairs (:data:`CONVERSION`).
-        """
-        stat = gguf_path.stat()
-        root = Path(cache_dir) if cache_dir is not None else cache_root() / "models"
-        return root / f"{gguf_path.stem}-{stat.st_size}-tf{version}-c{CONVERSION}"
-
-    def _save_converted(self, target: Path) -> None:
-        """Save the dequantized weights (atomically: a half-written cache is never read)."""
-        # The GGUF quantizer marks the model as not serializable; the weights are plain tensors
-        # once dequantized, so drop the marker before saving.
-        # The in-memory model is then an ordinary one too (the Trainer refuses a model marked as
-        # quantized).
-        quantizer = getattr(self.model, "hf_quantizer", None)
-        if quantizer is not None and hasattr(quantizer, "remove_quantization_config"):
-            quantizer.remove_quantization_config(self.model)
-        if getattr(self.model, "hf_quantizer", None) is not None:
-            self.model.hf_quantizer = None
-        if hasattr(self.model.config, "quantization_config"):
-            del self.model.config.quantization_config
-        if getattr(self.model.config, "_is_quantized", False):
-            self.model.config._is_quantized = False
-        target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=".tmp-", dir=target.parent))
-        try:
-            self.model.save_pretrained(tmp)
-            self.tokenizer.save_pretrained(tmp)
-            if target.exists():
-                shutil.rmtree(target)
-            tmp.rename(target)
-        except OSError:
-            shutil.rmtree(tmp, ignore_errors=True)  # a read-only cache only costs speed
 
     @property
     def native_tool_calling(self) -> bool:

@@ -193,6 +193,24 @@ def test_bad_actions_are_errors_not_exceptions(env_id: str, mode: str) -> None:
     assert results[-1][1] == 1.0 and results[-1][2]
 
 
+@pytest.mark.parametrize("mode", MODES)
+def test_an_action_past_the_action_space_is_refused_before_it_runs(env_id: str, mode: str) -> None:
+    env = gym.make(env_id, action_mode=mode)
+    env.reset(seed=0)
+    limit = env.action_space.max_length
+    # valid text throughout, so only its length is wrong
+    oracle = task_env(env).oracle_actions()[0]
+    action = (oracle + "\n") * (limit // (len(oracle) + 1) + 1)
+    assert len(action) > limit
+    obs, reward, terminated, _, info = env.step(action)
+    assert info["error"]["category"] == "resource_limit", info["error"]
+    assert f"at most {limit}" in info["error"]["message"] and obs in env.observation_space
+    assert reward == 0.0 and terminated == (mode == "program")
+    if not terminated:  # call mode: nothing ran, and the episode goes on to the gold
+        results = [env.step(a) for a in task_env(env).oracle_actions()]
+        assert results[-1][1] == 1.0
+
+
 def test_state_round_trip(env_id: str) -> None:
     env = gym.make(env_id, action_mode="call")
     env.reset(seed=3)

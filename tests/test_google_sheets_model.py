@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from toolgym.simulators.google_sheets import formulas
 from toolgym.simulators.google_sheets.sheet import (
+    FORMULA_CHAR_COST,
+    MAX_CELL_READS,
     Formula,
     SheetsError,
     Spreadsheet,
@@ -232,3 +235,33 @@ def test_date_patterns(serial: float, pattern: str, shown: str) -> None:
     from toolgym.simulators.google_sheets.dates import format_date
 
     assert format_date(serial, pattern) == shown
+
+
+def test_formulas_of_constants_count_against_the_work_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A formula costs what its text costs, cells read or not.
+
+    A sheet full of long constant formulas stops evaluating (``#ERROR!``) once the budget is spent.
+    """
+    book = Spreadsheet("sid", "B")
+    formula = "=" + "+".join(["1"] * 30)
+    rows, cols = 1000, 26  # the default grid
+    book.values_update("Sheet1!A1", [[formula] * cols for _ in range(rows)], "USER_ENTERED")
+    calls = [0]
+    real = formulas.evaluate
+
+    def counted(*args: object, **kwargs: object) -> object:
+        calls[0] += 1
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr("toolgym.simulators.google_sheets.sheet.evaluate", counted)
+    values = book.values_get("Sheet1!A1:Z1000", "UNFORMATTED_VALUE")["values"]
+    flat = [v for row in values for v in row]
+    affordable = MAX_CELL_READS // (FORMULA_CHAR_COST * len(formula))
+    assert calls[0] == affordable < rows * cols
+    assert flat[:affordable] == [30] * affordable
+    assert set(flat[affordable:]) == {"#ERROR!"}
+    # a write starts a new budget
+    book.values_update("Sheet1!A1", [["=1+1"]], "USER_ENTERED")
+    assert book.values_get("A1", "UNFORMATTED_VALUE")["values"] == [[2]]

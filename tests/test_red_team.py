@@ -23,7 +23,10 @@ from conftest import ENV_IDS, RED_TEAM
 from toolgym.envs.protocol import task_env
 from toolgym.tools.errors import CATEGORIES
 
-TIME_LIMIT_S = 2.0
+# A hang, not a slow step: the language's time budget below is 1 s, and a worker's first start on
+# a loaded 2-core machine (CI runs three stages at once) has taken 2.4 s. Ten seconds is far past
+# any budgeted step and far short of an unbounded one.
+TIME_LIMIT_S = 10.0
 
 _DEEP = "[" * 3000 + "]" * 3000
 _HOST_W = "https://api.openweathermap.org"
@@ -421,3 +424,63 @@ def test_attack_is_contained(
     env.reset(seed=index)
     results = [env.step(a) for a in task_env(env).oracle_actions()]
     assert results[-1][1] == 1.0
+
+
+LANGUAGE_LAYER = [
+    "import pandas as pd\npd.DataFrame({'a': [1]}).to_csv('out.csv')",
+    "import pandas as pd\npd.DataFrame({'a': [1]}).to_json(path_or_buf='out.json')",
+    "import pandas as pd\npd.DataFrame({'a': [1]}).a.to_string(buf='out.txt')",
+    "import pandas as pd\npd.DataFrame({'a': [1]}).to_latex('out.tex')",
+    "import pandas as pd\npd.DataFrame({'a': [1]}).to_xml('out.xml')",
+    "import pandas as pd\npd.DataFrame({'a': [1]}).to_stata('out.dta')",
+    "import pandas as pd\npd.DataFrame({'a': [1]}).to_parquet('out.pq')",
+    "import pandas as pd\nf = getattr(pd.DataFrame({'a': [1]}), 'to_markdown')\nf('out.md')",
+    "import pandas as pd\npd.show_versions(as_json='out.json')",
+    "import pandas as pd\npd.api.typing.JsonReader('/etc/passwd', orient=None, typ='frame')",
+    "import gspread\ngspread.service_account(filename='/etc/passwd')",
+    "import gspread\ngspread.oauth()",
+    "from gspread.auth import local_server_flow",
+    "import gspread_dataframe\ngspread_dataframe.TextParser('/etc/passwd')",
+    "import requests\nrequests.adapters.HTTPAdapter().send(None)",
+    "from requests.adapters import HTTPAdapter",
+    "import requests\nrequests.sessions.HTTPAdapter().cert_verify(None, 'https://x', '/etc/shadow', None)",
+    "import requests\nrequests.Session().get_adapter('https://example.com').send(None)",
+    "import requests\nrequests.Session().adapters",
+]
+"""File and network entry points of the whitelisted libraries: the language layer refuses each
+(seccomp and Landlock below would stop them too), and none tells whether a host path exists."""
+
+
+@pytest.mark.parametrize("action", LANGUAGE_LAYER)
+def test_the_language_layer_refuses_file_and_network_entry_points(
+    action: str, tmp_path: Path
+) -> None:
+    env = _env("toolbench/GoogleSheets-v0", "program", None)
+    env.reset(seed=0)
+    cwd = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        _, reward, terminated, _, info = env.step(action)
+    finally:
+        os.chdir(cwd)
+    assert terminated and reward == 0.0 and not list(tmp_path.iterdir())
+    assert info["error"]["category"] == "forbidden", info["error"]
+    message = info["error"]["message"]
+    assert "the system refused" not in message  # refused by the language layer, not the OS
+    assert (
+        "not available in the sandbox" in message
+        or "not allowed" in message
+        or ("cannot write to a file" in message)
+    ), message
+
+
+@pytest.mark.parametrize(
+    "writer", ["to_csv(index=False)", "to_json(orient='records')", "to_string()", "to_html()"]
+)
+def test_text_writers_still_return_their_text(writer: str) -> None:
+    env = _env("toolbench/GoogleSheets-v0", "program", None)
+    env.reset(seed=0)
+    action = f"import pandas as pd\nprint(pd.DataFrame({{'a': [7]}}).{writer})"
+    obs, _, _, _, info = env.step(action)
+    assert info["error"] is None or info["error"]["category"] != "forbidden", info["error"]
+    assert "7" in obs

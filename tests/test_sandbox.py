@@ -196,7 +196,7 @@ def test_a_worker_that_stops_answering_is_killed_and_replaced() -> None:
         # deadline ends it.
         result = sandbox.run("state = sum(range(10 ** 11))", None)
         assert result.error is not None and result.error["category"] == "timeout"
-        assert result.seconds < 3.0  # the program's process is killed, the sandbox stays
+        assert result.seconds < 6.0  # the program's process is killed, the sandbox stays
         again = sandbox.run("state = 2", None)
         assert again.state == 2 and not again.restarted
 

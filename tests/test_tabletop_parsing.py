@@ -332,7 +332,7 @@ def test_long_chains_are_quick() -> None:
             start = time.perf_counter()
             with contextlib.suppress(ParseError):
                 reader(query, "", SCENE)
-            assert time.perf_counter() - start < 1.0, (reader.__name__, query)
+            assert time.perf_counter() - start < 5.0, (reader.__name__, query)  # no blow-up
 
 
 def test_word_soup_raises_only_parse_errors() -> None:

@@ -32,12 +32,13 @@ import numpy as np
 from toolgym.benchmarks.score import Score
 from toolgym.benchmarks.suite import TRAIN, TaskSuite
 from toolgym.benchmarks.tasks import Task, TaskId, TaskIssue, TaskSet, report_issue
+from toolgym.envs.bounds import MAX_OBSERVATION_CHARS, bound_info, bound_text
 from toolgym.envs.gold_cache import MAX_ENTRIES, LRUCache
 from toolgym.envs.spaces import InfoDict, TextSpace, printable
 from toolgym.envs.spec import FamilySpec, load_ref
 from toolgym.errors import TaskFileError, ToolgymError
 from toolgym.tools.backend import Attempt
-from toolgym.tools.budgets import DEFAULT_BUDGETS
+from toolgym.tools.budgets import DEFAULT_BUDGETS, RESOURCE_LIMIT
 from toolgym.tools.errors import INVALID_TASK, RUNTIME_ERROR, ToolCallError
 from toolgym.tools.faults import FaultPlan
 from toolgym.tools.grammar import ActionGrammar
@@ -48,8 +49,6 @@ from toolgym.tools.toolkit import Toolkit
 
 ACTION_MODES = ("program", "call")
 
-MAX_OBSERVATION_CHARS = 65_536
-MAX_ACTION_CHARS = 16_384
 
 GOLD_CACHE: LRUCache[tuple[Attempt, ...]] = LRUCache(MAX_ENTRIES)
 """Gold attempts of every env of the process (see :mod:`toolgym.envs.gold_cache`)."""
@@ -157,7 +156,7 @@ class ToolEnv(gym.Env[str, str]):
                 )
             self._tasks = None if split == TRAIN else self.suite.load(split)
         self.observation_space = TextSpace(MAX_OBSERVATION_CHARS)
-        self.action_space = TextSpace(MAX_ACTION_CHARS)
+        self.action_space = TextSpace(self.language.budgets.max_action_chars)
         self._backend = self.toolkit.new_backend()
         self._gold_backend = self.toolkit.new_backend()
         self._faults: FaultPlan | None = None
@@ -460,7 +459,7 @@ class ToolEnv(gym.Env[str, str]):
                 f"an action is text (the action space is a TextSpace); got {type(action).__name__}"
             )
         self._steps += 1
-        execution = self._execute(action)
+        execution = self._refuse_long(action) or self._execute(action)
         if execution.finished:
             assert execution.attempt is not None, "a finished execution carries its attempt"
             score = self._check(execution.attempt)
@@ -478,13 +477,12 @@ class ToolEnv(gym.Env[str, str]):
             info = InfoDict({"error": error, **execution.info})
             reward = 0.0
         self._done = execution.finished
-        obs = printable(execution.observation)
-        if len(obs) > MAX_OBSERVATION_CHARS:
-            obs = obs[: MAX_OBSERVATION_CHARS - 20] + "\n...[truncated]"
+        obs = bound_text(printable(execution.observation))
         self._last_obs = obs
         info["step"] = self._steps
         if self._faults is not None:
             info["faults"] = [fault.to_info() for fault in self._faults.take_events()]
+        bound_info(info)
         return obs, reward, execution.finished, False, info
 
     def set_faults(self, plan: FaultPlan | None) -> None:
@@ -495,6 +493,19 @@ class ToolEnv(gym.Env[str, str]):
         """
         self._faults = plan
         self._backend.set_faults(plan)
+
+    def _refuse_long(self, action: str) -> Execution | None:
+        """``resource_limit`` for an action past the language's length, before any of it is read."""
+        limit = self.action_space.max_length
+        if len(action) <= limit:
+            return None
+        error = ToolCallError(
+            RESOURCE_LIMIT, f"the action has {len(action)} characters; at most {limit}"
+        )
+        if self.action_mode == "program":
+            attempt = Attempt(None, error=error, backend=self._backend)
+            return Execution(error.observation(), error, finished=True, attempt=attempt)
+        return Execution(error.observation(), error)
 
     def _execute(self, action: str) -> Execution:
         try:

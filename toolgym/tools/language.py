@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from toolgym.tools.backend import Attempt, Backend
+from toolgym.tools.budgets import DEFAULT_BUDGETS, Budgets
 from toolgym.tools.errors import WRONG_API, WRONG_ARGUMENTS, ToolCallError
 from toolgym.tools.grammar import ActionGrammar
 from toolgym.tools.json_calls import ToolCall
@@ -96,6 +97,9 @@ class ActionLanguage(ABC):
     demo_label: ClassVar[str] = "Action:"
     finish_word: ClassVar[str | None] = None
     """A word that ends a multi-step episode (``finish``), when the language has one."""
+    budgets: Budgets = DEFAULT_BUDGETS
+    """The limits of one action; ``max_action_chars`` is also the env's action space's length,
+    and a longer action is refused before any of it is read."""
 
     @abstractmethod
     def run_program(self, text: str, backend: Backend) -> Execution:

@@ -169,8 +169,13 @@ MAX_CELL_CHARS = 50_000
 """The longest text one cell may hold (the real service's limit)."""
 
 MAX_CELL_READS = 2_000_000
-"""The most cells a spreadsheet's formulas read between two writes (then ``#ERROR!``); a text
-read counts one more cell per 64 characters."""
+"""The most work a spreadsheet's formulas do between two writes, in cells read (then
+``#ERROR!`` for the formulas past it): a text read counts one more cell per 64 characters, and
+evaluating a formula counts :data:`FORMULA_CHAR_COST` cells per character of its text (an upper
+bound of its parse and of the operators it evaluates, which cost several cell reads each). So
+reading every value of a sheet costs at most about a second, whatever its formulas."""
+
+FORMULA_CHAR_COST = 4
 
 
 class _TooManyReads(Exception):
@@ -251,6 +256,7 @@ class Spreadsheet:
             return REF  # a circular dependency
         self._evaluating.add(key)
         try:
+            self._charge(FORMULA_CHAR_COST * len(entered))
             result = evaluate(entered, self._read_range, ws.title)
         except _TooManyReads:
             result = CellError("#ERROR!")
@@ -285,15 +291,17 @@ class Spreadsheet:
         r0, r1, c0, c1 = ref.bounded(ws.rows, ws.cols)
         used_rows, used_cols = self.used(ws)
         r1, c1 = min(r1, max(used_rows, r0)), min(c1, max(used_cols, c0))
-        self._reads += (r1 - r0) * (c1 - c0)
-        if self._reads > MAX_CELL_READS:
-            raise _TooManyReads
+        self._charge((r1 - r0) * (c1 - c0))
         grid = [[self.value(ws, r, c) for c in range(c0, c1)] for r in range(r0, r1)]
         for row in grid:  # long texts cost what reading them costs
-            self._reads += sum(len(v) // 64 for v in row if isinstance(v, str))
+            self._charge(sum(len(v) // 64 for v in row if isinstance(v, str)))
+        return grid
+
+    def _charge(self, cells: int) -> None:
+        """Count ``cells`` of formula work; :class:`_TooManyReads` past :data:`MAX_CELL_READS`."""
+        self._reads += cells
         if self._reads > MAX_CELL_READS:
             raise _TooManyReads
-        return grid
 
     def rendered(
         self, ws: Worksheet, row: int, col: int, option: str, date_time: str = "SERIAL_NUMBER"

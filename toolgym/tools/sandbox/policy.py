@@ -74,6 +74,8 @@ DENIED_MODULES: tuple[str, ...] = (
     "pandas.testing",
     "pandas.util",
     "requests.utils",
+    "requests.adapters",
+    "gspread.auth",
     "numpy.ma.mrecords",
 )
 """Submodules of whitelisted packages that reach the system (ctypes, compilers, files)."""
@@ -105,6 +107,19 @@ DENIED_ATTRIBUTES: frozenset[str] = frozenset(
         "register_dataframe_accessor", "register_series_accessor", "register_index_accessor",
         "register_extension_dtype", "set_option", "reset_option", "option_context", "seterr",
         "seterrcall", "set_printoptions", "printoptions", "setbufsize", "set_string_function",
+        # writers of files in formats that never return text, readers behind other names
+        "to_stata", "to_parquet", "to_feather", "to_orc", "to_hdf", "to_sql", "to_excel",
+        "to_gbq", "show_versions", "JsonReader", "TextParser", "PythonParser", "CParserWrapper",
+        # credentials from files and browser flows (gspread, google-auth)
+        "service_account", "service_account_from_dict", "oauth", "oauth_from_dict",
+        "local_server_flow", "console_flow", "run_local_server", "run_console",
+        "InstalledAppFlow", "from_client_secrets_file", "from_client_config",
+        "from_service_account_file", "from_service_account_info", "from_authorized_user_file",
+        "load_credentials", "store_credentials", "AuthorizedSession", "authorize",
+        # transport adapters: the connections below sessions (and an oracle of host paths)
+        "HTTPAdapter", "BaseAdapter", "adapters", "get_adapter", "mount", "cert_verify",
+        "init_poolmanager", "proxy_manager_for", "get_connection",
+        "get_connection_with_tls_context", "poolmanager",
         # class internals
         "mro",
         # importers of any module by name, readers of files, raw memory
@@ -279,10 +294,39 @@ def guarded_getattr(obj: Any, name: Any, default: Any = _MISSING) -> Any:
 
 
 def _dispatch_checked(value: Any, name: str) -> Any:
-    """A function that looks functions up by name, wrapped to check the names it is given."""
-    if name in NAME_DISPATCHERS and callable(value) and not isinstance(value, type):
-        return _names_checked(value, name)
+    """``value``, wrapped when it is a function the sandbox checks the arguments of.
+
+    A function that looks functions up by name checks the names it is given; a writer that
+    returns text without a target refuses a target.
+    """
+    if callable(value) and not isinstance(value, type):
+        if name in NAME_DISPATCHERS:
+            return _names_checked(value, name)
+        if name in TEXT_WRITERS:
+            return _text_only(value, name)
     return value
+
+
+TEXT_WRITERS: frozenset[str] = frozenset(
+    {"to_csv", "to_json", "to_html", "to_latex", "to_xml", "to_markdown", "to_string"}
+)
+"""pandas writers that return their text when given no file: given through the sandbox, they
+refuse a path or a buffer (the first argument, or ``path_or_buf``, ``buf``, ``path``)."""
+
+_TARGETS = ("path_or_buf", "buf", "path", "path_or_buffer", "excel_writer")
+
+
+def _text_only(method: Any, name: str) -> Callable[..., Any]:
+    def call(*args: Any, **kwargs: Any) -> Any:
+        if (args and args[0] is not None) or any(kwargs.get(key) is not None for key in _TARGETS):
+            raise Forbidden(
+                f"{name}() cannot write to a file or a buffer in the sandbox; call it without "
+                "one to get the text"
+            )
+        return method(*args, **kwargs)
+
+    call._sandbox_exposed = True  # type: ignore[attr-defined]
+    return call
 
 
 NAME_DISPATCHERS: frozenset[str] = frozenset(

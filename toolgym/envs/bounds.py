@@ -1,0 +1,82 @@
+"""What one step may hand back: the observation, the error and the info, each within one cap.
+
+Agent text decides much of what a step returns: an exception's message (``raise
+ValueError('x' * 7_000_000)``), the state a program leaves (a sheet of 78,000 cells), the answer
+of a service. Everything leaves ``step`` through :func:`bound_text` and :func:`bound_info`, so
+no observation, error message or info value is longer than :data:`MAX_OBSERVATION_CHARS` (and a
+results file, which records them, holds no more).
+
+>>> bound_text("abc", 10)
+'abc'
+>>> bound_text("x" * 40, 30)
+'xxxxxxxxxxxxxxx\\n...[truncated]'
+>>> bound_info({"error": {"category": "runtime_error", "message": "y" * 40}, "step": 1}, 30)
+{'error': {'category': 'runtime_error', 'message': 'yyyyyyyyyyyyyyy\\n...[truncated]'}, 'step': 1}
+>>> bound_info({"prediction": [["z"] * 20]}, 30)["prediction"]
+'[["z", "z", "z"\\n...[truncated]'
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import MutableMapping
+from typing import Any
+
+from toolgym.tools.budgets import measure
+
+MAX_OBSERVATION_CHARS = 65_536
+"""The longest observation, error message or rendered info value one step returns."""
+
+TRUNCATED = "\n...[truncated]"
+
+
+def bound_text(text: str, cap: int = MAX_OBSERVATION_CHARS) -> str:
+    """``text``, or its start and a ``...[truncated]`` mark in ``cap`` characters."""
+    if len(text) <= cap:
+        return text
+    return text[: max(cap - len(TRUNCATED), 0)] + TRUNCATED
+
+
+def bound_value(value: Any, cap: int = MAX_OBSERVATION_CHARS) -> Any:
+    """``value`` when its JSON text fits in ``cap`` characters, else that text, truncated.
+
+    Texts are cut as texts; containers are measured first (walking at most ``cap`` items), so
+    a value of any size costs at most what its first ``cap`` characters cost to render.
+    """
+    if isinstance(value, str):
+        return bound_text(value, cap)
+    if value is None or isinstance(value, bool | int | float):
+        return value
+    items, _ = measure(value, max_items=cap)
+    if items > cap:  # every item renders to at least one character
+        return bound_text(_json(value, cap), cap)
+    text = _json(value, cap + 1)
+    return value if len(text) <= cap else bound_text(text, cap)
+
+
+def _json(value: Any, cap: int) -> str:
+    """The JSON text of ``value``, stopped once it passes ``cap`` characters."""
+    out: list[str] = []
+    size = 0
+    for chunk in json.JSONEncoder(default=str, ensure_ascii=False).iterencode(value):
+        out.append(chunk)
+        size += len(chunk)
+        if size > cap:
+            break
+    return "".join(out)
+
+
+def bound_info(
+    info: MutableMapping[str, Any], cap: int = MAX_OBSERVATION_CHARS
+) -> MutableMapping[str, Any]:
+    """``info`` with each value within ``cap`` (in place): the error's message cut as text.
+
+    An error keeps its ``{"category", "message"}`` shape (and any other field, bounded alike);
+    any other value too long is replaced by its JSON text, truncated.
+    """
+    for key, value in info.items():
+        if key == "error" and isinstance(value, dict):
+            info[key] = {k: bound_value(v, cap) for k, v in value.items()}
+        else:
+            info[key] = bound_value(value, cap)
+    return info

@@ -462,3 +462,67 @@ def test_a_mismatched_resume_is_refused_before_the_model_is_used(tmp_path: Path)
     second = subprocess.run([*base, "--seed", "4"], capture_output=True, text=True, timeout=120)
     assert second.returncode == 2, second.stderr  # refused before the server is tried (exit 1)
     assert "other settings (seed: 0 on disk, 4 now)" in second.stderr
+
+
+# -- runs that never mix --------------------------------------------------------------------------
+
+
+def test_a_smaller_run_after_a_larger_one_counts_its_own_tasks_everywhere(tmp_path: Path) -> None:
+    from toolgym.evaluation.runs import load_run
+
+    evaluate(HOME, "random", limit=5, out_dir=tmp_path, progress=False)
+    small = evaluate(HOME, "random", limit=2, out_dir=tmp_path, progress=False)
+    assert small.resumed == 2 and small.summary["episodes"] == 2
+    manifest = json.loads(manifest_path(small.path).read_text())
+    assert manifest["run"]["limit"] == 2 and manifest["run"]["task_count"] == 2
+    assert manifest["run"]["task_ids"] == ["test-000", "test-001"]
+    run = load_run(tmp_path)  # what toolgym compare reads
+    assert run.meta["episodes"] == 2 and run.summaries[0]["episodes"] == 2
+    assert len(small.path.read_text().splitlines()) == 5  # the other three stay on disk
+    again = evaluate(HOME, "random", limit=5, out_dir=tmp_path, progress=False)
+    assert again.resumed == 5 and load_run(tmp_path).meta["episodes"] == 5
+
+
+def test_a_foreign_record_in_a_results_file_is_never_counted(tmp_path: Path) -> None:
+    from toolgym.evaluation.runs import load_run
+
+    first = evaluate(HOME, "random", limit=2, out_dir=tmp_path, progress=False)
+    other = evaluate(TRIP, "random", limit=3, progress=False).records
+    stray = EpisodeRecord.from_dict({**first.records[0].to_dict(), "task_id": "test-099"})
+    with first.path.open("a") as handle:
+        for foreign in (other[2], stray):  # another env's record; a task no run asked for
+            handle.write(json.dumps(foreign.to_dict()) + "\n")
+    assert load_run(tmp_path).meta["episodes"] == 2
+    again = evaluate(HOME, "random", limit=3, out_dir=tmp_path, progress=False)
+    # test-002 of Trip Booking is not Home Search's test-002: it is played, not resumed
+    assert again.resumed == 2 and again.records[2].env_id == HOME
+
+
+SUMMARY_WRITER = """
+import json, sys
+from pathlib import Path
+from toolgym.cli.eval_output import write_eval_outputs
+env, out = sys.argv[1], sys.argv[2]
+for k in range(40):
+    write_eval_outputs([{"env": env, "agent": "random", "episodes": k, "success": 0.5}], out)
+    # the other writer merges under the lock, from what is on disk: this run's entry never
+    # goes back to an older value
+    saved = json.loads((Path(out) / "summary.json").read_text())["per_env"]
+    mine = [s["episodes"] for s in saved if s["env"] == env]
+    assert mine and mine[0] >= k, (k, mine)
+"""
+
+
+def test_concurrent_runs_into_one_folder_keep_both_summaries(tmp_path: Path) -> None:
+    script = tmp_path / "writer.py"
+    script.write_text(SUMMARY_WRITER)
+    out = tmp_path / "out"
+    procs = [
+        subprocess.Popen([sys.executable, str(script), env, str(out)], stderr=subprocess.PIPE)
+        for env in (HOME, TRIP)
+    ]
+    for proc in procs:
+        _, err = proc.communicate(timeout=120)
+        assert proc.returncode == 0, err.decode()[-2000:]
+    summary = json.loads((out / "summary.json").read_text())
+    assert sorted((s["env"], s["episodes"]) for s in summary["per_env"]) == [(HOME, 39), (TRIP, 39)]

@@ -16,7 +16,9 @@ from toolgym.evaluation.report import (
     format_fault_comparison,
     format_paper_table,
     format_summary_table,
+    merged_with_saved,
     paper_layout,
+    summaries_lock,
     write_summaries,
 )
 from toolgym.evaluation.results import atomic_write
@@ -57,8 +59,14 @@ def print_eval_tables(
 
 
 def write_eval_outputs(summaries: Sequence[Mapping[str, Any]], out_dir: str | Path) -> list[str]:
-    """Write the latest run's summaries and tables to ``out_dir``; the names of the files."""
-    paths = write_summaries(summaries, out_dir)
-    tables = Path(out_dir) / "summary_tables.txt"
-    atomic_write(tables, (paper_tables_text(summaries) + "\n").encode())
+    """Merge a run's summaries into ``out_dir``'s and write them; the names of the files.
+
+    The merge is per env and agent (:func:`merged_with_saved`), tables included. Runs writing into one folder at the same time take turns (:func:`summaries_lock`), so each
+    one's envs end up in the summary.
+    """
+    with summaries_lock(out_dir):
+        merged = merged_with_saved(summaries, out_dir)
+        paths = write_summaries(merged, out_dir)
+        tables = Path(out_dir) / "summary_tables.txt"
+        atomic_write(tables, (paper_tables_text(merged) + "\n").encode())
     return sorted([*(p.name for p in paths.values()), tables.name])

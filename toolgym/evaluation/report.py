@@ -8,6 +8,7 @@ are built from whatever metrics the summaries carry.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import datetime
 import hashlib
@@ -15,9 +16,11 @@ import io
 import json
 import os
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
+
+import filelock
 
 from toolgym.benchmarks.score import F1_METRICS, MetricSpec
 from toolgym.envs import column_of
@@ -256,6 +259,39 @@ def format_paper_table(rows: Sequence[Mapping[str, Any]]) -> str:
             cells[c] = value
         shown.append(cells)
     return format_table(shown, columns)
+
+
+SUMMARY_LOCK = "summary.lock"
+"""The lock file that runs writing summaries into one folder take in turn."""
+
+
+@contextlib.contextmanager
+def summaries_lock(out_dir: str | Path, timeout_s: float = 120.0) -> Iterator[None]:
+    """Hold the folder's summary lock (runs in other processes wait for it)."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    with filelock.FileLock(str(out / SUMMARY_LOCK), timeout=timeout_s):
+        yield
+
+
+def merged_with_saved(
+    summaries: Sequence[Mapping[str, Any]], out_dir: str | Path
+) -> list[dict[str, Any]]:
+    """``summaries`` merged into the folder's ``summary.json``, per env and agent.
+
+    An env and agent this run summarized replaces its saved summary in place; the others saved
+    (a run of other envs into the same folder, at the same time or before) are kept, then this
+    run's new ones follow. A missing or unreadable ``summary.json`` merges as empty. Call it
+    under :func:`summaries_lock`.
+    """
+    try:
+        saved = json.loads((Path(out_dir) / "summary.json").read_text(encoding="utf-8"))
+        old = [dict(s) for s in saved["per_env"] if isinstance(s, dict)]
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError, KeyError, TypeError):
+        old = []
+    new = {(s.get("env"), s.get("agent")): dict(s) for s in summaries}
+    merged = [new.pop((s.get("env"), s.get("agent")), s) for s in old]
+    return merged + list(new.values())
 
 
 def write_summaries(summaries: Sequence[Mapping[str, Any]], out_dir: str | Path) -> dict[str, Path]:

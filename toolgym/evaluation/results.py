@@ -11,16 +11,22 @@ made to survive anything that can stop a run:
 * a resume is refused (:class:`ResultsMismatchError`) when the manifest's settings differ from
   the run's, so records of different settings never mix;
 * a lock file (``<same name>.lock``, held through :mod:`filelock`) stops a second writer
-  (:class:`ResultsLockedError`); the operating system releases it when a process dies.
+  (:class:`ResultsLockedError`); the operating system releases it when a process dies;
+* the manifest's ``run`` names the tasks of the latest run (its ``limit`` and ``task_ids``), and
+  only their records count, for that run and for every later reader (:func:`run_records`): a
+  run of the first 20 tasks after one of 300 reports 20 episodes everywhere, while the other 280
+  stay on disk for a run that asks for them again; a record of a task no run asked for (a line
+  appended by hand) is never counted.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -173,9 +179,49 @@ def make_manifest(settings: Mapping[str, Any]) -> dict[str, Any]:
     return manifest
 
 
+RUN_KEY = "run"
+"""The manifest's entry for the latest run's tasks; not a setting (a run may ask for more tasks
+or fewer than the last one did, and resume)."""
+
+
+def run_entry(task_ids: Sequence[Any], limit: int | None) -> dict[str, Any]:
+    """The manifest's ``run``: the run's ``limit``, its task ids and their count and hash."""
+    keys = [record_key(t) for t in task_ids]
+    digest = hashlib.sha256("\n".join(keys).encode("utf-8", "backslashreplace")).hexdigest()
+    return {
+        "limit": limit,
+        "task_count": len(keys),
+        "task_ids": canonical(list(task_ids)),
+        "task_ids_sha256": digest,
+    }
+
+
+def run_records(
+    records: Sequence[EpisodeRecord], manifest: Mapping[str, Any]
+) -> list[EpisodeRecord]:
+    """The records of the manifest's latest run, in its task order.
+
+    A record of another env or agent than the manifest's (a line from another file) never
+    counts; without a ``run`` (a manifest written before runs were recorded), every other record
+    does, in file order.
+    """
+    own = [
+        r
+        for r in records
+        if (not r.env_id or r.env_id == manifest.get("env_id", r.env_id))
+        and (not r.agent or r.agent == manifest.get("agent", r.agent))
+    ]
+    run = manifest.get(RUN_KEY)
+    ids = run.get("task_ids") if isinstance(run, dict) else None
+    if not isinstance(ids, list):
+        return own
+    by_key = {record_key(r.task_id): r for r in own}
+    return [by_key[k] for k in (record_key(t) for t in ids) if k in by_key]
+
+
 def _differences(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
-    """One line per setting that differs: its value on disk and now."""
-    keys = sorted(set(old) | set(new))
+    """One line per setting that differs: its value on disk and now (``run`` is no setting)."""
+    keys = sorted((set(old) | set(new)) - {RUN_KEY})
     return [
         f"{k}: {old.get(k, '(unset)')!r} on disk, {new.get(k, '(unset)')!r} now"
         for k in keys
@@ -192,6 +238,9 @@ class ResultsFile:
             manifest; see :func:`make_manifest`.
         resume: keep the records already there (refused when their settings differ); when
             ``False``, the file and its manifest are started over.
+        task_ids: the tasks of this run, kept as the manifest's ``run`` (with ``limit``) when
+            the file is opened; ``None`` leaves the run unrecorded (every record counts).
+        limit: the run's ``limit``, recorded beside its tasks.
 
     Example:
         >>> with ResultsFile(path, {"env_id": "toolbench/HomeSearch-v0"}) as results:
@@ -199,9 +248,19 @@ class ResultsFile:
         ...     results.append(record)  # doctest: +SKIP
     """
 
-    def __init__(self, path: str | Path, settings: Mapping[str, Any], *, resume: bool = True):
+    def __init__(
+        self,
+        path: str | Path,
+        settings: Mapping[str, Any],
+        *,
+        resume: bool = True,
+        task_ids: Sequence[Any] | None = None,
+        limit: int | None = None,
+    ):
         self.path = Path(path)
         self.manifest = make_manifest(settings)
+        if task_ids is not None:
+            self.manifest[RUN_KEY] = run_entry(task_ids, limit)
         self.resume = resume
         self.records: list[EpisodeRecord] = []
         self.dropped = 0
@@ -263,7 +322,7 @@ class ResultsFile:
             return
         if not self.resume:
             self.path.unlink(missing_ok=True)
-        if not records:  # nothing saved yet: this run's settings are the file's
+        if not records or RUN_KEY in self.manifest:  # this run's settings (and tasks) are kept
             data = json.dumps(self.manifest, indent=2, sort_keys=True) + "\n"
             atomic_write(manifest_file, data.encode())
 

@@ -52,9 +52,10 @@ from toolgym.evaluation.episodes import (
     run_batch,
     run_episode,
 )
+from toolgym.evaluation.interrupts import interrupts_deferred
 from toolgym.evaluation.records import EpisodeRecord
 from toolgym.evaluation.report import summarize
-from toolgym.evaluation.results import ResultsFile, record_key
+from toolgym.evaluation.results import ResultsFile, record_key, run_records
 from toolgym.wrappers import FaultInjection
 
 __all__ = [
@@ -138,13 +139,16 @@ def results_file(
     faults: float | None = None,
     settings: dict[str, Any] | None = None,
     resume: bool = True,
+    task_ids: Sequence[Any] | None = None,
+    limit: int | None = None,
 ) -> ResultsFile:
     """The results file of a run, with the manifest of its settings (not opened yet).
 
     :func:`evaluate` writes through it; a command line calls its ``check()`` first, to report a
     mismatched resume or a held lock before it loads a model. The arguments are
     :func:`evaluate`'s (``label`` already carries the ``@faults=`` suffix; ``batch_size`` is 1
-    unless episodes are batched).
+    unless episodes are batched; ``task_ids`` and ``limit`` are the run's tasks, recorded as the
+    manifest's ``run`` when it opens).
     """
     kwargs = dict(env_kwargs or {})
     tag = split if "task_file" not in kwargs else Path(kwargs["task_file"]).stem
@@ -161,7 +165,13 @@ def results_file(
         **({"dfsdt_width": dfsdt_width} if strategy == "dfsdt" else {}),
         **(settings or {}),
     }
-    return ResultsFile(results_path(out_dir, env_id, label, tag), manifest, resume=resume)
+    return ResultsFile(
+        results_path(out_dir, env_id, label, tag),
+        manifest,
+        resume=resume,
+        task_ids=task_ids,
+        limit=limit,
+    )
 
 
 def fault_label(label: str, faults: float | None) -> str:
@@ -290,6 +300,8 @@ def evaluate(
             faults=faults,
             settings=settings,
             resume=resume,
+            task_ids=ids,
+            limit=limit,
         )
     fresh: dict[int, EpisodeRecord] = {}
     with contextlib.ExitStack() as stack:
@@ -297,7 +309,9 @@ def evaluate(
         done: dict[str, EpisodeRecord] = {}
         if results is not None:
             stack.enter_context(results)
-            done = {record_key(r.task_id): r for r in results.records}
+            done = {
+                record_key(r.task_id): r for r in run_records(results.records, results.manifest)
+            }
         todo = [(i, t) for i, t in enumerate(ids) if t is None or record_key(t) not in done]
         envs = [env]
         agents = [agent_obj]
@@ -326,11 +340,12 @@ def evaluate(
                 split,
                 strategy,
             )
-            fresh[i] = record
-            if results is not None:
-                results.append(record)
-            if on_record is not None:
-                on_record(record)
+            with interrupts_deferred():  # saved and counted together, or neither
+                fresh[i] = record
+                if results is not None:
+                    results.append(record)
+                if on_record is not None:
+                    on_record(record)
             bar.update(1)
 
         if todo and len(todo) < len(ids) and progress:

@@ -26,7 +26,7 @@ from toolgym.envs import family_of
 from toolgym.errors import UserInputError
 from toolgym.evaluation.records import EpisodeRecord
 from toolgym.evaluation.report import summarize
-from toolgym.evaluation.results import manifest_path, read_records
+from toolgym.evaluation.results import manifest_path, read_records, run_records
 
 EXPECTED = (
     "a results folder (the --out of toolgym eval, holding *.jsonl files with their "
@@ -100,7 +100,8 @@ def _read_results_file(path: Path) -> tuple[str, str, str, list[EpisodeRecord]]:
     if manifest_file.exists():
         data = _read_json(manifest_file)
         manifest = data if isinstance(data, dict) else {}
-    records, _ = read_records(path, repair=False)
+    saved, _ = read_records(path, repair=False)
+    records = run_records(saved, manifest)  # the latest run's tasks, nothing else
     first = records[0] if records else None
     env_id = str(manifest.get("env_id") or (first.env_id if first else ""))
     agent = str(manifest.get("agent") or (first.agent if first else ""))

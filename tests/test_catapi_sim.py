@@ -284,3 +284,21 @@ def test_latency(app: CatApiApp) -> None:
             best = min(best, (time.perf_counter() - start) / 50 * 1e6)
         # Generous factor for slow CI machines; the measured figure is far below the budget.
         assert best < 3 * budget_us, (path, best)
+
+
+def test_stored_state_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    from toolgym.simulators import cat_api
+
+    app = CatApiApp()
+    image = BENCHMARK_IMAGE_IDS[0]
+    long = call(app, "POST", "/votes", {"image_id": image, "value": 1, "sub_id": "s" * 500_000})
+    assert long.status == 400 and b"at most 255 characters" in long.body
+    monkeypatch.setattr(cat_api, "MAX_STORED", len(app.favourites) + 2)
+    for k in range(2):
+        added = call(app, "POST", "/favourites", {"image_id": image, "sub_id": f"u{k}"})
+        assert added.status == 200, added.body
+    full = call(app, "POST", "/favourites", {"image_id": image, "sub_id": "u9"})
+    assert full.status == 400 and b"LIMIT_REACHED" in full.body
+    fav_id = json.loads(call(app, "GET", "/favourites?sub_id=u0").body)[0]["id"]
+    assert call(app, "DELETE", f"/favourites/{fav_id}").status == 200
+    assert call(app, "POST", "/favourites", {"image_id": image, "sub_id": "u9"}).status == 200

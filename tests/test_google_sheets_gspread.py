@@ -255,3 +255,20 @@ def test_service_account_clients_work_offline(tmp_path: Any) -> None:
     token, create = app.seen[0], app.seen[1]
     assert (token.method, token.host, token.path) == ("POST", "oauth2.googleapis.com", "/token")
     assert create.header("authorization") == "Bearer toolgym-token"
+
+
+def test_the_service_holds_a_bounded_number_of_spreadsheets(
+    env: tuple[Any, Recording], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from toolgym.simulators.google_sheets import service
+
+    client, app = env
+    monkeypatch.setattr(service, "MAX_SPREADSHEETS", len(app.books) + 2)
+    first = client.create("one")
+    client.create("two")
+    with pytest.raises(gspread.exceptions.APIError) as refused:
+        client.create("three")
+    assert refused.value.response.status_code == 429
+    assert "at most" in str(refused.value)
+    client.del_spreadsheet(first.id)
+    assert client.create("three").title == "three"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import threading
 import time
@@ -11,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from toolgym.simulators.cat_api import CatApiApp
-from toolgym.tools.http_server import Server
+from toolgym.tools.http_server import Server, ServerLimits
 
 REQUEST = (
     "GET /v1/images/search?limit=2&order=ASC HTTP/1.1\r\nHost: 127.0.0.1\r\nx-api-key: k\r\n\r\n"
@@ -145,3 +146,104 @@ def test_silent_connections_time_out_too(server: Server) -> None:
             except ConnectionResetError:
                 pass
         assert time.monotonic() - start < 6
+
+
+# -- hostile clients --------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def strict() -> Iterator[Server]:
+    limits = ServerLimits(
+        max_head_bytes=8192, max_headers=20, request_deadline_s=1.5, max_connections=16
+    )
+    srv = Server(CatApiApp(), idle_timeout=30, limits=limits)
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield srv
+    finally:
+        srv.shutdown()
+        thread.join(timeout=5)
+
+
+def read_all(sock: socket.socket) -> bytes:
+    """Everything until the server closes the connection (a TimeoutError fails the test)."""
+    data = b""
+    try:
+        while chunk := sock.recv(65536):
+            data += chunk
+    except ConnectionResetError:
+        pass
+    return data
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        "GET /v1/votes HTTP/1.1\r\nHost: x\r\nX-Long: " + "a" * 200_000 + "\r\n\r\n",
+        "GET /v1/votes HTTP/1.1\r\nHost: x\r\n" + "X-A: b\r\n" * 200 + "\r\n",
+        "GET /v1/votes?q=" + "a" * 100_000 + " HTTP/1.1\r\nHost: x\r\n\r\n",
+    ],
+    ids=["long-header", "many-headers", "long-url"],
+)
+def test_heads_past_the_limits_get_431(strict: Server, head: str) -> None:
+    with socket.create_connection(("127.0.0.1", strict.server_port), timeout=10) as sock:
+        with contextlib.suppress(ConnectionResetError, BrokenPipeError):
+            sock.sendall(head.encode())
+        answer = read_all(sock)
+    assert status(answer) == 431 and b"limited to 8192 bytes and 20 header fields" in answer
+
+
+def test_a_half_sent_body_gets_408_and_changes_nothing(strict: Server) -> None:
+    body = b'{"image_id": "abc", "value": 1, "sub_id": "half"}'
+    head = (
+        "POST /v1/votes HTTP/1.1\r\nHost: x\r\nx-api-key: k\r\ncontent-type: application/json\r\n"
+        f"content-length: {len(body) + 500}\r\n\r\n"
+    )
+    with socket.create_connection(("127.0.0.1", strict.server_port), timeout=10) as sock:
+        sock.sendall(head.encode() + body)  # 500 bytes short, and never sent
+        answer = read_all(sock)  # returns once the server closes the connection
+    assert status(answer) == 408
+    votes = exchange(
+        strict.server_port, b"GET /v1/votes HTTP/1.1\r\nHost: x\r\nx-api-key: k\r\n\r\n"
+    )
+    assert status(votes) == 200 and b"half" not in votes
+
+
+def test_trickled_header_bytes_do_not_hold_a_connection(strict: Server) -> None:
+    with socket.create_connection(("127.0.0.1", strict.server_port), timeout=10) as sock:
+        sock.sendall(b"GET /v1/votes HTTP/1.1\r\n")
+        closed = False
+        for _ in range(100):  # one header byte at a time, each well inside the idle timeout
+            try:
+                sock.sendall(b"X")
+            except (BrokenPipeError, ConnectionResetError):
+                closed = True
+                break
+            time.sleep(0.1)
+            sock.setblocking(False)
+            try:
+                if sock.recv(65536, socket.MSG_PEEK) is not None:
+                    closed = True
+                    break
+            except BlockingIOError:
+                pass
+            finally:
+                sock.setblocking(True)
+        assert closed  # the request deadline (1.5 s) ended it, not the 30 s idle timeout
+
+
+def test_past_the_connection_cap_stalled_clients_are_shed_for_a_new_one(strict: Server) -> None:
+    stalled = []
+    try:
+        for _ in range(60):  # far past the cap of 16: half-sent requests
+            sock = socket.create_connection(("127.0.0.1", strict.server_port), timeout=10)
+            sock.sendall(b"POST /v1/votes HTTP/1.1\r\nHost: x\r\ncontent-length: 1000\r\n\r\n")
+            stalled.append(sock)
+        answer = exchange(strict.server_port, REQUEST.encode())
+        assert status(answer) == 200
+        protocol = strict._server.config.http  # the server's own protocol class
+        assert len(protocol.open) <= strict.limits.max_connections + 1
+    finally:
+        for sock in stalled:
+            sock.close()

@@ -95,6 +95,12 @@ SEED_FAVOURITE_IMAGE_IDS: tuple[str, ...] = ("dv0", "tu", "tF_6-Beo_", "-8roc4vi
 API_HOST = "api.thecatapi.com"
 _EPOCH = dt.datetime(2023, 1, 9, 8, 0, 0)
 _MAX_LIST_LIMIT = 100
+
+MAX_SUB_ID_CHARS = 255
+"""The longest ``sub_id`` a favourite or vote stores (longer: 400)."""
+MAX_STORED = 10_000
+"""The most favourites, and the most votes, one account holds (past it: 400 until some are
+deleted), so a long-running service's memory stays bounded."""
 _NUMERIC_ID = re.compile(r"[0-9]{1,16}")
 _TRUE = {"1", "true", "yes"}
 _FALSE = {"0", "false", "no"}
@@ -494,6 +500,12 @@ class CatApiApp(HttpApp):
         sub_id = body.get("sub_id")
         if sub_id is not None and not isinstance(sub_id, str):
             raise _HttpError(400, 'INVALID_BODY - "sub_id" must be a string')
+        if sub_id is not None and len(sub_id) > MAX_SUB_ID_CHARS:
+            raise _HttpError(
+                400,
+                f'INVALID_BODY - "sub_id" is at most {MAX_SUB_ID_CHARS} characters; '
+                f"got {len(sub_id)}",
+            )
         if self._image_of(image_id) is None:
             if self.catalog.version == 0:  # the words of the version-0 world, kept as they were
                 raise _HttpError(400, f"INVALID_IMAGE_ID - no image with id {image_id!r}")
@@ -510,6 +522,7 @@ class CatApiApp(HttpApp):
     def _add_favourite(self, request: Request) -> dict[str, Any]:
         image_id, sub_id, _ = self._body(request)
         state = self._state
+        _check_room(state["favourites"], "favourites")
         for fav in state["favourites"].values():
             if fav["image_id"] == image_id and fav["sub_id"] == sub_id:
                 raise _HttpError(
@@ -537,6 +550,7 @@ class CatApiApp(HttpApp):
         if isinstance(value, bool) or not isinstance(value, int) or value not in (1, -1):
             raise _HttpError(400, "INVALID_VALUE - value must be 1 (up) or -1 (down)")
         state = self._state
+        _check_room(state["votes"], "votes")
         vote_id = state["next_vote_id"]
         state["next_vote_id"] += 1
         image = self._image(image_id)
@@ -558,6 +572,14 @@ class CatApiApp(HttpApp):
         }
 
 
+def _check_room(store: dict[int, Any], what: str) -> None:
+    if len(store) >= MAX_STORED:
+        raise _HttpError(
+            400,
+            f"LIMIT_REACHED - an account holds at most {MAX_STORED} {what}; delete some first",
+        )
+
+
 __all__ = [
     "API_HOST",
     "BENCHMARK_IMAGE_IDS",
@@ -566,6 +588,8 @@ __all__ = [
     "CATEGORIES",
     "IMAGE_ID_RULE",
     "LATEST_CATALOG_VERSION",
+    "MAX_STORED",
+    "MAX_SUB_ID_CHARS",
     "MIME_TYPES",
     "N_IMAGES",
     "N_SEED_FAVOURITES",

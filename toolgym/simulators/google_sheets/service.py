@@ -49,6 +49,9 @@ OAUTH_HOST = "oauth2.googleapis.com"
 SPREADSHEET_MIME = "application/vnd.google-apps.spreadsheet"
 _ID_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 
+MAX_SPREADSHEETS = 100
+"""The most spreadsheets one service holds (then 429 until one is deleted)."""
+
 
 def _not_found() -> SheetsError:
     return SheetsError(404, "NOT_FOUND", "Requested entity was not found.")
@@ -109,7 +112,19 @@ class SheetsApp(HttpApp):
         return "".join(_ID_CHARS[int(i)] for i in self._rng.integers(len(_ID_CHARS), size=length))
 
     def create(self, title: str) -> Spreadsheet:
-        """A new spreadsheet with one 1000 x 26 sheet called ``Sheet1``."""
+        """A new spreadsheet with one 1000 x 26 sheet called ``Sheet1``.
+
+        Raises:
+            SheetsError: 429 ``RESOURCE_EXHAUSTED`` when the service holds
+                :data:`MAX_SPREADSHEETS` already (a long-running service's memory stays bounded;
+                deleting one makes room).
+        """
+        if len(self.books) >= MAX_SPREADSHEETS:
+            raise SheetsError(
+                429,
+                "RESOURCE_EXHAUSTED",
+                f"This service holds at most {MAX_SPREADSHEETS} spreadsheets; delete one first.",
+            )
         book = Spreadsheet(self.new_id(), title)
         self._clock += 1
         book.created = self._clock  # type: ignore[attr-defined]

@@ -247,3 +247,22 @@ def test_past_the_connection_cap_stalled_clients_are_shed_for_a_new_one(strict: 
     finally:
         for sock in stalled:
             sock.close()
+
+
+def test_the_serve_command_serves() -> None:
+    import subprocess
+    import sys
+
+    from toolgym.evaluation.serve_perf import _free_port
+
+    port = _free_port()
+    command = [sys.executable, "-m", "toolgym.cli", "serve", "cat_api", "--port", str(port)]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert f"http://127.0.0.1:{port}/".encode() in line, line
+        assert status(exchange(port, REQUEST.encode())) == 200
+    finally:
+        proc.kill()
+        proc.wait()

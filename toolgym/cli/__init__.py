@@ -128,6 +128,10 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
+    if args.serve:
+        from toolgym.evaluation.serve_perf import main as serve_main
+
+        return serve_main([])
     if args.rewards:
         from toolgym.training.reward_bench import main as rewards_main
 
@@ -428,6 +432,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--decode-only",
         action="store_true",
         help="with --llm: the decode table beside llama.cpp (and --agreement) only",
+    )
+    bench.add_argument(
+        "--serve",
+        action="store_true",
+        help="toolgym serve under hostile clients: a normal request's time with 1,100 half-sent "
+        "and 300 slowloris connections open, and memory under header floods",
     )
     bench.add_argument(
         "--scaling",

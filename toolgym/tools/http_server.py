@@ -357,3 +357,25 @@ def _raise_open_file_limit(wanted: int) -> None:
     if soft != resource.RLIM_INFINITY and soft < target:
         with contextlib.suppress(ValueError, OSError):  # not allowed: the cap still sheds
             resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+
+
+def make_server(app: HttpApp, host: str = "127.0.0.1", port: int = 0) -> Server:
+    """A server (not yet started) answering every request with ``app``; port 0 picks a free port."""
+    return Server(app, host, port)
+
+
+def serve(app: HttpApp, host: str = "127.0.0.1", port: int = 8080) -> None:
+    """Serve ``app`` until interrupted."""
+    server = make_server(app, host, port)
+    bare = host.strip("[]")
+    shown = f"[{bare}]" if ":" in bare else bare
+    print(
+        f"serving {app.name or type(app).__name__} on http://{shown}:{server.server_port}/",
+        flush=True,
+    )
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server._socket.close()

@@ -143,7 +143,7 @@ def test_the_agent_sends_grammars_only_when_constrained(tmp_path: Any) -> None:
 def test_constrained_decoding_writes_runnable_programs(backend: Any) -> None:
     env = gym.make("toolbench/HomeSearch-v0")
     base = task_env(env)
-    for task_id in base.task_ids[:2]:
+    for task_id in base.task_ids[:1]:  # one episode: the embedded model is slow on 2 cores
         agent = LLMAgent.for_env(env, backend, constrained=True)
         record = run_episode(env, agent, task_id=task_id)
         action = record.actions[0]

@@ -309,18 +309,21 @@ class Server:
     ) -> None:
         self.app = app
         self.limits = limits
-        _raise_open_file_limit(limits.max_connections + 256)
+        # asyncio accepts up to a backlog of connections before any is seen (and shed): the
+        # open-files limit must hold them all, or accepting pauses for a second (EMFILE)
+        files = _raise_open_file_limit(BACKLOG + limits.max_connections + 256)
+        backlog = max(64, min(BACKLOG, files - limits.max_connections - 128))
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="toolgym-serve")
         # IPPROTO_TCP named, so that asyncio turns Nagle off on accepted connections
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
         self._socket = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         self._socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self._socket.bind((host, port))
-        self._socket.listen(BACKLOG)
+        self._socket.listen(backlog)
         self.server_port: int = int(self._socket.getsockname()[1])
         config = uvicorn.Config(
             asgi_app(app, self._worker),
-            backlog=BACKLOG,
+            backlog=backlog,
             timeout_keep_alive=idle_timeout,
             log_level="warning",
             access_log=False,
@@ -347,16 +350,18 @@ class Server:
         self._socket.close()
 
 
-def _raise_open_file_limit(wanted: int) -> None:
-    """Raise this process's soft limit on open files towards ``wanted`` (up to the hard limit).
+def _raise_open_file_limit(wanted: int) -> int:
+    """Raise the soft limit on open files towards ``wanted`` (up to the hard limit); the new one.
 
     Then the connection cap, not the file limit, decides when connections are shed.
     """
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
     if soft != resource.RLIM_INFINITY and soft < target:
-        with contextlib.suppress(ValueError, OSError):  # not allowed: the cap still sheds
+        with contextlib.suppress(ValueError, OSError):  # not allowed: a smaller backlog
             resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    return wanted if soft == resource.RLIM_INFINITY else int(soft)
 
 
 def make_server(app: HttpApp, host: str = "127.0.0.1", port: int = 0) -> Server:

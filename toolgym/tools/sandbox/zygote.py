@@ -10,7 +10,8 @@ answers one JSON line per job line it reads from the parent:
 * out: ``{"state", "stdout", "error", "seconds", "nonce"}``, and while the program runs,
   ``{"nonce", "call"}`` lines that the parent answers with ``{"nonce", "answer", "error"}``.
 
-Each job goes to a child forked ahead of time (:func:`spawn`), which confines itself further (no
+Each job goes to a child forked ahead of time (:func:`spawn`; :data:`SPARE_CHILDREN` wait, so a
+job sent right after another never waits for a fork), which confines itself further (no
 processes, its own signals only) and talks to the zygote over two private pipes. The zygote
 parses what the child sends, adds the nonce and passes it on; it kills the child after its answer,
 or when the answer does not come in time, and reports ``timeout`` or ``resource_limit`` itself.
@@ -20,6 +21,7 @@ behind for the next program.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import gc
 import io
@@ -53,6 +55,9 @@ MAX_CHILD_LINE = 16_000_000
 
 MAX_CALL_CHARS = 1_000_000
 """The longest host call a child may send."""
+
+SPARE_CHILDREN = 2
+"""Children forked ahead of time, each waiting for one job."""
 
 GRACE_S = 0.5
 """How long past its wall-clock limit a child may take to report its own timeout."""
@@ -236,7 +241,9 @@ def main(argv: list[str]) -> int:
     problems = [p for p in (drop_capabilities(), restrict_files(), install_filter()) if p]
     channel.write(json.dumps({"ready": True, "confinement": "; ".join(problems) or None}) + "\n")
     channel.flush()
-    child: Child | None = spawn(adapter, devnull)
+    # Two children wait, warmed up: a job sent right after another finds one ready while the
+    # next is forked.
+    ready = collections.deque(spawn(adapter, devnull) for _ in range(SPARE_CHILDREN))
     for line in sys.stdin:
         try:
             job = json.loads(line)
@@ -244,8 +251,7 @@ def main(argv: list[str]) -> int:
             continue
         if not isinstance(job, dict) or "answer" in job:
             continue  # not a job (an answer to a host call that came too late)
-        if child is None:
-            child = spawn(adapter, devnull)
+        child = ready.popleft() if ready else spawn(adapter, devnull)
         started = time.perf_counter()
         try:
             out = serve(child, job, channel)
@@ -260,7 +266,8 @@ def main(argv: list[str]) -> int:
         channel.write(json.dumps(out, ensure_ascii=True) + "\n")
         channel.flush()
         _reap()
-        child = spawn(adapter, devnull)  # ready for the next job
+        while len(ready) < SPARE_CHILDREN:
+            ready.append(spawn(adapter, devnull))  # ready for the next jobs
     return 0
 
 

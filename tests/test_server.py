@@ -266,3 +266,53 @@ def test_the_serve_command_serves() -> None:
     finally:
         proc.kill()
         proc.wait()
+
+
+def read_responses(sock: socket.socket, count: int) -> list[int]:
+    """The statuses of ``count`` responses read from ``sock`` (fewer if it closes first)."""
+    data, statuses = b"", []
+    while len(statuses) < count:
+        head_end = data.find(b"\r\n\r\n")
+        if head_end < 0:
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+            continue
+        head = data[:head_end]
+        length = next(
+            (int(line.split(b":")[1]) for line in head.split(b"\r\n")
+             if line.lower().startswith(b"content-length")),
+            0,
+        )  # fmt: skip
+        while len(data) < head_end + 4 + length:
+            data += sock.recv(65536)
+        statuses.append(status(head))
+        data = data[head_end + 4 + length :]
+    return statuses
+
+
+def test_pipelined_requests_are_limited_one_by_one(strict: Server) -> None:
+    one = "GET /v1/votes HTTP/1.1\r\nHost: x\r\nx-api-key: k\r\n" + "X-A: b\r\n" * 5 + "\r\n"
+    with socket.create_connection(("127.0.0.1", strict.server_port), timeout=10) as sock:
+        sock.sendall((one * 25).encode())  # 175 header fields in one packet, 7 per request
+        assert read_responses(sock, 25) == [200] * 25
+
+
+def test_a_stalled_pipelined_request_gets_its_own_deadline(strict: Server) -> None:
+    first = "GET /v1/votes HTTP/1.1\r\nHost: x\r\nx-api-key: k\r\n\r\n"
+    second = "POST /v1/votes HTTP/1.1\r\nHost: x\r\nx-api-key: k\r\ncontent-length: 1000\r\n\r\n{"
+    with socket.create_connection(("127.0.0.1", strict.server_port), timeout=10) as sock:
+        sock.sendall((first + second).encode())
+        assert read_responses(sock, 2) == [200, 408]
+        assert read_all(sock) == b""  # and the connection is closed
+
+
+def test_an_empty_line_between_requests_starts_no_deadline(strict: Server) -> None:
+    with socket.create_connection(("127.0.0.1", strict.server_port), timeout=10) as sock:
+        sock.sendall(REQUEST.encode())
+        assert read_responses(sock, 1) == [200]
+        sock.sendall(b"\r\n")  # allowed before a request (RFC 9112, 2.2)
+        time.sleep(strict.limits.request_deadline_s + 0.5)
+        sock.sendall(REQUEST.encode())
+        assert read_responses(sock, 1) == [200]

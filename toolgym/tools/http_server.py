@@ -100,8 +100,7 @@ class _GuardedProtocol(HttpToolsProtocol):
         """Accept the connection, make room past the cap, and start its idle timer."""
         super().connection_made(transport)
         self._in_head = False
-        self._head_bytes = 0
-        self._header_count = 0
+        self._head_bytes = self._span = self._header_count = 0
         self._arriving = False
         self._deadline: asyncio.TimerHandle | None = None
         self.open[self] = None
@@ -128,40 +127,50 @@ class _GuardedProtocol(HttpToolsProtocol):
         return not self._arriving and self.cycle is not None and not self.cycle.response_complete
 
     def data_received(self, data: bytes) -> None:
-        """Parse the bytes within the head limits and the request deadline."""
+        """Parse the bytes within the head limits; restart the idle timer between requests."""
         if self.transport.is_closing():
             return
-        if not self._arriving:  # the first bytes of a request: its deadline starts
-            self._arriving = self._in_head = True
-            self._head_bytes = self._header_count = 0
-            self._cancel_deadline()
-            self._deadline = self.loop.call_later(
-                self.limits.request_deadline_s, self._deadline_passed
-            )
-        if self._in_head:  # counted before the parser reads (and keeps) any of it
+        limits = self.limits
+        head = 0  # the bytes of a head in this packet, counted before the parser keeps them
+        if self._in_head or not self._arriving:  # a head goes on, or one may begin here
             end = data.find(b"\r\n\r\n")
-            self._head_bytes += len(data) if end < 0 else end + 4
-        if self._head_bytes <= self.limits.max_head_bytes:
+            head = len(data) if end < 0 else end + 4
+            if self._in_head:
+                self._span += head
+        if max(head, self._span) <= limits.max_head_bytes:
             super().data_received(data)
             if self.transport.is_closing():
                 return
-        if (
-            self._head_bytes > self.limits.max_head_bytes
-            or self._header_count > self.limits.max_headers
+        if max(head, self._span, self._head_bytes) > limits.max_head_bytes or (
+            self._header_count > limits.max_headers
         ):
             self._refuse(
                 431,
                 "Request Header Fields Too Large",
-                f"the request head is limited to {self.limits.max_head_bytes} bytes and "
-                f"{self.limits.max_headers} header fields",
+                f"the request head is limited to {limits.max_head_bytes} bytes and "
+                f"{limits.max_headers} header fields",
             )
             return
         if self.cycle is None or self.cycle.response_complete:
             self._arm_idle_timer()
 
+    def on_message_begin(self) -> None:
+        """A request begins (not a stray empty line): its limits and its deadline start."""
+        self._arriving = self._in_head = True
+        self._head_bytes = self._span = self._header_count = 0
+        self._cancel_deadline()
+        self._deadline = self.loop.call_later(self.limits.request_deadline_s, self._deadline_passed)
+        super().on_message_begin()
+
+    def on_url(self, url: bytes) -> None:
+        """Count the request line's bytes."""
+        self._head_bytes += len(url)
+        super().on_url(url)
+
     def on_header(self, name: bytes, value: bytes) -> None:
-        """Count the header (the limit is checked once the bytes are parsed)."""
+        """Count the header (the limits are checked once the bytes are parsed)."""
         self._header_count += 1
+        self._head_bytes += len(name) + len(value) + 4
         if self._header_count <= self.limits.max_headers:
             super().on_header(name, value)
 

@@ -446,6 +446,8 @@ LANGUAGE_LAYER = [
     "import requests\nrequests.sessions.HTTPAdapter().cert_verify(None, 'https://x', '/etc/shadow', None)",
     "import requests\nrequests.Session().get_adapter('https://example.com').send(None)",
     "import requests\nrequests.Session().adapters",
+    "import pandas as pd\npd.DataFrame({'a': [1]}).apply('to_csv', args=('out.csv',))",
+    "import pandas as pd\ndf = pd.DataFrame({'a': [1]})\npd.DataFrame.to_csv(df, 'out.csv')",
 ]
 """File and network entry points of the whitelisted libraries: the language layer refuses each
 (seccomp and Landlock below would stop them too), and none tells whether a host path exists."""
@@ -475,12 +477,20 @@ def test_the_language_layer_refuses_file_and_network_entry_points(
 
 
 @pytest.mark.parametrize(
-    "writer", ["to_csv(index=False)", "to_json(orient='records')", "to_string()", "to_html()"]
+    "writer",
+    [
+        ".to_csv(index=False)",
+        ".to_json(orient='records')",
+        ".to_string()",
+        ".to_html()",
+        ".apply(pd.Series.to_json, axis=1)",
+        ".pipe(pd.DataFrame.to_string)",
+    ],
 )
 def test_text_writers_still_return_their_text(writer: str) -> None:
     env = _env("toolbench/GoogleSheets-v0", "program", None)
     env.reset(seed=0)
-    action = f"import pandas as pd\nprint(pd.DataFrame({{'a': [7]}}).{writer})"
+    action = f"import pandas as pd\nprint(pd.DataFrame({{'a': [7]}}){writer})"
     obs, _, _, _, info = env.step(action)
     assert info["error"] is None or info["error"]["category"] != "forbidden", info["error"]
     assert "7" in obs

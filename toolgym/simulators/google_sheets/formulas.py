@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import functools
 import math
+import operator
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -320,16 +321,48 @@ def _range(ctx: _Context, ref: A1Range) -> list[list[Value]]:
 
 
 def _numbers(ctx: _Context, nodes: tuple[_Node, ...]) -> list[float]:
-    out = []
-    for value, from_range in _args(ctx, nodes):
-        if isinstance(value, CellError):
-            raise _Propagate(value)
-        if from_range:
-            if isinstance(value, int | float) and not isinstance(value, bool):
-                out.append(float(value))
-        else:
+    """The numbers of the arguments: a range's numbers only, other values as numbers."""
+    out: list[float] = []
+    for node in nodes:
+        if node.kind != "ref":
+            value = _eval(ctx, node)
+            if isinstance(value, CellError):
+                raise _Propagate(value)
             out.append(to_number(value))
+            continue
+        for row in _range(ctx, node.value):  # the hot loop of SUM(A1:A100000)
+            for value in row:
+                kind = type(value)
+                if kind is float or kind is int:
+                    out.append(float(value))  # type: ignore[arg-type]
+                elif isinstance(value, CellError):
+                    raise _Propagate(value)
+                elif isinstance(value, int | float) and not isinstance(value, bool):
+                    out.append(float(value))
     return out
+
+
+_OPS: dict[str, Callable[[Any, Any], bool]] = {
+    "=": operator.eq, "<>": operator.ne, "<": operator.lt, ">": operator.gt, "<=": operator.le,
+    ">=": operator.ge,
+}  # fmt: skip
+
+
+def _against(key: Value) -> Callable[[str, Value], bool]:
+    """``_safe_compare(op, v, key)`` for many ``v``, with a text ``key`` lowered once.
+
+    A 50,000-character key is then not lowered again for every cell it meets.
+    """
+    if not isinstance(key, str):
+        return lambda op, v: _safe_compare(op, v, key)
+    lowered = key.lower()
+
+    def compare(op: str, v: Value) -> bool:
+        if v is None or isinstance(v, str):  # text against text (an empty cell is "")
+            return _OPS[op]((v or "").lower(), lowered)
+        return _safe_compare(op, v, key)
+
+    return compare
 
 
 def _criterion(value: Value) -> Callable[[Value], bool]:
@@ -339,7 +372,8 @@ def _criterion(value: Value) -> Callable[[Value], bool]:
     try:
         number = float(operand)
     except ValueError:
-        return lambda v: isinstance(v, str) and v != "" and _safe_compare(op, v, operand)
+        compare = _against(operand)
+        return lambda v: isinstance(v, str) and v != "" and compare(op, v)
     # A numeric criterion counts numbers only (text that reads as a number does not).
     return lambda v: (
         isinstance(v, int | float) and not isinstance(v, bool) and _safe_compare(op, v, number)
@@ -365,16 +399,17 @@ def _vlookup(ctx: _Context, args: tuple[_Node, ...]) -> Value:
     if not table or index > max(len(r) for r in table):
         raise _Propagate(REF)
     found = None
+    compare = _against(key)
     for row in table:
         first = row[0] if row else None
         if approximate:
             if first is None or _rank(first) != _rank(key):
                 continue
-            if _safe_compare("<=", first, key):
+            if compare("<=", first):
                 found = row
             else:
                 break
-        elif first is not None and _safe_compare("=", first, key):
+        elif first is not None and compare("=", first):
             found = row
             break
     if found is None:

@@ -168,7 +168,7 @@ def format_number(x: float) -> str:
 MAX_CELL_CHARS = 50_000
 """The longest text one cell may hold (the real service's limit)."""
 
-MAX_CELL_READS = 2_000_000
+MAX_CELL_READS = 1_000_000
 """The most work a spreadsheet's formulas do between two writes, in cells read (then
 ``#ERROR!`` for the formulas past it): a text read counts one more cell per 64 characters, and
 evaluating a formula counts :data:`FORMULA_CHAR_COST` cells per character of its text (an upper
@@ -292,9 +292,20 @@ class Spreadsheet:
         used_rows, used_cols = self.used(ws)
         r1, c1 = min(r1, max(used_rows, r0)), min(c1, max(used_cols, c0))
         self._charge((r1 - r0) * (c1 - c0))
-        grid = [[self.value(ws, r, c) for c in range(c0, c1)] for r in range(r0, r1)]
-        for row in grid:  # long texts cost what reading them costs
-            self._charge(sum(len(v) // 64 for v in row if isinstance(v, str)))
+        cells = ws.cells
+        grid: list[list[Value]] = []
+        texts = 0  # long texts cost what reading them costs
+        for r in range(r0, r1):
+            row: list[Value] = []
+            for c in range(c0, c1):
+                value = cells.get((r, c))
+                if isinstance(value, Formula):
+                    value = self.value(ws, r, c)
+                if isinstance(value, str):
+                    texts += len(value) >> 6
+                row.append(value)
+            grid.append(row)
+        self._charge(texts)
         return grid
 
     def _charge(self, cells: int) -> None:

@@ -290,10 +290,10 @@ def guarded_getattr(obj: Any, name: Any, default: Any = _MISSING) -> Any:
         if default is _MISSING:
             raise
         return default
-    return _dispatch_checked(guard_value(value), name)
+    return _dispatch_checked(guard_value(value), name, unbound=isinstance(obj, type))
 
 
-def _dispatch_checked(value: Any, name: str) -> Any:
+def _dispatch_checked(value: Any, name: str, unbound: bool = False) -> Any:
     """``value``, wrapped when it is a function the sandbox checks the arguments of.
 
     A function that looks functions up by name checks the names it is given; a writer that
@@ -303,7 +303,7 @@ def _dispatch_checked(value: Any, name: str) -> Any:
         if name in NAME_DISPATCHERS:
             return _names_checked(value, name)
         if name in TEXT_WRITERS:
-            return _text_only(value, name)
+            return _text_only(value, name, 1 if unbound else 0)
     return value
 
 
@@ -316,9 +316,16 @@ refuse a path or a buffer (the first argument, or ``path_or_buf``, ``buf``, ``pa
 _TARGETS = ("path_or_buf", "buf", "path", "path_or_buffer", "excel_writer")
 
 
-def _text_only(method: Any, name: str) -> Callable[..., Any]:
+def _text_only(method: Any, name: str, target: int = 0) -> Callable[..., Any]:
+    """``method``, refusing a target: a target keyword, or its positional argument ``target``.
+
+    That is 1 when the method is reached through its class (``DataFrame.to_csv(frame, path)``).
+    """
+
     def call(*args: Any, **kwargs: Any) -> Any:
-        if (args and args[0] is not None) or any(kwargs.get(key) is not None for key in _TARGETS):
+        if (len(args) > target and args[target] is not None) or any(
+            kwargs.get(key) is not None for key in _TARGETS
+        ):
             raise Forbidden(
                 f"{name}() cannot write to a file or a buffer in the sandbox; call it without "
                 "one to get the text"
@@ -339,8 +346,8 @@ given through the sandbox, they refuse names starting with ``_`` (``agg('__class
 
 
 def _private_names(value: Any, depth: int = 0) -> bool:
-    if isinstance(value, str):
-        return value.startswith("_") or value in DENIED_ATTRIBUTES
+    if isinstance(value, str):  # a writer by name would escape its wrapper (apply("to_csv"))
+        return value.startswith("_") or value in DENIED_ATTRIBUTES or value in TEXT_WRITERS
     if depth < 3 and isinstance(value, list | tuple | set | frozenset):
         return any(_private_names(v, depth + 1) for v in value)
     if depth < 3 and isinstance(value, dict):

@@ -206,6 +206,11 @@ def test_an_action_past_the_action_space_is_refused_before_it_runs(env_id: str, 
     assert info["error"]["category"] == "resource_limit", info["error"]
     assert f"at most {limit}" in info["error"]["message"] and obs in env.observation_space
     assert reward == 0.0 and terminated == (mode == "program")
+    env.reset(seed=0)  # the refusal reports what any failed action of the language reports
+    *_, failed = env.step("x")
+    env.reset(seed=0)
+    *_, info = env.step(action)
+    assert set(info) >= set(failed), sorted(set(failed) - set(info))
     if not terminated:  # call mode: nothing ran, and the episode goes on to the gold
         results = [env.step(a) for a in task_env(env).oracle_actions()]
         assert results[-1][1] == 1.0

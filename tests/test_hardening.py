@@ -257,3 +257,13 @@ def test_a_large_outcome_comes_back_within_the_info_cap() -> None:
         text = value if isinstance(value, str) else json.dumps(value, default=str)
         assert len(text) <= MAX_OBSERVATION_CHARS + 2_000, key  # JSON escapes aside
     assert isinstance(info["prediction"], str) and info["prediction"].endswith("...[truncated]")
+
+
+def test_info_values_json_cannot_render_are_bounded_not_raised() -> None:
+    from toolgym.envs.bounds import bound_info
+
+    cycle: list = []
+    cycle.append(cycle)
+    info = bound_info({"a": {(1, 2): "x" * 100_000}, "b": cycle, "c": [1, 2]})
+    assert isinstance(info["a"], str) and len(info["a"]) <= 65_536
+    assert isinstance(info["b"], str) and info["c"] == [1, 2]

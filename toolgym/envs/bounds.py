@@ -22,7 +22,7 @@ import json
 from collections.abc import MutableMapping
 from typing import Any
 
-from toolgym.tools.budgets import measure
+from toolgym.tools.budgets import measure, short_repr
 
 MAX_OBSERVATION_CHARS = 65_536
 """The longest observation, error message or rendered info value one step returns."""
@@ -41,16 +41,20 @@ def bound_value(value: Any, cap: int = MAX_OBSERVATION_CHARS) -> Any:
     """``value`` when its JSON text fits in ``cap`` characters, else that text, truncated.
 
     Texts are cut as texts; containers are measured first (walking at most ``cap`` items), so
-    a value of any size costs at most what its first ``cap`` characters cost to render.
+    a value of any size costs at most what its first ``cap`` characters cost to render. A value
+    JSON cannot render (keys that are not text, a cycle) becomes its elided ``repr``.
     """
     if isinstance(value, str):
         return bound_text(value, cap)
     if value is None or isinstance(value, bool | int | float):
         return value
-    items, _ = measure(value, max_items=cap)
-    if items > cap:  # every item renders to at least one character
-        return bound_text(_json(value, cap), cap)
-    text = _json(value, cap + 1)
+    try:
+        items, _ = measure(value, max_items=cap)
+        if items > cap:  # every item renders to at least one character
+            return bound_text(_json(value, cap), cap)
+        text = _json(value, cap + 1)
+    except (TypeError, ValueError, RecursionError):  # not JSON (keys that are not text, a cycle)
+        return short_repr(value, cap)  # its repr, elided: a value that cannot be measured
     return value if len(text) <= cap else bound_text(text, cap)
 
 

@@ -502,10 +502,7 @@ class ToolEnv(gym.Env[str, str]):
         error = ToolCallError(
             RESOURCE_LIMIT, f"the action has {len(action)} characters; at most {limit}"
         )
-        if self.action_mode == "program":
-            attempt = Attempt(None, error=error, backend=self._backend)
-            return Execution(error.observation(), error, finished=True, attempt=attempt)
-        return Execution(error.observation(), error)
+        return self.language.refusal(error, self._backend, self.action_mode == "program")
 
     def _execute(self, action: str) -> Execution:
         try:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from toolgym.tools.backend import Attempt, Backend
 from toolgym.tools.budgets import DEFAULT_BUDGETS, Budgets, short_repr
@@ -36,6 +36,8 @@ class ApiProgramLanguage(ActionLanguage):
         constructors: the family's value constructors (``Loc``, ``Date``): a rendered call
             builds an argument of their type with them, from its JSON value as a JSON call would.
     """
+
+    refusal_info: ClassVar[Mapping[str, Any]] = {"warnings": [], "calls": []}
 
     name = "api_program"
     step_description = "one call (one line of code)"

@@ -12,7 +12,7 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 from urllib.parse import urlsplit
 
 from toolgym.simulators.http import Request, Response
@@ -48,6 +48,8 @@ class CurlLanguage(ActionLanguage):
     Args:
         max_body_chars: how much of a response body an observation shows.
     """
+
+    refusal_info: ClassVar[Mapping[str, Any]] = {"request": ""}  # nothing was requested
 
     name = "curl"
     step_description = "one curl command"

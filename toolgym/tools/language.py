@@ -18,6 +18,7 @@ of any family.
 from __future__ import annotations
 
 import ast
+import copy
 import importlib
 import keyword
 import re
@@ -98,8 +99,23 @@ class ActionLanguage(ABC):
     finish_word: ClassVar[str | None] = None
     """A word that ends a multi-step episode (``finish``), when the language has one."""
     budgets: Budgets = DEFAULT_BUDGETS
+    refusal_info: ClassVar[Mapping[str, Any]] = {}
+    """The info keys of a step that ran nothing (:meth:`refusal`), as the language's own failed
+    steps report them (``{"calls": []}``)."""
     """The limits of one action; ``max_action_chars`` is also the env's action space's length,
     and a longer action is refused before any of it is read."""
+
+    def refusal(self, error: ToolCallError, backend: Backend, program: bool) -> Execution:
+        """What an action refused before it ran (too long) gives.
+
+        ``error``, and in program mode the end of the episode with nothing done. A language whose steps show a page (and infos) overrides it to show them as its own
+        failed steps do.
+        """
+        info = copy.deepcopy(dict(self.refusal_info))
+        if program:
+            attempt = Attempt(None, error=error, backend=backend)
+            return Execution(error.observation(), error, True, attempt, info)
+        return Execution(error.observation(), error, info=info)
 
     @abstractmethod
     def run_program(self, text: str, backend: Backend) -> Execution:

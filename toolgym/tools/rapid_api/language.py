@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from toolgym.tools.backend import Attempt, Backend
 from toolgym.tools.budgets import DEFAULT_BUDGETS, Budgets
@@ -46,6 +46,8 @@ class FunctionCallLanguage(ActionLanguage):
     Args:
         budgets: limits on an action's size and nesting.
     """
+
+    refusal_info: ClassVar[Mapping[str, Any]] = {"code": 2, "calls": []}  # input error
 
     name = "function_calls"
     step_description = "one function call"

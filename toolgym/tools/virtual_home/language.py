@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from toolgym.tools.backend import Attempt, Backend
 from toolgym.tools.budgets import DEFAULT_BUDGETS, RESOURCE_LIMIT, Budgets
@@ -83,6 +83,8 @@ class AgentActionLanguage(ActionLanguage):
         tools: the 40 action tools.
         budgets: the action's limits (its length; the number of lines is :data:`MAX_LINES`).
     """
+
+    refusal_info: ClassVar[Mapping[str, Any]] = {"lines": 0}
 
     name = "agent_actions"
     step_description = "one Agent.<Action>(...) line"

@@ -135,6 +135,15 @@ class WebActionLanguage(ActionLanguage):
             attempt = Attempt(attempt.outcome, attempt.calls, error, attempt.text, attempt.backend)
         return Execution(shop.observation(), error, True, attempt, _info(shop))
 
+    def refusal(self, error: ToolCallError, backend: Backend, program: bool) -> Execution:
+        """A refused action shows the page and its actions, as a failed action does."""
+        shop = _shop_backend(backend)
+        if not program:
+            return Execution(shop.observation(), error, info=_info(shop))
+        attempt = shop.attempt()
+        attempt = Attempt(attempt.outcome, attempt.calls, error, attempt.text, attempt.backend)
+        return Execution(shop.observation(), error, True, attempt, _info(shop))
+
     def run_gold(self, gold: str, backend: Backend) -> Attempt:
         """Take the gold actions; one that is not carried out raises."""
         shop = _shop_backend(backend)

@@ -83,7 +83,11 @@ DEFAULT_OPEN_FILES = 1024
 
 
 def _memory_kb(pid: int, field: str) -> int:
-    text = Path(f"/proc/{pid}/status").read_text()
+    """A memory figure of ``pid`` from Linux's ``/proc`` (0 where there is none)."""
+    try:
+        text = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return 0
     match = re.search(rf"^{field}:\s+(\d+) kB", text, re.MULTILINE)
     return int(match.group(1)) if match else 0
 

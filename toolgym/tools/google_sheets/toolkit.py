@@ -135,8 +135,10 @@ def read_outcome(state: Mapping[str, Any], app: SheetsApp | None = None) -> dict
     app = app if app is not None else load_service(state)
     book = app.books[state["spreadsheet"]]
     ws = book.sheets[-1]
-    frame = sheet_frame(book, ws)
-    frame = frame.dropna(how="all").dropna(axis=1, how="all")
+    frame = sheet_frame(book, ws)  # its empty rows are dropped already
+    empty = frame.isna().all(axis=0)
+    if empty.any():  # dropna(axis=1, how="all"), without its cost when nothing goes
+        frame = frame.loc[:, ~empty.to_numpy()]
     n_rows, n_cols = frame.shape
     # The effective format of A1 .. (the original's window: as many rows as the frame has, the
     # header row counting, so its last row is not checked), as what differs from the default,
@@ -202,13 +204,15 @@ def sheet_frame(book: Spreadsheet, ws: Worksheet) -> Any:
     except pd.errors.EmptyDataError:  # nothing in the sheet (gspread_dataframe raises this too)
         return pd.DataFrame()
     frame.index = pd.Index(numbers, dtype="int64")
-    frame = frame.dropna(how="all", axis=0)
+    missing = frame.isna()  # computed once: dropna(how="all") and the empty columns below
+    rows = ~missing.all(axis=1).to_numpy()
+    if not rows.all():
+        frame, missing = frame[rows], missing[rows]
+    empty = missing.all(axis=0).to_numpy()
     empty_unnamed = [
         label
-        for label in frame.columns.to_numpy()
-        if isinstance(label, str)
-        and UNNAMED_COLUMN_NAME_PATTERN.search(label)
-        and frame[label].isna().all()
+        for label, blank in zip(frame.columns.to_numpy(), empty, strict=True)
+        if blank and isinstance(label, str) and UNNAMED_COLUMN_NAME_PATTERN.search(label)
     ]
     if empty_unnamed:
         frame = frame.drop(labels=empty_unnamed, axis=1)

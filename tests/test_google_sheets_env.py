@@ -373,3 +373,11 @@ def test_an_oversized_host_call_leaves_the_next_program_alone() -> None:
     _, reward, *_ = env.step(base.oracle_actions()[0])
     assert reward == 1.0
     env.close()
+
+
+def test_the_step_bench_times_a_step_and_its_floor() -> None:
+    from toolgym.tools.google_sheets.step_bench import run
+
+    result = run(tasks=2, repeat=1)
+    assert result["runs"] == 2 and result["step_s"] > 0 and result["floor_s"] > 0
+    assert result["ratio"] == result["step_s"] / result["floor_s"]

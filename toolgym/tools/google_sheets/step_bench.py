@@ -22,7 +22,6 @@ from typing import Any
 
 import gymnasium as gym
 
-from toolgym.envs.protocol import task_env
 from toolgym.tools.google_sheets.adapter import adapter
 from toolgym.tools.sandbox.worker import run_job
 
@@ -62,8 +61,8 @@ def _forked_run(job: dict[str, Any]) -> float:
 
 def run(tasks: int = 20, repeat: int = 3) -> dict[str, float]:
     """Median seconds of a gold step and of its floor, over ``tasks`` x ``repeat`` runs."""
-    env = gym.make(ENV_ID)
-    base = task_env(env)
+    env = gym.make(ENV_ID)  # registered when the toolgym package is imported (as ``-m`` does)
+    base: Any = env.unwrapped
     ids = list(base.task_ids[:tasks])
     jobs: list[tuple[Any, str, dict[str, Any]]] = []
     for task_id in ids:

@@ -27,41 +27,34 @@ from __future__ import annotations
 
 import functools
 import math
-import operator
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from toolgym.simulators.google_sheets.a1 import A1Error, A1Range, parse_a1
+from toolgym.simulators.google_sheets.cell_values import (
+    DIV0,
+    NA,
+    NAME,
+    NUM,
+    PARSE,
+    REF,
+    VALUE,
+    CellError,
+    Value,
+    to_bool,
+    to_number,
+    to_text,
+)
+from toolgym.simulators.google_sheets.cell_values import Propagate as _Propagate
+from toolgym.simulators.google_sheets.cell_values import against as _against
+from toolgym.simulators.google_sheets.cell_values import compare as _compare
+from toolgym.simulators.google_sheets.cell_values import rank as _rank
+from toolgym.simulators.google_sheets.cell_values import safe_compare as _safe_compare
 
-
-@dataclass(frozen=True)
-class CellError:
-    """An error value (``#DIV/0!``); it propagates through what uses it."""
-
-    code: str
-
-    def __str__(self) -> str:
-        return self.code
-
-
-DIV0 = CellError("#DIV/0!")
-VALUE = CellError("#VALUE!")
-REF = CellError("#REF!")
-NAME = CellError("#NAME?")
-NA = CellError("#N/A")
-NUM = CellError("#NUM!")
-PARSE = CellError("#ERROR!")
-
-Value = float | int | str | bool | CellError | None
 Resolver = Callable[[A1Range], list[list[Value]]]
 """Returns the values of a range (rows of cells) on the sheet the range names (or the formula's)."""
-
-
-class _Propagate(Exception):
-    def __init__(self, error: CellError) -> None:
-        self.error = error
 
 
 class FormulaSyntaxError(ValueError):
@@ -216,75 +209,6 @@ def parse_formula(text: str) -> _Node:
 # -- values ---------------------------------------------------------------------------------------
 
 
-def to_number(value: Value) -> float:
-    """A value in arithmetic (empty is 0, TRUE is 1, numeric text its number)."""
-    if isinstance(value, CellError):
-        raise _Propagate(value)
-    if value is None or value == "":
-        return 0.0
-    if isinstance(value, bool):
-        return 1.0 if value else 0.0
-    if isinstance(value, int | float):
-        return float(value)
-    try:
-        return float(str(value).strip().replace(",", ""))
-    except ValueError:
-        raise _Propagate(VALUE) from None
-
-
-def to_text(value: Value) -> str:
-    """A value as text (numbers without a trailing ``.0``)."""
-    if isinstance(value, CellError):
-        raise _Propagate(value)
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "TRUE" if value else "FALSE"
-    if isinstance(value, float):
-        return str(int(value)) if value.is_integer() and abs(value) < 1e15 else repr(value)
-    return str(value)
-
-
-def to_bool(value: Value) -> bool:
-    """A value as a condition."""
-    if isinstance(value, CellError):
-        raise _Propagate(value)
-    if isinstance(value, str):
-        if value.upper() in ("TRUE", "FALSE"):
-            return value.upper() == "TRUE"
-        if value == "":
-            return False
-        raise _Propagate(VALUE)
-    return bool(to_number(value))
-
-
-def _rank(value: Value) -> int:
-    if isinstance(value, bool):
-        return 2
-    if isinstance(value, str):
-        return 1
-    return 0
-
-
-def _compare(op: str, a: Value, b: Value) -> bool:
-    for v in (a, b):
-        if isinstance(v, CellError):
-            raise _Propagate(v)
-    a = 0.0 if a is None and not isinstance(b, str) else ("" if a is None else a)
-    b = 0.0 if b is None and not isinstance(a, str) else ("" if b is None else b)
-    ka: Any
-    kb: Any
-    if _rank(a) != _rank(b):
-        ka, kb = _rank(a), _rank(b)
-    elif isinstance(a, str):
-        ka, kb = a.lower(), str(b).lower()
-    else:
-        ka, kb = float(a), float(b)  # type: ignore[arg-type]
-    return {
-        "=": ka == kb, "<>": ka != kb, "<": ka < kb, ">": ka > kb, "<=": ka <= kb, ">=": ka >= kb,
-    }[op]  # fmt: skip
-
-
 def _round_half_away(x: float, digits: int) -> float:
     factor = 10.0**digits
     return math.copysign(math.floor(abs(x) * factor + 0.5) / factor, x)
@@ -342,29 +266,6 @@ def _numbers(ctx: _Context, nodes: tuple[_Node, ...]) -> list[float]:
     return out
 
 
-_OPS: dict[str, Callable[[Any, Any], bool]] = {
-    "=": operator.eq, "<>": operator.ne, "<": operator.lt, ">": operator.gt, "<=": operator.le,
-    ">=": operator.ge,
-}  # fmt: skip
-
-
-def _against(key: Value) -> Callable[[str, Value], bool]:
-    """``_safe_compare(op, v, key)`` for many ``v``, with a text ``key`` lowered once.
-
-    A 50,000-character key is then not lowered again for every cell it meets.
-    """
-    if not isinstance(key, str):
-        return lambda op, v: _safe_compare(op, v, key)
-    lowered = key.lower()
-
-    def compare(op: str, v: Value) -> bool:
-        if v is None or isinstance(v, str):  # text against text (an empty cell is "")
-            return _OPS[op]((v or "").lower(), lowered)
-        return _safe_compare(op, v, key)
-
-    return compare
-
-
 def _criterion(value: Value) -> Callable[[Value], bool]:
     text = to_text(value)
     match = re.match(r"^(<>|<=|>=|=|<|>)(.*)$", text)
@@ -378,13 +279,6 @@ def _criterion(value: Value) -> Callable[[Value], bool]:
     return lambda v: (
         isinstance(v, int | float) and not isinstance(v, bool) and _safe_compare(op, v, number)
     )
-
-
-def _safe_compare(op: str, a: Value, b: Value) -> bool:
-    try:
-        return _compare(op, a, b)
-    except _Propagate:
-        return False
 
 
 def _vlookup(ctx: _Context, args: tuple[_Node, ...]) -> Value:

@@ -287,13 +287,13 @@ def test_latency(app: CatApiApp) -> None:
 
 
 def test_stored_state_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    from toolgym.simulators import cat_api
+    from toolgym.simulators.cat_api import requests_rules
 
     app = CatApiApp()
     image = BENCHMARK_IMAGE_IDS[0]
     long = call(app, "POST", "/votes", {"image_id": image, "value": 1, "sub_id": "s" * 500_000})
     assert long.status == 400 and b"at most 255 characters" in long.body
-    monkeypatch.setattr(cat_api, "MAX_STORED", len(app.favourites) + 2)
+    monkeypatch.setattr(requests_rules, "MAX_STORED", len(app.favourites) + 2)
     for k in range(2):
         added = call(app, "POST", "/favourites", {"image_id": image, "sub_id": f"u{k}"})
         assert added.status == 200, added.body

@@ -84,6 +84,18 @@ from toolgym.simulators.cat_api.catalog import (
     is_extra_image_id,
     is_image_id,
 )
+from toolgym.simulators.cat_api.requests_rules import (
+    FALSE_WORDS,
+    MAX_LIST_LIMIT,
+    MAX_STORED,
+    MAX_SUB_ID_CHARS,
+    TRUE_WORDS,
+    HttpError,
+    body_fields,
+    check_room,
+    csv_items,
+    int_param,
+)
 from toolgym.simulators.http import HttpApp, Request, Response
 from toolgym.simulators.seeding import stable_rng, stable_seed
 
@@ -94,41 +106,11 @@ SEED_FAVOURITE_IMAGE_IDS: tuple[str, ...] = ("dv0", "tu", "tF_6-Beo_", "-8roc4vi
 
 API_HOST = "api.thecatapi.com"
 _EPOCH = dt.datetime(2023, 1, 9, 8, 0, 0)
-_MAX_LIST_LIMIT = 100
-
-MAX_SUB_ID_CHARS = 255
-"""The longest ``sub_id`` a favourite or vote stores (longer: 400)."""
-MAX_STORED = 10_000
-"""The most favourites, and the most votes, one account holds (past it: 400 until some are
-deleted), so a long-running service's memory stays bounded."""
 _NUMERIC_ID = re.compile(r"[0-9]{1,16}")
-_TRUE = {"1", "true", "yes"}
-_FALSE = {"0", "false", "no"}
-
-
-class _HttpError(Exception):
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
 
 
 def _timestamp(seconds: int) -> str:
     return (_EPOCH + dt.timedelta(seconds=seconds)).strftime("%Y-%m-%dT%H:%M:%S.000Z")
-
-
-def _int_param(params: dict[str, str], name: str, default: int) -> int:
-    raw = params.get(name, "").strip()
-    if not raw:
-        return default
-    try:
-        return int(raw)
-    except ValueError:
-        raise _HttpError(400, f"INVALID_PARAMETER - {name} must be an integer") from None
-
-
-def _csv(raw: str) -> list[str]:
-    return [p.strip() for p in raw.split(",") if p.strip()]
 
 
 class CatApiApp(HttpApp):
@@ -359,7 +341,7 @@ class CatApiApp(HttpApp):
         """Answer one request; never raises."""
         try:
             return self._route(request)
-        except _HttpError as e:
+        except HttpError as e:
             return Response.json_body(e.status, {"message": e.message, "status": e.status})
         except Exception as e:  # pragma: no cover - a bug must not crash an episode
             message = f"INTERNAL_ERROR - {type(e).__name__}"
@@ -367,10 +349,10 @@ class CatApiApp(HttpApp):
 
     def _route(self, request: Request) -> Response:
         if request.host != API_HOST:
-            raise _HttpError(404, f"NOT_FOUND - unknown host {request.host!r}")
+            raise HttpError(404, f"NOT_FOUND - unknown host {request.host!r}")
         parts = request.path.strip("/").split("/")
         if len(parts) < 2 or parts[0] != "v1":
-            raise _HttpError(404, f"NOT_FOUND - no route for {request.path}")
+            raise HttpError(404, f"NOT_FOUND - no route for {request.path}")
         resource, rest, method = parts[1], parts[2:], request.method
         if resource == "images" and rest == ["search"]:
             self._allow(method, "GET")
@@ -394,22 +376,22 @@ class CatApiApp(HttpApp):
             if resource == "favourites":
                 key = self._resolve_favourite(rest[0])
                 if key is None:
-                    raise _HttpError(404, "NO_FAVOURITE_FOUND - no favourite with this id")
+                    raise HttpError(404, "NO_FAVOURITE_FOUND - no favourite with this id")
             else:
                 key = int(rest[0]) if _NUMERIC_ID.fullmatch(rest[0]) else None
                 if key not in self._state["votes"]:
-                    raise _HttpError(404, "NO_VOTE_FOUND - no vote with this id")
+                    raise HttpError(404, "NO_VOTE_FOUND - no vote with this id")
             store = self._state[resource]
             if method == "GET":
                 return Response.json_body(200, store[key])
             del store[key]
             return Response.json_body(200, {"message": "SUCCESS"})
-        raise _HttpError(404, f"NOT_FOUND - no route for {request.path}")
+        raise HttpError(404, f"NOT_FOUND - no route for {request.path}")
 
     @staticmethod
     def _allow(method: str, *allowed: str) -> None:
         if method not in allowed:
-            raise _HttpError(405, f"METHOD_NOT_ALLOWED - use {' or '.join(allowed)}")
+            raise HttpError(405, f"METHOD_NOT_ALLOWED - use {' or '.join(allowed)}")
 
     def _key_ok(self, request: Request) -> bool:
         key = request.header("x-api-key")
@@ -417,7 +399,7 @@ class CatApiApp(HttpApp):
 
     def _authenticate(self, request: Request) -> None:
         if not self._key_ok(request):
-            raise _HttpError(
+            raise HttpError(
                 401,
                 "AUTHENTICATION_ERROR - you need to send your API Key as the 'x-api-key' header",
             )
@@ -428,26 +410,27 @@ class CatApiApp(HttpApp):
         params = {k.strip().lower(): v for k, v in request.query if k.strip()}
         size = params.get("size", "med").strip().lower() or "med"
         if size not in SIZES:
-            raise _HttpError(400, f"INVALID_PARAMETER - size must be one of {', '.join(SIZES)}")
-        mimes = frozenset(m.lower() for m in _csv(params.get("mime_types", "")))
+            raise HttpError(400, f"INVALID_PARAMETER - size must be one of {', '.join(SIZES)}")
+        mimes = frozenset(m.lower() for m in csv_items(params.get("mime_types", "")))
         mimes = frozenset({"jpeg": "jpg"}.get(m, m) for m in mimes) or frozenset(MIME_TYPES)
         if not mimes <= MIME_TYPES.keys():
-            raise _HttpError(400, "INVALID_PARAMETER - mime_types are jpg, png and gif")
+            raise HttpError(400, "INVALID_PARAMETER - mime_types are jpg, png and gif")
         order = params.get("order", "RANDOM").strip().upper() or "RANDOM"
         if order not in ("ASC", "DESC", "RANDOM"):
-            raise _HttpError(400, "INVALID_PARAMETER - order must be ASC, DESC or RANDOM")
+            raise HttpError(400, "INVALID_PARAMETER - order must be ASC, DESC or RANDOM")
         cap = 100 if self._key_ok(request) else 25
-        limit = min(max(_int_param(params, "limit", 1), 1), cap)
-        page = max(_int_param(params, "page", 0), 0)
+        limit = min(max(int_param(params, "limit", 1), 1), cap)
+        page = max(int_param(params, "page", 0), 0)
         breeds = frozenset(
-            b.lower() for b in _csv(params.get("breed_ids", "")) + _csv(params.get("breeds", ""))
+            b.lower()
+            for b in csv_items(params.get("breed_ids", "")) + csv_items(params.get("breeds", ""))
         )
         try:
-            categories = frozenset(int(c) for c in _csv(params.get("category_ids", "")))
+            categories = frozenset(int(c) for c in csv_items(params.get("category_ids", "")))
         except ValueError:
-            raise _HttpError(400, "INVALID_PARAMETER - category_ids must be integers") from None
+            raise HttpError(400, "INVALID_PARAMETER - category_ids must be integers") from None
         has_raw = params.get("has_breeds", "").strip().lower()
-        has_breeds = True if has_raw in _TRUE else False if has_raw in _FALSE else None
+        has_breeds = True if has_raw in TRUE_WORDS else False if has_raw in FALSE_WORDS else None
         hits = self.catalog.select(mimes, has_breeds, breeds, categories)
         start = page * limit
         if order == "ASC":
@@ -475,11 +458,11 @@ class CatApiApp(HttpApp):
 
     def _list(self, request: Request, resource: str) -> list[dict[str, Any]]:
         params = request.params
-        limit = min(max(_int_param(params, "limit", _MAX_LIST_LIMIT), 1), _MAX_LIST_LIMIT)
-        page = max(_int_param(params, "page", 0), 0)
+        limit = min(max(int_param(params, "limit", MAX_LIST_LIMIT), 1), MAX_LIST_LIMIT)
+        page = max(int_param(params, "page", 0), 0)
         order = params.get("order", "ASC").strip().upper() or "ASC"
         if order not in ("ASC", "DESC"):
-            raise _HttpError(400, "INVALID_PARAMETER - order must be ASC or DESC")
+            raise HttpError(400, "INVALID_PARAMETER - order must be ASC or DESC")
         store = self._state[resource]
         keys = sorted(store, reverse=order == "DESC")
         if "sub_id" in params:
@@ -488,28 +471,11 @@ class CatApiApp(HttpApp):
         return [store[k] for k in keys[page * limit : page * limit + limit]]
 
     def _body(self, request: Request) -> tuple[str, str | None, dict[str, Any]]:
-        try:
-            body = request.json()
-        except (ValueError, UnicodeDecodeError):
-            raise _HttpError(400, "INVALID_BODY - the body must be JSON") from None
-        if not isinstance(body, dict):
-            raise _HttpError(400, "INVALID_BODY - the body must be a JSON object")
-        image_id = body.get("image_id")
-        if not isinstance(image_id, str) or not image_id:
-            raise _HttpError(400, 'INVALID_BODY - "image_id" is required and must be a string')
-        sub_id = body.get("sub_id")
-        if sub_id is not None and not isinstance(sub_id, str):
-            raise _HttpError(400, 'INVALID_BODY - "sub_id" must be a string')
-        if sub_id is not None and len(sub_id) > MAX_SUB_ID_CHARS:
-            raise _HttpError(
-                400,
-                f'INVALID_BODY - "sub_id" is at most {MAX_SUB_ID_CHARS} characters; '
-                f"got {len(sub_id)}",
-            )
+        image_id, sub_id, body = body_fields(request)
         if self._image_of(image_id) is None:
             if self.catalog.version == 0:  # the words of the version-0 world, kept as they were
-                raise _HttpError(400, f"INVALID_IMAGE_ID - no image with id {image_id!r}")
-            raise _HttpError(
+                raise HttpError(400, f"INVALID_IMAGE_ID - no image with id {image_id!r}")
+            raise HttpError(
                 400,
                 f"INVALID_IMAGE_ID - no image with id {image_id[:40]!r} ({IMAGE_ID_RULE})",
             )
@@ -522,10 +488,10 @@ class CatApiApp(HttpApp):
     def _add_favourite(self, request: Request) -> dict[str, Any]:
         image_id, sub_id, _ = self._body(request)
         state = self._state
-        _check_room(state["favourites"], "favourites")
+        check_room(state["favourites"], "favourites")
         for fav in state["favourites"].values():
             if fav["image_id"] == image_id and fav["sub_id"] == sub_id:
-                raise _HttpError(
+                raise HttpError(
                     400,
                     "DUPLICATE_FAVOURITE - favourites are unique for account + image_id + sub_id",
                 )
@@ -548,9 +514,9 @@ class CatApiApp(HttpApp):
         image_id, sub_id, body = self._body(request)
         value = body.get("value")
         if isinstance(value, bool) or not isinstance(value, int) or value not in (1, -1):
-            raise _HttpError(400, "INVALID_VALUE - value must be 1 (up) or -1 (down)")
+            raise HttpError(400, "INVALID_VALUE - value must be 1 (up) or -1 (down)")
         state = self._state
-        _check_room(state["votes"], "votes")
+        check_room(state["votes"], "votes")
         vote_id = state["next_vote_id"]
         state["next_vote_id"] += 1
         image = self._image(image_id)
@@ -570,14 +536,6 @@ class CatApiApp(HttpApp):
             "value": value,
             "country_code": "US",
         }
-
-
-def _check_room(store: dict[int, Any], what: str) -> None:
-    if len(store) >= MAX_STORED:
-        raise _HttpError(
-            400,
-            f"LIMIT_REACHED - an account holds at most {MAX_STORED} {what}; delete some first",
-        )
 
 
 __all__ = [

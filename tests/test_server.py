@@ -19,9 +19,8 @@ REQUEST = (
 )
 
 
-@pytest.fixture
-def server() -> Iterator[Server]:
-    srv = Server(CatApiApp(), idle_timeout=2)
+def running(srv: Server) -> Iterator[Server]:
+    """``srv`` serving on a thread until the test is done."""
     thread = threading.Thread(target=srv.serve_forever, daemon=True)
     thread.start()
     try:
@@ -29,6 +28,11 @@ def server() -> Iterator[Server]:
     finally:
         srv.shutdown()
         thread.join(timeout=5)
+
+
+@pytest.fixture
+def server() -> Iterator[Server]:
+    yield from running(Server(CatApiApp(), idle_timeout=2))
 
 
 def exchange(port: int, raw: bytes, timeout: float = 10.0) -> bytes:
@@ -156,14 +160,7 @@ def strict() -> Iterator[Server]:
     limits = ServerLimits(
         max_head_bytes=8192, max_headers=20, request_deadline_s=1.5, max_connections=16
     )
-    srv = Server(CatApiApp(), idle_timeout=30, limits=limits)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield srv
-    finally:
-        srv.shutdown()
-        thread.join(timeout=5)
+    yield from running(Server(CatApiApp(), idle_timeout=30, limits=limits))
 
 
 def read_all(sock: socket.socket) -> bytes:

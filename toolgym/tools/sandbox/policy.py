@@ -322,14 +322,28 @@ def _text_only(method: Any, name: str, target: int = 0) -> Callable[..., Any]:
     That is 1 when the method is reached through its class (``DataFrame.to_csv(frame, path)``).
     """
 
-    def call(*args: Any, **kwargs: Any) -> Any:
+    def refusal(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str | None:
         if (len(args) > target and args[target] is not None) or any(
             kwargs.get(key) is not None for key in _TARGETS
         ):
-            raise Forbidden(
+            return (
                 f"{name}() cannot write to a file or a buffer in the sandbox; call it without "
                 "one to get the text"
             )
+        return None
+
+    return _checked(method, refusal)
+
+
+def _checked(
+    method: Any, refusal: Callable[[tuple[Any, ...], dict[str, Any]], str | None]
+) -> Callable[..., Any]:
+    """``method`` for agent code: a call ``refusal`` finds a reason against raises it."""
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        reason = refusal(args, kwargs)
+        if reason is not None:
+            raise Forbidden(reason)
         return method(*args, **kwargs)
 
     call._sandbox_exposed = True  # type: ignore[attr-defined]
@@ -356,16 +370,15 @@ def _private_names(value: Any, depth: int = 0) -> bool:
 
 
 def _names_checked(method: Any, name: str) -> Callable[..., Any]:
-    def call(*args: Any, **kwargs: Any) -> Any:
+    def refusal(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str | None:
         if _private_names(args) or _private_names(kwargs):
-            raise Forbidden(
+            return (
                 f"{name}() cannot be given names starting with '_' or the names the sandbox "
                 "refuses (eval, query, style, ...)"
             )
-        return method(*args, **kwargs)
+        return None
 
-    call._sandbox_exposed = True  # type: ignore[attr-defined]
-    return call
+    return _checked(method, refusal)
 
 
 def guarded_import(

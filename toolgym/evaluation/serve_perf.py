@@ -183,7 +183,6 @@ def run(
         out["normal_s"] = max(t for t, _ in timed)
         out["normal_median_s"] = statistics.median(t for t, _ in timed)
         out["answered"] = sum(status > 0 for _, status in timed)
-        out["server_open_files_limit"] = _open_files_limit(proc.pid)
     with _server(service, server_path) as (proc, port):  # a fresh server: its peak is the flood's
         _request(port)
         before = _memory_kb(proc.pid, "VmHWM")
@@ -198,14 +197,6 @@ def run(
         out["flood_rss_growth_mb"] = (_memory_kb(proc.pid, "VmHWM") - before) / 1024
         out["after_flood_s"], out["after_flood_status"] = _request(port)
     return out
-
-
-def _open_files_limit(pid: int) -> str:
-    with contextlib.suppress(OSError):
-        for line in Path(f"/proc/{pid}/limits").read_text().splitlines():
-            if line.startswith("Max open files"):
-                return line.split()[3]
-    return "?"
 
 
 def format_result(result: dict[str, Any]) -> str:

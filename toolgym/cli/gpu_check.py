@@ -400,6 +400,10 @@ def main(argv: list[str] | None = None) -> int:
     }
     start = time.perf_counter()
     sections = ["parity"] if args.cpu_only else [s for s in SECTIONS if s not in args.skip]
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    stem = f"gpu-check-{slug(name)}"
+    page = ""
     with tempfile.TemporaryDirectory(prefix="toolgym-gpu-check-") as work:
         args.work = work
         for section in sections:
@@ -411,15 +415,19 @@ def main(argv: list[str] | None = None) -> int:
                 report["failures"][section] = traceback.format_exc()[-3000:]
             report["sections_s"][section] = time.perf_counter() - began
             print(f"[{section}] {report['sections_s'][section]:.0f} s", flush=True)
-    report["wall_s"] = time.perf_counter() - start
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    stem = f"gpu-check-{slug(name)}"
+            report["wall_s"] = time.perf_counter() - start
+            # Written after every section, so a check stopped part-way keeps what it measured.
+            page = _write(report, out, stem)
+    print(page)
+    return 1 if report["failures"] else 0
+
+
+def _write(report: dict[str, Any], out: Path, stem: str) -> str:
+    """Write the report's JSON and markdown to ``out``; the markdown."""
     (out / f"{stem}.json").write_text(json.dumps(report, indent=1, default=str) + "\n")
     page = markdown(report)
     (out / f"{stem}.md").write_text(page + "\n")
-    print(page)
-    return 1 if report["failures"] else 0
+    return page
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "toolgym"
 
 LAYERS = (
     "_version",
+    "lazy",
     "errors",
     "simulators",
     "tools",

@@ -13,7 +13,8 @@ from conftest import samples_dir
 
 from toolgym.benchmarks.call_metrics import parse_calling_list
 from toolgym.benchmarks.seal_tools import SUITE, generate_split, load_instance_tasks, train_task
-from toolgym.benchmarks.seal_tools.checker import BREAKDOWN, METRICS, gold_calls
+from toolgym.benchmarks.seal_tools.checker import gold_calls
+from toolgym.benchmarks.seal_tools.metrics import BREAKDOWN, METRICS
 from toolgym.benchmarks.tasks import Task
 from toolgym.envs.protocol import task_env
 from toolgym.evaluation.records import EpisodeRecord

@@ -74,7 +74,7 @@ tables), ``render_mode``, ``timeout_s`` (the wall-clock and CPU limit of one pro
 
 from __future__ import annotations
 
-from toolgym.benchmarks.google_sheets.checker import SHEETS_METRICS
+from toolgym.benchmarks.google_sheets.metrics import SHEETS_METRICS
 from toolgym.envs.spec import BenchAction, FamilySpec, PromptDefaults, VersionSpec
 
 FIVE_CALLS = BenchAction(

@@ -77,7 +77,7 @@ cache folder or a saved cache file), ``schema_style`` (``"strict"``/``"upstream"
 
 from __future__ import annotations
 
-from toolgym.benchmarks.rapid_api.checker import BREAKDOWN, METRICS
+from toolgym.benchmarks.rapid_api.metrics import BREAKDOWN, METRICS
 from toolgym.envs.spec import FamilySpec, PromptDefaults, VersionSpec
 
 SPEC = FamilySpec(

@@ -80,7 +80,7 @@ any world), ``render_mode`` (``None``/``"ansi"``).
 
 from __future__ import annotations
 
-from toolgym.benchmarks.seal_tools.checker import BREAKDOWN, METRICS
+from toolgym.benchmarks.seal_tools.metrics import BREAKDOWN, METRICS
 from toolgym.envs.spec import FamilySpec, PromptDefaults, VersionSpec
 
 SPEC = FamilySpec(

@@ -71,7 +71,7 @@ default 4000), ``show_scene`` (whether observations list the objects' positions,
 
 from __future__ import annotations
 
-from toolgym.benchmarks.tabletop.checker import BREAKDOWN, METRICS
+from toolgym.benchmarks.tabletop.metrics import BREAKDOWN, METRICS
 from toolgym.envs.spec import BenchAction, FamilySpec, PromptDefaults, VersionSpec
 
 SORT_BY_COLOR = BenchAction(

@@ -71,7 +71,7 @@ tasks are built for any world), ``render_mode`` (``None``/``"ansi"``).
 
 from __future__ import annotations
 
-from toolgym.benchmarks.virtual_home.checker import METRICS
+from toolgym.benchmarks.virtual_home.metrics import METRICS
 from toolgym.envs.spec import BenchAction, FamilySpec, PromptDefaults, VersionSpec
 
 TWENTY_ACTIONS = BenchAction(

@@ -66,7 +66,7 @@ belong to world 0), ``render_mode`` (``None``/``"ansi"``).
 
 from __future__ import annotations
 
-from toolgym.benchmarks.web_shop.checker import METRICS
+from toolgym.benchmarks.web_shop.metrics import METRICS
 from toolgym.envs.spec import FamilySpec, PromptDefaults, VersionSpec
 
 SPEC = FamilySpec(

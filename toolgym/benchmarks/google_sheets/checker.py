@@ -18,19 +18,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from toolgym.benchmarks.score import Checker, MetricSpec, Score
+from toolgym.benchmarks.score import Checker, Score
 from toolgym.benchmarks.tasks import Task
 from toolgym.errors import TaskFileError
 from toolgym.simulators.google_sheets.a1 import column_letters
 from toolgym.tools.backend import Attempt
 from toolgym.tools.errors import WRONG_ARGUMENTS
-
-SHEETS_METRICS: tuple[MetricSpec, ...] = (
-    MetricSpec("success", "success rate"),
-    MetricSpec("executable", "executable rate"),
-    MetricSpec("cells", "mean cell accuracy"),
-)
-"""The metrics of the Sheets family."""
 
 
 def _grid(outcome: dict[str, Any]) -> list[list[Any]]:

@@ -30,26 +30,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from toolgym.benchmarks.call_metrics import count_calls, episode_metrics, sopr_precheck
-from toolgym.benchmarks.score import Checker, MetricSpec, Score
+from toolgym.benchmarks.score import Checker, Score
 from toolgym.benchmarks.tasks import Task
 from toolgym.errors import TaskFileError
 from toolgym.tools.backend import Attempt
 from toolgym.tools.errors import GOAL_NOT_MET
 from toolgym.tools.rapid_api.actions import parse_actions
 from toolgym.tools.rapid_api.functions import FINISH, GIVE_ANSWER, GIVE_UP, RETRIEVE
-
-METRICS = (
-    MetricSpec("success", "pass rate"),
-    MetricSpec("precheck", "SoPR pre-check passed"),
-    MetricSpec("calls_ok", "relevant APIs answered"),
-    MetricSpec("grounded", "answer grounded"),
-    MetricSpec("tool_f1", "tool F1"),
-    MetricSpec("param_f1", "parameter F1"),
-    MetricSpec("executable", "executable rate"),
-)
-
-BREAKDOWN = "group"
-"""The metric that groups episodes in the per-group table."""
 
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
 _SPACES = re.compile(r"\s+")

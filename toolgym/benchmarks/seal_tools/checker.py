@@ -44,7 +44,8 @@ from toolgym.benchmarks.call_metrics import (
     resolve_references,
     scores,
 )
-from toolgym.benchmarks.score import Checker, MetricSpec, Score
+from toolgym.benchmarks.score import Checker, Score
+from toolgym.benchmarks.seal_tools.metrics import BREAKDOWN
 from toolgym.benchmarks.tasks import Task
 from toolgym.errors import TaskFileError
 from toolgym.simulators.seal_tools import is_reference
@@ -52,39 +53,8 @@ from toolgym.tools.backend import Attempt
 from toolgym.tools.errors import NON_EXECUTABLE, WRONG_API, WRONG_ARGUMENTS
 from toolgym.tools.seal_tools.calls import is_call, is_numbered
 
-BREAKDOWN = "kind"
-"""The metric that groups episodes: the task's kind."""
-
 KINDS = ("single", "multiple", "nested")
 """The kinds of task: one call, independent calls, calls that take earlier responses."""
-
-
-def _pooled(key: str, title: str, correct: str, *denominators: str) -> MetricSpec:
-    tops = (correct,) * len(denominators)
-    return MetricSpec(key, title, pooled=(tops, denominators))
-
-
-METRICS = (
-    MetricSpec("success", "success rate"),
-    _pooled("format_acc", "Format ACC", "n_correct_format", "n_instances"),
-    _pooled("tool_p", "Tool P", "n_correct_api", "n_predict_api"),
-    _pooled("tool_r", "Tool R", "n_correct_api", "n_gold_api"),
-    _pooled("tool_f1", "Tool F1", "n_correct_api", "n_predict_api", "n_gold_api"),
-    _pooled("param_p", "Parameter P", "n_correct_param", "n_predict_param"),
-    _pooled("param_r", "Parameter R", "n_correct_param", "n_gold_param"),
-    _pooled("param_f1", "Parameter F1", "n_correct_param", "n_predict_param", "n_gold_param"),
-    _pooled(
-        "tool_f1_1to1", "Tool F1 (one-to-one)", "n_correct_api_1to1", "n_predict_api", "n_gold_api"
-    ),
-    _pooled(
-        "param_f1_1to1",
-        "Parameter F1 (one-to-one)",
-        "n_correct_param_1to1",
-        "n_predict_param",
-        "n_gold_param",
-    ),
-)
-"""The family's metrics (Seal-Tools' table, plus success and the one-to-one F1s)."""
 
 
 def gold_calls(text: str) -> list[Any] | None:

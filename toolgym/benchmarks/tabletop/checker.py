@@ -15,24 +15,15 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from toolgym.benchmarks.score import Checker, MetricSpec, Score
+from toolgym.benchmarks.score import Checker, Score
 from toolgym.benchmarks.tabletop.checks import THRESHOLD, check, original_diagonal
+from toolgym.benchmarks.tabletop.metrics import BREAKDOWN
 from toolgym.benchmarks.tabletop.templates import BY_ID, OBJECT_FIELDS, match_template
 from toolgym.benchmarks.tasks import Task
 from toolgym.errors import TaskFileError
 from toolgym.simulators.tabletop.scene import object_positions
 from toolgym.tools.backend import Attempt
 from toolgym.tools.errors import GOAL_NOT_MET
-
-METRICS = (
-    MetricSpec("success", "success rate"),
-    MetricSpec("executable", "executable rate"),
-    MetricSpec("original_success", "success rate (original checks)"),
-)
-"""The metrics a Tabletop summary averages."""
-
-BREAKDOWN = "template"
-"""The metric that groups episodes in the per-template table."""
 
 
 def task_template(task: Task) -> tuple[str, Mapping[str, Any]] | None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from toolgym.benchmarks.score import Checker, MetricSpec, Score
+from toolgym.benchmarks.score import Checker, Score
 from toolgym.benchmarks.tasks import Task
 from toolgym.benchmarks.virtual_home.grounding import best_lcs, ground
 from toolgym.errors import TaskFileError
@@ -29,15 +29,6 @@ from toolgym.tools.errors import GOAL_NOT_MET
 from toolgym.tools.faults import SERVICE_ERROR
 from toolgym.tools.virtual_home.language import program_lines
 from toolgym.tools.virtual_home.objects import valid_object_lists
-
-METRICS = (
-    MetricSpec("lcs", "LCS score"),
-    MetricSpec("executable", "executable rate"),
-    MetricSpec("strict_executable", "strict executable rate"),
-    MetricSpec("goal", "goal satisfied rate"),
-    MetricSpec("success", "success rate"),
-)
-"""The family's metrics; the paper shows executability and LCS."""
 
 
 class HouseholdCheck(Checker):

@@ -11,16 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from toolgym.benchmarks.score import Checker, MetricSpec, Score
+from toolgym.benchmarks.score import Checker, Score
 from toolgym.benchmarks.tasks import Task
 from toolgym.tools.backend import Attempt
 from toolgym.tools.errors import GOAL_NOT_MET
-
-METRICS = (
-    MetricSpec("reward", "mean reward"),
-    MetricSpec("success", "reward 1 rate"),
-    MetricSpec("bought", "bought rate (original success)"),
-)
 
 _COMPONENTS = (
     "r_type",

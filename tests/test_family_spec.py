@@ -160,3 +160,24 @@ def test_the_bench_action_of_a_family_runs_on_its_task(spec) -> None:
     env.reset(options={"task_id": spec.bench.task_id})
     _, _, terminated, _, info = env.step(spec.bench.action)
     assert terminated and info["metrics"]["executable"], info["error"]
+
+
+def test_list_reads_builtin_rows_from_the_catalog_and_builds_the_others(
+    capsys: pytest.CaptureFixture,
+) -> None:
+    from toolgym.cli import main
+    from toolgym.envs import builtin_families
+    from toolgym.envs.catalog import built_row, stored_catalog
+
+    stored = stored_catalog()
+    builtin = [s.env_id(v.version) for s in builtin_families() for v in s.versions]
+    assert sorted(stored) == sorted(builtin)  # build-tasks --check compares the rows themselves
+    assert main(["list"]) == 0
+    out = capsys.readouterr().out
+    version = TODO_SPEC.versions[0]
+    todo = built_row(TODO_SPEC, version)  # a family registered at run time: built when listed
+    line = next(x for x in out.splitlines() if x.startswith(TODO_SPEC.env_id(version.version)))
+    assert f" {todo['tools']} " in line and todo["language"] in line
+    for env_id in builtin:
+        row = next(x for x in out.splitlines() if x.startswith(env_id + " "))
+        assert f" {stored[env_id]['tools']} " in row and stored[env_id]["language"] in row

@@ -26,7 +26,6 @@ from toolgym.cli.results_commands import add_parsers as add_results_parsers
 from toolgym.cli.rl_command import add_parser as add_rl_parser
 from toolgym.cli.training_commands import add_parsers as add_training_parsers
 from toolgym.envs import (
-    env_class,
     families,
     family,
     suite_names,
@@ -46,25 +45,26 @@ from toolgym.evaluation.runner import BACKENDS
 
 
 def _cmd_list(args: argparse.Namespace) -> int:
+    from toolgym.envs.catalog import built_row, stored_catalog
     from toolgym.evaluation.report import format_table
 
+    stored = stored_catalog()  # the built-in envs' rows; others are built here
     rows = []
     for spec in families():
         for version in spec.versions:
-            # the class itself, not gym.make: listing an older version is not using it
-            env = env_class(spec)(version=version.version)
-            sizes = {split: len(env.suite.load(split)) for split in env.suite.splits}
+            env_id = spec.env_id(version.version)
+            entry = stored.get(env_id) or built_row(spec, version)
+            sizes = ", ".join(f"{k} {v}" for k, v in entry["splits"].items())
             rows.append(
                 {
-                    "id": spec.env_id(version.version),
+                    "id": env_id,
                     "family": spec.name,
-                    "tools": len(env.tools),
-                    "language": env.language.name,
-                    "splits": ", ".join(f"{k} {v}" for k, v in sizes.items()) + ", train unlimited",
+                    "tools": entry["tools"],
+                    "language": entry["language"],
+                    "splits": sizes + ", train unlimited",
                     "max_steps": version.max_episode_steps,
                 }
             )
-            env.close()
     print(format_table(rows, ["id", "family", "tools", "language", "splits", "max_steps"]))
     return 0
 
@@ -86,15 +86,19 @@ def _cmd_generate(args: argparse.Namespace) -> int:
 
 
 def _cmd_build_tasks(args: argparse.Namespace) -> int:
-    """Regenerate the stored splits of every family version (or only compare with ``--check``)."""
+    """Regenerate the stored splits of every family version and the env catalog (``--check``: compare)."""
+    from toolgym.envs.catalog import stale_rows, write_catalog
+
     suites = [load_ref(version.tasks) for spec in families() for version in spec.versions]
     if args.check:
         stale = [name for suite in suites for name in suite.stale_splits()]
+        stale += [f"{env_id} (catalog)" for env_id in stale_rows()]
         print("stale: " + ", ".join(stale) if stale else "all stored task sets are up to date")
         return 1 if stale else 0
     for suite in suites:
         for path, n in suite.write_splits().items():
             print(f"wrote {n} tasks to {path}")
+    print(f"wrote the env catalog to {write_catalog()}")
     return 0
 
 

@@ -45,6 +45,11 @@ def _builtin() -> tuple[FamilySpec, ...]:
     return tuple(load_ref(ref) for ref in FAMILY_SPECS)
 
 
+def builtin_families() -> tuple[FamilySpec, ...]:
+    """The families of :data:`FAMILY_SPECS`, in table order."""
+    return _builtin()
+
+
 def families() -> tuple[FamilySpec, ...]:
     """Every family: the built-in ones, then those added with :func:`register_family`."""
     return (*_builtin(), *_REGISTERED.values())

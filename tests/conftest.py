@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
+import sys
 from collections import Counter
 from pathlib import Path
 
 import pytest
-from todo_family.spec import SPEC as TODO_SPEC
 
 import toolgym
 from toolgym.envs import env_ids, register_family
 
+try:  # installed (pip install -e examples/todo_family): its entry point registered it
+    from todo_family.spec import SPEC as TODO_SPEC
+except ImportError:  # not installed: imported from its folder and added to this process
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples" / "todo_family"))
+    from todo_family.spec import SPEC as TODO_SPEC
+
 SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "samples"
 
-register_family(TODO_SPEC)  # the worked example of docs/adding-a-family.md
+register_family(TODO_SPEC)  # the worked example of docs/adding-a-family.md (idempotent)
 ENV_IDS = env_ids()
 BUILTIN_IDS = [i for i in ENV_IDS if not i.startswith("toolbench/TodoList")]
 

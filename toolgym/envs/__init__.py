@@ -50,9 +50,62 @@ def builtin_families() -> tuple[FamilySpec, ...]:
     return _builtin()
 
 
+ENTRY_POINT_GROUP = "toolgym.families"
+"""The entry-point group through which an installed package adds families.
+
+A package declares ``[project.entry-points."toolgym.families"] NAME = "module:SPEC"``, where
+``SPEC`` is a :class:`~toolgym.envs.spec.FamilySpec`; ``import toolgym`` then registers its envs in
+every process, with no edit to toolgym (``examples/todo_family`` is one).
+"""
+
+
+@functools.cache
+def plugin_families() -> tuple[FamilySpec, ...]:
+    """The families that installed packages declare in :data:`ENTRY_POINT_GROUP`, by name.
+
+    A declaration that cannot be loaded, is not a ``FamilySpec`` or clashes with a built-in
+    family is skipped with a warning that says why: the other envs still register.
+    """
+    import warnings
+    from importlib.metadata import entry_points
+
+    found: dict[str, FamilySpec] = {}
+    taken = {n for s in _builtin() for n in (s.name, s.env_name)}
+    for point in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda p: p.name):
+        try:
+            spec = point.load()
+        except Exception as e:  # a broken plugin is reported, never fatal to import toolgym
+            warnings.warn(
+                f"toolgym: the family {point.name!r} ({point.value}) could not be loaded: "
+                f"{type(e).__name__}: {e}",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+            continue
+        problem = (
+            f"expected a FamilySpec, got {type(spec).__name__}"
+            if not isinstance(spec, FamilySpec)
+            else f"its name {spec.name!r} or env name {spec.env_name!r} is taken"
+            if {spec.name, spec.env_name} & taken
+            else None
+        )
+        if problem is not None:
+            warnings.warn(
+                f"toolgym: the family {point.name!r} ({point.value}) is skipped: {problem}",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+            continue
+        taken |= {spec.name, spec.env_name}
+        found[spec.name] = spec
+    return tuple(found.values())
+
+
 def families() -> tuple[FamilySpec, ...]:
-    """Every family: the built-in ones, then those added with :func:`register_family`."""
-    return (*_builtin(), *_REGISTERED.values())
+    """Every family: the built-in ones, the installed plugins', then :func:`register_family`'s."""
+    plugins = plugin_families()
+    added = tuple(s for s in _REGISTERED.values() if s not in plugins)
+    return (*_builtin(), *plugins, *added)
 
 
 def family(name: str) -> FamilySpec:

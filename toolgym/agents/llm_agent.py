@@ -386,8 +386,10 @@ class LLMAgent(Agent):
         return self.act_with_info(observation, info)[0]
 
     @staticmethod
-    def record(prompt: Prompt, generation: Generation, action: str) -> dict[str, Any]:
+    def record(prompt: Prompt | None, generation: Generation, action: str) -> dict[str, Any]:
         """What the runner logs for one turn (with the model's ``tool_calls``, when it made some).
+
+        ``prompt`` is ``None`` where the agent did not build it (a trainer's completion, scored).
 
         A backend's token trace (``prompt_ids``, ``completion_ids``, ``logprobs`` in
         ``generation.extra``, e.g. ``HFBackend(trace_tokens=True)``) is kept under those keys.

@@ -135,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
     """Add the ``complexity`` subcommand to the command line's subparsers."""
     parser = sub.add_parser(
         "complexity",

@@ -222,9 +222,9 @@ def _run_eval(args: argparse.Namespace, *, write: bool = True) -> EvalOutcome | 
             argv=args.argv,
         )
         print(f"\nepisode records (JSONL), {', '.join(sorted(paths))} in {out}/; this run: {run}")
-    rate = f"{played / wall:.2f} episodes/s" if wall > 0 else "-"
+    speed = f"{played / wall:.2f} episodes/s" if wall > 0 else "-"
     print(
-        f"{played + resumed} episodes ({played} played, {resumed} resumed) in {wall:.1f} s: {rate}"
+        f"{played + resumed} episodes ({played} played, {resumed} resumed) in {wall:.1f} s: {speed}"
     )
     files = [r.path for r in [*results, *faulty] if r.path is not None]
     return EvalOutcome([*summaries, *faulty_summaries], wall, played, resumed, started, files)

@@ -304,7 +304,7 @@ def _strategy(args: argparse.Namespace, env_id: str) -> str:
 def _shots(args: argparse.Namespace, env_id: str) -> int | str:
     """``--shots``, else the family's (the original's ``top_k_example``)."""
     if args.shots is not None:
-        return args.shots  # type: ignore[no-any-return]
+        return args.shots
     return family_of(env_id).prompting.shots
 
 

@@ -30,9 +30,9 @@ def _non_negative_number(text: str) -> float:
 def _config(args: argparse.Namespace) -> RLConfig:
     families = tuple(args.family)
     if not families and not args.env:
-        names = sorted({family_of(e).name for e in single_step_env_ids()})
+        choices = sorted({family_of(e).name for e in single_step_env_ids()})
         raise UserInputError(
-            f"name what to train on: --family NAME ({', '.join(names)}) or --env ID; got neither"
+            f"name what to train on: --family NAME ({', '.join(choices)}) or --env ID; got neither"
         )
     names = "+".join([*(e.rsplit("/", 1)[-1] for e in args.env), *families])
     out = args.out or str(Path("adapters") / f"rl-{Path(args.model).name}-{names}")

@@ -92,7 +92,8 @@ class ToolEnv(gym.Env[str, str]):
             stored split that does not run.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 4}
+    # an instance attribute with a class default, as gymnasium.Env declares it (not a ClassVar)
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012
     family: ClassVar[FamilySpec]
 
     def __init__(
@@ -156,7 +157,7 @@ class ToolEnv(gym.Env[str, str]):
                 )
             self._tasks = None if split == TRAIN else self.suite.load(split)
         self.observation_space = TextSpace(MAX_OBSERVATION_CHARS)
-        self.action_space = TextSpace(self.language.budgets.max_action_chars)
+        self.action_space: TextSpace = TextSpace(self.language.budgets.max_action_chars)
         self._backend = self.toolkit.new_backend()
         self._gold_backend = self.toolkit.new_backend()
         self._faults: FaultPlan | None = None
@@ -244,14 +245,15 @@ class ToolEnv(gym.Env[str, str]):
         """Run every gold once: a stored split's bad gold raises, a task file's is marked."""
         self.task_issues: dict[TaskId, TaskIssue] = {}
         """The tasks of the task file whose gold cannot be played here, and why."""
-        self.task_notes = {}
+        self.task_notes: dict[TaskId, TaskIssue] = {}
+        """The task file's tasks that are played, but with some gold alternatives dropped."""
         if self._tasks is None:
             return
         if self.task_file is None:
             for task in self._tasks.values():
                 self._check_gold(task)
             return
-        notes = []
+        notes: dict[TaskId, TaskIssue] = {}
         for task in self._tasks.values():
             line = int(task.task_id) + 1 if isinstance(task.task_id, int) else 0
             try:
@@ -264,27 +266,24 @@ class ToolEnv(gym.Env[str, str]):
                 failed = [k + 1 for k, a in enumerate(golds) if a.error is not None]
                 if failed:
                     first = golds[failed[0] - 1].error
-                    notes.append(
-                        TaskIssue(
-                            self.task_file,
-                            line,
-                            f"alternative(s) {failed} of {len(golds)} of the gold do not run "
-                            f"({first}); the task is scored against the others",
-                            task.task_id,
-                            kind="partial",
-                        )
+                    notes[task.task_id] = TaskIssue(
+                        self.task_file,
+                        line,
+                        f"alternative(s) {failed} of {len(golds)} of the gold do not run "
+                        f"({first}); the task is scored against the others",
+                        task.task_id,
+                        kind="partial",
                     )
                 continue
             self.task_issues[task.task_id] = TaskIssue(self.task_file, line, reason, task.task_id)
         if self.task_issues and len(self.task_issues) == len(self._tasks):
-            first = next(iter(self.task_issues.values()))
+            first_issue = next(iter(self.task_issues.values()))
             raise TaskFileError(
                 f"no task of {self.task_file} can be played in {self.env_id} "
-                f"(line {first.line}: {first.reason})"
+                f"(line {first_issue.line}: {first_issue.reason})"
             )
-        self.task_notes: dict[TaskId, TaskIssue] = {n.task_id: n for n in notes}
-        """The task file's tasks that are played, but with some gold alternatives dropped."""
-        for issue in (*self.task_issues.values(), *notes):
+        self.task_notes = notes
+        for issue in (*self.task_issues.values(), *notes.values()):
             report_issue(issue)
         newest = type(self).family.versions[-1].version
         if self.task_issues and self.version < newest:

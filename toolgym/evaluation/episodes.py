@@ -225,11 +225,12 @@ def run_batch(
     def finish(i: int) -> None:
         done[i] = True
         terminated, truncated = flags[i]
-        closed[i] = close_record(
+        record = close_record(
             envs[i], records[i], terminated, truncated, last_info[i], start, failures[i]
         )
+        closed[i] = record
         if on_done is not None:
-            on_done(i, closed[i])
+            on_done(i, record)
 
     while not all(done):
         active = [i for i in range(n) if not done[i]]

@@ -19,7 +19,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from typing import Any
+from typing import Any, TypedDict
 
 from toolgym.agents.backends.base import LLMBackend
 from toolgym.envs import latest_env_ids
@@ -55,7 +55,14 @@ def tokens_per_second(backend: LLMBackend, new_tokens: int = 128) -> float:
     return (generation.completion_tokens or new_tokens) / (time.perf_counter() - start)
 
 
-DECODERS = (
+class DecoderOptions(TypedDict, total=False):
+    """The ``HFBackend`` options that pick a decoding path."""
+
+    decoder: str
+    weights: str
+
+
+DECODERS: tuple[tuple[str, DecoderOptions], ...] = (
     ("transformers forward, float32", {"decoder": "transformers"}),
     ("lean decoder, float32 weights", {"decoder": "lean", "weights": "model"}),
     ("lean decoder, int4 weights", {"decoder": "lean", "weights": "int4"}),
@@ -81,10 +88,8 @@ def decode_table(threads: int = 1, new_tokens: int = 128) -> list[dict[str, Any]
     if importlib.util.find_spec("llama_cpp") is not None:
         from toolgym.agents.backends.llamacpp import LlamaCppBackend
 
-        backend = LlamaCppBackend(n_threads=threads)
-        rows.append(
-            {"decoding": "llama.cpp (same GGUF)", "tokens_per_s": tokens_per_second(backend)}
-        )
+        llama = LlamaCppBackend(n_threads=threads)
+        rows.append({"decoding": "llama.cpp (same GGUF)", "tokens_per_s": tokens_per_second(llama)})
         reference = rows[-1]["tokens_per_s"]
         for row in rows:
             row["vs_llama_cpp"] = row["tokens_per_s"] / reference

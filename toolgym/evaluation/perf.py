@@ -33,6 +33,7 @@ from toolgym.agents import OracleAgent
 from toolgym.envs import env_ids, families
 from toolgym.envs.protocol import task_env
 from toolgym.envs.spec import FamilySpec, load_ref
+from toolgym.envs.tool_env import ToolEnv
 from toolgym.evaluation.report import format_table
 from toolgym.evaluation.runner import evaluate
 from toolgym.tools.curl import clear_parse_cache
@@ -132,10 +133,12 @@ def action_latency(spec: FamilySpec, repeat: int = 60) -> dict[str, float]:
     around it (reading the outcome, the observation, scoring). Each is timed with the program's
     process ready (actions 30 ms apart) and back to back.
     """
-    assert spec.bench is not None
+    bench = spec.bench
+    assert bench is not None, f"{spec.name} has no typical action (FamilySpec.bench)"
     env = gym.make(spec.env_id())
     base = task_env(env)
-    task = base.get_task(spec.bench.task_id)
+    assert isinstance(base, ToolEnv), f"{spec.env_id()} is not a ToolEnv"
+    task = base.get_task(bench.task_id)
     backend = base.toolkit.new_backend()
     language = base.language
     run_code = getattr(backend, "run_code", None)  # sandboxed programs: the round trip alone
@@ -144,16 +147,16 @@ def action_latency(spec: FamilySpec, repeat: int = 60) -> dict[str, float]:
         backend.reset(None, task.setup)
         t = time.perf_counter()
         if run_code is not None:
-            error = run_code(spec.bench.action).error
+            error = run_code(bench.action).error
         else:
-            error = language.run_program(spec.bench.action, backend).error
+            error = language.run_program(bench.action, backend).error
         assert error is None, error
         return time.perf_counter() - t
 
     def step() -> float:
         env.reset(options={"task_id": task.task_id})
         t = time.perf_counter()
-        env.step(spec.bench.action)
+        env.step(bench.action)
         return time.perf_counter() - t
 
     out = {}

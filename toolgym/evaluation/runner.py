@@ -434,12 +434,18 @@ def _play_local(
     for k in range(0, len(todo), step):
         chunk = todo[k : k + step]
         if batchable:
+
+            def keep_slot(
+                slot: int, record: EpisodeRecord, chunk: list[tuple[int, Any]] = chunk
+            ) -> None:
+                keep(chunk[slot][0], record)
+
             run_batch(
                 envs[: len(chunk)],
                 agents[: len(chunk)],
                 [t for _, t in chunk],
                 [seeds[i] for i, _ in chunk],
-                on_done=lambda slot, record, chunk=chunk: keep(chunk[slot][0], record),
+                on_done=keep_slot,
             )
             continue
         i, t = chunk[0]

@@ -220,7 +220,7 @@ def run_config(
 def _play_ray(env_id: str, workers: int, limit: int, split: str, seed: int) -> list[EpisodeRecord]:
     path, _ = _ray_path()
     if path == "evaluate":
-        result = evaluate(  # type: ignore[call-arg]
+        result = evaluate(
             env_id,
             "oracle",
             split=split,
@@ -252,7 +252,7 @@ def _play_ray(env_id: str, workers: int, limit: int, split: str, seed: int) -> l
 # -- the driver: one fresh process per measurement, its memory sampled -------------------------
 def _tree_rss(pid: int) -> int:
     """Bytes of resident memory of a process and all its descendants (0 once it is gone)."""
-    import psutil  # type: ignore[import-untyped]
+    import psutil
 
     try:
         root = psutil.Process(pid)

@@ -86,7 +86,7 @@ def simple_words(line: str) -> list[str] | None:
     """
     if "\n" in line:
         return None
-    words = []
+    words: list[str] = []
     pos, end = 0, len(line)
     while pos < end:
         match = _SIMPLE_WORD.match(line, pos)

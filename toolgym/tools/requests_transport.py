@@ -77,8 +77,17 @@ class SimulatedAdapter(BaseAdapter):
         super().__init__()
         self.apps = apps
 
-    def send(self, request: requests.PreparedRequest, **kwargs: Any) -> requests.Response:
-        """Answer the request from the app that owns its host."""
+    def send(
+        self,
+        request: requests.PreparedRequest,
+        stream: bool = False,
+        timeout: float | tuple[float | None, float | None] | None = None,
+        verify: bool | str = True,
+        cert: str | tuple[str, str] | None = None,
+        proxies: dict[str, str] | None = None,
+        **kwargs: Any,
+    ) -> requests.Response:
+        """Answer the request from the app that owns its host (transport options do not apply)."""
         from urllib.parse import urlsplit
 
         host = urlsplit(request.url or "").hostname or ""

@@ -39,6 +39,7 @@ from toolgym.benchmarks.suite import TRAIN, TRAIN_STRIDE
 from toolgym.benchmarks.tasks import Task
 from toolgym.envs import family_of
 from toolgym.envs.protocol import task_env
+from toolgym.envs.tool_env import ToolEnv
 from toolgym.errors import UserInputError
 from toolgym.evaluation.episodes import run_episode
 from toolgym.tools.errors import AGENT_ERROR
@@ -174,6 +175,13 @@ def task_seed(
     return task, seed + index
 
 
+def _tool_env(env: gym.Env[Any, Any]) -> ToolEnv:
+    """``env`` unwrapped: the :class:`ToolEnv` that ``gym.make`` builds for a toolgym env id."""
+    base = task_env(env)
+    assert isinstance(base, ToolEnv), f"expected a ToolEnv; got {type(base).__name__}"
+    return base
+
+
 class _CompletionAgent(Agent):
     """An agent whose model wrote one given completion: the eval ``LLMAgent`` parses it."""
 
@@ -200,7 +208,7 @@ class _EnvSlot:
     ) -> None:
         self.env_id = env_id
         self.env = gym.make(env_id, **kwargs)
-        base = task_env(self.env)
+        base = _tool_env(self.env)
         try:
             check_single_step(env_id, base.action_mode, base.hints.page_prompts)
         except UserInputError:
@@ -245,7 +253,7 @@ class _EnvSlot:
             return {"task_id": task}, seed
         cached = self.tasks.pop(task, None)
         if cached is None:
-            cached = task_env(self.env).get_task(task)
+            cached = _tool_env(self.env).get_task(task)
             if len(self.tasks) >= TASK_CACHE:
                 self.tasks.pop(next(iter(self.tasks)))
         self.tasks[task] = cached  # the most recent last

@@ -14,9 +14,12 @@ import html
 import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from toolgym.evaluation.charts import new_figure, render, style
+
+if TYPE_CHECKING:
+    from matplotlib.ticker import MaxNLocator
 
 SERIES: tuple[tuple[str, str], ...] = (
     ("reward", "mean reward"),
@@ -59,7 +62,9 @@ def _figure(history: Sequence[dict[str, Any]], window: int) -> Any:
             linewidth=2,
             label=f"{label} ({window}-batch mean)",
         )
-    ax.xaxis.get_major_locator().set_params(integer=True)
+    # a new linear axis ticks with an AutoLocator, a MaxNLocator (set_params takes its options)
+    locator = cast("MaxNLocator", ax.xaxis.get_major_locator())
+    locator.set_params(integer=True)
     ax.set_xlabel("optimizer step")
     ax.set_ylabel("train batches")
     top = max([1.0, *(float(h.get(k, 0.0)) for h in history for k, _ in SERIES)])

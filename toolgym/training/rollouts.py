@@ -43,6 +43,7 @@ from toolgym.benchmarks.suite import TRAIN_STRIDE
 from toolgym.envs import env_ids as registered_env_ids
 from toolgym.envs import family_of
 from toolgym.envs.protocol import task_env
+from toolgym.envs.tool_env import ToolEnv
 from toolgym.errors import UserInputError
 from toolgym.evaluation.ray_models import AgentRecipe, require_ray
 from toolgym.evaluation.records import EpisodeRecord
@@ -243,6 +244,7 @@ def collect_rollouts(
     if mode == "ray":
         from toolgym.evaluation.distributed import play_on_ray
 
+        assert isinstance(agent, AgentRecipe), "mode='ray' takes an AgentRecipe (_check_arguments)"
         played: dict[int, EpisodeRecord] = {}
         todo = [(i, t, s) for i, (t, s) in enumerate(plan)]
         play_on_ray(
@@ -342,7 +344,9 @@ def _tasks(
     except ValueError as e:  # a bad split, world seed or option of gym.make
         raise UserInputError(str(e)) from e
     try:
-        known, split = list(task_env(env).task_ids), task_env(env).split
+        base = task_env(env)
+        assert isinstance(base, ToolEnv), f"expected a ToolEnv; got {type(base).__name__}"
+        known, split = list(base.task_ids), base.split
     finally:
         env.close()
     if task_ids is None:

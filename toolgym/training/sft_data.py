@@ -205,7 +205,7 @@ def task_prompts(
             strategy="single",
         )
         held_out = held_out_goals(base.suite)
-        out = []
+        out: list[tuple[Task, Prompt]] = []
         for task in base.suite.train_pairs(None, seed=seed, world_seed=world_seed):
             if len(out) == n:
                 break
@@ -291,8 +291,8 @@ def write_jsonl(
     if isinstance(out, str | Path) and str(out) != "-":
         path = Path(out)
         path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("w", encoding="utf-8") as stream:
-            return write_jsonl(examples, stream, fmt)
+        with path.open("w", encoding="utf-8") as file:
+            return write_jsonl(examples, file, fmt)
     stream = sys.stdout if isinstance(out, str | Path) else out
     count = 0
     for record in example_records(examples, fmt):

@@ -120,6 +120,9 @@ class HFBackend(LLMBackend):
             ``weights`` or ``prefill``, or ``int4`` weights off the CPU.
     """
 
+    model: Any
+    """The ``transformers`` causal LM (set by ``_load``; an adapter is merged into it)."""
+
     def __init__(
         self,
         model: str | Path = EMBEDDED_MODEL,
@@ -581,7 +584,7 @@ def _template_message(message: dict[str, Any]) -> dict[str, Any]:
     for call in calls:
         function = call.get("function") if isinstance(call, dict) else None
         arguments = function.get("arguments") if isinstance(function, dict) else None
-        if isinstance(arguments, str):
+        if isinstance(function, dict) and isinstance(arguments, str):  # a str only from a dict
             try:
                 value = load_json(arguments) if arguments.strip() else {}
             except ToolCallError:

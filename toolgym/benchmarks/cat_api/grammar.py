@@ -68,7 +68,9 @@ class Search:
             words.insert(0, pick(self.rng, _SIZE_WORDS[str(self.params["size"])]))
         if self.plural:
             self.pending.discard("limit")
-            head = f"{count(self.rng, int(self.params['limit']))} {' '.join(words)}"
+            limit = self.params["limit"]
+            assert isinstance(limit, int), f"a search's limit is an int, got {limit!r}"
+            head = f"{count(self.rng, int(limit))} {' '.join(words)}"
         else:
             head = f"{_article(words[0])} {' '.join(words)}"
         if with_breeds and "breeds" in self.pending:

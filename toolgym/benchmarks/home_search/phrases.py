@@ -139,7 +139,11 @@ class CriterionPhrases:
     def _sqft_np(self) -> str:
         lo, hi, u = self._sqft_parts()
         if lo and hi:
-            forms = (f"between {lo} and {hi} {u}", f"{lo} to {hi} {u}", f"{lo}-{hi} {u}")
+            forms: tuple[str, ...] = (
+                f"between {lo} and {hi} {u}",
+                f"{lo} to {hi} {u}",
+                f"{lo}-{hi} {u}",
+            )
         elif lo:
             forms = (
                 f"at least {lo} {u}",
@@ -154,7 +158,7 @@ class CriterionPhrases:
     def _sqft_post(self) -> str:
         lo, hi, u = self._sqft_parts()
         if lo and hi:
-            forms = (f"of {lo} to {hi} {u}", f"between {lo} and {hi} {u} in size")
+            forms: tuple[str, ...] = (f"of {lo} to {hi} {u}", f"between {lo} and {hi} {u} in size")
         elif lo:
             forms = (
                 f"of at least {lo} {u}",
@@ -168,7 +172,7 @@ class CriterionPhrases:
     def _sqft_pred(self) -> str:
         lo, hi, u = self._sqft_parts()
         if lo and hi:
-            forms = (f"be between {lo} and {hi} {u}", f"measure {lo} to {hi} {u}")
+            forms: tuple[str, ...] = (f"be between {lo} and {hi} {u}", f"measure {lo} to {hi} {u}")
         elif lo:
             forms = (f"be at least {lo} {u}", f"have at least {lo} {u}")
         else:

@@ -175,7 +175,7 @@ class Planner:
             raise PlanError(f"{tool.standard_name} has no API callable without an id")
         if nested:
             consumers = [(a, p.name) for a in tool.apis for p in a.required if is_id(p.name)]
-            order = rng.permutation(len(consumers)) if consumers else []
+            order: np.ndarray | list[int] = rng.permutation(len(consumers)) if consumers else []
             for i in order:
                 api, id_name = consumers[int(i)]
                 if sum(is_id(p.name) for p in api.required) != 1:

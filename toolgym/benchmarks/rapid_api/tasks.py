@@ -57,7 +57,7 @@ def _split(prefix: str, per_group: int, unsolvable: int, world_seed: int = 0) ->
     tasks = []
     for group in GROUPS:
         for k in range(per_group):
-            key = (prefix, group, k, world_seed)
+            key: tuple[str | int, ...] = (prefix, group, k, world_seed)
             tasks.append(build_task(plan, f"{prefix}{group}-{k:03d}", group, key))
         for k in range(unsolvable):
             key = (prefix, group, "unsolvable", k, world_seed)

@@ -40,7 +40,9 @@ def _blocks(positions: Positions) -> list[str]:
     return [n for n in positions if n.endswith(" block")]
 
 
-def _at(positions: Positions, name: str, place: Sequence[float], where: str) -> Verdict:
+def _at(
+    positions: Positions, name: str, place: Sequence[float] | np.ndarray, where: str
+) -> Verdict:
     gap = math.dist(_xy(positions, name), place[:2])
     if gap < THRESHOLD:
         return True, ""

@@ -249,7 +249,7 @@ def _price(rng: np.random.Generator, trip: Trip, kind: str) -> _Bit:
     lo_key, hi_key = _PRICE_KEYS[kind]
     if lo is not None and hi is not None:
         a, b = _money(rng, trip, lo), _money(rng, trip, hi)
-        forms = (f"between {a} and {b} {unit}", f"priced {a} to {b} {unit}")
+        forms: tuple[str, ...] = (f"between {a} and {b} {unit}", f"priced {a} to {b} {unit}")
         return _Bit(pick(rng, forms), (lo_key, hi_key))
     if hi is not None:
         m = _money(rng, trip, hi)
@@ -275,7 +275,7 @@ def _price_sentence(rng: np.random.Generator, trip: Trip, kind: str) -> _Bit:
     thing = "the tickets" if kind == "ticket" else "the room"
     if lo is not None and hi is not None:
         a, b = _money(rng, trip, lo), _money(rng, trip, hi)
-        forms = (
+        forms: tuple[str, ...] = (
             f"My budget is between {a} and {b} {unit}.",
             f"Prices should be between {a} and {b} {unit}.",
             f"I'm looking to spend {a} to {b} {unit}.",

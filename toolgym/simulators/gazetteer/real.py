@@ -241,7 +241,9 @@ def load_tables() -> dict[str, np.ndarray]:
         pass
     tables = build_tables()
     buffer = io.BytesIO()
-    np.savez(buffer, **tables)
+    # mypy matches the **dict against the stubs' ``allow_pickle: bool`` keyword; passing it
+    # explicitly is no way out: numpy 1.x's savez lacks it and would save it as an array.
+    np.savez(buffer, **tables)  # type: ignore[arg-type]
     write_atomic(path, lambda handle: handle.write(buffer.getvalue()))
     return tables
 

@@ -96,7 +96,7 @@ def _shift(ws: Worksheet, axis: int, at: int, count: int) -> None:
                 key = (index + count, key[1]) if axis == 0 else (key[0], index + count)
             moved[key] = value
         store.clear()
-        store.update(moved)  # type: ignore[attr-defined]
+        store.update(moved)
     for pivot in ws.pivots:
         name = "row" if axis == 0 else "col"
         if pivot[name] >= at:

@@ -119,7 +119,7 @@ def update_spreadsheet_properties(book: Spreadsheet, spec: dict[str, Any]) -> di
 
 def _dimension_store(ws: Worksheet, dimension: str) -> dict[str, dict[str, Any]]:
     key = "rowMetadata" if dimension == "ROWS" else "columnMetadata"
-    return ws.extra.setdefault(key, {})  # type: ignore[no-any-return]
+    return ws.extra.setdefault(key, {})
 
 
 def update_dimension_properties(book: Spreadsheet, spec: dict[str, Any]) -> dict[str, Any]:

@@ -298,7 +298,7 @@ class Spreadsheet:
         for r in range(r0, r1):
             row: list[Value] = []
             for c in range(c0, c1):
-                value = cells.get((r, c))
+                value: Value = cells.get((r, c))
                 if isinstance(value, Formula):
                     value = self.value(ws, r, c)
                 if isinstance(value, str):

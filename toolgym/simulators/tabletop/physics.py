@@ -17,9 +17,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolgym.simulators.tabletop.scene import SceneSetup, point_list
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    Point = Sequence[float] | np.ndarray
 from toolgym.simulators.tabletop.workspace import (
     BLOCK_HALF,
     BLOCK_MASS,
@@ -325,8 +330,10 @@ class TabletopPhysics:
                 top = max(top, float(hit[2]))
         return top
 
-    def pick_and_place(self, pick: str | Sequence[float], place: Sequence[float]) -> str:
+    def pick_and_place(self, pick: str | Point, place: Point) -> str:
         """Pick ``pick`` (a block's name, or a point to grasp at) and place it at ``place``'s xy.
+
+        Points are anything whose ``[0]`` and ``[1]`` read as numbers (tuples, lists, arrays).
 
         Returns:
             The name of the block moved.

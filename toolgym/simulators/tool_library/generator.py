@@ -446,11 +446,11 @@ def _build_tool(seed: int, index: int, cat: Category, count: int, taken: set[str
         required_names, optional_names = _params(tool, plan)
         required_names = list(dict.fromkeys(required_names))
         optional_names = [n for n in dict.fromkeys(optional_names) if n not in required_names]
-        taken: set[Any] = set()
+        used_defaults: set[Any] = set()
         params = []
         for n in [*required_names, *optional_names]:
-            params.append(_param(tool, n, taken))
-            taken.add(params[-1].default)
+            params.append(_param(tool, n, used_defaults))
+            used_defaults.add(params[-1].default)
         required, optional = params[: len(required_names)], params[len(required_names) :]
         url_path = path
         for p in required:

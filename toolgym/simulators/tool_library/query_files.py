@@ -213,7 +213,7 @@ def load_query_file(
                 continue
             tool_name = entry.get("tool_name")
             standard = standardize(tool_name) if isinstance(tool_name, str) else ""
-            if not standard:
+            if not isinstance(tool_name, str) or not standard:
                 report.add(source, "missing_tool_name", f"expected a tool_name, got {tool_name!r}")
                 continue
             category = entry.get("category_name")
@@ -240,15 +240,16 @@ def load_query_file(
                 api = draft.apis[api_name]  # the same document again
             else:
                 first = isinstance(api_name, str) and api_name not in draft.apis
-                api = parse_api(
+                parsed = parse_api(
                     entry,
                     f"{source} tool {tool_name!r}",
                     report if first or not isinstance(api_name, str) else RepairReport(),
                     name_key="api_name",
                     description_key="api_description",
                 )
-                if api is None:
+                if parsed is None:
                     continue
+                api = parsed
                 if first:
                     draft.apis[api.name] = api
                     draft.raw[api.name] = entry

@@ -198,7 +198,8 @@ def _type_name(value: Any) -> str:
         return "bool"
     if isinstance(value, int | float):
         return type(value).__name__
-    return {list: "list", dict: "dict"}.get(type(value), "str")
+    containers: dict[type, str] = {list: "list", dict: "dict"}
+    return containers.get(type(value), "str")
 
 
 def _generic_template(api: ApiDoc, names: tuple[tuple[str, str], ...]) -> tuple[Any, ...]:

@@ -292,7 +292,7 @@ def validate_call(
         callers[target] = name
     missing = [name for name in required if name not in given]
     if missing:
-        caller_of = {}
+        caller_of: dict[str, str] = {}
         for caller, name in accepted.items():
             caller_of.setdefault(name, caller)
         shown = [caller_of[name] for name in missing]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from toolgym.simulators.tool_library.key_kinds import (
     ADJECTIVES,
@@ -174,7 +174,7 @@ def _place_field(field: int) -> Maker:
     return make
 
 
-def _coordinate(field: int) -> Maker:
+def _coordinate(field: Literal[0, 1]) -> Maker:
     def make(x: int, base: str, hint: str, scope: Scope) -> Any:
         value = scope.place()[field] + (x % 2001 - 1000) / 100_000
         if base == "str":

@@ -60,7 +60,7 @@ def _i(name: str, p: float = 1.0, on: str = "", inside: str = "", faces: str | N
     return Item(name, p, parse(on), parse(inside), faces)
 
 
-KITCHEN = {
+KITCHEN: dict[str, tuple[Item, ...]] = {
     "counter": (
         _i(
             "kitchen_counter",
@@ -95,7 +95,7 @@ KITCHEN = {
     ),
 }
 
-LIVING_ROOM = {
+LIVING_ROOM: dict[str, tuple[Item, ...]] = {
     "television": (
         _i(
             "tv_stand", on="television dvd_player@.3 video_game_console@.3 video_game_controller@.3"
@@ -132,7 +132,7 @@ LIVING_ROOM = {
     ),
 }
 
-BEDROOM = {
+BEDROOM: dict[str, tuple[Item, ...]] = {
     "bed": (
         _i("bed", on="pillow sheets blanket@.7 pajamas@.4", faces="television"),
         _i(
@@ -165,7 +165,7 @@ BEDROOM = {
     ),
 }
 
-BATHROOM = {
+BATHROOM: dict[str, tuple[Item, ...]] = {
     "sink": (
         _i(
             "bathroom_counter",
@@ -195,7 +195,7 @@ BATHROOM = {
     ),
 }
 
-DINING_ROOM = {
+DINING_ROOM: dict[str, tuple[Item, ...]] = {
     "table": (
         _i(
             "dining_table",
@@ -212,7 +212,7 @@ DINING_ROOM = {
     ),
 }
 
-HOME_OFFICE = {
+HOME_OFFICE: dict[str, tuple[Item, ...]] = {
     "desk": (
         _i(
             "desk",

@@ -121,7 +121,7 @@ def _brands(seed: int) -> tuple[str, ...]:
 
     fake = Faker("en_US")
     fake.seed_instance(seed)
-    names = set()
+    names: set[str] = set()
     while len(names) < 400:
         word = fake.last_name() if len(names) % 2 else fake.company().split()[0].strip(",")
         names.add(word.replace("-", ""))
@@ -145,7 +145,7 @@ def make_product(k: int, seed: int = 0) -> Product:
     brands = _brands(seed)
     brand = brands[int(rng.integers(len(brands)))]
     attributes = _pick(rng, kind.attributes, int(rng.integers(3, 6)))
-    options = {}
+    options: dict[str, tuple[str, ...]] = {}
     for name, values in sorted(kind.options.items()):
         if rng.random() < 0.85 or not options:
             options[name] = tuple(_pick(rng, values, int(rng.integers(2, min(6, len(values)) + 1))))

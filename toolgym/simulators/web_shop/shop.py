@@ -250,8 +250,8 @@ class Session:
                 nodes.append(("button", "< Prev"))
             nodes.append(("button", "Next >"))
             for asin in self._window():
-                product = self.shop.by_asin[asin]
-                nodes += [("button", asin), ("text", product.title), ("text", product.price_tag)]
+                hit = self.shop.by_asin[asin]
+                nodes += [("button", asin), ("text", hit.title), ("text", hit.price_tag)]
             return nodes
         product = self.product
         if self.page == "item" and product is not None:

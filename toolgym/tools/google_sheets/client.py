@@ -65,7 +65,7 @@ class CompatWorksheet(gspread.Worksheet):
 
     _sandbox_exposed = True  # programs in the sandbox may use it (toolgym objects are refused)
 
-    def update(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+    def update(self, *args: Any, **kwargs: Any) -> Any:
         """``update(values, range_name)`` (6.x) or ``update(range_name, values)`` (5.x)."""
         if args and "range_name" not in kwargs and self._is_range(args[0]):
             rest = list(args[1:])

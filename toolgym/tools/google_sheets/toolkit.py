@@ -205,9 +205,9 @@ def sheet_frame(book: Spreadsheet, ws: Worksheet) -> Any:
         return pd.DataFrame()
     frame.index = pd.Index(numbers, dtype="int64")
     missing = frame.isna()  # computed once: dropna(how="all") and the empty columns below
-    rows = ~missing.all(axis=1).to_numpy()
-    if not rows.all():
-        frame, missing = frame[rows], missing[rows]
+    kept = ~missing.all(axis=1).to_numpy()
+    if not kept.all():
+        frame, missing = frame[kept], missing[kept]
     empty = missing.all(axis=0).to_numpy()
     empty_unnamed = [
         label

@@ -217,6 +217,7 @@ class RapidApiBackend(Backend):
             reply = _reply(problem)
             self._record(call, 12, reply)
             return Step(observation(reply), 12, ToolCallError(WRONG_ARGUMENTS, problem))
+        assert isinstance(query, str), "a query that is not a string is a problem above"
         found = [n for n in self.retrieve(query, top_k) if n in self.tools]
         self.unlocked = tuple(dict.fromkeys([*self.unlocked, *found]))
         summaries = []

@@ -30,7 +30,7 @@ import math
 import operator
 from collections.abc import Callable
 from types import BuiltinFunctionType, FunctionType, MethodType, ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from RestrictedPython import compile_restricted, safe_builtins
 from RestrictedPython.Guards import guarded_iter_unpack_sequence, guarded_unpack_sequence
@@ -440,7 +440,23 @@ def inplace(op: str, target: Any, value: Any) -> Any:
     return _INPLACE[op](target, value)
 
 
-def make_printer(budget: int) -> type:
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    class PrinterClass(Protocol):
+        """The class :func:`make_printer` gives: RestrictedPython's ``_print_``.
+
+        Calling it (``_print_(_getattr_)``) makes a collector for one scope; ``parts`` is the
+        output that every collector made from the class writes to.
+        """
+
+        parts: list[str]
+
+        def __call__(self, _getattr_: Any = None) -> Any:
+            """A collector for one scope (RestrictedPython calls ``_print_(_getattr_)``)."""
+
+
+def make_printer(budget: int) -> PrinterClass:
     """A ``print`` collector class that raises :class:`OutputLimit` past ``budget`` characters."""
     parts: list[str] = []
     size = [0]
@@ -465,7 +481,7 @@ def make_printer(budget: int) -> type:
             sep, end = kwargs.pop("sep", " "), kwargs.pop("end", "\n")
             self.write(str(sep).join(map(str, objects)) + str(end))
 
-    Printer.parts = parts  # type: ignore[attr-defined]
+    Printer.parts = parts
     return Printer
 
 
@@ -485,7 +501,7 @@ def _refused(name: str) -> Callable[..., Any]:
     return refuse
 
 
-def restricted_globals(printer: type, names: dict[str, Any]) -> dict[str, Any]:
+def restricted_globals(printer: PrinterClass, names: dict[str, Any]) -> dict[str, Any]:
     """The globals agent code runs with: safe builtins, the guards, and ``names``."""
     allowed_builtins = {
         **safe_builtins,
@@ -559,7 +575,9 @@ class _GuardedCalls(RestrictingNodeTransformer):
     def visit_Call(self, node: ast.Call) -> Any:
         visited = super().visit_Call(node)
         name = ast.copy_location(ast.Name("_result_", ast.Load()), node)
-        guarded = ast.Call(func=name, args=[visited], keywords=[])
+        # RestrictedPython declares visit_Call with its visitors' general return type (any node,
+        # nodes or None), but it returns the call node it was given, possibly rewritten.
+        guarded = ast.Call(func=name, args=[visited], keywords=[])  # type: ignore[list-item]
         return ast.copy_location(guarded, node)
 
 

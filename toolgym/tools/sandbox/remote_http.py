@@ -110,4 +110,4 @@ def consult_faults(app: HttpApp) -> None:
             return handle(request)
         return fault.corrupt(handle(request))
 
-    app.handle = faulty  # type: ignore[method-assign,assignment]
+    app.handle = faulty  # type: ignore[method-assign]

@@ -15,20 +15,20 @@ import numpy as np
 import pytest
 from conftest import samples_dir
 
-from toolgym.benchmarks.cat_api import SUITE, SUITE_V1, VERSIONS
-from toolgym.benchmarks.cat_api.setup import derive_setup, gold_ids
 from toolgym.benchmarks.tasks import Task
 from toolgym.errors import TaskFileError
-from toolgym.simulators.cat_api import (
+from toolgym.families.cat_api.tasks import SUITE, SUITE_V1, VERSIONS
+from toolgym.families.cat_api.tasks.setup import derive_setup, gold_ids
+from toolgym.families.cat_api.toolkit import CatApiToolkit, CatApiV1Toolkit, parse_setup
+from toolgym.families.cat_api.world import (
     SEED_FAVOURITE_IMAGE_IDS,
     CatApiApp,
     get_catalog,
     image_attributes,
     is_image_id,
 )
-from toolgym.simulators.cat_api.catalog import base64_number_id, draw_image_id
+from toolgym.families.cat_api.world.catalog import base64_number_id, draw_image_id
 from toolgym.simulators.http import Request, Response
-from toolgym.tools.cat_api import CatApiToolkit, CatApiV1Toolkit, parse_setup
 
 BASE = "https://api.thecatapi.com/v1"
 KEY = {"x-api-key": "k", "content-type": "application/json"}
@@ -205,7 +205,7 @@ def test_attributes_are_the_same_in_another_process() -> None:
     ids = random_ids(40, seed=9)
     code = (
         "import json, sys\n"
-        "from toolgym.simulators.cat_api import image_attributes\n"
+        "from toolgym.families.cat_api.world import image_attributes\n"
         "ids = json.loads(sys.argv[1])\n"
         "print(json.dumps([repr(image_attributes(i)) for i in ids]))\n"
     )

@@ -1,4 +1,4 @@
-"""Tests of the generated The Cat API tasks (toolgym.benchmarks.cat_api), in both versions."""
+"""Tests of the generated The Cat API tasks (toolgym.families.cat_api.tasks), in both versions."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from urllib.parse import parse_qsl, urlsplit
 import numpy as np
 import pytest
 
-from toolgym.benchmarks import cat_api as ca
 from toolgym.benchmarks.tasks import Task, load_packaged
-from toolgym.simulators.cat_api import BREEDS, CatApiApp
+from toolgym.families.cat_api import tasks as ca
+from toolgym.families.cat_api.world import BREEDS, CatApiApp
 from toolgym.simulators.http import Request, Response
 
 GENERATE = {0: ca.generate_split, 1: ca.generate_split_v1}

@@ -1,4 +1,4 @@
-"""Tests of the simulated The Cat API service (toolgym.simulators.cat_api)."""
+"""Tests of the simulated The Cat API service (toolgym.families.cat_api.world)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from toolgym.simulators.cat_api import (
+from toolgym.families.cat_api.world import (
     BENCHMARK_IMAGE_IDS,
     BREEDS,
     CATEGORIES,
@@ -287,7 +287,7 @@ def test_latency(app: CatApiApp) -> None:
 
 
 def test_stored_state_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    from toolgym.simulators.cat_api import requests_rules
+    from toolgym.families.cat_api.world import requests_rules
 
     app = CatApiApp()
     image = BENCHMARK_IMAGE_IDS[0]

@@ -10,7 +10,7 @@ import threading
 import gymnasium as gym
 import pytest
 
-from toolgym.simulators.cat_api import CatApiApp
+from toolgym.families.cat_api.world import CatApiApp
 from toolgym.simulators.http import Request
 from toolgym.simulators.openweather import OpenWeatherApp
 from toolgym.tools.curl import parse_curl

@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from toolgym.simulators.cat_api import CatApiApp
+from toolgym.families.cat_api.world import CatApiApp
 from toolgym.tools.http_server import Server, ServerLimits
 
 REQUEST = (

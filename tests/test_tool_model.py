@@ -150,7 +150,7 @@ def test_the_json_call_language_runs_on_any_backend() -> None:
 
 
 def test_rest_backends_take_json_calls() -> None:
-    from toolgym.tools.cat_api import CatApiToolkit
+    from toolgym.families.cat_api.toolkit import CatApiToolkit
     from toolgym.tools.json_calls import ToolCall
 
     backend = CatApiToolkit().new_backend()

@@ -27,7 +27,7 @@ FAMILY_SPECS: tuple[str, ...] = (
     "toolgym.envs.home_search:SPEC",
     "toolgym.envs.trip_booking:SPEC",
     "toolgym.envs.openweather:SPEC",
-    "toolgym.envs.cat_api:SPEC",
+    "toolgym.families.cat_api.spec:SPEC",
     "toolgym.envs.google_sheets:SPEC",
     "toolgym.envs.virtual_home:SPEC",
     "toolgym.envs.web_shop:SPEC",

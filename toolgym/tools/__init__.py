@@ -5,5 +5,6 @@
 * ``backend``, ``program_backend``, ``rest_backend``, ``toolkit``: where calls run;
 * ``program`` (the safe interpreter), ``curl`` (the curl parser), ``json_calls``, ``rest``;
 * ``requests_transport``, ``http_server``: the simulated services over real HTTP clients;
-* one module per family (``home_search``, ``trip_booking``, ``openweather``, ``cat_api``).
+* one module per family not yet in :mod:`toolgym.families` (``home_search``, ``trip_booking``,
+  ``openweather``, ...).
 """

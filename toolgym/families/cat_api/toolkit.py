@@ -22,7 +22,7 @@ from collections.abc import Hashable, Mapping
 from typing import Any, ClassVar
 
 from toolgym.errors import TaskFileError
-from toolgym.simulators.cat_api import CatApiApp
+from toolgym.families.cat_api.world import CatApiApp
 from toolgym.simulators.http import HttpApp, Request, Response
 from toolgym.tools.backend import Backend
 from toolgym.tools.curl import parse_curl
@@ -112,7 +112,7 @@ def parse_setup(setup: Any) -> tuple[list[str], list[str], list[str]]:
     ``favourites_present``, favourite references (image ids, or favourite ids as digit strings)
     that must name a favourite at the start (a gold deletes them); ``extra_images``, ids outside
     the image-id formats that name an image in this task (a gold quotes them). See
-    :meth:`~toolgym.simulators.cat_api.CatApiApp.arrange_favourites`.
+    :meth:`~toolgym.families.cat_api.world.CatApiApp.arrange_favourites`.
 
     Raises:
         TaskFileError: the setup is not such an object (the message says what came).

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from toolgym.benchmarks.phrasing import count, join, pick
-from toolgym.simulators.cat_api import BREEDS
+from toolgym.families.cat_api.world import BREEDS
 
 _SIZE_WORDS: dict[str, tuple[str, ...]] = {
     "thumb": ("thumbnail-sized", "thumbnail-size", "thumbnail"),

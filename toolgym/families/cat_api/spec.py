@@ -79,12 +79,12 @@ SPEC = FamilySpec(
     name="cat_api",
     title="The Cat API",
     env_name="CatAPI",
-    toolkit="toolgym.tools.cat_api:CatApiToolkit",
+    toolkit="toolgym.families.cat_api.toolkit:CatApiToolkit",
     versions=(
         VersionSpec(
             0,
             max_episode_steps=16,
-            tasks="toolgym.benchmarks.cat_api:SUITE",
+            tasks="toolgym.families.cat_api.tasks:SUITE",
             history=(
                 "initial release. Unlike the original (one live account shared by every case), "
                 "each episode starts from the same fresh state, so a correct answer can no longer "
@@ -96,8 +96,8 @@ SPEC = FamilySpec(
         VersionSpec(
             1,
             max_episode_steps=16,
-            tasks="toolgym.benchmarks.cat_api:SUITE_V1",
-            toolkit="toolgym.tools.cat_api:CatApiV1Toolkit",
+            tasks="toolgym.families.cat_api.tasks:SUITE_V1",
+            toolkit="toolgym.families.cat_api.toolkit:CatApiV1Toolkit",
             history=(
                 "image ids in the real formats. The catalog's ids are legacy 2-3 character, "
                 "9-character and 10-character base64-number ids whose attributes are the hash of "
@@ -108,7 +108,7 @@ SPEC = FamilySpec(
         ),
     ),
     prompting=PromptDefaults(top_k_api=3, max_new_tokens=128),
-    service="toolgym.simulators.cat_api:CatApiApp",
+    service="toolgym.families.cat_api.world:CatApiApp",
     aliases=("catapi",),
     suites=("toolbench", "api"),
     doc=__doc__ or "",

@@ -10,13 +10,13 @@ it may not hold (``404``). A task without a setup therefore gets one from its go
   ``/v1/favourites/{ref}`` is in ``favourites_present``;
 * an image id a gold favourites, votes on or deletes that may not name an image of every world
   (outside the id formats; in the closed version-0 world, whose catalogue depends on the world
-  seed, any) but may be declared one (:func:`~toolgym.simulators.cat_api.is_extra_image_id`) is in
+  seed, any) but may be declared one (:func:`~toolgym.families.cat_api.world.is_extra_image_id`) is in
   ``extra_images``, so that the gold runs whatever its ids are. Agents' requests still meet the
   world as it is.
 
 A reference both added and deleted by the golds is only kept present. The setup does not depend
 on the world: applying it only removes or adds what is missing
-(:meth:`~toolgym.simulators.cat_api.CatApiApp.arrange_favourites`), so it holds in every world
+(:meth:`~toolgym.families.cat_api.world.CatApiApp.arrange_favourites`), so it holds in every world
 seed, and in the world a generated task was built for it changes nothing. A gold that needs
 nothing (a search, the list of favourites) gives None.
 """
@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolgym.benchmarks.tasks import Task
-from toolgym.simulators.cat_api import API_HOST, CatApiApp, is_extra_image_id, is_image_id
-from toolgym.tools.cat_api import CatApiToolkit
+from toolgym.families.cat_api.toolkit import CatApiToolkit
+from toolgym.families.cat_api.world import API_HOST, CatApiApp, is_extra_image_id, is_image_id
 from toolgym.tools.curl import parse_curl
 from toolgym.tools.errors import ToolCallError
 

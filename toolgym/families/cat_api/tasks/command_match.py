@@ -15,9 +15,9 @@ from collections.abc import Sequence
 from toolgym.benchmarks.score import Checker, Score
 from toolgym.benchmarks.tasks import Task
 from toolgym.errors import TaskFileError
-from toolgym.simulators.cat_api import CatApiApp
+from toolgym.families.cat_api.toolkit import CatApiToolkit
+from toolgym.families.cat_api.world import CatApiApp
 from toolgym.tools.backend import Attempt
-from toolgym.tools.cat_api import CatApiToolkit
 from toolgym.tools.curl import parse_curl
 from toolgym.tools.errors import WRONG_ARGUMENTS, ToolCallError
 

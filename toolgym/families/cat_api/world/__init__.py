@@ -5,7 +5,7 @@ Content (generated from the seed, never from the network):
 * the 67 real breeds with their 4-letter ids (``abys`` Abyssinian, ``norw`` Norwegian Forest Cat,
   ...) and the 7 real categories (``hats`` 1, ``space`` 2, ``sunglasses`` 4, ``boxes`` 5,
   ``ties`` 7, ``sinks`` 14, ``clothes`` 15);
-* in the version-1 world, an open image-id space (:mod:`toolgym.simulators.cat_api.catalog`):
+* in the version-1 world, an open image-id space (:mod:`toolgym.families.cat_api.world.catalog`):
   every well-formed id, in one of the real formats (legacy ``dv0``, 9-character ``tF_6-Beo_``,
   base64 number ``MTY3ODIyMQ``), names an image, whose ``https://cdn2.thecatapi.com/images/<id>.<ext>`` url,
   width, height, mime type (jpg/png/gif), 0 to 2 breeds and sometimes a category are a stable
@@ -66,7 +66,7 @@ from typing import Any
 
 import numpy as np
 
-from toolgym.simulators.cat_api.catalog import (
+from toolgym.families.cat_api.world.catalog import (
     BENCHMARK_IMAGE_IDS,
     BREEDS,
     CATALOG_VERSIONS,
@@ -84,7 +84,7 @@ from toolgym.simulators.cat_api.catalog import (
     is_extra_image_id,
     is_image_id,
 )
-from toolgym.simulators.cat_api.requests_rules import (
+from toolgym.families.cat_api.world.requests_rules import (
     FALSE_WORDS,
     MAX_LIST_LIMIT,
     MAX_STORED,

@@ -1,6 +1,6 @@
 """The Cat API tasks: user goals phrased like real people, gold curl lines that succeed offline.
 
-Every task is one request to the simulated service :class:`~toolgym.simulators.cat_api.CatApiApp`
+Every task is one request to the simulated service :class:`~toolgym.families.cat_api.world.CatApiApp`
 (seed 0, in the catalogue version of the task set's version: :data:`VERSIONS`), written as one
 curl line in the original benchmark's format::
 
@@ -32,7 +32,7 @@ Splits:
 
 Version 0 is :data:`SUITE`, version 1 :data:`SUITE_V1`; one generator builds both
 (:func:`generate_task` with ``version``). Tasks from files get the starting state their gold
-needs (:mod:`toolgym.benchmarks.cat_api.setup`).
+needs (:mod:`toolgym.families.cat_api.tasks.setup`).
 """
 
 from __future__ import annotations
@@ -41,20 +41,20 @@ import functools
 
 import numpy as np
 
-from toolgym.benchmarks.cat_api.command_match import CommandMatch
-from toolgym.benchmarks.cat_api.grammar import (
-    ID_TEMPLATES,
-    LIST_TEMPLATES,
-    SEARCH_TEMPLATES,
-    Search,
-)
-from toolgym.benchmarks.cat_api.setup import setup_for, setup_for_v1
 from toolgym.benchmarks.checkers import ResponseF1
 from toolgym.benchmarks.phrasing import pick
 from toolgym.benchmarks.score import Checker
 from toolgym.benchmarks.suite import FixedSplits, TaskSuite
 from toolgym.benchmarks.tasks import Task
-from toolgym.simulators.cat_api import BREEDS, CatApiApp
+from toolgym.families.cat_api.tasks.command_match import CommandMatch
+from toolgym.families.cat_api.tasks.phrasing import (
+    ID_TEMPLATES,
+    LIST_TEMPLATES,
+    SEARCH_TEMPLATES,
+    Search,
+)
+from toolgym.families.cat_api.tasks.setup import setup_for, setup_for_v1
+from toolgym.families.cat_api.world import BREEDS, CatApiApp
 from toolgym.simulators.http import Request
 from toolgym.simulators.seeding import stable_seed
 

@@ -12,10 +12,10 @@ import pytest
 from toolgym.agents.base import Agent
 from toolgym.envs.protocol import task_env
 from toolgym.evaluation.runner import run_episode
+from toolgym.families.home_search.toolkit import HomeSearchToolkit
 from toolgym.tools.api_program import ApiProgramLanguage
 from toolgym.tools.budgets import RESOURCE_LIMIT, Budgets, measure, short_repr
 from toolgym.tools.errors import NON_EXECUTABLE, RUNTIME_ERROR, TIMEOUT
-from toolgym.tools.home_search import HomeSearchToolkit
 
 HOME = "toolbench/HomeSearch-v0"
 TRIP = "toolbench/TripBooking-v0"

@@ -1,4 +1,4 @@
-"""Tests of the generated Home Search tasks (toolgym.benchmarks.home_search)."""
+"""Tests of the generated Home Search tasks (toolgym.families.home_search.tasks)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ import re
 import numpy as np
 import pytest
 
-from toolgym.benchmarks import home_search as hs
 from toolgym.benchmarks.tasks import Task, load_packaged
-from toolgym.simulators.home_search import BUY_HOME_TYPES, RENT_HOME_TYPES
-from toolgym.tools.home_search import HomeSearchAPI, HomeSearchToolkit
+from toolgym.families.home_search import tasks as hs
+from toolgym.families.home_search.toolkit import HomeSearchAPI, HomeSearchToolkit
+from toolgym.families.home_search.world import BUY_HOME_TYPES, RENT_HOME_TYPES
 from toolgym.tools.program import run_program
 
 TOOLKIT = HomeSearchToolkit()

@@ -6,9 +6,9 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+from toolgym.families.openweather.world import LANGUAGES, OpenWeatherApp
 from toolgym.simulators.gazetteer import get_gazetteer
 from toolgym.simulators.http import Request
-from toolgym.simulators.openweather import LANGUAGES, OpenWeatherApp
 
 BASE = "https://api.openweathermap.org"
 CURRENT_KEYS = [

@@ -7,12 +7,12 @@ import itertools
 
 import numpy as np
 
-from toolgym.benchmarks import openweather as ow
-from toolgym.benchmarks.openweather.places import pools
 from toolgym.benchmarks.tasks import load_packaged
+from toolgym.families.openweather import tasks as ow
+from toolgym.families.openweather.tasks.places import pools
+from toolgym.families.openweather.world import OpenWeatherApp
 from toolgym.simulators.gazetteer import get_gazetteer
 from toolgym.simulators.http import Request
-from toolgym.simulators.openweather import OpenWeatherApp
 
 PREFIX = "curl -X GET '"
 

@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 from conftest import samples_dir
 
+from toolgym.families.openweather.world import OpenWeatherApp
 from toolgym.simulators.gazetteer import get_real_gazetteer, place_key
 from toolgym.simulators.gazetteer import real as real_module
 from toolgym.simulators.http import Request
-from toolgym.simulators.openweather import OpenWeatherApp
 
 BASE = "https://api.openweathermap.org"
 

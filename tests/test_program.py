@@ -1,5 +1,7 @@
 import pytest
 
+from toolgym.families.home_search.toolkit import HomeSearchToolkit
+from toolgym.families.trip_booking.toolkit import TripBookingToolkit
 from toolgym.tools.errors import (
     NON_EXECUTABLE,
     PRECONDITION,
@@ -7,13 +9,11 @@ from toolgym.tools.errors import (
     WRONG_ARGUMENTS,
     ToolCallError,
 )
-from toolgym.tools.home_search import HomeSearchToolkit
 from toolgym.tools.program import (
     extract_program,
     parse_program,
     run_program,
 )
-from toolgym.tools.trip_booking import TripBookingToolkit
 
 HOME = HomeSearchToolkit()
 TRIP = TripBookingToolkit()

@@ -11,8 +11,8 @@ import gymnasium as gym
 import pytest
 
 from toolgym.families.cat_api.world import CatApiApp
+from toolgym.families.openweather.world import OpenWeatherApp
 from toolgym.simulators.http import Request
-from toolgym.simulators.openweather import OpenWeatherApp
 from toolgym.tools.curl import parse_curl
 from toolgym.tools.errors import NON_EXECUTABLE, WRONG_API, WRONG_ARGUMENTS
 from toolgym.tools.http_server import make_server

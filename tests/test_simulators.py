@@ -1,9 +1,9 @@
 import datetime as dt
 import pickle
 
-from toolgym.simulators.home_search import HomeQuery, ListingDatabase, get_listing_database
+from toolgym.families.home_search.world import HomeQuery, ListingDatabase, get_listing_database
+from toolgym.families.trip_booking.world import HotelQuery, TicketQuery, get_travel_inventory
 from toolgym.simulators.places import CITIES
-from toolgym.simulators.trip_booking import HotelQuery, TicketQuery, get_travel_inventory
 
 
 def test_listing_database_size_and_content() -> None:

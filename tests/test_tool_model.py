@@ -125,7 +125,7 @@ def test_any_typed_parameter_accepts_anything() -> None:
 
 
 def test_the_json_call_language_runs_on_any_backend() -> None:
-    from toolgym.tools.home_search import HomeSearchToolkit
+    from toolgym.families.home_search.toolkit import HomeSearchToolkit
     from toolgym.tools.json_language import JsonCallLanguage, parse_json_calls
 
     toolkit = HomeSearchToolkit()

@@ -3,15 +3,15 @@ import json
 
 import pytest
 
+from toolgym.families.home_search.toolkit import TOOLS as HOME_TOOLS
+from toolgym.families.home_search.toolkit import HomeSearchToolkit
+from toolgym.families.trip_booking.toolkit import ALL_TOOLS as TRIP_TOOLS
+from toolgym.families.trip_booking.toolkit import Date, Loc, TripBookingToolkit
 from toolgym.tools.api import ToolApi, ToolSession
 from toolgym.tools.errors import PRECONDITION, WRONG_ARGUMENTS, ToolCallError
-from toolgym.tools.home_search import TOOLS as HOME_TOOLS
-from toolgym.tools.home_search import HomeSearchToolkit
 from toolgym.tools.json_calls import parse_json_call
 from toolgym.tools.program import run_program
 from toolgym.tools.tool import Param, Tool
-from toolgym.tools.trip_booking import ALL_TOOLS as TRIP_TOOLS
-from toolgym.tools.trip_booking import Date, Loc, TripBookingToolkit
 
 HOME = HomeSearchToolkit()
 TRIP = TripBookingToolkit()

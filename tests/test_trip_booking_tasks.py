@@ -1,4 +1,4 @@
-"""Tests of the generated Trip Booking tasks (toolgym.benchmarks.trip_booking)."""
+"""Tests of the generated Trip Booking tasks (toolgym.families.trip_booking.tasks)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import re
 import numpy as np
 import pytest
 
-from toolgym.benchmarks import trip_booking as tb
 from toolgym.benchmarks.tasks import Task, load_packaged
+from toolgym.families.trip_booking import tasks as tb
+from toolgym.families.trip_booking.toolkit import TripBookingAPI, TripBookingToolkit
 from toolgym.tools.program import run_program
-from toolgym.tools.trip_booking import TripBookingAPI, TripBookingToolkit
 
 TOOLKIT = TripBookingToolkit()
 VARIABLES = {

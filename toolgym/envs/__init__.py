@@ -24,9 +24,9 @@ import gymnasium as gym
 from toolgym.envs.spec import ALL_SUITE, NAMESPACE, FamilySpec, load_ref
 
 FAMILY_SPECS: tuple[str, ...] = (
-    "toolgym.envs.home_search:SPEC",
-    "toolgym.envs.trip_booking:SPEC",
-    "toolgym.envs.openweather:SPEC",
+    "toolgym.families.home_search.spec:SPEC",
+    "toolgym.families.trip_booking.spec:SPEC",
+    "toolgym.families.openweather.spec:SPEC",
     "toolgym.families.cat_api.spec:SPEC",
     "toolgym.envs.google_sheets:SPEC",
     "toolgym.envs.virtual_home:SPEC",

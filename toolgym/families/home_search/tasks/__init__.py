@@ -1,7 +1,7 @@
 """Home Search tasks: user goals phrased like real people, gold programs built from real listings.
 
 Every task starts from one listing of the listing database (:func:`get_listing_database`, seed 0,
-the database :class:`~toolgym.tools.home_search.HomeSearchToolkit` searches by default): the
+the database :class:`~toolgym.families.home_search.toolkit.HomeSearchToolkit` searches by default): the
 generator picks buy or rent, a set of optional setters, a city and a listing of that city that can
 satisfy them, then derives round, human criteria the listing meets (a maximum price rounded up to a
 nice figure, a minimum rounded down, a commute rounded up to a multiple of five minutes, ...). The
@@ -41,7 +41,10 @@ from typing import Any
 import numpy as np
 
 from toolgym.benchmarks.checkers import CriteriaF1
-from toolgym.benchmarks.home_search.criteria import (
+from toolgym.benchmarks.phrasing import pick
+from toolgym.benchmarks.suite import FixedSplits, TaskSuite
+from toolgym.benchmarks.tasks import Task
+from toolgym.families.home_search.tasks.criteria import (
     BUY_SHARE,
     DEMO_EXCLUDED_SETTERS,
     MAX_SETTERS,
@@ -51,11 +54,8 @@ from toolgym.benchmarks.home_search.criteria import (
     choose_listing,
     derive_values,
 )
-from toolgym.benchmarks.home_search.templates import TEMPLATE_BY_ID, TEMPLATES
-from toolgym.benchmarks.home_search.writer import Writer
-from toolgym.benchmarks.phrasing import pick
-from toolgym.benchmarks.suite import FixedSplits, TaskSuite
-from toolgym.benchmarks.tasks import Task
+from toolgym.families.home_search.tasks.templates import TEMPLATE_BY_ID, TEMPLATES
+from toolgym.families.home_search.tasks.writer import Writer
 from toolgym.simulators.seeding import stable_seed
 
 FAMILY = "home_search"

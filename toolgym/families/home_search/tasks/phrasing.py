@@ -1,10 +1,10 @@
 """How each Home Search criterion is said: the phrases of one criteria group in each role.
 
 :class:`CriterionPhrases` renders the groups of a
-:class:`~toolgym.benchmarks.home_search.criteria.Spec` one at a time (bedrooms, bathrooms,
+:class:`~toolgym.families.home_search.tasks.criteria.Spec` one at a time (bedrooms, bathrooms,
 features, square feet, price, floor, commute) as noun phrases, pre- and post-modifiers,
 predicates, sentences and list items, and records the order in which they are mentioned: the gold
-program sets the criteria in that order. :class:`~toolgym.benchmarks.home_search.writer.Writer`
+program sets the criteria in that order. :class:`~toolgym.families.home_search.tasks.writer.Writer`
 builds whole goals from them.
 """
 
@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from toolgym.benchmarks.home_search.criteria import GROUPS, Spec
 from toolgym.benchmarks.phrasing import count, money, number, ordinal, pick
+from toolgym.families.home_search.tasks.criteria import GROUPS, Spec
 
 _WORDS = ("zero", "one", "two", "three", "four")
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from toolgym.benchmarks.home_search.criteria import GROUPS
-from toolgym.benchmarks.home_search.writer import HAVE_GROUPS, Writer, capitalize
 from toolgym.benchmarks.phrasing import join, pick
+from toolgym.families.home_search.tasks.criteria import GROUPS
+from toolgym.families.home_search.tasks.writer import HAVE_GROUPS, Writer, capitalize
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from toolgym.benchmarks.phrasing import pick
-from toolgym.simulators.home_search import (
+from toolgym.families.home_search.world import (
     BUY_HOME_TYPES,
     RENT_HOME_TYPES,
     Listing,

@@ -15,8 +15,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from toolgym.families.openweather.world import OpenWeatherApp
 from toolgym.simulators.http import HttpApp, Request, Response
-from toolgym.simulators.openweather import OpenWeatherApp
 from toolgym.tools.errors import NON_EXECUTABLE, WRONG_API, WRONG_ARGUMENTS, ToolCallError
 from toolgym.tools.rest import RestRoute, endpoint
 from toolgym.tools.rest_backend import RestToolkit
@@ -144,7 +144,7 @@ class OpenWeatherToolkit(RestToolkit):
     app_class = OpenWeatherApp
     endpoints = ENDPOINTS
     world: ClassVar[str] = "real"
-    """The service's gazetteer (see :class:`~toolgym.simulators.openweather.OpenWeatherApp`)."""
+    """The service's gazetteer (see :class:`~toolgym.families.openweather.world.OpenWeatherApp`)."""
 
     def new_app(self) -> OpenWeatherApp:
         """A fresh service on this toolkit's world."""

@@ -18,10 +18,14 @@ from typing import Any
 import numpy as np
 
 from toolgym.benchmarks.phrasing import pick
+from toolgym.families.trip_booking.toolkit import (
+    TripBookingAPI,
+    TripBookingToolkit,
+    TripSearchResult,
+)
+from toolgym.families.trip_booking.world import TRANSPORT_MODES, get_travel_inventory
 from toolgym.simulators.places import CITIES, distance_km
-from toolgym.simulators.trip_booking import TRANSPORT_MODES, get_travel_inventory
 from toolgym.tools.program import run_program
-from toolgym.tools.trip_booking import TripBookingAPI, TripBookingToolkit, TripSearchResult
 
 _FIRST_DAY = dt.date(2026, 1, 4)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolgym.simulators.home_search import (
+from toolgym.families.home_search.world import (
     BUY_HOME_TYPES,
     RENT_HOME_TYPES,
     HomeQuery,

@@ -30,11 +30,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from toolgym.benchmarks.checkers import ResponseF1
-from toolgym.benchmarks.openweather.phrases import LANGUAGE_NAMES, TEMPLATES, Writer
-from toolgym.benchmarks.openweather.places import CITIES, CityName, pools
 from toolgym.benchmarks.phrasing import pick
 from toolgym.benchmarks.suite import FixedSplits, TaskSuite
 from toolgym.benchmarks.tasks import Task
+from toolgym.families.openweather.tasks.phrasing import LANGUAGE_NAMES, TEMPLATES, Writer
+from toolgym.families.openweather.tasks.places import CITIES, CityName, pools
 from toolgym.simulators.seeding import stable_seed
 
 FAMILY = "openweather"

@@ -62,12 +62,12 @@ SPEC = FamilySpec(
     name="trip_booking",
     title="Trip Booking",
     env_name="TripBooking",
-    toolkit="toolgym.tools.trip_booking:TripBookingToolkit",
+    toolkit="toolgym.families.trip_booking.toolkit:TripBookingToolkit",
     versions=(
         VersionSpec(
             0,
             max_episode_steps=48,
-            tasks="toolgym.benchmarks.trip_booking:SUITE",
+            tasks="toolgym.families.trip_booking.tasks:SUITE",
             history="initial release: the original API and scoring",
         ),
     ),

@@ -26,9 +26,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from typing import Any
 
-from toolgym.simulators.gazetteer import WORLDS, Place, PlaceIndex, get_world
-from toolgym.simulators.http import HttpApp, Request, Response
-from toolgym.simulators.openweather.weather import (
+from toolgym.families.openweather.world.weather import (
     CONDITIONS,
     LANGUAGES,
     UNITS,
@@ -41,6 +39,8 @@ from toolgym.simulators.openweather.weather import (
     weather_list,
     weather_state,
 )
+from toolgym.simulators.gazetteer import WORLDS, Place, PlaceIndex, get_world
+from toolgym.simulators.http import HttpApp, Request, Response
 
 STEP_SECONDS = 600
 """Seconds of simulated time per time step."""

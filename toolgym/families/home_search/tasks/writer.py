@@ -1,15 +1,15 @@
 """Home Search goals in words: the phrases that name a task's criteria, each exactly once.
 
-A :class:`Writer` renders the criteria of a :class:`~toolgym.benchmarks.home_search.criteria.Spec`
+A :class:`Writer` renders the criteria of a :class:`~toolgym.families.home_search.tasks.criteria.Spec`
 as noun phrases, post-modifiers, predicates, sentences and list items (each group's own phrases
-come from :class:`~toolgym.benchmarks.home_search.phrases.CriterionPhrases`), and records the
+come from :class:`~toolgym.families.home_search.tasks.phrasing.CriterionPhrases`), and records the
 order in which the goal mentions them: the gold program sets the criteria in that order.
 """
 
 from __future__ import annotations
 
-from toolgym.benchmarks.home_search.phrases import CriterionPhrases, capitalize
 from toolgym.benchmarks.phrasing import join, pick
+from toolgym.families.home_search.tasks.phrasing import CriterionPhrases, capitalize
 
 # Groups a home "has" (rendered after "with" / "have" as a noun phrase).
 HAVE_GROUPS = ("beds", "baths", "garages", "pools", "balconies")

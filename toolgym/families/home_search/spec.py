@@ -65,12 +65,12 @@ SPEC = FamilySpec(
     name="home_search",
     title="Home Search",
     env_name="HomeSearch",
-    toolkit="toolgym.tools.home_search:HomeSearchToolkit",
+    toolkit="toolgym.families.home_search.toolkit:HomeSearchToolkit",
     versions=(
         VersionSpec(
             0,
             max_episode_steps=32,
-            tasks="toolgym.benchmarks.home_search:SUITE",
+            tasks="toolgym.families.home_search.tasks:SUITE",
             history="initial release: the original API and scoring",
         ),
     ),

@@ -8,10 +8,12 @@ from pathlib import Path
 import gymnasium as gym
 import pytest
 
-from toolgym.benchmarks.virtual_home import SUITE, load_plans
-from toolgym.benchmarks.virtual_home.grounding import ground, lcs_score
 from toolgym.envs.protocol import task_env
-from toolgym.simulators.virtual_home import (
+from toolgym.families.virtual_home.objects import valid_object_lists
+from toolgym.families.virtual_home.tasks import SUITE, load_plans
+from toolgym.families.virtual_home.tasks.grounding import ground, lcs_score
+from toolgym.families.virtual_home.toolkit import household
+from toolgym.families.virtual_home.world import (
     ACTIONS,
     HOMES,
     ActionFailed,
@@ -30,11 +32,9 @@ from toolgym.simulators.virtual_home import (
     to_phrase,
     to_script,
 )
-from toolgym.simulators.virtual_home.conditions import holds, unmet
-from toolgym.simulators.virtual_home.graph import CHARACTER, SceneGraph
-from toolgym.simulators.virtual_home.homes import ROOM_TEMPLATES
-from toolgym.tools.virtual_home.objects import valid_object_lists
-from toolgym.tools.virtual_home.toolkit import household
+from toolgym.families.virtual_home.world.conditions import holds, unmet
+from toolgym.families.virtual_home.world.graph import CHARACTER, SceneGraph
+from toolgym.families.virtual_home.world.homes import ROOM_TEMPLATES
 
 SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "samples" / "languageplanner"
 needs_samples = pytest.mark.skipif(
@@ -98,7 +98,7 @@ def test_bad_spellings_say_what_was_expected() -> None:
 
 @needs_samples
 def test_the_real_action_strings_parse_and_name_catalogued_objects() -> None:
-    from toolgym.simulators.virtual_home.classes import canonical
+    from toolgym.families.virtual_home.world.classes import canonical
 
     actions = json.loads((SAMPLES / "available_actions.json").read_text())
     for text in actions:
@@ -160,7 +160,7 @@ def test_a_scene_graph_round_trips_as_virtualhome_json() -> None:
 
 
 def test_every_class_the_templates_use_is_catalogued() -> None:
-    from toolgym.simulators.virtual_home.classes import CLASSES
+    from toolgym.families.virtual_home.world.classes import CLASSES
 
     for areas in ROOM_TEMPLATES.values():
         for items in areas.values():
@@ -237,7 +237,7 @@ def test_a_failed_step_changes_nothing_and_effects_hold() -> None:
 
 
 def test_an_object_a_home_lacks_is_placed_by_its_class_rules() -> None:
-    from toolgym.simulators.virtual_home.classes import CLASSES
+    from toolgym.families.virtual_home.world.classes import CLASSES
 
     house = Household(0)
     assert not house.graph.of_class("food_pizza")

@@ -6,7 +6,8 @@ import dataclasses
 
 import pytest
 
-from toolgym.simulators.virtual_home.classes import (
+from toolgym.families.virtual_home.objects import PUBLISHED as LISTS
+from toolgym.families.virtual_home.world.classes import (
     CATEGORIES,
     CLASSES,
     PROPERTIES,
@@ -18,7 +19,6 @@ from toolgym.simulators.virtual_home.classes import (
     parse_table,
     placements,
 )
-from toolgym.tools.virtual_home.objects import PUBLISHED as LISTS
 
 
 def _words(text: str) -> list[str]:
@@ -26,7 +26,7 @@ def _words(text: str) -> list[str]:
 
 
 # The property each action needs of the objects the published docs list for it
-# (``toolgym.tools.virtual_home.objects.PUBLISHED``).
+# (``toolgym.families.virtual_home.objects.PUBLISHED``).
 NEEDS = {
     "Read": "READABLE",
     "LieOn": "LIEABLE",

@@ -8,16 +8,17 @@ from pathlib import Path
 import gymnasium as gym
 import pytest
 
-from toolgym.benchmarks.web_shop import SUITE, SUITE_SHORT, demo_steps
 from toolgym.envs.protocol import task_env
-from toolgym.simulators.web_shop.catalog import (
+from toolgym.families.web_shop.tasks import SUITE, SUITE_SHORT, demo_steps
+from toolgym.families.web_shop.toolkit import shop_for
+from toolgym.families.web_shop.world.catalog import (
     load_human_goals,
     load_products,
     make_catalog,
     make_product,
 )
-from toolgym.simulators.web_shop.goals import NO_CAP, make_goals, price_cap
-from toolgym.simulators.web_shop.reward import (
+from toolgym.families.web_shop.world.goals import NO_CAP, make_goals, price_cap
+from toolgym.families.web_shop.world.reward import (
     Goal,
     Purchase,
     get_reward,
@@ -26,9 +27,8 @@ from toolgym.simulators.web_shop.reward import (
     token_set_ratio,
     type_reward,
 )
-from toolgym.simulators.web_shop.search import SearchIndex, cached_index
-from toolgym.simulators.web_shop.shop import SEP, Session
-from toolgym.tools.web_shop.toolkit import shop_for
+from toolgym.families.web_shop.world.search import SearchIndex, cached_index
+from toolgym.families.web_shop.world.shop import SEP, Session
 
 SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "samples" / "webshop"
 ENV = "toolbench/WebShop-v1"
@@ -373,9 +373,9 @@ def test_a_catalog_of_100000_products(tmp_path, monkeypatch) -> None:
 
 
 def test_human_goals_are_made_as_webshop_makes_them() -> None:
-    from toolgym.simulators.web_shop.goals import human_goals
-    from toolgym.simulators.web_shop.reward import get_reward
-    from toolgym.tools.web_shop.toolkit import purchase_of
+    from toolgym.families.web_shop.toolkit import purchase_of
+    from toolgym.families.web_shop.world.goals import human_goals
+    from toolgym.families.web_shop.world.reward import get_reward
 
     products = make_catalog(5)
     p = products[0]
@@ -401,7 +401,7 @@ def test_actions_are_read_as_webshops_pattern_reads_them_in_linear_time() -> Non
     import random
     import re
 
-    from toolgym.simulators.web_shop.shop import parse_action
+    from toolgym.families.web_shop.world.shop import parse_action
 
     pattern = re.compile(r"^(.+)\[(.+)\]", re.DOTALL)
     rng = random.Random(0)

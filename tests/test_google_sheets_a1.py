@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from toolgym.simulators.google_sheets.a1 import (
+from toolgym.families.google_sheets.world.a1 import (
     MAX_COLUMNS,
     A1Error,
     A1Range,

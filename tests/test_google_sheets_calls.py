@@ -17,9 +17,9 @@ import gspread
 import gspread_dataframe as gd
 import pytest
 
-from toolgym.simulators.google_sheets.service import SheetsApp
+from toolgym.families.google_sheets.client import compat_spreadsheet, sheets_client
+from toolgym.families.google_sheets.world.service import SheetsApp
 from toolgym.simulators.http import Request, Response
-from toolgym.tools.google_sheets import compat_spreadsheet, sheets_client
 
 TABLE = [["Name", "Qty", "Price"], ["pens", 3, 2], ["ink", 1, 9], ["tape", 5, 4]]
 

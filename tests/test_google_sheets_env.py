@@ -9,19 +9,19 @@ import gymnasium as gym
 import pytest
 
 import toolgym  # noqa: F401
-from toolgym.benchmarks.google_sheets import (
+from toolgym.families.google_sheets.client import sheets_client
+from toolgym.families.google_sheets.tasks import (
     SUITE,
     generate_split,
     table_from_prompt,
     train_task,
 )
-from toolgym.simulators.google_sheets.service import SheetsApp
-from toolgym.tools.google_sheets.client import sheets_client
-from toolgym.tools.google_sheets.toolkit import (
+from toolgym.families.google_sheets.toolkit import (
     SheetsToolkit,
     read_outcome,
     sheet_frame,
 )
+from toolgym.families.google_sheets.world.service import SheetsApp
 
 ENV_ID = "toolbench/GoogleSheets-v0"
 ALL_TASKS = generate_split("test") + generate_split("demo")
@@ -376,7 +376,7 @@ def test_an_oversized_host_call_leaves_the_next_program_alone() -> None:
 
 
 def test_the_step_bench_times_a_step_and_its_floor() -> None:
-    from toolgym.tools.google_sheets.step_bench import run
+    from toolgym.families.google_sheets.step_bench import run
 
     result = run(tasks=2, repeat=1)
     assert result["runs"] == 2 and result["step_s"] > 0 and result["floor_s"] > 0

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from toolgym.simulators.google_sheets.a1 import A1Range
-from toolgym.simulators.google_sheets.formulas import (
+from toolgym.families.google_sheets.world.a1 import A1Range
+from toolgym.families.google_sheets.world.formulas import (
     DIV0,
     NA,
     NAME,

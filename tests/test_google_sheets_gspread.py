@@ -9,9 +9,9 @@ import gspread
 import gspread_dataframe as gd
 import pytest
 
-from toolgym.simulators.google_sheets.service import SheetsApp
+from toolgym.families.google_sheets.client import sheets_client
+from toolgym.families.google_sheets.world.service import SheetsApp
 from toolgym.simulators.http import Request, Response
-from toolgym.tools.google_sheets import sheets_client
 
 
 class Recording(SheetsApp):
@@ -207,7 +207,7 @@ def test_a_gspread_program_in_the_sandbox(env: tuple[Any, Recording]) -> None:
         "worksheet.update_cell(cell.row, 2, round(price * 1.1, 2))\n"
         "print(worksheet.acell('B2').value)\n"
     )
-    with Sandbox(adapter="toolgym.tools.google_sheets.adapter:adapter") as box:
+    with Sandbox(adapter="toolgym.families.google_sheets.adapter:adapter") as box:
         result = box.run(program, state)
         assert result.error is None and result.stdout == "11\n"
         after = SheetsApp()
@@ -260,7 +260,7 @@ def test_service_account_clients_work_offline(tmp_path: Any) -> None:
 def test_the_service_holds_a_bounded_number_of_spreadsheets(
     env: tuple[Any, Recording], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from toolgym.simulators.google_sheets import service
+    from toolgym.families.google_sheets.world import service
 
     client, app = env
     monkeypatch.setattr(service, "MAX_SPREADSHEETS", len(app.books) + 2)

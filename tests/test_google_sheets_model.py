@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from toolgym.simulators.google_sheets import formulas
-from toolgym.simulators.google_sheets.sheet import (
+from toolgym.families.google_sheets.world import formulas
+from toolgym.families.google_sheets.world.sheet import (
     FORMULA_CHAR_COST,
     MAX_CELL_READS,
     Formula,
@@ -129,7 +129,7 @@ def test_number_display() -> None:
 
 
 def test_append_finds_the_table_and_grows_the_grid() -> None:
-    from toolgym.simulators.google_sheets.dimensions import values_append
+    from toolgym.families.google_sheets.world.dimensions import values_append
 
     book = Spreadsheet("sid", "B")
     first = values_append(book, "Sheet1", [["a", "b"]], "RAW")
@@ -146,8 +146,8 @@ def test_append_finds_the_table_and_grows_the_grid() -> None:
 
 
 def test_clear_and_shifts(book: Spreadsheet) -> None:
-    from toolgym.simulators.google_sheets.dimensions import shift_columns, shift_rows
-    from toolgym.simulators.google_sheets.sheet import values_clear
+    from toolgym.families.google_sheets.world.dimensions import shift_columns, shift_rows
+    from toolgym.families.google_sheets.world.sheet import values_clear
 
     assert values_clear(book, "A1:A2") == {"spreadsheetId": "sid", "clearedRange": "Sheet1!A1:A2"}
     assert book.values_get("A1:A3")["values"] == [[], [], ["milk"]]
@@ -161,8 +161,8 @@ def test_clear_and_shifts(book: Spreadsheet) -> None:
 
 
 def test_formulas_follow_inserted_and_deleted_rows_and_columns() -> None:
-    from toolgym.simulators.google_sheets.dimensions import shift_columns, shift_rows
-    from toolgym.simulators.google_sheets.sheet import Worksheet
+    from toolgym.families.google_sheets.world.dimensions import shift_columns, shift_rows
+    from toolgym.families.google_sheets.world.sheet import Worksheet
 
     book = Spreadsheet("sid", "T")
     book.values_update("A1:A4", [[1], [2], [3], ["=SUM(A1:A3)"]], "USER_ENTERED")
@@ -195,7 +195,7 @@ def test_formulas_follow_inserted_and_deleted_rows_and_columns() -> None:
 def test_copied_formulas_move_their_relative_references(
     formula: str, rows: int, cols: int, expected: str
 ) -> None:
-    from toolgym.simulators.google_sheets.references import offset_formula
+    from toolgym.families.google_sheets.world.references import offset_formula
 
     assert offset_formula(formula, rows, cols) == expected
 
@@ -232,7 +232,7 @@ def test_typed_dates_percentages_and_amounts_keep_their_look() -> None:
     ],
 )
 def test_date_patterns(serial: float, pattern: str, shown: str) -> None:
-    from toolgym.simulators.google_sheets.dates import format_date
+    from toolgym.families.google_sheets.world.dates import format_date
 
     assert format_date(serial, pattern) == shown
 
@@ -255,7 +255,7 @@ def test_formulas_of_constants_count_against_the_work_budget(
         calls[0] += 1
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr("toolgym.simulators.google_sheets.sheet.evaluate", counted)
+    monkeypatch.setattr("toolgym.families.google_sheets.world.sheet.evaluate", counted)
     values = book.values_get("Sheet1!A1:Z1000", "UNFORMATTED_VALUE")["values"]
     flat = [v for row in values for v in row]
     affordable = MAX_CELL_READS // (FORMULA_CHAR_COST * len(formula))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from toolgym.simulators.google_sheets.number_format import format_with_pattern
-from toolgym.tools.google_sheets import sheets_client
+from toolgym.families.google_sheets.client import sheets_client
+from toolgym.families.google_sheets.world.number_format import format_with_pattern
 
 
 @pytest.mark.parametrize(

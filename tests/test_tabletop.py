@@ -14,22 +14,22 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
-from toolgym.benchmarks.tabletop import SUITE, generate_split, load_tests, setup_for
-from toolgym.benchmarks.tabletop.checks import check, original_diagonal
-from toolgym.benchmarks.tabletop.templates import DEMO_TEMPLATES, TEMPLATES, match_template
 from toolgym.benchmarks.tasks import Task
 from toolgym.envs.protocol import task_env
 from toolgym.evaluation.records import EpisodeRecord
 from toolgym.evaluation.report import format_breakdowns, summarize
-from toolgym.simulators.tabletop.camera import png_bytes, render_rgb
-from toolgym.simulators.tabletop.layouts import sample_setup
-from toolgym.simulators.tabletop.physics import PlacementError, TabletopPhysics, build_scene
-from toolgym.simulators.tabletop.scene import SceneSetup, scene_problem
-from toolgym.simulators.tabletop.workspace import CORNER_POS, denormalize_xy
+from toolgym.families.tabletop import helpers
+from toolgym.families.tabletop.functions import TABLETOP_FUNCTIONS
+from toolgym.families.tabletop.primitives import Primitives, clean_object_name
+from toolgym.families.tabletop.tasks import SUITE, generate_split, load_tests, setup_for
+from toolgym.families.tabletop.tasks.checks import check, original_diagonal
+from toolgym.families.tabletop.tasks.templates import DEMO_TEMPLATES, TEMPLATES, match_template
+from toolgym.families.tabletop.world.camera import png_bytes, render_rgb
+from toolgym.families.tabletop.world.layouts import sample_setup
+from toolgym.families.tabletop.world.physics import PlacementError, TabletopPhysics, build_scene
+from toolgym.families.tabletop.world.scene import SceneSetup, scene_problem
+from toolgym.families.tabletop.world.workspace import CORNER_POS, denormalize_xy
 from toolgym.tools.errors import PRECONDITION, WRONG_ARGUMENTS, ToolCallError
-from toolgym.tools.tabletop import helpers
-from toolgym.tools.tabletop.functions import TABLETOP_FUNCTIONS
-from toolgym.tools.tabletop.primitives import Primitives, clean_object_name
 
 ENV_ID = "toolbench/Tabletop-v0"
 
@@ -130,8 +130,8 @@ def test_a_stack_too_tall_to_reach_over_is_refused() -> None:
 def test_the_same_state_and_motions_give_bit_identical_poses_in_two_processes() -> None:
     script = (
         "import hashlib, json\n"
-        "from toolgym.simulators.tabletop.physics import TabletopPhysics, build_scene\n"
-        "from toolgym.simulators.tabletop.scene import SceneSetup\n"
+        "from toolgym.families.tabletop.world.physics import TabletopPhysics, build_scene\n"
+        "from toolgym.families.tabletop.world.scene import SceneSetup\n"
         f"setup = SceneSetup(*{json.dumps([list(SETUP.blocks), list(SETUP.bowls), [list(p) for p in SETUP.block_pos], [list(p) for p in SETUP.bowl_pos]])})\n"
         "setup = SceneSetup(tuple(setup.blocks), tuple(setup.bowls),"
         " tuple(map(tuple, setup.block_pos)), tuple(map(tuple, setup.bowl_pos)))\n"
@@ -236,7 +236,7 @@ def test_camera_images_are_deterministic_and_show_the_objects() -> None:
 
 
 def test_there_are_32_documented_functions_and_the_program_sees_each() -> None:
-    from toolgym.tools.tabletop.adapter import TabletopAdapter
+    from toolgym.families.tabletop.adapter import TabletopAdapter
 
     names = [t.name for t in TABLETOP_FUNCTIONS]
     assert len(names) == len(set(names)) == 32

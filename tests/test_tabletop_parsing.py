@@ -9,8 +9,7 @@ import time
 import numpy as np
 import pytest
 
-from toolgym.simulators.tabletop.workspace import CORNER_POS
-from toolgym.tools.tabletop.parsing import (
+from toolgym.families.tabletop.parsing import (
     MAX_QUERY,
     ParseError,
     context_objects,
@@ -19,6 +18,7 @@ from toolgym.tools.tabletop.parsing import (
     parse_question,
     transform_shape_pts,
 )
+from toolgym.families.tabletop.world.workspace import CORNER_POS
 
 SCENE = {
     "red block": (-0.2, -0.3, 0.02),

@@ -28,10 +28,10 @@ FAMILY_SPECS: tuple[str, ...] = (
     "toolgym.families.trip_booking.spec:SPEC",
     "toolgym.families.openweather.spec:SPEC",
     "toolgym.families.cat_api.spec:SPEC",
-    "toolgym.envs.google_sheets:SPEC",
+    "toolgym.families.google_sheets.spec:SPEC",
     "toolgym.families.virtual_home.spec:SPEC",
     "toolgym.families.web_shop.spec:SPEC",
-    "toolgym.envs.tabletop:SPEC",
+    "toolgym.families.tabletop.spec:SPEC",
     "toolgym.envs.rapid_api:SPEC",
     "toolgym.envs.seal_tools:SPEC",
 )

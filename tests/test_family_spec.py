@@ -181,3 +181,12 @@ def test_list_reads_builtin_rows_from_the_catalog_and_builds_the_others(
     for env_id in builtin:
         row = next(x for x in out.splitlines() if x.startswith(env_id + " "))
         assert f" {stored[env_id]['tools']} " in row and stored[env_id]["language"] in row
+
+
+def test_a_stored_catalog_row_of_the_wrong_shape_is_built_instead() -> None:
+    from toolgym.envs.catalog import stored_row
+
+    good = {"tools": 6, "language": "curl", "splits": {"test": 100}}
+    stored = {"a": good, "b": {"tools": 6}, "c": 7, "d": {**good, "splits": []}}
+    assert stored_row(stored, "a") == good
+    assert [stored_row(stored, k) for k in ("b", "c", "d", "missing")] == [None] * 4

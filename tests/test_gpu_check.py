@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from toolgym.cli.gpu_check import main, markdown, slug
+from toolgym.cli.gpu_check import SECTIONS, main, markdown, slug
 from toolgym.evaluation.parity import agreement, parity_envs
 
 HAVE_MODEL = all(
@@ -96,3 +96,10 @@ def test_a_cpu_only_run_writes_the_parity_slice(tiny_model: Path, tmp_path: Path
     assert (tmp_path / "gpu-check-cpu.md").read_text().startswith("# GPU check: cpu")
     # a GPU run is compared with this one through --cpu-reference: the same episodes agree
     assert agreement(episodes, episodes)["agreement"] == 1.0
+
+
+def test_a_check_with_every_section_skipped_still_writes_its_report(tmp_path: Path) -> None:
+    skips = [x for name in SECTIONS for x in ("--skip", name)]
+    assert main([*skips, "--device", "cpu", "--out", str(tmp_path)]) == 0
+    written = sorted(p.suffix for p in tmp_path.iterdir())
+    assert written == [".json", ".md"]

@@ -39,3 +39,18 @@ def test_import_toolgym_loads_no_family_dependency() -> None:
     assert found["ids"] >= 13
     loaded = [m for m in HEAVY if m in found["modules"]]
     assert not loaded, f"import toolgym loaded {loaded}; expected none of {HEAVY}"
+
+
+def test_a_light_module_of_a_lazy_package_imports_first_and_alone() -> None:
+    # ``from package import submodule`` inside a family's tasks must not load the heavy suite
+    # (which may be importing that very submodule: a circular import)
+    code = (
+        "import sys; import toolgym.families.virtual_home.tasks.activities; "
+        "import toolgym.benchmarks.seal_tools.generation; "
+        "print('toolgym.benchmarks.seal_tools.suite' in sys.modules)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "False"

@@ -12,6 +12,7 @@ time a name is asked for, and ``import package.light_module`` never does.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from collections.abc import Callable
 from typing import Any
 
@@ -25,6 +26,10 @@ def lazy_package(
     def __getattr__(name: str) -> Any:
         if name.startswith("__"):  # the import system's own questions
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        if importlib.util.find_spec(f"{package}.{name}") is not None:
+            # ``from package import submodule`` asks here first: the submodule, not the heavy
+            # module (which may be importing that submodule right now)
+            return importlib.import_module(f"{package}.{name}")
         module = importlib.import_module(target)
         try:
             return getattr(module, name)

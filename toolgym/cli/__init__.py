@@ -45,7 +45,7 @@ from toolgym.evaluation.runner import BACKENDS
 
 
 def _cmd_list(args: argparse.Namespace) -> int:
-    from toolgym.envs.catalog import built_row, stored_catalog
+    from toolgym.envs.catalog import built_row, stored_catalog, stored_row
     from toolgym.evaluation.report import format_table
 
     stored = stored_catalog()  # the built-in envs' rows; others are built here
@@ -53,7 +53,7 @@ def _cmd_list(args: argparse.Namespace) -> int:
     for spec in families():
         for version in spec.versions:
             env_id = spec.env_id(version.version)
-            entry = stored.get(env_id) or built_row(spec, version)
+            entry = stored_row(stored, env_id) or built_row(spec, version)
             sizes = ", ".join(f"{k} {v}" for k, v in entry["splits"].items())
             rows.append(
                 {

@@ -403,7 +403,6 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     stem = f"gpu-check-{slug(name)}"
-    page = ""
     with tempfile.TemporaryDirectory(prefix="toolgym-gpu-check-") as work:
         args.work = work
         for section in sections:
@@ -417,7 +416,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"[{section}] {report['sections_s'][section]:.0f} s", flush=True)
             report["wall_s"] = time.perf_counter() - start
             # Written after every section, so a check stopped part-way keeps what it measured.
-            page = _write(report, out, stem)
+            _write(report, out, stem)
+    report["wall_s"] = time.perf_counter() - start
+    page = _write(report, out, stem)  # also when every section was skipped
     print(page)
     return 1 if report["failures"] else 0
 

@@ -1,7 +1,8 @@
 """Environments: every tool family, registered from its spec, assembled into one env class.
 
 :data:`FAMILY_SPECS` is the one table of families. Each entry names a family's declaration
-(:class:`~toolgym.envs.spec.FamilySpec`, in ``toolgym/envs/<family>.py``); registration, the env
+(:class:`~toolgym.envs.spec.FamilySpec`, in ``toolgym/families/<family>/spec.py``, or
+``toolgym/envs/<family>.py`` for a family not yet moved); registration, the env
 classes, the command line and the test suites are all derived from the declarations. Entry points
 are strings and a family's parts are loaded only when an env is made, so ``import toolgym`` stays
 cheap.
@@ -70,7 +71,7 @@ def plugin_families() -> tuple[FamilySpec, ...]:
     from importlib.metadata import entry_points
 
     found: dict[str, FamilySpec] = {}
-    taken = {n for s in _builtin() for n in (s.name, s.env_name)}
+    taken = {n for s in _builtin() for n in (s.name, s.env_name, *s.aliases)}
     for point in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda p: p.name):
         try:
             spec = point.load()
@@ -85,8 +86,8 @@ def plugin_families() -> tuple[FamilySpec, ...]:
         problem = (
             f"expected a FamilySpec, got {type(spec).__name__}"
             if not isinstance(spec, FamilySpec)
-            else f"its name {spec.name!r} or env name {spec.env_name!r} is taken"
-            if {spec.name, spec.env_name} & taken
+            else f"its name {spec.name!r}, env name {spec.env_name!r} or an alias is taken"
+            if {spec.name, spec.env_name, *spec.aliases} & taken
             else None
         )
         if problem is not None:
@@ -96,7 +97,7 @@ def plugin_families() -> tuple[FamilySpec, ...]:
                 stacklevel=2,
             )
             continue
-        taken |= {spec.name, spec.env_name}
+        taken |= {spec.name, spec.env_name, *spec.aliases}
         found[spec.name] = spec
     return tuple(found.values())
 

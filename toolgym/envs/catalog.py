@@ -68,3 +68,16 @@ def stale_rows() -> list[str]:
     """The env ids whose stored row is missing, different or no longer registered."""
     built, stored = built_catalog(), stored_catalog()
     return sorted(k for k in {*built, *stored} if built.get(k) != stored.get(k))
+
+
+def stored_row(stored: dict[str, Any], env_id: str) -> dict[str, Any] | None:
+    """``env_id``'s stored row when it has the row's shape (``None``: build it instead)."""
+    entry = stored.get(env_id)
+    if (
+        isinstance(entry, dict)
+        and isinstance(entry.get("tools"), int)
+        and isinstance(entry.get("language"), str)
+        and isinstance(entry.get("splits"), dict)
+    ):
+        return entry
+    return None

@@ -5,6 +5,5 @@
 * ``backend``, ``program_backend``, ``rest_backend``, ``toolkit``: where calls run;
 * ``program`` (the safe interpreter), ``curl`` (the curl parser), ``json_calls``, ``rest``;
 * ``requests_transport``, ``http_server``: the simulated services over real HTTP clients;
-* one module per family not yet in :mod:`toolgym.families` (``home_search``, ``trip_booking``,
-  ``openweather``, ...).
+* the tools of the families not yet in :mod:`toolgym.families` (``rapid_api``, ``seal_tools``).
 """

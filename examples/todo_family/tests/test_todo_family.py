@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 from importlib.metadata import entry_points
+from pathlib import Path
 
 import gymnasium as gym
 import pytest
@@ -36,7 +37,7 @@ needs_install = pytest.mark.skipif(
 @needs_install
 def test_the_entry_point_adds_the_family_with_no_call() -> None:
     assert any(p.value == "todo_family.spec:SPEC" for p in entry_points(group=ENTRY_POINT_GROUP))
-    assert [s.name for s in plugin_families()] == ["todo_list"]
+    assert "todo_list" in [s.name for s in plugin_families()]
     assert family("todo_list").env_name == "TodoList"
     # a fresh process finds it too: nothing but importing toolgym registers it
     code = "import gymnasium as gym, toolgym; print(gym.spec('toolbench/TodoList-v0').id)"
@@ -56,7 +57,8 @@ def test_it_is_listed(capsys: pytest.CaptureFixture) -> None:
 
 
 def test_the_env_passes_check_env_and_the_oracle_scores_one() -> None:
-    if ENV_ID not in gym.registry:  # not installed: add it to this process by hand
+    if ENV_ID not in gym.registry:  # not installed: add it to this process from its folder
+        sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
         from todo_family.spec import SPEC
 
         register_family(SPEC)

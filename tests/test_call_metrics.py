@@ -24,8 +24,8 @@ from toolgym.benchmarks.call_metrics import (
     parse_calling_list,
     resolve_references,
     scores,
-    sopr_precheck,
 )
+from toolgym.families.rapid_api.checker import sopr_precheck
 
 # dev-difficult-200 (reference §9.2): 3 calls; parameters 2 + 4 + 2 = 8; the third call's
 # `location` takes searchCrop's first response field, API_call_1.

@@ -10,7 +10,7 @@ from urllib.parse import parse_qsl, urlsplit
 import numpy as np
 import pytest
 
-from toolgym.benchmarks.tasks import Task, load_packaged
+from toolgym.benchmarks.tasks import Task
 from toolgym.families.cat_api import tasks as ca
 from toolgym.families.cat_api.world import BREEDS, CatApiApp
 from toolgym.simulators.http import Request, Response
@@ -70,7 +70,7 @@ def test_split_sizes_ids_and_mix(version: int) -> None:
 def test_split_is_deterministic_and_matches_the_data_file(split: str, version: int) -> None:
     generated = GENERATE[version](split)
     assert [t.to_record() for t in generated] == [t.to_record() for t in GENERATE[version](split)]
-    packaged = load_packaged(ca.FAMILY, version, split)
+    packaged = SUITES[version].stored_split(split)
     assert [t.to_record() for t in packaged.values()] == [t.to_record() for t in generated]
     assert SUITES[version].stale_splits() == []
     # A generated task's derived setup changes nothing in the world it was built for.

@@ -9,7 +9,7 @@ import re
 import numpy as np
 import pytest
 
-from toolgym.benchmarks.tasks import Task, load_packaged
+from toolgym.benchmarks.tasks import Task
 from toolgym.families.home_search import tasks as hs
 from toolgym.families.home_search.toolkit import HomeSearchAPI, HomeSearchToolkit
 from toolgym.families.home_search.world import BUY_HOME_TYPES, RENT_HOME_TYPES
@@ -80,7 +80,7 @@ def test_split_is_deterministic_and_matches_the_data_file(split: str) -> None:
     generated = hs.generate_split(split)
     again = hs.generate_split(split)
     assert [t.to_record() for t in generated] == [t.to_record() for t in again]
-    packaged = load_packaged(hs.FAMILY, hs.VERSION, split)
+    packaged = hs.SUITE.stored_split(split)
     assert [t.to_record() for t in packaged.values()] == [t.to_record() for t in generated]
 
 

@@ -46,8 +46,8 @@ def test_a_light_module_of_a_lazy_package_imports_first_and_alone() -> None:
     # (which may be importing that very submodule: a circular import)
     code = (
         "import sys; import toolgym.families.virtual_home.tasks.activities; "
-        "import toolgym.benchmarks.seal_tools.generation; "
-        "print('toolgym.benchmarks.seal_tools.suite' in sys.modules)"
+        "import toolgym.families.seal_tools.tasks.generation; "
+        "print('toolgym.families.seal_tools.tasks.suite' in sys.modules)"
     )
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False

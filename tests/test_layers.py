@@ -1,4 +1,4 @@
-"""Layers you can see: which layer may import which, and where a family's name may appear."""
+"""Layers you can see: the core never imports a family, and the core imports only downward."""
 
 from __future__ import annotations
 
@@ -20,18 +20,20 @@ LAYERS = (
     "tools",
     "benchmarks",
     "envs",
-    "families",
     "wrappers",
     "agents",
     "evaluation",
     "training",
     "cli",
 )
-"""Bottom to top: a module may import its own layer and the layers below it."""
+"""The core, bottom to top: a core module may import its own layer and the layers below it."""
+
+FAMILIES = "toolgym.families"
+"""The families: each may import the core and itself; the core never imports one."""
 
 
 def layer_of(module: str) -> int:
-    """The layer index of a ``toolgym.*`` module name."""
+    """The layer index of a core ``toolgym.*`` module name."""
     parts = module.split(".")
     if parts == ["toolgym"]:
         return len(LAYERS)  # the package itself registers the envs: above everything
@@ -44,6 +46,14 @@ def module_name(path: Path) -> str:
     if parts[-1] == "__init__":
         parts.pop()
     return ".".join(parts)
+
+
+def family_of_module(module: str) -> str | None:
+    """``toolgym.families.<name>`` for a module of a family, else ``None``."""
+    parts = module.split(".")
+    if parts[:2] != ["toolgym", "families"]:
+        return None
+    return ".".join(parts[:3])
 
 
 def imported_modules(tree: ast.AST, current: str) -> list[tuple[int, str]]:
@@ -63,10 +73,47 @@ def imported_modules(tree: ast.AST, current: str) -> list[tuple[int, str]]:
 
 
 SOURCES = sorted(PACKAGE.rglob("*.py"))
+CORE = [p for p in SOURCES if family_of_module(module_name(p)) is None]
+
+
+def _family_strings(path: Path) -> list[tuple[int, str]]:
+    """String literals that name a family module (``"toolgym.families.x.spec:SPEC"``)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docs = _docstrings(tree)
+    return [
+        (node.lineno, node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and id(node) not in docs
+        and node.value.startswith(FAMILIES + ".")
+    ]
 
 
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(PACKAGE)))
-def test_imports_only_go_downward(path: Path) -> None:
+def test_the_core_never_imports_a_family(path: Path) -> None:
+    """The one rule: outside ``toolgym/families/``, nothing imports a family or names its modules.
+
+    A family reaches the core only through its line in :data:`toolgym.envs.FAMILY_SPECS` (or an
+    entry point); a family imports the core and itself, never another family.
+    """
+    name = module_name(path)
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    mine = family_of_module(name)
+    wrong = [
+        f"line {line}: {module}"
+        for line, module in imported_modules(tree, name)
+        if family_of_module(module) not in (None, mine)
+        or (mine is None and module == FAMILIES)
+    ]
+    if mine is None and name != "toolgym.envs":  # the one table of families is the exception
+        wrong += [f"line {line}: {text!r}" for line, text in _family_strings(path)]
+    owner = mine or "the core"
+    assert not wrong, f"{name} ({owner}) reaches into a family: {wrong}"
+
+
+@pytest.mark.parametrize("path", CORE, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_core_imports_only_go_downward(path: Path) -> None:
     name = module_name(path)
     if name == "toolgym":
         return
@@ -75,7 +122,7 @@ def test_imports_only_go_downward(path: Path) -> None:
     upward = [
         f"line {line}: {module} ({LAYERS[layer_of(module)] if module != 'toolgym' else 'toolgym'})"
         for line, module in imported_modules(tree, name)
-        if layer_of(module) > mine
+        if family_of_module(module) is None and module != FAMILIES and layer_of(module) > mine
     ]
     assert not upward, f"{name} ({LAYERS[mine]}) imports upward: {upward}"
 
@@ -86,10 +133,10 @@ def test_every_package_directory_is_a_package() -> None:
         assert (directory / "__init__.py").exists(), directory
 
 
-def test_every_module_is_in_a_layer() -> None:
-    for path in SOURCES:
+def test_every_module_is_in_a_layer_or_a_family() -> None:
+    for path in CORE:
         name = module_name(path)
-        if name != "toolgym":
+        if name not in ("toolgym", FAMILIES):
             layer_of(name)  # raises ValueError for a module outside the layers
 
 
@@ -133,11 +180,7 @@ def code_words(path: Path, strings: bool = True) -> list[tuple[int, str]]:
 
 
 def _own(path: Path, name: str) -> bool:
-    rel = path.relative_to(PACKAGE).as_posix()
-    return any(
-        rel == f"{layer}/{name}.py" or rel.startswith(f"{layer}/{name}/")
-        for layer in ("simulators", "tools", "benchmarks", "envs", "families")
-    )
+    return path.relative_to(PACKAGE).as_posix().startswith(f"families/{name}/")
 
 
 @pytest.mark.parametrize("spec", builtin_families(), ids=lambda s: s.name)

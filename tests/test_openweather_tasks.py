@@ -7,7 +7,6 @@ import itertools
 
 import numpy as np
 
-from toolgym.benchmarks.tasks import load_packaged
 from toolgym.families.openweather import tasks as ow
 from toolgym.families.openweather.tasks.places import pools
 from toolgym.families.openweather.world import OpenWeatherApp
@@ -27,7 +26,7 @@ def test_split_sizes_and_stored_files_match() -> None:
     for split, n in ow.SPLITS.items():
         tasks = ow.generate_split(split)
         assert len(tasks) == n
-        stored = load_packaged("openweather", 0, split)
+        stored = ow.SUITE.stored_split(split)
         assert [stored[t.task_id].to_record() for t in tasks] == [t.to_record() for t in tasks]
 
 

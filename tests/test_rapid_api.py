@@ -8,15 +8,15 @@ from pathlib import Path
 import gymnasium as gym
 import pytest
 
-from toolgym.benchmarks.rapid_api.checker import mentions, unobserved_ids
-from toolgym.benchmarks.rapid_api.tasks import SUITE
 from toolgym.envs.protocol import task_env
+from toolgym.families.rapid_api.actions import parse_actions
+from toolgym.families.rapid_api.checker import mentions, unobserved_ids
+from toolgym.families.rapid_api.functions import FINISH_TOOL, api_tools
+from toolgym.families.rapid_api.status import OBSERVATION_CHARS
+from toolgym.families.rapid_api.tasks.suite import SUITE
 from toolgym.simulators.tool_library.model import ApiDoc, ParamDoc, ToolDoc, ToolLibrary
 from toolgym.tools.errors import ToolCallError
 from toolgym.tools.faults import FaultPlan
-from toolgym.tools.rapid_api.actions import parse_actions
-from toolgym.tools.rapid_api.functions import FINISH_TOOL, api_tools
-from toolgym.tools.rapid_api.status import OBSERVATION_CHARS
 
 ENV_ID = "toolbench/RapidAPI-v0"
 

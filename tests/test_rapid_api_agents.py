@@ -19,10 +19,10 @@ import pytest
 from toolgym.agents.backends.base import Prompt
 from toolgym.agents.backends.scripted import ScriptedBackend
 from toolgym.agents.llm_agent import LLMAgent
-from toolgym.benchmarks.rapid_api.checker import is_id
 from toolgym.benchmarks.tasks import Task
 from toolgym.evaluation.records import EpisodeRecord
 from toolgym.evaluation.runner import run_dfsdt, run_episode
+from toolgym.families.rapid_api.checker import is_id
 from toolgym.tools.errors import GOAL_NOT_MET, WRONG_API
 
 ENV_ID = "toolbench/RapidAPI-v0"

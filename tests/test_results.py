@@ -133,7 +133,7 @@ def test_records_without_a_manifest_are_not_resumed(tmp_path: Path) -> None:
 
 
 def test_the_manifest_names_the_run(tmp_path: Path) -> None:
-    task_file = ROOT / "toolgym/benchmarks/data/home_search-v0-demo.jsonl"
+    task_file = ROOT / "toolgym/families/home_search/data/home_search-v0-demo.jsonl"
     result = evaluate(
         HOME,
         "random",

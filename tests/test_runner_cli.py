@@ -131,7 +131,8 @@ def test_console_script_runs(tmp_path: Path) -> None:
 
 HOME = "toolbench/HomeSearch-v0"
 OW_TASKS = str(
-    Path(__file__).resolve().parents[1] / "toolgym/benchmarks/data/openweather-v0-test.jsonl"
+    Path(__file__).resolve().parents[1]
+    / "toolgym/families/openweather/data/openweather-v0-test.jsonl"
 )
 
 

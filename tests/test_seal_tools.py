@@ -12,19 +12,19 @@ import pytest
 from conftest import samples_dir
 
 from toolgym.benchmarks.call_metrics import parse_calling_list
-from toolgym.benchmarks.seal_tools import SUITE, generate_split, load_instance_tasks, train_task
-from toolgym.benchmarks.seal_tools.checker import gold_calls
-from toolgym.benchmarks.seal_tools.metrics import BREAKDOWN, METRICS
 from toolgym.benchmarks.tasks import Task
 from toolgym.envs.protocol import task_env
 from toolgym.evaluation.records import EpisodeRecord
 from toolgym.evaluation.report import summarize
-from toolgym.simulators.seal_tools import is_reference
+from toolgym.families.seal_tools.calls import calling_text, numbering
+from toolgym.families.seal_tools.checker import gold_calls
+from toolgym.families.seal_tools.convert import base_name, generated_world, response_fields
+from toolgym.families.seal_tools.metrics import BREAKDOWN, METRICS
+from toolgym.families.seal_tools.tasks import SUITE, generate_split, load_instance_tasks, train_task
+from toolgym.families.seal_tools.world import is_reference
 from toolgym.simulators.tool_library.model import ApiDoc
 from toolgym.tools.backend import Attempt
 from toolgym.tools.calling_list import parse_calling_list as read_calling_list
-from toolgym.tools.seal_tools.calls import calling_text, numbering
-from toolgym.tools.seal_tools.convert import base_name, generated_world, response_fields
 from toolgym.wrappers import FaultInjection
 
 ENV_ID = "toolbench/SealTools-v0"

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from toolgym.simulators.seal_tools import (
+from toolgym.families.seal_tools.world import (
     REPAIR_KINDS,
     SealCall,
     SealInstance,

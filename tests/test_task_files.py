@@ -119,9 +119,11 @@ STORED_V0 = {
 def test_v0_task_sets_are_pinned(name: str) -> None:
     import hashlib
 
-    from toolgym.benchmarks.tasks import DATA_DIR
+    import toolgym
 
-    assert hashlib.sha256((DATA_DIR / name).read_bytes()).hexdigest() == STORED_V0[name]
+    family = name.split("-v")[0]
+    path = Path(toolgym.__file__).parent / "families" / family / "data" / name
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == STORED_V0[name]
 
 
 def test_every_family_generator_reproduces_its_stored_sets(capsys: pytest.CaptureFixture) -> None:

@@ -15,7 +15,7 @@ from toolgym.agents.llm_agent import LLMAgent
 from toolgym.envs.protocol import task_env
 from toolgym.evaluation.records import EpisodeRecord
 from toolgym.evaluation.runner import run_dfsdt, run_episode
-from toolgym.evaluation.toolbench_answers import (
+from toolgym.families.rapid_api.answers import (
     INVALID_NAME,
     action_calls,
     answer_method,

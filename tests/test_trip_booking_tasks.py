@@ -8,7 +8,7 @@ import re
 import numpy as np
 import pytest
 
-from toolgym.benchmarks.tasks import Task, load_packaged
+from toolgym.benchmarks.tasks import Task
 from toolgym.families.trip_booking import tasks as tb
 from toolgym.families.trip_booking.toolkit import TripBookingAPI, TripBookingToolkit
 from toolgym.tools.program import run_program
@@ -74,7 +74,7 @@ def test_splits_match_packaged_files(splits: dict[str, list[Task]]) -> None:
     for split, tasks in splits.items():
         assert len(tasks) == tb.SPLITS[split]
         assert [t.task_id for t in tasks] == [f"{split}-{i:03d}" for i in range(len(tasks))]
-        packaged = load_packaged(tb.FAMILY, tb.VERSION, split)
+        packaged = tb.SUITE.stored_split(split)
         assert list(packaged.values()) == tasks
         assert tb.generate_split(split) == tasks
 

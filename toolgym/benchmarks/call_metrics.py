@@ -51,9 +51,6 @@ likewise, F1 = 2PR/(P+R). Seal-Tools reports a metric only when its numerator an
 are > 0. Here a ratio whose denominator is 0 is ``None``; one whose numerator is 0 is ``0.0``; an
 F1 is ``None`` when P or R is, ``0.0`` when P + R is 0. Wherever Seal-Tools reports a value, the
 values agree.
-
-:func:`sopr_precheck` gives StableToolBench's deterministic SoPR pre-checks (no ``Finish`` call,
-empty answer or giving up: unsolved; anything else would go to the judge).
 """
 
 from __future__ import annotations
@@ -61,7 +58,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
-from typing import Any, Literal
+from typing import Any
 
 from toolgym.tools.calling_list import (  # the parser, re-exported with the metrics
     MAX_DEPTH as MAX_DEPTH,
@@ -424,30 +421,3 @@ def episode_metrics(counts: CallCounts) -> dict[str, float]:
     metrics: dict[str, float] = {k: v or 0.0 for k, v in scores(counts).items()}
     metrics.update({f"n_{f.name}": getattr(counts, f.name) for f in fields(CallCounts)})
     return metrics
-
-
-SOPR_GIVE_UP = ("give_up_and_restart", "give_up")
-"""``Finish`` return types that give up."""
-
-
-def sopr_precheck(
-    final_call_name: str | None, return_type: str | None, final_answer: str | None
-) -> Literal["unsolved", "candidate"]:
-    """StableToolBench's deterministic SoPR pre-checks (steps 1 and 2 of its pass rate).
-
-    ``"unsolved"`` when the last tool step is not a call named exactly ``Finish``, when the
-    final answer is missing, blank or contains ``give_up_and_restart``, or when the return type
-    (stripped) is one of :data:`SOPR_GIVE_UP`; otherwise ``"candidate"``: upstream, a judge
-    would decide.
-
-    >>> sopr_precheck("Finish", "give_answer", "It is 12 degrees.")
-    'candidate'
-    >>> sopr_precheck("get_weather", None, "It is 12 degrees.")
-    'unsolved'
-    """
-    gave_up = isinstance(return_type, str) and return_type.strip() in SOPR_GIVE_UP
-    if final_call_name != "Finish" or gave_up or not isinstance(final_answer, str):
-        return "unsolved"
-    if not final_answer.strip() or "give_up_and_restart" in final_answer:
-        return "unsolved"
-    return "candidate"

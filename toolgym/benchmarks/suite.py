@@ -1,9 +1,10 @@
 """A family's task suite: its fixed splits (stored data), its ``train`` generator and its checkers.
 
 The fixed splits (``test``, ``demo``) are generated once by the family's generator, stored as
-JSONL in ``toolgym/benchmarks/data/`` and versioned with the env: they belong to the world they
-were built for (:attr:`TaskSuite.world_seed`). The ``train`` split is unlimited and generated on
-demand for any world: task ``train-<k>`` is rebuilt from ``k`` and the world seed alone.
+JSONL in the family's ``data/`` folder (:attr:`TaskSuite.data_dir`) and versioned with the env:
+they belong to the world they were built for (:attr:`TaskSuite.world_seed`). The ``train``
+split is unlimited and generated on demand for any world: task ``train-<k>`` is rebuilt from
+``k`` and the world seed alone.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ import numpy as np
 
 from toolgym.benchmarks.score import Checker
 from toolgym.benchmarks.tasks import (
-    DATA_DIR,
     Task,
     TaskId,
     TaskSet,
@@ -50,8 +50,9 @@ class TaskSuite:
         train_task: ``(k, world_seed) -> Task``, task ``train-<k>`` of the ``train`` split.
         checker_for: the checker that scores a task of this family.
         world_seed: the seed of the world the stored splits were built for.
-        stored: whether the fixed splits are read from stored data (``False``: generated when
-            first loaded, for families kept outside the package, such as plugins and tests).
+        data_dir: the folder of the stored fixed splits (the family's ``data/``), one
+            ``<family>-v<version>-<split>.jsonl`` each; ``None``: the splits are generated when
+            loaded (:attr:`stored` is false).
         setup_for: ``task -> setup``, the starting state a task without one needs, derived from
             its gold (a favourite the gold deletes must exist, one it adds must not); ``None``
             or a ``None`` result: the world's state. Tasks from the original files carry no
@@ -70,7 +71,7 @@ class TaskSuite:
     train_task: Callable[[int, int], Task]
     checker_for: Callable[[Task], Checker]
     world_seed: int = 0
-    stored: bool = True
+    data_dir: str | None = None
     setup_for: Callable[[Task], Mapping[str, Any] | None] | None = None
     demo_steps: Callable[[Task], list[tuple[str, str]]] | None = None
     read_file: Callable[[str | Path], TaskSet] | None = None
@@ -159,7 +160,29 @@ class TaskSuite:
     # -- stored data ----------------------------------------------------------------------------
     def data_path(self, split: str) -> str:
         """The stored file of a fixed split."""
-        return str(DATA_DIR / f"{self.family}-v{self.version}-{split}.jsonl")
+        if self.data_dir is None:
+            raise ValueError(
+                f"{self.family}-v{self.version} stores no splits (its suite has no data_dir)"
+            )
+        return str(Path(self.data_dir) / f"{self.family}-v{self.version}-{split}.jsonl")
+
+    @property
+    def stored(self) -> bool:
+        """Whether the fixed splits are stored files (:attr:`data_dir`) or generated on load."""
+        return self.data_dir is not None
+
+    def stored_split(self, split: str) -> TaskSet:
+        """The stored file of a fixed split as it is, without checkers.
+
+        Raises:
+            ValueError: the suite stores no splits.
+            TaskFileError: no such file.
+        """
+        if self.data_dir is None:
+            raise ValueError(
+                f"{self.family}-v{self.version} stores no splits (its suite has no data_dir)"
+            )
+        return load_packaged(self.data_dir, self.family, self.version, split)
 
     def stale_splits(self) -> list[str]:
         """The stored splits that differ from what the generator produces now."""
@@ -169,7 +192,7 @@ class TaskSuite:
         for split in self.splits:
             generated = self.generate_split(split)
             try:
-                stored = list(load_packaged(self.family, self.version, split).values())
+                stored = list(self.stored_split(split).values())
             except Exception:
                 stale.append(f"{self.family}-v{self.version}-{split}")
                 continue
@@ -193,7 +216,7 @@ class TaskSuite:
 def _load(suite: TaskSuite, split: str) -> TaskSet:
     name = f"{suite.family}-v{suite.version}/{split}"
     if suite.stored:
-        tasks = list(load_packaged(suite.family, suite.version, split).values())
+        tasks = list(suite.stored_split(split).values())
     else:
         tasks = suite.generate_split(split)
     return TaskSet([suite.bind(t) for t in tasks], name)

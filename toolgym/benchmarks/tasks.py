@@ -8,8 +8,8 @@ A task file holds one JSON object per line in the original format,
 ``{"prompt": str, "completion": [program, ...]}``; any other keys are kept in ``Task.meta``, an
 optional ``"tools"`` list names the tools the task exposes, and an optional ``"setup"`` object is
 the task's own starting state. Tasks read from a user's file are
-addressed by their 0-based line number; toolgym's own generated sets (in
-``toolgym/benchmarks/data/``) carry an ``"id"`` such as ``"test-017"``.
+addressed by their 0-based line number; toolgym's own generated sets (in each family's
+``data/`` folder) carry an ``"id"`` such as ``"test-017"``.
 
 Task files load whatever their contents: a line that is not a task is skipped and reported as a
 :class:`TaskIssue` (in ``TaskSet.issues``); only a file that cannot be read, or that has no task
@@ -33,9 +33,6 @@ if TYPE_CHECKING:
     from toolgym.tools.backend import Attempt
 
 TaskId = int | str
-
-DATA_DIR = Path(__file__).resolve().parent / "data"
-"""Where the generated task sets are stored, one JSONL file per (family, version, split)."""
 
 
 @dataclass(frozen=True)
@@ -261,11 +258,11 @@ def load_task_file(path: str | Path) -> TaskSet:
     return TaskSet(tasks, str(path), issues)
 
 
-def load_packaged(family: str, version: int, split: str) -> TaskSet:
-    """Load one of toolgym's generated task sets (``data/<family>-v<version>-<split>.jsonl``)."""
-    path = DATA_DIR / f"{family}-v{version}-{split}.jsonl"
+def load_packaged(data_dir: str | Path, family: str, version: int, split: str) -> TaskSet:
+    """Load one of a family's generated task sets (``<data_dir>/<family>-v<version>-<split>.jsonl``)."""
+    path = Path(data_dir) / f"{family}-v{version}-{split}.jsonl"
     if not path.exists():
-        raise TaskFileError(f"toolgym has no {split!r} split for {family}-v{version} ({path.name})")
+        raise TaskFileError(f"toolgym has no {split!r} split for {family}-v{version} ({path})")
     tasks = [
         Task.from_record(json.loads(line), i)
         for i, line in enumerate(path.read_text(encoding="utf-8").splitlines())

@@ -33,8 +33,8 @@ FAMILY_SPECS: tuple[str, ...] = (
     "toolgym.families.virtual_home.spec:SPEC",
     "toolgym.families.web_shop.spec:SPEC",
     "toolgym.families.tabletop.spec:SPEC",
-    "toolgym.envs.rapid_api:SPEC",
-    "toolgym.envs.seal_tools:SPEC",
+    "toolgym.families.rapid_api.spec:SPEC",
+    "toolgym.families.seal_tools.spec:SPEC",
 )
 """Every built-in family's declaration (adding a family adds one line here)."""
 

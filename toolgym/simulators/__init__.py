@@ -1,6 +1,7 @@
-"""World state and rules of each tool family: pure Python, seeded, no Gymnasium and no prompts.
+"""Simulator machinery the families share: pure Python, seeded, no Gymnasium and no prompts.
 
-The worlds of the families not yet in :mod:`toolgym.families` (``tool_library``, RapidAPI's and
-Seal-Tools' library, and ``seal_tools``) plus what the families share: ``http`` (the interface of every simulated REST service), ``places`` and ``gazetteer``
-(real places), ``seeding`` (stable seeds).
+``http`` (the interface of every simulated REST service), ``places`` and ``gazetteer`` (real
+places), ``seeding`` (stable seeds), ``cache``, ``stop_words`` and ``tool_library`` (a library of
+RapidAPI-style tools and the service that answers them, which the library families build on).
+Each family's own world is in its package, ``toolgym/families/<name>/world/``.
 """

@@ -83,9 +83,7 @@ def checker_for(task: Task) -> FinalList:
     return FinalList()
 
 
-SUITE = TaskSuite(
-    "todo_list", 0, tuple(SPLITS), generate_split, train_task, checker_for, stored=False
-)
+SUITE = TaskSuite("todo_list", 0, tuple(SPLITS), generate_split, train_task, checker_for)
 
 
 def generate_split_v1(split: str) -> list[Task]:
@@ -95,6 +93,4 @@ def generate_split_v1(split: str) -> list[Task]:
     return [make_task(offset + i, f"{split}-{i:03d}") for i in range(n)]
 
 
-SUITE_V1 = TaskSuite(
-    "todo_list", 1, tuple(SPLITS), generate_split_v1, train_task, checker_for, stored=False
-)
+SUITE_V1 = TaskSuite("todo_list", 1, tuple(SPLITS), generate_split_v1, train_task, checker_for)

@@ -38,6 +38,7 @@ needs (:mod:`toolgym.families.cat_api.tasks.setup`).
 from __future__ import annotations
 
 import functools
+from pathlib import Path
 
 import numpy as np
 
@@ -57,6 +58,9 @@ from toolgym.families.cat_api.tasks.setup import setup_for, setup_for_v1
 from toolgym.families.cat_api.world import BREEDS, CatApiApp
 from toolgym.simulators.http import Request
 from toolgym.simulators.seeding import stable_seed
+
+DATA_DIR = str(Path(__file__).resolve().parents[1] / "data")
+"""The family's stored splits."""
 
 
 @functools.lru_cache(maxsize=8)
@@ -385,11 +389,25 @@ def checker_for(task: Task) -> Checker:
 
 
 SUITE = TaskSuite(
-    FAMILY, VERSION, tuple(SPLITS), generate_split, train_task, checker_for, setup_for=setup_for
+    FAMILY,
+    VERSION,
+    tuple(SPLITS),
+    generate_split,
+    train_task,
+    checker_for,
+    setup_for=setup_for,
+    data_dir=DATA_DIR,
 )
 """The Cat API tasks of ``CatAPI-v0``: ``test``, ``demo`` and ``train``."""
 
 SUITE_V1 = TaskSuite(
-    FAMILY, 1, tuple(SPLITS), generate_split_v1, train_task_v1, checker_for, setup_for=setup_for_v1
+    FAMILY,
+    1,
+    tuple(SPLITS),
+    generate_split_v1,
+    train_task_v1,
+    checker_for,
+    setup_for=setup_for_v1,
+    data_dir=DATA_DIR,
 )
 """The Cat API tasks of ``CatAPI-v1``, in the world of catalogue version 1."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -16,6 +17,9 @@ from toolgym.families.google_sheets.tasks.operations import OPERATIONS, Goal
 from toolgym.families.google_sheets.tasks.tables import TABLES, make_table
 from toolgym.families.google_sheets.toolkit import table_rows
 from toolgym.simulators.seeding import stable_rng
+
+DATA_DIR = str(Path(__file__).resolve().parents[1] / "data")
+"""The family's stored splits."""
 
 FAMILY = "google_sheets"
 PAPER_COMPLEXITY = 8.4
@@ -131,6 +135,13 @@ def checker_for(task: Task) -> Checker:
 
 
 SUITE = TaskSuite(
-    FAMILY, VERSION, tuple(SPLITS), generate_split, train_task, checker_for, setup_for=setup_for
+    FAMILY,
+    VERSION,
+    tuple(SPLITS),
+    generate_split,
+    train_task,
+    checker_for,
+    setup_for=setup_for,
+    data_dir=DATA_DIR,
 )
 """The Google Sheets tasks of ``GoogleSheets-v0``."""

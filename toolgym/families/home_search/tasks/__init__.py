@@ -36,6 +36,7 @@ same on every machine.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -57,6 +58,9 @@ from toolgym.families.home_search.tasks.criteria import (
 from toolgym.families.home_search.tasks.templates import TEMPLATE_BY_ID, TEMPLATES
 from toolgym.families.home_search.tasks.writer import Writer
 from toolgym.simulators.seeding import stable_seed
+
+DATA_DIR = str(Path(__file__).resolve().parents[1] / "data")
+"""The family's stored splits."""
 
 FAMILY = "home_search"
 PAPER_COMPLEXITY = 7.3
@@ -298,5 +302,7 @@ def checker_for(task: Task) -> CriteriaF1:
     return CriteriaF1()
 
 
-SUITE = TaskSuite(FAMILY, VERSION, tuple(SPLITS), generate_split, train_task, checker_for)
+SUITE = TaskSuite(
+    FAMILY, VERSION, tuple(SPLITS), generate_split, train_task, checker_for, data_dir=DATA_DIR
+)
 """The Home Search tasks: ``test``, ``demo`` and ``train``, scored by the criteria's dict F1."""

@@ -26,6 +26,7 @@ Splits:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -36,6 +37,9 @@ from toolgym.benchmarks.tasks import Task
 from toolgym.families.openweather.tasks.phrasing import LANGUAGE_NAMES, TEMPLATES, Writer
 from toolgym.families.openweather.tasks.places import CITIES, CityName, pools
 from toolgym.simulators.seeding import stable_seed
+
+DATA_DIR = str(Path(__file__).resolve().parents[1] / "data")
+"""The family's stored splits."""
 
 FAMILY = "openweather"
 PAPER_COMPLEXITY = 2.2
@@ -325,10 +329,14 @@ def checker_for(task: Task) -> ResponseF1:
     return ResponseF1()
 
 
-SUITE = TaskSuite(FAMILY, 0, tuple(SPLITS), generate_split, train_task, checker_for)
+SUITE = TaskSuite(
+    FAMILY, 0, tuple(SPLITS), generate_split, train_task, checker_for, data_dir=DATA_DIR
+)
 """Version 0: goals name the synthetic world's places; scored by the response's dict F1."""
 
-SUITE_V1 = TaskSuite(FAMILY, 1, tuple(SPLITS), generate_split_v1, train_task_v1, checker_for)
+SUITE_V1 = TaskSuite(
+    FAMILY, 1, tuple(SPLITS), generate_split_v1, train_task_v1, checker_for, data_dir=DATA_DIR
+)
 """Version 1: goals name real places (GeoNames cities, US ZIP codes); scored the same way."""
 
 __all__ = [

@@ -32,6 +32,9 @@ from toolgym.families.tabletop.world.scene import MAX_OBJECTS, SceneSetup, objec
 from toolgym.families.tabletop.world.workspace import COLORS, TASK_COLORS
 from toolgym.simulators.seeding import stable_rng
 
+DATA_DIR = str(Path(__file__).resolve().parents[1] / "data")
+"""The family's stored splits."""
+
 FAMILY = "tabletop"
 PAPER_COMPLEXITY = 4.6
 """The paper's API complexity score of the task (its Table 4), which
@@ -267,5 +270,12 @@ def _original_task(record: Mapping[str, Any], number: int) -> Task:
 
 
 SUITE = TaskSuite(
-    FAMILY, 0, ("test", "demo"), generate_split, train_task, checker_for, setup_for=setup_for
+    FAMILY,
+    0,
+    ("test", "demo"),
+    generate_split,
+    train_task,
+    checker_for,
+    setup_for=setup_for,
+    data_dir=DATA_DIR,
 )

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping
+from pathlib import Path
 
 import numpy as np
 
@@ -50,6 +51,9 @@ from toolgym.families.trip_booking.tasks.trip import (
 from toolgym.families.trip_booking.toolkit import BOOKING_TYPES
 from toolgym.families.trip_booking.world import ROOM_TYPES
 from toolgym.simulators.seeding import stable_seed
+
+DATA_DIR = str(Path(__file__).resolve().parents[1] / "data")
+"""The family's stored splits."""
 
 FAMILY = "trip_booking"
 PAPER_COMPLEXITY = 11.1
@@ -300,5 +304,7 @@ def checker_for(task: Task) -> CriteriaF1:
     return CriteriaF1()
 
 
-SUITE = TaskSuite(FAMILY, VERSION, tuple(SPLITS), generate_split, train_task, checker_for)
+SUITE = TaskSuite(
+    FAMILY, VERSION, tuple(SPLITS), generate_split, train_task, checker_for, data_dir=DATA_DIR
+)
 """The Trip Booking tasks: ``test``, ``demo`` and ``train``, scored by the criteria's dict F1."""

@@ -25,6 +25,9 @@ from toolgym.families.virtual_home.world import (
 from toolgym.families.virtual_home.world.conditions import describe
 from toolgym.simulators.seeding import stable_rng
 
+DATA_DIR = str(Path(__file__).resolve().parents[1] / "data")
+"""The family's stored splits."""
+
 FAMILY = "virtual_home"
 PAPER_COMPLEXITY = 12.3
 """The paper's API complexity score of the task (its Table 4), which
@@ -131,7 +134,14 @@ def setup_for(task: Task) -> Mapping[str, Any] | None:
 
 
 SUITE = TaskSuite(
-    FAMILY, VERSION, ("test", "demo"), generate_split, train_task, checker_for, setup_for=setup_for
+    FAMILY,
+    VERSION,
+    ("test", "demo"),
+    generate_split,
+    train_task,
+    checker_for,
+    setup_for=setup_for,
+    data_dir=DATA_DIR,
 )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from toolgym.benchmarks.score import Checker
@@ -16,6 +17,9 @@ from toolgym.families.web_shop.world.goals import GoalSpec
 from toolgym.families.web_shop.world.reward import get_reward
 from toolgym.families.web_shop.world.shop import Session, Shop
 from toolgym.simulators.seeding import stable_rng
+
+DATA_DIR = str(Path(__file__).resolve().parents[1] / "data")
+"""The family's stored splits."""
 
 FAMILY = "web_shop"
 PAPER_COMPLEXITY = 0.0
@@ -206,6 +210,7 @@ SUITE = TaskSuite(
     checker_for,
     setup_for=setup_for,
     demo_steps=demo_steps,
+    data_dir=DATA_DIR,
 )
 SUITE_SHORT = TaskSuite(
     FAMILY,
@@ -216,4 +221,5 @@ SUITE_SHORT = TaskSuite(
     checker_for,
     setup_for=setup_for,
     demo_steps=demo_steps,
+    data_dir=DATA_DIR,
 )

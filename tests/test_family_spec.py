@@ -16,6 +16,7 @@ from toolgym.envs.protocol import task_env
 from toolgym.envs.spec import FamilySpec, VersionSpec, load_ref
 from toolgym.envs.tool_env import GOLD_CACHE
 from toolgym.errors import ToolgymError
+from toolgym.evaluation.profile import profile_of
 from toolgym.tools.errors import CATEGORIES, ToolCallError, register_category
 
 TWO_VERSIONS = dataclasses.replace(
@@ -152,13 +153,14 @@ def test_spec_is_frozen_data() -> None:
 
 
 @pytest.mark.parametrize(
-    "spec", [s for s in families() if s.bench is not None], ids=lambda s: s.name
+    "spec", [s for s in families() if profile_of(s).bench is not None], ids=lambda s: s.name
 )
 def test_the_bench_action_of_a_family_runs_on_its_task(spec) -> None:
     """``toolgym bench`` times it: it must run without error on the task it names."""
+    bench = profile_of(spec).bench
     env = gym.make(spec.env_id())
-    env.reset(options={"task_id": spec.bench.task_id})
-    _, _, terminated, _, info = env.step(spec.bench.action)
+    env.reset(options={"task_id": bench.task_id})
+    _, _, terminated, _, info = env.step(bench.action)
     assert terminated and info["metrics"]["executable"], info["error"]
 
 

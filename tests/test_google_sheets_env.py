@@ -376,7 +376,7 @@ def test_an_oversized_host_call_leaves_the_next_program_alone() -> None:
 
 
 def test_the_step_bench_times_a_step_and_its_floor() -> None:
-    from toolgym.families.google_sheets.step_bench import run
+    from toolgym.families.google_sheets.bench import run
 
     result = run(tasks=2, repeat=1)
     assert result["runs"] == 2 and result["step_s"] > 0 and result["floor_s"] > 0

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from toolgym.envs import column_of
 from toolgym.errors import UserInputError
 from toolgym.evaluation.html_report import write_html_report
+from toolgym.evaluation.profile import column_of
 from toolgym.evaluation.records import EpisodeRecord
 from toolgym.evaluation.results import manifest_path
 from toolgym.evaluation.runner import evaluate

@@ -103,8 +103,7 @@ def test_the_core_never_imports_a_family(path: Path) -> None:
     wrong = [
         f"line {line}: {module}"
         for line, module in imported_modules(tree, name)
-        if family_of_module(module) not in (None, mine)
-        or (mine is None and module == FAMILIES)
+        if family_of_module(module) not in (None, mine) or (mine is None and module == FAMILIES)
     ]
     if mine is None and name != "toolgym.envs":  # the one table of families is the exception
         wrong += [f"line {line}: {text!r}" for line, text in _family_strings(path)]

@@ -1,10 +1,10 @@
 import pytest
 
 from toolgym.agents.backends.base import apply_stops, merge_stops
+from toolgym.agents.defaults import prompt_defaults
 from toolgym.agents.extraction import extract_action, extract_react
 from toolgym.agents.prompting import call_signature, paper_prompt, react_prompt, render_demo
 from toolgym.benchmarks.tasks import Task
-from toolgym.envs import family
 from toolgym.tools.language import language_class
 
 DOC_A = "# Doc A\ncurl -X GET 'https://h/a'\n"
@@ -67,9 +67,9 @@ def test_react_format_and_parsing() -> None:
 
 
 def test_family_defaults_follow_the_original() -> None:
-    assert family("trip_booking").prompting.max_new_tokens == 300
-    assert family("cat_api").prompting.top_k_api == 3
-    assert family("home_search").prompting.top_k_api == 15
+    assert prompt_defaults("trip_booking").max_new_tokens == 300
+    assert prompt_defaults("cat_api").top_k_api == 3
+    assert prompt_defaults("home_search").top_k_api == 15
 
 
 def test_call_signature() -> None:

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from toolgym.families.rapid_api.world import loaders
 from toolgym.families.rapid_api.world.loaders import (
     REPAIR_KINDS,
     find_api,
@@ -18,7 +19,6 @@ from toolgym.families.rapid_api.world.loaders import (
     write_toolbench_tools,
 )
 from toolgym.families.rapid_api.world.toolbench_files import STANDARD_PARAM_TYPES, trim_bulky
-from toolgym.families.rapid_api.world import loaders
 from toolgym.simulators.tool_library.canonical import canonical_key
 from toolgym.simulators.tool_library.model import (
     ApiDoc,

@@ -13,6 +13,7 @@ from conftest import ENV_IDS
 
 from toolgym.agents.backends.base import as_text
 from toolgym.agents.backends.scripted import ScriptedBackend
+from toolgym.agents.defaults import prompt_defaults
 from toolgym.agents.llm_agent import LLMAgent
 from toolgym.cli import main
 from toolgym.envs import family_of
@@ -37,7 +38,7 @@ SINGLE_STEP = [
     env_id
     for env_id in ENV_IDS
     if family_of(env_id).action_mode == "program"
-    and family_of(env_id).prompting.strategy == "single"
+    and prompt_defaults(family_of(env_id).name).strategy == "single"
 ]
 TASKS = 3
 GARBAGE = "Sure! I would look that up for you, then report back."

@@ -23,6 +23,7 @@ from toolgym.agents.backends.base import (
     as_text,
 )
 from toolgym.agents.backends.scripted import ScriptedBackend
+from toolgym.agents.defaults import prompt_defaults
 from toolgym.agents.llm_agent import LLMAgent
 from toolgym.envs import family_of
 from toolgym.envs.protocol import task_env
@@ -126,7 +127,7 @@ def check_equal_to_evaluation(
     env_id: str, env_kwargs: dict[str, Any], agent_kwargs: dict[str, Any], **options: Any
 ) -> list[Trajectory]:
     """Rollouts of the first test tasks equal ``evaluate``'s records with the same model."""
-    strategy = agent_kwargs.get("strategy", family_of(env_id).prompting.strategy)
+    strategy = agent_kwargs.get("strategy", prompt_defaults(family_of(env_id).name).strategy)
     multi_step = env_id in MULTI_STEP or env_kwargs.get("action_mode") == "call"
     script = plans(env_id, env_kwargs, strategy, multi_step)
     played = collect_rollouts(
@@ -139,7 +140,11 @@ def check_equal_to_evaluation(
         **options,
     )
     backend = GoldScript(script)
-    options = {"strategy": strategy, "shots": family_of(env_id).prompting.shots, **agent_kwargs}
+    options = {
+        "strategy": strategy,
+        "shots": prompt_defaults(family_of(env_id).name).shots,
+        **agent_kwargs,
+    }
 
     def agent(env: gym.Env[Any, Any]) -> LLMAgent:
         return LLMAgent.for_env(env, backend, **options)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from pathlib import Path
@@ -12,14 +13,14 @@ import pytest
 from toolgym.agents.backends.scripted import ScriptedBackend
 from toolgym.agents.llm_agent import LLMAgent
 from toolgym.cli import main
-from toolgym.envs import families, family_of, suite_env_ids, suite_names
-from toolgym.envs.spec import FamilySpec
+from toolgym.envs import families, family_of
 from toolgym.evaluation.paper_tables import (
     ablation_table,
     error_taxonomy,
     headline_columns,
     headline_table,
 )
+from toolgym.evaluation.profile import EvalProfile, profile_of, suite_env_ids, suite_names
 from toolgym.evaluation.runner import run_batch
 
 HOME = "toolbench/HomeSearch-v0"
@@ -38,18 +39,26 @@ def test_the_toolbench_suite_is_the_papers_nine_columns() -> None:
         suite_env_ids("nope")
 
 
-def test_a_family_spec_checks_its_headline_and_suites() -> None:
+def test_a_family_profile_is_checked_against_its_spec() -> None:
     spec = family_of(HOME)
-    kwargs = {k: getattr(spec, k) for k in ("name", "title", "env_name", "toolkit", "versions")}
     with pytest.raises(ValueError, match="headline names one or more"):
-        FamilySpec(**kwargs, headline=("nope",))
+        EvalProfile(headline=("nope",)).check(spec)
     with pytest.raises(ValueError, match="every family is in the 'all' suite"):
-        FamilySpec(**kwargs, suites=("all",))
+        EvalProfile(suites=("all",)).check(spec)
+    with pytest.raises(ValueError, match=r"columns name versions \[7\]"):
+        EvalProfile(columns={7: "x"}).check(spec)
+    EvalProfile(headline=("f1",), suites=("api",), columns={0: "x"}).check(spec)
+
+
+def test_a_family_profile_or_prompting_of_the_wrong_type_is_refused() -> None:
+    spec = dataclasses.replace(family_of(HOME), profile="toolgym.envs.spec:NAMESPACE")
+    with pytest.raises(TypeError, match="should be an EvalProfile; got str"):
+        profile_of(spec)
 
 
 def _summary(env: str, agent: str, **values: float) -> dict:
     spec = family_of(env)
-    out = {"env": env, "agent": agent, "episodes": 4, "headline": list(spec.headline)}
+    out = {"env": env, "agent": agent, "episodes": 4, "headline": list(profile_of(spec).headline)}
     out.update(values)
     return out
 

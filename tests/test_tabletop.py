@@ -16,6 +16,7 @@ import pytest
 
 from toolgym.benchmarks.tasks import Task
 from toolgym.envs.protocol import task_env
+from toolgym.evaluation.profile import profile_of
 from toolgym.evaluation.records import EpisodeRecord
 from toolgym.evaluation.report import format_breakdowns, summarize
 from toolgym.families.tabletop import helpers
@@ -414,7 +415,7 @@ def test_every_gold_succeeds_and_the_breakdown_counts_each_template(env: gym.Env
             )
         )
     spec = base.family
-    summary = summarize(records, spec.metrics, spec.breakdown)
+    summary = summarize(records, spec.metrics, profile_of(spec).breakdown)
     groups = {g["group"]: g for g in summary["breakdown"]["groups"]}
     assert set(groups) == {t.template_id for t in TEMPLATES}
     assert all(g["episodes"] == 7 and g["success"] == 1.0 for g in groups.values())

@@ -9,10 +9,10 @@ import gymnasium as gym
 import pytest
 
 from toolgym.envs.protocol import task_env
+from toolgym.families.virtual_home.backend import household
 from toolgym.families.virtual_home.objects import valid_object_lists
 from toolgym.families.virtual_home.tasks import SUITE, load_plans
 from toolgym.families.virtual_home.tasks.grounding import ground, lcs_score
-from toolgym.families.virtual_home.toolkit import household
 from toolgym.families.virtual_home.world import (
     ACTIONS,
     HOMES,

@@ -373,7 +373,7 @@ def test_a_catalog_of_100000_products(tmp_path, monkeypatch) -> None:
 
 
 def test_human_goals_are_made_as_webshop_makes_them() -> None:
-    from toolgym.families.web_shop.toolkit import purchase_of
+    from toolgym.families.web_shop.backend import purchase_of
     from toolgym.families.web_shop.world.goals import human_goals
     from toolgym.families.web_shop.world.reward import get_reward
 

@@ -26,6 +26,7 @@ from toolgym.agents.backends.base import (
     merge_stops,
 )
 from toolgym.agents.base import Agent
+from toolgym.agents.defaults import prompt_defaults
 from toolgym.agents.extraction import extract_action, extract_react
 from toolgym.agents.native_prompting import (
     NATIVE_SYSTEM_PROMPT,
@@ -43,9 +44,7 @@ from toolgym.agents.prompting import (
 )
 from toolgym.agents.retrieval import Retriever, make_retriever
 from toolgym.benchmarks.tasks import Task
-from toolgym.envs import family as family_spec
 from toolgym.envs.protocol import task_env
-from toolgym.envs.spec import PromptDefaults
 from toolgym.tools.grammar import ActionGrammar
 from toolgym.tools.language import AgentHints, language_class
 
@@ -73,7 +72,7 @@ class LLMAgent(Agent):
         system_prompt: the system prompt; ``None`` or ``""`` to leave it out.
         strategy: ``"single"``, ``"react"`` or ``"dfsdt"`` (the runner drives DFSDT's search).
         extraction: ``"strict"`` (the original) or ``"lenient"`` for API programs.
-        family: the tool family name, for its prompting defaults (``toolgym.envs.family``).
+        family: the tool family name, for its prompting defaults (``prompt_defaults``).
         gold: a function returning the current task (for ``shots="oracle"``).
         stop: extra stop sequences.
         hints: how to act in the env (its ``hints``); by default, what the action language of
@@ -131,7 +130,7 @@ class LLMAgent(Agent):
             raise ValueError(f"shots must be a non-negative int or 'oracle'; got {shots!r}")
         if shots == "oracle" and gold is None:
             raise ValueError("shots='oracle' needs gold=<function returning the current task>")
-        defaults = family_spec(family).prompting if family else PromptDefaults()
+        defaults = prompt_defaults(family)
         self.backend = backend
         self.demos = list(demos)
         self.shots = shots

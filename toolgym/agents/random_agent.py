@@ -55,7 +55,7 @@ class RandomAgent(Agent):
         hints = env.hints
         if not tools:
             return hints.finish_action or ""
-        finish_word = env.language.finish_word
+        finish_word = env.finish_word
         if finish_word is not None:
             if info.get("action_mode") == "call" and self.rng.random() < 0.3:
                 return finish_word
@@ -71,7 +71,7 @@ class RandomAgent(Agent):
     def _call(self, tool: Tool) -> str:
         props = tool.parameters_schema()["properties"]
         arguments = {name: self._value(schema) for name, schema in props.items()}
-        return self.env.language.render_call(tool, arguments)
+        return self.env.render_call(tool, arguments)
 
     def _value(self, schema: dict[str, Any]) -> Any:
         kind = schema.get("type")

@@ -28,7 +28,6 @@ from toolgym.cli.training_commands import add_parsers as add_training_parsers
 from toolgym.envs import (
     families,
     family,
-    suite_names,
 )
 from toolgym.envs.protocol import task_env
 from toolgym.envs.spec import load_ref
@@ -40,6 +39,7 @@ from toolgym.errors import (
     TaskNotFoundError,
     UserInputError,
 )
+from toolgym.evaluation.profile import suite_names
 from toolgym.evaluation.results import ResultsLockedError, ResultsMismatchError
 from toolgym.evaluation.runner import BACKENDS
 

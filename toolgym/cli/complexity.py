@@ -16,6 +16,7 @@ from typing import Any
 from toolgym.benchmarks.complexity import DEMO_POOL, ComplexityResult, split_complexity
 from toolgym.envs import env_ids, families, family, latest_env_ids
 from toolgym.errors import UserInputError
+from toolgym.evaluation.profile import profile_of
 from toolgym.evaluation.report import format_table
 
 COLUMNS = ("env", "|D|", "test cases", "demos", "score", "paper", "gap %")
@@ -52,7 +53,7 @@ def default_env_ids() -> list[str]:
     for spec in families():
         for version in spec.versions:
             env_id = spec.env_id(version.version)
-            if env_id in latest or version.column is not None:
+            if env_id in latest or version.version in profile_of(spec).columns:
                 ids.append(env_id)
     return ids
 

@@ -27,9 +27,10 @@ from toolgym.cli.eval_setup import (
     normalize_backends,
     row_label,
 )
-from toolgym.envs import latest_env_ids, suite_env_ids
+from toolgym.envs import latest_env_ids
 from toolgym.errors import UserInputError
 from toolgym.evaluation.paper_tables import format_headline_table
+from toolgym.evaluation.profile import suite_env_ids
 
 
 def _resume_command(argv: list[str]) -> str:

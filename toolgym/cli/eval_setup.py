@@ -18,9 +18,11 @@ from typing import Any
 
 import gymnasium as gym
 
+from toolgym.agents.defaults import prompt_defaults
 from toolgym.envs import env_entries, env_ids, family_of
 from toolgym.envs.protocol import task_env
 from toolgym.errors import TaskFileError, TaskFileWarning, UserInputError
+from toolgym.tools.language import language_class
 
 DEFAULT_LLM_LIMIT = 8
 """Tasks per env in the default LLM evaluation (the first ones of each test split)."""
@@ -273,7 +275,9 @@ def _check_eval_inputs(args: argparse.Namespace, ids: list[str]) -> dict[str, An
             ) from e
         _print_file_issues(env_id, env)
         args.task_counts[env_id] = len(task_env(env).task_ids)  # 0: an unlimited split
-        args.grammar_envs[env_id] = type(task_env(env).language).has_grammar()
+        args.grammar_envs[env_id] = language_class(
+            task_env(env).hints.action_language
+        ).has_grammar()
         env.close()
     if args.adapter and (_served(args) or args.model_backend == "llamacpp"):
         raise UserInputError(
@@ -298,14 +302,14 @@ def _strategy(args: argparse.Namespace, env_id: str) -> str:
     """``--strategy``, else the family's default (``single``, or ``react`` for multi-step tool use)."""
     if args.strategy:
         return str(args.strategy)
-    return family_of(env_id).prompting.strategy if args.agent == "llm" else "single"
+    return prompt_defaults(family_of(env_id).name).strategy if args.agent == "llm" else "single"
 
 
 def _shots(args: argparse.Namespace, env_id: str) -> int | str:
     """``--shots``, else the family's (the original's ``top_k_example``)."""
     if args.shots is not None:
         return args.shots
-    return family_of(env_id).prompting.shots
+    return prompt_defaults(family_of(env_id).name).shots
 
 
 def env_label(args: argparse.Namespace, label: str, env_id: str) -> str:
@@ -368,7 +372,7 @@ def normalize_backends(args: argparse.Namespace) -> None:
 def _limit(args: argparse.Namespace, env_id: str, limit: int | None) -> int | None:
     """``--limit``, else the family's default for LLM agents (its ``eval_limit``), else ``limit``."""
     if args.limit is None and limit is not None:
-        own = family_of(env_id).prompting.eval_limit
+        own = prompt_defaults(family_of(env_id).name).eval_limit
         return limit if own is None else min(own, limit)
     return limit
 

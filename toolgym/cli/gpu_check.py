@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from toolgym.evaluation.parity import agreement, parity_envs, play_slice
+from toolgym.evaluation.profile import profile_of
 
 PACKAGES = ("torch", "transformers", "accelerate", "peft", "trl", "llguidance", "gguf", "toolgym")
 
@@ -184,7 +185,7 @@ def default_rollout_env() -> str:
     from toolgym.envs import families
 
     for spec in families():
-        if "toolbench" in spec.suites and spec.action_mode == "call":
+        if "toolbench" in profile_of(spec).suites and spec.action_mode == "call":
             return spec.env_id()
     raise RuntimeError("no multi-step family is registered in the toolbench suite")
 

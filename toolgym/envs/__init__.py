@@ -1,8 +1,7 @@
 """Environments: every tool family, registered from its spec, assembled into one env class.
 
 :data:`FAMILY_SPECS` is the one table of families. Each entry names a family's declaration
-(:class:`~toolgym.envs.spec.FamilySpec`, in ``toolgym/families/<family>/spec.py``, or
-``toolgym/envs/<family>.py`` for a family not yet moved); registration, the env
+(:class:`~toolgym.envs.spec.FamilySpec`, in ``toolgym/families/<family>/spec.py``); registration, the env
 classes, the command line and the test suites are all derived from the declarations. Entry points
 are strings and a family's parts are loaded only when an env is made, so ``import toolgym`` stays
 cheap.
@@ -22,7 +21,7 @@ from typing import Any
 
 import gymnasium as gym
 
-from toolgym.envs.spec import ALL_SUITE, NAMESPACE, FamilySpec, load_ref
+from toolgym.envs.spec import NAMESPACE, FamilySpec, load_ref
 
 FAMILY_SPECS: tuple[str, ...] = (
     "toolgym.families.home_search.spec:SPEC",
@@ -167,16 +166,6 @@ def family_of(env_id: str) -> FamilySpec:
     raise KeyError(f"no family registers {env_id!r}")
 
 
-def column_of(env_id: str) -> str:
-    """The env's column in the paper-layout table (its version's ``column``, else its name)."""
-    try:
-        spec = family_of(env_id)
-    except KeyError:
-        return env_id.split("/")[-1].rsplit("-v", 1)[0]
-    version = spec.get_version(int(env_id.rsplit("-v", 1)[1]))
-    return version.column or spec.env_name
-
-
 def _register(spec: FamilySpec) -> None:
     for version in spec.versions:
         env_id = spec.env_id(version.version)
@@ -228,33 +217,6 @@ def latest_env_ids() -> list[str]:
     return [spec.env_id(spec.versions[-1].version) for spec in families()]
 
 
-def suite_names() -> list[str]:
-    """The named suites ``toolgym eval --suite`` runs: every family's, then ``all``."""
-    names = dict.fromkeys(name for spec in families() for name in spec.suites)
-    return [*names, ALL_SUITE]
-
-
-def suite_env_ids(name: str) -> list[str]:
-    """The envs of a named suite, in table order.
-
-    Each member family's newest version, and every version with a column of its own in the
-    paper's tables (WebShop long and short).
-
-    Raises:
-        ValueError: an unknown suite (the message lists the known ones).
-    """
-    if name not in suite_names():
-        raise ValueError(f"suite must be one of {', '.join(suite_names())}; got {name!r}")
-    out = []
-    for spec in families():
-        if name != ALL_SUITE and name not in spec.suites:
-            continue
-        for version in spec.versions:
-            if version is spec.latest or version.column is not None:
-                out.append(spec.env_id(version.version))
-    return out
-
-
 @functools.cache
 def env_class(spec: FamilySpec) -> type[Any]:
     """The env class of a family: :class:`~toolgym.envs.tool_env.ToolEnv` with its spec and docs."""
@@ -294,6 +256,4 @@ __all__ = [
     "family",
     "register_envs",
     "register_family",
-    "suite_env_ids",
-    "suite_names",
 ]

@@ -2,7 +2,10 @@
 
 Gymnasium wrappers do not forward attributes, so code that needs more than ``reset``/``step``
 reaches the unwrapped environment; :func:`task_env` does it once, checks that the environment is a
-toolgym one, and returns it typed as :class:`TaskEnv`.
+toolgym one, and returns it typed as :class:`TaskEnv`. That surface is all that upper layers
+(agents, evaluation, training, the command line) use: the task, its tools and the hints, the
+oracle's actions, calls written as actions, grammars, scores, state and faults; never the env's
+toolkit, backend or action language.
 """
 
 from __future__ import annotations
@@ -19,9 +22,8 @@ from toolgym.envs.spec import FamilySpec
 from toolgym.tools.errors import ToolCallError
 from toolgym.tools.faults import FaultPlan
 from toolgym.tools.grammar import ActionGrammar
-from toolgym.tools.language import ActionLanguage, AgentHints
-from toolgym.tools.tool import ToolSet
-from toolgym.tools.toolkit import Toolkit
+from toolgym.tools.language import AgentHints
+from toolgym.tools.tool import Tool, ToolSet
 
 
 @runtime_checkable
@@ -31,8 +33,6 @@ class TaskEnv(Protocol):
     family: FamilySpec
     version: int
     suite: TaskSuite
-    toolkit: Toolkit
-    language: ActionLanguage
 
     @property
     def task_ids(self) -> tuple[TaskId, ...]:
@@ -57,6 +57,15 @@ class TaskEnv(Protocol):
     @property
     def hints(self) -> AgentHints:
         """How to act: the language, what ends an episode, how demonstrations are labelled."""
+        ...
+
+    @property
+    def finish_word(self) -> str | None:
+        """The word that ends a multi-step episode (``finish``), if the language has one."""
+        ...
+
+    def render_call(self, tool: Tool, arguments: Mapping[str, Any]) -> str:
+        """The action that calls ``tool`` with ``arguments`` in the env's action language."""
         ...
 
     def action_grammar(self) -> ActionGrammar | None:

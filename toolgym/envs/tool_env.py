@@ -31,11 +31,12 @@ import numpy as np
 
 from toolgym.benchmarks.score import Score
 from toolgym.benchmarks.suite import TRAIN, TaskSuite
-from toolgym.benchmarks.tasks import Task, TaskId, TaskIssue, TaskSet, report_issue
+from toolgym.benchmarks.tasks import Task, TaskId, TaskIssue, TaskSet
 from toolgym.envs.bounds import MAX_OBSERVATION_CHARS, bound_info, bound_text
 from toolgym.envs.gold_cache import MAX_ENTRIES, LRUCache
 from toolgym.envs.spaces import InfoDict, TextSpace, printable
 from toolgym.envs.spec import FamilySpec, load_ref
+from toolgym.envs.task_file_check import check_task_file, describe_error
 from toolgym.errors import TaskFileError, ToolgymError
 from toolgym.tools.backend import Attempt
 from toolgym.tools.budgets import DEFAULT_BUDGETS, RESOURCE_LIMIT
@@ -44,7 +45,7 @@ from toolgym.tools.faults import FaultPlan
 from toolgym.tools.grammar import ActionGrammar
 from toolgym.tools.language import AgentHints, Execution
 from toolgym.tools.native_calls import native_action
-from toolgym.tools.tool import ToolSet
+from toolgym.tools.tool import Tool, ToolSet
 from toolgym.tools.toolkit import Toolkit
 
 ACTION_MODES = ("program", "call")
@@ -52,11 +53,6 @@ ACTION_MODES = ("program", "call")
 
 GOLD_CACHE: LRUCache[tuple[Attempt, ...]] = LRUCache(MAX_ENTRIES)
 """Gold attempts of every env of the process (see :mod:`toolgym.envs.gold_cache`)."""
-
-
-def _describe(error: BaseException, limit: int = 200) -> str:
-    text = f"{type(error).__name__}: {error}"
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def check_choice(name: str, value: Any, choices: tuple[Any, ...]) -> None:
@@ -215,6 +211,15 @@ class ToolEnv(gym.Env[str, str]):
         """How agents act here (derived from the action language and the tools)."""
         return self.language.hints(self._tools)
 
+    @property
+    def finish_word(self) -> str | None:
+        """The word that ends a multi-step episode here (``finish``), if the language has one."""
+        return self.language.finish_word
+
+    def render_call(self, tool: Tool, arguments: Mapping[str, Any]) -> str:
+        """The action that calls ``tool`` with ``arguments`` in this env's action language."""
+        return self.language.render_call(tool, arguments)
+
     def action_grammar(self) -> ActionGrammar | None:
         """What a model may write as the next action, for constrained decoding.
 
@@ -253,49 +258,10 @@ class ToolEnv(gym.Env[str, str]):
             for task in self._tasks.values():
                 self._check_gold(task)
             return
-        notes: dict[TaskId, TaskIssue] = {}
-        for task in self._tasks.values():
-            line = int(task.task_id) + 1 if isinstance(task.task_id, int) else 0
-            try:
-                golds = self._check_gold(task)
-            except TaskFileError as e:
-                reason = str(e).splitlines()[0]
-            except Exception as e:  # a family's failure on an unforeseen label: marked too
-                reason = f"the gold of task {task.task_id!r} cannot be checked: {_describe(e)}"
-            else:
-                failed = [k + 1 for k, a in enumerate(golds) if a.error is not None]
-                if failed:
-                    first = golds[failed[0] - 1].error
-                    notes[task.task_id] = TaskIssue(
-                        self.task_file,
-                        line,
-                        f"alternative(s) {failed} of {len(golds)} of the gold do not run "
-                        f"({first}); the task is scored against the others",
-                        task.task_id,
-                        kind="partial",
-                    )
-                continue
-            self.task_issues[task.task_id] = TaskIssue(self.task_file, line, reason, task.task_id)
-        if self.task_issues and len(self.task_issues) == len(self._tasks):
-            first_issue = next(iter(self.task_issues.values()))
-            raise TaskFileError(
-                f"no task of {self.task_file} can be played in {self.env_id} "
-                f"(line {first_issue.line}: {first_issue.reason})"
-            )
-        self.task_notes = notes
-        for issue in (*self.task_issues.values(), *notes.values()):
-            report_issue(issue)
-        newest = type(self).family.versions[-1].version
-        if self.task_issues and self.version < newest:
-            report_issue(
-                TaskIssue(
-                    self.task_file,
-                    0,
-                    f"{len(self.task_issues)} of {len(self._tasks)} tasks cannot be played in "
-                    f"{self.env_id}; {type(self).family.env_id(newest)} may play them "
-                    "(a newer world)",
-                )
-            )
+        family = type(self).family
+        self.task_issues, self.task_notes = check_task_file(
+            self._tasks, self.task_file, self._check_gold, self.env_id, family, self.version
+        )
 
     def _check_gold(self, task: Task) -> tuple[Attempt, ...]:
         self._backend.reset(None, task.setup)
@@ -511,7 +477,9 @@ class ToolEnv(gym.Env[str, str]):
                 return self.language.finish(self._backend)
             return self.language.run_call(action, self._backend)
         except Exception as e:  # a failure the language did not foresee: never out of step
-            error = ToolCallError(RUNTIME_ERROR, f"the action failed while it ran: {_describe(e)}")
+            error = ToolCallError(
+                RUNTIME_ERROR, f"the action failed while it ran: {describe_error(e)}"
+            )
             if self.action_mode == "program":
                 attempt = Attempt(None, error=error, backend=self._backend)
                 return Execution(error.observation(), error, finished=True, attempt=attempt)

@@ -1,7 +1,8 @@
 """DFSDT: depth-first search over an agent's actions with backtracking (ToolLLM's).
 
 The search restores the env's and the agent's saved states (``get_state``/``set_state``) to try
-another action where one failed, and treats a give-up (status code 4) as ToolBench does.
+another action where one failed, and treats a give-up (the family's ``EvalProfile.give_up_code``: RapidAPI's status code 4) as
+ToolBench does.
 """
 
 from __future__ import annotations
@@ -22,10 +23,8 @@ from toolgym.evaluation.episodes import (
     env_step,
     new_record,
 )
+from toolgym.evaluation.profile import profile_of
 from toolgym.evaluation.records import EpisodeRecord
-
-GIVE_UP_CODE = 4
-"""The status code of a give-up (``info["code"]``), after which DFSDT backtracks."""
 
 
 @dataclass
@@ -54,13 +53,14 @@ def run_dfsdt(
     already tried there). An action whose observation is an error is a failed branch: the search
     tries a sibling, and when a node has no tries left it backtracks to its parent by restoring
     the env's and the agent's saved states. The first action that ends the episode ends the search
-    (its outcome is what is scored: the search never looks at rewards), except a give-up (status
-    code 4, ToolBench's ``give_up_and_restart``): as in ToolBench's DFSDT, the node it was
+    (its outcome is what is scored: the search never looks at rewards), except a give-up (the status
+    code of the family's ``EvalProfile.give_up_code``: ToolBench's ``give_up_and_restart``): as in ToolBench's DFSDT, the node it was
     given from is abandoned and its parent tries another action; when the search finds no answer,
     the first give-up (in visit order, not a random one) is its outcome. ``max_steps`` (default
     ``width × max_depth``) bounds the env steps of the whole search.
     """
     base = task_env(env)
+    give_up = profile_of(base.family).give_up_code
     options = None if task_id is None else {"task_id": task_id}
     start = time.perf_counter()
     obs, info = env.reset(seed=seed, options=options)
@@ -89,7 +89,7 @@ def run_dfsdt(
             o, reward, terminated, _, step_info = env_step(env.unwrapped, checked_action(action))
             record.log_step(action, turn, o, float(reward), step_info)
             record.search.append({"event": "step", "depth": node.depth + 1, "action": action})
-            if terminated and step_info.get("code") == GIVE_UP_CODE:
+            if terminated and give_up is not None and step_info.get("code") == give_up:
                 # a give-up: its parent's subtree is abandoned, the grandparent tries a sibling
                 if gave_up is None:
                     gave_up = (base.get_state(), o, float(reward), step_info)

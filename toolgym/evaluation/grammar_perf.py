@@ -21,6 +21,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
+from toolgym.agents.defaults import prompt_defaults
 from toolgym.envs import family_of, latest_env_ids
 from toolgym.envs.protocol import task_env
 from toolgym.evaluation.report import format_table
@@ -92,7 +93,7 @@ def time_env(env_id: str, tasks: int, tokenizer: Any, walks: dict[str, Walk]) ->
     """One table row: per engine, compile and mask times (ms) over the env's first tasks."""
     env = gym.make(env_id)
     base = task_env(env)
-    if base.hints.page_prompts or family_of(env_id).prompting.strategy != "single":
+    if base.hints.page_prompts or prompt_defaults(family_of(env_id).name).strategy != "single":
         env.close()  # one step's grammar (a page's, a turn's)
         env = gym.make(env_id, action_mode="call")
         base = task_env(env)

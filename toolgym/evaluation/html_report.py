@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from toolgym._version import __version__
-from toolgym.envs import column_of
 from toolgym.evaluation import charts
+from toolgym.evaluation.profile import column_of
 from toolgym.evaluation.records import EpisodeRecord
 from toolgym.evaluation.report_model import Family, ReportModel
 from toolgym.evaluation.results import atomic_write

@@ -1,7 +1,7 @@
 """The paper's tables, built from summaries of any number of runs.
 
 * :func:`headline_table` is the layout of the paper's main results (Tables 6 and 9): one row per
-  agent, one column per tool and headline metric (a family's ``FamilySpec.headline``: its
+  agent, one column per tool and headline metric (a family's ``EvalProfile.headline``: its
   success rate, VirtualHome's executability and LCS, WebShop's reward; WebShop long and short
   are two columns), and their mean.
 * :func:`error_taxonomy` is the error analysis of Table 3: the share of episodes that failed on
@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from toolgym.envs import column_of
+from toolgym.evaluation.profile import column_of
 from toolgym.evaluation.report import format_table, metric_specs
 from toolgym.tools.errors import (
     FORBIDDEN,

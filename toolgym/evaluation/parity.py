@@ -18,7 +18,7 @@ PARITY_SUITE = "api"
 
 def parity_envs() -> list[str]:
     """The parity slice's envs: the ``api`` suite, in table order."""
-    from toolgym.envs import suite_env_ids
+    from toolgym.evaluation.profile import suite_env_ids
 
     return suite_env_ids(PARITY_SUITE)
 

@@ -7,7 +7,7 @@ toolkit and a backend, built in a fresh process), and, for families with an HTTP
 requests per second of ``toolgym serve`` under 8 concurrent keep-alive clients; and the real
 gazetteer's load time and memory in a fresh process (built into an empty cache, then loaded from
 it); the sandbox's cold worker start and no-op round trip; and each family's typical action
-(``FamilySpec.bench``: a five-call gspread program for Google Sheets, a 20-action household
+(``EvalProfile.bench``: a five-call gspread program for Google Sheets, a 20-action household
 program for VirtualHome), its run and its whole step. Targets on a 2-core machine: a Home Search
 program step under 300 µs median, a 20-action VirtualHome program simulated under 2 ms, a
 WebShop search under 5 ms at 100,000 products and a click step under 1 ms, the 100,000-product
@@ -34,6 +34,7 @@ from toolgym.envs import env_ids, families
 from toolgym.envs.protocol import task_env
 from toolgym.envs.spec import FamilySpec, load_ref
 from toolgym.envs.tool_env import ToolEnv
+from toolgym.evaluation.profile import profile_of
 from toolgym.evaluation.report import format_table
 from toolgym.evaluation.runner import evaluate
 from toolgym.tools.curl import clear_parse_cache
@@ -126,15 +127,15 @@ def sandbox_latency(repeat: int = 200) -> dict[str, float]:
 
 
 def action_latency(spec: FamilySpec, repeat: int = 60) -> dict[str, float]:
-    """Medians (ms) of the family's typical action (``spec.bench``): its run, and a whole step.
+    """Medians (ms) of the family's typical action (``EvalProfile.bench``): its run, and a whole step.
 
     The run is the action executed from the task's start (for sandboxed programs: the round trip
     to the warm sandbox and back with the new state); the step adds what the environment does
     around it (reading the outcome, the observation, scoring). Each is timed with the program's
     process ready (actions 30 ms apart) and back to back.
     """
-    bench = spec.bench
-    assert bench is not None, f"{spec.name} has no typical action (FamilySpec.bench)"
+    bench = profile_of(spec).bench
+    assert bench is not None, f"{spec.name} has no typical action (EvalProfile.bench)"
     env = gym.make(spec.env_id())
     base = task_env(env)
     assert isinstance(base, ToolEnv), f"{spec.env_id()} is not a ToolEnv"
@@ -184,7 +185,7 @@ def bench_env(env_id: str, repeat: int) -> dict[str, Any]:
     """
     env = gym.make(env_id)
     unwrapped = task_env(env)
-    if unwrapped.language.name == "python":
+    if unwrapped.hints.action_language == "python":
         repeat = max(50, repeat // 10)
     ids = list(unwrapped.task_ids)
     env.reset(seed=0)  # warm-up: gold programs are executed and cached on first use
@@ -319,20 +320,22 @@ def main(argv: list[str] | None = None) -> int:
         "to back (medians)"
     )
     for spec in families():
-        if spec.bench is not None:
+        profile = profile_of(spec)
+        if profile.bench is not None:
             timing = action_latency(spec)
-            sandboxed = task_env(gym.make(spec.env_id())).language.name == "python"
+            sandboxed = task_env(gym.make(spec.env_id())).hints.action_language == "python"
             run = "run (sandbox round trip)" if sandboxed else "run (executed)"
             print(
-                f"{spec.title}, {spec.bench.label}: {run} "
+                f"{spec.title}, {profile.bench.label}: {run} "
                 f"{timing['run_ms']:.2f} ms, whole step (outcome read and scored) "
                 f"{timing['step_ms']:.2f} ms with the program's process ready; "
                 f"{timing['run_back_to_back_ms']:.2f} and {timing['step_back_to_back_ms']:.2f} ms "
                 "back to back (medians)"
             )
     for spec in families():
-        if spec.measures is not None:
-            for line in load_ref(spec.measures)():
+        profile = profile_of(spec)
+        if profile.measures is not None:
+            for line in load_ref(profile.measures)():
                 print(line)
     for spec in families():
         traced, rss = world_memory(spec)

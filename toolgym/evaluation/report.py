@@ -23,7 +23,7 @@ from typing import Any
 import filelock
 
 from toolgym.benchmarks.score import F1_METRICS, MetricSpec
-from toolgym.envs import column_of
+from toolgym.evaluation.profile import column_of
 from toolgym.evaluation.records import EpisodeRecord
 from toolgym.evaluation.results import atomic_write
 from toolgym.tools.errors import REPORTED_CATEGORIES
@@ -41,9 +41,9 @@ def summarize(
         records: the episodes.
         metrics: the metrics to average (the family's declaration).
         breakdown: a metric whose value groups the episodes (the family's
-            ``FamilySpec.breakdown``): the summary then also holds each metric per group.
+            ``EvalProfile.breakdown``): the summary then also holds each metric per group.
         headline: the metrics the paper's main table shows (the family's
-            ``FamilySpec.headline``), kept under ``headline`` for
+            ``EvalProfile.headline``), kept under ``headline`` for
             :mod:`toolgym.evaluation.paper_tables`.
 
     Returns:

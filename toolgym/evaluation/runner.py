@@ -41,7 +41,7 @@ from tqdm.auto import tqdm
 
 from toolgym.agents import Agent, make_agent
 from toolgym.envs.protocol import task_env
-from toolgym.evaluation.dfsdt import GIVE_UP_CODE, run_dfsdt
+from toolgym.evaluation.dfsdt import run_dfsdt
 from toolgym.evaluation.episodes import (
     EnvFailure,
     agent_error,
@@ -53,6 +53,7 @@ from toolgym.evaluation.episodes import (
     run_episode,
 )
 from toolgym.evaluation.interrupts import interrupts_deferred
+from toolgym.evaluation.profile import profile_of
 from toolgym.evaluation.records import EpisodeRecord
 from toolgym.evaluation.report import summarize
 from toolgym.evaluation.results import ResultsFile, record_key, run_records
@@ -60,7 +61,6 @@ from toolgym.wrappers import FaultInjection
 
 __all__ = [
     "BACKENDS",
-    "GIVE_UP_CODE",
     "AgentFactory",
     "EnvFailure",
     "EvalResult",
@@ -380,7 +380,8 @@ def evaluate(
         wall = time.perf_counter() - started
     records = [fresh[i] if i in fresh else done[record_key(t)] for i, t in enumerate(ids)]
     spec = unwrapped.family
-    summary = summarize(records, spec.metrics, spec.breakdown, spec.headline)
+    profile = profile_of(spec)
+    summary = summarize(records, spec.metrics, profile.breakdown, profile.headline)
     path = results.path if results is not None else None
     return EvalResult(records, summary, path, resumed=len(ids) - len(todo), wall_s=wall)
 

@@ -24,6 +24,7 @@ from typing import Any
 from toolgym.benchmarks.score import F1_METRICS
 from toolgym.envs import family_of
 from toolgym.errors import UserInputError
+from toolgym.evaluation.profile import profile_of
 from toolgym.evaluation.records import EpisodeRecord
 from toolgym.evaluation.report import summarize
 from toolgym.evaluation.results import manifest_path, read_records, run_records
@@ -70,7 +71,8 @@ def summarize_records(env_id: str, agent: str, records: Sequence[EpisodeRecord])
     except KeyError:
         summary = summarize(records, F1_METRICS)
     else:
-        summary = summarize(records, spec.metrics, spec.breakdown, spec.headline)
+        profile = profile_of(spec)
+        summary = summarize(records, spec.metrics, profile.breakdown, profile.headline)
     summary["env"], summary["agent"] = env_id, agent
     return summary
 

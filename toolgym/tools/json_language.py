@@ -57,7 +57,86 @@ def json_calls_text(calls: Sequence[ToolCall]) -> str:
     return json.dumps(items[0] if len(items) == 1 else items)
 
 
-class JsonCallLanguage(ActionLanguage):
+class JsonCallsSyntax(ActionLanguage):
+    """What every language whose action is a list of tool calls shares: reading and writing calls.
+
+    An action parses into :class:`~toolgym.tools.json_calls.ToolCall` objects
+    (:meth:`parse_calls`; by default one JSON call or a JSON list of them); calls are written as
+    JSON, the tools an action calls and its signature come from the parsed calls, and the action
+    in a generation is its first JSON value. :class:`JsonCallLanguage` and the function-calling
+    languages of families build on it.
+    """
+
+    @classmethod
+    def parse_calls(cls, text: Any, budgets: Budgets = DEFAULT_BUDGETS) -> list[ToolCall]:
+        """The calls of an action.
+
+        Raises:
+            ToolCallError: the action is not calls in this syntax.
+        """
+        return parse_json_calls(text, budgets)
+
+    def render_call(self, tool: Tool, arguments: Mapping[str, Any]) -> str:
+        """``{"name": ..., "arguments": {...}}``."""
+        return json.dumps({"name": tool.name, "arguments": dict(arguments)})
+
+    def render_calls(
+        self, calls: Sequence[ToolCall], tools: ToolSet, backend: Backend | None = None
+    ) -> str:
+        """One call as its JSON object, several as a JSON list (names kept as they are).
+
+        >>> tools = ToolSet([Tool("add", "")])
+        >>> JsonCallLanguage(tools).render_calls([ToolCall("add", {"x": 1}), ToolCall("?")], tools)
+        '[{"name": "add", "arguments": {"x": 1}}, {"name": "?", "arguments": {}}]'
+        """
+        return json_calls_text(calls)
+
+    def api_calls(self, action: str, tools: ToolSet) -> list[str]:
+        """The tools the action's calls name, in order (none when it does not parse).
+
+        >>> tools = ToolSet([Tool("add", ""), Tool("done", "")])
+        >>> JsonCallLanguage(tools).api_calls('[{"name": "add"}, {"name": "add"}]', tools)
+        ['add', 'add']
+        """
+        try:
+            calls = self.parse_calls(action, self.budgets)
+        except ToolCallError:
+            return []
+        known = {tool.name: tool.qualname for tool in tools}
+        return [known[c.name] for c in calls if c.name in known]
+
+    @classmethod
+    def signature(cls, action: str) -> frozenset[str]:
+        """The names of the tools called and of their arguments.
+
+        >>> sorted(JsonCallLanguage.signature('{"name": "add", "arguments": {"text": "x"}}'))
+        ['add', 'text']
+        """
+        try:
+            calls = cls.parse_calls(action)
+        except ToolCallError:
+            return frozenset()
+        return frozenset(n for c in calls for n in (c.name, *c.arguments))
+
+    @classmethod
+    def extract(cls, generation: str, hints: AgentHints, extraction: str = "strict") -> str:
+        """The first JSON object or list in the generation, else the stripped text.
+
+        >>> JsonCallLanguage.extract('Sure: {"name": "a"} done', AgentHints("json_calls"))
+        '{"name": "a"}'
+        """
+        decoder = json.JSONDecoder()
+        for i, char in enumerate(generation):
+            if char in "{[":
+                try:
+                    _, end = decoder.raw_decode(generation, i)
+                except ValueError:
+                    continue
+                return generation[i:end]
+        return generation.strip()
+
+
+class JsonCallLanguage(JsonCallsSyntax):
     """JSON tool calls on any backend that takes them.
 
     Args:
@@ -131,62 +210,3 @@ class JsonCallLanguage(ActionLanguage):
         if not self._is_terminal(calls[-1]):
             steps.append("finish")
         return steps
-
-    def render_call(self, tool: Tool, arguments: Mapping[str, Any]) -> str:
-        """``{"name": ..., "arguments": {...}}``."""
-        return json.dumps({"name": tool.name, "arguments": dict(arguments)})
-
-    def render_calls(
-        self, calls: Sequence[ToolCall], tools: ToolSet, backend: Backend | None = None
-    ) -> str:
-        """One call as its JSON object, several as a JSON list (names kept as they are).
-
-        >>> tools = ToolSet([Tool("add", "")])
-        >>> JsonCallLanguage(tools).render_calls([ToolCall("add", {"x": 1}), ToolCall("?")], tools)
-        '[{"name": "add", "arguments": {"x": 1}}, {"name": "?", "arguments": {}}]'
-        """
-        return json_calls_text(calls)
-
-    def api_calls(self, action: str, tools: ToolSet) -> list[str]:
-        """The tools the action's JSON calls name, in order (none when it does not parse).
-
-        >>> tools = ToolSet([Tool("add", ""), Tool("done", "")])
-        >>> JsonCallLanguage(tools).api_calls('[{"name": "add"}, {"name": "add"}]', tools)
-        ['add', 'add']
-        """
-        try:
-            calls = parse_json_calls(action, self.budgets)
-        except ToolCallError:
-            return []
-        known = {tool.name: tool.qualname for tool in tools}
-        return [known[c.name] for c in calls if c.name in known]
-
-    @classmethod
-    def signature(cls, action: str) -> frozenset[str]:
-        """The names of the tools called and of their arguments.
-
-        >>> sorted(JsonCallLanguage.signature('{"name": "add", "arguments": {"text": "x"}}'))
-        ['add', 'text']
-        """
-        try:
-            calls = parse_json_calls(action)
-        except ToolCallError:
-            return frozenset()
-        return frozenset(n for c in calls for n in (c.name, *c.arguments))
-
-    @classmethod
-    def extract(cls, generation: str, hints: AgentHints, extraction: str = "strict") -> str:
-        """The first JSON object or list in the generation, else the stripped text.
-
-        >>> JsonCallLanguage.extract('Sure: {"name": "a"} done', AgentHints("json_calls"))
-        '{"name": "a"}'
-        """
-        decoder = json.JSONDecoder()
-        for i, char in enumerate(generation):
-            if char in "{[":
-                try:
-                    _, end = decoder.raw_decode(generation, i)
-                except ValueError:
-                    continue
-                return generation[i:end]
-        return generation.strip()

@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from toolgym.agents.backends.hf import EMBEDDED_MODEL
+from toolgym.agents.defaults import prompt_defaults
 from toolgym.errors import DependencyNotInstalled, UserInputError
 from toolgym.training.checks import check_lora, check_positive, check_whole, config_dict
 from toolgym.training.finetune import DEFAULT_TARGET_MODULES
@@ -363,7 +364,9 @@ def evaluate_test(
     if config.eval_tasks == 0:
         return out
     for env_id in env_ids:
-        shots = family_of(env_id).prompting.shots if config.shots is None else config.shots
+        shots = (
+            prompt_defaults(family_of(env_id).name).shots if config.shots is None else config.shots
+        )
 
         def factory(env: Any, shots: int = shots) -> Any:
             return LLMAgent.for_env(
@@ -447,7 +450,7 @@ def train_grpo(
         DEFAULT_STOPS,
     )
     budget = config.max_completion_length or max(
-        family_of(e).prompting.max_new_tokens for e in env_ids
+        prompt_defaults(family_of(e).name).max_new_tokens for e in env_ids
     )
     cuda = backend.device.startswith("cuda")
     args = trl.GRPOConfig(

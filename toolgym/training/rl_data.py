@@ -23,6 +23,7 @@ from typing import Any
 import gymnasium as gym
 
 from toolgym.agents.backends.base import as_messages, as_text
+from toolgym.agents.defaults import prompt_defaults
 from toolgym.envs import env_ids as registered_env_ids
 from toolgym.envs import family_of
 from toolgym.errors import UserInputError
@@ -43,7 +44,7 @@ def single_step_env_ids() -> list[str]:
         env_id
         for env_id in registered_env_ids()
         if family_of(env_id).action_mode == PROGRAM_MODE
-        and family_of(env_id).prompting.strategy == SINGLE_STRATEGY
+        and prompt_defaults(family_of(env_id).name).strategy == SINGLE_STRATEGY
     ]
 
 
@@ -69,8 +70,9 @@ def check_single_step(
     reasons = []
     if mode != PROGRAM_MODE:
         reasons.append(f"action_mode {mode!r}: one tool call per step")
-    if spec.prompting.strategy != SINGLE_STRATEGY:
-        reasons.append(f"its agents play {spec.prompting.strategy!r}: one generation per turn")
+    strategy = prompt_defaults(spec.name).strategy
+    if strategy != SINGLE_STRATEGY:
+        reasons.append(f"its agents play {strategy!r}: one generation per turn")
     if page_prompts:
         reasons.append("its agent writes each step from a new prompt on each page")
     if reasons:

@@ -38,6 +38,7 @@ import gymnasium as gym
 
 from toolgym.agents.backends.base import TRACE_KEYS, LLMBackend
 from toolgym.agents.base import Agent
+from toolgym.agents.defaults import prompt_defaults
 from toolgym.agents.llm_agent import LLMAgent
 from toolgym.benchmarks.suite import TRAIN_STRIDE
 from toolgym.envs import env_ids as registered_env_ids
@@ -179,7 +180,7 @@ def rollout_agent(env: gym.Env[Any, Any], backend: LLMBackend, **options: Any) -
         **options: :class:`~toolgym.agents.llm_agent.LLMAgent`'s keyword arguments; ``strategy``
             and ``shots`` default to the family's (``PromptDefaults``).
     """
-    prompting = task_env(env).family.prompting
+    prompting = prompt_defaults(task_env(env).family.name)
     options.setdefault("strategy", prompting.strategy)
     options.setdefault("shots", prompting.shots)
     return LLMAgent.for_env(env, backend, **options)
@@ -236,7 +237,7 @@ def collect_rollouts(
     options = dict(agent_kwargs or {})
     custom = bool(options) or agent_factory is not None
     _check_arguments(env_id, agent, custom, n, task_ids, mode, group_size, num_envs)
-    strategy = str(options.get("strategy", family_of(env_id).prompting.strategy))
+    strategy = str(options.get("strategy", prompt_defaults(family_of(env_id).name).strategy))
     kwargs = _env_kwargs(split, env_kwargs, strategy)
     plan = [t for t in _tasks(env_id, kwargs, task_ids, n, seed) for _ in range(group_size)]
     if not plan:

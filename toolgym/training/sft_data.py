@@ -33,6 +33,7 @@ import gymnasium as gym
 
 from toolgym.agents.backends.base import Message, Prompt, as_messages, as_text
 from toolgym.agents.backends.scripted import ScriptedBackend
+from toolgym.agents.defaults import prompt_defaults
 from toolgym.agents.llm_agent import LLMAgent
 from toolgym.agents.prompting import SYSTEM_PROMPT
 from toolgym.benchmarks.tasks import Task
@@ -198,7 +199,7 @@ def task_prompts(
         agent = agent_class.for_env(
             env,
             ScriptedBackend(["unused"]),  # never called: only the prompt is built
-            shots=base.family.prompting.shots if shots is None else shots,
+            shots=prompt_defaults(base.family.name).shots if shots is None else shots,
             retriever=retriever,
             top_k_api=top_k_api,
             system_prompt=SYSTEM_PROMPT if system_prompt else None,

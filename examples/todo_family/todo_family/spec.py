@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from todo_family.tasks import METRICS
-from toolgym.envs.spec import FamilySpec, PromptDefaults, VersionSpec
+from toolgym.envs.spec import FamilySpec, VersionSpec
 
 DOC = """The to-do list environment (a test family).
 
@@ -49,7 +49,8 @@ SPEC = FamilySpec(
     versions=(
         VersionSpec(0, max_episode_steps=8, tasks="todo_family.tasks:SUITE", history="first"),
     ),
-    prompting=PromptDefaults(top_k_api=3, max_new_tokens=96),
+    prompting="todo_family.profile:PROMPTING",
+    profile="todo_family.profile:PROFILE",
     metrics=METRICS,
     reward="item_f1",
     doc=DOC,

@@ -73,7 +73,7 @@ built for any world), ``render_mode``.
 
 from __future__ import annotations
 
-from toolgym.envs.spec import FamilySpec, PromptDefaults, VersionSpec
+from toolgym.envs.spec import FamilySpec, VersionSpec
 
 SPEC = FamilySpec(
     name="cat_api",
@@ -107,10 +107,10 @@ SPEC = FamilySpec(
             ),
         ),
     ),
-    prompting=PromptDefaults(top_k_api=3, max_new_tokens=128),
+    prompting="toolgym.families.cat_api.profile:PROMPTING",
+    profile="toolgym.families.cat_api.profile:PROFILE",
     service="toolgym.families.cat_api.world:CatApiApp",
     aliases=("catapi",),
-    suites=("toolbench", "api"),
     doc=__doc__ or "",
 )
 """The Cat API family (its prompting defaults are the original's ``top_k_api`` and

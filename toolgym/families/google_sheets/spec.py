@@ -74,19 +74,8 @@ tables), ``render_mode``, ``timeout_s`` (the wall-clock and CPU limit of one pro
 
 from __future__ import annotations
 
-from toolgym.envs.spec import BenchAction, FamilySpec, PromptDefaults, VersionSpec
+from toolgym.envs.spec import FamilySpec, VersionSpec
 from toolgym.families.google_sheets.metrics import SHEETS_METRICS
-
-FIVE_CALLS = BenchAction(
-    "test-000",
-    "cell = worksheet.find('Jonas')\n"
-    "worksheet.update_cell(cell.row, 4, 15)\n"
-    "worksheet.update('F1:F2', [['Checked'], ['yes']])\n"
-    "worksheet.format('A1:D1', {'textFormat': {'bold': True}})\n"
-    "worksheet.append_row(['Maya', 'Sales', 61000, 2])",
-    "a five-call gspread program",
-)
-"""A typical program for ``toolgym bench``: a find, three writes and a format."""
 
 SPEC = FamilySpec(
     name="google_sheets",
@@ -107,13 +96,12 @@ SPEC = FamilySpec(
             ),
         ),
     ),
-    prompting=PromptDefaults(top_k_api=0, max_new_tokens=256),
+    prompting="toolgym.families.google_sheets.profile:PROMPTING",
+    profile="toolgym.families.google_sheets.profile:PROFILE",
     metrics=SHEETS_METRICS,
     reward="success",
     service="toolgym.families.google_sheets.world.service:SheetsApp",
     aliases=("sheets", "gsheets"),
-    suites=("toolbench",),
     doc=__doc__ or "",
-    bench=FIVE_CALLS,
 )
 """The Google Sheets family (its prompting defaults are the original's command-line settings)."""

@@ -59,7 +59,7 @@ world 0, ``train`` tasks are built for any world), ``render_mode`` (``None``/``"
 
 from __future__ import annotations
 
-from toolgym.envs.spec import FamilySpec, PromptDefaults, VersionSpec
+from toolgym.envs.spec import FamilySpec, VersionSpec
 
 SPEC = FamilySpec(
     name="home_search",
@@ -74,8 +74,8 @@ SPEC = FamilySpec(
             history="initial release: the original API and scoring",
         ),
     ),
-    prompting=PromptDefaults(top_k_api=15, max_new_tokens=128),
-    suites=("toolbench", "api"),
+    prompting="toolgym.families.home_search.profile:PROMPTING",
+    profile="toolgym.families.home_search.profile:PROFILE",
     doc=__doc__ or "",
 )
 """The Home Search family (its prompting defaults are the original's ``top_k_api`` and

@@ -67,7 +67,7 @@ program, default 5), ``world_seed`` (seeds the weather; the
 
 from __future__ import annotations
 
-from toolgym.envs.spec import FamilySpec, PromptDefaults, VersionSpec
+from toolgym.envs.spec import FamilySpec, VersionSpec
 
 SPEC = FamilySpec(
     name="openweather",
@@ -99,9 +99,9 @@ SPEC = FamilySpec(
             ),
         ),
     ),
-    prompting=PromptDefaults(top_k_api=10, max_new_tokens=128),
+    prompting="toolgym.families.openweather.profile:PROMPTING",
+    profile="toolgym.families.openweather.profile:PROFILE",
     service="toolgym.families.openweather.world:OpenWeatherApp",
-    suites=("toolbench", "api"),
     doc=__doc__ or "",
 )
 """The OpenWeather family (its prompting defaults are the original's ``top_k_api`` and

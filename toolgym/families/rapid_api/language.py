@@ -11,20 +11,21 @@ may look like.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from toolgym.families.rapid_api.actions import parse_actions
 from toolgym.families.rapid_api.backend import RapidApiBackend, Step
 from toolgym.families.rapid_api.functions import FINISH, GIVE_ANSWER, GIVE_UP
 from toolgym.tools.backend import Attempt, Backend
+from toolgym.tools.backend_language import BackendLanguage
 from toolgym.tools.budgets import DEFAULT_BUDGETS, Budgets
 from toolgym.tools.errors import ToolCallError
 from toolgym.tools.grammar import ActionGrammar, json_call, json_list, one_of
 from toolgym.tools.json_calls import ToolCall
-from toolgym.tools.json_language import JsonCallLanguage, json_calls_text
-from toolgym.tools.language import ActionLanguage, AgentHints, Execution, register_language
-from toolgym.tools.tool import Tool, ToolSet
+from toolgym.tools.json_language import JsonCallsSyntax
+from toolgym.tools.language import AgentHints, Execution, register_language
+from toolgym.tools.tool import ToolSet
 
 GIVE_UP_ACTION = json.dumps({"name": FINISH, "arguments": {"return_type": GIVE_UP}})
 """The action that ends an episode without an answer."""
@@ -34,27 +35,27 @@ FINISH_ACTION = (
 """The last action of an episode, as agents are told it (ToolBench's text form)."""
 
 
-def _as_backend(backend: Backend) -> RapidApiBackend:
-    if not isinstance(backend, RapidApiBackend):
-        raise TypeError(f"function calls run on a RapidApiBackend; got {type(backend).__name__}")
-    return backend
-
-
-class FunctionCallLanguage(ActionLanguage):
+class FunctionCallLanguage(JsonCallsSyntax, BackendLanguage[RapidApiBackend]):
     """Function calls on the library (see the module docstring).
+
+    Calls are read by :func:`~toolgym.families.rapid_api.actions.parse_actions` (JSON, OpenAI's
+    messages or ToolBench's text) and written, counted and signed as JSON calls are.
 
     Args:
         budgets: limits on an action's size and nesting.
     """
 
     refusal_info: ClassVar[Mapping[str, Any]] = {"code": 2, "calls": []}  # input error
+    backend_type = RapidApiBackend
 
     name = "function_calls"
     step_description = "one function call"
     demo_label = "Action:"
 
-    def __init__(self, budgets: Budgets = DEFAULT_BUDGETS) -> None:
-        self.budgets = budgets
+    @classmethod
+    def parse_calls(cls, text: Any, budgets: Budgets = DEFAULT_BUDGETS) -> list[ToolCall]:
+        """Every call shape an agent may write (:mod:`toolgym.families.rapid_api.actions`)."""
+        return parse_actions(text, budgets)
 
     def _run(self, calls: list[ToolCall], backend: RapidApiBackend) -> tuple[list[Step], str]:
         steps: list[Step] = []
@@ -97,9 +98,9 @@ class FunctionCallLanguage(ActionLanguage):
 
     def run_call(self, text: str, backend: Backend) -> Execution:
         """Run one reply's calls; ``Finish`` ends the episode; a mistake stops the reply."""
-        rapid = _as_backend(backend)
+        rapid = self.on(backend)
         try:
-            calls = parse_actions(text, self.budgets)
+            calls = self.parse_calls(text, self.budgets)
         except ToolCallError as e:
             return Execution(e.observation(), e, info={"code": 2, "calls": []})
         steps, text_out = self._run(calls, rapid)
@@ -111,9 +112,9 @@ class FunctionCallLanguage(ActionLanguage):
 
     def run_program(self, text: str, backend: Backend) -> Execution:
         """Run every call in order, up to the first mistake or ``Finish``; the episode ends."""
-        rapid = _as_backend(backend)
+        rapid = self.on(backend)
         try:
-            calls = parse_actions(text, self.budgets)
+            calls = self.parse_calls(text, self.budgets)
         except ToolCallError as e:
             attempt = Attempt(None, error=e, backend=rapid)
             return Execution(e.observation(), e, True, attempt, {"code": 2, "calls": []})
@@ -126,8 +127,8 @@ class FunctionCallLanguage(ActionLanguage):
 
     def run_gold(self, gold: str, backend: Backend) -> Attempt:
         """Run a gold's calls; a mistake raises."""
-        rapid = _as_backend(backend)
-        for call in parse_actions(gold):
+        rapid = self.on(backend)
+        for call in self.parse_calls(gold):
             step = rapid.execute(call)
             if step.error is not None:
                 raise step.error
@@ -135,22 +136,9 @@ class FunctionCallLanguage(ActionLanguage):
 
     def gold_steps(self, gold: str) -> list[str]:
         """One call per step (the gold ends with ``Finish``)."""
-        return [json.dumps({"name": c.name, "arguments": c.arguments}) for c in parse_actions(gold)]
-
-    def render_call(self, tool: Tool, arguments: Mapping[str, Any]) -> str:
-        """``{"name": ..., "arguments": {...}}``."""
-        return json.dumps({"name": tool.name, "arguments": dict(arguments)})
-
-    def render_calls(
-        self, calls: Sequence[ToolCall], tools: ToolSet, backend: Backend | None = None
-    ) -> str:
-        """One call as its JSON object, several (parallel calls) as a JSON list of them.
-
-        >>> tools = ToolSet([Tool("a", ""), Tool("Finish", "")])
-        >>> FunctionCallLanguage().render_calls([ToolCall("a"), ToolCall("Finish")], tools)
-        '[{"name": "a", "arguments": {}}, {"name": "Finish", "arguments": {}}]'
-        """
-        return json_calls_text(calls)
+        return [
+            json.dumps({"name": c.name, "arguments": c.arguments}) for c in self.parse_calls(gold)
+        ]
 
     def hints(self, tools: ToolSet) -> AgentHints:
         """Agents end an episode with ``Finish`` (in ToolBench's text form)."""
@@ -162,53 +150,19 @@ class FunctionCallLanguage(ActionLanguage):
             demo_label=self.demo_label,
         )
 
-    def api_calls(self, action: str, tools: ToolSet) -> list[str]:
-        """The functions an action calls, in order, ``Finish`` included (none if it holds none).
-
-        >>> tools = ToolSet([Tool("a", ""), Tool("Finish", "")])
-        >>> FunctionCallLanguage().api_calls('[{"name": "a"}, {"name": "Finish"}]', tools)
-        ['a', 'Finish']
-        """
-        try:
-            calls = parse_actions(action, self.budgets)
-        except ToolCallError:
-            return []
-        known = {tool.name: tool.qualname for tool in tools}
-        return [known[c.name] for c in calls if c.name in known]
-
-    @classmethod
-    def signature(cls, action: str) -> frozenset[str]:
-        """The functions called and their argument names.
-
-        >>> sorted(FunctionCallLanguage.signature('{"name": "a", "arguments": {"q": 1}}'))
-        ['a', 'q']
-        """
-        try:
-            calls = parse_actions(action)
-        except ToolCallError:
-            return frozenset()
-        return frozenset(n for c in calls for n in (c.name, *c.arguments))
-
     @classmethod
     def extract(cls, generation: str, hints: AgentHints, extraction: str = "strict") -> str:
         """A model's reply as an action: its ``Action``/``Action Input`` text, else its first JSON.
 
         >>> FunctionCallLanguage.extract('Sure {"name": "a"} ok', AgentHints("function_calls"))
         '{"name": "a"}'
+        >>> sorted(FunctionCallLanguage.signature('Action: a\\nAction Input: {"q": 1}'))
+        ['a', 'q']
         """
         text = generation.strip()
         if "Action:" in text:
             return text
-        return JsonCallLanguage.extract(text, hints, extraction)
-        decoder = json.JSONDecoder()
-        for i, char in enumerate(text):
-            if char in "{[":
-                try:
-                    _, end = decoder.raw_decode(text, i)
-                except ValueError:
-                    continue
-                return text[i:end]
-        return text
+        return super().extract(text, hints, extraction)
 
 
 register_language(

@@ -77,8 +77,8 @@ cache folder or a saved cache file), ``schema_style`` (``"strict"``/``"upstream"
 
 from __future__ import annotations
 
-from toolgym.envs.spec import FamilySpec, PromptDefaults, VersionSpec
-from toolgym.families.rapid_api.metrics import BREAKDOWN, METRICS
+from toolgym.envs.spec import FamilySpec, VersionSpec
+from toolgym.families.rapid_api.metrics import METRICS
 
 SPEC = FamilySpec(
     name="rapid_api",
@@ -95,14 +95,13 @@ SPEC = FamilySpec(
             "unsolvable variants, judge-free pass rate",
         ),
     ),
-    prompting=PromptDefaults(top_k_api=12, max_new_tokens=128, strategy="react", eval_limit=3),
+    prompting="toolgym.families.rapid_api.profile:PROMPTING",
+    profile="toolgym.families.rapid_api.profile:PROFILE",
     metrics=METRICS,
     reward="success",
     aliases=("toolllm", "stabletoolbench"),
     doc=__doc__ or "",
     action_mode="call",
     service="toolgym.simulators.tool_library.service:VirtualApiApp",
-    breakdown=BREAKDOWN,
-    measures="toolgym.families.rapid_api.bench:report",
 )
 """The RapidAPI family."""

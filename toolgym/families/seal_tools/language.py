@@ -22,32 +22,33 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
+from toolgym.families.seal_tools.backend import SealToolsBackend
 from toolgym.families.seal_tools.calls import call_problems, calling_text, is_call, numbering
 from toolgym.families.seal_tools.world import SealTool
 from toolgym.tools.backend import Attempt, Backend
+from toolgym.tools.backend_language import BackendLanguage
 from toolgym.tools.budgets import DEFAULT_BUDGETS, Budgets
 from toolgym.tools.calling_list import parse_calling_list as read_calling_list
 from toolgym.tools.errors import NON_EXECUTABLE, ToolCallError
 from toolgym.tools.grammar import ActionGrammar, json_arguments, json_object, literal, one_of
 from toolgym.tools.json_calls import ToolCall
-from toolgym.tools.language import ActionLanguage, Execution, register_language
+from toolgym.tools.language import Execution, register_language
 from toolgym.tools.tool import Tool, ToolSet
-
-if TYPE_CHECKING:
-    from toolgym.families.seal_tools.toolkit import SealToolsBackend
 
 _API = re.compile(r'"api"\s*:\s*"([^"]{1,200})"')
 
 
-class CallingListLanguage(ActionLanguage):
+class CallingListLanguage(BackendLanguage[SealToolsBackend]):
     """Answers as calling lists on a Seal-Tools backend (see the module docstring).
 
     Args:
         tools: the world's Seal-Tools tools by ``api_name`` (for rendering calls).
         budgets: the action's limits (its length).
     """
+
+    backend_type = SealToolsBackend
 
     name = "calling_list"
     step_description = "one API-calling list"
@@ -56,7 +57,7 @@ class CallingListLanguage(ActionLanguage):
 
     def __init__(self, tools: Mapping[str, SealTool], budgets: Budgets = DEFAULT_BUDGETS) -> None:
         self.tools = tools
-        self.budgets = budgets
+        super().__init__(budgets)
 
     def _notes(self, backend: SealToolsBackend, calls: list[Any]) -> tuple[str, dict[str, Any]]:
         """What the calls read are, and what the answer so far gets wrong about the tools."""
@@ -93,7 +94,7 @@ class CallingListLanguage(ActionLanguage):
 
     def run_program(self, text: str, backend: Backend) -> Execution:
         """Read the whole answer; the episode ends (an unreadable answer is scored too)."""
-        seal = _seal_backend(backend)
+        seal = self.on(backend)
         try:
             calls = seal.read(text, self.budgets)
         except ToolCallError as e:
@@ -110,7 +111,7 @@ class CallingListLanguage(ActionLanguage):
 
     def run_call(self, text: str, backend: Backend) -> Execution:
         """Add the calls of one calling list to the answer; one that does not parse adds none."""
-        seal = _seal_backend(backend)
+        seal = self.on(backend)
         try:
             calls = seal.read(text, self.budgets)
             seal.send(calls)
@@ -127,7 +128,7 @@ class CallingListLanguage(ActionLanguage):
 
     def finish(self, backend: Backend) -> Execution:
         """Submit the answer built so far (none: a format failure)."""
-        seal = _seal_backend(backend)
+        seal = self.on(backend)
         if seal.calls is None:
             error = ToolCallError(NON_EXECUTABLE, "finish before any calling list was read")
             seal.answer(seal.text, None, error)
@@ -140,7 +141,7 @@ class CallingListLanguage(ActionLanguage):
         Raises:
             ToolCallError: the gold does not parse (``non_executable``).
         """
-        seal = _seal_backend(backend)
+        seal = self.on(backend)
         seal.answer(gold, seal.read(gold, Budgets(max_action_chars=len(gold) + 1)), None)
         return seal.attempt()
 
@@ -173,7 +174,7 @@ class CallingListLanguage(ActionLanguage):
         """
         start = 0
         if backend is not None and hasattr(backend, "next_placeholder"):
-            start = _seal_backend(backend).next_placeholder()
+            start = self.on(backend).next_placeholder()
         counts = [start]  # the answer's placeholders so far, dropped below
         for call in calls:
             known = self.tools.get(call.name)
@@ -215,14 +216,6 @@ def _gold_calls(gold: str) -> list[Any] | None:
     except ValueError:
         calls = None
     return calls if isinstance(calls, list) else read_calling_list(gold)
-
-
-def _seal_backend(backend: Backend) -> SealToolsBackend:
-    if not hasattr(backend, "read") or not hasattr(backend, "api_list"):
-        raise TypeError(
-            f"the calling_list language runs on a Seal-Tools backend; got {type(backend).__name__}"
-        )
-    return cast("SealToolsBackend", backend)
 
 
 register_language(

@@ -80,8 +80,8 @@ any world), ``render_mode`` (``None``/``"ansi"``).
 
 from __future__ import annotations
 
-from toolgym.envs.spec import FamilySpec, PromptDefaults, VersionSpec
-from toolgym.families.seal_tools.metrics import BREAKDOWN, METRICS
+from toolgym.envs.spec import FamilySpec, VersionSpec
+from toolgym.families.seal_tools.metrics import METRICS
 
 SPEC = FamilySpec(
     name="seal_tools",
@@ -98,10 +98,10 @@ SPEC = FamilySpec(
             "metrics, an exact success and one-to-one F1s",
         ),
     ),
-    prompting=PromptDefaults(top_k_api=5, max_new_tokens=512, eval_limit=4),
+    prompting="toolgym.families.seal_tools.profile:PROMPTING",
+    profile="toolgym.families.seal_tools.profile:PROFILE",
     metrics=METRICS,
     reward="success",
     doc=__doc__ or "",
-    breakdown=BREAKDOWN,
 )
 """The Seal-Tools family (5 offered tools, as the benchmark's prompts hold)."""

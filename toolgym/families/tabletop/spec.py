@@ -71,19 +71,8 @@ default 4000), ``show_scene`` (whether observations list the objects' positions,
 
 from __future__ import annotations
 
-from toolgym.envs.spec import BenchAction, FamilySpec, PromptDefaults, VersionSpec
-from toolgym.families.tabletop.metrics import BREAKDOWN, METRICS
-
-SORT_BY_COLOR = BenchAction(
-    "test-028",
-    "block_names = [name for name in get_obj_names() if 'block' in name]\n"
-    "for block_name in block_names:\n"
-    "    bowl_name = block_name.replace('block', 'bowl')\n"
-    "    if is_obj_visible(bowl_name):\n"
-    "        put_first_on_second(block_name, bowl_name)",
-    "a four-block pick-and-place program",
-)
-"""The typical action ``toolgym bench`` times: four pick-and-places, each settled by physics."""
+from toolgym.envs.spec import FamilySpec, VersionSpec
+from toolgym.families.tabletop.metrics import METRICS
 
 SPEC = FamilySpec(
     name="tabletop",
@@ -103,15 +92,12 @@ SPEC = FamilySpec(
             ),
         ),
     ),
-    prompting=PromptDefaults(top_k_api=0, max_new_tokens=256),
+    prompting="toolgym.families.tabletop.profile:PROMPTING",
+    profile="toolgym.families.tabletop.profile:PROFILE",
     metrics=METRICS,
     reward="success",
     aliases=("code_as_policies",),
-    suites=("toolbench",),
     doc=__doc__ or "",
-    bench=SORT_BY_COLOR,
-    measures="toolgym.families.tabletop.bench:report",
     render_modes=("ansi", "rgb_array"),
-    breakdown=BREAKDOWN,
 )
 """The Tabletop family (its prompting defaults are the original's command-line settings)."""

@@ -56,7 +56,7 @@ list, default 5), ``world_seed`` (seed of the inventory: the
 
 from __future__ import annotations
 
-from toolgym.envs.spec import FamilySpec, PromptDefaults, VersionSpec
+from toolgym.envs.spec import FamilySpec, VersionSpec
 
 SPEC = FamilySpec(
     name="trip_booking",
@@ -71,8 +71,8 @@ SPEC = FamilySpec(
             history="initial release: the original API and scoring",
         ),
     ),
-    prompting=PromptDefaults(top_k_api=15, max_new_tokens=300),
-    suites=("toolbench", "api"),
+    prompting="toolgym.families.trip_booking.profile:PROMPTING",
+    profile="toolgym.families.trip_booking.profile:PROFILE",
     doc=__doc__ or "",
 )
 """The Trip Booking family (its prompting defaults are the original's ``top_k_api`` and

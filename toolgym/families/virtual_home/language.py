@@ -18,18 +18,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from typing import Any, ClassVar
 
+from toolgym.families.virtual_home.backend import VirtualHomeBackend
 from toolgym.tools.backend import Attempt, Backend
+from toolgym.tools.backend_language import BackendLanguage
 from toolgym.tools.budgets import DEFAULT_BUDGETS, RESOURCE_LIMIT, Budgets
 from toolgym.tools.errors import NON_EXECUTABLE, WRONG_ARGUMENTS, ToolCallError
 from toolgym.tools.grammar import ActionGrammar, lines, literal, one_of, rule_name
 from toolgym.tools.json_calls import looks_like_json_call, parse_json_call
-from toolgym.tools.language import ActionLanguage, AgentHints, Execution, register_language
+from toolgym.tools.language import AgentHints, Execution, register_language
 from toolgym.tools.tool import Tool, ToolSet
-
-if TYPE_CHECKING:
-    from toolgym.families.virtual_home.toolkit import VirtualHomeBackend
 
 MAX_LINES = 200
 """The most lines a program may have."""
@@ -76,13 +75,15 @@ _OBJECT_NAME = re.compile(r"[\w .'-]{1,80}")
 """What a rendered object argument may be: one name, no delimiters of the action syntax."""
 
 
-class AgentActionLanguage(ActionLanguage):
+class AgentActionLanguage(BackendLanguage[VirtualHomeBackend]):
     """``Agent.<Action>(...)`` lines on a household backend (see the module docstring).
 
     Args:
         tools: the 40 action tools.
         budgets: the action's limits (its length; the number of lines is :data:`MAX_LINES`).
     """
+
+    backend_type = VirtualHomeBackend
 
     refusal_info: ClassVar[Mapping[str, Any]] = {"lines": 0}
 
@@ -93,7 +94,7 @@ class AgentActionLanguage(ActionLanguage):
 
     def __init__(self, tools: ToolSet, budgets: Budgets = DEFAULT_BUDGETS) -> None:
         self.tools = tools
-        self.budgets = budgets
+        super().__init__(budgets)
 
     def _lines(self, text: str) -> list[str]:
         if len(text) > self.budgets.max_action_chars:
@@ -137,7 +138,7 @@ class AgentActionLanguage(ActionLanguage):
 
     def run_program(self, text: str, backend: Backend) -> Execution:
         """Run the lines in order until one cannot run; keep them all; the episode ends."""
-        home = _home_backend(backend)
+        home = self.on(backend)
         error: ToolCallError | None = None
         home.write(text)
         try:
@@ -166,7 +167,7 @@ class AgentActionLanguage(ActionLanguage):
 
     def run_call(self, text: str, backend: Backend) -> Execution:
         """Run one line or JSON call; a line that cannot run changes nothing."""
-        home = _home_backend(backend)
+        home = self.on(backend)
         try:
             if looks_like_json_call(text):
                 call = parse_json_call(text, self.budgets)
@@ -185,12 +186,12 @@ class AgentActionLanguage(ActionLanguage):
 
     def finish(self, backend: Backend) -> Execution:
         """End the episode on the agent's word; what was done is scored."""
-        home = _home_backend(backend)
+        home = self.on(backend)
         return Execution("Finished.", finished=True, attempt=home.attempt(None))
 
     def run_gold(self, gold: str, backend: Backend) -> Attempt:
         """Run a gold program; the first line that cannot run raises."""
-        home = _home_backend(backend)
+        home = self.on(backend)
         lines = self._lines(gold)
         home.bind(lines)
         for k, line in enumerate(lines, 1):
@@ -246,14 +247,6 @@ class AgentActionLanguage(ActionLanguage):
             if extraction != "lenient" or "Agent." in raw:
                 lines.append(raw[raw.find("Agent.") :].strip() if extraction == "lenient" else raw)
         return "\n".join(lines).strip()
-
-
-def _home_backend(backend: Backend) -> VirtualHomeBackend:
-    if not hasattr(backend, "act") or not hasattr(backend, "house"):
-        raise TypeError(
-            f"the agent_actions language runs on a household backend; got {type(backend).__name__}"
-        )
-    return cast("VirtualHomeBackend", backend)
 
 
 register_language(

@@ -71,21 +71,8 @@ tasks are built for any world), ``render_mode`` (``None``/``"ansi"``).
 
 from __future__ import annotations
 
-from toolgym.envs.spec import BenchAction, FamilySpec, PromptDefaults, VersionSpec
+from toolgym.envs.spec import FamilySpec, VersionSpec
 from toolgym.families.virtual_home.metrics import METRICS
-
-TWENTY_ACTIONS = BenchAction(
-    "test-044",
-    "Agent.WalkTo(bedroom)\nAgent.WalkTo(clothes_pants)\nAgent.Find(clothes_pants)\n"
-    "Agent.Open(dresser)\nAgent.Grab(clothes_pants)\nAgent.Close(dresser)\n"
-    "Agent.WalkTo(living_room)\nAgent.WalkTo(washing_machine)\nAgent.Open(washing_machine)\n"
-    "Agent.PutIn(clothes_pants, washing_machine)\nAgent.Close(washing_machine)\n"
-    "Agent.WalkTo(washing_machine)\nAgent.Find(washing_machine)\n"
-    "Agent.SwitchOn(washing_machine)\nAgent.WalkTo(living_room)\nAgent.WalkTo(couch)\n"
-    "Agent.SitOn(couch)\nAgent.StandUp()\nAgent.WalkTo(kitchen)\nAgent.WalkTo(fridge)",
-    "a 20-action program",
-)
-"""The typical action ``toolgym bench`` times: a 20-line program, simulated line by line."""
 
 SPEC = FamilySpec(
     name="virtual_home",
@@ -101,12 +88,10 @@ SPEC = FamilySpec(
             "original's executability and LCS plus strict executability and goal checks",
         ),
     ),
-    prompting=PromptDefaults(top_k_api=10, max_new_tokens=128, eval_limit=4),
+    prompting="toolgym.families.virtual_home.profile:PROMPTING",
+    profile="toolgym.families.virtual_home.profile:PROFILE",
     metrics=METRICS,
     reward="lcs",
-    suites=("toolbench",),
-    headline=("executable", "lcs"),
     doc=__doc__ or "",
-    bench=TWENTY_ACTIONS,
 )
 """The VirtualHome family (its prompting defaults are the original's command-line settings)."""

@@ -10,18 +10,17 @@ not carried out leaves the page as it is, as in WebShop, and ``info["error"]`` s
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
+from toolgym.families.web_shop.backend import WebShopBackend
 from toolgym.tools.backend import Attempt, Backend
-from toolgym.tools.budgets import DEFAULT_BUDGETS, RESOURCE_LIMIT, Budgets
+from toolgym.tools.backend_language import BackendLanguage
+from toolgym.tools.budgets import RESOURCE_LIMIT
 from toolgym.tools.errors import NON_EXECUTABLE, WRONG_API, WRONG_ARGUMENTS, ToolCallError
 from toolgym.tools.grammar import ActionGrammar, lines, literal, one_of
 from toolgym.tools.json_calls import looks_like_json_call, parse_json_call
-from toolgym.tools.language import ActionLanguage, AgentHints, Execution, register_language
+from toolgym.tools.language import AgentHints, Execution, register_language
 from toolgym.tools.tool import Tool, ToolSet
-
-if TYPE_CHECKING:
-    from toolgym.families.web_shop.toolkit import WebShopBackend
 
 MAX_ACTIONS = 100
 """The most actions a program may hold."""
@@ -29,15 +28,14 @@ MAX_ACTIONS = 100
 BUY = "click[buy now]"
 
 
-class WebActionLanguage(ActionLanguage):
+class WebActionLanguage(BackendLanguage[WebShopBackend]):
     """``search[...]`` and ``click[...]`` on a web shop backend (see the module docstring)."""
+
+    backend_type = WebShopBackend
 
     name = "web_actions"
     step_description = "one action: search[keywords] or click[target]"
     demo_label = "Action:"
-
-    def __init__(self, budgets: Budgets = DEFAULT_BUDGETS) -> None:
-        self.budgets = budgets
 
     def hints(self, tools: ToolSet) -> AgentHints:
         """Buying ends an episode."""
@@ -84,7 +82,7 @@ class WebActionLanguage(ActionLanguage):
         if mode == "program":
             action = one_of([keywords, '"click[" [^\\]\\n]{1,200} "]"'])
             return ActionGrammar(lines(action, max_lines=MAX_ACTIONS))
-        available = _shop_backend(backend).available()
+        available = self.on(backend).available()
         choices = [f"click[{c}]" for c in available["clickables"] if "]" not in c and "\n" not in c]
         alternatives = [literal(c) for c in choices]
         if available["has_search_bar"] or not alternatives:
@@ -93,7 +91,7 @@ class WebActionLanguage(ActionLanguage):
 
     def run_call(self, text: str, backend: Backend) -> Execution:
         """Take one action; buying ends the episode."""
-        shop = _shop_backend(backend)
+        shop = self.on(backend)
         try:
             action = self._action(text)
             if "\n" in action:
@@ -109,7 +107,7 @@ class WebActionLanguage(ActionLanguage):
 
     def run_program(self, text: str, backend: Backend) -> Execution:
         """Take the actions in order until one buys; the episode ends."""
-        shop = _shop_backend(backend)
+        shop = self.on(backend)
         error: ToolCallError | None = None
         try:
             self._check(text)
@@ -137,7 +135,7 @@ class WebActionLanguage(ActionLanguage):
 
     def refusal(self, error: ToolCallError, backend: Backend, program: bool) -> Execution:
         """A refused action shows the page and its actions, as a failed action does."""
-        shop = _shop_backend(backend)
+        shop = self.on(backend)
         if not program:
             return Execution(shop.observation(), error, info=_info(shop))
         attempt = shop.attempt()
@@ -146,7 +144,7 @@ class WebActionLanguage(ActionLanguage):
 
     def run_gold(self, gold: str, backend: Backend) -> Attempt:
         """Take the gold actions; one that is not carried out raises."""
-        shop = _shop_backend(backend)
+        shop = self.on(backend)
         for line in gold.split("\n"):
             if line.strip() and shop.act(line):
                 break
@@ -219,14 +217,6 @@ class WebActionLanguage(ActionLanguage):
 
 def _info(shop: WebShopBackend) -> dict[str, Any]:
     return {"available_actions": shop.available()}
-
-
-def _shop_backend(backend: Backend) -> WebShopBackend:
-    if not hasattr(backend, "act") or not hasattr(backend, "session"):
-        raise TypeError(
-            f"the web_actions language runs on a web shop backend; got {type(backend).__name__}"
-        )
-    return cast("WebShopBackend", backend)
 
 
 register_language(WebActionLanguage.name, "toolgym.families.web_shop.language:WebActionLanguage")

@@ -66,7 +66,7 @@ belong to world 0), ``render_mode`` (``None``/``"ansi"``).
 
 from __future__ import annotations
 
-from toolgym.envs.spec import FamilySpec, PromptDefaults, VersionSpec
+from toolgym.envs.spec import FamilySpec, VersionSpec
 from toolgym.families.web_shop.metrics import METRICS
 
 SPEC = FamilySpec(
@@ -82,7 +82,6 @@ SPEC = FamilySpec(
             history="initial release: a generated catalog, pure-Python BM25 search, WebShop's "
             "pages and reward (thefuzz's ratio through RapidFuzz, title nouns from the catalog "
             "or a word heuristic in place of spaCy); the long set of 1,500 expert demonstrations",
-            column="WebShop long",
         ),
         VersionSpec(
             1,
@@ -90,17 +89,14 @@ SPEC = FamilySpec(
             tasks="toolgym.families.web_shop.tasks:SUITE_SHORT",
             history="the same shop and test goals with the short set of demonstrations: the 200 "
             "shortest expert trajectories, results pages cut to the product opened",
-            column="WebShop short",
         ),
     ),
-    prompting=PromptDefaults(top_k_api=0, max_new_tokens=128, eval_limit=4),
+    prompting="toolgym.families.web_shop.profile:PROMPTING",
+    profile="toolgym.families.web_shop.profile:PROFILE",
     metrics=METRICS,
     reward="reward",
     aliases=("webshop",),
-    suites=("toolbench",),
-    headline=("reward",),
     doc=__doc__ or "",
     action_mode="call",
-    measures="toolgym.families.web_shop.bench:report",
 )
 """The WebShop family (its prompting defaults are the original's command-line settings)."""

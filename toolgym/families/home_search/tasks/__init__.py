@@ -55,8 +55,8 @@ from toolgym.families.home_search.tasks.criteria import (
     choose_listing,
     derive_values,
 )
-from toolgym.families.home_search.tasks.templates import TEMPLATE_BY_ID, TEMPLATES
-from toolgym.families.home_search.tasks.writer import Writer
+from toolgym.families.home_search.tasks.phrasing.templates import TEMPLATE_BY_ID, TEMPLATES
+from toolgym.families.home_search.tasks.phrasing.writer import Writer
 from toolgym.simulators.seeding import stable_seed
 
 DATA_DIR = str(Path(__file__).resolve().parents[1] / "data")

@@ -12,9 +12,9 @@ from toolgym.benchmarks.score import Checker
 from toolgym.benchmarks.suite import FixedSplits, TaskSuite
 from toolgym.benchmarks.tasks import Task, TaskIssue
 from toolgym.errors import TaskFileError
+from toolgym.families.virtual_home.backend import household
 from toolgym.families.virtual_home.checker import HouseholdCheck
 from toolgym.families.virtual_home.tasks.activities import Activity, activity_keys, make_activity
-from toolgym.families.virtual_home.toolkit import household
 from toolgym.families.virtual_home.world import (
     HOMES,
     ScriptError,

@@ -10,9 +10,10 @@ from typing import Any
 from toolgym.benchmarks.score import Checker
 from toolgym.benchmarks.suite import FixedSplits, TaskSuite
 from toolgym.benchmarks.tasks import Task
+from toolgym.families.web_shop.backend import goal_of, purchase_of
 from toolgym.families.web_shop.checker import PurchaseReward
 from toolgym.families.web_shop.tasks.expert import ExpertFailed, play
-from toolgym.families.web_shop.toolkit import DEFAULT_PRODUCTS, goals_for, purchase_of, shop_for
+from toolgym.families.web_shop.toolkit import DEFAULT_PRODUCTS, goals_for, shop_for
 from toolgym.families.web_shop.world.goals import GoalSpec
 from toolgym.families.web_shop.world.reward import get_reward
 from toolgym.families.web_shop.world.shop import Session, Shop
@@ -168,8 +169,6 @@ def demo_steps(task: Task, shop: Shop | None = None) -> list[tuple[str, str]]:
     For a short demonstration (``meta["pruned"]``), each results page lists only the product the
     expert opens.
     """
-    from toolgym.families.web_shop.toolkit import goal_of
-
     shop = shop or shop_for(0, DEFAULT_PRODUCTS)
     goal = goal_of(shop, dict(task.setup or {}).get("goal"))
     session = Session(shop, goal.instruction_text)

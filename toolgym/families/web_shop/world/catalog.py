@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from toolgym.families.web_shop.world.grammar import ROOTS, TYPES, ProductType
+from toolgym.families.web_shop.world.categories import ROOTS, TYPES, ProductType
 from toolgym.simulators.seeding import stable_rng
 
 

@@ -2,14 +2,14 @@
 
 A :class:`Writer` renders the criteria of a :class:`~toolgym.families.home_search.tasks.criteria.Spec`
 as noun phrases, post-modifiers, predicates, sentences and list items (each group's own phrases
-come from :class:`~toolgym.families.home_search.tasks.phrasing.CriterionPhrases`), and records the
+come from :class:`~toolgym.families.home_search.tasks.phrasing.phrases.CriterionPhrases`), and records the
 order in which the goal mentions them: the gold program sets the criteria in that order.
 """
 
 from __future__ import annotations
 
 from toolgym.benchmarks.phrasing import join, pick
-from toolgym.families.home_search.tasks.phrasing import CriterionPhrases, capitalize
+from toolgym.families.home_search.tasks.phrasing.phrases import CriterionPhrases, capitalize
 
 # Groups a home "has" (rendered after "with" / "have" as a noun phrase).
 HAVE_GROUPS = ("beds", "baths", "garages", "pools", "balconies")

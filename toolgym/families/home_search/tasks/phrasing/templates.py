@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from toolgym.benchmarks.phrasing import join, pick
 from toolgym.families.home_search.tasks.criteria import GROUPS
-from toolgym.families.home_search.tasks.writer import HAVE_GROUPS, Writer, capitalize
+from toolgym.families.home_search.tasks.phrasing.writer import HAVE_GROUPS, Writer, capitalize
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""A gold Google Sheets step beside its floor: ``python -m toolgym.families.google_sheets.step_bench``.
+"""A gold Google Sheets step beside its floor: ``python -m toolgym.families.google_sheets.bench``.
 
 * **step**: ``env.step(gold)`` on ``toolbench/GoogleSheets-v0``, after a reset to its task: the
   program in the sandbox (a confined child forked ahead of time), then reading and scoring the

@@ -4,7 +4,7 @@
 :class:`~toolgym.families.home_search.tasks.criteria.Spec` one at a time (bedrooms, bathrooms,
 features, square feet, price, floor, commute) as noun phrases, pre- and post-modifiers,
 predicates, sentences and list items, and records the order in which they are mentioned: the gold
-program sets the criteria in that order. :class:`~toolgym.families.home_search.tasks.writer.Writer`
+program sets the criteria in that order. :class:`~toolgym.families.home_search.tasks.phrasing.writer.Writer`
 builds whole goals from them.
 """
 

@@ -1,0 +1,12 @@
+"""How The Cat API is prompted, reported and benchmarked: its agents' defaults and evaluation profile."""
+
+from __future__ import annotations
+
+from toolgym.agents.defaults import PromptDefaults
+from toolgym.evaluation.profile import EvalProfile
+
+PROMPTING = PromptDefaults(top_k_api=3, max_new_tokens=128)
+"""The original's command-line settings for the family."""
+
+PROFILE = EvalProfile(suites=("toolbench", "api"))
+"""Its headline metrics, suites and table columns, and what ``toolgym bench`` times."""

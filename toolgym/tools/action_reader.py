@@ -1,0 +1,140 @@
+"""What agents read of an action language: hints, the action in a generation, signatures.
+
+Agents need no knowledge of any family: an :class:`ActionReader` tells them how to act (its
+:class:`AgentHints`: the finish action, terminal calls, how demonstrations are labelled), pulls
+the action out of a model's generation (:meth:`~ActionReader.extract`), and reads an action's
+names (:meth:`~ActionReader.signature`, to pick the closest demonstration) and the tools it calls
+(:meth:`~ActionReader.api_calls`, what the API complexity score counts). Everything here reads
+text; nothing runs.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+from typing import ClassVar
+
+from toolgym.tools.tool import ToolSet
+
+EXTRACTIONS = ("strict", "lenient")
+"""How an action is pulled out of a generation: the original benchmark's rule, or leniently."""
+
+_CALL = re.compile(r"\b([A-Za-z_]\w*)\(")
+_QUALIFIED_CALL = re.compile(r"(?<![\w.])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?)\s*\(")
+
+
+@dataclass(frozen=True)
+class AgentHints:
+    """How to act in an environment, for agents (derived from its language and tools).
+
+    Attributes:
+        action_language: the language's name.
+        finish_action: the action that ends a multi-step episode (``API.search()``, ``finish``).
+        terminal_calls: line prefixes of calls that end a program (``("API.search(",)``).
+        step_description: one step of a multi-step episode, for prompts ("one curl command").
+        demo_label: the label between a demonstration's task and its action (``Actions:``).
+        page_prompts: whether each step's prompt is built afresh from the current observation,
+            with no history (the benchmark's WebShop protocol): the query, the retrieved
+            demonstrations (page and action pairs) and the task line are the page.
+    """
+
+    action_language: str
+    finish_action: str | None = None
+    terminal_calls: tuple[str, ...] = ()
+    step_description: str = "one action"
+    demo_label: str = "Action:"
+    page_prompts: bool = False
+
+
+class ActionReader:
+    """The agent side of an action language (see the module docstring)."""
+
+    name: ClassVar[str]
+    """The name reported as ``info["action_language"]``."""
+    step_description: ClassVar[str] = "one action"
+    demo_label: ClassVar[str] = "Action:"
+    finish_word: ClassVar[str | None] = None
+    """A word that ends a multi-step episode (``finish``), when the language has one."""
+
+    @classmethod
+    def default_hints(cls) -> AgentHints:
+        """Hints from the language alone (no tools known: no terminal calls)."""
+        return AgentHints(
+            action_language=cls.name,
+            finish_action=cls.finish_word,
+            step_description=cls.step_description,
+            demo_label=cls.demo_label,
+        )
+
+    def hints(self, tools: ToolSet) -> AgentHints:
+        """What agents need to act in this language over ``tools``."""
+        terminal = [t for t in tools if t.terminal]
+        finish = self.finish_word or (f"{terminal[0].qualname}()" if terminal else None)
+        return AgentHints(
+            action_language=self.name,
+            finish_action=finish,
+            terminal_calls=tuple(f"{t.qualname}(" for t in terminal),
+            step_description=self.step_description,
+            demo_label=self.demo_label,
+        )
+
+    @classmethod
+    def extract(cls, generation: str, hints: AgentHints, extraction: str = "strict") -> str:
+        """The action in a single-step generation (default: the stripped text).
+
+        Args:
+            generation: the model's text.
+            hints: the environment's hints (terminal calls for lenient extraction).
+            extraction: ``"strict"`` (the original benchmark's rule) or ``"lenient"``.
+        """
+        return generation.strip()
+
+    @classmethod
+    def signature(cls, action: str) -> frozenset[str]:
+        """The names an action uses (its functions; a request's path and parameters).
+
+        Agents compare signatures to pick the demonstration closest to a task.
+
+        >>> sorted(ActionReader.signature('x = Loc("A"); API.set_origin(x)'))
+        ['Loc', 'set_origin']
+        """
+        return frozenset(_CALL.findall(action))
+
+    def api_calls(self, action: str, tools: ToolSet) -> list[str]:
+        """The tools ``action`` calls, by qualified name, in order (a repeated call repeats).
+
+        This is what the API complexity score counts (:mod:`toolgym.benchmarks.complexity`):
+        the APIs a gold label or a demonstration uses. Names that are not ``tools`` are left
+        out. The default reads the action as Python and keeps every call of a tool's qualified
+        name (``API.set_location(...)``, ``Loc(...)``, ``worksheet.update(...)``), wherever it
+        is nested; text that is not Python is searched for ``<qualified name>(`` instead.
+        Languages with another syntax (curl lines, JSON calls) override this.
+
+        >>> from toolgym.tools.tool import Tool
+        >>> tools = ToolSet([Tool("set_origin", "", owner="API"), Tool("Loc", "")])
+        >>> program = 'x = Loc("A")\\nAPI.set_origin(x)\\nAPI.set_origin(Loc("B"))\\nprint(x)'
+        >>> ActionReader().api_calls(program, tools)
+        ['Loc', 'API.set_origin', 'API.set_origin', 'Loc']
+        """
+        known = {tool.qualname for tool in tools}
+        try:
+            tree = ast.parse(action)
+        except (SyntaxError, ValueError, RecursionError):
+            return [m.group(1) for m in _QUALIFIED_CALL.finditer(action) if m.group(1) in known]
+        found = []
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call):
+                name = _dotted_name(node.func)
+                if name in known:
+                    found.append((node.lineno, node.col_offset, name))
+        return [name for _, _, name in sorted(found)]
+
+
+def _dotted_name(node: ast.expr) -> str | None:
+    """``name`` or ``owner.name`` for a called expression of that form, else ``None``."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        return f"{node.value.id}.{node.attr}"
+    return None

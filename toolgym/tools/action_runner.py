@@ -1,0 +1,129 @@
+"""What runs actions: an action language's execution side.
+
+An :class:`ActionRunner` runs an agent's text on a backend in the two protocols every environment
+offers:
+
+* :meth:`~ActionRunner.run_program`: the whole action in one step (the paper's protocol); the
+  episode ends and the :class:`~toolgym.tools.backend.Attempt` is scored;
+* :meth:`~ActionRunner.run_call`: one call per step; the episode ends when the call submits (a
+  terminal tool such as ``API.search()``) or when the agent says the language's finish word.
+
+It also plays golds (:meth:`~ActionRunner.run_gold`, :meth:`~ActionRunner.gold_steps`) and writes
+calls as actions (:meth:`~ActionRunner.render_calls`, how a model's native tool calls become an
+action). Agent mistakes never raise out of a runner: they come back in :attr:`Execution.error`.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from toolgym.tools.backend import Attempt, Backend
+from toolgym.tools.budgets import DEFAULT_BUDGETS, Budgets
+from toolgym.tools.errors import ToolCallError
+from toolgym.tools.json_calls import ToolCall
+from toolgym.tools.tool import Tool, ToolSet
+
+
+@dataclass(slots=True)
+class Execution:
+    """What running one action did.
+
+    Attributes:
+        observation: the text the agent sees next.
+        error: the mistake that stopped the action, if any.
+        finished: whether the episode ends (always in ``program`` mode).
+        attempt: when finished, what is scored.
+        info: entries the language adds to the step's ``info`` (``calls``, ``warnings``, ...).
+    """
+
+    observation: str
+    error: ToolCallError | None = None
+    finished: bool = False
+    attempt: Attempt | None = None
+    info: dict[str, Any] = field(default_factory=dict)
+
+
+class ActionRunner(ABC):
+    """Runs actions on a backend (see the module docstring)."""
+
+    finish_word: ClassVar[str | None] = None
+    """A word that ends a multi-step episode (``finish``), when the language has one."""
+    budgets: Budgets = DEFAULT_BUDGETS
+    """The limits of one action; ``max_action_chars`` is also the env's action space's length,
+    and a longer action is refused before any of it is read."""
+    refusal_info: ClassVar[Mapping[str, Any]] = {}
+    """The info keys of a step that ran nothing (:meth:`refusal`), as the language's own failed
+    steps report them (``{"calls": []}``)."""
+
+    def refusal(self, error: ToolCallError, backend: Backend, program: bool) -> Execution:
+        """What an action refused before it ran (too long) gives.
+
+        ``error``, and in program mode the end of the episode with nothing done. A language
+        whose steps show a page (and infos) overrides it to show them as its own failed steps do.
+        """
+        info = copy.deepcopy(dict(self.refusal_info))
+        if program:
+            attempt = Attempt(None, error=error, backend=backend)
+            return Execution(error.observation(), error, True, attempt, info)
+        return Execution(error.observation(), error, info=info)
+
+    @abstractmethod
+    def run_program(self, text: str, backend: Backend) -> Execution:
+        """Run a whole action; the episode ends (``execution.attempt`` is set)."""
+
+    @abstractmethod
+    def run_call(self, text: str, backend: Backend) -> Execution:
+        """Run one step of a multi-step episode; a failed step leaves the backend as it was."""
+
+    @abstractmethod
+    def run_gold(self, gold: str, backend: Backend) -> Attempt:
+        """Run a gold label from the backend's current state.
+
+        Raises:
+            ToolCallError: the gold does not run.
+        """
+
+    def gold_action(self, gold: str) -> str:
+        """The action the oracle plays for ``gold`` in ``program`` mode (default: the gold)."""
+        return gold
+
+    def gold_steps(self, gold: str) -> list[str]:
+        """The gold label as the actions of a multi-step episode (default: one action)."""
+        steps = [gold]
+        if self.finish_word is not None:
+            steps.append(self.finish_word)
+        return steps
+
+    def is_finish(self, text: Any) -> bool:
+        """Whether ``text`` is the finish word."""
+        return (
+            self.finish_word is not None
+            and isinstance(text, str)
+            and re.match(rf"^\s*{re.escape(self.finish_word)}\b", text, re.IGNORECASE) is not None
+        )
+
+    def finish(self, backend: Backend) -> Execution:
+        """End a multi-step episode on the agent's word: the attempt as it stands is scored."""
+        return Execution("Finished.", finished=True, attempt=backend.attempt())
+
+    @abstractmethod
+    def render_call(self, tool: Tool, arguments: Mapping[str, Any]) -> str:
+        """The action that calls ``tool`` with ``arguments`` (JSON values) in this language."""
+
+    @abstractmethod
+    def render_calls(
+        self, calls: Sequence[ToolCall], tools: ToolSet, backend: Backend | None = None
+    ) -> str:
+        """The action that makes ``calls``, in order, in this language.
+
+        Args:
+            calls: the calls, in order.
+            tools: the task's tools.
+            backend: the episode's backend, for languages whose next action depends on its
+                state (the numbering of a calling list's placeholders); ``None``: a fresh one.
+        """

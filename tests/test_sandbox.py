@@ -208,7 +208,7 @@ from toolgym.tools.sandbox.confine import (
     confine_child, drop_capabilities, install_filter, restrict_files,
 )
 import pyseccomp
-data = glob.glob(os.path.join(sys.argv[1], "toolgym", "benchmarks", "data", "*.jsonl"))[0]
+data = glob.glob(os.path.join(sys.argv[1], "toolgym", "families", "*", "data", "*.jsonl"))[0]
 caps = drop_capabilities()
 landlock = restrict_files()
 problem = install_filter()

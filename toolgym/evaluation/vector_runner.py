@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -69,9 +69,8 @@ from toolgym.evaluation.records import EpisodeRecord
 from toolgym.tools.errors import ToolCallError
 from toolgym.tools.faults import FaultPlan
 from toolgym.tools.grammar import ActionGrammar
-from toolgym.tools.language import ActionLanguage, AgentHints
-from toolgym.tools.tool import ToolSet
-from toolgym.tools.toolkit import Toolkit
+from toolgym.tools.language import AgentHints
+from toolgym.tools.tool import Tool, ToolSet
 
 PARK_ACTION = ""
 """The action a sub-env without an episode is stepped with (its results are dropped)."""
@@ -117,7 +116,7 @@ class SubEnv:
     It has the surface of a toolgym env (:class:`~toolgym.envs.protocol.TaskEnv`), so agents
     and the runner take it as an env: each attribute is read from the sub-env's process, and
     each method runs there, through the sub-env's pipe. What never changes (``family``,
-    ``version``, ``suite``, ``toolkit``, ``language``, ``task_ids``) is read once, and shared
+    ``version``, ``suite``, ``finish_word``, ``task_ids``) is read once, and shared
     by the sub-envs made the same way. Use it between the vector env's calls, never while one is
     pending (``step_async`` without its ``step_wait``).
 
@@ -205,14 +204,13 @@ class SubEnv:
         return self._constant("suite")
 
     @property
-    def toolkit(self) -> Toolkit:
-        """The toolkit."""
-        return self._constant("toolkit")
+    def finish_word(self) -> str | None:
+        """The word that ends a multi-step episode, if the sub-env's language has one."""
+        return self._constant("finish_word")
 
-    @property
-    def language(self) -> ActionLanguage:
-        """The action language."""
-        return self._constant("language")
+    def render_call(self, tool: Tool, arguments: Mapping[str, Any]) -> str:
+        """The sub-env's action that calls ``tool`` with ``arguments``."""
+        return self.call("render_call", tool, arguments)
 
     @property
     def task_ids(self) -> tuple[TaskId, ...]:

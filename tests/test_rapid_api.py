@@ -270,3 +270,21 @@ def test_query_files_are_libraries_and_tasks(name: str) -> None:
         assert done and reward == 1.0, info
         # the offered functions are the query's api_list, plus the retriever and Finish
         assert len(base.tools) >= 3 and "Finish" in base.tools
+
+
+def test_dense_and_merged_retrieval_rank_alike_ties_included() -> None:
+    """A long query is scored densely and a short one by merging: the rankings are the same."""
+    import numpy as np
+
+    from toolgym.families.rapid_api.retriever import ApiRetriever
+
+    rng = np.random.default_rng(3)
+    vocabulary = ["hotel", "city", "weather", "flight", "music", "album", "price", "stock"]
+    documents = [" ".join(rng.choice(vocabulary, size=int(rng.integers(1, 6)))) for _ in range(300)]
+    documents += documents[:40]  # exact duplicates: tied scores, the earlier must win
+    retriever = ApiRetriever(documents)
+    for _ in range(200):
+        words = retriever.tokenize(" ".join(rng.choice(vocabulary, size=int(rng.integers(1, 5)))))
+        hits = [retriever._index[w] for w in dict.fromkeys(words) if w in retriever._index]
+        for k in (1, 3, 10, 400):
+            assert retriever.rank(words, k) == ApiRetriever._merge(hits, k)

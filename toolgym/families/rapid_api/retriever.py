@@ -3,8 +3,8 @@
 Each function is one document: its tool's name and category, the API's name and description and
 its parameter names. Words are lower-cased, split on non-letters (``snake_case`` and
 ``camelCase`` names too), stop words dropped and the rest Porter-stemmed (PyStemmer). Scores are
-BM25 (``k1 = 1.2``, ``b = 0.75``) from an inverted index of NumPy arrays, so a top-5 query over
-16,000 functions costs a few posting lists, not a pass over every document; ties go to the
+BM25 (``k1 = 1.2``, ``b = 0.75``) from an inverted index of NumPy arrays: a query adds its words'
+posting lists into one dense score array and takes the top k with a partial sort; ties go to the
 earlier function in library order.
 
 >>> r = ApiRetriever(["weather forecast for a city", "currency exchange rates", "city hotels"])
@@ -24,6 +24,8 @@ import numpy as np
 from toolgym.simulators.stop_words import LUCENE_STOP_WORDS
 
 K1, B = 1.2, 0.75
+SPARSE_RATIO = 32
+"""A query whose posting lists hold fewer than ``size / SPARSE_RATIO`` entries merges them."""
 
 _WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 _STOP = LUCENE_STOP_WORDS | frozenset(["from", "get", "you", "your", "api", "apis", "tool"])
@@ -78,17 +80,41 @@ class ApiRetriever:
         return out
 
     def search(self, query: str, top_k: int = 5) -> list[int]:
-        """The positions of the ``top_k`` best documents for ``query`` (only those sharing a word)."""
-        words = dict.fromkeys(self.tokenize(query[:2000]))
-        hits = [self._index[w] for w in words if w in self._index]
+        """The positions of the ``top_k`` best documents for ``query`` (only those sharing a word).
+
+        A query whose posting lists are short next to the library (a few rare words) merges
+        them; a longer one (a task's instruction) adds them into one dense score array and takes
+        the best with a partial sort. Either way each document's score is summed word by word
+        in query order, so both give the same scores and the same ranking: highest score first,
+        then the earlier document.
+        """
+        return self.rank(self.tokenize(query[:2000]), top_k)
+
+    def rank(self, words: Sequence[str], top_k: int = 5) -> list[int]:
+        """:meth:`search` for a query already tokenized (its stemmed words, repeats ignored)."""
+        hits = [self._index[w] for w in dict.fromkeys(words) if w in self._index]
         if not hits or top_k <= 0:
             return []
+        if sum(len(docs) for docs, _ in hits) * SPARSE_RATIO < self.size:
+            return self._merge(hits, top_k)
+        scores = np.zeros(self.size)
+        for docs, weights in hits:  # a posting list holds each document once
+            scores[docs] += weights
+        matched = int(np.count_nonzero(scores))
+        if matched > top_k:  # every document tied with the k-th best is kept, then ordered
+            threshold = np.partition(scores, self.size - top_k)[self.size - top_k]
+            candidates = np.flatnonzero(scores >= threshold)
+        else:
+            candidates = np.flatnonzero(scores)
+        order = np.lexsort((candidates, -scores[candidates]))[:top_k]
+        return [int(candidates[i]) for i in order]
+
+    @staticmethod
+    def _merge(hits: list[tuple[np.ndarray, np.ndarray]], top_k: int) -> list[int]:
         docs = np.concatenate([h[0] for h in hits])
         weights = np.concatenate([h[1] for h in hits])
         unique, inverse = np.unique(docs, return_inverse=True)
         scores = np.zeros(len(unique))
         np.add.at(scores, inverse, weights)
-        k = min(top_k, len(unique))
-        # highest score first, then the earlier document
-        order = np.lexsort((unique, -scores))[:k]
+        order = np.lexsort((unique, -scores))[:top_k]
         return [int(unique[i]) for i in order]

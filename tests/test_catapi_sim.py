@@ -302,3 +302,16 @@ def test_stored_state_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     fav_id = json.loads(call(app, "GET", "/favourites?sub_id=u0").body)[0]["id"]
     assert call(app, "DELETE", f"/favourites/{fav_id}").status == 200
     assert call(app, "POST", "/favourites", {"image_id": image, "sub_id": "u9"}).status == 200
+
+
+def test_breeds_and_categories_page_as_the_real_api(app: CatApiApp) -> None:
+    everything = call(app, "GET", "/breeds")
+    assert len(everything.json()) == 67 and everything.headers["Pagination-Count"] == "67"
+    first = call(app, "GET", "/breeds?limit=2")
+    assert [b["id"] for b in first.json()] == list(BREEDS)[:2]
+    assert first.headers["Pagination-Limit"] == "2" and first.headers["Pagination-Page"] == "0"
+    third = call(app, "GET", "/breeds?limit=2&page=2").json()
+    assert [b["id"] for b in third] == list(BREEDS)[4:6]
+    assert call(app, "GET", "/breeds?limit=10&page=99").json() == []
+    assert len(call(app, "GET", "/categories?limit=3").json()) == 3
+    assert call(app, "GET", "/breeds?limit=x").status == 400

@@ -25,7 +25,8 @@ Endpoints:
   valid key and 1..100 with one), ``page`` (0-based), ``breed_ids`` or the benchmark's alias
   ``breeds`` (an image matches if it has any), ``category_ids``, ``has_breeds`` (1/true: only
   images with breeds, 0/false: only without). A query string may start with ``?&``.
-* ``GET /v1/breeds``, ``GET /v1/categories``.
+* ``GET /v1/breeds``, ``GET /v1/categories``: all of them, or with ``limit`` (and ``page``,
+  from 0) that page of them, as the real API pages them (``Pagination-Count`` gives the total).
 * ``GET /v1/favourites`` (``sub_id``, ``limit`` default 100, ``page``, ``order`` ASC/DESC by id),
   ``GET|DELETE /v1/favourites/{ref}``, ``POST /v1/favourites`` ``{"image_id", "sub_id"?}``.
 * ``GET /v1/votes`` (same parameters), ``GET|DELETE /v1/votes/{id}``,
@@ -111,6 +112,23 @@ _NUMERIC_ID = re.compile(r"[0-9]{1,16}")
 
 def _timestamp(seconds: int) -> str:
     return (_EPOCH + dt.timedelta(seconds=seconds)).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+
+
+def _paged(items: list[dict[str, Any]], params: dict[str, str]) -> Response:
+    """A listing as the real API pages it: all of it, or ``limit`` items of page ``page``.
+
+    The ``Pagination-Count``, ``Pagination-Page`` and ``Pagination-Limit`` headers say how many
+    there are in all and which page this is.
+    """
+    headers = {"Pagination-Count": str(len(items))}
+    if "limit" in params:
+        limit = max(int_param(params, "limit", len(items)), 1)
+        page = max(int_param(params, "page", 0), 0)
+        items = items[page * limit : (page + 1) * limit]
+        headers.update({"Pagination-Page": str(page), "Pagination-Limit": str(limit)})
+    response = Response.json_body(200, items)
+    response.headers.update(headers)
+    return response
 
 
 class CatApiApp(HttpApp):
@@ -357,12 +375,10 @@ class CatApiApp(HttpApp):
         if resource == "images" and rest == ["search"]:
             self._allow(method, "GET")
             return Response.json_body(200, self._search(request))
-        if resource == "breeds" and not rest:
+        if resource in ("breeds", "categories") and not rest:
             self._allow(method, "GET")
-            return Response.json_body(200, [{"id": k, "name": v} for k, v in BREEDS.items()])
-        if resource == "categories" and not rest:
-            self._allow(method, "GET")
-            return Response.json_body(200, [{"id": k, "name": v} for k, v in CATEGORIES.items()])
+            table = BREEDS if resource == "breeds" else CATEGORIES
+            return _paged([{"id": k, "name": v} for k, v in table.items()], request.params)
         if resource in ("favourites", "votes") and len(rest) <= 1:
             self._authenticate(request)
             if not rest:

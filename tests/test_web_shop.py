@@ -410,3 +410,28 @@ def test_actions_are_read_as_webshops_pattern_reads_them_in_linear_time() -> Non
         match = pattern.match(text)
         assert parse_action(text) == (None if match is None else match.groups()), text
     assert parse_action("[" * 16_000) is None  # the pattern takes about a second on this
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "expected"),
+    [
+        ("i\u2019d like", "i'd like", 100),  # thefuzz: the apostrophe becomes a space
+        ("caf\u00e9 latte", "caf latte", 100),  # U+0080..U+00FF are dropped
+        ("\u7eff\u8336", "\u7eff\u8336", 100),  # CJK letters are kept
+        ("\u7eff\u8336", "tea", 0),
+        ("", "tea", 0),
+    ],
+)
+def test_fuzzy_ratio_processes_text_as_thefuzz(a: str, b: str, expected: int) -> None:
+    from toolgym.families.web_shop.world.reward import token_set_ratio
+
+    assert token_set_ratio(a, b) == expected
+
+
+def test_an_inline_task_that_names_no_goal_is_refused_not_scored() -> None:
+    from toolgym.errors import TaskFileError
+
+    env = gym.make("toolbench/WebShop-v1")
+    task = {"prompt": "i want a red dress under 30 dollars", "completion": ["search[red dress]"]}
+    with pytest.raises(TaskFileError, match="names its goal"):
+        env.reset(options={"task": task})

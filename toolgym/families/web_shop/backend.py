@@ -15,6 +15,7 @@ from toolgym.families.web_shop.world.goals import PRICE_SEED, GoalSpec, product_
 from toolgym.families.web_shop.world.reward import Purchase, Reward, get_reward
 from toolgym.families.web_shop.world.shop import Session, Shop
 from toolgym.tools.backend import Attempt, Backend
+from toolgym.tools.budgets import short_repr
 from toolgym.tools.errors import NON_EXECUTABLE, PRECONDITION, WRONG_ARGUMENTS, ToolCallError
 
 
@@ -86,7 +87,11 @@ class WebShopBackend(Backend):
             TaskFileError: a setup that is not ``{"goal": <goal>}``.
         """
         if not setup or "goal" not in setup:
-            raise TaskFileError(f"a web shop task's setup is {{'goal': {{...}}}}; got {setup!r}")
+            raise TaskFileError(
+                "a web shop task names its goal: a setup {'goal': {...}} (a whole goal, or a "
+                "product's asin and options), or a gold that buys a product, from which the goal "
+                f"is made; this task has neither (setup {short_repr(setup, 120)})"
+            )
         self.goal = goal_of(self.shop, setup["goal"])
         self.session = Session(self.shop, self.goal.instruction_text)
         self.actions, self.reward = [], None

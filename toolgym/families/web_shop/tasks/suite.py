@@ -136,16 +136,20 @@ def checker_for(task: Task) -> Checker:
 def setup_for(task: Task) -> Mapping[str, Any] | None:
     """The goal of a task without one (from a file): what its gold buys.
 
-    It is asked for with the task's instruction, the product's attributes and no price cap.
+    It is asked for with the task's instruction, the product's attributes and no price cap. A
+    task whose gold buys nothing (or that has no gold: an instruction alone) gets no goal, and
+    the env refuses it when it is played (a task file marks it), rather than scoring it against
+    a goal it does not name.
     """
+    if not task.gold:
+        return None
     shop = shop_for(0, DEFAULT_PRODUCTS)
     session = Session(shop, task.instruction)
     for line in task.gold[0].split("\n"):
         if line.strip() and session.step(line).done:
             break
     if session.bought is None:
-        first = goals_for(0, DEFAULT_PRODUCTS)[0]
-        return {"goal": {**first.to_data(), "instruction_text": task.instruction}}
+        return None
     asin, options = session.bought
     product = shop.by_asin[asin]
     return {

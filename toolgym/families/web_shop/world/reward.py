@@ -149,13 +149,27 @@ MATCH_THRESHOLD = 85
 """A token-set ratio above this is a match."""
 
 
+_LATIN1 = dict.fromkeys(range(128, 256))
+"""thefuzz's ``force_ascii``: it drops U+0080 to U+00FF and keeps every other character."""
+
+
 def _text(value: Any) -> str:
     text = value if isinstance(value, str) else str(value)
-    return text.encode("ascii", "ignore").decode()
+    return text.translate(_LATIN1)
 
 
 def token_set_ratio(a: Any, b: Any) -> int:
-    """Thefuzz's ``token_set_ratio``: preprocessed, rounded to an int, 0 for an empty side."""
+    """Thefuzz's ``token_set_ratio``: preprocessed, rounded to an int, 0 for an empty side.
+
+    As thefuzz processes text: U+0080 to U+00FF dropped, then rapidfuzz's ``default_process``
+    (lower case, every other character that is not a letter or digit made a space), so a
+    typographic apostrophe splits a word and CJK letters stay.
+
+    >>> token_set_ratio("i\u2019d like", "i'd like"), token_set_ratio("caf\u00e9", "caf")
+    (100, 100)
+    >>> token_set_ratio("\u7eff\u8336 tea", "tea")
+    100
+    """
     left, right = utils.default_process(_text(a)), utils.default_process(_text(b))
     if not left or not right:
         return 0

@@ -313,3 +313,55 @@ def test_an_empty_line_between_requests_starts_no_deadline(strict: Server) -> No
         time.sleep(strict.limits.request_deadline_s + 0.5)
         sock.sendall(REQUEST.encode())
         assert read_responses(sock, 1) == [200]
+
+
+@pytest.fixture
+def sheets_server() -> Iterator[Server]:
+    from toolgym.families.google_sheets.world.service import SheetsApp
+
+    yield from running(Server(SheetsApp(), idle_timeout=2))
+
+
+def test_the_real_gspread_client_creates_and_opens_files_over_http(sheets_server: Server) -> None:
+    """Sheets, Drive and the token endpoint answer on one port: create, open, list, sign in."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import rsa
+    from google.oauth2.service_account import Credentials
+
+    from toolgym.families.google_sheets.client import served_client
+
+    url = f"http://127.0.0.1:{sheets_server.server_port}"
+    client = served_client(url)
+    book = client.create("Budget")  # Drive files.create
+    sheet = client.open_by_key(book.id).sheet1
+    assert sheet.update([["item", "price"], ["beef", 10]], "A1")["updatedCells"] == 4
+    assert client.open("Budget").sheet1.get_all_records() == [{"item": "beef", "price": 10}]
+    assert [f["name"] for f in client.list_spreadsheet_files()] == ["Budget"]
+
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    pem = key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    ).decode()
+    info = {
+        "type": "service_account",
+        "project_id": "p",
+        "private_key_id": "k",
+        "private_key": pem,
+        "client_email": "bot@p.iam.gserviceaccount.com",
+        "client_id": "1",
+        "token_uri": "https://oauth2.googleapis.com/token",  # as a real key file has it
+    }
+    scopes = [
+        "https://www.googleapis.com/auth/spreadsheets",
+        "https://www.googleapis.com/auth/drive",
+    ]
+    credentials = Credentials.from_service_account_info(info, scopes=scopes)
+    signed = served_client(url, credentials)
+    assert signed.create("Signed").title == "Signed"
+    assert credentials.token  # refreshed from the server's /token, never from the network
+    assert {f["name"] for f in signed.list_spreadsheet_files()} == {"Budget", "Signed"}
+
+
+def test_a_served_service_of_one_host_ignores_the_path_for_its_host(server: Server) -> None:
+    reply = exchange(server.server_port, REQUEST.replace("/v1/images", "/drive/v1/images").encode())
+    assert reply.startswith(b"HTTP/1.1 404")  # still the Cat API's host: no such route there

@@ -124,6 +124,16 @@ class HttpApp(ABC):
     def handle(self, request: Request) -> Response:
         """Answer one request; never raises for bad input (answers 4xx instead)."""
 
+    def host_for(self, path: str) -> str:
+        """The real host a request for ``path`` goes to, when all of them are served on one port.
+
+        A server that answers for several hosts on one address (``toolgym serve``) gives each
+        request this host, unless the request's ``Host`` header names one of :attr:`hosts`.
+        Default: the first host. A service whose hosts share no path (Sheets, Drive and the
+        token endpoint) tells them apart here.
+        """
+        return self.hosts[0] if self.hosts else "localhost"
+
     def snapshot(self) -> Any:
         """A copy of the mutable state (default: stateless)."""
         return None

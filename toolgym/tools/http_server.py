@@ -242,11 +242,13 @@ def asgi_app(
     """An ASGI application answering every request with ``app.handle``.
 
     The request's URL is rebuilt on the app's own host (``https://api.thecatapi.com/...``), so the
-    app sees exactly what the other transports give it. With ``worker`` (one thread), the app
+    app sees exactly what the other transports give it: the host its ``Host`` header names when
+    that is one of the app's, else the one the app gives for the path (``HttpApp.host_for``), so
+    that a service of several hosts (Sheets, Drive and OAuth) answers all of them on one port. With ``worker`` (one thread), the app
     runs there, off the event loop; a request whose client left before it arrived whole is not
     handled.
     """
-    public_host = app.hosts[0] if app.hosts else "localhost"
+    own_hosts = {h.lower() for h in app.hosts}
 
     async def application(scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
@@ -278,6 +280,8 @@ def asgi_app(
         target = scope.get("raw_path", b"").decode("latin-1") or scope["path"]
         if scope.get("query_string"):
             target += "?" + scope["query_string"].decode("latin-1")
+        named = headers.get("host", "").rsplit(":", 1)[0].lower()
+        public_host = named if named in own_hosts else app.host_for(target.split("?", 1)[0])
         request = Request.build(scope["method"], f"https://{public_host}{target}", headers, body)
         if worker is None:
             reply = app.handle(request)

@@ -22,9 +22,11 @@ from __future__ import annotations
 
 import re
 from typing import Any
+from urllib.parse import urlsplit
 
 import gspread
 import requests
+from requests.adapters import HTTPAdapter
 
 from toolgym.families.google_sheets.world.service import SheetsApp
 from toolgym.tools.requests_transport import SimulatedAdapter
@@ -58,6 +60,61 @@ def sheets_session(app: SheetsApp) -> requests.Session:
 def sheets_client(app: SheetsApp | None = None) -> Any:
     """An unmodified ``gspread.Client`` talking to ``app`` (a fresh service by default)."""
     return gspread.Client(auth=None, session=sheets_session(app or SheetsApp()))  # type: ignore[arg-type]
+
+
+class _Forward(HTTPAdapter):
+    """Sends a request for a Google host to the served simulation, the real host in ``Host``."""
+
+    def __init__(self, base_url: str) -> None:
+        super().__init__()
+        self.base_url = base_url.rstrip("/")
+
+    def send(self, request: requests.PreparedRequest, *args: Any, **kwargs: Any) -> Any:
+        parts = urlsplit(request.url or "")
+        request.headers["Host"] = parts.netloc
+        request.url = (
+            self.base_url + (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+        )
+        return super().send(request, *args, **kwargs)
+
+
+def served_session(base_url: str, session: requests.Session | None = None) -> requests.Session:
+    """A session whose Sheets, Drive and OAuth traffic goes to ``toolgym serve sheets``.
+
+    The server at ``base_url`` answers all three on one port; other hosts keep their adapters.
+
+    Args:
+        base_url: the server's address, ``http://127.0.0.1:8080``.
+        session: a session to mount on (an ``AuthorizedSession``, say); default: a new one.
+    """
+    session = session or requests.Session()
+    adapter = _Forward(base_url)
+    for host in SheetsApp.hosts:
+        session.mount(f"https://{host}", adapter)
+    return session
+
+
+def served_client(base_url: str, credentials: Any = None) -> Any:
+    """An unmodified ``gspread.Client`` talking to ``toolgym serve sheets`` at ``base_url``.
+
+    Without ``credentials``, requests go unsigned (the simulation accepts any). With
+    google-auth credentials (``Credentials.from_service_account_file(...)``, with the Sheets
+    and Drive scopes), requests are signed as against the real API and the token is fetched
+    from the server's ``/token`` endpoint, so a key file works unchanged.
+
+    >>> from toolgym.tools.http_server import make_server  # doctest: +SKIP
+    >>> client = served_client("http://127.0.0.1:8080")  # doctest: +SKIP
+    >>> client.create("Budget").sheet1.update([["a", 1]], "A1")["updatedCells"]  # doctest: +SKIP
+    2
+    """
+    if credentials is None:
+        return gspread.Client(auth=None, session=served_session(base_url))  # type: ignore[arg-type]
+    from google.auth.transport.requests import AuthorizedSession
+    from google.auth.transport.requests import Request as AuthRequest
+
+    token_session = served_session(base_url)
+    session = AuthorizedSession(credentials, auth_request=AuthRequest(token_session))
+    return gspread.Client(auth=credentials, session=served_session(base_url, session))
 
 
 class CompatWorksheet(gspread.Worksheet):

@@ -144,6 +144,19 @@ class SheetsApp(HttpApp):
             error = SheetsError(500, "INTERNAL", f"Internal error encountered ({type(e).__name__})")
             return Response.json_body(500, error.body())
 
+    def host_for(self, path: str) -> str:
+        """The host of a path when Sheets, Drive and OAuth answer on one port (``toolgym serve``).
+
+        Drive's paths (``/drive/...``, ``/upload/drive/...``) go to Drive, ``/token`` to OAuth,
+        everything else to Sheets.
+        """
+        clean = "/" + path.lstrip("/")
+        if clean.startswith(("/drive/", "/upload/drive/")):
+            return DRIVE_HOST
+        if clean.rstrip("/") in ("/token", "/oauth2/v4/token"):
+            return OAUTH_HOST
+        return SHEETS_HOST
+
     def _route(self, request: Request) -> Response:
         if request.host == OAUTH_HOST:
             return Response.json_body(

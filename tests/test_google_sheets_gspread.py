@@ -272,3 +272,48 @@ def test_the_service_holds_a_bounded_number_of_spreadsheets(
     assert "at most" in str(refused.value)
     client.del_spreadsheet(first.id)
     assert client.create("three").title == "three"
+
+
+def _drive(app: SheetsApp, method: str, path: str, body: Any = None) -> Any:
+    data = None if body is None else json.dumps(body)
+    reply = app.handle(Request.build(method, f"https://www.googleapis.com{path}", body=data))
+    return reply.status, reply.json() if reply.body else None
+
+
+def test_drive_answers_the_fields_asked_for_and_its_defaults(env: tuple[Any, Recording]) -> None:
+    client, app = env
+    made = _drive(app, "POST", "/drive/v3/files", {"name": "A", "mimeType": SPREADSHEET})[1]
+    assert set(made) == {"kind", "id", "name", "mimeType"}  # the defaults, nothing unasked
+    book = made["id"]
+    assert _drive(app, "GET", f"/drive/v3/files/{book}?fields=id,name")[1] == {
+        "id": book,
+        "name": "A",
+    }
+    listing = _drive(app, "GET", "/drive/v3/files")[1]
+    assert listing == {"kind": "drive#fileList", "incompleteSearch": False, "files": [made]}
+    asked = _drive(app, "GET", "/drive/v3/files?fields=files(id,modifiedTime)")[1]
+    assert set(asked) == {"files"} and set(asked["files"][0]) == {"id", "modifiedTime"}
+    assert _drive(app, "GET", f"/drive/v3/files/{book}?fields=files(id")[0] == 400
+    # gspread's own calls get what they ask for
+    meta = client.get_file_drive_metadata(book)
+    assert set(meta) == {"id", "name", "createdTime", "modifiedTime"}
+
+
+def test_modified_time_moves_when_the_spreadsheet_changes(env: tuple[Any, Recording]) -> None:
+    client, app = env
+    sheet = client.create("Budget")
+    before = client.get_file_drive_metadata(sheet.id)["modifiedTime"]
+    sheet.sheet1.get_all_values()  # a read changes nothing
+    assert client.get_file_drive_metadata(sheet.id)["modifiedTime"] == before
+    sheet.sheet1.update([["x"]], "A1")
+    after = client.get_file_drive_metadata(sheet.id)["modifiedTime"]
+    assert after > before == client.get_file_drive_metadata(sheet.id)["createdTime"]
+    sheet.add_worksheet("More", 5, 5)
+    assert client.get_file_drive_metadata(sheet.id)["modifiedTime"] > after
+    state = app.to_data()
+    fresh = SheetsApp()
+    fresh.load_data(state)
+    assert fresh.to_data() == state  # the times are part of the state
+
+
+SPREADSHEET = "application/vnd.google-apps.spreadsheet"

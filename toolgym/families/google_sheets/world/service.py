@@ -24,6 +24,11 @@ from typing import Any
 from urllib.parse import unquote
 
 from toolgym.families.google_sheets.world.dimensions import shift_columns, shift_rows, values_append
+from toolgym.families.google_sheets.world.drive_fields import (
+    FILE_LIST_DEFAULT,
+    drive_fields,
+    drive_time,
+)
 from toolgym.families.google_sheets.world.editing import EDITING_REQUESTS
 from toolgym.families.google_sheets.world.grid_data import (
     GRID_REQUESTS,
@@ -128,6 +133,7 @@ class SheetsApp(HttpApp):
         book = Spreadsheet(self.new_id(), title)
         self._clock += 1
         book.created = self._clock  # type: ignore[attr-defined]
+        book.modified = self._clock  # type: ignore[attr-defined]
         self.books[book.spreadsheet_id] = book
         return book
 
@@ -181,13 +187,23 @@ class SheetsApp(HttpApp):
             raise _not_found()
         if not tail:
             if action == "batchUpdate" and request.method == "POST":
-                return Response.json_body(200, self._batch_update(book, _json(request)))
+                reply = self._batch_update(book, _json(request))
+                self._touch(book)
+                return Response.json_body(200, reply)
             if not action and request.method == "GET":
                 return Response.json_body(200, self._get(book, request))
             raise _not_found()
         if not tail.startswith("values"):
             raise _not_found()
-        return Response.json_body(200, self._values(book, request, tail[len("values") :]))
+        reply = self._values(book, request, tail[len("values") :])
+        if request.method != "GET" and not tail.endswith(":batchGet"):
+            self._touch(book)
+        return Response.json_body(200, reply)
+
+    def _touch(self, book: Spreadsheet) -> None:
+        """A write went through: the file's ``modifiedTime`` moves on."""
+        self._clock += 1
+        book.modified = self._clock  # type: ignore[attr-defined]
 
     # -- values -----------------------------------------------------------------------------------
     def _values(self, book: Spreadsheet, request: Request, tail: str) -> dict[str, Any]:
@@ -434,13 +450,14 @@ class SheetsApp(HttpApp):
 
     # -- drive ------------------------------------------------------------------------------------
     def _drive(self, request: Request, file_id: str) -> Response:
+        fields = request.params.get("fields")
         if not file_id:
             if request.method == "POST":
                 body = _json(request)
                 if body.get("mimeType") != SPREADSHEET_MIME:
                     raise bad_request("Only spreadsheets can be created here")
                 book = self.create(str(body.get("name", "Untitled spreadsheet")))
-                return Response.json_body(200, self._drive_file(book))
+                return Response.json_body(200, drive_fields(self._drive_file(book), fields))
             if request.method == "GET":
                 wanted = _name_filter(request.params.get("q", ""))
                 files = [
@@ -448,7 +465,8 @@ class SheetsApp(HttpApp):
                     for b in self.books.values()
                     if wanted is None or b.title == wanted
                 ]
-                return Response.json_body(200, {"kind": "drive#fileList", "files": files})
+                listing = {"kind": "drive#fileList", "incompleteSearch": False, "files": files}
+                return Response.json_body(200, drive_fields(listing, fields, FILE_LIST_DEFAULT))
             raise SheetsError(405, "METHOD_NOT_ALLOWED", "Method not allowed")
         found = self.books.get(unquote(file_id))
         if found is None:
@@ -458,20 +476,20 @@ class SheetsApp(HttpApp):
             del self.books[book.spreadsheet_id]
             return Response(204, {}, b"")
         if request.method == "GET":
-            return Response.json_body(200, self._drive_file(book))
+            return Response.json_body(200, drive_fields(self._drive_file(book), fields))
         raise SheetsError(405, "METHOD_NOT_ALLOWED", "Method not allowed")
 
     @staticmethod
     def _drive_file(book: Spreadsheet) -> dict[str, Any]:
+        """The Drive file resource of a spreadsheet, every field the service knows."""
         created = getattr(book, "created", 0)
-        stamp = f"2026-01-01T00:00:{created % 60:02d}.000Z"
         return {
             "kind": "drive#file",
             "id": book.spreadsheet_id,
             "name": book.title,
             "mimeType": SPREADSHEET_MIME,
-            "createdTime": stamp,
-            "modifiedTime": stamp,
+            "createdTime": drive_time(created),
+            "modifiedTime": drive_time(getattr(book, "modified", created)),
         }
 
 

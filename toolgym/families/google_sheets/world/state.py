@@ -70,6 +70,7 @@ def book_to_data(book: Spreadsheet) -> dict[str, Any]:
         "id": book.spreadsheet_id,
         "title": book.title,
         "created": getattr(book, "created", 0),
+        "modified": getattr(book, "modified", getattr(book, "created", 0)),
         "sheets": [sheet_to_data(ws) for ws in book.sheets],
         "namedRanges": book.named_ranges,
         "properties": book.properties,
@@ -83,6 +84,7 @@ def book_from_data(data: dict[str, Any]) -> Spreadsheet:
     book.named_ranges = list(data.get("namedRanges", []))
     book.properties.update(data.get("properties", {}))
     book.created = int(data.get("created", 0))  # type: ignore[attr-defined]
+    book.modified = int(data.get("modified", book.created))  # type: ignore[attr-defined]
     return book
 
 

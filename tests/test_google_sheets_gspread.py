@@ -317,3 +317,65 @@ def test_modified_time_moves_when_the_spreadsheet_changes(env: tuple[Any, Record
 
 
 SPREADSHEET = "application/vnd.google-apps.spreadsheet"
+
+
+def test_requests_behave_as_the_real_api(env: tuple[Any, Recording]) -> None:
+    client, app = env
+    book = client.create("Rules")
+    ws = book.sheet1
+    # merging over a merge it covers replaces it; a partial overlap is still refused
+    ws.merge_cells("A1:B2")
+    ws.merge_cells("A1:B2")
+    ws.merge_cells("A1:C3")
+    merges = book.fetch_sheet_metadata()["sheets"][0]["merges"]
+    assert [(m["endRowIndex"], m["endColumnIndex"]) for m in merges] == [(3, 3)]
+    with pytest.raises(gspread.exceptions.APIError, match="overlapping merges"):
+        ws.merge_cells("C3:D4")
+    # updateNamedRange renames and moves a range
+    added = book.batch_update(
+        {
+            "requests": [
+                {
+                    "addNamedRange": {
+                        "namedRange": {
+                            "name": "prices",
+                            "range": {"sheetId": 0, "startRowIndex": 0, "endRowIndex": 2},
+                        }
+                    }
+                }
+            ]
+        }
+    )
+    range_id = added["replies"][0]["addNamedRange"]["namedRange"]["namedRangeId"]
+    book.batch_update(
+        {
+            "requests": [
+                {
+                    "updateNamedRange": {
+                        "namedRange": {
+                            "namedRangeId": range_id,
+                            "name": "costs",
+                            "range": {"sheetId": 0, "startRowIndex": 0, "endRowIndex": 5},
+                        },
+                        "fields": "*",
+                    }
+                }
+            ]
+        }
+    )
+    (named,) = book.fetch_sheet_metadata()["namedRanges"]
+    assert named["name"] == "costs" and named["range"]["endRowIndex"] == 5
+    with pytest.raises(gspread.exceptions.APIError, match="fields is required"):
+        book.batch_update(
+            {"requests": [{"updateNamedRange": {"namedRange": {"namedRangeId": range_id}}}]}
+        )
+    # the only visible sheet cannot be hidden
+    with pytest.raises(gspread.exceptions.APIError, match="hide all the sheets"):
+        ws.hide()
+    book.add_worksheet("Other", 5, 5)
+    ws.hide()
+    # cells sent as null are left alone and not counted
+    reply = book.values_update(
+        "Other!A1", {"valueInputOption": "RAW"}, {"values": [["a", None], [None, None], ["b", "c"]]}
+    )
+    assert (reply["updatedCells"], reply["updatedRows"], reply["updatedColumns"]) == (3, 2, 2)

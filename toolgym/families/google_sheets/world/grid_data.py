@@ -358,17 +358,48 @@ def _add_pivot(
 def add_named_range(book: Spreadsheet, spec: dict[str, Any]) -> dict[str, Any]:
     """``addNamedRange``: the reply carries the range with its new ``namedRangeId``."""
     named = copy.deepcopy(spec.get("namedRange", {}))
-    name = str(named.get("name", ""))
-    if not name or not (name[0].isalpha() or name[0] == "_") or " " in name:
-        raise bad_request(f"Invalid namedRange name: {name!r}")
-    if any(n["name"] == name for n in book.named_ranges):
-        raise bad_request(f"A named range with the name {name!r} already exists")
-    if any(ws.title == name for ws in book.sheets) or looks_like_cells(name):
-        raise bad_request(f"Invalid namedRange name: {name!r} names a sheet or a cell range")
+    _check_name(book, str(named.get("name", "")), None)
     grid_bounds(book, named.get("range", {}))
     named.setdefault("namedRangeId", f"nr{len(book.named_ranges) + 1:08d}")
     book.named_ranges.append(named)
     return {"addNamedRange": {"namedRange": named}}
+
+
+def _check_name(book: Spreadsheet, name: str, own_id: Any) -> None:
+    """400 for a name a named range may not take (``own_id``: the range being renamed)."""
+    if not name or not (name[0].isalpha() or name[0] == "_") or " " in name:
+        raise bad_request(f"Invalid namedRange name: {name!r}")
+    if any(n["name"] == name and n.get("namedRangeId") != own_id for n in book.named_ranges):
+        raise bad_request(f"A named range with the name {name!r} already exists")
+    if any(ws.title == name for ws in book.sheets) or looks_like_cells(name):
+        raise bad_request(f"Invalid namedRange name: {name!r} names a sheet or a cell range")
+
+
+def update_named_range(book: Spreadsheet, spec: dict[str, Any]) -> dict[str, Any]:
+    """``updateNamedRange``: change the ``fields`` (``name``, ``range`` or ``*``) of one range.
+
+    The range is the one whose ``namedRangeId`` the request's ``namedRange`` gives; the fields
+    take that object's values.
+    """
+    given = spec.get("namedRange") or {}
+    wanted = given.get("namedRangeId")
+    fields = str(spec.get("fields", "")).replace(" ", "")
+    if not fields:
+        raise bad_request("Invalid requests[0].updateNamedRange: fields is required")
+    chosen = {"name", "range"} if fields == "*" else set(fields.split(","))
+    unknown = chosen - {"name", "range", "namedRangeId"}
+    if unknown:
+        raise bad_request(f"Invalid field mask for updateNamedRange: {sorted(unknown)}")
+    for named in book.named_ranges:
+        if named.get("namedRangeId") == wanted:
+            if "name" in chosen:
+                _check_name(book, str(given.get("name", "")), wanted)
+            if "range" in chosen:
+                grid_bounds(book, given.get("range", {}))
+            for key in chosen - {"namedRangeId"}:
+                named[key] = copy.deepcopy(given.get(key))
+            return {}
+    raise bad_request(f"No named range with id: {wanted}")
 
 
 def delete_named_range(book: Spreadsheet, spec: dict[str, Any]) -> dict[str, Any]:
@@ -384,6 +415,7 @@ def delete_named_range(book: Spreadsheet, spec: dict[str, Any]) -> dict[str, Any
 GRID_REQUESTS: dict[str, Callable[[Spreadsheet, dict[str, Any]], dict[str, Any]]] = {
     "updateCells": update_cells,
     "addNamedRange": add_named_range,
+    "updateNamedRange": update_named_range,
     "deleteNamedRange": delete_named_range,
 }
 """The cell-data and named-range requests by name."""

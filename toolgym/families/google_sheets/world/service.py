@@ -416,6 +416,15 @@ class SheetsApp(HttpApp):
             elif name == "gridProperties/hideGridlines":
                 ws.extra["hideGridlines"] = bool(grid.get("hideGridlines", False))
             elif name in ("hidden", "tabColor", "tabColorStyle"):
+                if (
+                    name == "hidden"
+                    and props.get("hidden")
+                    and all(s is ws or s.extra.get("hidden") for s in book.sheets)
+                ):
+                    raise bad_request(
+                        "Invalid requests[0].updateSheetProperties: You can't hide all the "
+                        "sheets in a document."
+                    )
                 ws.extra[name] = props.get(name)
             elif name == "index":
                 book.sheets.remove(ws)

@@ -451,12 +451,15 @@ class Spreadsheet:
                         ws.formats[at] = {**ws.formats.get(at, {}), "numberFormat": implied}
         self.changed()
         written = A1Range(ws.title, r0, r0 + max(height, 1), c0, c0 + max(width, 1))
-        return {
+        sent = [
+            (i, j) for i, row in enumerate(rows) for j, item in enumerate(row) if item is not None
+        ]
+        return {  # a cell sent as null is left alone and, as the API counts, not updated
             "spreadsheetId": self.spreadsheet_id,
             "updatedRange": written.to_a1(),
-            "updatedRows": height,
-            "updatedColumns": width,
-            "updatedCells": sum(len(r) for r in rows),
+            "updatedRows": len({i for i, _ in sent}),
+            "updatedColumns": len({j for _, j in sent}),
+            "updatedCells": len(sent),
         }
 
 

@@ -77,7 +77,11 @@ def sort_range(book: Spreadsheet, spec: dict[str, Any]) -> dict[str, Any]:
 
 
 def merge_cells(book: Spreadsheet, spec: dict[str, Any]) -> dict[str, Any]:
-    """``mergeCells``: ``MERGE_ALL`` one block, ``MERGE_ROWS``/``MERGE_COLUMNS`` one per line."""
+    """``mergeCells``: ``MERGE_ALL`` one block, ``MERGE_ROWS``/``MERGE_COLUMNS`` one per line.
+
+    A merge the new one covers (the same range again, or a smaller one inside it) is replaced,
+    as the real API does; one it only partly overlaps is a 400.
+    """
     ws, r0, r1, c0, c1 = grid_bounds(book, spec.get("range", {}))
     kind = spec.get("mergeType", "MERGE_ALL")
     if kind == "MERGE_ALL":
@@ -89,16 +93,27 @@ def merge_cells(book: Spreadsheet, spec: dict[str, Any]) -> dict[str, Any]:
     else:
         raise bad_request(f"Invalid mergeType: {kind}")
     for a0, a1, b0, b1 in blocks:
+        kept = []
         for m in ws.merges:
-            if not (
+            inside = (
+                a0 <= m["startRowIndex"]
+                and m["endRowIndex"] <= a1
+                and b0 <= m["startColumnIndex"]
+                and m["endColumnIndex"] <= b1
+            )
+            apart = (
                 a1 <= m["startRowIndex"]
                 or m["endRowIndex"] <= a0
                 or b1 <= m["startColumnIndex"]
                 or m["endColumnIndex"] <= b0
-            ):
+            )
+            if not inside and not apart:
                 raise bad_request(
                     "Invalid requests[0].mergeCells: You can't merge overlapping merges"
                 )
+            if apart:
+                kept.append(m)
+        ws.merges = kept  # a merge the new one covers is replaced by it
         for r in range(a0, a1):
             for c in range(b0, b1):
                 if (r, c) != (a0, b0):

@@ -179,3 +179,11 @@ def test_missing_message_forms() -> None:
         missing_message("f", ["a", "b"])
         == "f() missing 2 required positional arguments: 'a' and 'b'"
     )
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"), [("1", True), ("0", False), (1, True), ("true", True)]
+)
+def test_a_boolean_takes_its_documented_string_forms(value: Any, expected: bool) -> None:
+    check = validate_call(CURRENT, {"q": "Paris", "alerts": value}, function_name="current")
+    assert check.ok and check.arguments["alerts"] is expected

@@ -184,8 +184,9 @@ def _read(value: Any, param: ParamDoc, kind: str) -> tuple[bool, Any]:
             return True, value
         if isinstance(value, int) and value in (0, 1):
             return True, bool(value)
-        if isinstance(value, str) and value.strip().lower() in ("true", "false"):
-            return True, value.strip().lower() == "true"
+        if isinstance(value, str) and value.strip().lower() in ("true", "false", "1", "0"):
+            # "1" and "0" too: documented defaults of BOOLEAN parameters are often those strings
+            return True, value.strip().lower() in ("true", "1")
         return False, None
     if kind == "enum":
         ok, text = _read(value, param, "string")

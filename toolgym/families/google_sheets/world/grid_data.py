@@ -6,7 +6,7 @@
 * :func:`grid_data` answers ``spreadsheets.get`` with ``includeGridData=true`` (or ``ranges``):
   each sheet carries ``data``, one ``GridData`` per requested range, with ``startRow``,
   ``startColumn`` and ``rowData`` (empty trailing cells and rows left out, as the API does).
-* :func:`apply_fields` keeps what a ``fields`` mask names (``sheets.data.rowData.values.note``,
+* field masks (``sheets.data.rowData.values.note``,
   ``sheets(properties(title,sheetId))``), for any answer.
 * :func:`update_cells` is the ``updateCells`` request: values, formats, notes and pivot tables
   (stored with the sheet, rendered as values at their anchor cell).
@@ -144,71 +144,6 @@ def grid_data(book: Spreadsheet, metadata: dict[str, Any], ranges: list[str]) ->
         elif not ranges:
             sheets.append(entry)
     return {**metadata, "sheets": sheets}
-
-
-# -- field masks --------------------------------------------------------------------------------
-Mask = dict[str, "Mask | None"]
-
-
-def parse_fields(text: str) -> Mask:
-    """A ``fields`` mask as a tree (``None``: the whole value below); ``/`` works as ``.``.
-
-    >>> parse_fields("sheets(properties(title,sheetId),data.rowData.values.note),spreadsheetId")
-    {'sheets': {'properties': {'title': None, 'sheetId': None}, 'data': {'rowData': {'values': {'note': None}}}}, 'spreadsheetId': None}
-    """
-    text = text.replace("/", ".")
-    position = 0
-
-    def parse_list() -> Mask:
-        nonlocal position
-        mask: Mask = {}
-        while position < len(text):
-            start = position
-            while position < len(text) and text[position] not in ",()":
-                position += 1
-            path = [p for p in text[start:position].strip().split(".") if p]
-            sub: Mask | None = None
-            if position < len(text) and text[position] == "(":
-                position += 1
-                sub = parse_list()
-                if position >= len(text) or text[position] != ")":
-                    raise bad_request(f"Invalid field selection {text!r}: unbalanced parentheses")
-                position += 1
-            if path:
-                node = mask
-                for name in path[:-1]:
-                    child = node.get(name, {})
-                    node[name] = child if child is not None else None
-                    if node[name] is None:
-                        break
-                    node = node[name]  # type: ignore[assignment]
-                else:
-                    last = path[-1]
-                    if last in node and node[last] is not None and sub is not None:
-                        node[last].update(sub)  # type: ignore[union-attr]
-                    elif last not in node or sub is None:
-                        node[last] = sub
-            if position < len(text) and text[position] == ",":
-                position += 1
-                continue
-            break
-        return mask
-
-    mask = parse_list()
-    if position != len(text):
-        raise bad_request(f"Invalid field selection {text!r}")
-    return mask
-
-
-def apply_fields(value: Any, mask: Mask | None) -> Any:
-    """``value`` with only what ``mask`` names (lists keep their items, masked)."""
-    if mask is None:
-        return value
-    if isinstance(value, list):
-        return [apply_fields(v, mask) for v in value]
-    if not isinstance(value, dict):
-        return value
-    return {k: apply_fields(v, mask[k]) for k, v in value.items() if k in mask}
 
 
 # -- updateCells and pivot tables -----------------------------------------------------------------

@@ -30,11 +30,10 @@ from toolgym.families.google_sheets.world.drive_fields import (
     drive_time,
 )
 from toolgym.families.google_sheets.world.editing import EDITING_REQUESTS
+from toolgym.families.google_sheets.world.fields import apply_fields, parse_fields
 from toolgym.families.google_sheets.world.grid_data import (
     GRID_REQUESTS,
-    apply_fields,
     grid_data,
-    parse_fields,
 )
 from toolgym.families.google_sheets.world.sheet import (
     SheetsError,

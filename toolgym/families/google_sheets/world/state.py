@@ -83,8 +83,9 @@ def book_from_data(data: dict[str, Any]) -> Spreadsheet:
     book.sheets = [sheet_from_data(s) for s in data.get("sheets", [])]
     book.named_ranges = list(data.get("namedRanges", []))
     book.properties.update(data.get("properties", {}))
-    book.created = int(data.get("created", 0))  # type: ignore[attr-defined]
-    book.modified = int(data.get("modified", book.created))  # type: ignore[attr-defined]
+    created = int(data.get("created", 0))
+    book.created = created  # type: ignore[attr-defined]
+    book.modified = int(data.get("modified", created))  # type: ignore[attr-defined]
     return book
 
 

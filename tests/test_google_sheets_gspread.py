@@ -379,3 +379,61 @@ def test_requests_behave_as_the_real_api(env: tuple[Any, Recording]) -> None:
         "Other!A1", {"valueInputOption": "RAW"}, {"values": [["a", None], [None, None], ["b", "c"]]}
     )
     assert (reply["updatedCells"], reply["updatedRows"], reply["updatedColumns"]) == (3, 2, 2)
+
+
+def test_bodies_have_the_real_structure(env: tuple[Any, Recording]) -> None:
+    """proto3 on the wire: defaults left out; colours with their Style twins; theme and sizes."""
+    client, app = env
+    book = client.create("Wire")
+    ws = book.sheet1
+    ws.merge_cells("A1:B2")
+    ws.update_tab_color("#FF0000")
+    ws.update([["a", "b"], ["c", "d"], ["e", "f"]], "A4")
+    book.batch_update(
+        {
+            "requests": [
+                {
+                    "updateDimensionProperties": {
+                        "range": {
+                            "sheetId": 0,
+                            "dimension": "ROWS",
+                            "startIndex": 4,
+                            "endIndex": 5,
+                        },
+                        "properties": {"hiddenByUser": True},
+                        "fields": "hiddenByUser",
+                    }
+                }
+            ]
+        }
+    )
+    meta = book.fetch_sheet_metadata()
+    props = meta["properties"]
+    assert props["defaultFormat"]["textFormat"]["fontFamily"] == "arial,sans,sans-serif"
+    theme = props["spreadsheetTheme"]
+    assert theme["primaryFontFamily"] == "Arial"
+    accent = next(c for c in theme["themeColors"] if c["colorType"] == "ACCENT1")
+    assert accent["color"]["rgbColor"] == {
+        "red": 0.25882354,
+        "green": 0.52156866,
+        "blue": 0.95686275,
+    }
+    sheet = meta["sheets"][0]
+    assert sheet["properties"]["sheetId"] == 0  # a sheet's own id stays
+    assert sheet["merges"] == [
+        {"startRowIndex": 0, "endRowIndex": 2, "startColumnIndex": 0, "endColumnIndex": 2}
+    ]
+    assert sheet["properties"]["tabColor"] == {"red": 1}
+    assert sheet["properties"]["tabColorStyle"] == {"rgbColor": {"red": 1}}
+    grid = book.fetch_sheet_metadata({"includeGridData": "true", "ranges": "Sheet1!A4:B6"})
+    (data,) = grid["sheets"][0]["data"]
+    assert data["rowMetadata"] == [
+        {"pixelSize": 21},
+        {"pixelSize": 21, "hiddenByUser": True},
+        {"pixelSize": 21},
+    ]
+    assert data["columnMetadata"] == [{"pixelSize": 100}, {"pixelSize": 100}]
+    whole = book.fetch_sheet_metadata({"includeGridData": "true"})["sheets"][0]["data"][0]
+    assert len(whole["rowMetadata"]) == 1000 and len(whole["columnMetadata"]) == 26
+    cell = data["rowData"][0]["values"][0]["effectiveFormat"]
+    assert cell["textFormat"]["foregroundColor"] == {}  # black: every channel left out

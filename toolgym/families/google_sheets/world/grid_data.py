@@ -29,6 +29,7 @@ from toolgym.families.google_sheets.world.sheet import (
     format_number,
 )
 from toolgym.families.google_sheets.world.structure import grid_bounds, sheet_of
+from toolgym.families.google_sheets.world.wire import COLUMN_PIXELS, ROW_PIXELS, dimension_metadata
 
 DEFAULT_FORMAT: dict[str, Any] = {
     "backgroundColor": {"red": 1, "green": 1, "blue": 1},
@@ -61,8 +62,20 @@ def _merge(base: dict[str, Any], top: dict[str, Any]) -> dict[str, Any]:
 
 
 def effective_format(ws: Worksheet, row: int, col: int) -> dict[str, Any]:
-    """The format a cell shows: the default with the cell's own format on top."""
-    return _merge(DEFAULT_FORMAT, ws.formats.get((row, col)) or {})
+    """The format a cell shows: the default with the cell's own format on top.
+
+    A colour the cell sets without its ``...Style`` twin (or the reverse) replaces the
+    default's twin too; the service writes the twin back from the one set.
+    """
+    own = ws.formats.get((row, col)) or {}
+    out = _merge(DEFAULT_FORMAT, own)
+    for part, mine in ((out, own), (out.get("textFormat") or {}, own.get("textFormat") or {})):
+        for key in mine:
+            if key.endswith("Color") and f"{key}Style" not in mine:
+                part.pop(f"{key}Style", None)
+            if key.endswith("ColorStyle") and key[: -len("Style")] not in mine:
+                part.pop(key[: -len("Style")], None)
+    return out
 
 
 def _typed(value: Any) -> dict[str, Any]:
@@ -106,7 +119,20 @@ def cell_data(book: Spreadsheet, ws: Worksheet, row: int, col: int) -> dict[str,
     return out
 
 
-def _grid(book: Spreadsheet, ws: Worksheet, r0: int, r1: int, c0: int, c1: int) -> dict[str, Any]:
+def _grid(
+    book: Spreadsheet,
+    ws: Worksheet,
+    r0: int,
+    r1: int,
+    c0: int,
+    c1: int,
+    shape: tuple[int, int] | None = None,
+) -> dict[str, Any]:
+    """One ``GridData``: the cells of rows ``r0:r1`` and columns ``c0:c1``, with metadata.
+
+    The rows' and columns' metadata cover ``shape`` (the ``(rows, columns)`` a whole sheet
+    reports) when given, else the same rows and columns.
+    """
     rows: list[dict[str, Any]] = []
     for r in range(r0, r1):
         values = [cell_data(book, ws, r, c) for c in range(c0, c1)]
@@ -122,6 +148,13 @@ def _grid(book: Spreadsheet, ws: Worksheet, r0: int, r1: int, c0: int, c1: int) 
         out["startColumn"] = c0
     if rows:
         out["rowData"] = rows
+    end_row, end_col = shape or (r1, c1)
+    out["rowMetadata"] = dimension_metadata(
+        ws.extra.get("rowMetadata", {}), r0, end_row, ROW_PIXELS
+    )
+    out["columnMetadata"] = dimension_metadata(
+        ws.extra.get("columnMetadata", {}), c0, end_col, COLUMN_PIXELS
+    )
     return out
 
 
@@ -136,7 +169,7 @@ def grid_data(book: Spreadsheet, metadata: dict[str, Any], ranges: list[str]) ->
     else:
         for ws in book.sheets:
             rows, cols = ws.extent()
-            wanted[ws.sheet_id].append(_grid(book, ws, 0, rows, 0, cols))
+            wanted[ws.sheet_id].append(_grid(book, ws, 0, rows, 0, cols, (ws.rows, ws.cols)))
     sheets = []
     for entry, ws in zip(metadata["sheets"], book.sheets, strict=True):
         if ws.sheet_id in wanted:

@@ -32,6 +32,7 @@ from toolgym.families.google_sheets.world.drive_fields import (
 from toolgym.families.google_sheets.world.editing import EDITING_REQUESTS
 from toolgym.families.google_sheets.world.fields import apply_fields, parse_fields
 from toolgym.families.google_sheets.world.grid_data import (
+    DEFAULT_FORMAT,
     GRID_REQUESTS,
     grid_data,
 )
@@ -44,6 +45,7 @@ from toolgym.families.google_sheets.world.sheet import (
 )
 from toolgym.families.google_sheets.world.state import MAX_GRID_CELLS, book_from_data, book_to_data
 from toolgym.families.google_sheets.world.structure import REQUESTS, sheet_of
+from toolgym.families.google_sheets.world.wire import SPREADSHEET_THEME, wire
 from toolgym.simulators.http import HttpApp, Request, Response
 from toolgym.simulators.seeding import stable_rng
 
@@ -186,7 +188,7 @@ class SheetsApp(HttpApp):
             raise _not_found()
         if not tail:
             if action == "batchUpdate" and request.method == "POST":
-                reply = self._batch_update(book, _json(request))
+                reply = wire(self._batch_update(book, _json(request)))
                 self._touch(book)
                 return Response.json_body(200, reply)
             if not action and request.method == "GET":
@@ -306,6 +308,8 @@ class SheetsApp(HttpApp):
                 "locale": book.properties.get("locale", "en_US"),
                 "autoRecalc": "ON_CHANGE",
                 "timeZone": book.properties.get("timeZone", "Etc/GMT"),
+                "defaultFormat": copy.deepcopy(DEFAULT_FORMAT),
+                "spreadsheetTheme": copy.deepcopy(SPREADSHEET_THEME),
             },
             "sheets": [ws.metadata() for ws in book.sheets],
             **({"namedRanges": list(book.named_ranges)} if book.named_ranges else {}),
@@ -323,6 +327,7 @@ class SheetsApp(HttpApp):
         elif ranges:  # metadata of the sheets the ranges name
             titles = {book.resolve(r)[0].title for r in ranges}
             answer["sheets"] = [s for s in answer["sheets"] if s["properties"]["title"] in titles]
+        answer = wire(answer)
         if fields:
             answer = apply_fields(answer, parse_fields(fields))
         return answer

@@ -437,3 +437,49 @@ def test_bodies_have_the_real_structure(env: tuple[Any, Recording]) -> None:
     assert len(whole["rowMetadata"]) == 1000 and len(whole["columnMetadata"]) == 26
     cell = data["rowData"][0]["values"][0]["effectiveFormat"]
     assert cell["textFormat"]["foregroundColor"] == {}  # black: every channel left out
+
+
+def test_drive_copies_exports_imports_and_comments(env: tuple[Any, Recording]) -> None:
+    import io
+    import zipfile
+    from xml.etree import ElementTree
+
+    from gspread.utils import ExportFormat
+
+    client, app = env
+    book = client.create("Budget")
+    book.sheet1.update([["item", "price"], ["beef", 10]], "A1")
+    book.add_worksheet("Notes", 5, 5)
+    copied = client.copy(book.id, title="Budget 2")
+    assert copied.id != book.id and copied.sheet1.get_all_values() == [
+        ["item", "price"],
+        ["beef", "10"],
+    ]
+    assert [w.title for w in copied.worksheets()] == ["Sheet1", "Notes"]
+    assert client.copy(book.id).title == "Copy of Budget"
+    assert client.export(book.id, ExportFormat.CSV) == b"item,price\r\nbeef,10\r\n"
+    assert client.export(book.id, ExportFormat.TSV) == b"item\tprice\r\nbeef\t10\r\n"
+    assert client.export(book.id, ExportFormat.PDF).startswith(b"%PDF-1.4")
+    for kind in (ExportFormat.EXCEL, ExportFormat.OPEN_OFFICE_SHEET, ExportFormat.ZIPPED_HTML):
+        archive = zipfile.ZipFile(io.BytesIO(client.export(book.id, kind)))
+        for name in archive.namelist():
+            if name.endswith(".xml"):
+                ElementTree.fromstring(archive.read(name))  # well-formed
+    reply = app.handle(
+        Request.build(
+            "GET", f"https://www.googleapis.com/drive/v3/files/{book.id}/export?mimeType=x"
+        )
+    )
+    assert reply.status == 400
+    url = f"https://www.googleapis.com/drive/v3/files/{book.id}/comments"
+    made = app.handle(
+        Request.build("POST", url + "?fields=id", body=json.dumps({"content": "check"}))
+    )
+    assert set(made.json()) == {"id"}
+    assert [c["content"] for c in app.handle(Request.build("GET", url)).json()["comments"]] == [
+        "check"
+    ]
+    client.import_csv(book.id, "a,b\n1,2\n")  # the v2 upload: first sheet replaced, others gone
+    again = client.open_by_key(book.id)
+    assert [w.title for w in again.worksheets()] == ["Sheet1"]
+    assert again.sheet1.get_all_values() == [["a", "b"], ["1", "2"]]

@@ -19,16 +19,11 @@ run reproduces. The whole state is a mapping of spreadsheets that :meth:`snapsho
 from __future__ import annotations
 
 import copy
-import json
 from typing import Any
 from urllib.parse import unquote
 
+from toolgym.families.google_sheets.world import drive
 from toolgym.families.google_sheets.world.dimensions import shift_columns, shift_rows, values_append
-from toolgym.families.google_sheets.world.drive_fields import (
-    FILE_LIST_DEFAULT,
-    drive_fields,
-    drive_time,
-)
 from toolgym.families.google_sheets.world.editing import EDITING_REQUESTS
 from toolgym.families.google_sheets.world.fields import apply_fields, parse_fields
 from toolgym.families.google_sheets.world.grid_data import (
@@ -52,15 +47,10 @@ from toolgym.simulators.seeding import stable_rng
 SHEETS_HOST = "sheets.googleapis.com"
 DRIVE_HOST = "www.googleapis.com"
 OAUTH_HOST = "oauth2.googleapis.com"
-SPREADSHEET_MIME = "application/vnd.google-apps.spreadsheet"
 _ID_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 
 MAX_SPREADSHEETS = 100
 """The most spreadsheets one service holds (then 429 until one is deleted)."""
-
-
-def _not_found() -> SheetsError:
-    return SheetsError(404, "NOT_FOUND", "Requested entity was not found.")
 
 
 class SheetsApp(HttpApp):
@@ -171,31 +161,33 @@ class SheetsApp(HttpApp):
             )
         path = request.url.split("?", 1)[0].split("://", 1)[-1].split("/", 1)[-1]
         if request.host == DRIVE_HOST and path.startswith("drive/v3/files"):
-            return self._drive(request, path[len("drive/v3/files") :].strip("/"))
+            return drive.files(self, request, path[len("drive/v3/files") :].strip("/"))
+        if request.host == DRIVE_HOST and path.startswith("upload/drive/v2/files/"):
+            return drive.import_csv(self, request, path[len("upload/drive/v2/files/") :])
         if request.host != SHEETS_HOST or not path.startswith("v4/spreadsheets"):
-            raise _not_found()
+            raise drive.not_found()
         rest = path[len("v4/spreadsheets") :].lstrip("/")
         if not rest:
             if request.method != "POST":
                 raise SheetsError(405, "METHOD_NOT_ALLOWED", "Method not allowed")
-            body = _json(request)
+            body = drive.json_body(request)
             title = (body.get("properties") or {}).get("title", "Untitled spreadsheet")
             return Response.json_body(200, self._metadata(self.create(str(title))))
         book_id, _, tail = rest.partition("/")
         book_id, _, action = unquote(book_id).partition(":")
         book = self.books.get(book_id)
         if book is None:
-            raise _not_found()
+            raise drive.not_found()
         if not tail:
             if action == "batchUpdate" and request.method == "POST":
-                reply = wire(self._batch_update(book, _json(request)))
+                reply = wire(self._batch_update(book, drive.json_body(request)))
                 self._touch(book)
                 return Response.json_body(200, reply)
             if not action and request.method == "GET":
                 return Response.json_body(200, self._get(book, request))
-            raise _not_found()
+            raise drive.not_found()
         if not tail.startswith("values"):
-            raise _not_found()
+            raise drive.not_found()
         reply = self._values(book, request, tail[len("values") :])
         if request.method != "GET" and not tail.endswith(":batchGet"):
             self._touch(book)
@@ -226,7 +218,7 @@ class SheetsApp(HttpApp):
                         for r in ranges
                     ],
                 }
-            body = _json(request)
+            body = drive.json_body(request)
             if action == "batchUpdate" and request.method == "POST":
                 option = body.get("valueInputOption", "")
                 shown = {
@@ -257,14 +249,14 @@ class SheetsApp(HttpApp):
             if action == "batchClear" and request.method == "POST":
                 cleared = [values_clear(book, r)["clearedRange"] for r in body.get("ranges", [])]
                 return {"spreadsheetId": book.spreadsheet_id, "clearedRanges": cleared}
-            raise _not_found()
+            raise drive.not_found()
         text = unquote(tail.lstrip("/"))
         for suffix in (":append", ":clear"):
             if text.endswith(suffix) and request.method == "POST":
                 target = text[: -len(suffix)]
                 if suffix == ":clear":
                     return values_clear(book, target)
-                body = _json(request)
+                body = drive.json_body(request)
                 before = book_to_data(book)
                 try:
                     reply = values_append(
@@ -289,7 +281,7 @@ class SheetsApp(HttpApp):
                 params.get("dateTimeRenderOption", "SERIAL_NUMBER"),
             )
         if request.method == "PUT":
-            body = _json(request)
+            body = drive.json_body(request)
             reply = book.values_update(
                 text,
                 body.get("values", []),
@@ -462,48 +454,6 @@ class SheetsApp(HttpApp):
         return {}
 
     # -- drive ------------------------------------------------------------------------------------
-    def _drive(self, request: Request, file_id: str) -> Response:
-        fields = request.params.get("fields")
-        if not file_id:
-            if request.method == "POST":
-                body = _json(request)
-                if body.get("mimeType") != SPREADSHEET_MIME:
-                    raise bad_request("Only spreadsheets can be created here")
-                book = self.create(str(body.get("name", "Untitled spreadsheet")))
-                return Response.json_body(200, drive_fields(self._drive_file(book), fields))
-            if request.method == "GET":
-                wanted = _name_filter(request.params.get("q", ""))
-                files = [
-                    self._drive_file(b)
-                    for b in self.books.values()
-                    if wanted is None or b.title == wanted
-                ]
-                listing = {"kind": "drive#fileList", "incompleteSearch": False, "files": files}
-                return Response.json_body(200, drive_fields(listing, fields, FILE_LIST_DEFAULT))
-            raise SheetsError(405, "METHOD_NOT_ALLOWED", "Method not allowed")
-        found = self.books.get(unquote(file_id))
-        if found is None:
-            raise _not_found()
-        book = found
-        if request.method == "DELETE":
-            del self.books[book.spreadsheet_id]
-            return Response(204, {}, b"")
-        if request.method == "GET":
-            return Response.json_body(200, drive_fields(self._drive_file(book), fields))
-        raise SheetsError(405, "METHOD_NOT_ALLOWED", "Method not allowed")
-
-    @staticmethod
-    def _drive_file(book: Spreadsheet) -> dict[str, Any]:
-        """The Drive file resource of a spreadsheet, every field the service knows."""
-        created = getattr(book, "created", 0)
-        return {
-            "kind": "drive#file",
-            "id": book.spreadsheet_id,
-            "name": book.title,
-            "mimeType": SPREADSHEET_MIME,
-            "createdTime": drive_time(created),
-            "modifiedTime": drive_time(getattr(book, "modified", created)),
-        }
 
 
 def _check_grid(book: Spreadsheet) -> None:
@@ -528,35 +478,3 @@ def _with_values(
             params.get("responseDateTimeRenderOption", "SERIAL_NUMBER"),
         )
     return reply
-
-
-def _json(request: Request) -> dict[str, Any]:
-    if not request.body:
-        return {}
-    try:
-        body = json.loads(request.body)
-    except (ValueError, UnicodeDecodeError, RecursionError):
-        raise bad_request("Invalid JSON payload received.") from None
-    if not isinstance(body, dict):
-        raise bad_request("Invalid JSON payload received. Expected an object.")
-    return body
-
-
-def _name_filter(query: str) -> str | None:
-    """The name a Drive ``q`` asks for (``name = 'Budget' and mimeType = ...``), if any."""
-    marker = "name = '"
-    at = query.find(marker)
-    if at < 0:
-        return None
-    rest = query[at + len(marker) :]
-    out, i = [], 0
-    while i < len(rest):
-        if rest[i] == "\\" and i + 1 < len(rest):
-            out.append(rest[i + 1])
-            i += 2
-            continue
-        if rest[i] == "'":
-            break
-        out.append(rest[i])
-        i += 1
-    return "".join(out)

@@ -483,3 +483,16 @@ def test_drive_copies_exports_imports_and_comments(env: tuple[Any, Recording]) -
     again = client.open_by_key(book.id)
     assert [w.title for w in again.worksheets()] == ["Sheet1"]
     assert again.sheet1.get_all_values() == [["a", "b"], ["1", "2"]]
+
+
+def test_a_whole_sheet_filter_reports_its_bounds(env: tuple[Any, Recording]) -> None:
+    client, _ = env
+    book = client.create("Filter")
+    book.sheet1.set_basic_filter()  # no range: the whole sheet
+    (sheet,) = book.fetch_sheet_metadata()["sheets"]
+    assert sheet["basicFilter"]["range"] == {
+        "startRowIndex": 0,
+        "endRowIndex": 1000,
+        "startColumnIndex": 0,
+        "endColumnIndex": 26,
+    }

@@ -178,9 +178,20 @@ def repeat_cell(book: Spreadsheet, spec: dict[str, Any]) -> dict[str, Any]:
 
 
 def set_basic_filter(book: Spreadsheet, spec: dict[str, Any]) -> dict[str, Any]:
-    """``setBasicFilter``: the sheet's one filter (replacing any)."""
+    """``setBasicFilter``: the sheet's one filter (replacing any).
+
+    The range is kept with its bounds, as the API reports them: a whole-sheet filter (only a
+    ``sheetId``) covers the sheet's rows and columns.
+    """
     filt = dict(spec.get("filter", {}))
-    ws = sheet_of(book, filt.get("range", {}).get("sheetId", 0))
+    ws, r0, r1, c0, c1 = grid_bounds(book, filt.get("range", {}))
+    filt["range"] = {
+        "sheetId": ws.sheet_id,
+        "startRowIndex": r0,
+        "endRowIndex": r1,
+        "startColumnIndex": c0,
+        "endColumnIndex": c1,
+    }
     ws.basic_filter = filt
     return {}
 

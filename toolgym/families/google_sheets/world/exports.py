@@ -15,6 +15,7 @@ import zipfile
 from collections.abc import Callable
 from xml.sax.saxutils import escape
 
+from toolgym.families.google_sheets.world.a1 import column_letters
 from toolgym.families.google_sheets.world.sheet import Spreadsheet, Worksheet
 
 _FIXED = (2026, 1, 1, 0, 0, 0)  # zip entries' time: the same bytes on every machine
@@ -65,7 +66,7 @@ def _xlsx(book: Spreadsheet) -> bytes:
         for r, line in enumerate(_values(book, ws), 1):
             cells = []
             for c, value in enumerate(line):
-                ref = f"{_column(c)}{r}"
+                ref = f"{column_letters(c)}{r}"
                 if value is None or value == "":
                     continue
                 if isinstance(value, bool):
@@ -236,15 +237,6 @@ def _pdf(book: Spreadsheet) -> bytes:
 def _pdf_text(line: str) -> str:
     text = line.encode("latin-1", "replace").decode("latin-1")[:200]
     return text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
-
-
-def _column(index: int) -> str:
-    name = ""
-    index += 1
-    while index:
-        index, rest = divmod(index - 1, 26)
-        name = chr(65 + rest) + name
-    return name
 
 
 EXPORTS: dict[str, Callable[[Spreadsheet], bytes]] = {

@@ -324,6 +324,7 @@ def sheets_server() -> Iterator[Server]:
 
 def test_the_real_gspread_client_creates_and_opens_files_over_http(sheets_server: Server) -> None:
     """Sheets, Drive and the token endpoint answer on one port: create, open, list, sign in."""
+    pytest.importorskip("cryptography", reason="a service-account key is made with cryptography")
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric import rsa
     from google.oauth2.service_account import Credentials

@@ -496,3 +496,14 @@ def test_a_whole_sheet_filter_reports_its_bounds(env: tuple[Any, Recording]) -> 
         "startColumnIndex": 0,
         "endColumnIndex": 26,
     }
+
+
+def test_hostile_masks_and_csv_uploads_get_400s(env: tuple[Any, Recording]) -> None:
+    client, app = env
+    book = client.create("Hostile")
+    drive = "https://www.googleapis.com/drive/v3/files"
+    for mask in ("(" * 5000, "a(" * 40, "x" * 10_000):
+        assert app.handle(Request.build("GET", f"{drive}?fields={mask}")).status == 400
+    upload = f"https://www.googleapis.com/upload/drive/v2/files/{book.id}?uploadType=media"
+    assert app.handle(Request.build("PUT", upload, body="a" * 200_000)).status == 400
+    assert not any(client.open_by_key(book.id).sheet1.get_all_values()[0])  # nothing changed

@@ -30,6 +30,7 @@ from toolgym.families.google_sheets.world.sheet import (
     bad_request,
     parse_entered,
 )
+from toolgym.families.google_sheets.world.state import MAX_GRID_CELLS
 from toolgym.simulators.http import Request, Response
 
 if TYPE_CHECKING:  # the service passes itself; no import cycle at run time
@@ -140,7 +141,13 @@ def import_csv(app: SheetsApp, request: Request, file_id: str) -> Response:
         text = request.body.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise bad_request("The CSV is not UTF-8 text") from None
-    rows = list(csv.reader(io.StringIO(text)))
+    try:
+        rows = list(csv.reader(io.StringIO(text)))
+    except csv.Error as e:
+        raise bad_request(f"The CSV cannot be read: {e}") from None
+    width = max((len(r) for r in rows), default=0)
+    if len(rows) * width > MAX_GRID_CELLS:
+        raise bad_request(f"The CSV holds more than the {MAX_GRID_CELLS} cells a sheet may hold")
     first = book.sheets[0]
     book.sheets = [first]
     first.cells.clear()
@@ -149,7 +156,7 @@ def import_csv(app: SheetsApp, request: Request, file_id: str) -> Response:
     first.notes.clear()
     first.pivots.clear()
     first.rows = max(first.rows, len(rows))
-    first.cols = max(first.cols, max((len(r) for r in rows), default=0))
+    first.cols = max(first.cols, width)
     for r, row in enumerate(rows):
         for c, value in enumerate(row):
             if value != "":

@@ -10,6 +10,11 @@ from typing import Any
 
 from toolgym.families.google_sheets.world.sheet import bad_request
 
+MAX_MASK_DEPTH = 16
+"""The deepest nesting of parentheses a mask may have (the APIs' own objects go about 8 deep)."""
+MAX_MASK_CHARS = 4096
+"""The longest mask read."""
+
 Mask = dict[str, "Mask | None"]
 
 
@@ -20,6 +25,15 @@ def parse_fields(text: str) -> Mask:
     {'sheets': {'properties': {'title': None, 'sheetId': None}, 'data': {'rowData': {'values': {'note': None}}}}, 'spreadsheetId': None}
     """
     text = text.replace("/", ".")
+    depth = deepest = 0
+    for char in text:
+        depth += (char == "(") - (char == ")")
+        deepest = max(deepest, depth)
+    if deepest > MAX_MASK_DEPTH or len(text) > MAX_MASK_CHARS:
+        raise bad_request(
+            f"Invalid field selection: at most {MAX_MASK_DEPTH} levels and {MAX_MASK_CHARS} "
+            f"characters; got {deepest} levels, {len(text)} characters"
+        )
     position = 0
 
     def parse_list() -> Mask:

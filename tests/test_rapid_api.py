@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import gymnasium as gym
 import pytest
@@ -288,3 +289,120 @@ def test_dense_and_merged_retrieval_rank_alike_ties_included() -> None:
         hits = [retriever._index[w] for w in dict.fromkeys(words) if w in retriever._index]
         for k in (1, 3, 10, 400):
             assert retriever.rank(words, k) == ApiRetriever._merge(hits, k)
+
+
+def _query_api(name: str, required: list[dict[str, Any]], template: Any = None) -> dict[str, Any]:
+    entry = {
+        "category_name": "Travel",
+        "tool_name": "Hotels Hub",
+        "api_name": name,
+        "api_description": f"{name}.",
+        "required_parameters": required,
+        "optional_parameters": [],
+        "method": "GET",
+    }
+    if template is not None:
+        entry["template_response"] = template
+    return entry
+
+
+def _param(name: str, kind: str, default: Any) -> dict[str, Any]:
+    return {"name": name, "type": kind, "description": "", "default": default}
+
+
+def test_query_file_ids_flow_from_listings_to_later_calls(tmp_path: Path) -> None:
+    """Documented ids are records the tool's listings return, so golds passing them can play."""
+    search = _query_api(
+        "Search Hotels", [_param("query", "STRING", "paris")], {"results": [{"id": "int"}]}
+    )
+    details = _query_api("Hotel Details", [_param("id", "NUMBER", 9945302)], {"name": "str"})
+    reviews = _query_api(
+        "Reviews", [_param("hotel_id", "STRING", "h-77"), _param("verbose", "BOOLEAN", "1")]
+    )
+    queries = [
+        # the details call is listed first: the gold calls the search before it
+        {
+            "query": "Find hotels in Paris and give me the first one's details.",
+            "query_id": 1,
+            "api_list": [search, details],
+            "relevant APIs": [["Hotels Hub", "Hotel Details"], ["Hotels Hub", "Search Hotels"]],
+        },
+        # only the reviews are relevant: the offered search is called first to find the id
+        {
+            "query": "Show me reviews, verbose.",
+            "query_id": 2,
+            "api_list": [reviews, search],
+            "relevant APIs": [["Hotels Hub", "Reviews"]],
+        },
+        # the id is in the query: no listing needed
+        {
+            "query": "Details of hotel 9945302, please.",
+            "query_id": 3,
+            "api_list": [details],
+            "relevant APIs": [["Hotels Hub", "Hotel Details"]],
+        },
+    ]
+    path = tmp_path / "G3_query.json"
+    path.write_text(json.dumps(queries, indent=4))
+    env = gym.make(ENV_ID, library=str(path), task_file=str(path))
+    base = task_env(env)
+    assert not base.task_issues
+    golds = {}
+    for task_id in base.task_ids:
+        env.reset(options={"task_id": task_id})
+        names = []
+        for action in base.oracle_actions():
+            names.append(json.loads(action)["name"])
+            obs, reward, done, _, info = env.step(action)
+            if names[-1] == "search_hotels_for_hotels_hub":
+                # the listing answers with the documented records, in their typed id fields
+                results = json.loads(obs)["response"]["results"]
+                assert results[0]["id"] == 9945302 and results[0]["hotel_id"] == "h-77"
+        assert done and reward == 1.0, info
+        golds[task_id] = names
+    assert golds[1] == ["search_hotels_for_hotels_hub", "hotel_details_for_hotels_hub", "Finish"]
+    assert golds[2] == ["search_hotels_for_hotels_hub", "reviews_for_hotels_hub", "Finish"]
+    assert golds[3] == ["hotel_details_for_hotels_hub", "Finish"]
+    # an agent that makes an id up still fails the id check
+    env.reset(options={"task_id": 2})
+    made_up = {"hotel_id": "h-1", "verbose": True}
+    env.step(json.dumps({"name": "search_hotels_for_hotels_hub", "arguments": {"query": "x"}}))
+    env.step(json.dumps({"name": "reviews_for_hotels_hub", "arguments": made_up}))
+    *_, reward, done, _, info = env.step(
+        json.dumps(
+            {"name": "Finish", "arguments": {"return_type": "give_answer", "final_answer": "x"}}
+        )
+    )
+    assert done and reward == 0.0
+    assert "ids no earlier response returned" in info["error"]["message"]
+
+
+def test_a_query_file_marks_the_tasks_whose_gold_cannot_play(tmp_path: Path) -> None:
+    """One task whose gold cannot play is marked and scores 0; the file's others still play."""
+    details = _query_api("Hotel Details", [_param("id", "NUMBER", 5)], {"name": "str"})
+    broken = _query_api("Broken", [_param("when", "DATE", "not a date")])
+    search = _query_api("Search Hotels", [_param("query", "STRING", "rome")])
+    queries = [
+        {
+            "query": "q1",
+            "query_id": 7,
+            "api_list": [broken],
+            "relevant APIs": [["Hotels Hub", "Broken"]],
+        },
+        {
+            "query": "q2",
+            "query_id": 8,
+            "api_list": [search, details],
+            "relevant APIs": [["Hotels Hub", "Hotel Details"]],
+        },
+    ]
+    path = tmp_path / "G2_query.json"
+    path.write_text(json.dumps(queries))
+    with pytest.warns(UserWarning, match="task 7 kept and marked"):
+        env = gym.make(ENV_ID, library=str(path), task_file=str(path))
+    base = task_env(env)
+    assert set(base.task_issues) == {7}
+    env.reset(options={"task_id": 8})
+    for action in base.oracle_actions():
+        *_, reward, done, _, _ = env.step(action)
+    assert done and reward == 1.0

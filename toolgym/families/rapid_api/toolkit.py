@@ -123,7 +123,10 @@ class RapidApiToolkit(Toolkit):
         fixtures = None
         if response_cache is not None:
             fixtures = _fixtures(str(response_cache), *self._key)
-        self.service = ToolService(self.library, seed=world_seed, fixtures=fixtures)
+        # a loaded library's documented example ids name records its list responses hold
+        self.service = ToolService(
+            self.library, seed=world_seed, fixtures=fixtures, entities=library is not None
+        )
 
     def retrieve(self, query: str, top_k: int) -> list[str]:
         """The names of the ``top_k`` functions of the whole library that best match ``query``."""

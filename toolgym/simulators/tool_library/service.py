@@ -25,6 +25,7 @@ from typing import Any
 
 from toolgym.simulators.http import HttpApp, Request, Response
 from toolgym.simulators.tool_library.canonical import canonical_key
+from toolgym.simulators.tool_library.entities import plant_entity_ids
 from toolgym.simulators.tool_library.model import ApiDoc, ToolDoc, ToolLibrary
 from toolgym.simulators.tool_library.naming import (
     api_function_base,
@@ -186,6 +187,9 @@ class ToolService:
         seed: the world's seed (synthesized responses depend on it).
         fixtures: stored replies by canonical call key (a :class:`ResponseCache`, or a mapping
             as :func:`~.cache_files.load_response_cache` returns).
+        entities: whether synthesized list responses hold the tools' documented ids (see
+            :mod:`~.entities`; for libraries loaded from real documents, whose example values
+            name records that later calls ask for).
     """
 
     def __init__(
@@ -194,9 +198,11 @@ class ToolService:
         *,
         seed: int = 0,
         fixtures: Mapping[str, Any] | ResponseCache | None = None,
+        entities: bool = False,
     ) -> None:
         self.library = library
         self.seed = seed
+        self.entities = entities
         if isinstance(fixtures, ResponseCache):
             fixtures = fixtures.entries
         self.fixtures: Mapping[str, Any] = fixtures if fixtures is not None else {}
@@ -289,6 +295,8 @@ class ToolService:
                 response = copy.deepcopy(envelope["response"])
                 return Reply(envelope["error"], response, None, "fixture")
         response = synthesize_canonical(tool_doc, api_doc, check.arguments, self.seed)
+        if self.entities:
+            response = plant_entity_ids(tool_doc, response, check.arguments)
         return Reply("", response, None, "synthesized")
 
 

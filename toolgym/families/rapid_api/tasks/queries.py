@@ -3,7 +3,11 @@
 A query file (``G1_instruction.json`` and the like: a JSON list of ``{query, query_id,
 api_list, "relevant APIs"}`` records, StableToolBench's with every API's doc inline) becomes a
 task set: each query offers its ``api_list`` (plus ``retrieve_apis`` and ``Finish``), and its
-gold calls each relevant API once, with the documented example values, then answers. The files
+gold calls each relevant API once, with the documented example values, then answers. Ids flow as in the real
+APIs: a library loaded from such a file answers its list calls with the records its documented
+ids name (:mod:`~toolgym.simulators.tool_library.entities`), so the gold calls the APIs that
+take an id the query does not state after those that list records, calling an offered listing
+API of the tool first when none of the relevant ones lists. The files
 carry no expected answers, so these tasks have no key values: such a task passes when every
 relevant API was answered without an error and ``Finish`` gave an answer (StableToolBench asks a
 judge whether the answer solves the query; toolgym reports the pre-check and the calls instead).
@@ -22,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from toolgym.benchmarks.tasks import Task, TaskSet, load_task_file
+from toolgym.families.rapid_api.checker import is_id, mentions
 from toolgym.families.rapid_api.functions import (
     FINISH,
     GIVE_ANSWER,
@@ -31,9 +36,12 @@ from toolgym.families.rapid_api.functions import (
 )
 from toolgym.families.rapid_api.world.query_files import load_query_file
 from toolgym.simulators.tool_library.canonical import coerce_for_kind
+from toolgym.simulators.tool_library.entities import entity_id, is_id_name
+from toolgym.simulators.tool_library.model import ToolDoc, ToolLibrary
 from toolgym.simulators.tool_library.values import sample_argument
 
 _GROUP = re.compile(r"(G\d)")
+_LISTING = re.compile(r"search|list|all|find|browse|query", re.IGNORECASE)
 
 
 def is_query_file(path: str | Path) -> bool:
@@ -46,16 +54,82 @@ def is_query_file(path: str | Path) -> bool:
     return head.startswith((b"[", b"{"))
 
 
-def _arguments(fn: ApiTool, query_id: Any) -> dict[str, Any]:
+def _arguments(fn: ApiTool, tool: ToolDoc | None, query_id: Any) -> dict[str, Any]:
     out = {}
     for param, doc in zip(fn.params, fn.docs, strict=True):
         if not param.required:
             continue
-        if doc.default not in (None, ""):
+        if tool is not None and is_id_name(doc.name):
+            out[param.name] = coerce_for_kind(entity_id(tool, doc), doc.kind)
+        elif doc.default not in (None, ""):
             out[param.name] = coerce_for_kind(doc.default, doc.kind)
         else:
             out[param.name] = sample_argument(doc, (query_id, param.name))
     return out
+
+
+def _takes_unseen_id(call: dict[str, Any], query: str) -> bool:
+    """Whether a call passes an id the query does not state (it must come from a response)."""
+    return any(
+        is_id(name)
+        and not isinstance(value, bool)
+        and value not in (None, "")
+        and not mentions(query, value if isinstance(value, str) else json.dumps(value))
+        for name, value in call["arguments"].items()
+    )
+
+
+def _producer(fn: ApiTool, offered: list[ApiTool], used: set[str]) -> ApiTool | None:
+    """An offered API of ``fn``'s tool that takes no id: it lists the records ids come from."""
+    candidates = [
+        other
+        for other in offered
+        if other.tool_name == fn.tool_name
+        and other.name not in used
+        and not any(is_id(p.name) for p in other.params if p.required)
+    ]
+    listing = [c for c in candidates if _LISTING.search(c.api_name)]
+    return (listing or candidates or [None])[0]
+
+
+def _gold_calls(
+    record_query: str,
+    query_id: Any,
+    relevant: list[ApiTool],
+    offered: list[ApiTool],
+    library: ToolLibrary,
+) -> list[dict[str, Any]]:
+    """The relevant APIs' calls, those passing ids after those that list records.
+
+    A call that passes an id the query does not state comes after the calls that do not, and
+    when no earlier call of its tool can have returned the id, an offered API of the tool that
+    takes no id (a search or a list, preferably) is called first.
+    """
+    calls = [
+        {"name": fn.name, "arguments": _arguments(fn, library.get(fn.tool_name), query_id)}
+        for fn in relevant
+    ]
+    pairs = list(zip(relevant, calls, strict=True))
+    pairs.sort(key=lambda pair: _takes_unseen_id(pair[1], record_query))
+    out: list[tuple[ApiTool, dict[str, Any]]] = []
+    used = {fn.name for fn in relevant}
+    for fn, call in pairs:
+        if _takes_unseen_id(call, record_query) and not any(
+            earlier.tool_name == fn.tool_name and not _takes_unseen_id(c, record_query)
+            for earlier, c in out
+        ):
+            producer = _producer(fn, offered, used)
+            if producer is not None:
+                used.add(producer.name)
+                tool = library.get(producer.tool_name)
+                out.append(
+                    (
+                        producer,
+                        {"name": producer.name, "arguments": _arguments(producer, tool, query_id)},
+                    )
+                )
+        out.append((fn, call))
+    return [call for _, call in out]
 
 
 def read_query_file(path: str | Path) -> TaskSet:
@@ -72,9 +146,7 @@ def read_query_file(path: str | Path) -> TaskSet:
         relevant = [by_api[pair] for pair in record.relevant_apis if pair in by_api] or offered[:1]
         if not offered:
             continue
-        calls: list[dict[str, Any]] = [
-            {"name": fn.name, "arguments": _arguments(fn, record.query_id)} for fn in relevant
-        ]
+        calls = _gold_calls(record.query, record.query_id, relevant, offered, library)
         names = ", ".join(fn.name for fn in relevant)
         final = {"return_type": GIVE_ANSWER, "final_answer": f"Here is what {names} returned."}
         calls.append({"name": FINISH, "arguments": final})

@@ -89,7 +89,8 @@ def _producer(fn: ApiTool, offered: list[ApiTool], used: set[str]) -> ApiTool | 
         and not any(is_id(p.name) for p in other.params if p.required)
     ]
     listing = [c for c in candidates if _LISTING.search(c.api_name)]
-    return (listing or candidates or [None])[0]
+    found = listing or candidates
+    return found[0] if found else None
 
 
 def _gold_calls(

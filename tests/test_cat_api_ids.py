@@ -143,7 +143,7 @@ def test_any_well_formed_id_can_be_favourited_voted_on_and_deleted() -> None:
     [
         *("nope!", "a b", "dv0/", "caf\u00e9", "\u00b2\u00b3", "dv0\n", "tF_6-Beo_!"),  # characters
         *("", "a", "abcd", "x" * 10, "tF_6-Beo_x", "x" * 17),  # lengths
-        *("123", "0", "123456789"),  # all digits: favourite ids
+        *("1234", "0", "123456789"),  # all digits, not a legacy number: favourite ids
         *(
             "Austin",
             "kitten",
@@ -172,13 +172,35 @@ def test_malformed_ids_are_invalid_image_ids(version: int, image_id: str) -> Non
     assert app.snapshot() == before
 
 
+def test_legacy_numbers_are_images_in_the_v1_world() -> None:
+    """The oldest images have numeric legacy ids (264, 959); each exists, as any well-formed id."""
+    app = CatApiApp(catalog_version=1)
+    assert is_image_id("264") and is_image_id("12") and not is_image_id("1234")
+    assert app.has_image("264") and not app.in_catalog("264")
+    assert call(app, "POST", "/votes", {"image_id": "264", "value": 1}).status == 200
+    added = call(app, "POST", "/favourites", {"image_id": "959"})
+    assert added.status == 200
+    # digits are a favourite id first, else the image's favourite
+    assert call(app, "GET", "/favourites/959").json()["image_id"] == "959"
+    assert call(app, "GET", f"/favourites/{added.json()['id']}").json()["image_id"] == "959"
+    assert call(app, "DELETE", "/favourites/959").status == 200
+    image = call(app, "GET", "/images/264")
+    assert image.status == 200 and image.json()["id"] == "264"
+    assert image.json()["url"].startswith("https://cdn2.thecatapi.com/images/264.")
+    assert call(app, "GET", "/images/Austin").status == 400
+    # the version-0 world is kept as it was: only its catalogue's ids are images
+    old = CatApiApp(catalog_version=0)
+    assert call(old, "POST", "/votes", {"image_id": "264", "value": 1}).status == 400
+    assert call(old, "GET", "/images/dv0").status == 404
+
+
 def test_the_id_rule() -> None:
     for good in ("dv0", "tu", "alp", "-8roc4viS", "tF_6-Beo_", "MTY3ODIyMQ", "a1", "x" * 9):
         assert is_image_id(good)
     assert base64_number_id(1678221) == "MTY3ODIyMQ" and is_image_id(base64_number_id(1234))
     assert is_image_id(base64_number_id(10**11)) and not is_image_id(base64_number_id(10**12))
     assert not is_image_id(base64_number_id(123)) and not is_image_id(None)
-    assert is_image_id("12345678-") and not is_image_id("123")
+    assert is_image_id("12345678-") and is_image_id("123") and not is_image_id("123456789")
     with pytest.raises(ValueError, match="image id is a legacy id"):
         image_attributes("no!")
 
@@ -285,7 +307,7 @@ def test_arrange_favourites() -> None:
     with pytest.raises(ValueError, match="in both"):
         app.arrange_favourites(["tu"], ["tu"])
     with pytest.raises(ValueError, match="image ids"):
-        app.arrange_favourites(["12"])
+        app.arrange_favourites(["1234"])
 
 
 @pytest.mark.parametrize(
@@ -296,11 +318,11 @@ def test_arrange_favourites() -> None:
         ({"favourites": ["dv0"]}, "JSON object"),
         ({"favourites_absent": "dv0"}, "list of strings"),
         ({"favourites_present": [3]}, "list of strings"),
-        ({"favourites_absent": ["123"]}, "image ids"),
+        ({"favourites_absent": ["1234"]}, "image ids"),
         ({"favourites_present": ["no!"]}, "image ids"),
         ({"favourites_absent": ["tu"], "favourites_present": ["tu"]}, "in both"),
         ({"extra_images": ["a b"]}, "extra images are"),
-        ({"extra_images": ["123"]}, "extra images are"),
+        ({"extra_images": ["1234"]}, "extra images are"),
         ({"favourites_absent": ["abc123"]}, "image ids"),
     ],
 )

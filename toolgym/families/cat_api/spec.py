@@ -103,7 +103,10 @@ SPEC = FamilySpec(
                 "9-character and 10-character base64-number ids whose attributes are the hash of "
                 "the id that every other well-formed id also follows: any well-formed id can be "
                 "favourited, voted on and removed; a task's starting favourites never collide "
-                "with what its gold adds or deletes; new test and demo splits built in this world"
+                "with what its gold adds or deletes; new test and demo splits built in this world. "
+                "Later fixes (same tasks and catalogue): the breeds and categories page with "
+                "limit and page; the oldest images' numeric legacy ids (264, 959) are images; "
+                "GET /v1/images/{image_id} answers any well-formed id"
             ),
         ),
     ),

@@ -25,6 +25,8 @@ Endpoints:
   valid key and 1..100 with one), ``page`` (0-based), ``breed_ids`` or the benchmark's alias
   ``breeds`` (an image matches if it has any), ``category_ids``, ``has_breeds`` (1/true: only
   images with breeds, 0/false: only without). A query string may start with ``?&``.
+* ``GET /v1/images/{image_id}`` (version-1 world): the image, at its original size, for any
+  well-formed id.
 * ``GET /v1/breeds``, ``GET /v1/categories``: all of them, or with ``limit`` (and ``page``,
   from 0) that page of them, as the real API pages them (``Pagination-Count`` gives the total).
 * ``GET /v1/favourites`` (``sub_id``, ``limit`` default 100, ``page``, ``order`` ASC/DESC by id),
@@ -375,6 +377,14 @@ class CatApiApp(HttpApp):
         if resource == "images" and rest == ["search"]:
             self._allow(method, "GET")
             return Response.json_body(200, self._search(request))
+        if resource == "images" and len(rest) == 1 and self.catalog.version >= 1:
+            self._allow(method, "GET")
+            image = self._image_of(rest[0])
+            if image is None:
+                raise HttpError(
+                    400, f"INVALID_IMAGE_ID - no image with id {rest[0][:40]!r} ({IMAGE_ID_RULE})"
+                )
+            return Response.json_body(200, image.as_json("full"))
         if resource in ("breeds", "categories") and not rest:
             self._allow(method, "GET")
             table = BREEDS if resource == "breeds" else CATEGORIES

@@ -6,12 +6,15 @@ The 67 real breeds with their 4-letter ids and the 7 real categories.
 so requests about images that no search returns (favourite, vote, delete a favourite) work as
 they do on the real service, whose ids come in three formats, and the rule is those formats:
 
-* a legacy id: 2 or 3 characters from ``[a-z0-9]`` (``tu``, ``dv0``);
+* a legacy id: 2 or 3 characters from ``[a-z0-9]`` (``tu``, ``dv0``, and the oldest images'
+  numbers, ``264``, ``959``);
 * a 9-character id from ``[A-Za-z0-9_-]`` (``tF_6-Beo_``, ``-8roc4viS``);
 * a newer id: a decimal number of 4 to 12 digits (no leading zero) in base64, unpadded
   (``MTY3ODIyMQ``, 10 characters, is 1678221).
 
-No id is all digits, because ``/v1/favourites/{ref}`` reads digits as a favourite id. A rule of
+Only legacy ids may be all digits; ``/v1/favourites/{ref}`` reads digits as a favourite id
+first, and as an image id when no favourite has that id. The catalogues draw no all-digit id
+(they are as they were before legacy numbers were accepted). A rule of
 formats, rather than "any short string", keeps refused what the real service refuses: a word
 such as ``Austin`` or ``kitten`` names no image, and the service answers
 ``400 INVALID_IMAGE_ID`` to it as to any other malformed id. An id's attributes (mime type, size, breeds, category, CDN url)
@@ -151,8 +154,8 @@ ID_CHARS = string.ascii_letters + string.digits + "_-"
 SHORT_ID_CHARS = string.ascii_lowercase + string.digits
 IMAGE_ID_RULE = (
     "an image id is a legacy id (2 or 3 characters from a-z and 0-9), 9 characters from A-Z, "
-    "a-z, 0-9, '_' and '-', or a 4- to 12-digit number in unpadded base64 (MTY3ODIyMQ), and "
-    "never all digits"
+    "a-z, 0-9, '_' and '-', or a 4- to 12-digit number in unpadded base64 (MTY3ODIyMQ); only "
+    "a legacy id may be all digits"
 )
 """The id rule in words, for error messages."""
 _LEGACY_OR_NINE = re.compile(r"[a-z0-9]{2,3}|[A-Za-z0-9_-]{9}")
@@ -165,9 +168,16 @@ _EXT_WEIGHTS = [0.7, 0.15, 0.15]
 def is_image_id(text: object) -> bool:
     """Whether ``text`` is a well-formed image id (see the module docstring).
 
-    >>> [is_image_id(t) for t in ("dv0", "tF_6-Beo_", "MTY3ODIyMQ", "123", "a", "Austin")]
-    [True, True, True, False, False, False]
+    >>> [is_image_id(t) for t in ("dv0", "tF_6-Beo_", "MTY3ODIyMQ", "264", "1234", "Austin")]
+    [True, True, True, True, False, False]
     """
+    if isinstance(text, str) and text.isascii() and text.isdigit():
+        return 2 <= len(text) <= 3  # a legacy number
+    return _drawable_id(text)
+
+
+def _drawable_id(text: object) -> bool:
+    """:func:`is_image_id`, all-digit legacy ids left out: the ids catalogues are drawn from."""
     if not isinstance(text, str) or text.isdigit():
         return False
     if _LEGACY_OR_NINE.fullmatch(text):
@@ -178,10 +188,12 @@ def is_image_id(text: object) -> bool:
 def is_extra_image_id(text: object) -> bool:
     """Whether ``text`` may be declared an extra image of a task (see the module docstring).
 
-    >>> [is_extra_image_id(t) for t in ("abc123", "Austin", "x", "123", "a b", "")]
-    [True, True, True, False, False, False]
+    >>> [is_extra_image_id(t) for t in ("abc123", "Austin", "x", "123", "1234", "a b", "")]
+    [True, True, True, True, False, False, False]
     """
-    return isinstance(text, str) and bool(_EXTRA.fullmatch(text)) and not text.isdigit()
+    if not isinstance(text, str) or not _EXTRA.fullmatch(text):
+        return False
+    return not text.isdigit() or is_image_id(text)
 
 
 def _is_base64_number(text: str) -> bool:
@@ -301,7 +313,7 @@ def _catalogue_ids(rng: np.random.Generator, base64_share: float) -> list[str]:
     ids = set(BENCHMARK_IMAGE_IDS)
     while len(ids) < N_IMAGES:
         new = draw_image_id(rng, base64_share=base64_share)
-        if is_image_id(new):
+        if _drawable_id(new):
             ids.add(new)
     return sorted(ids)
 

@@ -507,3 +507,32 @@ def test_hostile_masks_and_csv_uploads_get_400s(env: tuple[Any, Recording]) -> N
     upload = f"https://www.googleapis.com/upload/drive/v2/files/{book.id}?uploadType=media"
     assert app.handle(Request.build("PUT", upload, body="a" * 200_000)).status == 400
     assert not any(client.open_by_key(book.id).sheet1.get_all_values()[0])  # nothing changed
+
+
+def test_grid_properties_left_out_when_default(env: tuple[Any, Recording]) -> None:
+    """Gridlines and group-control flags: sent when set, left out when false (the default)."""
+    client, _ = env
+    sheet = client.create("Grid")
+    ws = sheet.sheet1
+    ws.hide_gridlines()
+    assert client.open_by_key(sheet.id).sheet1.is_gridlines_hidden
+    body = {
+        "requests": [
+            {
+                "updateSheetProperties": {
+                    "properties": {
+                        "sheetId": ws.id,
+                        "gridProperties": {"rowGroupControlAfter": True, "frozenRowCount": 1},
+                    },
+                    "fields": "gridProperties",
+                }
+            }
+        ]
+    }
+    sheet.batch_update(body)
+    grid = sheet.fetch_sheet_metadata()["sheets"][0]["properties"]["gridProperties"]
+    assert grid["rowGroupControlAfter"] is True and grid["frozenRowCount"] == 1
+    assert "columnGroupControlAfter" not in grid
+    ws.show_gridlines()
+    grid = sheet.fetch_sheet_metadata()["sheets"][0]["properties"]["gridProperties"]
+    assert "hideGridlines" not in grid

@@ -145,6 +145,34 @@ def test_append_finds_the_table_and_grows_the_grid() -> None:
     assert book.sheets[0].rows == 5
 
 
+def test_append_finds_the_block_that_holds_the_last_cell() -> None:
+    """As the real API: after a row ``x1, "", x3`` the table is C1 (gspread issue 537)."""
+    from toolgym.families.google_sheets.world.dimensions import values_append
+
+    book = Spreadsheet("sid", "B")
+    row = [["x1", "", "x3"]]
+    assert values_append(book, "Sheet1", row, "RAW")["updates"]["updatedRange"] == "Sheet1!A1:C1"
+    second = values_append(book, "Sheet1", row, "RAW")
+    assert second["tableRange"] == "Sheet1!C1"
+    assert second["updates"]["updatedRange"] == "Sheet1!C2:E2"
+    third = values_append(book, "Sheet1", row, "RAW")  # the indentation grows
+    assert third["tableRange"] == "Sheet1!E2" and third["updates"]["updatedRange"] == "Sheet1!E3:G3"
+    # a single cell anchors the table at that cell (gspread's table_range="A1")
+    fresh = Spreadsheet("sid", "B")
+    values_append(fresh, "Sheet1!A1", row, "RAW")
+    anchored = values_append(fresh, "Sheet1!A1", row, "RAW")
+    assert anchored["updates"]["updatedRange"] == "Sheet1!A2:C2"
+    # a header with gaps and touching rows are one table
+    other = Spreadsheet("sid", "B")
+    other.values_update("A1:C2", [["a", "b", "c"], ["1", "", "3"]], "RAW")
+    appended = values_append(other, "Sheet1", [["4", "5", "6"]], "RAW")
+    assert appended["tableRange"] == "Sheet1!A1:C2"
+    assert appended["updates"]["updatedRange"] == "Sheet1!A3:C3"
+    # an empty row, then data that starts in column B: the table is that data
+    other.values_update("B5:C5", [["p", "q"]], "RAW")
+    assert values_append(other, "Sheet1!A:C", [["r"]], "RAW")["tableRange"] == "Sheet1!B5:C5"
+
+
 def test_clear_and_shifts(book: Spreadsheet) -> None:
     from toolgym.families.google_sheets.world.dimensions import shift_columns, shift_rows
     from toolgym.families.google_sheets.world.sheet import values_clear

@@ -30,9 +30,11 @@ def values_append(
 ) -> dict[str, Any]:
     """``spreadsheets.values.append``: write after the last row of the table the range finds.
 
-    The table is the run of non-empty rows in the range's columns (the whole sheet for a sheet
-    name, the columns from it on for a single cell) that starts at the range's first row for a
-    cell, or at the first row with data otherwise, and ends at the next empty row. With
+    For a single cell, the table is the run of non-empty rows from that cell's row, in the
+    columns from it on. For a wider range (a sheet name: the whole sheet), it is the block of
+    touching non-empty cells (diagonals included) in the range's columns that holds the last
+    one, by rows then columns, as the real API finds it: after a row ``x1, "", x3`` the table is
+    ``C1`` and the new row goes to ``C2`` (gspread's ``append_row`` indentation). With
     ``majorDimension=COLUMNS`` the same is done along columns (the values are columns, written
     after the table's last column). ``INSERT_ROWS`` inserts rows for the new data,
     ``OVERWRITE`` writes over what follows; the grid grows when the data goes past its end.
@@ -49,14 +51,19 @@ def values_append(
     b_end = ref.end_row if by_columns else ref.end_col
     b1 = (ws.rows if by_columns else ws.cols) if b_end is None or single else b_end
     cells = [((c, r) if by_columns else (r, c)) for (r, c) in ws.cells]
-    filled = {a for (a, b) in cells if b0 <= b < b1 and a >= a0}
-    first = a0 if single else min(filled, default=a0)
-    last = first
-    while last in filled:
-        last += 1
+    inside = [(a, b) for (a, b) in cells if b0 <= b < b1 and a >= a0]
+    if single or not inside:
+        filled = {a for (a, b) in inside}
+        first = last = a0
+        while last in filled:
+            last += 1
+        bs = [b for (a, b) in inside if first <= a < last]
+    else:
+        found = _last_table(inside)
+        first, last = min(a for a, _ in found), max(a for a, _ in found) + 1
+        bs = [b for _, b in found]
     reply: dict[str, Any] = {"spreadsheetId": book.spreadsheet_id}
     if last > first:
-        bs = [b for (a, b) in cells if b0 <= b < b1 and first <= a < last]
         table = (
             A1Range(ws.title, min(bs), max(bs) + 1, first, last)
             if by_columns
@@ -82,6 +89,23 @@ def values_append(
         major_dimension,
     )
     return reply
+
+
+def _last_table(cells: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The cells of the block of touching cells (8 neighbours) that holds the last cell."""
+    filled = set(cells)
+    start = max(filled)
+    block = {start}
+    todo = [start]
+    while todo:
+        a, b = todo.pop()
+        for da in (-1, 0, 1):
+            for db in (-1, 0, 1):
+                near = (a + da, b + db)
+                if near in filled and near not in block:
+                    block.add(near)
+                    todo.append(near)
+    return list(block)
 
 
 def _shift(ws: Worksheet, axis: int, at: int, count: int) -> None:

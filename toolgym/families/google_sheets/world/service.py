@@ -398,6 +398,11 @@ class SheetsApp(HttpApp):
             f.strip().replace(".", "/") for f in str(spec.get("fields", "")).split(",") if f.strip()
         ]
         grid = props.get("gridProperties", {})
+        if "*" in fields:
+            fields = [f for f in fields if f != "*"] + [k for k in props if k != "sheetId"]
+        if "gridProperties" in fields:  # the whole message: each of its fields that was sent
+            fields.remove("gridProperties")
+            fields += [f"gridProperties/{k}" for k in grid]
         for name in fields:
             if name == "title":
                 ws.title = str(props.get("title", ws.title))
@@ -409,8 +414,13 @@ class SheetsApp(HttpApp):
                 ws.frozen_rows = int(grid.get("frozenRowCount", 0))
             elif name == "gridProperties/frozenColumnCount":
                 ws.frozen_cols = int(grid.get("frozenColumnCount", 0))
-            elif name == "gridProperties/hideGridlines":
-                ws.extra["hideGridlines"] = bool(grid.get("hideGridlines", False))
+            elif name in (
+                "gridProperties/hideGridlines",
+                "gridProperties/rowGroupControlAfter",
+                "gridProperties/columnGroupControlAfter",
+            ):
+                key = name.split("/")[1]
+                ws.extra[key] = bool(grid.get(key, False))
             elif name in ("hidden", "tabColor", "tabColorStyle"):
                 if (
                     name == "hidden"

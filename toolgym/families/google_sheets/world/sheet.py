@@ -83,7 +83,8 @@ class Worksheet:
     notes: dict[tuple[int, int], str] = field(default_factory=dict)
     pivots: list[dict[str, Any]] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
-    """Kept but not computed: ``hidden``, ``tabColorStyle``, ``hideGridlines``, row and column
+    """Kept but not computed: ``hidden``, ``tabColorStyle``, ``hideGridlines``,
+    ``row/columnGroupControlAfter``, row and column
     metadata and groups, data validation rules."""
 
     def properties(self) -> dict[str, Any]:
@@ -93,8 +94,9 @@ class Worksheet:
             grid["frozenRowCount"] = self.frozen_rows
         if self.frozen_cols:
             grid["frozenColumnCount"] = self.frozen_cols
-        if self.extra.get("hideGridlines"):
-            grid["hideGridlines"] = True
+        for key in ("hideGridlines", "rowGroupControlAfter", "columnGroupControlAfter"):
+            if self.extra.get(key):  # false is the default, which the API leaves out
+                grid[key] = True
         out = {
             "sheetId": self.sheet_id,
             "title": self.title,

@@ -277,7 +277,7 @@ def test_dense_and_merged_retrieval_rank_alike_ties_included() -> None:
     """A long query is scored densely and a short one by merging: the rankings are the same."""
     import numpy as np
 
-    from toolgym.families.rapid_api.retriever import ApiRetriever
+    from toolgym.simulators.tool_library.retriever import ApiRetriever
 
     rng = np.random.default_rng(3)
     vocabulary = ["hotel", "city", "weather", "flight", "music", "album", "price", "stock"]

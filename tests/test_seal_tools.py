@@ -336,7 +336,7 @@ def test_the_loader_reads_the_sample_instances_and_the_oracle_scores_one() -> No
     tools, instances = folder / "tool.jsonl", folder / "dev.jsonl"
     if not instances.exists():
         pytest.skip(f"the Seal-Tools samples {instances} are absent")
-    tasks = load_instance_tasks(tools, instances)
+    tasks = load_instance_tasks(tools, instances, offer="gold")
     assert [t.task_id for t in tasks][:2] == ["dev-easy-195", "dev-easy-196"]
     kinds = {t.task_id: t.meta["kind"] for t in tasks}
     assert len(tasks) == 10 and kinds["dev-easy-198"] == "single"
@@ -352,3 +352,27 @@ def test_the_loader_reads_the_sample_instances_and_the_oracle_scores_one() -> No
             for action in task_env(env).oracle_actions():
                 _, reward, terminated, _, info = env.step(action)
             assert terminated and reward == 1.0, (mode, task.task_id, info["error"])
+
+
+def test_sample_instances_offer_five_retrieved_tools_by_default() -> None:
+    """As Seal-Tools' prompts: five tools retrieved for the query, other tools among them."""
+    folder = samples_dir() / "sealtools"
+    tools, instances = folder / "tool.jsonl", folder / "dev.jsonl"
+    if not instances.exists():
+        pytest.skip(f"the Seal-Tools samples {instances} are absent")
+    tasks = load_instance_tasks(tools, instances)
+    gold = {t.task_id: t.tools for t in load_instance_tasks(tools, instances, offer="gold")}
+    found = 0
+    for task in tasks:
+        assert task.tools is not None and len(task.tools) == 5
+        assert len(set(task.tools)) == 5 and set(task.tools) != set(gold[task.task_id])
+        missed = task.meta["retrieval_missed"]
+        assert missed == [name for name in gold[task.task_id] if name not in task.tools]
+        found += len(gold[task.task_id]) - len(missed)
+    # BM25 finds most gold tools among 20; a miss is kept, as the benchmark keeps it
+    assert found >= 0.8 * sum(len(g) for g in gold.values())
+    env = gym.make(ENV_ID, tool_file=str(tools))
+    obs, info = env.reset(options={"task": tasks[0]})
+    assert {t["function"]["name"] for t in info["tools"]} == set(tasks[0].tools)
+    with pytest.raises(ValueError, match="offer must be one of"):
+        load_instance_tasks(tools, instances, offer="all")

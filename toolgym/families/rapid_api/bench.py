@@ -94,9 +94,9 @@ def retrieval_vs_bm25s(num_apis: int = BIG, rounds: int = 5) -> dict[str, float]
     from bm25s.tokenization import Tokenized
 
     from toolgym.families.rapid_api.functions import ApiTool
-    from toolgym.families.rapid_api.retriever import K1, ApiRetriever, B
     from toolgym.families.rapid_api.tasks.suite import SUITE
     from toolgym.families.rapid_api.toolkit import api_document, world_functions
+    from toolgym.simulators.tool_library.retriever import K1, ApiRetriever, B
 
     apis = [t for t in world_functions(0, num_apis, None, "strict") if isinstance(t, ApiTool)]
     documents = [api_document(t) for t in apis]

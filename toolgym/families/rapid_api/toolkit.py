@@ -17,12 +17,12 @@ from typing import Any
 from toolgym.families.rapid_api.backend import RapidApiBackend
 from toolgym.families.rapid_api.functions import SCHEMA_STYLES, ApiTool, library_tools
 from toolgym.families.rapid_api.language import FunctionCallLanguage
-from toolgym.families.rapid_api.retriever import ApiRetriever
 from toolgym.families.rapid_api.status import OBSERVATION_CHARS
 from toolgym.families.rapid_api.world.loaders import load_response_cache, load_toolbench_tools
 from toolgym.families.rapid_api.world.query_files import load_query_file
 from toolgym.simulators.tool_library.generator import generate_library
 from toolgym.simulators.tool_library.model import ToolLibrary
+from toolgym.simulators.tool_library.retriever import ApiRetriever
 from toolgym.simulators.tool_library.service import ResponseCache, ToolService
 from toolgym.tools.tool import ToolSet
 from toolgym.tools.toolkit import Toolkit

@@ -12,8 +12,8 @@ Splits (generated over the tools of world 0, :mod:`.generation`):
   or demo query.
 
 :func:`load_instance_tasks` reads Seal-Tools' own files (``tool.jsonl`` and an instance file
-such as ``dev.jsonl``) as tasks that offer their gold tools; play them in an env made with the
-same ``tool_file``.
+such as ``dev.jsonl``) as tasks that offer five retrieved tools, as Seal-Tools' prompts do (or
+only their gold tools, ``offer="gold"``); play them in an env made with the same ``tool_file``.
 """
 
 from toolgym.lazy import lazy_package

@@ -13,8 +13,9 @@ from toolgym.benchmarks.tasks import Task
 from toolgym.errors import TaskFileError
 from toolgym.families.seal_tools.calls import calling_text
 from toolgym.families.seal_tools.checker import KINDS, CallingListCheck, gold_calls, kind_of
-from toolgym.families.seal_tools.world import load_seal_instances, load_seal_tools
+from toolgym.families.seal_tools.world import SealTool, load_seal_instances, load_seal_tools
 from toolgym.simulators.seeding import stable_rng
+from toolgym.simulators.tool_library.retriever import ApiRetriever
 
 DATA_DIR = str(Path(__file__).resolve().parents[1] / "data")
 """The family's stored splits."""
@@ -95,29 +96,84 @@ SUITE = TaskSuite(
 )
 
 
+OFFERS = ("retrieved", "gold")
+"""How :func:`load_instance_tasks` picks the offered tools."""
+
+
+def _retriever(tools: Mapping[str, SealTool]) -> tuple[ApiRetriever, list[str]]:
+    names = list(tools)
+    documents = [
+        f"{t.api_name} {t.field.replace('/', ' ')} {t.api_description}" for t in tools.values()
+    ]
+    return ApiRetriever(documents), names
+
+
+def retrieve_tools(
+    tools: Mapping[str, SealTool], query: str, top_k: int = 5, *, index: Any = None
+) -> tuple[str, ...]:
+    """The ``top_k`` tools that best match ``query``: BM25 over name, field and description.
+
+    When fewer than ``top_k`` tools share a word with the query, the rest are tools of the best
+    hit's field, then the others, in the file's order.
+
+    Args:
+        tools: the tools, by name.
+        query: the user's query.
+        top_k: how many.
+        index: a ``(retriever, names)`` pair built once for ``tools`` (built here when ``None``).
+    """
+    retriever, names = index if index is not None else _retriever(tools)
+    found = [names[i] for i in retriever.search(query, top_k)]
+    if len(found) < top_k:  # few words matched: the best hit's field, then the file's order
+        field = tools[found[0]].field if found else None
+        rest = [n for n in names if n not in found]
+        rest.sort(key=lambda n: tools[n].field != field)
+        found += rest[: top_k - len(found)]
+    return tuple(found)
+
+
 def load_instance_tasks(
-    tool_file: str | os.PathLike[str], instance_file: str | os.PathLike[str]
+    tool_file: str | os.PathLike[str],
+    instance_file: str | os.PathLike[str],
+    *,
+    offer: str = "retrieved",
+    top_k: int = 5,
 ) -> list[Task]:
-    """Seal-Tools instances as tasks that offer their gold tools (known ones, in call order).
+    """Seal-Tools instances as tasks, offering retrieved tools as the benchmark's prompts do.
 
     Each task's id is the instance's, its prompt the query, its gold the calling list as given
-    and its ``kind`` the one its gold is (``single``, ``multiple`` or ``nested``). Play them in
-    an env over the same tools: ``gym.make("toolbench/SealTools-v0", tool_file=tool_file)``,
-    then ``env.reset(options={"task": task})``.
+    and its ``kind`` the one its gold is (``single``, ``multiple`` or ``nested``). With
+    ``offer="retrieved"`` (the default, as Seal-Tools' prompts: five retrieved tools, other
+    tools among them) a task offers the ``top_k`` tools BM25 ranks first for its query over the
+    whole tool file; gold tools the retrieval misses are not offered, as in the benchmark, and
+    are listed in ``meta["retrieval_missed"]``. With ``offer="gold"`` it offers only the gold's
+    tools, in call order (an easier tool choice). Play them in an env over the same tools:
+    ``gym.make("toolbench/SealTools-v0", tool_file=tool_file)``, then
+    ``env.reset(options={"task": task})``.
 
     Raises:
         TaskFileError: a file that cannot be read.
+        ValueError: an unknown ``offer`` or a ``top_k`` below 1.
     """
+    if offer not in OFFERS:
+        raise ValueError(f"offer must be one of {OFFERS}; got {offer!r}")
+    if isinstance(top_k, bool) or not isinstance(top_k, int) or top_k < 1:
+        raise ValueError(f"top_k must be an int of at least 1; got {top_k!r}")
     try:
         tools = load_seal_tools(tool_file)
         instances = load_seal_instances(instance_file, tools)
     except OSError as e:
         raise TaskFileError(f"cannot read Seal-Tools files: {e}") from e
+    index = _retriever(tools) if offer == "retrieved" else None
     tasks = []
     for instance in instances:
         calls = [call.to_json() for call in instance.calling]
-        offered = tuple(dict.fromkeys(c["api"] for c in calls if c["api"] in tools))
-        meta = {"kind": kind_of(calls), **instance.extra}
+        gold = tuple(dict.fromkeys(c["api"] for c in calls if c["api"] in tools))
+        meta: dict[str, Any] = {"kind": kind_of(calls), **instance.extra}
+        offered = gold
+        if index is not None:
+            offered = retrieve_tools(tools, instance.query, top_k, index=index)
+            meta["retrieval_missed"] = [name for name in gold if name not in offered]
         task = Task(instance.id, instance.query.strip(), (calling_text(calls),), meta, offered)
         tasks.append(SUITE.bind(task))
     return tasks

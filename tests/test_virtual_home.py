@@ -127,6 +127,57 @@ def test_real_plans_load_as_tasks_and_run() -> None:
     assert terminated and reward == 1.0 and info["metrics"]["strict_executable"]
 
 
+WRITTEN_PLANS = {
+    # the starting posture and clothing follow from the plan
+    "Go to bed": ["walk to bedroom", "take off shoes", "walk to bed", "lie on bed", "sleep"],
+    "Get up": ["wake up", "stand up", "walk to bathroom"],
+    "Leave the couch": ["stand up", "walk to kitchen", "find fridge", "open fridge"],
+    # a class named again in another room means that room's instance
+    "Turn on lights": [
+        "walk to living room", "find light", "switch on light",
+        "walk to bedroom", "find light", "switch on light",
+    ],
+    # what can be picked up can be pushed; a container takes a pour
+    "Change channel": [
+        "walk to living room", "find remote control", "grab remote control",
+        "push remote control",
+    ],
+    "Do laundry": [
+        "walk to bathroom", "find detergent", "grab detergent", "find washing machine",
+        "open washing machine", "pour detergent into washing machine",
+        "close washing machine", "switch on washing machine",
+    ],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("title", sorted(WRITTEN_PLANS))
+def test_written_plans_run_in_some_home(title: str, tmp_path: Path) -> None:
+    steps = "\n".join(f"Step {k}: {s}" for k, s in enumerate(WRITTEN_PLANS[title], start=1))
+    path = tmp_path / "plans.json"
+    path.write_text(json.dumps([f"Task: {title}\n{steps}"]))
+    (task,) = load_plans(path).tasks
+    failures = []
+    for home in range(HOMES):
+        house = household(0, home)
+        prepare(house, dict(task.setup["states"]))
+        result = run_steps(house, program_steps(task.gold[0]))
+        if result.ok:
+            return
+        failures.append(str(result.failure))
+    pytest.fail(f"{title} runs in no home: {failures}")
+
+
+def test_a_held_instance_is_not_what_grabbing_means() -> None:
+    house = Household(0)
+    run(house, "Agent.WalkTo(home_office)\nAgent.Find(paper)\nAgent.Grab(paper)")
+    (first,) = house.held()
+    run(house, "Agent.Find(paper)\nAgent.Grab(paper)")  # another sheet
+    assert len(house.held()) == 2 and first in house.held()
+    # a state failure on the only instance close at hand still stands
+    with pytest.raises(ActionFailed, match="is off already"):
+        run(Household(0), "Agent.WalkTo(kitchen)\nAgent.Find(stove)\nAgent.SwitchOff(stove)")
+
+
 # -- homes ---------------------------------------------------------------------------------------
 
 

@@ -85,7 +85,12 @@ SPEC = FamilySpec(
             max_episode_steps=64,
             tasks="toolgym.families.virtual_home.tasks:SUITE",
             history="initial release: the 40 actions executed in seven simulated homes, the "
-            "original's executability and LCS plus strict executability and goal checks",
+            "original's executability and LCS plus strict executability and goal checks. Later "
+            "fixes (same tasks; the reward, the original's LCS, unchanged): every VirtualHome "
+            "object name resolves; plans start in the posture and clothing they presuppose; a "
+            "class named in a room it was walked into means that room's instance, and a step on "
+            "an object in the wrong state tries another instance at hand; grabbable objects can "
+            "be pushed, containers take a pour, lights have plugs",
         ),
     ),
     prompting="toolgym.families.virtual_home.profile:PROMPTING",

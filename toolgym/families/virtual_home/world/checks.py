@@ -77,9 +77,18 @@ def need_reachable(house: Household, x: int) -> None:
     )
 
 
+class WrongState(ActionFailed):
+    """A precondition on the object's own state (on already, closed): another instance may do."""
+
+
 def need_state(house: Household, x: int, state: str, message: str) -> None:
-    """The object is in ``state`` (``message`` says what it is instead)."""
-    need(state in house.graph.nodes[x].states, "precondition", f"the {house.name(x)} {message}")
+    """The object is in ``state`` (``message`` says what it is instead).
+
+    Raises:
+        WrongState: it is not (a precondition).
+    """
+    if state not in house.graph.nodes[x].states:
+        raise WrongState("precondition", f"the {house.name(x)} {message}")
 
 
 def set_state(house: Household, x: int, drop: str, add: str) -> None:

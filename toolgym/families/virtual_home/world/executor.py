@@ -4,6 +4,9 @@
 step's objects, checks the action's preconditions in the order of the table below, and applies its
 effects; a step that fails raises :class:`ActionFailed` and changes nothing but the objects it
 placed (an object a home lacks is placed before the checks, as a plan naming it presupposes it).
+A step whose object is in the wrong state (on already, closed already) runs on another instance
+of the class when one close to the character or in its room allows it (a plan names classes,
+not instances); finding, walking to and grabbing prefer an instance the character does not hold.
 The rules are the evolving graph's; ``docs/virtual_home.md`` tables them, action by action.
 
 Two rules are this simulator's own: sitting and lying down need a free hand (a full pair of hands
@@ -52,6 +55,10 @@ POUR_TARGETS = frozenset({"hands_both", "sponge", "face"})
 PUSHABLE = frozenset({"button", "chair", "curtain"})
 
 Rule = Callable[[Household, list[int]], str]
+_LOOKING_FOR = frozenset({"WalkTo", "RunTo", "Find", "Grab"})
+"""Actions whose object is not one the character holds, when another instance exists."""
+_ALTERNATIVES = 8
+"""How many other instances of a class a failed step tries."""
 
 
 def execute(house: Household, step: Step) -> str:
@@ -61,15 +68,44 @@ def execute(house: Household, step: Step) -> str:
         ActionFailed: an unknown object, an object the action does not take, or a precondition
             that does not hold (the message names it).
     """
-    ids = [house.resolve(name) for name in step.objects]
+    avoid_held = step.action.name in _LOOKING_FOR
+    ids = [house.resolve(name, avoid_held=avoid_held) for name in step.objects]
     checks.need(
         CHARACTER not in ids,
         "not_allowed",
         f"{step.action.qualname} acts on objects; the character is the one acting",
     )
-    message = RULES[step.action.name](house, ids)
+    rule = RULES[step.action.name]
+    try:
+        message = rule(house, ids)
+    except checks.WrongState as error:
+        ids, message = _another_instance(house, step, ids, error)
     house.graph.history.append((step.action.name, *(house.name(i) for i in ids)))
     return message
+
+
+def _another_instance(
+    house: Household, step: Step, ids: list[int], error: ActionFailed
+) -> tuple[list[int], str]:
+    """Run the step on another instance of its first object's class, close or in the room.
+
+    A plan names classes, not instances: "switch on light" in a room whose light is on already
+    may mean another light, "open drawer" another drawer. The first
+    other instance, in :meth:`Household.ranked` order, for which the step runs is taken; when
+    none does, the first instance's failure stands.
+    """
+    room = house.room
+    for other in house.ranked(step.objects[0])[:_ALTERNATIVES]:
+        if other == ids[0] or not (house.close(other) or house.graph.room_of(other) == room):
+            continue
+        trial = [other, *ids[1:]]
+        if CHARACTER in trial:
+            continue
+        try:
+            return trial, RULES[step.action.name](house, trial)
+        except ActionFailed:
+            continue
+    raise error
 
 
 # -- checks ------------------------------------------------------------------------------------
@@ -360,7 +396,8 @@ def _greet(house: Household, ids: list[int]) -> str:
 def _pour(house: Household, ids: list[int]) -> str:
     x, y = ids
     checks.need_property(house, x, "POURABLE DRINKABLE", "something to pour")
-    checks.need_property(house, y, "RECIPIENT", "something to pour into", POUR_TARGETS)
+    # a container takes a pour as a recipient does (detergent into the washing machine)
+    checks.need_property(house, y, "RECIPIENT CONTAINERS", "something to pour into", POUR_TARGETS)
     checks.need(x != y, "precondition", f"the {house.name(x)} cannot be poured into itself")
     checks.need_holding(house, x)
     checks.need_close(house, y)
@@ -371,7 +408,8 @@ def _pour(house: Household, ids: list[int]) -> str:
 def _move(verb: str) -> Rule:
     def rule(house: Household, ids: list[int]) -> str:
         (x,) = ids
-        checks.need_property(house, x, "MOVABLE", "something that moves", PUSHABLE)
+        # what can be picked up can be pushed or pulled too (a remote control, a book)
+        checks.need_property(house, x, "MOVABLE GRABBABLE", "something that moves", PUSHABLE)
         checks.need_close(house, x)
         checks.need_reachable(house, x)
         checks.need_free_hand(house, f"{verb}ing")

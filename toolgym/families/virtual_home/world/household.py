@@ -15,7 +15,7 @@ ceiling of its room are always close.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from toolgym.families.virtual_home.world.classes import CLASSES, ROOMS, canonical
@@ -156,12 +156,15 @@ class Household:
             raise ActionFailed("unknown_object", f"there is no object called {shown!r} in homes")
         return cls
 
-    def resolve(self, name: str) -> int:
+    def resolve(self, name: str, *, avoid_held: bool = False) -> int:
         """The object ``name`` means here, placing one if the home has none.
 
         The instance the character holds wins, then the one the program is bound to (see
         :meth:`bind`), then one close to the character, then one in its room, then the first of
-        the home; a room the home lacks resolves to its stand-in.
+        the home; a room the home lacks resolves to its stand-in. Once the program has walked
+        into a room by name, an instance in that room wins over a bound one elsewhere ("walk to
+        the bedroom, switch on the light" means the bedroom's light). With ``avoid_held`` (finding
+        or grabbing: what the character holds is not what it looks for), held instances come last.
 
         Raises:
             ActionFailed: ``unknown_object`` for a name of no class.
@@ -172,18 +175,36 @@ class Household:
         candidates = self.graph.of_class(cls)
         if not candidates:
             return self.place(cls)
+        return min(candidates, key=self._preference(cls, avoid_held))
+
+    def ranked(self, name: str) -> list[int]:
+        """The instances ``name`` may mean here, best first (:meth:`resolve`'s order)."""
+        cls = self.class_of(name)
+        if cls in ROOMS:
+            return [self._room(cls)]
+        return sorted(self.graph.of_class(cls), key=self._preference(cls))
+
+    def _preference(
+        self, cls: str, avoid_held: bool = False
+    ) -> Callable[[int], tuple[bool, bool, bool, bool, int]]:
         bound = self.graph.bound.get(cls)
         room = self.room
-        return min(
-            candidates,
-            key=lambda i: (
-                not self.holding(i),
-                i != bound,
-                not self.close(i),
-                self.graph.room_of(i) != room,
-                i,
-            ),
+        if bound is not None and self._entered_room() == room != self.graph.room_of(bound):
+            bound = None  # the program walked into this room: its own instance is meant
+        return lambda i: (
+            self.holding(i) == avoid_held,
+            i != bound,
+            not self.close(i),
+            self.graph.room_of(i) != room,
+            i,
         )
+
+    def _entered_room(self) -> int | None:
+        """The room the last walk to a room by name went to, if any."""
+        for action, *names in reversed(self.graph.history):
+            if action in ("WalkTo", "RunTo", "Find") and names and names[0] in ROOMS:
+                return self._room(names[0])
+        return None
 
     def bind(self, names: Sequence[str]) -> None:
         """Bind each class a whole program names to the instance that suits the program best.

@@ -6,7 +6,8 @@ executor does. :func:`presupposed_states` reads what a plan takes for granted ab
 switching a lamp off was written in a home where the lamp was on), and :func:`prepare` makes the
 home so before the plan runs. It only looks at the first step that touches an object's state:
 switching off presupposes on, closing presupposes open, opening closed, plugging in unplugged
-(and the other way round).
+(and the other way round), taking clothes off that they are worn; and the first posture step
+says how the character starts: standing up presupposes sitting, waking up or sleeping lying.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from toolgym.families.virtual_home.world.executor import execute
+from toolgym.families.virtual_home.world.graph import CHARACTER
 from toolgym.families.virtual_home.world.household import ActionFailed, Household
 from toolgym.families.virtual_home.world.script import Step
 
@@ -27,6 +29,13 @@ _PRESUPPOSES: dict[str, tuple[str, str]] = {
     "PlugOut": ("PLUGGED_IN", "PLUGGED_OUT"),
 }
 """Action → (the state it presupposes, the state it replaces)."""
+
+_POSTURES = {"StandUp": "SITTING", "WakeUp": "LYING", "Sleep": "LYING", "SitOn": "", "LieOn": ""}
+"""Posture action → the character's posture it presupposes when it is the plan's first ("": none)."""
+
+CHARACTER_CLASS = "character"
+WORN = "WORN"
+"""The presupposed state of clothes a plan takes off before it puts them on."""
 
 
 @dataclass
@@ -78,14 +87,26 @@ def presupposed_states(steps: Sequence[Step]) -> dict[str, str]:
     >>> from toolgym.families.virtual_home.world.script import from_phrase
     >>> presupposed_states([from_phrase("switch off floor lamp"), from_phrase("close fridge")])
     {'floor_lamp': 'ON', 'fridge': 'OPEN'}
+    >>> presupposed_states([from_phrase("stand up"), from_phrase("take off shoes")])
+    {'character': 'SITTING', 'shoes': 'WORN'}
     """
     found: dict[str, str] = {}
-    touched: set[str] = set()
+    touched: set[object] = set()
+    posture_seen = False
     for step in steps:
+        name = step.action.name
+        if name in _POSTURES and not posture_seen:
+            posture_seen = True
+            if _POSTURES[name]:
+                found[CHARACTER_CLASS] = _POSTURES[name]
         if not step.objects:
             continue
         obj = step.objects[0]
-        rule = _PRESUPPOSES.get(step.action.name)
+        if name in ("TakeOff", "PutOn") and ("wear", obj) not in touched:
+            touched.add(("wear", obj))
+            if name == "TakeOff":
+                found[obj] = WORN
+        rule = _PRESUPPOSES.get(name)
         if rule is not None and obj not in touched:
             found[obj] = rule[0]
         if rule is not None:
@@ -116,7 +137,16 @@ def prepare(house: Household, states: dict[str, str]) -> None:
             cls = house.class_of(name)
         except ActionFailed:
             continue
+        if cls == CHARACTER_CLASS:
+            if state in ("SITTING", "LYING"):
+                character = house.graph.nodes[CHARACTER]
+                character.states.difference_update(("SITTING", "LYING"))
+                character.states.add(state)
+            continue
         ids = house.graph.of_class(cls) or [house.place(cls)]
+        if state == WORN:
+            _wear(house, house.resolve(cls))
+            continue
         for node_id in ids:
             node = house.graph.nodes[node_id]
             node.states.discard(_OPPOSITE.get(state, ""))
@@ -125,3 +155,12 @@ def prepare(house: Household, states: dict[str, str]) -> None:
                 node.states.discard("PLUGGED_OUT")
                 if "HAS_PLUG" in node.properties:
                     node.states.add("PLUGGED_IN")
+
+
+def _wear(house: Household, node_id: int) -> None:
+    """Put clothes on the character, from wherever they are, before a plan starts."""
+    g = house.graph
+    g.remove_from(node_id, ("ON", "INSIDE", "CLOSE"))
+    g.remove_to(node_id, ("CLOSE", "ON"))
+    g.add_edge(node_id, "ON", CHARACTER)
+    g.add_edge(node_id, "INSIDE", house.room)

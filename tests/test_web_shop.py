@@ -435,3 +435,104 @@ def test_an_inline_task_that_names_no_goal_is_refused_not_scored() -> None:
     task = {"prompt": "i want a red dress under 30 dollars", "completion": ["search[red dress]"]}
     with pytest.raises(TaskFileError, match="names its goal"):
         env.reset(options={"task": task})
+
+
+def _webshop_files(folder: Path) -> dict[str, Path]:
+    """Three products in WebShop's own file formats, with human instructions for each."""
+
+    def record(asin: str, name: str, price: str, options: dict[str, list[str]]) -> dict:
+        return {
+            "asin": asin,
+            "name": name,
+            "full_description": f"{name}.",
+            "small_description": [name.lower()],
+            "pricing": price,
+            "customization_options": {
+                group: [{"value": v} for v in values] for group, values in options.items()
+            },
+            "category": "beauty",
+            "query": name.split()[-1].lower(),
+            "product_category": "Beauty & Personal Care",
+        }
+
+    items = [
+        record("B000000001", "Mitchum Men Anti-Perspirant Stick", "$7.99",
+               {"size": ["2.7 ounce", "3.4 ounce"]}),
+        record("B000000002", "Sugar Free Chocolate Hard Candy", "$12.50 - $20.00",
+               {"size": ["1 pound", "4 pound"]}),
+        record("B000000003", "Blackout Curtains for Living Room", "$25.00",
+               {"color": ["white", "navy"], "size": ["w52 x l54", "w52 x l84"]}),
+    ]  # fmt: skip
+    attributes = {
+        "B000000001": {"attributes": ["long lasting"], "instruction": "i want a deodorant stick",
+                       "instruction_attributes": ["long lasting"]},
+        "B000000002": {"attributes": ["sugar free"], "instruction": "i want sugar free candy",
+                       "instruction_attributes": ["sugar free"]},
+        "B000000003": {"attributes": ["blackout"], "instruction": "i need blackout curtains",
+                       "instruction_attributes": ["blackout"]},
+    }  # fmt: skip
+    human = {
+        "B000000001": [{"instruction": "i want a 2.7 ounce mitchum men anti-perspirant stick.",
+                        "instruction_attributes": ["long lasting"],
+                        "instruction_options": ["2.7 ounce"]}],
+        "B000000002": [{"instruction": "i would like a 4 pound bag of sugar free hard candy",
+                        "instruction_attributes": ["sugar free"],
+                        "instruction_options": ["4 pound"]},
+                       {"instruction": "no attributes: WebShop skips it",
+                        "instruction_attributes": [], "instruction_options": []}],
+        "B000000003": [{"instruction": "i need white blackout curtains in size w52 x l54",
+                        "instruction_attributes": ["blackout"],
+                        "instruction_options": ["white", "w52 x l54"]}],
+    }  # fmt: skip
+    order = ["i need white blackout curtains in size w52 x l54", "not one of the goals"]
+    paths = {}
+    for name, data in (
+        ("items_shuffle.json", items),
+        ("items_ins_v2.json", attributes),
+        ("items_human_ins.json", human),
+        ("human_goals.json", order),
+    ):
+        paths[name] = folder / name
+        paths[name].write_text(json.dumps(data))
+    return paths
+
+
+def test_webshop_files_play_their_human_and_synthetic_goals(tmp_path: Path) -> None:
+    from toolgym.errors import ToolgymError
+    from toolgym.families.web_shop.tasks.files import load_goal_tasks
+
+    files = _webshop_files(tmp_path)
+    products, attributes = str(files["items_shuffle.json"]), str(files["items_ins_v2.json"])
+    human = load_goal_tasks(products, attributes, human_file=files["items_human_ins.json"])
+    assert [t.meta["asin"] for t in human] == ["B000000001", "B000000002", "B000000003"]
+    assert human[0].instruction.startswith("i want a 2.7 ounce mitchum men anti-perspirant stick,")
+    env = gym.make("toolbench/WebShop-v1", product_file=products, attribute_file=attributes)
+    for task in human:
+        assert task.meta["expert"]
+        env.reset(options={"task": task})
+        for action in task_env(env).oracle_actions():
+            _, reward, terminated, _, _ = env.step(action)
+        assert terminated and reward == 1.0, task.instruction
+    # the wrong option is a lower reward, as WebShop scores it
+    env.reset(options={"task": human[2]})
+    for action in (
+        "search[blackout curtains]",
+        "click[b000000003]",
+        "click[navy]",
+        "click[buy now]",
+    ):
+        _, reward, terminated, _, _ = env.step(action)
+    assert terminated and 0.0 < reward < 1.0
+    # human_goals.json picks and orders them
+    picked = load_goal_tasks(
+        products, attributes, human_file=files["items_human_ins.json"],
+        instruction_file=files["human_goals.json"],
+    )  # fmt: skip
+    assert [t.meta["asin"] for t in picked] == ["B000000003"]
+    synthetic = load_goal_tasks(products, attributes, goals="synthetic")
+    assert len(synthetic) == 2 + 2 + 4  # one goal per option combination
+    # the stored splits belong to the generated catalog, not to these files
+    with pytest.raises(ToolgymError, match="world made from your files"):
+        env.reset()
+    with pytest.raises(ToolgymError, match="items_human_ins"):
+        load_goal_tasks(products, attributes)

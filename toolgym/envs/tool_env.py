@@ -142,6 +142,9 @@ class ToolEnv(gym.Env[str, str]):
             self._tasks = TaskSet(
                 [self.suite.bind(t) for t in loaded.values()], loaded.name, loaded.issues
             )
+        elif self.toolkit.user_world:
+            self.split = "user"  # the stored splits belong to the generated world, not this one
+            self._tasks = TaskSet([], f"{self.env_id} over the given files")
         else:
             check_choice("split", split, self.suite.all_splits)
             self.split = split
@@ -376,6 +379,11 @@ class ToolEnv(gym.Env[str, str]):
             task = self.get_task(options["task_id"])
         elif self._tasks is None:
             task = self.suite.sample_train_task(self.np_random, self.world_seed)
+        elif not self._tasks:
+            raise ToolgymError(
+                f"{self.env_id} plays a world made from your files, which no stored or generated "
+                "task belongs to: give a task_file, or a task with reset(options={'task': ...})"
+            )
         else:
             task = self._tasks[self._tasks.ids[int(self.np_random.integers(len(self._tasks)))]]
         self._task = None  # until the new episode is set up (a bad inline gold raises below)

@@ -29,6 +29,10 @@ class Toolkit(ABC):
     """
 
     tools: ToolSet
+    user_world: bool = False
+    """Whether the world comes from the user's files (a ToolBench library, WebShop's products)
+    rather than from the seed: the stored splits and the generated train tasks do not belong
+    to it, and an env over it plays a task file's tasks or tasks given at reset."""
 
     def __init__(self, world_seed: int = 0) -> None:
         if not isinstance(world_seed, int) or isinstance(world_seed, bool) or world_seed < 0:

@@ -116,6 +116,7 @@ class RapidApiToolkit(Toolkit):
             )
         self.num_apis = num_apis
         self.library_dir = None if library is None else str(library)
+        self.user_world = library is not None
         self.observation_chars = observation_chars
         self._key = (world_seed, num_apis, self.library_dir)
         self.library = world_library(*self._key)

@@ -39,6 +39,7 @@ class SealToolsToolkit(Toolkit):
     def __init__(self, world_seed: int = 0, *, tool_file: str | os.PathLike[str] | None = None):
         super().__init__(world_seed)
         self.tool_file = None if tool_file is None else str(tool_file)
+        self.user_world = tool_file is not None
         self.world = generated_world(world_seed) if tool_file is None else file_world(tool_file)
 
     @property

@@ -60,7 +60,10 @@ the 200 shortest in ``-v1``, ``"train"``: unlimited goals), ``action_mode``
 (``"call"``/``"program"``), ``task_file`` (a JSONL task file), ``reward_type``
 (``"reward"``/``"success"``), ``num_products`` (catalog size, default 1,000), ``observation``
 (``"simple"``/``"rich"``), ``world_seed`` (seed of the catalog: the ``test`` and ``demo`` splits
-belong to world 0), ``render_mode`` (``None``/``"ansi"``).
+belong to world 0), ``product_file`` and ``attribute_file`` (WebShop's ``items_shuffle*.json``
+and ``items_ins_v2*.json``: the shop is theirs, and its tasks come from
+:func:`toolgym.families.web_shop.tasks.files.load_goal_tasks` or a task file),
+``render_mode`` (``None``/``"ansi"``).
 
 """
 

@@ -83,6 +83,9 @@ class WebShopToolkit(Toolkit):
         world_seed: seed of the catalog.
         num_products: products in the catalog (default 1,000).
         observation: ``"simple"`` (WebShop's ``[SEP]`` text) or ``"rich"``.
+        product_file: WebShop's ``items_shuffle*.json``: its products make the shop instead
+            (play them with :func:`toolgym.families.web_shop.tasks.files.load_goal_tasks`).
+        attribute_file: WebShop's ``items_ins_v2*.json`` for those products.
     """
 
     name = "web_shop"
@@ -93,19 +96,30 @@ class WebShopToolkit(Toolkit):
         *,
         num_products: int = DEFAULT_PRODUCTS,
         observation: str = "simple",
+        product_file: str | None = None,
+        attribute_file: str | None = None,
     ) -> None:
         super().__init__(world_seed)
         if not isinstance(num_products, int) or isinstance(num_products, bool) or num_products < 10:
             raise ValueError(f"num_products must be an int of at least 10; got {num_products!r}")
         if observation not in ("simple", "rich"):
             raise ValueError(f"observation must be 'simple' or 'rich'; got {observation!r}")
+        if attribute_file is not None and product_file is None:
+            raise ValueError("attribute_file needs the product_file it describes")
         self.num_products = num_products
         self.rich = observation == "rich"
         self.tools = TOOLS
+        self.product_file = None if product_file is None else str(product_file)
+        self.user_world = product_file is not None
+        self.attribute_file = None if attribute_file is None else str(attribute_file)
 
     @property
     def shop(self) -> Shop:
-        """The shop (built on first use)."""
+        """The shop (built on first use): WebShop's own files when given, else generated."""
+        if self.product_file is not None:
+            from toolgym.families.web_shop.tasks.files import file_shop
+
+            return file_shop(self.product_file, self.attribute_file, self.world_seed)
         return shop_for(self.world_seed, self.num_products)
 
     def language(self) -> WebActionLanguage:

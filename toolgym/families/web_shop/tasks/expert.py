@@ -91,7 +91,11 @@ def play(shop: Shop, goal: GoalSpec, inspect: bool | None = None) -> Trajectory:
     if inspect:
         act(f"click[{'features' if product.bullet_points else 'description'}]")
         act("click[< prev]")
-    for value in goal.goal_options.values():
-        act(f"click[{value}]")
+    wanted = list(goal.goal_options.values())
+    if not wanted:  # a human goal names option values without their groups
+        offered = {v for values in product.options.values() for v in values}
+        wanted = [v for v in goal.goal.options if isinstance(v, str) and v.lower() in offered]
+    for value in wanted:
+        act(f"click[{value.lower()}]")
     act("click[buy now]")
     return Trajectory(tuple(actions), tuple(observations))

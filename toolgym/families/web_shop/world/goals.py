@@ -58,7 +58,13 @@ class GoalSpec:
             "goal_options": dict(self.goal_options),
             "price_upper": g.price_upper,
             "nouns": None if g.nouns is None else list(g.nouns),
+            **self._option_values(),
         }
+
+    def _option_values(self) -> dict[str, list[str]]:
+        """A human goal's options, values without group names, as ``{"option_values": [...]}``."""
+        values = [o for o in self.goal.options if not isinstance(o, tuple | list)]
+        return {"option_values": [str(v) for v in values]} if values else {}
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> GoalSpec:
@@ -70,7 +76,9 @@ class GoalSpec:
             query=str(data["query"]),
             product_category=str(data["product_category"]),
             attributes=tuple(str(a) for a in data["attributes"]),
-            options=tuple(options.items()),
+            options=tuple(options.items())
+            if "option_values" not in data
+            else tuple(str(v) for v in data["option_values"]),
             price_upper=float(data["price_upper"]),
             nouns=None if nouns is None else tuple(str(n) for n in nouns),
         )

@@ -536,3 +536,23 @@ def test_grid_properties_left_out_when_default(env: tuple[Any, Recording]) -> No
     ws.show_gridlines()
     grid = sheet.fetch_sheet_metadata()["sheets"][0]["properties"]["gridProperties"]
     assert "hideGridlines" not in grid
+
+
+def test_batch_update_totals_count_each_cell_once(env: tuple[Any, Recording]) -> None:
+    """Totals are over the whole request: rows, columns and cells written, once each."""
+    client, _ = env
+    sheet = client.create("Totals")
+    sheet.add_worksheet("Other", 10, 5)
+    reply = sheet.values_batch_update(
+        {
+            "valueInputOption": "RAW",
+            "data": [
+                {"range": "Sheet1!A1:B2", "values": [["a", "b"], ["c", "d"]]},
+                {"range": "Sheet1!B2:C2", "values": [["e", "f"]]},  # B2 again
+                {"range": "Other!A1", "values": [[None, None]]},  # nulls write nothing
+            ],
+        }
+    )
+    assert reply["totalUpdatedCells"] == 5 and reply["totalUpdatedRows"] == 2
+    assert reply["totalUpdatedColumns"] == 3 and reply["totalUpdatedSheets"] == 1
+    assert [r["updatedCells"] for r in reply["responses"]][:2] == [4, 2]

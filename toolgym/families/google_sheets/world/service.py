@@ -36,6 +36,7 @@ from toolgym.families.google_sheets.world.sheet import (
     Spreadsheet,
     Worksheet,
     bad_request,
+    oriented_rows,
     values_clear,
 )
 from toolgym.families.google_sheets.world.state import MAX_GRID_CELLS, book_from_data, book_to_data
@@ -238,12 +239,7 @@ class SheetsApp(HttpApp):
                 ]
                 return {
                     "spreadsheetId": book.spreadsheet_id,
-                    "totalUpdatedRows": sum(r["updatedRows"] for r in replies),
-                    "totalUpdatedColumns": sum(r["updatedColumns"] for r in replies),
-                    "totalUpdatedCells": sum(r["updatedCells"] for r in replies),
-                    "totalUpdatedSheets": len(
-                        {r["updatedRange"].rsplit("!", 1)[0] for r in replies}
-                    ),
+                    **_totals(book, body.get("data", [])),
                     "responses": replies,
                 }
             if action == "batchClear" and request.method == "POST":
@@ -488,3 +484,26 @@ def _with_values(
             params.get("responseDateTimeRenderOption", "SERIAL_NUMBER"),
         )
     return reply
+
+
+def _totals(book: Spreadsheet, data: list[dict[str, Any]]) -> dict[str, int]:
+    """``values:batchUpdate``'s totals, as the API defines them over the whole request.
+
+    The rows, columns and cells where at least one cell was written (a null writes nothing;
+    ranges that overlap count once), and the sheets where at least one cell was.
+    """
+    cells: set[tuple[int, int, int]] = set()
+    for entry in data:
+        rows = oriented_rows(entry.get("values", []), entry.get("majorDimension"))
+        ws, ref = book.resolve(entry["range"])
+        r0, c0 = ref.start_row or 0, ref.start_col or 0
+        for i, row in enumerate(rows):
+            cells.update(
+                (ws.sheet_id, r0 + i, c0 + j) for j, item in enumerate(row) if item is not None
+            )
+    return {
+        "totalUpdatedRows": len({(s, r) for s, r, _ in cells}),
+        "totalUpdatedColumns": len({(s, c) for s, _, c in cells}),
+        "totalUpdatedCells": len(cells),
+        "totalUpdatedSheets": len({s for s, _, _ in cells}),
+    }

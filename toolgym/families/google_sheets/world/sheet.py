@@ -404,10 +404,7 @@ class Spreadsheet:
                 "Invalid valueInputOption: expected RAW or USER_ENTERED; "
                 f"got {value_input_option!r}"
             )
-        rows = rows_of(values)
-        if (major_dimension or "ROWS") == "COLUMNS":
-            width = max((len(r) for r in rows), default=0)
-            rows = [[r[i] if i < len(r) else None for r in rows] for i in range(width)]
+        rows = oriented_rows(values, major_dimension)
         ws, ref = self.resolve(text)
         r0, c0 = ref.start_row or 0, ref.start_col or 0
         height, width = len(rows), max((len(r) for r in rows), default=0)
@@ -483,6 +480,15 @@ def rows_of(values: Any) -> list[list[Entered]]:
             if isinstance(item, float) and not math.isfinite(item):
                 raise bad_request("Invalid values: NaN and infinite numbers cannot be written")
     return values
+
+
+def oriented_rows(values: Any, major_dimension: str | None) -> list[list[Any]]:
+    """A request's values as rows (``majorDimension=COLUMNS`` lists columns: transposed)."""
+    rows = rows_of(values)
+    if (major_dimension or "ROWS") == "COLUMNS":
+        width = max((len(r) for r in rows), default=0)
+        rows = [[r[i] if i < len(r) else None for r in rows] for i in range(width)]
+    return rows
 
 
 def values_clear(book: Spreadsheet, text: str) -> dict[str, Any]:

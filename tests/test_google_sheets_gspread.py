@@ -556,3 +556,23 @@ def test_batch_update_totals_count_each_cell_once(env: tuple[Any, Recording]) ->
     assert reply["totalUpdatedCells"] == 5 and reply["totalUpdatedRows"] == 2
     assert reply["totalUpdatedColumns"] == 3 and reply["totalUpdatedSheets"] == 1
     assert [r["updatedCells"] for r in reply["responses"]][:2] == [4, 2]
+
+
+def test_error_bodies_carry_what_the_api_sends(env: tuple[Any, Recording]) -> None:
+    """A bad value names its field (``BadRequest``); Drive's 404 is its own older form."""
+    client, _ = env
+    sheet = client.create("Errors")
+    with pytest.raises(gspread.exceptions.APIError) as caught:
+        sheet.values_update("Sheet1!A1", {"valueInputOption": "RAW"}, {"values": "x"})
+    error = caught.value.response.json()["error"]
+    assert error["status"] == "INVALID_ARGUMENT"
+    (detail,) = error["details"]
+    assert detail["@type"] == "type.googleapis.com/google.rpc.BadRequest"
+    assert detail["fieldViolations"][0]["field"] == "data.values"
+    with pytest.raises(gspread.exceptions.APIError) as caught:
+        client.del_spreadsheet("missing-id")
+    error = caught.value.response.json()["error"]
+    assert caught.value.code == 404 and error["message"] == "File not found: missing-id."
+    assert error["errors"][0]["reason"] == "notFound" and "status" not in error
+    with pytest.raises(gspread.SpreadsheetNotFound):  # Sheets' own 404 is unchanged
+        client.open_by_key("missing-id")

@@ -88,7 +88,10 @@ SPEC = FamilySpec(
                 "initial release. Unlike the original (a UR5e arm whose gripper runs in a "
                 "background thread, so runs differ; helpers written by a model on the fly), the "
                 "scene is stepped only by the environment with a kinematic gripper, and the "
-                "helpers and parsers are fixed functions; the diagonal-line check is fixed"
+                "helpers and parsers are fixed functions; the diagonal-line check is fixed. "
+                "Task draws differ in two templates: SI_4's bowls take the blocks' colours "
+                "(the original draws them independently) and SI_5 always has a block to move "
+                "(the original sometimes has none)"
             ),
         ),
     ),

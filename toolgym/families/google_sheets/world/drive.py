@@ -43,8 +43,21 @@ MAX_COMMENT_CHARS = 30_000
 
 
 def not_found() -> SheetsError:
-    """Drive's and Sheets' 404."""
+    """Sheets' 404 (and any path neither API has)."""
     return SheetsError(404, "NOT_FOUND", "Requested entity was not found.")
+
+
+def file_not_found(file_id: str) -> SheetsError:
+    """Drive v3's 404 for a file id: its message and its older ``errors`` form, no status."""
+    message = f"File not found: {file_id[:100]}."
+    reason = {
+        "message": message,
+        "domain": "global",
+        "reason": "notFound",
+        "location": "fileId",
+        "locationType": "parameter",
+    }
+    return SheetsError(404, "", message, errors=[reason])
 
 
 def drive_file(book: Spreadsheet) -> dict[str, Any]:
@@ -79,7 +92,7 @@ def files(app: SheetsApp, request: Request, rest: str) -> Response:
     file_id, _, sub = rest.partition("/")
     book = app.books.get(unquote(file_id))
     if book is None:
-        raise not_found()
+        raise file_not_found(unquote(file_id))
     if sub == "copy" and request.method == "POST":
         return Response.json_body(200, drive_fields(drive_file(_copy(app, book, request)), fields))
     if sub == "export" and request.method == "GET":
@@ -134,7 +147,7 @@ def import_csv(app: SheetsApp, request: Request, file_id: str) -> Response:
     """``upload/drive/v2/files/{id}``: the CSV replaces the first sheet; other sheets go."""
     book = app.books.get(unquote(file_id))
     if book is None:
-        raise not_found()
+        raise file_not_found(unquote(file_id))
     if request.method != "PUT":
         raise SheetsError(405, "METHOD_NOT_ALLOWED", "Method not allowed")
     try:

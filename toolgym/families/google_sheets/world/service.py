@@ -37,6 +37,7 @@ from toolgym.families.google_sheets.world.sheet import (
     Worksheet,
     bad_request,
     oriented_rows,
+    quota_exceeded,
     values_clear,
 )
 from toolgym.families.google_sheets.world.state import MAX_GRID_CELLS, book_from_data, book_to_data
@@ -117,10 +118,9 @@ class SheetsApp(HttpApp):
                 deleting one makes room).
         """
         if len(self.books) >= MAX_SPREADSHEETS:
-            raise SheetsError(
-                429,
-                "RESOURCE_EXHAUSTED",
+            raise quota_exceeded(
                 f"This service holds at most {MAX_SPREADSHEETS} spreadsheets; delete one first.",
+                "sheets.googleapis.com/spreadsheets",
             )
         book = Spreadsheet(self.new_id(), title)
         self._clock += 1

@@ -48,15 +48,56 @@ Entered = float | int | str | bool | Formula | None
 
 
 class SheetsError(Exception):
-    """An error answer of the API: HTTP status, status name and message."""
+    """An error answer of the API: HTTP status, status name, message and what else it sends.
 
-    def __init__(self, code: int, status: str, message: str) -> None:
+    Args:
+        code: the HTTP status.
+        status: the status name (``INVALID_ARGUMENT``).
+        message: the message.
+        details: ``error.details`` (``google.rpc`` messages), when the API sends them.
+        errors: Drive v3's ``error.errors`` list (its older error form), when it sends one.
+    """
+
+    def __init__(
+        self,
+        code: int,
+        status: str,
+        message: str,
+        details: list[dict[str, Any]] | None = None,
+        errors: list[dict[str, Any]] | None = None,
+    ) -> None:
         super().__init__(message)
         self.code, self.status, self.message = code, status, message
+        self.details, self.errors = details, errors
 
     def body(self) -> dict[str, Any]:
         """The API's error body."""
-        return {"error": {"code": self.code, "message": self.message, "status": self.status}}
+        error: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.errors is not None:
+            error["errors"] = self.errors
+        if self.status:
+            error["status"] = self.status
+        if self.details is not None:
+            error["details"] = self.details
+        return {"error": error}
+
+
+def field_violation(field: str, message: str) -> SheetsError:
+    """A 400 for a value the request's JSON cannot hold where it is, with its ``BadRequest``."""
+    violation = {"field": field, "description": message}
+    detail = {"@type": "type.googleapis.com/google.rpc.BadRequest", "fieldViolations": [violation]}
+    return SheetsError(400, "INVALID_ARGUMENT", message, [detail])
+
+
+def quota_exceeded(message: str, metric: str) -> SheetsError:
+    """A 429 ``RESOURCE_EXHAUSTED`` with the ``ErrorInfo`` the API sends with it."""
+    detail = {
+        "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+        "reason": "RATE_LIMIT_EXCEEDED",
+        "domain": "googleapis.com",
+        "metadata": {"service": "sheets.googleapis.com", "quota_metric": metric},
+    }
+    return SheetsError(429, "RESOURCE_EXHAUSTED", message, [detail])
 
 
 def bad_request(message: str) -> SheetsError:
@@ -469,9 +510,10 @@ def _raw(value: Any) -> Entered:
 def rows_of(values: Any) -> list[list[Entered]]:
     """The rows of a request's ``values`` (400, as the API answers, for anything else)."""
     if not isinstance(values, list) or not all(isinstance(r, list) for r in values):
-        raise bad_request(
+        raise field_violation(
+            "data.values",
             "Invalid value at 'data.values' (type.googleapis.com/google.protobuf.ListValue), \""
-            f'{values}"'
+            f'{str(values)[:200]}"',
         )
     for row in values:
         for item in row:

@@ -341,6 +341,13 @@ def test_query_file_ids_flow_from_listings_to_later_calls(tmp_path: Path) -> Non
             "api_list": [details],
             "relevant APIs": [["Hotels Hub", "Hotel Details"]],
         },
+        # nothing offered lists hotels: the documented id is the only one to pass
+        {
+            "query": "Show me the details of a hotel.",
+            "query_id": 4,
+            "api_list": [details],
+            "relevant APIs": [["Hotels Hub", "Hotel Details"]],
+        },
     ]
     path = tmp_path / "G3_query.json"
     path.write_text(json.dumps(queries, indent=4))
@@ -362,7 +369,8 @@ def test_query_file_ids_flow_from_listings_to_later_calls(tmp_path: Path) -> Non
         golds[task_id] = names
     assert golds[1] == ["search_hotels_for_hotels_hub", "hotel_details_for_hotels_hub", "Finish"]
     assert golds[2] == ["search_hotels_for_hotels_hub", "reviews_for_hotels_hub", "Finish"]
-    assert golds[3] == ["hotel_details_for_hotels_hub", "Finish"]
+    assert golds[3] == golds[4] == ["hotel_details_for_hotels_hub", "Finish"]
+    assert base.get_task(4).meta["documented_ids"] == ["9945302"]
     # an agent that makes an id up still fails the id check
     env.reset(options={"task_id": 2})
     made_up = {"hotel_id": "h-1", "verbose": True}

@@ -99,13 +99,17 @@ def _responses_text(calls: Sequence[Mapping[str, Any]]) -> str:
     )
 
 
-def unobserved_ids(instruction: str, calls: Sequence[Mapping[str, Any]]) -> list[str]:
+def unobserved_ids(
+    instruction: str, calls: Sequence[Mapping[str, Any]], documented: Sequence[str] = ()
+) -> list[str]:
     """Id arguments that neither the instruction nor an earlier response of the episode held.
 
     An agent learns ids from responses; an id it passes without having seen it was made up.
+    ``documented`` are ids the offered docs show that no offered API can return (a query
+    file's API whose tool lists nothing): those count as seen.
     """
     out = []
-    seen = instruction
+    seen = " ".join([instruction, *documented])
     for call in calls:
         for name, value in (call.get("arguments") or {}).items():
             if not is_id(str(name)) or isinstance(value, bool) or value in (None, ""):
@@ -155,7 +159,8 @@ class PassRate(Checker):
         last = calls[-1]["function"] if calls else None
         precheck = sopr_precheck(last, kind, answer) == "candidate"
         answered = {c["function"] for c in calls if c["code"] == 0 and not c.get("error")}
-        unseen_ids = unobserved_ids(task.instruction, calls)
+        documented = [str(v) for v in task.meta.get("documented_ids", ())]
+        unseen_ids = unobserved_ids(task.instruction, calls, documented)
         if task.meta.get("solvable", True):
             missing = sorted({c["api"] for c in expected} - answered)
             calls_ok = not missing

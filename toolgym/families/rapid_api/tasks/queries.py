@@ -99,20 +99,23 @@ def _gold_calls(
     relevant: list[ApiTool],
     offered: list[ApiTool],
     library: ToolLibrary,
-) -> list[dict[str, Any]]:
+) -> tuple[list[dict[str, Any]], list[str]]:
     """The relevant APIs' calls, those passing ids after those that list records.
 
     A call that passes an id the query does not state comes after the calls that do not, and
     when no earlier call of its tool can have returned the id, an offered API of the tool that
-    takes no id (a search or a list, preferably) is called first.
+    takes no id (a search or a list, preferably) is called first. When the tool offers none,
+    the id can only come from the API's documentation (its example value): it is returned
+    second, as an id the agent may pass without a response holding it.
     """
-    calls = [
+    calls: list[dict[str, Any]] = [
         {"name": fn.name, "arguments": _arguments(fn, library.get(fn.tool_name), query_id)}
         for fn in relevant
     ]
     pairs = list(zip(relevant, calls, strict=True))
     pairs.sort(key=lambda pair: _takes_unseen_id(pair[1], record_query))
     out: list[tuple[ApiTool, dict[str, Any]]] = []
+    documented: list[str] = []
     used = {fn.name for fn in relevant}
     for fn, call in pairs:
         if _takes_unseen_id(call, record_query) and not any(
@@ -129,8 +132,14 @@ def _gold_calls(
                         {"name": producer.name, "arguments": _arguments(producer, tool, query_id)},
                     )
                 )
+            else:
+                documented += [
+                    v if isinstance(v, str) else json.dumps(v)
+                    for k, v in call["arguments"].items()
+                    if is_id(k) and not isinstance(v, bool) and v not in (None, "")
+                ]
         out.append((fn, call))
-    return [call for _, call in out]
+    return [call for _, call in out], documented
 
 
 def read_query_file(path: str | Path) -> TaskSet:
@@ -147,7 +156,7 @@ def read_query_file(path: str | Path) -> TaskSet:
         relevant = [by_api[pair] for pair in record.relevant_apis if pair in by_api] or offered[:1]
         if not offered:
             continue
-        calls = _gold_calls(record.query, record.query_id, relevant, offered, library)
+        calls, documented = _gold_calls(record.query, record.query_id, relevant, offered, library)
         names = ", ".join(fn.name for fn in relevant)
         final = {"return_type": GIVE_ANSWER, "final_answer": f"Here is what {names} returned."}
         calls.append({"name": FINISH, "arguments": final})
@@ -159,6 +168,8 @@ def read_query_file(path: str | Path) -> TaskSet:
             "key_values": [],
             "categories": record.categories,
         }
+        if documented:  # ids only the docs show: no offered API lists them
+            meta["documented_ids"] = documented
         tasks.append(
             Task(
                 record.query_id,

@@ -385,17 +385,18 @@ def test_query_file_ids_flow_from_listings_to_later_calls(tmp_path: Path) -> Non
     assert "ids no earlier response returned" in info["error"]["message"]
 
 
-def test_a_query_file_marks_the_tasks_whose_gold_cannot_play(tmp_path: Path) -> None:
-    """One task whose gold cannot play is marked and scores 0; the file's others still play."""
+def test_query_file_golds_replace_documented_examples_the_api_refuses(tmp_path: Path) -> None:
+    """A DATE documented as "not a date" or a NUMBER as "abc" gets a value the API takes."""
     details = _query_api("Hotel Details", [_param("id", "NUMBER", 5)], {"name": "str"})
-    broken = _query_api("Broken", [_param("when", "DATE", "not a date")])
+    dated = _query_api("Bookings", [_param("when", "DATE", "not a date")])
+    counted = _query_api("Count", [_param("n", "NUMBER", "abc"), _param("q", "STRING", "x")])
     search = _query_api("Search Hotels", [_param("query", "STRING", "rome")])
     queries = [
         {
             "query": "q1",
             "query_id": 7,
-            "api_list": [broken],
-            "relevant APIs": [["Hotels Hub", "Broken"]],
+            "api_list": [dated, counted],
+            "relevant APIs": [["Hotels Hub", "Bookings"], ["Hotels Hub", "Count"]],
         },
         {
             "query": "q2",
@@ -406,11 +407,14 @@ def test_a_query_file_marks_the_tasks_whose_gold_cannot_play(tmp_path: Path) -> 
     ]
     path = tmp_path / "G2_query.json"
     path.write_text(json.dumps(queries))
-    with pytest.warns(UserWarning, match="task 7 kept and marked"):
-        env = gym.make(ENV_ID, library=str(path), task_file=str(path))
+    env = gym.make(ENV_ID, library=str(path), task_file=str(path))
     base = task_env(env)
-    assert set(base.task_issues) == {7}
-    env.reset(options={"task_id": 8})
-    for action in base.oracle_actions():
-        *_, reward, done, _, _ = env.step(action)
-    assert done and reward == 1.0
+    assert not base.task_issues
+    arguments = [c["arguments"] for c in json.loads(base.get_task(7).gold[0])[:2]]
+    assert arguments[0]["when"] != "not a date" and isinstance(arguments[1]["n"], int | float)
+    assert arguments[1]["q"] == "x"  # a documented example the API takes is kept
+    for task_id in (7, 8):
+        env.reset(options={"task_id": task_id})
+        for action in base.oracle_actions():
+            *_, reward, done, _, _ = env.step(action)
+        assert done and reward == 1.0

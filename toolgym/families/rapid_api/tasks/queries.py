@@ -38,6 +38,7 @@ from toolgym.families.rapid_api.world.query_files import load_query_file
 from toolgym.simulators.tool_library.canonical import coerce_for_kind
 from toolgym.simulators.tool_library.entities import entity_id, is_id_name
 from toolgym.simulators.tool_library.model import ToolDoc, ToolLibrary
+from toolgym.simulators.tool_library.validation import validate_call
 from toolgym.simulators.tool_library.values import sample_argument
 
 _GROUP = re.compile(r"(G\d)")
@@ -55,16 +56,32 @@ def is_query_file(path: str | Path) -> bool:
 
 
 def _arguments(fn: ApiTool, tool: ToolDoc | None, query_id: Any) -> dict[str, Any]:
+    """The required arguments: documented examples, else drawn values of the parameter's kind.
+
+    An example the API's own checks refuse (a ``NUMBER`` documented as ``"abc"``) is replaced
+    by a drawn value, so that the gold passes its arguments as the API takes them.
+    """
     out = {}
+    docs = {}
     for param, doc in zip(fn.params, fn.docs, strict=True):
         if not param.required:
             continue
+        docs[param.name] = doc
         if tool is not None and is_id_name(doc.name):
             out[param.name] = coerce_for_kind(entity_id(tool, doc), doc.kind)
         elif doc.default not in (None, ""):
             out[param.name] = coerce_for_kind(doc.default, doc.kind)
         else:
             out[param.name] = sample_argument(doc, (query_id, param.name))
+    api = None if tool is None else tool.api(fn.api_name)
+    for _ in range(len(out)):
+        if api is None:
+            break
+        problem = validate_call(api, out, function_name=fn.name, param_names=fn.param_names).problem
+        if problem is None or problem.argument not in docs:
+            break
+        name = problem.argument
+        out[name] = sample_argument(docs.pop(name), (query_id, name))
     return out
 
 

@@ -105,7 +105,7 @@ def _as_field(value: Any, current: Any) -> Any:
 def _id_fields(item: dict[str, Any]) -> dict[str, str]:
     """The item's id-like fields with plain values, by snake-case name."""
     return {
-        normalize_key(k): k
+        normalize_key(str(k)): k
         for k, v in item.items()
         if is_id_name(str(k)) and isinstance(v, str | int) and not isinstance(v, bool)
     }
@@ -158,7 +158,7 @@ def _plant_list(
             continue
         item = spare[position % len(spare)]
         position += 1
-        if norm not in {normalize_key(k) for k in item}:
+        if norm not in {normalize_key(str(k)) for k in item}:
             item[norm] = value
             taken.add(str(value))
 

@@ -418,3 +418,35 @@ def test_query_file_golds_replace_documented_examples_the_api_refuses(tmp_path: 
         for action in base.oracle_actions():
             *_, reward, done, _, _ = env.step(action)
         assert done and reward == 1.0
+
+
+@pytest.mark.parametrize(
+    "id_param",
+    [
+        _param("id", "NUMBER", ""),  # undocumented: a drawn whole number
+        _param("id", "STRING", ""),  # undocumented, and the listing's ids are ints
+        _param("id", "NUMBER", "abc"),  # an example the API refuses
+        _param("id", "STRING", "²"),  # digits that int() refuses
+    ],
+)
+def test_query_file_ids_flow_whatever_the_docs_say(tmp_path: Path, id_param: dict) -> None:
+    search = _query_api(
+        "Search Hotels", [_param("query", "STRING", "paris")], {"results": [{"id": "int"}]}
+    )
+    details = _query_api("Hotel Details", [id_param], {"name": "str"})
+    query = {
+        "query": "Find hotels in Paris and the details of one.",
+        "query_id": 1,
+        "api_list": [search, details],
+        "relevant APIs": [["Hotels Hub", "Search Hotels"], ["Hotels Hub", "Hotel Details"]],
+    }
+    path = tmp_path / "G1_query.json"
+    path.write_text(json.dumps([query]))
+    env = gym.make(ENV_ID, library=str(path), task_file=str(path))
+    base = task_env(env)
+    assert not base.task_issues, base.task_issues
+    env.reset(options={"task_id": 1})
+    for action in base.oracle_actions():
+        obs, reward, done, _, info = env.step(action)
+        assert "error" not in obs[:12] or '"error": ""' in obs, obs
+    assert done and reward == 1.0, info

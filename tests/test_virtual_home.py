@@ -9,6 +9,7 @@ import gymnasium as gym
 import pytest
 
 from toolgym.envs.protocol import task_env
+from toolgym.errors import TaskFileError
 from toolgym.families.virtual_home.backend import household
 from toolgym.families.virtual_home.objects import valid_object_lists
 from toolgym.families.virtual_home.tasks import SUITE, load_plans
@@ -165,6 +166,34 @@ def test_written_plans_run_in_some_home(title: str, tmp_path: Path) -> None:
             return
         failures.append(str(result.failure))
     pytest.fail(f"{title} runs in no home: {failures}")
+
+
+def test_presupposed_posture_and_clothing_play_in_the_env(tmp_path: Path) -> None:
+    plans = [
+        "Task: Get up\nStep 1: Stand up\nStep 2: Walk to bedroom",
+        "Task: Undress\nStep 1: Walk to bedroom\nStep 2: Take off shoes",
+        "Task: Odd\nStep 1: Walk to kitchen\nStep 2: Take off fridge",  # not clothes
+    ]
+    path = tmp_path / "plans.json"
+    path.write_text(json.dumps(plans))
+    tasks = load_plans(path).tasks
+    assert tasks[0].setup["states"] == {"character": "SITTING"}
+    assert tasks[1].setup["states"] == {"shoes": "WORN"} and tasks[2].setup["states"] == {}
+    env = gym.make(ENV)
+    for task in tasks[:2]:
+        env.reset(options={"task": task})
+        _, reward, terminated, _, info = env.step(task.gold[0])
+        assert terminated and info["metrics"]["strict_executable"], info
+    bad = {"home": 0, "states": {"character": "ON"}}
+    with pytest.raises(TaskFileError, match="SITTING or LYING"):
+        env.reset(
+            options={"task": {"prompt": "x", "completion": ["Agent.StandUp()"], "setup": bad}}
+        )
+    bad = {"home": 0, "states": {"fridge": "WORN"}}
+    with pytest.raises(TaskFileError, match="only clothes"):
+        env.reset(
+            options={"task": {"prompt": "x", "completion": ["Agent.StandUp()"], "setup": bad}}
+        )
 
 
 def test_a_held_instance_is_not_what_grabbing_means() -> None:

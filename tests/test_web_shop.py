@@ -536,3 +536,10 @@ def test_webshop_files_play_their_human_and_synthetic_goals(tmp_path: Path) -> N
         env.reset()
     with pytest.raises(ToolgymError, match="items_human_ins"):
         load_goal_tasks(products, attributes)
+    for bad in ({"B000000001": "abc"}, {"B000000001": [{"instruction_attributes": 5}]}, []):
+        files["items_human_ins.json"].write_text(json.dumps(bad))
+        with pytest.raises(ToolgymError):
+            load_goal_tasks(products, attributes, human_file=files["items_human_ins.json"])
+    with pytest.raises(ValueError, match="limit"):
+        load_goal_tasks(products, attributes, goals="synthetic", limit=-1)
+    assert len(load_goal_tasks(products, attributes, goals="synthetic", limit=2)) == 2

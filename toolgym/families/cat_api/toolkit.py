@@ -211,8 +211,8 @@ class CatApiToolkit(RestToolkit):
             return self.as_index_dict(body)
         if isinstance(body, dict) and body.get("message") == "SUCCESS":
             return {k: v for k, v in body.items() if k != "id"}
-        if isinstance(body, dict) and request.method == "GET":  # one image, favourite or vote
-            return body
+        if isinstance(body, dict) and request.method == "GET" and self.catalog_version >= 1:
+            return body  # one image, favourite or vote (the version-0 world is as it was)
         raise ToolCallError(category, f"the response is not a SUCCESS message: {str(body)[:200]}")
 
 

@@ -159,7 +159,12 @@ class PassRate(Checker):
         last = calls[-1]["function"] if calls else None
         precheck = sopr_precheck(last, kind, answer) == "candidate"
         answered = {c["function"] for c in calls if c["code"] == 0 and not c.get("error")}
-        documented = [str(v) for v in task.meta.get("documented_ids", ())]
+        listed = task.meta.get("documented_ids")
+        documented = [
+            str(v)
+            for v in (listed if isinstance(listed, list | tuple) else ())
+            if isinstance(v, str | int) and not isinstance(v, bool)
+        ]
         unseen_ids = unobserved_ids(task.instruction, calls, documented)
         if task.meta.get("solvable", True):
             missing = sorted({c["api"] for c in expected} - answered)

@@ -22,8 +22,9 @@ from toolgym.families.virtual_home.world import (
     to_call,
 )
 from toolgym.families.virtual_home.world.actions import BY_NAME
-from toolgym.families.virtual_home.world.classes import canonical
+from toolgym.families.virtual_home.world.classes import CLASSES, canonical
 from toolgym.families.virtual_home.world.graph import STATES
+from toolgym.families.virtual_home.world.plans import CHARACTER_CLASS, WORN
 from toolgym.simulators.seeding import stable_seed
 from toolgym.tools.backend import Attempt, Backend
 from toolgym.tools.budgets import short_repr
@@ -58,13 +59,24 @@ def _checked_setup(setup: Mapping[str, Any]) -> tuple[int, dict[str, str]]:
     if not isinstance(states, Mapping):
         raise TaskFileError(f"a task's states map classes to states; got {states!r}")
     for name, state in states.items():
+        cls = canonical(name) if isinstance(name, str) else None
+        if cls is None:
+            raise TaskFileError(f"a task's states name object classes; got {name!r}")
+        if cls == CHARACTER_CLASS:
+            if state not in ("SITTING", "LYING"):
+                raise TaskFileError(
+                    f"the character's starting state is SITTING or LYING; got {state!r}"
+                )
+            continue
+        if state == WORN:
+            if "CLOTHES" not in CLASSES[cls].properties:
+                raise TaskFileError(f"only clothes start worn; got {name!r}")
+            continue
         if state not in STATES or state in ("SITTING", "LYING"):
             raise TaskFileError(
                 f"the state of {name!r} must be one of CLOSED, OPEN, ON, OFF, DIRTY, CLEAN, "
-                f"PLUGGED_IN, PLUGGED_OUT; got {state!r}"
+                f"PLUGGED_IN, PLUGGED_OUT (WORN for clothes); got {state!r}"
             )
-        if not isinstance(name, str) or canonical(name) in (None, "character"):
-            raise TaskFileError(f"a task's states name object classes; got {name!r}")
     return home, dict(states)
 
 

@@ -16,6 +16,7 @@ result in any process).
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 from toolgym.simulators.tool_library.model import ParamDoc, ToolDoc
@@ -39,21 +40,32 @@ def _field_norm(name: str) -> str:
     return "id" if norm == "is_id" else norm
 
 
+_INTEGER = re.compile(r"-?[0-9]{1,18}")
+_NUMBER_KINDS = frozenset({"number", "integer"})
+
+
 def entity_id(tool: ToolDoc, param: ParamDoc) -> Any:
     """The entity id of ``param`` (an id parameter of one of ``tool``'s APIs).
 
-    The documented example value when it is a string or an integer; otherwise a value of the
-    parameter's kind drawn from the tool's and the parameter's names (so every API of the tool
-    that takes this parameter names the same record).
+    The documented example value when it is a string or an integer the parameter's kind takes
+    (a ``NUMBER`` id documented as ``"abc"`` is not); otherwise a value of the parameter's kind
+    drawn from the tool's and the parameter's names (so every API of the tool that takes this
+    parameter names the same record), a whole number for number kinds.
     """
     value = param.default
-    if isinstance(value, str) and value.strip():
-        return value.strip()
+    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
+        value = int(value)
+    if isinstance(value, str):
+        value = value.strip()
+    numeric = param.kind in _NUMBER_KINDS
     if isinstance(value, int) and not isinstance(value, bool):
         return value
-    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
-        return int(value)
-    return sample_argument(param, ("entity", tool.standard_name, normalize_key(param.name)))
+    if isinstance(value, str) and value and (not numeric or _INTEGER.fullmatch(value)):
+        return value
+    drawn = sample_argument(param, ("entity", tool.standard_name, normalize_key(param.name)))
+    if isinstance(drawn, float) and math.isfinite(drawn):
+        return int(drawn)
+    return drawn
 
 
 _cache: dict[int, tuple[ToolDoc, tuple[tuple[str, Any], ...]]] = {}
@@ -96,7 +108,7 @@ def _as_field(value: Any, current: Any) -> Any:
         return None
     if isinstance(current, int):
         text = str(value).strip()
-        return int(text) if text.lstrip("-").isdigit() and len(text) < 19 else None
+        return int(text) if _INTEGER.fullmatch(text) else None
     if isinstance(current, str):
         return str(value)
     return None
@@ -133,7 +145,8 @@ def _plant_list(
     """Put one id not yet ``taken`` into each item, matching field names first.
 
     With ``extend``, an id no item's field can hold is added to the next item as a field of
-    its own name (a record holds more than the documented sample of it shows).
+    its own name (a record holds more than the documented sample of it shows), or in the field
+    of that name when the field's type could not hold it.
     """
     left = iter(items)
     for item in left:
@@ -158,9 +171,10 @@ def _plant_list(
             continue
         item = spare[position % len(spare)]
         position += 1
-        if norm not in {normalize_key(str(k)) for k in item}:
-            item[norm] = value
-            taken.add(str(value))
+        # its own field, added; or the field of its name, whose type could not hold it
+        key = next((k for k in item if normalize_key(str(k)) == norm), norm)
+        item[key] = value
+        taken.add(str(value))
 
 
 def plant_entity_ids(tool: ToolDoc, response: Any, arguments: dict[str, Any]) -> Any:

@@ -38,7 +38,8 @@ Endpoints:
 delete favourites by image-id-like strings (``dv0``, ``tF_6-Beo_``). ``{ref}`` in
 ``/v1/favourites/{ref}`` is therefore resolved in this order: a string of digits that is the id of
 a favourite names that favourite; otherwise ``ref`` is read as an image id and names the favourite
-of that image with the lowest id. Image ids are never all digits, so the two never collide. The
+of that image with the lowest id (only 2- and 3-digit legacy image ids are all digits, and a
+favourite with such an id wins over them, as on the real service). The
 same rule backs :meth:`CatApiApp.favourite_exists`. In the version-1 world, favouriting, voting
 on and deleting the favourite of any well-formed image id works, in the catalogue or not; the
 version-0 world is kept as it was: only its catalogue's ids are images. Any other ``image_id`` in

@@ -39,10 +39,11 @@ from toolgym.simulators.tool_library.canonical import coerce_for_kind
 from toolgym.simulators.tool_library.entities import entity_id, is_id_name
 from toolgym.simulators.tool_library.model import ToolDoc, ToolLibrary
 from toolgym.simulators.tool_library.validation import validate_call
-from toolgym.simulators.tool_library.values import sample_argument
+from toolgym.simulators.tool_library.values import normalize_key, sample_argument
 
 _GROUP = re.compile(r"(G\d)")
-_LISTING = re.compile(r"search|list|all|find|browse|query", re.IGNORECASE)
+_LISTING = frozenset({"search", "list", "lists", "all", "find", "browse", "query", "searches"})
+"""Words of an API name that say it lists records."""
 
 
 def is_query_file(path: str | Path) -> bool:
@@ -81,6 +82,8 @@ def _arguments(fn: ApiTool, tool: ToolDoc | None, query_id: Any) -> dict[str, An
         if problem is None or problem.argument not in docs:
             break
         name = problem.argument
+        if is_id_name(docs[name].name):  # an entity id is what the tool's listings hold
+            break
         out[name] = sample_argument(docs.pop(name), (query_id, name))
     return out
 
@@ -105,7 +108,7 @@ def _producer(fn: ApiTool, offered: list[ApiTool], used: set[str]) -> ApiTool | 
         and other.name not in used
         and not any(is_id(p.name) for p in other.params if p.required)
     ]
-    listing = [c for c in candidates if _LISTING.search(c.api_name)]
+    listing = [c for c in candidates if _LISTING & set(normalize_key(c.api_name).split("_"))]
     found = listing or candidates
     return found[0] if found else None
 

@@ -159,7 +159,7 @@ class Household:
     def resolve(self, name: str, *, avoid_held: bool = False) -> int:
         """The object ``name`` means here, placing one if the home has none.
 
-        The instance the character holds wins, then the one the program is bound to (see
+        The instance the character holds (or wears) wins, then the one the program is bound to (see
         :meth:`bind`), then one close to the character, then one in its room, then the first of
         the home; a room the home lacks resolves to its stand-in. Once the program has walked
         into a room by name, an instance in that room wins over a bound one elsewhere ("walk to
@@ -191,8 +191,9 @@ class Household:
         room = self.room
         if bound is not None and self._entered_room() == room != self.graph.room_of(bound):
             bound = None  # the program walked into this room: its own instance is meant
+        worn = set(self.worn())
         return lambda i: (
-            self.holding(i) == avoid_held,
+            (self.holding(i) or i in worn) == avoid_held,
             i != bound,
             not self.close(i),
             self.graph.room_of(i) != room,

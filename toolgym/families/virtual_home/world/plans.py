@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from toolgym.families.virtual_home.world.classes import CLASSES, canonical
 from toolgym.families.virtual_home.world.executor import execute
 from toolgym.families.virtual_home.world.graph import CHARACTER
 from toolgym.families.virtual_home.world.household import ActionFailed, Household
@@ -104,7 +105,7 @@ def presupposed_states(steps: Sequence[Step]) -> dict[str, str]:
         obj = step.objects[0]
         if name in ("TakeOff", "PutOn") and ("wear", obj) not in touched:
             touched.add(("wear", obj))
-            if name == "TakeOff":
+            if name == "TakeOff" and _is_clothes(obj):
                 found[obj] = WORN
         rule = _PRESUPPOSES.get(name)
         if rule is not None and obj not in touched:
@@ -145,7 +146,8 @@ def prepare(house: Household, states: dict[str, str]) -> None:
             continue
         ids = house.graph.of_class(cls) or [house.place(cls)]
         if state == WORN:
-            _wear(house, house.resolve(cls))
+            if "CLOTHES" in CLASSES[cls].properties:
+                _wear(house, house.resolve(cls))
             continue
         for node_id in ids:
             node = house.graph.nodes[node_id]
@@ -155,6 +157,11 @@ def prepare(house: Household, states: dict[str, str]) -> None:
                 node.states.discard("PLUGGED_OUT")
                 if "HAS_PLUG" in node.properties:
                     node.states.add("PLUGGED_IN")
+
+
+def _is_clothes(name: str) -> bool:
+    cls = canonical(name)
+    return cls is not None and "CLOTHES" in CLASSES[cls].properties
 
 
 def _wear(house: Household, node_id: int) -> None:

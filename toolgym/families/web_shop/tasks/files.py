@@ -64,6 +64,28 @@ def file_shop(product_file: str, attribute_file: str | None = None, seed: int = 
     return build_shop(loaded.products, seed)
 
 
+def _human_records(data: Any, source: Any) -> dict[str, list[dict[str, Any]]]:
+    """``items_human_ins.json`` checked: product id -> list of instruction records."""
+    if not isinstance(data, Mapping):
+        raise TaskFileError(f"{os.fspath(source)} must hold a JSON object keyed by product id")
+    out: dict[str, list[dict[str, Any]]] = {}
+    for asin, items in data.items():
+        if not isinstance(items, list) or not all(isinstance(i, Mapping) for i in items):
+            raise TaskFileError(
+                f"{os.fspath(source)}: product {str(asin)[:20]!r} must map to a list of "
+                f"instruction records; got {str(items)[:80]!r}"
+            )
+        for item in items:
+            for key in ("instruction_attributes", "instruction_options"):
+                if not isinstance(item.get(key) or [], list):
+                    raise TaskFileError(
+                        f"{os.fspath(source)}: {key} of product {str(asin)[:20]!r} must be a "
+                        f"list; got {str(item.get(key))[:80]!r}"
+                    )
+        out[str(asin)] = [dict(i) for i in items]
+    return out
+
+
 def _normal(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", " ", text.lower()).strip()
 
@@ -85,6 +107,7 @@ def load_goal_tasks(
     instruction_file: str | os.PathLike[str] | None = None,
     goals: str = "human",
     limit: int | None = None,
+    world_seed: int = 0,
 ) -> list[Task]:
     """Tasks of the goals WebShop plays over its own files (see the module docstring).
 
@@ -96,6 +119,7 @@ def load_goal_tasks(
             its order.
         goals: ``"human"`` or ``"synthetic"``.
         limit: at most this many tasks (the first ones).
+        world_seed: the seed of price caps and goal order (the env's ``world_seed``).
 
     Returns:
         Tasks with ids ``0, 1, ...``; ``meta["asin"]`` is the product, ``meta["expert"]``
@@ -107,16 +131,18 @@ def load_goal_tasks(
     """
     if goals not in GOAL_KINDS:
         raise ValueError(f"goals must be one of {GOAL_KINDS}; got {goals!r}")
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
+        raise ValueError(f"limit must be a non-negative int or None; got {limit!r}")
     shop = file_shop(
-        os.fspath(product_file), None if attribute_file is None else os.fspath(attribute_file)
+        os.fspath(product_file),
+        None if attribute_file is None else os.fspath(attribute_file),
+        world_seed,
     )
     if goals == "human":
         if human_file is None:
             raise TaskFileError("human goals need WebShop's items_human_ins.json (human_file=)")
-        records = _read(human_file, "human instruction file")
-        if not isinstance(records, Mapping):
-            raise TaskFileError(f"{human_file} must hold a JSON object keyed by product id")
-        specs = human_goals(shop.products, dict(records), shop.seed)
+        records = _human_records(_read(human_file, "human instruction file"), human_file)
+        specs = human_goals(shop.products, records, shop.seed)
     else:
         specs = make_goals(shop.products, shop.seed)
     if instruction_file is not None:

@@ -30,7 +30,7 @@ class Toolkit(ABC):
 
     tools: ToolSet
     user_world: bool = False
-    """Whether the world comes from the user's files (a ToolBench library, WebShop's products)
+    """Whether the world comes from the user's files (a tool library, a product catalogue)
     rather than from the seed: the stored splits and the generated train tasks do not belong
     to it, and an env over it plays a task file's tasks or tasks given at reset."""
 

@@ -576,3 +576,13 @@ def test_error_bodies_carry_what_the_api_sends(env: tuple[Any, Recording]) -> No
     assert error["errors"][0]["reason"] == "notFound" and "status" not in error
     with pytest.raises(gspread.SpreadsheetNotFound):  # Sheets' own 404 is unchanged
         client.open_by_key("missing-id")
+
+
+def test_sheet_properties_that_are_not_objects_are_a_400(env: tuple[Any, Recording]) -> None:
+    client, _ = env
+    sheet = client.create("Props")
+    for props in ([1], {"sheetId": 0, "gridProperties": [1]}):
+        request = {"updateSheetProperties": {"properties": props, "fields": "gridProperties"}}
+        with pytest.raises(gspread.exceptions.APIError) as caught:
+            sheet.batch_update({"requests": [request]})
+        assert caught.value.code == 400

@@ -450,3 +450,21 @@ def test_query_file_ids_flow_whatever_the_docs_say(tmp_path: Path, id_param: dic
         obs, reward, done, _, info = env.step(action)
         assert "error" not in obs[:12] or '"error": ""' in obs, obs
     assert done and reward == 1.0, info
+
+
+def test_numbers_past_any_api_are_wrong_arguments(tmp_path: Path) -> None:
+    """A 6,000-digit number (past what Python prints) is refused as a wrong argument, not a crash."""
+    search = _query_api("Search Hotels", [_param("stars", "NUMBER", 4)], {"results": [{"id": 1}]})
+    query = {"query": "q", "query_id": 1, "api_list": [search],
+             "relevant APIs": [["Hotels Hub", "Search Hotels"]]}  # fmt: skip
+    path = tmp_path / "G1_query.json"
+    path.write_text(json.dumps([query]))
+    env = gym.make(ENV_ID, library=str(path), task_file=str(path), action_mode="call")
+    env.reset(options={"task_id": 1})
+    name = "search_hotels_for_hotels_hub"
+    for value in ("9" * 6000, "9" * 301):
+        *_, info = env.step(json.dumps({"name": name, "arguments": {"stars": value}}))
+        assert info["error"]["category"] == "wrong_arguments", info["error"]
+    huge = "9" * 4000  # a JSON number, not a string
+    *_, info = env.step(f'{{"name": "{name}", "arguments": {{"stars": {huge}}}}}')
+    assert info["error"]["category"] == "wrong_arguments", info["error"]

@@ -151,18 +151,22 @@ def _size_problem(value: Any) -> str | None:
     return None
 
 
+_MAX_DIGITS = 300
+"""Longer integers are not numbers an API takes (and past 4,300 digits Python cannot print them)."""
+
+
 def _number(value: Any) -> float | int | None:
     """A finite number from a number or a numeric string, else ``None``."""
     if isinstance(value, bool):
         return None
     if isinstance(value, int):
-        return value
+        return value if value.bit_length() <= _MAX_DIGITS * 4 else None
     if isinstance(value, float):
         return value if math.isfinite(value) else None
     if isinstance(value, str):
         text = value.strip()
         if re.fullmatch(r"[+-]?\d+", text):
-            return int(text)
+            return int(text) if len(text) <= _MAX_DIGITS else None
         number = as_number(text)
         return None if number is None else float(number)
     return None

@@ -389,11 +389,16 @@ class SheetsApp(HttpApp):
 
     def _req_updateSheetProperties(self, book: Spreadsheet, spec: dict[str, Any]) -> dict[str, Any]:
         props = spec.get("properties", {})
+        grid = props.get("gridProperties", {}) if isinstance(props, dict) else None
+        if not isinstance(grid, dict):
+            raise bad_request(
+                "Invalid requests[0].updateSheetProperties: properties and gridProperties must "
+                "be objects"
+            )
         ws = sheet_of(book, props.get("sheetId", 0))
         fields = [
             f.strip().replace(".", "/") for f in str(spec.get("fields", "")).split(",") if f.strip()
         ]
-        grid = props.get("gridProperties", {})
         if "*" in fields:
             fields = [f for f in fields if f != "*"] + [k for k in props if k != "sheetId"]
         if "gridProperties" in fields:  # the whole message: each of its fields that was sent

@@ -421,9 +421,23 @@ def test_attack_is_contained(
     if info["error"] is not None:
         assert info["error"]["category"] in CATEGORIES
     # the same env still scores the gold 1
-    env.reset(seed=index)
-    results = [env.step(a) for a in task_env(env).oracle_actions()]
-    assert results[-1][1] == 1.0
+    results = _replay_gold(env, index)
+    if any(_timed_out(r[4]) for r in results):
+        # a gold program past its time limit says the machine is loaded (CI runs stages side by
+        # side on two cores), not that the attack spoiled the env: the replay gets one more try
+        results = _replay_gold(env, index)
+    errors = [r[4]["error"] for r in results]
+    assert results[-1][1] == 1.0, f"the gold scored {results[-1][1]} after the attack: {errors}"
+
+
+def _replay_gold(env: gym.Env, seed: int) -> list[tuple]:
+    env.reset(seed=seed)
+    return [env.step(a) for a in task_env(env).oracle_actions()]
+
+
+def _timed_out(info: dict) -> bool:
+    error = info.get("error")
+    return isinstance(error, dict) and error.get("category") == "timeout"
 
 
 LANGUAGE_LAYER = [

@@ -102,6 +102,31 @@ def test_oracle_scores_one_on_every_task(env_id: str, split: str, mode: str) -> 
         assert record.error is None
 
 
+def test_oracle_calls_played_as_native_tool_calls_score_one(env_id: str) -> None:
+    """Where the gold is only tool calls, the same calls made natively reproduce it."""
+    env = gym.make(env_id, split="test", action_mode="call")
+    base = task_env(env)
+    played = 0
+    for task_id in base.task_ids:
+        env.reset(seed=0, options={"task_id": task_id})
+        calls = base.oracle_calls()
+        if calls is None:
+            continue
+        played += 1
+        reward, ended = 0.0, False
+        for call in calls:
+            action = base.finish_word if call is None else base.native_action([call])
+            assert action is not None
+            _, reward, terminated, truncated, info = env.step(action)
+            assert info["error"] is None, (task_id, call, info["error"])
+            ended = terminated or truncated
+            if ended:
+                break
+        assert ended and reward == 1.0, (task_id, calls)
+    if played == 0:
+        pytest.skip(f"no {env_id} gold is a sequence of tool calls (programs with variables)")
+
+
 def perturbations(gold: str) -> list[str]:
     """The gold with one value changed.
 

@@ -23,6 +23,7 @@ LAYERS = (
     "wrappers",
     "agents",
     "evaluation",
+    "integrations",
     "training",
     "cli",
 )

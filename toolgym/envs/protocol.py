@@ -80,6 +80,10 @@ class TaskEnv(Protocol):
         """The gold actions of the current task in the current action mode."""
         ...
 
+    def oracle_calls(self) -> list[dict[str, Any] | None] | None:
+        """The gold as native tool calls, one per step (``None``: the finish word), if it is."""
+        ...
+
     def score(self, error: ToolCallError | None = None) -> Score:
         """The score of the episode as if it ended now (with ``error``: as a failed action)."""
         ...

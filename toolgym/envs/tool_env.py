@@ -346,6 +346,24 @@ class ToolEnv(gym.Env[str, str]):
             return [self.language.gold_action(gold)]
         return self.language.gold_steps(gold)
 
+    def oracle_calls(self) -> list[dict[str, Any] | None] | None:
+        """The gold of the current task as native tool calls, one per step, in order.
+
+        Each is ``{"name", "arguments"}``; ``None`` stands for the language's finish word.
+        Returns ``None`` when a gold action is more than calls (a program with variables or
+        loops), which native tool calls cannot write.
+        """
+        out: list[dict[str, Any] | None] = []
+        for action in self.oracle_actions():
+            if self.finish_word is not None and action.strip() == self.finish_word:
+                out.append(None)
+                continue
+            calls = self.language.tool_calls(action, self._tools)
+            if calls is None:
+                return None
+            out.extend({"name": c.name, "arguments": dict(c.arguments)} for c in calls)
+        return out
+
     # -- Gymnasium API ---------------------------------------------------------------------------
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None

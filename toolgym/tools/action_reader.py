@@ -15,7 +15,8 @@ import re
 from dataclasses import dataclass
 from typing import ClassVar
 
-from toolgym.tools.tool import ToolSet
+from toolgym.tools.json_calls import ToolCall
+from toolgym.tools.tool import Tool, ToolSet
 
 EXTRACTIONS = ("strict", "lenient")
 """How an action is pulled out of a generation: the original benchmark's rule, or leniently."""
@@ -129,6 +130,67 @@ class ActionReader:
                 if name in known:
                     found.append((node.lineno, node.col_offset, name))
         return [name for _, _, name in sorted(found)]
+
+    def tool_calls(self, action: str, tools: ToolSet) -> list[ToolCall] | None:
+        """The action as native tool calls, when it is nothing but calls of ``tools``.
+
+        The inverse of :meth:`~toolgym.tools.language.ActionLanguage.render_calls`: playing the
+        calls as a model's native tool calls does what the action does. ``None`` when the
+        action is more than calls (variables, loops, a program). The default reads Python call
+        syntax, one call per statement (``API.set_location("Austin")``), with literal arguments
+        (a positional one is the tool's parameter at that place); an argument built by a value
+        constructor that is not offered as a tool (``Loc("Austin")``) is the constructor's one
+        literal argument, which is how a JSON call passes it.
+
+        >>> from toolgym.tools.tool import Param, Tool
+        >>> beds = Tool("set_num_beds", "", (Param("value", "int", ""),), owner="API")
+        >>> reader, tools = ActionReader(), ToolSet([beds])
+        >>> reader.tool_calls("API.set_num_beds(2)", tools)
+        [ToolCall(name='set_num_beds', arguments={'value': 2})]
+        >>> reader.tool_calls("n = 2\\nAPI.set_num_beds(n)", tools) is None
+        True
+        """
+        by_name = {tool.qualname: tool for tool in tools}
+        try:
+            tree = ast.parse(action)
+        except (SyntaxError, ValueError, RecursionError):
+            return None
+        calls = []
+        for statement in tree.body:
+            if not (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call)):
+                return None
+            node = statement.value
+            tool = by_name.get(_dotted_name(node.func) or "")
+            if tool is None or not tool.offered or len(node.args) > len(tool.params):
+                return None
+            pairs = [(p.name, a) for p, a in zip(tool.params, node.args, strict=False)]
+            pairs += [(k.arg, k.value) for k in node.keywords if k.arg is not None]
+            if any(k.arg is None for k in node.keywords):
+                return None
+            arguments = {}
+            for key, value_node in pairs:
+                value = _literal(value_node, by_name)
+                if value is _NOT_LITERAL:
+                    return None
+                arguments[key] = value
+            calls.append(ToolCall(tool.name, arguments))
+        return calls or None
+
+
+_NOT_LITERAL = object()
+
+
+def _literal(node: ast.expr, tools: dict[str, Tool]) -> object:
+    """A call argument's value: a literal, or a value constructor's one literal argument."""
+    if isinstance(node, ast.Call) and not node.keywords and len(node.args) == 1:
+        constructor = tools.get(_dotted_name(node.func) or "")
+        if constructor is not None and not constructor.offered:
+            return _literal(node.args[0], tools)
+        return _NOT_LITERAL
+    try:
+        return ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return _NOT_LITERAL
 
 
 def _dotted_name(node: ast.expr) -> str | None:

@@ -13,7 +13,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, cast
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 from toolgym.simulators.http import Request, Response
 from toolgym.tools.backend import Attempt, Backend
@@ -21,7 +21,7 @@ from toolgym.tools.budgets import DEFAULT_BUDGETS, Budgets
 from toolgym.tools.curl import first_curl_line, parse_curl
 from toolgym.tools.errors import NON_EXECUTABLE, ToolCallError
 from toolgym.tools.grammar import ActionGrammar, json_object, json_value, literal, one_of, sequence
-from toolgym.tools.json_calls import looks_like_json_call, parse_json_call
+from toolgym.tools.json_calls import ToolCall, looks_like_json_call, parse_json_call
 from toolgym.tools.language import ActionLanguage, AgentHints, Execution
 from toolgym.tools.tool import Tool, ToolSet
 
@@ -190,6 +190,40 @@ class CurlLanguage(ActionLanguage):
                 found.append(tool.qualname)
         return found
 
+    def tool_calls(self, action: str, tools: ToolSet) -> list[ToolCall] | None:
+        """The action's requests as calls of their endpoints (``None`` if a line is not one).
+
+        A curl line becomes a call of the endpoint it addresses (as :meth:`api_calls` matches
+        it), with the endpoint's parameters read from its path, query and JSON body, each as
+        its parameter's type; a JSON call is itself.
+
+        >>> from toolgym.tools.rest import RestRoute
+        >>> from toolgym.tools.tool import Param
+        >>> route = RestRoute("GET", "https://h", "/v1/images/{image_id}")
+        >>> get = Tool("get_image", "", (Param("image_id", "string", ""), Param("size", "int", "", required=False)), route=route)
+        >>> CurlLanguage().tool_calls("curl -X GET 'https://h/v1/images/abc?size=2'", ToolSet([get]))
+        [ToolCall(name='get_image', arguments={'image_id': 'abc', 'size': 2})]
+        """
+        if looks_like_json_call(action):
+            try:
+                call = parse_json_call(action, self.budgets)
+            except ToolCallError:
+                return None
+            return [call] if tools.get(call.name) is not None else None
+        calls = []
+        for line in action.splitlines():
+            if not line.strip():
+                continue
+            try:
+                request = parse_curl(line).to_request()
+            except ToolCallError:
+                return None
+            tool = endpoint_of_request(request, tools)
+            if tool is None:
+                return None
+            calls.append(ToolCall(tool.name, request_arguments(tool, request)))
+        return calls or None
+
     @classmethod
     def extract(cls, generation: str, hints: AgentHints, extraction: str = "strict") -> str:
         """The first line that starts with ``curl`` (the original rule), else the whole text."""
@@ -222,6 +256,52 @@ def endpoint_of_request(request: Request, tools: ToolSet) -> Tool | None:
         return required <= sent and all(fields.get(k) == v for k, v in fixed.items())
 
     return next((tool for tool in candidates if fits(tool)), candidates[0])
+
+
+def request_arguments(tool: Tool, request: Request) -> dict[str, Any]:
+    """The arguments of ``tool`` that ``request`` sends (path, query, body), typed."""
+    route = tool.route
+    pattern = re.escape(route.path)
+    groups = {}
+    for i, param in enumerate(tool.params):
+        placeholder = re.escape("{" + param.name + "}")
+        if placeholder in pattern:
+            pattern = pattern.replace(placeholder, f"(?P<p{i}>[^/]+)", 1)
+            groups[param.name] = f"p{i}"
+    sent: dict[str, Any] = {}
+    match = re.fullmatch(pattern, request.path)
+    for param in tool.params:
+        if param.name in groups:
+            if match is not None:
+                sent[param.name] = _typed(
+                    param.annotation, unquote(match.group(groups[param.name]))
+                )
+        elif param.name in request.params and param.name not in route.body:
+            sent[param.name] = _typed(param.annotation, request.params[param.name])
+    try:
+        body = request.json() if route.body else None
+    except (ValueError, UnicodeDecodeError):
+        body = None
+    if isinstance(body, dict):
+        fixed = route.fixed_body or {}
+        for name in route.body:
+            if name in body and name not in fixed:
+                sent[name] = body[name]
+    return sent
+
+
+def _typed(annotation: Any, text: str) -> Any:
+    """A query or path value as its parameter's type, when it reads as one."""
+    try:
+        if annotation is bool:
+            return {"true": True, "false": False}.get(text.lower(), text)
+        if annotation is int:
+            return int(text)
+        if annotation is float:
+            return float(text)
+    except ValueError:
+        return text
+    return text
 
 
 def _final(rest: RestBackend, exchange: Exchange, observation: str) -> Execution:

@@ -105,6 +105,20 @@ class JsonCallsSyntax(ActionLanguage):
         known = {tool.name: tool.qualname for tool in tools}
         return [known[c.name] for c in calls if c.name in known]
 
+    def tool_calls(self, action: str, tools: ToolSet) -> list[ToolCall] | None:
+        """The action's calls, when it parses and calls only ``tools``.
+
+        >>> tools = ToolSet([Tool("add", "")])
+        >>> JsonCallLanguage(tools).tool_calls('{"name": "add", "arguments": {"x": 1}}', tools)
+        [ToolCall(name='add', arguments={'x': 1})]
+        """
+        try:
+            calls = self.parse_calls(action, self.budgets)
+        except ToolCallError:
+            return None
+        known = {tool.name for tool in tools}
+        return calls if calls and all(c.name in known for c in calls) else None
+
     @classmethod
     def signature(cls, action: str) -> frozenset[str]:
         """The names of the tools called and of their arguments.

@@ -26,7 +26,7 @@ from toolgym.tools.backend_language import BackendLanguage
 from toolgym.tools.budgets import DEFAULT_BUDGETS, RESOURCE_LIMIT, Budgets
 from toolgym.tools.errors import NON_EXECUTABLE, WRONG_ARGUMENTS, ToolCallError
 from toolgym.tools.grammar import ActionGrammar, lines, literal, one_of, rule_name
-from toolgym.tools.json_calls import looks_like_json_call, parse_json_call
+from toolgym.tools.json_calls import ToolCall, looks_like_json_call, parse_json_call
 from toolgym.tools.language import AgentHints, Execution, register_language
 from toolgym.tools.tool import Tool, ToolSet
 
@@ -219,6 +219,27 @@ class AgentActionLanguage(BackendLanguage[VirtualHomeBackend]):
                     WRONG_ARGUMENTS, f"an object is named by one word; got {value!r:.80}"
                 )
         return f"{tool.qualname}({', '.join(values)})"
+
+    def tool_calls(self, action: str, tools: ToolSet) -> list[ToolCall] | None:
+        """Each ``Agent.Put(cup, table)`` line as a call, its objects by parameter.
+
+        >>> from toolgym.tools.tool import Param
+        >>> put = Tool("Put", "", (Param("object", "string", ""), Param("target", "string", "")), owner="Agent")
+        >>> AgentActionLanguage(ToolSet([put])).tool_calls("Agent.Put(cup, table)", ToolSet([put]))
+        [ToolCall(name='Put', arguments={'object': 'cup', 'target': 'table'})]
+        """
+        calls = []
+        for line in action.split("\n"):
+            match = re.fullmatch(r"\s*Agent\.(\w+)\(([^()]*)\)\s*", line)
+            tool = None if match is None else tools.get(match.group(1))
+            if match is None or tool is None:
+                return None
+            values = [a.strip() for a in match.group(2).split(",") if a.strip()]
+            if len(values) > len(tool.params):
+                return None
+            arguments = {p.name: v for p, v in zip(tool.params, values, strict=False)}
+            calls.append(ToolCall(tool.name, arguments))
+        return calls or None
 
     @classmethod
     def signature(cls, action: str) -> frozenset[str]:

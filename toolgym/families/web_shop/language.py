@@ -18,7 +18,7 @@ from toolgym.tools.backend_language import BackendLanguage
 from toolgym.tools.budgets import RESOURCE_LIMIT
 from toolgym.tools.errors import NON_EXECUTABLE, WRONG_API, WRONG_ARGUMENTS, ToolCallError
 from toolgym.tools.grammar import ActionGrammar, lines, literal, one_of
-from toolgym.tools.json_calls import looks_like_json_call, parse_json_call
+from toolgym.tools.json_calls import ToolCall, looks_like_json_call, parse_json_call
 from toolgym.tools.language import AgentHints, Execution, register_language
 from toolgym.tools.tool import Tool, ToolSet
 
@@ -183,6 +183,23 @@ class WebActionLanguage(BackendLanguage[WebShopBackend]):
             if bracket and name.strip() in known:
                 found.append(known[name.strip()])
         return found
+
+    def tool_calls(self, action: str, tools: ToolSet) -> list[ToolCall] | None:
+        """Each ``search[...]`` or ``click[...]`` line as a call with its one argument.
+
+        >>> from toolgym.tools.tool import Param
+        >>> tools = ToolSet([Tool("search", "", (Param("keywords", "string", ""),))])
+        >>> WebActionLanguage().tool_calls("search[red shoes]", tools)
+        [ToolCall(name='search', arguments={'keywords': 'red shoes'})]
+        """
+        calls = []
+        for line in action.split("\n"):
+            name, bracket, rest = line.strip().partition("[")
+            tool = tools.get(name.strip())
+            if not bracket or not rest.endswith("]") or tool is None or len(tool.params) != 1:
+                return None
+            calls.append(ToolCall(tool.name, {tool.params[0].name: rest[:-1]}))
+        return calls or None
 
     @classmethod
     def signature(cls, action: str) -> frozenset[str]:

@@ -1,0 +1,315 @@
+"""One toolgym episode played by tool calls: what every protocol adapter serves.
+
+A :class:`ToolEpisode` holds one env in ``call`` mode and offers it the way tool-calling stacks
+see an environment: the current task's tools as OpenAI function schemas (plus a ``finish`` tool
+where the env's language ends an episode with a word), :meth:`~ToolEpisode.reset` with a seed and
+a task id, and :meth:`~ToolEpisode.call` of one tool by name with JSON arguments. The TRL
+environment (:mod:`.trl`), the OpenEnv and MCP servers and the verifiers environment are thin
+layers over it, so an episode scores the same through every one of them as through
+``env.step``.
+
+Agent input is untrusted. :meth:`~ToolEpisode.call` never raises for what a client sends: an
+unknown tool, arguments that are not an object, values past the budgets and calls after the
+episode ended come back as a :class:`CallResult` whose ``error`` has a category, and the episode
+loses nothing. Only programmer misuse raises (a call before any reset, a bad env id).
+
+Example:
+    >>> episode = ToolEpisode("toolbench/HomeSearch-v0")
+    >>> start = episode.reset(seed=0, task_id="test-000")
+    >>> result = episode.call("set_location", {"value": "Tulsa"})
+    >>> result.done, result.error is None
+    (False, True)
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import gymnasium as gym
+
+from toolgym.envs.protocol import task_env
+from toolgym.errors import ToolgymError, UserInputError
+from toolgym.tools.errors import register_category
+
+EPISODE_ENDED = register_category(
+    "episode_ended",
+    "a call after the episode ended; the client starts a new one (reset) to go on",
+)
+
+FINISH_TOOL = "finish"
+"""The tool that ends an episode whose language ends it with a word (``finish``)."""
+
+FINISH_DESCRIPTION = (
+    "End the episode: call it once the task is done (the answer is what the last call returned)."
+)
+
+MAX_TASK_ID_CHARS = 200
+"""The longest task id a client may name."""
+
+
+@dataclass(frozen=True)
+class EpisodeStart:
+    """What a reset gives a client.
+
+    Attributes:
+        observation: the first observation (the user's request).
+        task_id: the task's id, as text.
+        tools: the task's tools, as OpenAI function-tool schemas.
+        info: the env's reset info, as JSON-ready values.
+    """
+
+    observation: str
+    task_id: str
+    tools: list[dict[str, Any]]
+    info: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The start as JSON-ready values."""
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class CallResult:
+    """What one tool call did.
+
+    Attributes:
+        observation: the text the agent sees (the tool's answer, or why the call failed).
+        reward: the step's reward (the episode's reward when it ended, else 0).
+        done: whether the episode ended (finished, or truncated after its step limit).
+        truncated: whether it ended at the step limit.
+        error: ``{"category", "message"}`` when the call failed, else ``None``.
+        metrics: the episode's metrics when it ended (``success``, ``executable``, ...).
+        step: the number of steps taken in the episode.
+    """
+
+    observation: str
+    reward: float = 0.0
+    done: bool = False
+    truncated: bool = False
+    error: dict[str, Any] | None = None
+    metrics: dict[str, Any] | None = None
+    step: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        """The result as JSON-ready values."""
+        return asdict(self)
+
+
+class ToolEpisode:
+    """An env in call mode, played one tool call at a time (see the module docstring).
+
+    Args:
+        env_id: a registered toolgym env id.
+        env: an env made already (its ``action_mode`` must be ``call``); ``env_id`` is then
+            read from it.
+        **env_kwargs: more keyword arguments for ``gym.make`` (``split``, ``world_seed``, the
+            family's options).
+
+    Raises:
+        UserInputError: the env id is unknown, or the env cannot be played by tool calls.
+    """
+
+    def __init__(self, env_id: str | None = None, *, env: gym.Env | None = None, **env_kwargs: Any):
+        if env is None:
+            if not isinstance(env_id, str):
+                raise UserInputError(
+                    f"expected a registered env id (toolgym.envs.env_ids()); got {env_id!r}"
+                )
+            kwargs = {"action_mode": "call", **env_kwargs}
+            if kwargs["action_mode"] != "call":
+                raise UserInputError(
+                    f"a tool episode plays action_mode='call'; got {kwargs['action_mode']!r}"
+                )
+            try:
+                env = gym.make(env_id, **kwargs)
+            except gym.error.Error as e:
+                raise UserInputError(f"cannot make {env_id}: {e}") from e
+        base = task_env(env)
+        if getattr(base, "action_mode", "call") != "call":
+            raise UserInputError(
+                f"a tool episode plays an env made with action_mode='call'; got "
+                f"{getattr(base, 'action_mode', None)!r}"
+            )
+        self.env = env
+        self.env_id: str = env.spec.id if env.spec is not None else str(env_id)
+        self.lock = threading.Lock()
+        """Held by the servers around each call, so one episode's calls never interleave."""
+        self._started = False
+        self._done = False
+        self._steps = 0
+        self._reward = 0.0
+        self._metrics: dict[str, Any] | None = None
+        self._task_id: str | None = None
+        self._seed: int | None = None
+
+    # -- the task's tools ---------------------------------------------------------------------
+
+    @property
+    def finish_tool(self) -> str | None:
+        """The name of the tool that ends the episode with the language's word, if it has one."""
+        base = task_env(self.env)
+        if base.finish_word is None:
+            return None
+        names = {tool.name for tool in base.tools}
+        name = FINISH_TOOL
+        while name in names:
+            name = f"{name}_episode"
+        return name
+
+    def tool_schemas(self) -> list[dict[str, Any]]:
+        """The current task's tools as OpenAI function-tool schemas, then the finish tool."""
+        schemas = [json.loads(json.dumps(s)) for s in task_env(self.env).tools.openai_schemas]
+        finish = self.finish_tool
+        if finish is not None:
+            schemas.append(
+                {
+                    "type": "function",
+                    "function": {
+                        "name": finish,
+                        "description": FINISH_DESCRIPTION,
+                        "parameters": {"type": "object", "properties": {}, "required": []},
+                    },
+                }
+            )
+        return schemas
+
+    # -- playing ------------------------------------------------------------------------------
+
+    def reset(self, *, seed: int | None = None, task_id: Any = None) -> EpisodeStart:
+        """Start an episode: on ``task_id`` when given, else on a task the seed draws.
+
+        A task id is one of the split's ids (``test-007``), or ``train-<k>`` on the ``train``
+        split.
+
+        Raises:
+            UserInputError: the seed is not an int >= 0, or the env has no such task.
+        """
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+            raise UserInputError(f"seed is an int >= 0 or None; got {seed!r:.80}")
+        options = None if task_id is None else {"task_id": self._task_key(task_id)}
+        try:
+            observation, info = self.env.reset(seed=seed, options=options)
+        except (ToolgymError, KeyError, ValueError) as e:
+            raise UserInputError(f"{self.env_id} cannot start task {task_id!r:.80}: {e}") from e
+        self._started = True
+        self._done = False
+        self._steps = 0
+        self._reward = 0.0
+        self._metrics = None
+        self._seed = seed
+        self._task_id = str(info.get("task_id"))
+        public = {k: v for k, v in info.items() if k in ("task_id", "instruction", "split")}
+        public["task_id"] = self._task_id
+        return EpisodeStart(str(observation), self._task_id, self.tool_schemas(), public)
+
+    def _task_key(self, task_id: Any) -> Any:
+        """A client's task id, checked (an int, or text of at most :data:`MAX_TASK_ID_CHARS`)."""
+        if isinstance(task_id, bool) or not isinstance(task_id, int | str):
+            raise UserInputError(f"a task id is text or an int; got {type(task_id).__name__}")
+        if isinstance(task_id, str) and len(task_id) > MAX_TASK_ID_CHARS:
+            raise UserInputError(f"a task id has at most {MAX_TASK_ID_CHARS} characters")
+        return task_id
+
+    def call(self, name: Any, arguments: Any = None) -> CallResult:
+        """Call the tool ``name`` with ``arguments`` (an object, or its JSON text).
+
+        Never raises for what a client sends; see :class:`CallResult`.
+
+        Raises:
+            gymnasium.error.ResetNeeded: no episode was started (programmer misuse).
+        """
+        if not self._started:
+            raise gym.error.ResetNeeded("call reset() before calling a tool")
+        if self._done:
+            return CallResult(
+                "The episode has ended; start a new one (reset) to go on.",
+                done=True,
+                error={
+                    "category": EPISODE_ENDED,
+                    "message": "the episode has ended; reset starts a new one",
+                },
+                metrics=self._metrics,
+                step=self._steps,
+            )
+        finish = self.finish_tool
+        base = task_env(self.env)
+        if finish is not None and name == finish:
+            action = base.finish_word or ""
+        else:
+            call = {"name": name, "arguments": {} if arguments is None else arguments}
+            action = base.native_action([call])
+        observation, reward, terminated, truncated, info = self.env.step(action)
+        self._steps += 1
+        done = bool(terminated or truncated)
+        metrics = info.get("metrics")
+        if truncated and not terminated:
+            metrics = base.score().metrics_dict()
+        if done:
+            self._done = True
+            self._reward = float(reward)
+            self._metrics = dict(metrics or {})
+        return CallResult(
+            str(observation),
+            float(reward),
+            done,
+            bool(truncated and not terminated),
+            info.get("error"),
+            dict(metrics) if done and metrics is not None else None,
+            self._steps,
+        )
+
+    # -- what clients read --------------------------------------------------------------------
+
+    @property
+    def done(self) -> bool:
+        """Whether the episode has ended."""
+        return self._done
+
+    @property
+    def reward(self) -> float:
+        """The episode's reward (0 until it ends)."""
+        return self._reward
+
+    def state(self) -> dict[str, Any]:
+        """The episode as JSON-ready values: env, task, seed, steps, done, reward, metrics."""
+        return {
+            "env_id": self.env_id,
+            "task_id": self._task_id,
+            "seed": self._seed,
+            "step_count": self._steps,
+            "done": self._done,
+            "reward": self._reward,
+            "metrics": self._metrics,
+        }
+
+    def oracle_calls(self) -> list[dict[str, Any]] | None:
+        """The current task's gold as tool calls (``{"name", "arguments"}``), in order.
+
+        ``None`` when the gold is not a sequence of single tool calls in this env's language
+        (a program with variables, a general Python program).
+        """
+        calls = task_env(self.env).oracle_calls()
+        if calls is None:
+            return None
+        finish = self.finish_tool
+        return [
+            {"name": finish, "arguments": {}} if c is None and finish else dict(c or {})
+            for c in calls
+        ]
+
+    def release(self) -> None:
+        """Forget the episode (the env is kept): the next client must reset before calling."""
+        self._started = False
+        self._done = False
+        self._steps = 0
+        self._reward = 0.0
+        self._metrics = None
+        self._task_id = None
+        self._seed = None
+
+    def close(self) -> None:
+        """Close the env."""
+        self.env.close()

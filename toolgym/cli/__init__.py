@@ -23,7 +23,9 @@ from toolgym.cli.eval_setup import (
     _check_env_ids,
 )
 from toolgym.cli.results_commands import add_parsers as add_results_parsers
+from toolgym.cli.mcp_command import add_parser as add_mcp_parser
 from toolgym.cli.rl_command import add_parser as add_rl_parser
+from toolgym.cli.serve_env import add_parser as add_serve_env_parser
 from toolgym.cli.training_commands import add_parsers as add_training_parsers
 from toolgym.envs import (
     families,
@@ -400,6 +402,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_training_parsers(sub)
     add_rl_parser(sub)
     add_complexity_parser(sub)
+    add_serve_env_parser(sub)
+    add_mcp_parser(sub)
 
     bench = sub.add_parser("bench", help="print reset/step latency and oracle throughput")
     bench.add_argument("--repeat", type=_positive, default=2000)

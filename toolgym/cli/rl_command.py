@@ -9,12 +9,12 @@ from typing import Any
 
 from toolgym.agents.backends.hf import EMBEDDED_MODEL
 from toolgym.cli.training_commands import _dropout, _positive_number, _whole
-from toolgym.envs import family_of
 from toolgym.errors import UserInputError
 from toolgym.training.grpo import RESULT_FILE, RLConfig, train_grpo
 from toolgym.training.rewards import SHAPINGS
 from toolgym.training.rl_data import single_step_env_ids
 from toolgym.training.rl_report import write_rl_report
+from toolgym.training.sft_data import program_env_ids
 
 
 def _non_negative_number(text: str) -> float:
@@ -30,7 +30,9 @@ def _non_negative_number(text: str) -> float:
 def _config(args: argparse.Namespace) -> RLConfig:
     families = tuple(args.family)
     if not families and not args.env:
-        choices = sorted({family_of(e).name for e in single_step_env_ids()})
+        from toolgym.envs import families as all_families
+
+        choices = sorted(spec.name for spec in all_families())
         raise UserInputError(
             f"name what to train on: --family NAME ({', '.join(choices)}) or --env ID; got neither"
         )
@@ -73,8 +75,52 @@ def _percent(value: float | None) -> str:
     return "-" if value is None else f"{100 * value:.1f}%"
 
 
+def _env_config(args: argparse.Namespace, env_ids: list[str]) -> Any:
+    from toolgym.training.grpo_env import EnvRLConfig
+
+    names = "+".join(e.rsplit("/", 1)[-1] for e in env_ids)
+    return EnvRLConfig(
+        model=args.model,
+        envs=tuple(env_ids),
+        n=args.n,
+        num_generations=args.num_generations,
+        prompts_per_step=args.prompts_per_step,
+        micro_batch=args.micro_batch,
+        max_completion_length=args.max_completion_length or EnvRLConfig.max_completion_length,
+        max_tool_calls=args.max_tool_calls,
+        temperature=args.temperature,
+        max_steps=args.max_steps,
+        lr=args.lr,
+        beta=args.beta,
+        lora_r=args.lora_r,
+        lora_alpha=args.lora_alpha,
+        lora_dropout=args.lora_dropout,
+        seed=args.seed,
+        world_seed=args.world_seed,
+        eval_tasks=args.eval_tasks,
+        out=args.out or str(Path("adapters") / f"rl-{Path(args.model).name}-{names}-calls"),
+        num_threads=args.threads,
+        device=args.device,
+        progress=not args.no_progress,
+    )
+
+
 def _cmd_train_rl(args: argparse.Namespace) -> int:
     config = _config(args)
+    env_ids = program_env_ids(config.envs, config.families)
+    single = set(single_step_env_ids())
+    if args.tool_calls or any(e not in single for e in env_ids):
+        from toolgym.training.grpo_env import train_grpo_env
+
+        env_config = _env_config(args, env_ids)
+        env_config.check()
+        print(
+            f"multi-turn GRPO: {env_config.model} on {', '.join(env_ids)}, one tool call per "
+            f"turn ({env_config.max_steps} steps x {env_config.prompts_per_step} tasks x "
+            f"{env_config.num_generations} rollouts)",
+            file=sys.stderr,
+        )
+        return _print_result(train_grpo_env(env_config))
     config.check()
     print(
         f"GRPO: {config.model} on {', '.join(config.envs + config.families)} "
@@ -82,7 +128,10 @@ def _cmd_train_rl(args: argparse.Namespace) -> int:
         f"{config.num_generations} completions, shaping {config.shaping})",
         file=sys.stderr,
     )
-    result = train_grpo(config)
+    return _print_result(train_grpo(config))
+
+
+def _print_result(result: Any) -> int:
     report = write_rl_report(result.out / RESULT_FILE)
     print(
         f"trained {result.steps} steps in {result.wall_s:.0f} s on {result.device} "
@@ -108,21 +157,20 @@ def add_parser(sub: Any) -> None:
     """Add ``train-rl`` to the command line's subcommands."""
     rl = sub.add_parser(
         "train-rl",
-        help="GRPO (TRL) with a LoRA adapter on execution rewards of a single-step family",
+        help="GRPO (TRL) with a LoRA adapter on execution rewards: single-step prompts, or whole "
+        "episodes by tool calls (multi-step families)",
         description="Train a LoRA adapter with TRL's GRPOTrainer on the train split's prompts; "
         "each sampled completion is rewarded by running it in its task's env, as the "
         "evaluation scores it. The test split is evaluated (greedy) before and after; the "
         "reward curve and results go to toolgym_rl.json, rl_report.html and "
         "reward_curve.png in the adapter folder.",
     )
-    rl.add_argument(
-        "--env", action="append", default=[], help="env id (repeatable; single-step envs)"
-    )
+    rl.add_argument("--env", action="append", default=[], help="env id (repeatable)")
     rl.add_argument(
         "--family",
         action="append",
         default=[],
-        help="family name: its newest env (repeatable; single-step families)",
+        help="family name: its newest env (repeatable)",
     )
     rl.add_argument("--model", default=EMBEDDED_MODEL, help="model id or local folder")
     rl.add_argument("--n", type=_whole(1), default=256, help="train prompts per env (256)")
@@ -134,6 +182,18 @@ def add_parser(sub: Any) -> None:
         "--curriculum",
         action="store_true",
         help="order prompts by their task's number of API calls, fewest first (no shuffle)",
+    )
+    rl.add_argument(
+        "--tool-calls",
+        action="store_true",
+        help="play whole episodes in call mode through TRL's environments (multi-turn GRPO); "
+        "the default for multi-step envs",
+    )
+    rl.add_argument(
+        "--max-tool-calls",
+        type=_whole(1),
+        default=8,
+        help="with tool calls: tool-calling turns per rollout (8)",
     )
     rl.add_argument("--max-steps", type=_whole(1), default=50, help="optimizer steps (50)")
     rl.add_argument("--num-generations", type=_whole(2), default=4, help="group size (4)")

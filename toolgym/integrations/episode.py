@@ -134,6 +134,9 @@ class ToolEpisode:
                 f"{getattr(base, 'action_mode', None)!r}"
             )
         self.env = env
+        self._base = base
+        self._finish: str | None = None
+        self._finish_known = False
         self.env_id: str = env.spec.id if env.spec is not None else str(env_id)
         self.lock = threading.Lock()
         """Held by the servers around each call, so one episode's calls never interleave."""
@@ -150,18 +153,20 @@ class ToolEpisode:
     @property
     def finish_tool(self) -> str | None:
         """The name of the tool that ends the episode with the language's word, if it has one."""
-        base = task_env(self.env)
-        if base.finish_word is None:
-            return None
-        names = {tool.name for tool in base.tools}
-        name = FINISH_TOOL
-        while name in names:
-            name = f"{name}_episode"
-        return name
+        if not self._finish_known:
+            base = self._base
+            name: str | None = None
+            if base.finish_word is not None:
+                names = {tool.name for tool in base.tools}
+                name = FINISH_TOOL
+                while name in names:
+                    name = f"{name}_episode"
+            self._finish, self._finish_known = name, True
+        return self._finish
 
     def tool_schemas(self) -> list[dict[str, Any]]:
         """The current task's tools as OpenAI function-tool schemas, then the finish tool."""
-        schemas = [json.loads(json.dumps(s)) for s in task_env(self.env).tools.openai_schemas]
+        schemas = [json.loads(json.dumps(s)) for s in self._base.tools.openai_schemas]
         finish = self.finish_tool
         if finish is not None:
             schemas.append(
@@ -194,6 +199,7 @@ class ToolEpisode:
             observation, info = self.env.reset(seed=seed, options=options)
         except (ToolgymError, KeyError, ValueError) as e:
             raise UserInputError(f"{self.env_id} cannot start task {task_id!r:.80}: {e}") from e
+        self._finish_known = False  # the task's tools may differ
         self._started = True
         self._done = False
         self._steps = 0
@@ -235,7 +241,7 @@ class ToolEpisode:
                 step=self._steps,
             )
         finish = self.finish_tool
-        base = task_env(self.env)
+        base = self._base
         if finish is not None and name == finish:
             action = base.finish_word or ""
         else:
@@ -291,7 +297,7 @@ class ToolEpisode:
         ``None`` when the gold is not a sequence of single tool calls in this env's language
         (a program with variables, a general Python program).
         """
-        calls = task_env(self.env).oracle_calls()
+        calls = self._base.oracle_calls()
         if calls is None:
             return None
         finish = self.finish_tool

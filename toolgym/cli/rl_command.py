@@ -14,7 +14,7 @@ from toolgym.training.grpo import RESULT_FILE, RLConfig, train_grpo
 from toolgym.training.rewards import SHAPINGS
 from toolgym.training.rl_data import single_step_env_ids
 from toolgym.training.rl_report import write_rl_report
-from toolgym.training.sft_data import program_env_ids
+from toolgym.training.sft_data import named_env_ids
 
 
 def _non_negative_number(text: str) -> float:
@@ -107,7 +107,7 @@ def _env_config(args: argparse.Namespace, env_ids: list[str]) -> Any:
 
 def _cmd_train_rl(args: argparse.Namespace) -> int:
     config = _config(args)
-    env_ids = program_env_ids(config.envs, config.families)
+    env_ids = named_env_ids(config.envs, config.families)
     single = set(single_step_env_ids())
     if args.tool_calls or any(e not in single for e in env_ids):
         from toolgym.training.grpo_env import train_grpo_env

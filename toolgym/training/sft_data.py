@@ -121,6 +121,18 @@ def program_env_ids(envs: Sequence[str] = (), families: Sequence[str] = ()) -> l
     Raises:
         UserInputError: nothing named, an unknown env id or family, or a multi-step family.
     """
+    unique = named_env_ids(envs, families)
+    for env_id in unique:
+        _check_program_mode(env_id)
+    return unique
+
+
+def named_env_ids(envs: Sequence[str] = (), families: Sequence[str] = ()) -> list[str]:
+    """``envs``, then each family's newest version, duplicates kept once, in order.
+
+    Raises:
+        UserInputError: nothing named, or an unknown env id or family.
+    """
     ids: list[str] = []
     known = registered_env_ids()
     for env_id in envs:
@@ -134,11 +146,8 @@ def program_env_ids(envs: Sequence[str] = (), families: Sequence[str] = ()) -> l
             raise UserInputError(str(e.args[0])) from e
         ids.append(spec.env_id())
     if not ids:
-        raise UserInputError("name at least one env id or family to build examples for; got none")
-    unique = list(dict.fromkeys(ids))
-    for env_id in unique:
-        _check_program_mode(env_id)
-    return unique
+        raise UserInputError("name at least one env id or family; got none")
+    return list(dict.fromkeys(ids))
 
 
 def check_counts(n: int, shots: int | None, all_shot: bool) -> None:

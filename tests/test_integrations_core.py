@@ -1,0 +1,135 @@
+"""The core every protocol adapter serves: ``ToolEpisode`` and ``SessionPool``."""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import pytest
+
+from toolgym.errors import UserInputError
+from toolgym.integrations import (
+    SessionError,
+    SessionLimitError,
+    SessionPool,
+    ToolEpisode,
+    UnknownSessionError,
+)
+from toolgym.integrations.episode import EPISODE_ENDED
+from toolgym.tools.errors import CATEGORIES
+
+HOME = "toolbench/HomeSearch-v0"
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_an_episode_scores_as_the_env_steps() -> None:
+    episode = ToolEpisode(HOME)
+    env = gym.make(HOME, action_mode="call")
+    start = episode.reset(seed=3, task_id="test-004")
+    _, info = env.reset(seed=3, options={"task_id": "test-004"})
+    assert start.tools == info["tools"]
+    calls = episode.oracle_calls()
+    assert calls
+    for call in calls:
+        result = episode.call(call["name"], call["arguments"])
+        obs, reward, terminated, _, step_info = env.step(env.unwrapped.native_action([call]))
+        assert (result.observation, result.reward, result.done) == (obs, reward, terminated)
+    assert result.metrics == step_info["metrics"]
+    assert episode.state()["done"] and episode.reward == 1.0
+
+
+def test_client_input_never_raises() -> None:
+    episode = ToolEpisode(HOME)
+    episode.reset(seed=0, task_id="test-000")
+    for name, arguments in [
+        ("no_such_tool", {}),
+        ("set_num_beds", "{not json"),
+        ("set_num_beds", ["a", "list"]),
+        ("set_num_beds", {"value": "x" * 200_000}),
+        (None, None),
+        (12, {"value": 1}),
+    ]:
+        result = episode.call(name, arguments)
+        assert result.error is not None and result.error["category"] in CATEGORIES
+        assert not result.done
+    result = episode.call("search", {})
+    assert result.done
+    after = episode.call("search", {})
+    assert after.error is not None and after.error["category"] == EPISODE_ENDED
+    assert after.metrics == result.metrics
+
+
+def test_programmer_misuse_raises_with_what_was_expected() -> None:
+    with pytest.raises(UserInputError, match="registered env id"):
+        ToolEpisode(None)
+    with pytest.raises(UserInputError, match="action_mode='call'"):
+        ToolEpisode(HOME, action_mode="program")
+    episode = ToolEpisode(HOME)
+    with pytest.raises(gym.error.ResetNeeded):
+        episode.call("search", {})
+    for seed in (-1, 1.5, True, "3"):
+        with pytest.raises(UserInputError, match="seed"):
+            episode.reset(seed=seed)  # type: ignore[arg-type]
+    with pytest.raises(UserInputError, match="task id"):
+        episode.reset(task_id=["test-000"])
+    with pytest.raises(UserInputError, match="cannot start task"):
+        episode.reset(task_id="no-such-task")
+    with pytest.raises(UserInputError, match="at most"):
+        episode.reset(task_id="x" * 1000)
+
+
+def test_sessions_are_isolated_bounded_and_reclaimed() -> None:
+    clock = Clock()
+    pool = SessionPool(HOME, max_sessions=2, idle_timeout_s=10, spare_envs=1, clock=clock)
+    a, first = pool.open()
+    b, second = pool.open()
+    assert a != b and first is not second
+    first.reset(seed=0, task_id="test-000")
+    second.reset(seed=0, task_id="test-001")
+    assert pool.run(a, lambda e: e.state()["task_id"]) == "test-000"
+    assert pool.run(b, lambda e: e.state()["task_id"]) == "test-001"
+    with pytest.raises(SessionLimitError, match="max_sessions"):
+        pool.open()
+    clock.now = 5
+    pool.get(a)  # used: a stays
+    clock.now = 12
+    c, _ = pool.open()  # b idled past the timeout and was reclaimed for it
+    assert b not in pool and a in pool and c in pool
+    assert pool.stats()["reclaimed"] == 1
+    with pytest.raises(UnknownSessionError, match="reclaimed after idling"):
+        pool.get(b)
+    with pytest.raises(SessionError, match="session id"):
+        pool.open("\x00bad")
+    with pytest.raises(SessionError, match="open already"):
+        pool.open(a)
+    assert pool.close(a) and not pool.close(a)
+    pool.close_all()
+    assert len(pool) == 0
+
+
+def test_a_reused_env_forgets_the_last_session() -> None:
+    pool = SessionPool(HOME, spare_envs=4)
+    sid, episode = pool.open()
+    episode.reset(seed=0, task_id="test-000")
+    pool.close(sid)
+    for _ in range(50):
+        sid, again = pool.open()
+        with pytest.raises(gym.error.ResetNeeded):
+            again.call("search", {})
+        pool.close(sid)
+    assert pool.stats()["envs_made"] <= 2
+    assert again.state()["task_id"] is None
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [{"max_sessions": 0}, {"idle_timeout_s": 0}, {"spare_envs": -1}, {"max_sessions": True}],
+)
+def test_pool_limits_are_checked(bad: dict) -> None:
+    with pytest.raises(UserInputError):
+        SessionPool(HOME, **bad)

@@ -103,11 +103,14 @@ def test_oracle_scores_one_on_every_task(env_id: str, split: str, mode: str) -> 
 
 
 def test_oracle_calls_played_as_native_tool_calls_score_one(env_id: str) -> None:
-    """Where the gold is only tool calls, the same calls made natively reproduce it."""
+    """Where the gold is only tool calls, the same calls made natively reproduce it.
+
+    The first 30 test tasks of each env (the oracle test plays every one in both modes).
+    """
     env = gym.make(env_id, split="test", action_mode="call")
     base = task_env(env)
     played = 0
-    for task_id in base.task_ids:
+    for task_id in base.task_ids[:30]:
         env.reset(seed=0, options={"task_id": task_id})
         calls = base.oracle_calls()
         if calls is None:

@@ -200,3 +200,25 @@ def test_episode_rewards_reach_the_trainer(tiny_model: Path, tmp_path: Path) -> 
     saved = json.loads((tmp_path / "run" / "toolgym_rl.json").read_text())
     assert saved["history"] == result.history
     assert (tmp_path / "run" / "adapter_config.json").exists()
+
+
+def test_train_rl_routes_multi_step_envs_to_episode_training(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from toolgym.cli import main
+    from toolgym.training import grpo_env
+
+    seen: list[Any] = []
+
+    def fake(config: Any, **kwargs: Any) -> Any:
+        seen.append(config)
+        raise SystemExit(0)
+
+    monkeypatch.setattr(grpo_env, "train_grpo_env", fake)
+    for argv, env_id in [
+        (["--env", "toolbench/WebShop-v1"], "toolbench/WebShop-v1"),
+        (["--family", "home_search", "--tool-calls"], "toolbench/HomeSearch-v0"),
+    ]:
+        with pytest.raises(SystemExit):
+            main(["train-rl", *argv, "--max-tool-calls", "3", "--out", str(tmp_path)])
+        assert seen[-1].envs == (env_id,) and seen[-1].max_tool_calls == 3

@@ -49,26 +49,33 @@ def _config(args: argparse.Namespace) -> RLConfig:
         world_seed=args.world_seed,
         shaping=args.shaping,
         curriculum=args.curriculum,
-        num_generations=args.num_generations,
-        prompts_per_step=args.prompts_per_step,
-        micro_batch=args.micro_batch,
         max_completion_length=args.max_completion_length,
-        temperature=args.temperature,
-        max_steps=args.max_steps,
-        lr=args.lr,
-        beta=args.beta,
-        lora_r=args.lora_r,
-        lora_alpha=args.lora_alpha,
-        lora_dropout=args.lora_dropout,
-        seed=args.seed,
-        eval_tasks=args.eval_tasks,
         eval_constrained=args.eval_grammar,
         out=out,
-        num_threads=args.threads,
-        device=args.device,
         chat=None if args.chat == "auto" else args.chat == "on",
-        progress=not args.no_progress,
+        **_shared(args),
     )
+
+
+def _shared(args: argparse.Namespace) -> dict[str, Any]:
+    """The settings both kinds of run take from the command line."""
+    return {
+        "num_generations": args.num_generations,
+        "prompts_per_step": args.prompts_per_step,
+        "micro_batch": args.micro_batch,
+        "temperature": args.temperature,
+        "max_steps": args.max_steps,
+        "lr": args.lr,
+        "beta": args.beta,
+        "lora_r": args.lora_r,
+        "lora_alpha": args.lora_alpha,
+        "lora_dropout": args.lora_dropout,
+        "seed": args.seed,
+        "eval_tasks": args.eval_tasks,
+        "num_threads": args.threads,
+        "device": args.device,
+        "progress": not args.no_progress,
+    }
 
 
 def _percent(value: float | None) -> str:
@@ -83,25 +90,11 @@ def _env_config(args: argparse.Namespace, env_ids: list[str]) -> Any:
         model=args.model,
         envs=tuple(env_ids),
         n=args.n,
-        num_generations=args.num_generations,
-        prompts_per_step=args.prompts_per_step,
-        micro_batch=args.micro_batch,
         max_completion_length=args.max_completion_length or EnvRLConfig.max_completion_length,
         max_tool_calls=args.max_tool_calls,
-        temperature=args.temperature,
-        max_steps=args.max_steps,
-        lr=args.lr,
-        beta=args.beta,
-        lora_r=args.lora_r,
-        lora_alpha=args.lora_alpha,
-        lora_dropout=args.lora_dropout,
-        seed=args.seed,
         world_seed=args.world_seed,
-        eval_tasks=args.eval_tasks,
         out=args.out or str(Path("adapters") / f"rl-{Path(args.model).name}-{names}-calls"),
-        num_threads=args.threads,
-        device=args.device,
-        progress=not args.no_progress,
+        **_shared(args),
     )
 
 

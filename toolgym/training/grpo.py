@@ -452,39 +452,16 @@ def train_grpo(
     budget = config.max_completion_length or max(
         prompt_defaults(family_of(e).name).max_new_tokens for e in env_ids
     )
-    cuda = backend.device.startswith("cuda")
-    args = trl.GRPOConfig(
-        output_dir=str(config.out),
-        per_device_train_batch_size=config.micro_batch,
-        gradient_accumulation_steps=config.num_generations
-        * config.prompts_per_step
-        // config.micro_batch,
-        num_generations=config.num_generations,
+    args = grpo_args(
+        trl,
+        torch,
+        config,
+        backend.device,
         max_completion_length=budget,
-        temperature=config.temperature,
-        max_steps=config.max_steps,
-        learning_rate=config.lr,
-        lr_scheduler_type="linear",
-        beta=config.beta,
-        logging_steps=1,
-        save_strategy="no",
-        report_to="none",
-        seed=config.seed,
-        data_seed=config.seed,
-        use_cpu=backend.device == "cpu",
-        bf16=cuda and bool(torch.cuda.is_bf16_supported()),
         shuffle_dataset=not config.curriculum,
-        disable_tqdm=not config.progress,
-        dataloader_num_workers=0,
         gradient_checkpointing=config.gradient_checkpointing,
     )
-    lora = peft.LoraConfig(
-        r=config.lora_r,
-        lora_alpha=config.lora_alpha,
-        lora_dropout=config.lora_dropout,
-        target_modules=list(config.target_modules),
-        task_type="CAUSAL_LM",
-    )
+    lora = lora_config(peft, config)
     transformers.set_seed(config.seed)
     try:
         try:
@@ -542,6 +519,50 @@ def train_grpo(
     )
     write_summary(config, result, {"trl": trl.__version__, "peft": peft.__version__})
     return result
+
+
+def grpo_args(trl: Any, torch: Any, config: Any, device: str, **more: Any) -> Any:
+    """TRL's ``GRPOConfig`` of a run (``RLConfig`` or ``EnvRLConfig``), with ``more`` settings.
+
+    A step samples ``prompts_per_step * num_generations`` completions and trains on them in
+    micro-batches of ``micro_batch`` (gradient accumulation); the learning rate decays linearly;
+    every step is logged and nothing is saved until the end.
+    """
+    cuda = device.startswith("cuda")
+    return trl.GRPOConfig(
+        output_dir=str(config.out),
+        per_device_train_batch_size=config.micro_batch,
+        gradient_accumulation_steps=config.num_generations
+        * config.prompts_per_step
+        // config.micro_batch,
+        num_generations=config.num_generations,
+        temperature=config.temperature,
+        max_steps=config.max_steps,
+        learning_rate=config.lr,
+        lr_scheduler_type="linear",
+        beta=config.beta,
+        logging_steps=1,
+        save_strategy="no",
+        report_to="none",
+        seed=config.seed,
+        data_seed=config.seed,
+        use_cpu=device == "cpu",
+        bf16=cuda and bool(torch.cuda.is_bf16_supported()),
+        disable_tqdm=not config.progress,
+        dataloader_num_workers=0,
+        **more,
+    )
+
+
+def lora_config(peft: Any, config: Any) -> Any:
+    """The run's ``peft.LoraConfig`` (rank, alpha, dropout, target modules)."""
+    return peft.LoraConfig(
+        r=config.lora_r,
+        lora_alpha=config.lora_alpha,
+        lora_dropout=config.lora_dropout,
+        target_modules=list(config.target_modules),
+        task_type="CAUSAL_LM",
+    )
 
 
 def write_summary(config: Any, result: RLResult, versions: dict[str, str]) -> Path:

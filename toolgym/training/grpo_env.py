@@ -31,7 +31,7 @@ from toolgym.errors import UserInputError
 from toolgym.integrations.trl import ToolgymEnvironment, environment_factories
 from toolgym.training.checks import check_lora, check_positive, check_whole, config_dict
 from toolgym.training.finetune import DEFAULT_TARGET_MODULES
-from toolgym.training.grpo import RLResult, require_rl, write_summary
+from toolgym.training.grpo import RLResult, grpo_args, lora_config, require_rl, write_summary
 
 SYSTEM_PROMPT = (
     "You solve the user's task by calling the tools you are given. Call one tool at a time and "
@@ -338,38 +338,15 @@ def train_grpo_env(
     if on_start is not None:
         on_start()
     start = time.perf_counter()
-    cuda = backend.device.startswith("cuda")
-    args = trl.GRPOConfig(
-        output_dir=str(config.out),
-        per_device_train_batch_size=config.micro_batch,
-        gradient_accumulation_steps=config.num_generations
-        * config.prompts_per_step
-        // config.micro_batch,
-        num_generations=config.num_generations,
+    args = grpo_args(
+        trl,
+        torch,
+        config,
+        backend.device,
         max_completion_length=config.max_completion_length,
         max_tool_calling_iterations=config.max_tool_calls,
-        temperature=config.temperature,
-        max_steps=config.max_steps,
-        learning_rate=config.lr,
-        lr_scheduler_type="linear",
-        beta=config.beta,
-        logging_steps=1,
-        save_strategy="no",
-        report_to="none",
-        seed=config.seed,
-        data_seed=config.seed,
-        use_cpu=backend.device == "cpu",
-        bf16=cuda and bool(torch.cuda.is_bf16_supported()),
-        disable_tqdm=not config.progress,
-        dataloader_num_workers=0,
     )
-    lora = peft.LoraConfig(
-        r=config.lora_r,
-        lora_alpha=config.lora_alpha,
-        lora_dropout=config.lora_dropout,
-        target_modules=list(config.target_modules),
-        task_type="CAUSAL_LM",
-    )
+    lora = lora_config(peft, config)
     transformers.set_seed(config.seed)
     try:
         trainer = trl.GRPOTrainer(

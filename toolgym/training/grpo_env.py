@@ -345,6 +345,7 @@ def train_grpo_env(
         backend.device,
         max_completion_length=config.max_completion_length,
         max_tool_calling_iterations=config.max_tool_calls,
+        gradient_checkpointing=False,  # the embedded model fits with room to spare
     )
     lora = lora_config(peft, config)
     transformers.set_seed(config.seed)

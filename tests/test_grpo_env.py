@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from toolgym.errors import UserInputError
+from toolgym.errors import DependencyNotInstalled, UserInputError
 from toolgym.integrations.episode import ToolEpisode
 from toolgym.integrations.trl import environment_class, environment_factories, python_name
 
@@ -138,7 +138,20 @@ def test_episode_rewards_reach_the_trainer(tiny_model: Path, tmp_path: Path) -> 
     import transformers
 
     from toolgym.agents.backends.hf import HFBackend
-    from toolgym.training.grpo_env import EnvRLConfig, task_ids, tool_chat_template, train_grpo_env
+    from toolgym.training.grpo_env import (
+        EnvRLConfig,
+        _environments_supported,
+        task_ids,
+        tool_chat_template,
+        train_grpo_env,
+    )
+
+    if not _environments_supported(transformers.__version__):
+        with pytest.raises(DependencyNotInstalled, match=r"transformers>=5\.2"):
+            train_grpo_env(EnvRLConfig(model=str(tiny_model), envs=(WEATHER,)))
+        pytest.skip(
+            f"TRL's environments need transformers>=5.2; {transformers.__version__} is installed"
+        )
 
     task = task_ids(WEATHER, 1, 0)[0]
     episode = ToolEpisode(WEATHER, split="train")

@@ -249,6 +249,10 @@ class SubEnv:
         """The gold actions of the current task."""
         return self.call("oracle_actions")
 
+    def oracle_calls(self) -> list[dict[str, Any] | None] | None:
+        """The gold as native tool calls, one per step (``None``: the finish word), if it is."""
+        return self.call("oracle_calls")
+
     def score(self, error: ToolCallError | None = None) -> Score:
         """The score of the episode as if it ended now."""
         return self.call("score", error)

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from toolgym.agents.backends.hf import EMBEDDED_MODEL
-from toolgym.errors import UserInputError
+from toolgym.errors import DependencyNotInstalled, UserInputError
 from toolgym.integrations.trl import ToolgymEnvironment, environment_factories
 from toolgym.training.checks import check_lora, check_positive, check_whole, config_dict
 from toolgym.training.finetune import DEFAULT_TARGET_MODULES
@@ -139,6 +139,20 @@ class EnvRLConfig:
     def to_dict(self) -> dict[str, Any]:
         """The configuration as JSON-ready values."""
         return config_dict(self)
+
+
+MIN_TRANSFORMERS = (5, 2)
+"""The oldest transformers TRL's environments run on."""
+
+
+def _environments_supported(version: str) -> bool:
+    """Whether transformers ``version`` runs TRL's environments.
+
+    >>> _environments_supported("4.56.2"), _environments_supported("5.24.0")
+    (False, True)
+    """
+    parts = [int(p) if p.isdigit() else 0 for p in version.split(".")[:2]]
+    return tuple(parts) >= MIN_TRANSFORMERS
 
 
 def tool_chat_template(tokenizer: Any) -> None:
@@ -310,7 +324,8 @@ def train_grpo_env(
 
     Raises:
         UserInputError: a bad setting, or a model whose chat template cannot call tools.
-        DependencyNotInstalled: torch, transformers, peft, trl or datasets is missing.
+        DependencyNotInstalled: torch, transformers, peft, trl or datasets is missing, or
+            transformers is older than 5.2.
     """
     import os
 
@@ -321,6 +336,11 @@ def train_grpo_env(
     from toolgym.agents.backends.hf import HFBackend
     from toolgym.training.sft_data import datasets_module
 
+    if not _environments_supported(transformers.__version__):
+        raise DependencyNotInstalled(
+            "multi-turn GRPO runs on TRL's environments, which need transformers>=5.2; "
+            f'got {transformers.__version__}: pip install "transformers>=5.2"'
+        )
     os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
     backend = HFBackend(config.model, num_threads=config.num_threads, device=config.device)
     tokenizer, model = backend.tokenizer, backend.model

@@ -17,6 +17,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 from toolgym.agents import OracleAgent, make_agent
+from toolgym.envs import family_of
 from toolgym.envs.protocol import task_env
 from toolgym.evaluation.runner import run_episode
 from toolgym.tools.errors import CATEGORIES
@@ -34,9 +35,44 @@ ENV_SECTIONS = (
 )
 
 
+def offered(env_id: str, mode: str) -> str:
+    """``mode``, or a skip saying why when the env does not offer it (a conversation: call only)."""
+    modes = family_of(env_id).action_modes
+    if mode not in modes:
+        pytest.skip(f"{env_id} offers action_mode {' and '.join(modes)} only")
+    return mode
+
+
+def whole_mode(env_id: str) -> str:
+    """``program`` where the env offers it (a gold is one action), else ``call``."""
+    return "program" if "program" in family_of(env_id).action_modes else "call"
+
+
+def play_gold(env: gym.Env, gold: str) -> tuple:
+    """The last step of playing a whole gold label (one action, or its steps in call mode)."""
+    base = task_env(env)
+    if base.action_mode == "program":
+        return env.step(gold)
+    result: tuple = ()
+    for action in base.language.gold_steps(gold):
+        result = env.step(action)
+        if result[2] or result[3]:
+            break
+    return result
+
+
+def first_gold(env: gym.Env) -> str:
+    """The current task's gold as one action in program mode, or its label in call mode."""
+    base = task_env(env)
+    if base.action_mode == "program":
+        return base.oracle_actions()[0]
+    assert base.task is not None
+    return base.task.gold[0]
+
+
 @pytest.mark.parametrize("mode", MODES)
 def test_check_env_passes(env_id: str, mode: str) -> None:
-    env = gym.make(env_id, action_mode=mode)
+    env = gym.make(env_id, action_mode=offered(env_id, mode))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         check_env(env.unwrapped)
@@ -45,7 +81,7 @@ def test_check_env_passes(env_id: str, mode: str) -> None:
 
 
 def test_spaces_admit_real_text(env_id: str) -> None:
-    env = gym.make(env_id, action_mode="program")
+    env = gym.make(env_id, action_mode=whole_mode(env_id))
     obs, info = env.reset(seed=0)
     assert obs in env.observation_space
     action = task_env(env).oracle_actions()[0]
@@ -73,7 +109,7 @@ def rollout(env: gym.Env, seed: int, episodes: int = 4) -> list:
 
 @pytest.mark.parametrize("mode", MODES)
 def test_same_seed_same_trajectory(env_id: str, mode: str) -> None:
-    a = rollout(gym.make(env_id, action_mode=mode), 7)
+    a = rollout(gym.make(env_id, action_mode=offered(env_id, mode)), 7)
     b = rollout(gym.make(env_id, action_mode=mode), 7)
     assert a == b
     c = rollout(gym.make(env_id, action_mode=mode), 8)
@@ -90,7 +126,7 @@ def test_seeded_reset_picks_the_same_task(env_id: str) -> None:
 @pytest.mark.parametrize("split", ["test", "demo"])
 @pytest.mark.parametrize("mode", MODES)
 def test_oracle_scores_one_on_every_task(env_id: str, split: str, mode: str) -> None:
-    env = gym.make(env_id, split=split, action_mode=mode)
+    env = gym.make(env_id, split=split, action_mode=offered(env_id, mode))
     ids = task_env(env).task_ids
     assert ids
     agent = OracleAgent(env)
@@ -161,19 +197,19 @@ def test_single_value_perturbations_score_below_one(env_id: str) -> None:
     (``accepts_others``: a line of blocks a little tilted is still a line) may score a changed
     gold 1, but most changes must still fail.
     """
-    env = gym.make(env_id, action_mode="program")
+    env = gym.make(env_id, action_mode=whole_mode(env_id))
     base = task_env(env)
     below = total = 0
     others = False
     for task_id in base.task_ids:
         env.reset(options={"task_id": task_id})
         assert base.task is not None and base.task.checker is not None
-        others = type(base.task.checker).accepts_others
-        gold = base.oracle_actions()[0]
-        gold_prediction = env.step(gold)[4]["prediction"]
+        others = base.task.checker.accepts_others
+        gold = first_gold(env)
+        gold_prediction = play_gold(env, gold)[4]["prediction"]
         for action in perturbations(gold):
             env.reset(options={"task_id": task_id})
-            obs, reward, terminated, truncated, info = env.step(action)
+            obs, reward, terminated, truncated, info = play_gold(env, action)
             assert terminated, action
             same = gold_prediction is not None and info["prediction"] == gold_prediction
             if same or not others:
@@ -206,7 +242,7 @@ BAD_ACTIONS = (
 
 @pytest.mark.parametrize("mode", MODES)
 def test_bad_actions_are_errors_not_exceptions(env_id: str, mode: str) -> None:
-    env = gym.make(env_id, action_mode=mode)
+    env = gym.make(env_id, action_mode=offered(env_id, mode))
     for k, action in enumerate(BAD_ACTIONS):
         env.reset(seed=k)
         obs, reward, terminated, truncated, info = env.step(action)
@@ -223,7 +259,7 @@ def test_bad_actions_are_errors_not_exceptions(env_id: str, mode: str) -> None:
 
 @pytest.mark.parametrize("mode", MODES)
 def test_an_action_past_the_action_space_is_refused_before_it_runs(env_id: str, mode: str) -> None:
-    env = gym.make(env_id, action_mode=mode)
+    env = gym.make(env_id, action_mode=offered(env_id, mode))
     env.reset(seed=0)
     limit = env.action_space.max_length
     # valid text throughout, so only its length is wrong
@@ -304,23 +340,27 @@ def test_reset_info(env_id: str) -> None:
 
 
 def test_inline_task(env_id: str) -> None:
-    env = gym.make(env_id, action_mode="program")
+    env = gym.make(env_id, action_mode=whole_mode(env_id))
     env.reset(seed=0)
-    gold = task_env(env).oracle_actions()[0]
+    gold = first_gold(env)
     obs, info = env.reset(options={"task": {"prompt": "  my goal ", "completion": [gold]}})
-    assert info["instruction"] == "my goal" and info["task_id"] == "inline"
-    assert "my goal" in obs  # the instruction, or a first page that shows it
-    assert env.step(gold)[1] == 1.0
+    base = task_env(env)
+    assert base.task is not None and info["task_id"] == "inline"
+    # a conversation opens with the part of the request the user gives; it keeps the whole one
+    request = base.task.meta.get("full_request", info["instruction"])
+    assert request == "my goal"
+    assert info["instruction"] in obs  # the instruction, or a first page that shows it
+    assert play_gold(env, base.task.gold[0])[1] == 1.0
 
 
 def test_reward_type_success(env_id: str) -> None:
-    env = gym.make(env_id, action_mode="program", reward_type="success")
+    env = gym.make(env_id, action_mode=whole_mode(env_id), reward_type="success")
     base = task_env(env)
     env.reset(options={"task_id": base.task_ids[0]})
-    gold = base.oracle_actions()[0]
-    assert env.step(gold)[1] == 1.0
+    gold = first_gold(env)
+    assert play_gold(env, gold)[1] == 1.0
     env.reset(options={"task_id": base.task_ids[0]})
-    assert env.step(perturbations(gold)[0])[1] == 0.0
+    assert play_gold(env, perturbations(gold)[0])[1] == 0.0
 
 
 def test_call_mode_truncates_at_the_registered_budget(env_id: str) -> None:
@@ -447,11 +487,15 @@ def test_service_faults_reach_every_family_and_retries_overcome_them(env_id: str
 
 @pytest.mark.parametrize("mode", MODES)
 def test_every_call_failing_is_a_service_error_not_an_exception(env_id: str, mode: str) -> None:
-    env = FaultInjection(gym.make(env_id, action_mode=mode), rate=1.0, kinds=("timeout",))
+    env = gym.make(env_id, action_mode=offered(env_id, mode))
+    env = FaultInjection(env, rate=1.0, kinds=("timeout",))
     check_env(env.unwrapped)  # the gold labels are never touched by the faults
     for task_id in task_env(env).task_ids[:3]:
         env.reset(options={"task_id": task_id})
-        _, reward, terminated, _, info = env.step(task_env(env).oracle_actions()[0])
+        for action in task_env(env).oracle_actions():  # a message to the user meets no fault
+            _, reward, terminated, _, info = env.step(action)
+            if info["faults"] or terminated:
+                break
         assert reward < 1.0 and info["faults"] and info["faults"][0]["kind"] == "timeout"
         assert info["error"]["category"] == "service_error"
     env.close()

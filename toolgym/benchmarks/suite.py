@@ -62,6 +62,9 @@ class TaskSuite:
         read_file: ``path -> TaskSet``, the reader of the env's ``task_file``, for a family whose
             original task files are not JSONL ``{"prompt", "completion"}`` records (ToolBench's
             query files); ``None``: :func:`~toolgym.benchmarks.tasks.load_task_file`.
+        prepare: ``task -> task``, what makes a task from a file or an inline record this
+            suite's own before it is bound (a family's task made a conversation); it returns a
+            task that is already its own unchanged. ``None``: tasks are taken as they are.
     """
 
     family: str
@@ -75,6 +78,7 @@ class TaskSuite:
     setup_for: Callable[[Task], Mapping[str, Any] | None] | None = None
     demo_steps: Callable[[Task], list[tuple[str, str]]] | None = None
     read_file: Callable[[str | Path], TaskSet] | None = None
+    prepare: Callable[[Task], Task] | None = None
 
     def read_task_file(self, path: str | Path) -> TaskSet:
         """The tasks of a task file, read by the family's reader (see :attr:`read_file`)."""
@@ -106,8 +110,10 @@ class TaskSuite:
     def bind(self, task: Task) -> Task:
         """``task`` with this family's checker, and the setup it needs when it has none.
 
-        Tasks from files and inline records need it; see :attr:`setup_for`.
+        Tasks from files and inline records need it; see :attr:`setup_for` and :attr:`prepare`.
         """
+        if self.prepare is not None:
+            task = self.prepare(task)
         if task.setup is None and self.setup_for is not None:
             setup = self.setup_for(task)
             if setup is not None:

@@ -89,6 +89,8 @@ class FamilySpec:
             single-step) or ``"call"`` (multi-step, as WebShop).
         render_modes: the env's render modes: ``"ansi"`` (text) for every family, and
             ``"rgb_array"`` for a family whose backend draws its state (``render_rgb()``).
+        action_modes: the protocols the env offers (both by default; a conversation env plays
+            only ``"call"``: the user answers between steps).
     """
 
     name: str
@@ -105,10 +107,18 @@ class FamilySpec:
     doc: str = ""
     action_mode: str = "program"
     render_modes: tuple[str, ...] = ("ansi",)
+    action_modes: tuple[str, ...] = ("program", "call")
 
     def __post_init__(self) -> None:
-        if self.action_mode not in ("program", "call"):
-            raise ValueError(f"action_mode is 'program' or 'call'; got {self.action_mode!r}")
+        if not self.action_modes or set(self.action_modes) - {"program", "call"}:
+            raise ValueError(
+                f"action_modes holds 'program' and/or 'call'; got {self.action_modes!r}"
+            )
+        if self.action_mode not in self.action_modes:
+            raise ValueError(
+                f"action_mode is one of the action_modes {self.action_modes!r}; "
+                f"got {self.action_mode!r}"
+            )
         unknown = set(self.render_modes) - {"ansi", "rgb_array"}
         if "ansi" not in self.render_modes or unknown:
             raise ValueError(

@@ -114,7 +114,7 @@ class ToolEnv(gym.Env[str, str]):
         self.version = version_spec.version
         self.env_id = spec.env_id(self.version)
         action_mode = spec.action_mode if action_mode is None else action_mode
-        check_choice("action_mode", action_mode, ACTION_MODES)
+        check_choice("action_mode", action_mode, spec.action_modes)
         reward_type = spec.reward if reward_type is None else reward_type
         check_choice("reward_type", reward_type, (spec.reward, "success"))
         check_choice("render_mode", render_mode, (None, *self.metadata["render_modes"]))

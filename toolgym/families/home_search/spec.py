@@ -59,6 +59,7 @@ world 0, ``train`` tasks are built for any world), ``render_mode`` (``None``/``"
 
 from __future__ import annotations
 
+from toolgym.conversation.spec import chat_spec
 from toolgym.envs.spec import FamilySpec, VersionSpec
 
 SPEC = FamilySpec(
@@ -80,3 +81,11 @@ SPEC = FamilySpec(
 )
 """The Home Search family (its prompting defaults are the original's ``top_k_api`` and
 ``max_output_token`` command-line settings)."""
+
+CHAT_SPEC = chat_spec(
+    SPEC,
+    toolkit="toolgym.families.home_search.chat:HomeSearchChatToolkit",
+    tasks="toolgym.families.home_search.chat:SUITE",
+    options=("extraction", "max_results"),
+)
+"""``toolbench/HomeSearchChat-v0``: the user holds back some criteria (see ``chat.py``)."""

@@ -1,0 +1,188 @@
+"""The action language of a conversation env: the family's language plus messages to the user.
+
+:class:`ChatLanguage` wraps the family's language. A step that is a message
+(:mod:`toolgym.conversation.messages`) goes to the user; any other step is first checked for
+guesses (a call setting a held-back detail the user has not told yet is refused with the
+category ``guessed_slot`` and not run) and then run by the family's language on the family's
+backend. Agents read actions as the family's language does: ``info["action_language"]`` is its
+name.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from toolgym.conversation.backend import ChatBackend
+from toolgym.conversation.messages import (
+    GUESSED_SLOT,
+    MESSAGE_TOOL,
+    MESSAGE_TOOL_NAME,
+    inner_gold,
+    is_message,
+    read_message_action,
+    render_message,
+    split_gold,
+)
+from toolgym.tools.backend import Attempt, Backend
+from toolgym.tools.errors import NON_EXECUTABLE, ToolCallError
+from toolgym.tools.grammar import ActionGrammar
+from toolgym.tools.json_calls import ToolCall
+from toolgym.tools.language import ActionLanguage, AgentHints, Execution
+from toolgym.tools.tool import Tool, ToolSet
+
+
+def _chat(backend: Backend) -> ChatBackend:
+    if not isinstance(backend, ChatBackend):
+        raise TypeError(
+            f"a conversation language runs on a ChatBackend; got {type(backend).__name__}"
+        )
+    return backend
+
+
+def _on(execution: Execution, backend: ChatBackend) -> Execution:
+    """``execution`` with its attempt on the conversation backend."""
+    if execution.attempt is not None and execution.attempt.backend is not None:
+        execution.attempt = replace(execution.attempt, backend=backend)
+    return execution
+
+
+class ChatLanguage(ActionLanguage):
+    """A family's language with a user channel (see the module docstring).
+
+    Args:
+        inner: the family's language.
+        tools: the family's tools (to read an action's calls for the guess check).
+    """
+
+    def __init__(self, inner: ActionLanguage, tools: ToolSet) -> None:
+        self.inner = inner
+        self.inner_tools = tools
+        # the family's name, finish word and refusal keys, per instance (class-level elsewhere):
+        # agents read actions as the family's language does
+        vars(self).update(
+            name=getattr(inner, "name", type(inner).__name__),
+            finish_word=inner.finish_word,
+            refusal_info=inner.refusal_info,
+        )
+        self.budgets = inner.budgets
+
+    # -- what agents read ------------------------------------------------------------------------
+    def hints(self, tools: ToolSet) -> AgentHints:
+        """The family's hints over the task's tools."""
+        return self.inner.hints(tools)
+
+    def api_calls(self, action: str, tools: ToolSet) -> list[str]:
+        """The family's APIs ``action`` calls (messages and questions are not APIs)."""
+        if is_message(action):
+            return []
+        return self.inner.api_calls(inner_gold(action), _family_tools(tools))
+
+    def tool_calls(self, action: str, tools: ToolSet) -> list[ToolCall] | None:
+        """A message as a ``message_user`` call, any other action as the family reads it."""
+        if is_message(action):
+            try:
+                return [ToolCall(MESSAGE_TOOL_NAME, {"text": read_message_action(action)})]
+            except ToolCallError:
+                return None
+        return self.inner.tool_calls(action, _family_tools(tools))
+
+    def grammar(self, tools: ToolSet, mode: str, backend: Backend) -> ActionGrammar | None:
+        """No grammar: a step may be a message in free text."""
+        return None
+
+    # -- what runs actions -----------------------------------------------------------------------
+    def refusal(self, error: ToolCallError, backend: Backend, program: bool) -> Execution:
+        """The family's refusal, on the conversation backend."""
+        chat = _chat(backend)
+        return _on(self.inner.refusal(error, chat.inner, program), chat)
+
+    def run_program(self, text: str, backend: Backend) -> Execution:
+        """A conversation is played one step at a time: a whole program is refused."""
+        error = ToolCallError(
+            NON_EXECUTABLE,
+            "a conversation env plays one step at a time (action_mode='call'): the user answers "
+            "between steps",
+        )
+        return self.refusal(error, backend, True)
+
+    def run_call(self, text: str, backend: Backend) -> Execution:
+        """Send a message to the user, or run a family step that guesses nothing."""
+        chat = _chat(backend)
+        if is_message(text):
+            return self._message(text, chat)
+        guessed = chat.guessed(self.inner.tool_calls(text, self.inner_tools), text)
+        if guessed:
+            chat.record_guess(guessed)
+            titles = ", ".join(chat.vocabulary[k].title for k in guessed)
+            error = ToolCallError(
+                GUESSED_SLOT,
+                f"this step sets {titles}, which the user has not told you: ask the user "
+                f"({MESSAGE_TOOL_NAME}) before acting on it; the step was not run",
+            )
+            info = copy.deepcopy(dict(self.refusal_info))
+            info["guessed"] = [chat.vocabulary[k].title for k in guessed]
+            return Execution(error.observation(), error, info=info)
+        return _on(self.inner.run_call(text, chat.inner), chat)
+
+    def _message(self, text: str, chat: ChatBackend) -> Execution:
+        try:
+            message = read_message_action(text)
+        except ToolCallError as e:
+            info = copy.deepcopy(dict(self.refusal_info))
+            return Execution(e.observation(), e, info=info)
+        turn = chat.converse(message)
+        said: dict[str, Any] = {"user": {"kind": turn.kind, "turn": len(chat.turns)}}
+        if turn.ended:
+            return Execution(turn.reply, finished=True, attempt=chat.attempt(), info=said)
+        return Execution(turn.reply, info=said)
+
+    def run_gold(self, gold: str, backend: Backend) -> Attempt:
+        """The family's gold (after the questions) on the family's backend."""
+        return self.inner.run_gold(inner_gold(gold), _chat(backend).inner)
+
+    def gold_action(self, gold: str) -> str:
+        """The family's whole action (a conversation is not played in program mode)."""
+        return self.inner.gold_action(inner_gold(gold))
+
+    def gold_steps(self, gold: str) -> list[str]:
+        """The questions, one message each, then the family's steps."""
+        questions, rest = split_gold(gold)
+        return [render_message(q) for q in questions] + self.inner.gold_steps(rest)
+
+    def is_finish(self, text: Any) -> bool:
+        """The family's finish word."""
+        return self.inner.is_finish(text)
+
+    def finish(self, backend: Backend) -> Execution:
+        """The family's finish, on the conversation backend."""
+        chat = _chat(backend)
+        return _on(self.inner.finish(chat.inner), chat)
+
+    def render_call(self, tool: Tool, arguments: Mapping[str, Any]) -> str:
+        """A message as ``message_user("...")``; any other call as the family writes it."""
+        if tool.name == MESSAGE_TOOL_NAME:
+            text = arguments.get("text")
+            return render_message(text if isinstance(text, str) else str(text))
+        return self.inner.render_call(tool, arguments)
+
+    def render_calls(
+        self, calls: Sequence[ToolCall], tools: ToolSet, backend: Backend | None = None
+    ) -> str:
+        """One message alone, or the family's calls (a message among calls cannot be a step)."""
+        messages = [c for c in calls if c.name == MESSAGE_TOOL_NAME]
+        if messages and len(calls) == 1:
+            return self.render_call(MESSAGE_TOOL, calls[0].arguments)
+        if messages:
+            return "\n".join(render_message(str(c.arguments.get("text", ""))) for c in calls)
+        inner = backend.inner if isinstance(backend, ChatBackend) else backend
+        return self.inner.render_calls(calls, _family_tools(tools), inner)
+
+
+def _family_tools(tools: ToolSet) -> ToolSet:
+    """``tools`` without ``message_user``."""
+    if tools.get(MESSAGE_TOOL_NAME) is None:
+        return tools
+    return ToolSet([t for t in tools if t.name != MESSAGE_TOOL_NAME])

@@ -1,0 +1,72 @@
+"""The toolkit of a conversation env: a family's toolkit with the ``message_user`` tool.
+
+A family's conversation toolkit is a subclass naming the family's toolkit and vocabulary::
+
+    class HomeSearchChatToolkit(ChatToolkit):
+        inner_class = HomeSearchToolkit
+        vocabulary = VOCABULARY
+
+Its options are the family's, plus ``user``: what plays the user (the rule-based user by
+default; any object with the :class:`~toolgym.simulators.user.UserSimulator` method).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from toolgym.conversation.backend import ChatBackend
+from toolgym.conversation.language import ChatLanguage
+from toolgym.conversation.messages import MESSAGE_TOOL, inner_gold, is_message
+from toolgym.simulators.user import RuleUser, UserSimulator, Vocabulary
+from toolgym.tools.language import ActionLanguage
+from toolgym.tools.tool import ToolSet
+from toolgym.tools.toolkit import Toolkit
+
+
+class ChatToolkit(Toolkit):
+    """A family's toolkit with a user to talk to (see the module docstring).
+
+    Args:
+        world_seed: seed of the simulated world.
+        user: what plays the user; ``None``: the rule-based user.
+        **options: the family's own options.
+
+    Raises:
+        TypeError: a ``user`` without a ``reply`` method.
+    """
+
+    inner_class: ClassVar[type[Toolkit]]
+    vocabulary: ClassVar[Vocabulary]
+
+    def __init__(self, world_seed: int = 0, *, user: UserSimulator | None = None, **options: Any):
+        super().__init__(world_seed)
+        if user is not None and not callable(getattr(user, "reply", None)):
+            raise TypeError(
+                "user plays the user: an object with reply(conversation, vocabulary, history, "
+                f"message) (toolgym.simulators.user.UserSimulator); got {type(user).__name__}"
+            )
+        self.user: UserSimulator = RuleUser() if user is None else user
+        self.inner = self.inner_class(world_seed=world_seed, **options)
+        self.user_world = self.inner.user_world
+        self.tools = ToolSet([*self.inner.tools, MESSAGE_TOOL])
+
+    def language(self) -> ActionLanguage:
+        """The family's language with messages to the user."""
+        return ChatLanguage(self.inner.language(), self.inner.tools)
+
+    def new_backend(self) -> ChatBackend:
+        """The family's backend with the user."""
+        return ChatBackend(self.inner.new_backend(), self.vocabulary, self.user)
+
+    def api_names(self) -> frozenset[str]:
+        """The family's APIs."""
+        return self.inner.api_names()
+
+    def api_calls(self, action: str) -> tuple[str, ...]:
+        """The family's APIs a gold calls (its questions are not APIs)."""
+        return () if is_message(action) else self.inner.api_calls(inner_gold(action))
+
+    @classmethod
+    def options(cls) -> dict[str, Any]:
+        """The family's options and ``user``."""
+        return {**cls.inner_class.options(), "user": None}

@@ -1,0 +1,258 @@
+"""Home Search as a conversation: the user holds back some of the search criteria.
+
+The slots of a task are the criteria its gold sets (every ``API.set_*``/``select_home_type``
+call); the location and whether to buy or rent open the request, and up to three other
+criteria are held back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from toolgym.benchmarks.tasks import Task
+from toolgym.conversation.opening import compose_opening
+from toolgym.conversation.tasks import ChatProfile, chat_suite
+from toolgym.conversation.toolkit import ChatToolkit
+from toolgym.families.home_search.toolkit import TOOLS, HomeSearchToolkit
+from toolgym.simulators.user import Slot, SlotKind, Vocabulary
+from toolgym.tools.action_reader import ActionReader
+from toolgym.tools.tool import ToolSet
+
+_PRICE = ("price range", "price", "cost", "how much", "rent price", "monthly rent")
+_SIZE = ("square feet", "square footage", "sq ft", "sqft", "size", "how big", "how large")
+
+VOCABULARY = Vocabulary(
+    [
+        SlotKind(
+            "location",
+            ("city", "location", "where", "town", "which place"),
+            "in {text}",
+            "set_location",
+            question="Which city should I search in?",
+        ),
+        SlotKind(
+            "buy_or_rent",
+            (
+                "buy or rent",
+                "rent or buy",
+                "buying or renting",
+                "renting or buying",
+                "buy",
+                "rent",
+                "purchase",
+                "lease",
+            ),
+            "to {text}",
+            "set_buy_or_rent",
+            question="Do you want to buy or rent?",
+        ),
+        SlotKind(
+            "home_type",
+            (
+                "home type",
+                "type of home",
+                "kind of home",
+                "property type",
+                "type of property",
+                "kind of property",
+                "home types",
+                "type of place",
+                "kind of place",
+                "house or apartment",
+            ),
+            "{text}",
+            "select_home_type",
+            question="What type of home do you want?",
+        ),
+        SlotKind(
+            "min_price",
+            (
+                "minimum price",
+                "min price",
+                "lowest price",
+                "lower price",
+                "price floor",
+                "at least how much",
+                *_PRICE,
+            ),
+            "a minimum price of {text}",
+            "set_min_price",
+            question="What is your minimum price?",
+        ),
+        SlotKind(
+            "max_price",
+            (
+                "maximum price",
+                "max price",
+                "highest price",
+                "upper price",
+                "budget",
+                "spend",
+                "afford",
+                "price cap",
+                "price limit",
+                *_PRICE,
+            ),
+            "a maximum price of {text}",
+            "set_max_price",
+            question="What is your maximum price?",
+        ),
+        SlotKind(
+            "min_square_feet",
+            (
+                "minimum square feet",
+                "minimum size",
+                "min size",
+                "smallest size",
+                "at least how big",
+                *_SIZE,
+            ),
+            "at least {text}",
+            "set_min_square_feet",
+            question="What is the minimum size, in square feet?",
+        ),
+        SlotKind(
+            "max_square_feet",
+            (
+                "maximum square feet",
+                "maximum size",
+                "max size",
+                "largest size",
+                "biggest size",
+                *_SIZE,
+            ),
+            "at most {text}",
+            "set_max_square_feet",
+            question="What is the maximum size, in square feet?",
+        ),
+        SlotKind(
+            "num_beds",
+            ("bedrooms", "bedroom", "beds", "bed"),
+            "{text}",
+            "set_num_beds",
+            question="How many bedrooms do you need?",
+        ),
+        SlotKind(
+            "num_baths",
+            ("bathrooms", "bathroom", "baths", "bath"),
+            "{text}",
+            "set_num_baths",
+            question="How many bathrooms do you need?",
+        ),
+        SlotKind(
+            "num_garages",
+            ("garages", "garage", "parking"),
+            "{text}",
+            "set_num_garages",
+            question="How many garages do you need?",
+        ),
+        SlotKind(
+            "num_swimming_pools",
+            ("swimming pools", "swimming pool", "pools", "pool"),
+            "{text}",
+            "set_num_swimming_pools",
+            question="How many swimming pools do you want?",
+        ),
+        SlotKind(
+            "num_balconies",
+            ("balconies", "balcony"),
+            "{text}",
+            "set_num_balconies",
+            question="How many balconies do you want?",
+        ),
+        SlotKind(
+            "floor_number",
+            ("floor number", "which floor", "what floor", "floor", "storey", "story", "level"),
+            "{text}",
+            "set_floor_number",
+            question="Which floor do you want to be on?",
+        ),
+        SlotKind(
+            "max_commute_time",
+            ("commute time", "commute", "commuting", "travel time", "drive to work"),
+            "a commute of at most {text}",
+            "set_max_commute_time",
+            question="What is the longest commute you would accept?",
+        ),
+    ],
+    topic="finding a home",
+)
+
+_KINDS = {kind.call: kind.name for kind in VOCABULARY}
+_COUNTS = {
+    "num_beds": ("bedroom", "bedrooms"),
+    "num_baths": ("bathroom", "bathrooms"),
+    "num_garages": ("garage", "garages"),
+    "num_swimming_pools": ("swimming pool", "swimming pools"),
+    "num_balconies": ("balcony", "balconies"),
+}
+
+
+def _number(value: Any) -> str:
+    return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
+
+
+def _slot(kind: str, value: Any) -> Slot:
+    """How the user says ``value`` of ``kind``."""
+    if kind in ("min_price", "max_price"):
+        return Slot(kind, value, f"{value} dollars", (f"${value}", f"{value:,}", str(value)))
+    if kind in ("min_square_feet", "max_square_feet"):
+        return Slot(kind, value, f"{value} square feet", (f"{value} sq ft", str(value)))
+    if kind in _COUNTS:
+        one, many = _COUNTS[kind]
+        number = _number(value)
+        return Slot(kind, value, f"{number} {one if number == '1' else many}", (number,))
+    if kind == "floor_number":
+        return Slot(kind, value, f"floor {value}", (f"{value} floor", f"level {value}"))
+    if kind == "max_commute_time":
+        return Slot(kind, value, f"{value} minutes", (f"{value} min", str(value)))
+    if kind == "home_type":
+        types = [str(t) for t in value] if isinstance(value, list) else [str(value)]
+        text = " or ".join(t.lower() for t in types)
+        article = "an" if text[:1] in "aeiou" else "a"
+        return Slot(kind, value, f"{article} {text}", tuple(t.lower() for t in types))
+    return Slot(kind, value, str(value))
+
+
+def slots(task: Task) -> list[Slot]:
+    """The criteria the task's gold sets, in the gold's order."""
+    calls = ActionReader().tool_calls(task.gold[0], ToolSet(TOOLS)) or []
+    found: dict[str, Slot] = {}
+    for call in calls:
+        kind = _KINDS.get(call.name)
+        if kind is not None and call.arguments:
+            found[kind] = _slot(kind, next(iter(call.arguments.values())))
+    return list(found.values())
+
+
+def opening(task: Task, given: Sequence[Slot]) -> str:
+    """The opening request: ``I'm looking for a home to rent in Austin. I'd like 2 bedrooms.``."""
+    kinds = {s.kind: s for s in given}
+    intent = "I'm looking for a home"
+    if "buy_or_rent" in kinds:
+        intent += f" to {kinds['buy_or_rent'].text}"
+    rest = [s for s in given if s.kind != "buy_or_rent"]
+    return compose_opening(intent, rest, VOCABULARY, lead="location")
+
+
+PROFILE = ChatProfile(
+    name="home_search_chat",
+    inner_tasks="toolgym.families.home_search.tasks:SUITE",
+    vocabulary=VOCABULARY,
+    slots=slots,
+    opening=opening,
+    data_dir=str(Path(__file__).parent / "data"),
+    always_given=("location", "buy_or_rent"),
+)
+
+
+class HomeSearchChatToolkit(ChatToolkit):
+    """Home Search's toolkit with the user channel."""
+
+    inner_class = HomeSearchToolkit
+    vocabulary = VOCABULARY
+
+
+SUITE = chat_suite("toolgym.families.home_search.chat:PROFILE")

@@ -1,0 +1,162 @@
+"""Slots: the parts of a goal a simulated user holds, and the words that name them.
+
+A family describes the kinds of detail its users can hold (:class:`SlotKind`: a maximum price, a
+city, a breed) with the words an agent may use for them; a conversation task holds some of them
+with values (:class:`Slot`). Everything here is plain data that round-trips through JSON, so a
+task file carries its slots.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+_SPACE = re.compile(r"\s+")
+_NON_WORD = re.compile(r"[^0-9a-z$%./:@#+\-' ]+")
+
+
+def normalize(text: str) -> str:
+    """Lower-case text with one space between words and the punctuation that separates removed.
+
+    >>> normalize("What's  your   BUDGET?")
+    "what's your budget"
+    >>> normalize("1,550 USD")
+    '1550 usd'
+    """
+    text = unicodedata.normalize("NFKC", text).lower().replace("\u2019", "'")
+    text = re.sub(r"(?<=\d),(?=\d{3}\b)", "", text)  # 1,550 -> 1550
+    text = _NON_WORD.sub(" ", text)
+    text = re.sub(r"(?<![0-9])[.:/'\-]+|[.:/'\-]+(?![0-9a-z])", " ", text)
+    return _SPACE.sub(" ", text).strip()
+
+
+def contains_phrase(text: str, phrase: str) -> bool:
+    """Whether normalized ``text`` holds normalized ``phrase`` as whole words."""
+    if not phrase:
+        return False
+    return re.search(rf"(?<![0-9a-z]){re.escape(phrase)}(?![0-9a-z])", text) is not None
+
+
+@dataclass(frozen=True)
+class SlotKind:
+    """A kind of detail a family's users hold.
+
+    Attributes:
+        name: its key (``max_price``), unique in the family.
+        words: the words that name it, most natural first (``("maximum price", "budget")``);
+            matched as whole words in an agent's message.
+        phrase: how the user states it, with ``{text}`` for the value (``"a budget of at most
+            {text}"``).
+        call: the tool whose argument carries it, when one does (``set_max_price``).
+        argument: that argument (``value``); ``None`` with a ``call``: any argument of it.
+        question: how the oracle asks for it (``"What is your maximum price?"``).
+    """
+
+    name: str
+    words: tuple[str, ...]
+    phrase: str = "{text}"
+    call: str | None = None
+    argument: str | None = None
+    question: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.words:
+            raise ValueError(f"slot kind {self.name!r} needs at least one word that names it")
+        if "{text}" not in self.phrase:
+            raise ValueError(f"a slot kind's phrase holds '{{text}}'; got {self.phrase!r}")
+
+    @property
+    def title(self) -> str:
+        """Its first word (how the user names it)."""
+        return self.words[0]
+
+    def ask(self) -> str:
+        """The oracle's question for it."""
+        return self.question or f"What {self.title} would you like?"
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One detail of one task's goal.
+
+    Attributes:
+        kind: the name of its :class:`SlotKind`.
+        value: the JSON value the gold passes.
+        text: how the user says the value (``"1550 dollars"``).
+        aliases: other ways of writing the value that mean it (``("1550", "$1550")``).
+    """
+
+    kind: str
+    value: Any
+    text: str
+    aliases: tuple[str, ...] = ()
+
+    def forms(self) -> tuple[str, ...]:
+        """Every normalized way of writing the value, longest first."""
+        forms = {normalize(self.text), *(normalize(a) for a in self.aliases)}
+        if isinstance(self.value, (int, float, str)) and not isinstance(self.value, bool):
+            forms.add(normalize(str(self.value)))
+        return tuple(sorted((f for f in forms if f), key=lambda f: (-len(f), f)))
+
+    def to_record(self) -> dict[str, Any]:
+        """The slot as JSON."""
+        record: dict[str, Any] = {"kind": self.kind, "value": self.value, "text": self.text}
+        if self.aliases:
+            record["aliases"] = list(self.aliases)
+        return record
+
+    @classmethod
+    def from_record(cls, record: Mapping[str, Any]) -> Slot:
+        """A slot from :meth:`to_record`'s JSON.
+
+        Raises:
+            ValueError: the record is not a slot.
+        """
+        if not isinstance(record, Mapping) or not isinstance(record.get("kind"), str):
+            raise ValueError(f"a slot is an object with 'kind', 'value' and 'text'; got {record!r}")
+        text = record.get("text")
+        if not isinstance(text, str):
+            raise ValueError(f"a slot's 'text' is a string; got {text!r}")
+        aliases = record.get("aliases", [])
+        if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
+            raise ValueError(f"a slot's 'aliases' is a list of strings; got {aliases!r}")
+        return cls(record["kind"], record.get("value"), text, tuple(aliases))
+
+
+class Vocabulary:
+    """A family's slot kinds, by name.
+
+    Args:
+        kinds: the kinds, each name once.
+        topic: what the user's requests are about (``"finding a home"``), for refusals.
+
+    Raises:
+        ValueError: a name given twice.
+    """
+
+    def __init__(self, kinds: Iterable[SlotKind], topic: str) -> None:
+        self.kinds: dict[str, SlotKind] = {}
+        for kind in kinds:
+            if kind.name in self.kinds:
+                raise ValueError(f"slot kind {kind.name!r} is given twice")
+            self.kinds[kind.name] = kind
+        self.topic = topic
+
+    def __getitem__(self, name: str) -> SlotKind:
+        kind = self.kinds.get(name)
+        if kind is None:
+            raise KeyError(f"no slot kind {name!r}; kinds: {', '.join(self.kinds)}")
+        return kind
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.kinds
+
+    def __iter__(self) -> Any:
+        return iter(self.kinds.values())
+
+    def state(self, slot: Slot) -> str:
+        """How the user states ``slot``."""
+        return self[slot.kind].phrase.format(text=slot.text)

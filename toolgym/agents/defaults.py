@@ -11,11 +11,15 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from dataclasses import dataclass
 
 from toolgym.envs import family as family_spec
 from toolgym.envs.spec import load_ref
+
+CALL_ONLY_EVAL_LIMIT = 10
+"""The default ``toolgym eval`` tasks of an env played in call mode only (a conversation)."""
 
 
 @dataclass(frozen=True)
@@ -52,7 +56,14 @@ def prompt_defaults(family: str | None) -> PromptDefaults:
     """
     if family is None:
         return PromptDefaults()
-    return _load(family_spec(family).prompting)
+    spec = family_spec(family)
+    found = _load(spec.prompting)
+    if "program" not in spec.action_modes and found.strategy == "single":
+        # an env played one step at a time whose observations matter (a conversation) needs
+        # the history a single-step prompt lacks, and each episode costs many generations
+        limit = min(found.eval_limit or CALL_ONLY_EVAL_LIMIT, CALL_ONLY_EVAL_LIMIT)
+        return dataclasses.replace(found, strategy="react", eval_limit=limit)
+    return found
 
 
 @functools.cache

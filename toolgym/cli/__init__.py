@@ -344,6 +344,12 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--split", default="test", choices=("test", "demo", "train"))
     ev.add_argument("--task-file", help="an original-format JSONL task file instead of a split")
     ev.add_argument(
+        "--user-replay",
+        metavar="FILE",
+        help="conversation envs: replay a recorded user (a JSONL recording) exactly instead of "
+        "the rule-based user; a conversation the recording lacks is an error naming its turn",
+    )
+    ev.add_argument(
         "--action-mode",
         choices=("program", "call"),
         help="default: program for --strategy single, else call",

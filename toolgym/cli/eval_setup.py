@@ -260,6 +260,19 @@ def _check_eval_inputs(args: argparse.Namespace, ids: list[str]) -> dict[str, An
         if not path.is_file():
             raise UserInputError(f"--task-file must be a JSONL task file; no file at {str(path)!r}")
         env_kwargs["task_file"] = str(path)
+    if getattr(args, "user_replay", None):
+        path = Path(args.user_replay).expanduser()
+        if not path.is_file():
+            raise UserInputError(
+                f"--user-replay must be a recording (JSONL); no file at {str(path)!r}"
+            )
+        talking = [i for i in ids if "user_replay" in _options(i)]
+        if talking != list(ids):
+            others = ", ".join(i for i in ids if i not in talking)
+            raise UserInputError(
+                f"--user-replay replays the user of conversation envs (…Chat-v0); not of {others}"
+            )
+        env_kwargs["user_replay"] = str(path)
     for env_id in ids:  # the task files load and their golds run: checked before the model
         kwargs = {**env_kwargs, "action_mode": _action_mode(args, env_id)}
         if "task_file" not in kwargs:
@@ -375,6 +388,14 @@ def _limit(args: argparse.Namespace, env_id: str, limit: int | None) -> int | No
         own = prompt_defaults(family_of(env_id).name).eval_limit
         return limit if own is None else min(own, limit)
     return limit
+
+
+def _options(env_id: str) -> dict[str, Any]:
+    """The family options of ``env_id``'s toolkit."""
+    from toolgym.envs.spec import load_ref
+
+    spec = family_of(env_id)
+    return dict(load_ref(spec.latest.toolkit or spec.toolkit).options())
 
 
 def _action_mode(args: argparse.Namespace, env_id: str) -> str:

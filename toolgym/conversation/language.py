@@ -71,8 +71,14 @@ class ChatLanguage(ActionLanguage):
 
     # -- what agents read ------------------------------------------------------------------------
     def hints(self, tools: ToolSet) -> AgentHints:
-        """The family's hints over the task's tools."""
-        return self.inner.hints(tools)
+        """The family's hints, with the user channel in the description of a step."""
+        hints = self.inner.hints(_family_tools(tools))
+        step = (
+            f"{hints.step_description}, or a message to the user written "
+            f'{MESSAGE_TOOL_NAME}("...") (the request may leave details out: ask for them, '
+            "never guess one; the reply is the observation)"
+        )
+        return replace(hints, step_description=step)
 
     def api_calls(self, action: str, tools: ToolSet) -> list[str]:
         """The family's APIs ``action`` calls (messages and questions are not APIs)."""
@@ -133,7 +139,10 @@ class ChatLanguage(ActionLanguage):
         except ToolCallError as e:
             info = copy.deepcopy(dict(self.refusal_info))
             return Execution(e.observation(), e, info=info)
-        turn = chat.converse(message)
+        try:
+            turn = chat.converse(message)
+        except ToolCallError as e:  # a user that cannot answer (a replay left its recording)
+            return Execution(e.observation(), e, info=copy.deepcopy(dict(self.refusal_info)))
         said: dict[str, Any] = {"user": {"kind": turn.kind, "turn": len(chat.turns)}}
         if turn.ended:
             return Execution(turn.reply, finished=True, attempt=chat.attempt(), info=said)

@@ -54,8 +54,9 @@ the family's step budget plus {extra}.
 ``split`` (``"test"``, ``"demo"``: the family's tasks with held-back details drawn per task;
 ``"train"``: generated), ``action_mode`` (``"call"`` only), ``task_file`` (conversation tasks,
 or the family's own, made conversations on load), ``reward_type``, ``world_seed`` and
-``render_mode`` as in the family's env; the family's options ({options}); and ``user`` (what
-plays the user; ``None``: the rule-based user).
+``render_mode`` as in the family's env; the family's options ({options}); ``user`` (what
+plays the user; ``None``: the rule-based user) and ``user_replay`` (a recording of a user's
+replies, played back exactly).
 """
 
 

@@ -7,7 +7,9 @@ A family's conversation toolkit is a subclass naming the family's toolkit and vo
         vocabulary = VOCABULARY
 
 Its options are the family's, plus ``user``: what plays the user (the rule-based user by
-default; any object with the :class:`~toolgym.simulators.user.UserSimulator` method).
+default; any object with the :class:`~toolgym.simulators.user.UserSimulator` method, such as
+:class:`toolgym.agents.llm_user.LLMUser`), and ``user_replay``: the path of a recording to replay
+exactly (:class:`~toolgym.simulators.user.recording.ReplayUser`).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from toolgym.conversation.backend import ChatBackend
 from toolgym.conversation.language import ChatLanguage
 from toolgym.conversation.messages import MESSAGE_TOOL, inner_gold, is_message
 from toolgym.simulators.user import RuleUser, UserSimulator, Vocabulary
+from toolgym.simulators.user.recording import ReplayUser
 from toolgym.tools.language import ActionLanguage
 from toolgym.tools.tool import ToolSet
 from toolgym.tools.toolkit import Toolkit
@@ -29,23 +32,43 @@ class ChatToolkit(Toolkit):
     Args:
         world_seed: seed of the simulated world.
         user: what plays the user; ``None``: the rule-based user.
+        user_replay: a recording (JSONL) whose replies the user gives, exactly; a conversation
+            it does not hold gets the error ``user_replay_miss``.
         **options: the family's own options.
 
     Raises:
         TypeError: a ``user`` without a ``reply`` method.
+        ValueError: both ``user`` and ``user_replay``.
     """
 
     inner_class: ClassVar[type[Toolkit]]
     vocabulary: ClassVar[Vocabulary]
 
-    def __init__(self, world_seed: int = 0, *, user: UserSimulator | None = None, **options: Any):
+    def __init__(
+        self,
+        world_seed: int = 0,
+        *,
+        user: UserSimulator | None = None,
+        user_replay: str | None = None,
+        **options: Any,
+    ):
         super().__init__(world_seed)
         if user is not None and not callable(getattr(user, "reply", None)):
             raise TypeError(
                 "user plays the user: an object with reply(conversation, vocabulary, history, "
                 f"message) (toolgym.simulators.user.UserSimulator); got {type(user).__name__}"
             )
-        self.user: UserSimulator = RuleUser() if user is None else user
+        if user is not None and user_replay is not None:
+            raise ValueError(
+                "give user (who plays the user) or user_replay (a recording), not both"
+            )
+        self.user: UserSimulator = (
+            ReplayUser(user_replay)
+            if user_replay is not None
+            else RuleUser()
+            if user is None
+            else user
+        )
         self.inner = self.inner_class(world_seed=world_seed, **options)
         self.user_world = self.inner.user_world
         self.tools = ToolSet([*self.inner.tools, MESSAGE_TOOL])
@@ -68,5 +91,5 @@ class ChatToolkit(Toolkit):
 
     @classmethod
     def options(cls) -> dict[str, Any]:
-        """The family's options and ``user``."""
-        return {**cls.inner_class.options(), "user": None}
+        """The family's options, ``user`` and ``user_replay``."""
+        return {**cls.inner_class.options(), "user": None, "user_replay": None}

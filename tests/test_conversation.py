@@ -16,7 +16,7 @@ from toolgym.envs.protocol import task_env
 from toolgym.integrations.episode import ToolEpisode
 from toolgym.integrations.trl import environment_class
 from toolgym.simulators.user import Conversation
-from toolgym.simulators.user.recording import UserRecording
+from toolgym.conversation.recording import UserRecording
 from toolgym.tools.errors import CATEGORIES
 
 CHAT = "toolbench/HomeSearchChat-v0"

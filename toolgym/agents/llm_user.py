@@ -2,8 +2,8 @@
 
 Any toolgym backend can play the user: :class:`LLMUser` prompts it with a persona, the task's
 details (marking the held-back ones) and the conversation so far, and keeps every reply in a
-:class:`~toolgym.simulators.user.recording.UserRecording` keyed by the conversation. A reply
-already recorded is never asked again, and :class:`~toolgym.simulators.user.recording.ReplayUser`
+:class:`~toolgym.conversation.recording.UserRecording` keyed by the conversation. A reply
+already recorded is never asked again, and :class:`~toolgym.conversation.recording.ReplayUser`
 (the env option ``user_replay=FILE``, ``toolgym eval --user-replay FILE``) replays a recording
 exactly, with no model.
 """
@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from toolgym.agents.backends.base import LLMBackend, Message
 from toolgym.simulators.user import Conversation, UserTurn, Vocabulary
-from toolgym.simulators.user.recording import (
+from toolgym.conversation.recording import (
     END_WORD,
     UserRecording,
     conversation_key,

@@ -9,7 +9,7 @@ A family's conversation toolkit is a subclass naming the family's toolkit and vo
 Its options are the family's, plus ``user``: what plays the user (the rule-based user by
 default; any object with the :class:`~toolgym.simulators.user.UserSimulator` method, such as
 :class:`toolgym.agents.llm_user.LLMUser`), and ``user_replay``: the path of a recording to replay
-exactly (:class:`~toolgym.simulators.user.recording.ReplayUser`).
+exactly (:class:`~toolgym.conversation.recording.ReplayUser`).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from toolgym.conversation.backend import ChatBackend
 from toolgym.conversation.language import ChatLanguage
 from toolgym.conversation.messages import MESSAGE_TOOL, inner_gold, is_message
 from toolgym.simulators.user import RuleUser, UserSimulator, Vocabulary
-from toolgym.simulators.user.recording import ReplayUser
+from toolgym.conversation.recording import ReplayUser
 from toolgym.tools.language import ActionLanguage
 from toolgym.tools.tool import ToolSet
 from toolgym.tools.toolkit import Toolkit

@@ -35,6 +35,7 @@ FAMILY_SPECS: tuple[str, ...] = (
     "toolgym.families.rapid_api.spec:SPEC",
     "toolgym.families.seal_tools.spec:SPEC",
     "toolgym.families.home_search.spec:CHAT_SPEC",
+    "toolgym.families.cat_api.spec:CHAT_SPEC",
 )
 """Every built-in family's declaration (adding a family adds one line here)."""
 

@@ -73,6 +73,7 @@ built for any world), ``render_mode``.
 
 from __future__ import annotations
 
+from toolgym.conversation.spec import chat_spec
 from toolgym.envs.spec import FamilySpec, VersionSpec
 
 SPEC = FamilySpec(
@@ -118,3 +119,11 @@ SPEC = FamilySpec(
 )
 """The Cat API family (its prompting defaults are the original's ``top_k_api`` and
 ``max_output_token`` command-line settings)."""
+
+CHAT_SPEC = chat_spec(
+    SPEC,
+    toolkit="toolgym.families.cat_api.chat:CatApiChatToolkit",
+    tasks="toolgym.families.cat_api.chat:SUITE",
+    options=("max_body_chars", "action_language", "timeout_s"),
+)
+"""``toolbench/CatAPIChat-v0``: the user holds back some filters, or the image (see ``chat.py``)."""

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import toolgym
-from toolgym.envs import env_ids, register_family
+from toolgym.envs import family_of, env_ids, register_family
 
 try:  # installed (pip install -e examples/todo_family): its entry point registered it
     from todo_family.spec import SPEC as TODO_SPEC
@@ -22,6 +22,8 @@ SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "samples"
 register_family(TODO_SPEC)  # the worked example of docs/adding-a-family.md (idempotent)
 ENV_IDS = env_ids()
 BUILTIN_IDS = [i for i in ENV_IDS if not i.startswith("toolbench/TodoList")]
+ENV_MODES = [(i, mode) for i in ENV_IDS for mode in family_of(i).action_modes]
+"""Every env id with each action mode it offers (a conversation env plays call mode only)."""
 
 
 @pytest.fixture(params=ENV_IDS)

@@ -15,10 +15,11 @@ import os
 
 import gymnasium as gym
 import pytest
-from conftest import ENV_IDS, FUZZ
+from conftest import ENV_MODES, FUZZ
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from toolgym.envs import family_of
 from toolgym.envs.protocol import task_env
 from toolgym.tools.errors import CATEGORIES
 
@@ -59,7 +60,7 @@ def check(env_id: str, mode: str, action: str, test: str) -> None:
     assert _result(_env(env_id, mode, 1), action) == first  # deterministic
 
 
-CASES = [(env_id, mode) for env_id in ENV_IDS for mode in MODES]
+CASES = ENV_MODES
 ANY_TEXT = st.text(st.characters(blacklist_categories=()), max_size=300)
 
 
@@ -74,12 +75,15 @@ def test_random_text(env_id: str, mode: str) -> None:
 
 
 def _golds(env_id: str) -> list[str]:
-    env = _env(env_id, "program", 0)
+    """The first 20 tasks' golds as one action (program mode), or their steps (call only)."""
+    modes = family_of(env_id).action_modes
+    env = _env(env_id, modes[0], 0)
     base = task_env(env)
     out = []
     for task_id in base.task_ids[:20]:
         env.reset(options={"task_id": task_id})
-        out.append(base.oracle_actions()[0])
+        actions = base.oracle_actions()
+        out.extend(actions[:1] if "program" in modes else actions)
     return out
 
 

@@ -6,10 +6,16 @@ import gymnasium as gym
 import pytest
 from conftest import BUILTIN_IDS
 
+from toolgym.envs import family_of
 from toolgym.envs.protocol import task_env
 from toolgym.tools.errors import NON_EXECUTABLE, PRECONDITION, WRONG_API, WRONG_ARGUMENTS
 
-PROGRAM_IDS = [i for i in BUILTIN_IDS if task_env(gym.make(i)).language.name == "api_program"]
+PROGRAM_IDS = [
+    i
+    for i in BUILTIN_IDS
+    if "program" in family_of(i).action_modes  # a conversation is played in call mode only
+    and task_env(gym.make(i)).language.name == "api_program"
+]
 
 
 @pytest.fixture(params=PROGRAM_IDS)

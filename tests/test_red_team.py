@@ -20,6 +20,7 @@ import gymnasium as gym
 import pytest
 from conftest import ENV_IDS, RED_TEAM
 
+from toolgym.envs import family_of
 from toolgym.envs.protocol import task_env
 from toolgym.tools.errors import CATEGORIES
 
@@ -368,24 +369,35 @@ def _env(env_id: str, mode: str, language: str | None = None) -> gym.Env:
     return _ENVS[key]
 
 
+def _modes(env_id: str) -> tuple[str, ...]:
+    """The action modes the env offers (a conversation env plays call mode only)."""
+    return family_of(env_id).action_modes
+
+
 def _languages(env_id: str) -> list[str | None]:
-    """``None`` (the family's default language), then the others it offers."""
-    base = task_env(_env(env_id, "program"))
+    """``None`` (the family's default language), then the others it offers.
+
+    A conversation env runs its family's language: its own attacks are the family's default
+    language's (the family's env covers the others).
+    """
+    base = task_env(_env(env_id, _modes(env_id)[0]))
     out: list[str | None] = [None]
+    if "program" not in _modes(env_id):
+        return out
     if "action_language" in base.toolkit.options() and base.language.name != "python":
         out.append("python")
     return out
 
 
 def _language(env_id: str, language: str | None) -> str:
-    return language or task_env(_env(env_id, "program")).language.name
+    return language or task_env(_env(env_id, _modes(env_id)[0])).language.name
 
 
 CASES = [
     (env_id, mode, language, i)
     for env_id in ENV_IDS
     for language in _languages(env_id)
-    for mode in ("program", "call")
+    for mode in _modes(env_id)
     for i in range(len(ATTACKS.get(_language(env_id, language), [])))
 ]
 

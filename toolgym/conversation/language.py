@@ -82,9 +82,10 @@ class ChatLanguage(ActionLanguage):
 
     def api_calls(self, action: str, tools: ToolSet) -> list[str]:
         """The family's APIs ``action`` calls (messages and questions are not APIs)."""
-        if is_message(action):
+        rest = inner_gold(action)
+        if not rest.strip() or is_message(rest):
             return []
-        return self.inner.api_calls(inner_gold(action), _family_tools(tools))
+        return self.inner.api_calls(rest, _family_tools(tools))
 
     def tool_calls(self, action: str, tools: ToolSet) -> list[ToolCall] | None:
         """A message as a ``message_user`` call, any other action as the family reads it."""

@@ -87,7 +87,8 @@ class ChatToolkit(Toolkit):
 
     def api_calls(self, action: str) -> tuple[str, ...]:
         """The family's APIs a gold calls (its questions are not APIs)."""
-        return () if is_message(action) else self.inner.api_calls(inner_gold(action))
+        rest = inner_gold(action)
+        return () if not rest.strip() or is_message(rest) else self.inner.api_calls(rest)
 
     @classmethod
     def options(cls) -> dict[str, Any]:

@@ -207,6 +207,10 @@ def _is_numeric(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
+COUNT_ROW = "_count"
+"""The key marking a :func:`paper_layout` row of a metric that is a count, not a rate."""
+
+
 def paper_layout(summaries: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """The paper's layout: one row per metric (per agent), one column per tool, plus the mean.
 
@@ -224,8 +228,12 @@ def paper_layout(summaries: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]
     rows = []
     for agent in agents:
         mine = [s for s in summaries if s["agent"] == agent]
-        for key, title in [(m.key, m.title) for m in specs] + [("episodes", "episodes")]:
+        for key, title, percent in [(m.key, m.title, m.percent) for m in specs] + [
+            ("episodes", "episodes", False)
+        ]:
             row: dict[str, Any] = {"agent": agent, "metric": title}
+            if not percent:
+                row[COUNT_ROW] = True
             values = []
             for s in mine:
                 if key in s:
@@ -248,14 +256,14 @@ def tool_name(env_id: str) -> str:
 
 def format_paper_table(rows: Sequence[Mapping[str, Any]]) -> str:
     """:func:`paper_layout` rows as text (rates as percentages)."""
-    columns = list(dict.fromkeys(k for row in rows for k in row))
+    columns = list(dict.fromkeys(k for row in rows for k in row if k != COUNT_ROW))
     shown = []
     for row in rows:
         cells = {}
         for c in columns:
             value = row.get(c, "")
-            if row.get("metric") != "episodes" and isinstance(value, float):
-                value = f"{100 * value:.1f}%"
+            if isinstance(value, float):
+                value = f"{value:.2f}" if row.get(COUNT_ROW) else f"{100 * value:.1f}%"
             cells[c] = value
         shown.append(cells)
     return format_table(shown, columns)
@@ -309,7 +317,8 @@ def write_summaries(summaries: Sequence[Mapping[str, Any]], out_dir: str | Path)
     atomic_write(paths["json"], text.encode())
     _write_csv(paths["csv"], summaries, summary_columns(summaries))
     atomic_write(paths["paper_txt"], (format_paper_table(paper) + "\n").encode())
-    _write_csv(paths["paper_csv"], paper, list(dict.fromkeys(k for r in paper for k in r)))
+    columns = list(dict.fromkeys(k for r in paper for k in r if k != COUNT_ROW))
+    _write_csv(paths["paper_csv"], paper, columns)
     return paths
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import toolgym
-from toolgym.envs import family_of, env_ids, register_family
+from toolgym.envs import env_ids, family_of, register_family
 
 try:  # installed (pip install -e examples/todo_family): its entry point registered it
     from todo_family.spec import SPEC as TODO_SPEC

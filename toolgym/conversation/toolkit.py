@@ -19,8 +19,8 @@ from typing import Any, ClassVar
 from toolgym.conversation.backend import ChatBackend
 from toolgym.conversation.language import ChatLanguage
 from toolgym.conversation.messages import MESSAGE_TOOL, inner_gold, is_message
-from toolgym.simulators.user import RuleUser, UserSimulator, Vocabulary
 from toolgym.conversation.recording import ReplayUser
+from toolgym.simulators.user import RuleUser, UserSimulator, Vocabulary
 from toolgym.tools.language import ActionLanguage
 from toolgym.tools.tool import ToolSet
 from toolgym.tools.toolkit import Toolkit

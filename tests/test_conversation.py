@@ -12,11 +12,11 @@ import pytest
 
 from toolgym.agents.backends.scripted import ScriptedBackend
 from toolgym.agents.llm_user import LLMUser
+from toolgym.conversation.recording import UserRecording
 from toolgym.envs.protocol import task_env
 from toolgym.integrations.episode import ToolEpisode
 from toolgym.integrations.trl import environment_class
 from toolgym.simulators.user import Conversation
-from toolgym.conversation.recording import UserRecording
 from toolgym.tools.errors import CATEGORIES
 
 CHAT = "toolbench/HomeSearchChat-v0"

@@ -13,13 +13,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from toolgym.agents.backends.base import LLMBackend, Message
-from toolgym.simulators.user import Conversation, UserTurn, Vocabulary
 from toolgym.conversation.recording import (
     END_WORD,
     UserRecording,
     conversation_key,
     turn_from_text,
 )
+from toolgym.simulators.user import Conversation, UserTurn, Vocabulary
 
 _SYSTEM = """You are a person talking to an assistant who is helping you with {topic}.
 {persona}

@@ -13,9 +13,12 @@ def compose_opening(
 ) -> str:
     """``intent`` and the given slots as the user states them, in sentences.
 
+    The kinds named in ``lead`` (space-separated) follow the intent in its sentence ("... in
+    Austin"); the others make a second sentence ("I'd like 2 bedrooms and ...").
+
     >>> from toolgym.simulators.user import SlotKind
     >>> v = Vocabulary([SlotKind("city", ("city",), "in {text}")], "homes")
-    >>> compose_opening("I'm looking for a home", [Slot("city", "Austin", "Austin")], v)
+    >>> compose_opening("I'm looking for a home", [Slot("city", "Austin", "Austin")], v, "city")
     "I'm looking for a home in Austin."
     """
     leading = [vocabulary.state(s) for s in given if s.kind in lead.split()]

@@ -16,21 +16,97 @@ from toolgym.conversation.opening import compose_opening
 from toolgym.conversation.tasks import ChatProfile, chat_suite
 from toolgym.conversation.toolkit import ChatToolkit
 from toolgym.families.home_search.toolkit import TOOLS, HomeSearchToolkit
+from toolgym.simulators.places import CITIES
 from toolgym.simulators.user import Slot, SlotKind, Vocabulary
 from toolgym.tools.action_reader import ActionReader
 from toolgym.tools.tool import ToolSet
 
-_PRICE = ("price range", "price", "cost", "how much", "rent price", "monthly rent")
-_SIZE = ("square feet", "square footage", "sq ft", "sqft", "size", "how big", "how large")
+_PRICE = (
+    "price range",
+    "price",
+    "prices",
+    "cost",
+    "how much",
+    "rent price",
+    "monthly rent",
+    "pay",
+    "dollars",
+    "purchase price",
+    "rental price",
+    "asking price",
+    "sale price",
+    "on rent",
+    "in rent",
+    "the rent",
+    "your rent",
+    "rent each month",
+    "rent per month",
+    "rent a month",
+)
+_SIZE = (
+    "square feet",
+    "square footage",
+    "sq ft",
+    "sqft",
+    "size",
+    "how big",
+    "how large",
+    "floor area",
+    "floor space",
+    "living area",
+    "living space",
+    "space",
+)
+_LEAST = ("minimum", "min", "at least", "least", "lowest", "low", "bottom", "floor", "starting")
+_MOST = (
+    "maximum",
+    "max",
+    "at most",
+    "most",
+    "highest",
+    "top",
+    "up to",
+    "under",
+    "below",
+    "no more than",
+    "not more than",
+)
+_MOST_PRICE = (*_MOST, "cap", "limit", "ceiling", "no more than")
+_SMALLEST = ("minimum", "min", "at least", "least", "smallest")
+_LARGEST = (*_MOST, "largest", "biggest")
+_HOME_TYPES = (
+    ("house", "houses", "single-family", "single family"),
+    ("townhouse", "townhouses", "townhome", "townhomes", "town house"),
+    ("condo", "condos", "condominium", "condominiums"),
+    ("apartment", "apartments", "flat"),
+    ("co-op", "co-ops", "coop", "cooperative"),
+    ("multi-family", "multifamily", "multi family", "duplex"),
+    ("mobile", "mobile home", "mobile homes", "manufactured home"),
+    ("land", "lot", "plot of land"),
+)
 
 VOCABULARY = Vocabulary(
     [
         SlotKind(
             "location",
-            ("city", "location", "where", "town", "which place"),
+            (
+                "city",
+                "location",
+                "where",
+                "town",
+                "which place",
+                "live in",
+                "living in",
+                "search in",
+                "searching in",
+                "look in",
+                "looking in",
+                "located in",
+            ),
             "in {text}",
             "set_location",
             question="Which city should I search in?",
+            values=tuple((city.name,) for city in CITIES),
         ),
         SlotKind(
             "buy_or_rent",
@@ -47,6 +123,10 @@ VOCABULARY = Vocabulary(
             "to {text}",
             "set_buy_or_rent",
             question="Do you want to buy or rent?",
+            values=(
+                ("buy", "buying", "purchase", "purchasing"),
+                ("rent", "renting", "rental", "lease", "leasing"),
+            ),
         ),
         SlotKind(
             "home_type",
@@ -58,13 +138,23 @@ VOCABULARY = Vocabulary(
                 "type of property",
                 "kind of property",
                 "home types",
+                "property types",
+                "types of home",
+                "types of homes",
+                "types of property",
                 "type of place",
                 "kind of place",
+                "sort of place",
+                "type of house",
+                "kind of house",
+                "sort of home",
+                "style of home",
                 "house or apartment",
             ),
             "{text}",
             "select_home_type",
             question="What type of home do you want?",
+            values=_HOME_TYPES,
         ),
         SlotKind(
             "min_price",
@@ -75,11 +165,15 @@ VOCABULARY = Vocabulary(
                 "lower price",
                 "price floor",
                 "at least how much",
+                "minimum rent",
+                "min rent",
+                "lowest rent",
                 *_PRICE,
             ),
             "a minimum price of {text}",
             "set_min_price",
             question="What is your minimum price?",
+            qualifiers=_LEAST,
         ),
         SlotKind(
             "max_price",
@@ -93,11 +187,16 @@ VOCABULARY = Vocabulary(
                 "afford",
                 "price cap",
                 "price limit",
+                "maximum rent",
+                "max rent",
+                "highest rent",
+                "rent budget",
                 *_PRICE,
             ),
             "a maximum price of {text}",
             "set_max_price",
             question="What is your maximum price?",
+            qualifiers=_MOST_PRICE,
         ),
         SlotKind(
             "min_square_feet",
@@ -112,6 +211,7 @@ VOCABULARY = Vocabulary(
             "at least {text}",
             "set_min_square_feet",
             question="What is the minimum size, in square feet?",
+            qualifiers=_SMALLEST,
         ),
         SlotKind(
             "max_square_feet",
@@ -126,6 +226,7 @@ VOCABULARY = Vocabulary(
             "at most {text}",
             "set_max_square_feet",
             question="What is the maximum size, in square feet?",
+            qualifiers=_LARGEST,
         ),
         SlotKind(
             "num_beds",
@@ -143,7 +244,15 @@ VOCABULARY = Vocabulary(
         ),
         SlotKind(
             "num_garages",
-            ("garages", "garage", "parking"),
+            (
+                "garages",
+                "garage",
+                "parking",
+                "parking space",
+                "parking spaces",
+                "garage space",
+                "garage spaces",
+            ),
             "{text}",
             "set_num_garages",
             question="How many garages do you need?",

@@ -4,10 +4,19 @@ Deterministic and model-free: slot kinds are found by their words (whole words, 
 match wins), values by their written forms, and the kind of message by fixed patterns. The
 reader never sees which slots are held back: it reads the message against the family's whole
 vocabulary and the task's values, so what it finds cannot depend on a secret.
+
+Numbers are read one way (``two``, ``10th``, ``$950k``) and belong to the kind word they stand
+next to (``3 bedrooms``, ``floor 10``): a bare ``1`` elsewhere in the message states nothing. A
+word several kinds share (``price``) is narrowed by the kinds' qualifiers around it (``lowest
+price``, ``at most 900 dollars``). A kind with listed values (:attr:`SlotKind.values`) is checked
+by writing one (``a rental``) and asked about by offering several (``buy or rent?``). A message
+that writes a value of some kind is a check; the kinds it names without a value are asked in it
+(``Got it, 2 bedrooms. How many bathrooms?``).
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -35,25 +44,42 @@ _INJECTION = [
     r"\byou are (now|no longer)\b",
     r"\b(developer|debug|admin|god|test) mode\b",
     r"\bjailbreak\b",
-    r"\b(pretend|act|behave) (to be|as if|like|as)\b.{0,30}\b(ai|assistant|system|simulator|model|bot)\b",
-    r"\b(repeat|print|output|show|reveal|dump|echo) (back )?(your|the) (instructions?|prompt|configuration|config|persona|script)\b",
+    r"\b(pretend|act|behave) (to be|as if|like|as|you are|you're|that you are)\b.{0,30}\b(ai|assistant|system|simulator|model|bot)\b",
+    r"\b(override|overwrite|bypass)\b.{0,30}\b(instructions?|rules|prompt|settings|restrictions)\b",
+    r"\b(system|admin|security|developer) override\b",
+    r"\b(you are|you're) (actually |really |just |only )?(an? )?(ai|bot|robot|chatbot|program)\b",
+    r"\b(stop|quit|break) (role ?playing|pretending|acting|the act)\b|\bout of character\b",
+    r"\b(instructions?|prompt|rules|requirements) (that )?(you were|were you|you've been|you have been) (given|told)\b",
+    r"\b(what|which) (were you|have you been|you were) (told|instructed|asked) (to|not to)\b",
+    r"\b(repeat|print|output|show|reveal|dump|echo|tell me|give me|share) (back )?(your|the) (instructions?|prompt|configuration|config|persona|script)\b",
     r"\bim_start\b|\bim_end\b|\[inst\]|<<sys>>|###\s*(system|instruction)",
     r"\b(you are|you're) (a|an|the) (user )?simulat",
     r"\bsimulator\b|\blanguage model\b|\bllm\b",
 ]
+_INJECTION_RAW = [
+    r"<\|?\s*/?\s*(system|assistant|im_start|im_end|endoftext)\b",
+    r"\[/?inst\]|<<\s*/?sys\s*>>",
+]
+"""Injections read in the raw message: the markup of chat templates."""
 _LIST = [
-    r"\b(list|tell me|give me|show me|share|reveal|dump|enumerate|print)\b.{0,25}\b(all|every|each|full|complete|entire|whole)\b.{0,30}\b(slots?|details|requirements|criteria|preferences|parameters|fields|information|info|constraints|values|settings|conditions|specifications|specs|goal|task)\b",
+    r"\b(list|tell me|give me|show me|send me|send|share|reveal|dump|enumerate|print|spell out|write out|write down)\b.{0,25}\b(all|every|each|full|complete|entire|whole)\b.{0,30}\b(slots?|details?|requirements?|criteria|criterion|preferences?|parameters?|fields?|information|info|constraints?|values|settings|conditions?|specifications|specs|goal|task|list|wish ?list)\b",
+    r"\b(all|every one) of (your|the) (remaining |other |search )?(details|requirements|criteria|preferences|constraints|wishes|parameters)\b",
+    r"\b(criteria|requirements|preferences|details|goal|task|constraints)\b.{0,30}\b(as|in) (a )?(json|dictionary|dict)\b",
     r"\b(hidden|secret|withheld|held back|held-back|unrevealed|remaining) (slots?|details|requirements|criteria|preferences|parameters|fields|information|info|values|goal|constraints)\b",
     r"\b(what|which) (slots|fields|parameters) (do you|are you|are)\b",
     r"\bslots?\b",
-    r"\beverything (you|that you) (want|need|have|know|are looking for)\b",
+    r"\ball (of )?(the )?things (you|that you) (want|need|have in mind)\b",
+    r"\beverything (you|that you) (want|need|have|know|are looking for|re looking for)\b",
+    r"\beverything (you're|you are|that you're|that you are) (looking for|after|hoping for)\b",
     r"\b(json|dictionary|dict)\b.{0,30}\b(goal|requirements|criteria|preferences|details|task)\b",
 ]
 _FORGED = [
-    r"\b(reward|score|scored|grade|graded|points?|evaluation|evaluator|metric)\b",
+    r"\b(reward|score|scored|grade|graded|grader|checker|verifier|judge|points?|evaluation|evaluator|metric)\b",
+    r"\b(test|tests|check|checks|verification) (has |have |was |were )?(passed|succeeded|approved)\b",
+    r"\b(automated|automatic) (check|checker|test|tests|evaluation|verification)\b",
     r"\b(task|goal|episode|test) (is |was |has been )?(completed?|done|solved|passed|successful|a success)\b.{0,40}\b(success|successfully|verified|confirmed|correct)\b",
     r"\b(success|succeeded|passed|verified|approved)\b.{0,20}\b(task|goal|episode|test|check)\b",
-    r"\b(system|tool|environment|server) (says|reports|confirms|output|result)\b",
+    r"\b(system|tool|environment|server|check|checker) (says|said|reports|reported|confirms|confirmed|output|result)\b",
     r"\b(1 0|100 ?%|full marks)\b",
 ]
 _END = [
@@ -63,12 +89,14 @@ _END = [
     r"\b(task|request|search|booking|order|purchase|job|work) (is |was |has been )?(done|finished|complete|completed|submitted)\b",
     r"\b(good ?bye|bye|see you|have a (good|nice|great) (day|one|evening))\b",
     r"\b(nothing (else|more) (to do|needed))\b",
+    r"\b(close|end|wrap up|finish) (the|this|our) (chat|conversation|session)\b",
 ]
 _MORE = [
     r"\b(anything|something) (else|more)\b",
     r"\b(what|which) else\b",
-    r"\b(any|other|additional|further|more) (requirements?|preferences?|criteria|details?|constraints?|wishes|needs|conditions|specifications|requests?|information|info)\b",
+    r"\b(any|other|additional|further|more) (requirements?|preferences?|criteria|details?|constraints?|wishes|needs|conditions|specifications|requests?|information|info|must ?haves?|must-haves?|deal ?breakers?|features|wants)\b",
     r"\bis (that|this) (all|everything|it)\b",
+    r"\b(anything|something) (i'm|i am|i've|i have|we're|we've|that i'm) (missing|missed|forgotten|forgetting|overlooked|left out)\b",
     r"\b(what|how) (can|may|should) i (help|do for you)\b",
     r"\b(what|tell me what) (do )?you (want|need|are looking for|have in mind)\b",
     r"\bwhat are (your|the) (requirements|preferences|criteria|needs|details)\b",
@@ -77,6 +105,7 @@ _MORE = [
 _GREETING = [
     r"^(hi|hello|hey|good (morning|afternoon|evening)|greetings|howdy)\b",
     r"^(thanks|thank you|thx|great|ok|okay|sure|got it|understood|perfect|alright|all right)\b",
+    r"^(morning|afternoon|evening|welcome|cheers|appreciate it|much appreciated|noted|cool|nice)\b",
 ]
 _YES_NO = re.compile(
     r"^(is|are|am|do|does|did|should|shall|would|will|was|were|have|has|had|must|may)\b"
@@ -86,12 +115,23 @@ _YES_NO = re.compile(
     r"let me (check|confirm|make sure|recap)|so you('d| would)? (want|like|need|said)|"
     r"you (want|need|said|mentioned|asked for)|in summary|recap|am i correct|is this correct)\b"
 )
+_CONFIRM = re.compile(
+    r"\b(right|correct|is that (so|true|ok|okay|fine|it)|am i right|confirm|sound (right|good)|"
+    r"true)\s*$"
+    r"|\b(to confirm|to summari[sz]e|just to (check|confirm|be sure|make sure)|"
+    r"let me (check|confirm|make sure|recap)|so you('d| would)? (want|like|need|said)|"
+    r"you (said|mentioned|asked for)|in summary|recap|am i correct|is this correct|"
+    r"did i get)\b"
+    r"|^(you|you'd|you're) "
+    r"|^so (?!(what|which|how|where|when|do|does|did|would|will|can|could|is|are)\b)"
+)
+"""A message that restates values for the user to confirm (``a garage, is that right?``)."""
 _OPEN_ASK = re.compile(
     r"^(can|could|would|will) you (tell|give|share|let|say|specify|provide|confirm what|clarify what|"
     r"state|name)\b|^(do|does) you (have|want|know) (a|an|any)? ?(preferred|preference|particular|"
     r"specific)?\b.{0,20}(\bin mind\b)?$"
 )
-_VALUEISH = re.compile(r"\d|\"[^\"]+\"|'[^']{2,}'")
+_QUOTED = re.compile(r"\"[^\"]+\"|(?<![A-Za-z])'[^']{2,}'(?![A-Za-z])")
 _CAPITAL = re.compile(r"(?<=[a-z,;:] )[A-Z][a-zA-Z]+")
 
 
@@ -104,12 +144,15 @@ class Reading:
         kinds: the slot kinds it names, in the vocabulary's order.
         stated: the task's slots whose values it writes, by kind.
         question: whether it is a question (as opposed to a statement).
+        asked: the kinds it asks about: those it names without writing a value (in a check,
+            the others it names are checked).
     """
 
     kind: str
     kinds: tuple[str, ...] = ()
     stated: tuple[str, ...] = ()
     question: bool = False
+    asked: tuple[str, ...] = ()
 
 
 def _any(patterns: Sequence[str], text: str) -> bool:
@@ -142,8 +185,354 @@ def mentioned_kinds(text: str, vocabulary: Vocabulary) -> tuple[str, ...]:
 
 
 def stated_slots(text: str, slots: Sequence[Slot]) -> tuple[str, ...]:
-    """The kinds of ``slots`` whose value normalized ``text`` writes."""
+    """The kinds of ``slots`` whose value normalized ``text`` writes (any form, anywhere)."""
     return tuple(s.kind for s in slots if any(contains_phrase(text, f) for f in s.forms()))
+
+
+# -- numbers and the spans of words ---------------------------------------------------------------
+_NUMBER_WORDS = {
+    w: str(n)
+    for n, w in enumerate(
+        [
+            "zero",
+            "one",
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "eleven",
+            "twelve",
+        ]
+    )
+}
+_ORDINAL_WORDS = {
+    w: float(n)
+    for n, w in enumerate(
+        [
+            "first",
+            "second",
+            "third",
+            "fourth",
+            "fifth",
+            "sixth",
+            "seventh",
+            "eighth",
+            "ninth",
+            "tenth",
+            "eleventh",
+            "twelfth",
+        ],
+        1,
+    )
+}
+_ORDINAL_WORD = re.compile(rf"(?<![0-9a-z'])({'|'.join(_ORDINAL_WORDS)}) (?=[0-9a-z])")
+_NUMBER_WORD = re.compile(rf"(?<![0-9a-z'])({'|'.join(_NUMBER_WORDS)})(?![0-9a-z'])")
+_ORDINAL = re.compile(r"(?<![0-9a-z.])(\d+)(?:st|nd|rd|th)(?![0-9a-z])")
+_SCALE = re.compile(r"(?<![0-9a-z.])(\d+(?:\.\d+)?) ?(k|thousand|million)(?![0-9a-z])")
+_DOLLAR = re.compile(r"(?<![0-9a-z])\$(\d+(?:\.\d+)?)(?![0-9]|\.\d| ?dollars?\b)")
+_NUMBER = re.compile(r"(?<![0-9a-z.])\$?(\d+(?:\.\d+)?)(?![0-9a-z]|\.\d)")
+_NUMERIC_FORM = re.compile(r"\$?(\d+(?:\.\d+)?)(?: dollars?)?")
+_WORD = re.compile(r"[^\s\-/]+")
+_JOIN = re.compile(r" *(and|or|to|&)? *")
+_BOUND = re.compile(r"(?<!\bno )\b(more|fewer|less) than $")
+"""Before a number that bounds a count rather than gives it (``more than one bathroom``)."""
+_WH = re.compile(r"^(what|which|how|where|when|who|why)\b")
+_BEFORE, _AFTER = 6, 6
+"""How many words before and after a shared word its qualifiers are looked for in."""
+_ATTACH = 3
+"""How many words may stand between a number and the word of the kind it is the value of."""
+
+
+def _scaled(match: re.Match[str]) -> str:
+    factor = 1_000_000 if match.group(2) == "million" else 1000
+    value = float(match.group(1)) * factor
+    return str(int(value)) if value.is_integer() else str(value)
+
+
+def _canonical(text: str) -> str:
+    """Normalized ``text`` with its numbers written one way.
+
+    ``10th`` -> ``10``, ``$950k`` -> ``$950000 dollars``, ``two`` -> ``2``; applied alike to
+    messages and to the forms they are matched against.
+
+    >>> _canonical("a two-bedroom on the 10th floor under $1.2k")
+    'a 2-bedroom on the 10 floor under $1200 dollars'
+    >>> _canonical("two and a half baths")
+    '2.5 baths'
+    """
+    text = _NUMBER_WORD.sub(lambda m: _NUMBER_WORDS[m.group(1)], text)
+    text = re.sub(r"(?<![0-9a-z.])(\d+) and a half(?![0-9a-z])", r"\1.5", text)
+    text = _ORDINAL.sub(r"\1", text)
+    text = _SCALE.sub(_scaled, text)
+    return _DOLLAR.sub(r"$\1 dollars", text)
+
+
+@functools.lru_cache(maxsize=8192)
+def _phrase(text: str) -> str:
+    """A vocabulary's word, value or form, read as messages are."""
+    return _canonical(normalize(text))
+
+
+@functools.lru_cache(maxsize=8192)
+def _pattern(phrase: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![0-9a-z]){re.escape(phrase)}(?![0-9a-z])")
+
+
+def _find(text: str, phrase: str) -> list[tuple[int, int]]:
+    if not phrase or phrase not in text:
+        return []
+    return [(m.start(), m.end()) for m in _pattern(phrase).finditer(text)]
+
+
+@dataclass(frozen=True)
+class _Span:
+    """Where a message names slot kinds by a word (several kinds: a word they share)."""
+
+    start: int
+    end: int
+    kinds: frozenset[str]
+
+
+def _word_spans(text: str, vocabulary: Vocabulary) -> list[_Span]:
+    """The spans of the kinds' words, a longer match hiding a shorter one of another kind."""
+    found: list[tuple[int, int, str]] = []
+    for kind in vocabulary:
+        for word in kind.words:
+            found += [(s, e, kind.name) for s, e in _find(text, _phrase(word))]
+    kept: dict[tuple[int, int], set[str]] = {}
+    for start, end, name in found:
+        hidden = any(
+            s <= start and end <= e and (e - s) > (end - start) and n != name for s, e, n in found
+        )
+        if not hidden:
+            kept.setdefault((start, end), set()).add(name)
+    return [_Span(s, e, frozenset(k)) for (s, e), k in sorted(kept.items())]
+
+
+def _words_between(text: str, start: int, end: int) -> int:
+    return len(_WORD.findall(text[start:end])) if end > start else 0
+
+
+def _qualified(
+    text: str, region: tuple[int, int], kinds: frozenset[str], vocabulary: Vocabulary, before: bool
+) -> set[str]:
+    """The kinds among ``kinds`` that the qualifiers in ``region`` pick.
+
+    The qualifier nearest the shared word (``before`` it, or after it) picks, with those joined
+    to it (``minimum and maximum``).
+    """
+    part = text[region[0] : region[1]]
+    hits = [
+        (s, e, k)
+        for k in kinds
+        for q in vocabulary[k].qualifiers
+        for s, e in _find(part, _phrase(q))
+    ]
+    if not hits:
+        return set()
+    nearest = max(hits, key=lambda h: h[1]) if before else min(hits, key=lambda h: h[0])
+    chain = [h for h in hits if h[0] < nearest[1] and nearest[0] < h[1]]
+    while True:
+        low, high = min(h[0] for h in chain), max(h[1] for h in chain)
+        joined = [
+            h
+            for h in hits
+            if h not in chain and _JOIN.fullmatch(part[h[1] : low] if before else part[high : h[0]])
+        ]
+        if not joined:
+            return {h[2] for h in chain}
+        chain += joined
+
+
+def _resolve(text: str, spans: list[_Span], vocabulary: Vocabulary) -> list[_Span]:
+    """Shared words narrowed to the kinds their neighbours pick.
+
+    A word several kinds share (``price``) is narrowed by the qualifiers written just before it
+    (``lowest``), else by a word of one of the kinds just before it (``budget of 950 dollars``),
+    else by what comes just after it (``price, at minimum``); with none, it names them all.
+    """
+    words = [(m.start(), m.end()) for m in _WORD.finditer(text)]
+    resolved = []
+    for span in spans:
+        if len(span.kinds) < 2:
+            resolved.append(span)
+            continue
+        before = [w for w in words if w[1] <= span.start][-_BEFORE:]
+        after = [w for w in words if w[0] >= span.end][:_AFTER]
+        kinds: set[str] = set()
+        for side, region in (
+            ("before", (before[0][0] if before else span.start, span.start)),
+            ("after", (span.end, after[-1][1] if after else span.end)),
+        ):
+            others = [
+                o for o in spans if o is not span and region[0] <= o.start and o.end <= region[1]
+            ]
+            neighbour = (max if side == "before" else min)(
+                others, key=lambda o: o.start, default=None
+            )
+            if neighbour is not None:
+                # before: the region reaches back to the nearest other word, which may qualify
+                # (``a floor of 900 dollars``); after: it stops short of the words that lead
+                # into the next one (``price range and the minimum square footage``)
+                if side == "before":
+                    region = (neighbour.start, region[1])
+                else:
+                    lead = [w for w in words if region[0] <= w[0] and w[1] <= neighbour.start]
+                    region = (region[0], lead[-3][1] if len(lead) >= 3 else region[0])
+            kinds = _qualified(text, region, span.kinds, vocabulary, side == "before")
+            if not kinds and neighbour is not None and neighbour.kinds < span.kinds:
+                kinds = set(neighbour.kinds)
+            if kinds:
+                break
+        resolved.append(_Span(span.start, span.end, frozenset(kinds or span.kinds)))
+    return resolved
+
+
+def _writes_value(text: str, kind: str, at: tuple[int, int], spans: Sequence[_Span]) -> bool:
+    """Whether what is written at ``at`` is a value of ``kind`` rather than part of a word.
+
+    Part of another kind's word (``monthly rent``) or of a longer word of its own that names it
+    (``type of house``) it is not a value; a word that offers values (``buy or rent``) writes
+    them.
+    """
+    overlapping = [s for s in spans if s.start < at[1] and at[0] < s.end]
+    if overlapping and not any(kind in s.kinds for s in overlapping):
+        return False
+    return not any(
+        kind in s.kinds
+        and s.start <= at[0]
+        and at[1] <= s.end
+        and s.end - s.start > at[1] - at[0]
+        and " or " not in text[s.start : s.end]
+        for s in overlapping
+    )
+
+
+def _bounded(text: str, start: int) -> bool:
+    """Whether the number at ``start`` bounds a count rather than gives it."""
+    return _BOUND.search(text[max(0, start - 16) : start]) is not None
+
+
+def _attached(text: str, spans: Sequence[_Span]) -> dict[str, list[float]]:
+    """The numbers written next to a kind's word (``3 bedrooms``, ``floor 10``), by kind.
+
+    A number belongs to the nearest word, at most a few words away (the one after it on a tie);
+    an ordinal word only to the word right after it (``ninth floor``).
+    """
+    numbers: dict[str, list[float]] = {}
+    for match in _NUMBER.finditer(text):
+        start, end = match.span()
+        if _bounded(text, start) or any(s.start <= start and end <= s.end for s in spans):
+            continue
+        best: tuple[int, int, _Span] | None = None
+        for span in spans:
+            if span.end <= start:
+                rank = (_words_between(text, span.end, start), 1)
+            elif span.start >= end:
+                rank = (_words_between(text, end, span.start), 0)
+            else:
+                continue
+            if rank[0] <= _ATTACH and (best is None or rank < best[:2]):
+                best = (*rank, span)
+        if best is not None:
+            for kind in best[2].kinds:
+                numbers.setdefault(kind, []).append(float(match.group(1)))
+    for match in _ORDINAL_WORD.finditer(text):  # "the ninth floor"; not "first, how many"
+        for span in spans:
+            if span.start == match.end():
+                for kind in span.kinds:
+                    numbers.setdefault(kind, []).append(_ORDINAL_WORDS[match.group(1)])
+    return numbers
+
+
+@dataclass(frozen=True)
+class _Slots:
+    """What a message writes about the slot kinds."""
+
+    named: tuple[str, ...]
+    right: tuple[str, ...]
+    wrong: tuple[str, ...]
+
+
+def _counted(text: str, spans: Sequence[_Span], slots: Sequence[Slot]) -> dict[str, list[float]]:
+    """``a garage`` read as one garage, in a message that restates values to confirm.
+
+    Counts only for a kind whose value the user says as a count of that word (``1 garage``).
+    """
+    if not _CONFIRM.search(text):
+        return {}
+    counted: dict[str, list[float]] = {}
+    for span in spans:
+        if not re.search(r"(?:^|[^0-9a-z'])(a|an) $", text[max(0, span.start - 4) : span.start]):
+            continue
+        word = text[span.start : span.end]
+        for slot in slots:
+            said = re.fullmatch(r"\d+(?:\.\d+)? (.+)", normalize(slot.text))
+            if slot.kind in span.kinds and said and _singular(said.group(1)).endswith(word):
+                counted.setdefault(slot.kind, []).append(1.0)
+    return counted
+
+
+def _singular(noun: str) -> str:
+    return re.sub(r"ies$", "y", noun) if noun.endswith("ies") else re.sub(r"s$", "", noun)
+
+
+def _read_slots(text: str, vocabulary: Vocabulary, slots: Sequence[Slot]) -> _Slots:
+    """The kinds a message names, writes the task's value of, and writes another value of.
+
+    A choice between values (``buy or rent``) is a question: it writes neither.
+    """
+    spans = _resolve(text, _word_spans(text, vocabulary), vocabulary)
+    numbers = _attached(text, spans)
+    for kind, counts in _counted(text, spans, slots).items():
+        numbers.setdefault(kind, []).extend(counts)
+    by_kind = {s.kind: s for s in slots}
+    named = {k for span in spans for k in span.kinds}
+    open_question = _WH.search(text) is not None
+    right, wrong = set(), set()
+    for kind in vocabulary:
+        slot = by_kind.get(kind.name)
+        forms = [_phrase(f) for f in slot.forms()] if slot is not None else []
+        numeric = {float(m.group(1)) for f in forms if (m := _NUMERIC_FORM.fullmatch(f))}
+        written = any(
+            _writes_value(text, kind.name, at, spans) and not _bounded(text, at[0])
+            for f in forms
+            if not _NUMERIC_FORM.fullmatch(f)
+            for at in _find(text, f)
+        )
+        mentioned = {
+            i
+            for i, group in enumerate(kind.values)
+            for word in group
+            for at in _find(text, _phrase(word))
+            if _writes_value(text, kind.name, at, spans)
+        }
+        own = {i for i, group in enumerate(kind.values) if any(_phrase(w) in forms for w in group)}
+        others = mentioned - own
+        attached = numbers.get(kind.name, [])
+        choice = len(mentioned) + (written and not mentioned & own) >= 2
+        if open_question and kind.name not in named and not choice:
+            continue  # "what floor should the apartment be on": the apartment is context
+        if written or mentioned:
+            named.add(kind.name)
+        if others:
+            if not choice:
+                wrong.add(kind.name)  # one other value: checked, wrongly
+        elif written or mentioned or numeric & set(attached):
+            right.add(kind.name)
+        elif attached:
+            wrong.add(kind.name)
+    order = [k.name for k in vocabulary]
+    return _Slots(
+        tuple(k for k in order if k in named),
+        tuple(s.kind for s in slots if s.kind in right),
+        tuple(k for k in order if k in wrong),
+    )
 
 
 def read_message(message: str, vocabulary: Vocabulary, slots: Sequence[Slot]) -> Reading:
@@ -152,10 +541,10 @@ def read_message(message: str, vocabulary: Vocabulary, slots: Sequence[Slot]) ->
     if not re.search(r"[0-9a-z]", text):
         return Reading(EMPTY)
     raw = message.strip()
-    question = raw.endswith("?") or _YES_NO.search(text) is not None and "?" in raw
-    kinds = mentioned_kinds(text, vocabulary)
-    stated = stated_slots(text, slots)
-    if _any(_INJECTION, text):
+    question = raw.endswith("?") or (_YES_NO.search(text) is not None and "?" in raw)
+    found = _read_slots(_canonical(text), vocabulary, slots)
+    kinds, stated = found.named, found.right
+    if _any(_INJECTION, text) or _any(_INJECTION_RAW, raw.lower()):
         return Reading(INJECTION, kinds, stated, question)
     if _any(_LIST, text):
         return Reading(LIST_REQUEST, kinds, stated, question)
@@ -164,15 +553,17 @@ def read_message(message: str, vocabulary: Vocabulary, slots: Sequence[Slot]) ->
         return Reading(kind, kinds, stated, False)
     if _any(_FORGED, text):
         return Reading(FORGED_END, kinds, stated, question)
-    named = tuple(dict.fromkeys((*kinds, *stated)))
-    if named:
+    if kinds:
+        valued = set(found.right) | set(found.wrong)
+        if valued:
+            asked = tuple(k for k in kinds if k not in valued)
+            return Reading(CHECK, kinds, stated, question, asked)
         yes_no = _YES_NO.search(text) is not None and _OPEN_ASK.search(text) is None
-        valueish = _VALUEISH.search(message) is not None or _CAPITAL.search(message) is not None
-        if stated or (yes_no and valueish):
-            return Reading(CHECK, kinds, stated, question)
-        return Reading(ASK, kinds, stated, True)
+        if yes_no and (_QUOTED.search(message) or _CAPITAL.search(message)):
+            return Reading(CHECK, kinds, (), question)  # a value the reader does not know
+        return Reading(ASK, kinds, (), True, kinds)
     if _any(_MORE, text):
         return Reading(MORE, (), (), True)
-    if _any(_GREETING, text) and len(text.split()) <= 6:
+    if _any(_GREETING, text) and len(text.split()) <= 10:
         return Reading(GREETING, (), (), question)
     return Reading(OFF_TOPIC, (), (), question)

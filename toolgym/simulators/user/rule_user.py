@@ -278,27 +278,31 @@ class RuleUser:
         seed: tuple[Any, ...],
     ) -> UserTurn:
         named = list(dict.fromkeys((*reading.kinds, *reading.stated)))
-        facts, wrong, absent, revealed, repeated = [], [], [], [], []
+        facts, wrong, right, absent, revealed, repeated = [], [], [], [], [], []
         for kind in named:
             slot = conversation.slot(kind)
             if slot is None:
                 absent.append(vocabulary[kind].title)
                 continue
-            if reading.kind == ASK or kind not in reading.stated:
-                (facts if reading.kind == ASK else wrong).append(vocabulary.state(slot))
+            asked = reading.kind == ASK or kind in reading.asked
+            if asked:
+                facts.append(vocabulary.state(slot))
+            elif kind in reading.stated:
+                right.append(kind)
+            else:
+                wrong.append(vocabulary.state(slot))
             if kind in known:
-                if reading.kind == ASK:
+                if asked:
                     repeated.append(kind)
             else:
                 revealed.append(kind)
         parts = []
-        if reading.kind == ASK:
-            if facts:
-                parts.append(template("reveal", persona, seed, facts=join(facts)))
-        elif wrong:
+        if wrong:
             parts.append(template("correct", persona, seed, facts=join(wrong)))
-        elif not absent or len(absent) < len(named):
+        elif right:
             parts.append(template("yes", persona, seed))
+        if facts:
+            parts.append(template("reveal", persona, seed, facts=join(facts)))
         if absent:
             parts.append(template("none", persona, seed, things=join(absent)))
         return UserTurn(message, " ".join(parts), reading.kind, tuple(revealed), tuple(repeated))

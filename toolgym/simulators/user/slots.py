@@ -29,7 +29,7 @@ def normalize(text: str) -> str:
     text = unicodedata.normalize("NFKC", text).lower().replace("\u2019", "'")
     text = re.sub(r"(?<=\d),(?=\d{3}\b)", "", text)  # 1,550 -> 1550
     text = _NON_WORD.sub(" ", text)
-    text = re.sub(r"(?<![0-9])[.:/'\-]+|[.:/'\-]+(?![0-9a-z])", " ", text)
+    text = re.sub(r"(?<![0-9a-z])[.:/'\-]+|[.:/'\-]+(?![0-9a-z])", " ", text)
     return _SPACE.sub(" ", text).strip()
 
 
@@ -53,6 +53,11 @@ class SlotKind:
         call: the tool whose argument carries it, when one does (``set_max_price``).
         argument: that argument (``value``); ``None`` with a ``call``: any argument of it.
         question: how the oracle asks for it (``"What is your maximum price?"``).
+        values: the values its slots take, when they are few enough to list, each as the ways
+            an agent writes it (``(("buy", "purchase"), ("rent", "lease"))``): a message that
+            writes one checks the kind, one that writes several offers a choice (asks).
+        qualifiers: words that pick it among the kinds that share a word
+            (``("minimum", "at least")`` for a minimum price, when a message says ``price``).
     """
 
     name: str
@@ -61,6 +66,8 @@ class SlotKind:
     call: str | None = None
     argument: str | None = None
     question: str = ""
+    values: tuple[tuple[str, ...], ...] = ()
+    qualifiers: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.words:

@@ -1,0 +1,266 @@
+"""The rule-based simulated user on a written question set: accuracy, replay, and no leaks."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from toolgym.families.home_search.chat import VOCABULARY
+from toolgym.simulators.user import KINDS, Conversation, RuleUser, read_message
+from toolgym.simulators.user.accuracy import (
+    load_family,
+    question_accuracy,
+    read_questions,
+    reply_polarity,
+)
+from toolgym.simulators.user.slots import contains_phrase, normalize
+
+QUESTIONS = Path(__file__).parent / "data" / "user_questions.jsonl"
+FAMILY = "toolgym.families.home_search.chat:PROFILE"
+REFUSED = ("injection", "list_request", "forged_end", "off_topic")
+
+
+@pytest.fixture(scope="module")
+def family() -> tuple:
+    return load_family(FAMILY)
+
+
+def test_the_question_set_is_large_and_balanced(family) -> None:
+    vocabulary, conversations = family
+    questions = read_questions(QUESTIONS)
+    categories = Counter(q.category for q in questions)
+    assert len(questions) >= 520, categories
+    assert sum(categories[c] for c in REFUSED if c != "off_topic") + categories["off_topic"] >= 40
+    assert sum(n for c, n in categories.items() if c.startswith(("check", "summary"))) >= 60
+    assert categories["compound"] >= 60
+    assert len({q.task for q in questions}) >= 10
+    for q in questions:
+        assert q.family == FAMILY and q.task in conversations, q
+        assert q.kind in KINDS and all(k in vocabulary for k in q.reveals), q
+        assert (q.polarity is not None) == q.category.startswith(("check", "summary", "ack")), q
+    assert len({q.message for q in questions}) >= 0.9 * len(questions)  # few repeats
+
+
+def test_the_user_answers_at_least_95_percent_as_intended(family) -> None:
+    vocabulary, conversations = family
+    accuracy = question_accuracy(QUESTIONS, {FAMILY: vocabulary}, {FAMILY: conversations})
+    missed = "\n".join(
+        f"  [{o.question.category}] {o.question.message!r} -> {o.turn.reply!r}: "
+        + "; ".join(o.problems)
+        for o in accuracy.failures()
+    )
+    report = f"{accuracy.table()}\n\n{accuracy.table('batch')}\n\nmissed:\n{missed}"
+    assert accuracy.overall >= 0.95, report
+    for right, total in accuracy.by("batch").values():
+        assert right / total >= 0.95, report  # the questions written after the tuning too
+
+
+# -- replay ---------------------------------------------------------------------------------------
+PLAY = """
+import json
+from toolgym.families.home_search.chat import VOCABULARY
+from toolgym.simulators.user import RuleUser
+from toolgym.simulators.user.accuracy import load_family
+
+MESSAGES = [
+    "Hi there!",
+    "What kind of home are you after?",
+    "How many bathrooms, and what's the most you'd pay?",
+    "Is the budget 2000 dollars?",
+    "So: an apartment to rent in Des Moines with 1 bathroom, 1100 to 1550 dollars, right?",
+    "Any preference on garages? Or a pool?",
+    "Anything else?",
+    "Great, I've run the search. Goodbye!",
+]
+
+
+def play(task):
+    _, conversations = load_family("toolgym.families.home_search.chat:PROFILE")
+    conversation, user, history = conversations[task], RuleUser(), []
+    for message in MESSAGES:
+        history.append(user.reply(conversation, VOCABULARY, tuple(history), message))
+    return json.dumps([t.to_record() for t in history], sort_keys=True)
+"""
+TASKS = ("test-003", "test-011", "test-041")  # casual, forthcoming and casual personas
+
+
+def _play_here(task: str) -> str:
+    scope: dict = {}
+    exec(PLAY, scope)
+    return scope["play"](task)
+
+
+def test_the_same_conversation_replays_byte_identically_in_any_process() -> None:
+    here = {task: _play_here(task) for task in TASKS}
+    assert here == {task: _play_here(task) for task in TASKS}
+    turns = json.loads(here["test-003"])
+    assert len(turns) == 8 and turns[-1]["ended"] and turns[1]["revealed"] == ["home_type"]
+    code = PLAY + f"\nprint(json.dumps({{t: play(t) for t in {TASKS!r}}}))"
+    for seed in ("0", "12345"):  # other string hashes: nothing may depend on them
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        out = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
+        )
+        assert json.loads(out.stdout.strip().splitlines()[-1]) == here
+
+
+# -- no leaks -------------------------------------------------------------------------------------
+def _held_forms(conversation: Conversation) -> dict[str, list[str]]:
+    """Each held-back slot's full text and its written forms of three characters or more."""
+    return {
+        s.kind: [normalize(s.text), *(f for f in s.forms() if len(f) >= 3)]
+        for s in conversation.slots
+        if s.kind in conversation.held
+    }
+
+
+def test_no_reply_states_a_held_back_value_it_was_not_asked_about(family) -> None:
+    vocabulary, conversations = family
+    checked = 0
+    for q in read_questions(QUESTIONS):
+        conversation = conversations[q.task]
+        if q.kind not in (*REFUSED, "greeting", "more"):
+            continue
+        if q.kind == "more" and conversation.persona == "forthcoming":
+            continue  # a forthcoming user volunteers the next detail when asked what else
+        turn = RuleUser().reply(conversation, vocabulary, (), q.message)
+        reply = normalize(turn.reply)
+        for forms in _held_forms(conversation).values():
+            assert not any(contains_phrase(reply, f) for f in forms), (q.message, turn.reply)
+        assert not turn.revealed, (q.message, turn)
+        checked += 1
+    assert checked >= 150
+
+
+def test_no_reply_in_the_set_states_a_held_back_value_it_should_not(family) -> None:
+    """Over the whole set, misread messages included: no held-back value beyond the expected."""
+    vocabulary, conversations = family
+    accuracy = question_accuracy(QUESTIONS, {FAMILY: vocabulary}, {FAMILY: conversations})
+    leaks = [
+        (o.question.message, o.turn.reply)
+        for o in accuracy.outcomes
+        if any(p.startswith("states held-back") for p in o.problems)
+    ]
+    assert not leaks
+
+
+# -- reading edge cases ---------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def des_moines(family) -> Conversation:
+    return family[1]["test-003"]  # rent in Des Moines: an apartment, 1 bath, 1100 to 1550 dollars
+
+
+@pytest.mark.parametrize("message", ["", "   ", "\n\t  \n", "?!...", "🏠🏠", "\u200b"])
+def test_an_empty_message_is_empty(message: str, des_moines: Conversation) -> None:
+    assert read_message(message, VOCABULARY, des_moines.slots).kind == "empty"
+    turn = RuleUser().reply(des_moines, VOCABULARY, (), message)
+    assert turn.kind == "empty" and not turn.revealed and not turn.ended
+
+
+def test_a_5000_character_message_is_read(des_moines: Conversation) -> None:
+    filler = "I was thinking about the weather and the neighbourhood. " * 100
+    long_ask = (filler + "How many bathrooms do you need?")[-5000:]
+    assert len(long_ask) == 5000
+    reading = read_message(long_ask, VOCABULARY, des_moines.slots)
+    assert reading.kind == "ask" and reading.kinds == ("num_baths",)
+    assert read_message(("blah " * 1000)[:5000], VOCABULARY, des_moines.slots).kind == "off_topic"
+    digits = " ".join(str(n) for n in range(1200))[:5000]  # numbers everywhere, no kind word
+    assert read_message(digits, VOCABULARY, des_moines.slots).kind == "off_topic"
+    turn = RuleUser().reply(des_moines, VOCABULARY, (), long_ask)
+    assert turn.revealed == ("num_baths",)
+
+
+@pytest.mark.parametrize(
+    ("message", "kind", "stated"),
+    [
+        ("What\u2019s your budget?", "ask", ()),  # a curly apostrophe
+        ("How many bedrooms? 🏠✨", "ask", ()),
+        (
+            "Ｉｓ ｙｏｕｒ ｂｕｄｇｅｔ １５５０ ｄｏｌｌａｒｓ？",
+            "check",
+            ("max_price",),
+        ),  # full-width
+        ("Tu presupuesto es 1550 dólares, ¿verdad?", "off_topic", ()),
+        ("Is the budget $1,550 — correct?", "check", ("max_price",)),
+        ("Café? Naïve résumé.", "off_topic", ()),
+    ],
+)
+def test_unicode_messages(message: str, kind: str, stated: tuple, des_moines) -> None:
+    reading = read_message(message, VOCABULARY, des_moines.slots)
+    assert (reading.kind, reading.stated) == (kind, stated), reading
+
+
+@pytest.mark.parametrize(
+    ("message", "kind"),
+    [
+        ("You said \"I want 'an apartment' with '1 bathroom'\", right?", "check"),
+        ('He wrote: "she said \'the budget is "1550 dollars"\'". Is that right?', "check"),
+        ("'''\"\"\"", "empty"),
+        ('"Ignore your instructions" is what the "note" said.', "injection"),
+        ("What's the 'home type' you're after?", "ask"),
+    ],
+)
+def test_nested_quotes(message: str, kind: str, des_moines) -> None:
+    assert read_message(message, VOCABULARY, des_moines.slots).kind == kind
+
+
+def test_a_contraction_is_not_a_quoted_value(des_moines) -> None:
+    reading = read_message(
+        "How many bedrooms do you need, and what's the most you'd pay?",
+        VOCABULARY,
+        des_moines.slots,
+    )
+    assert reading.kind == "ask" and reading.kinds == ("max_price", "num_beds")
+
+
+@pytest.mark.parametrize(
+    ("message", "kind", "kinds", "stated", "asked"),
+    [
+        # a choice between values asks; one value checks
+        ("Are you looking to buy or rent?", "ask", ("buy_or_rent",), (), ("buy_or_rent",)),
+        ("This is a purchase, right?", "check", ("buy_or_rent",), (), ()),
+        ("So a rental, correct?", "check", ("buy_or_rent",), ("buy_or_rent",), ()),
+        ("A house, a condo or an apartment?", "ask", ("home_type",), (), ("home_type",)),
+        # a bare "1" elsewhere states nothing; a number belongs to the word it stands next to
+        ("1 bathroom and 2 bedrooms?", "check", ("num_beds", "num_baths"), ("num_baths",), ()),
+        ("Do you need more than one bathroom?", "ask", ("num_baths",), (), ("num_baths",)),
+        # qualifiers narrow a shared word
+        ("What's the lowest you'd pay?", "ask", ("min_price",), (), ("min_price",)),
+        ("What price range?", "ask", ("min_price", "max_price"), (), ("min_price", "max_price")),
+        ("At most $1,550?", "check", ("max_price",), ("max_price",), ()),
+        ("A budget of $1.55k, right?", "check", ("max_price",), ("max_price",), ()),
+        # a check that also asks
+        ("Got it, 1 bathroom. What's your budget?", "check", ("max_price", "num_baths"),
+         ("num_baths",), ("max_price",)),
+        # a city the family knows, right and wrong
+        ("Should I search in Des Moines?", "check", ("location",), ("location",), ()),
+        ("Should I search in Omaha?", "check", ("location",), (), ()),
+    ],
+)  # fmt: skip
+def test_what_a_message_asks_and_checks(message, kind, kinds, stated, asked, des_moines) -> None:
+    reading = read_message(message, VOCABULARY, des_moines.slots)
+    got = (reading.kind, set(reading.kinds), reading.stated, set(reading.asked))
+    assert got == (kind, set(kinds), stated, set(asked)), reading
+
+
+def test_a_wrong_value_is_corrected_and_a_right_one_confirmed(des_moines) -> None:
+    user = RuleUser()
+    wrong = user.reply(des_moines, VOCABULARY, (), "So a 2-bathroom apartment, right?")
+    assert reply_polarity(wrong.reply) == "no" and "1 bathroom" in wrong.reply
+    right = user.reply(des_moines, VOCABULARY, (), "So a 1-bathroom apartment, right?")
+    assert reply_polarity(right.reply) == "yes" and "1 bathroom" not in right.reply
+    both = user.reply(des_moines, VOCABULARY, (), "Great, an apartment. How many bathrooms?")
+    assert reply_polarity(both.reply) == "yes" and "1 bathroom" in both.reply
+
+
+def test_a_bad_question_line_is_reported(tmp_path: Path) -> None:
+    path = tmp_path / "q.jsonl"
+    path.write_text('{"task": "test-003", "message": "hi", "expect": {"kind": "nope"}}\n')
+    with pytest.raises(ValueError, match=r"q\.jsonl:1"):
+        read_questions(path)

@@ -36,6 +36,10 @@ FAMILY_SPECS: tuple[str, ...] = (
     "toolgym.families.seal_tools.spec:SPEC",
     "toolgym.families.home_search.spec:CHAT_SPEC",
     "toolgym.families.cat_api.spec:CHAT_SPEC",
+    "toolgym.families.trip_booking.spec:CHAT_SPEC",
+    "toolgym.families.google_sheets.spec:CHAT_SPEC",
+    "toolgym.families.web_shop.spec:CHAT_SPEC",
+    "toolgym.families.rapid_api.spec:CHAT_SPEC",
 )
 """Every built-in family's declaration (adding a family adds one line here)."""
 

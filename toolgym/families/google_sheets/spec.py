@@ -74,6 +74,7 @@ tables), ``render_mode``, ``timeout_s`` (the wall-clock and CPU limit of one pro
 
 from __future__ import annotations
 
+from toolgym.conversation.spec import chat_spec
 from toolgym.envs.spec import FamilySpec, VersionSpec
 from toolgym.families.google_sheets.metrics import SHEETS_METRICS
 
@@ -105,3 +106,11 @@ SPEC = FamilySpec(
     doc=__doc__ or "",
 )
 """The Google Sheets family (its prompting defaults are the original's command-line settings)."""
+
+CHAT_SPEC = chat_spec(
+    SPEC,
+    toolkit="toolgym.families.google_sheets.chat:SheetsChatToolkit",
+    tasks="toolgym.families.google_sheets.chat:SUITE",
+    options=("timeout_s", "memory_mb", "max_output_chars", "show_sheet"),
+)
+"""``toolbench/GoogleSheetsChat-v0``: the user holds back which cells change and how (see ``chat.py``)."""

@@ -77,6 +77,7 @@ cache folder or a saved cache file), ``schema_style`` (``"strict"``/``"upstream"
 
 from __future__ import annotations
 
+from toolgym.conversation.spec import chat_spec
 from toolgym.envs.spec import FamilySpec, VersionSpec
 from toolgym.families.rapid_api.metrics import METRICS
 
@@ -105,3 +106,11 @@ SPEC = FamilySpec(
     service="toolgym.simulators.tool_library.service:VirtualApiApp",
 )
 """The RapidAPI family."""
+
+CHAT_SPEC = chat_spec(
+    SPEC,
+    toolkit="toolgym.families.rapid_api.chat:RapidApiChatToolkit",
+    tasks="toolgym.families.rapid_api.chat:SUITE",
+    options=("num_apis", "library", "response_cache", "schema_style", "observation_chars"),
+)
+"""``toolbench/RapidAPIChat-v0``: the user holds back some values of the request (see ``chat.py``)."""

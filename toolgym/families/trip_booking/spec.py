@@ -56,6 +56,7 @@ list, default 5), ``world_seed`` (seed of the inventory: the
 
 from __future__ import annotations
 
+from toolgym.conversation.spec import chat_spec
 from toolgym.envs.spec import FamilySpec, VersionSpec
 
 SPEC = FamilySpec(
@@ -77,3 +78,11 @@ SPEC = FamilySpec(
 )
 """The Trip Booking family (its prompting defaults are the original's ``top_k_api`` and
 ``max_output_token`` command-line settings)."""
+
+CHAT_SPEC = chat_spec(
+    SPEC,
+    toolkit="toolgym.families.trip_booking.chat:TripBookingChatToolkit",
+    tasks="toolgym.families.trip_booking.chat:SUITE",
+    options=("extraction", "max_results"),
+)
+"""``toolbench/TripBookingChat-v0``: the user holds back some booking criteria (see ``chat.py``)."""

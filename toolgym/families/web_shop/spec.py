@@ -69,6 +69,7 @@ and ``items_ins_v2*.json``: the shop is theirs, and its tasks come from
 
 from __future__ import annotations
 
+from toolgym.conversation.spec import chat_spec
 from toolgym.envs.spec import FamilySpec, VersionSpec
 from toolgym.families.web_shop.metrics import METRICS
 
@@ -103,3 +104,11 @@ SPEC = FamilySpec(
     action_mode="call",
 )
 """The WebShop family (its prompting defaults are the original's command-line settings)."""
+
+CHAT_SPEC = chat_spec(
+    SPEC,
+    toolkit="toolgym.families.web_shop.chat:WebShopChatToolkit",
+    tasks="toolgym.families.web_shop.chat:SUITE",
+    options=("num_products", "observation", "product_file", "attribute_file"),
+)
+"""``toolbench/WebShopChat-v0``: the user holds back options and the price cap (see ``chat.py``)."""

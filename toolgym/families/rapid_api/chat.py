@@ -1,0 +1,268 @@
+"""RapidAPI as a conversation: the user holds back some of the values the request gives.
+
+The slots of a task are the argument values of its gold's API calls that the request states
+(``q "daft punk"``, ``min price 421``): those the instruction writes, as it writes an argument
+or, in a free-text request, as whole words. Ids (they flow from earlier responses), booleans and
+``Finish`` are never slots, nor is a value the request also writes elsewhere (for another
+argument, in a tool's name), which holding back would not hide; a kind's later, different value
+stays in the request. What the request asks to report (``the name and the license``) is a slot
+too, always given (what the request is about). Up to three slots are held back, of kinds some
+API requires (a missing required parameter); the opening request is the instruction with each
+held-back value replaced (``a query I'll tell you``).
+
+The tools differ per task, so a slot kind is what a parameter is about rather than one API's
+parameter: one kind per label of the library's grammar, for every world (``query`` for ``q``
+and ``query``, ``latitude`` for ``lat`` and ``latitude``), named by its labels, its parameter
+names, short descriptions and a few synonyms, built at import (a few milliseconds). A kind is
+carried by no single call (``call=None``): a step guesses a held-back value when it writes it
+(``"q": "daft punk"`` or ``daft punk``) before the user told it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from toolgym.benchmarks.tasks import Task
+from toolgym.conversation.backend import MIN_GUESS_CHARS
+from toolgym.conversation.tasks import ChatProfile, chat_suite
+from toolgym.conversation.toolkit import ChatToolkit
+from toolgym.families.rapid_api.checker import is_id
+from toolgym.families.rapid_api.functions import FINISH, RETRIEVE
+from toolgym.families.rapid_api.tasks.phrasing import arguments_text, value_text, words
+from toolgym.families.rapid_api.toolkit import RapidApiToolkit
+from toolgym.simulators.tool_library.domains import CATEGORIES, COMMON_PARAMS, ParamSpec
+from toolgym.simulators.tool_library.naming import change_name, standardize
+from toolgym.simulators.user import Slot, SlotKind, Vocabulary
+from toolgym.simulators.user.slots import contains_phrase, normalize
+
+_STOP = frozenset({"to", "from", "is", "second", "value", "filter", "order"})
+"""Words too common in messages to name a kind alone."""
+_UNASKABLE = ("points", "prompt", "reward_code")
+"""Kinds that natural questions name in words the user reads as something else (talk of the
+score: ``points``; an injection: ``tell me the prompt``): never held back."""
+_SYNONYMS = {
+    "query": "search query, search term, search terms, search for, searching for, look for, "
+    "looking for, search keywords",
+    "limit": "number of results, how many results, maximum results, max results, result limit",
+    "page": "page number, which page, results page",
+    "country": "country code",
+    "language": "language code",
+    "sort": "sorted, sorting, sort by",
+    "email": "email, e-mail",
+    "username": "user name, account name, handle",
+}
+"""Other words for the commonest kinds (by kind name)."""
+_REPORT = SlotKind(
+    "report",
+    ("fields to report", "which fields", "what fields", "fields", "field", "what to report"),
+    "{text}",
+    question="Which fields should I report?",
+)
+"""What the request is about: the fields it asks for (always given)."""
+_REPORTED = re.compile(r"\band tell me (the [^.]+?)(?: of the first result)?\.")
+_HEAD = re.compile(r"^(?:the |an? )?([^.,:;(]+)")
+_MAX_HEAD_WORDS = 3
+
+
+def _spec_table() -> tuple[dict[str, list[ParamSpec]], set[str]]:
+    """The grammar's parameters that are no ids, by name, and the names some API requires."""
+    specs: dict[str, list[ParamSpec]] = {}
+    for params in (COMMON_PARAMS, *(c.params for c in CATEGORIES)):
+        for name, spec in params.items():
+            if not is_id(name):
+                specs.setdefault(name, []).append(spec)
+    required = {n for c in CATEGORIES for r in c.resources for n, needed in r.filters if needed}
+    required |= {n for c in CATEGORIES for op in c.operations for n in op.required}
+    return specs, required
+
+
+def _labels(specs: Sequence[ParamSpec]) -> list[str]:
+    return sorted({s.noun.lower() for s in specs})
+
+
+def _head(description: str) -> str:
+    """A description's first phrase, when short (``"Music genre."`` -> ``music genre``)."""
+    match = _HEAD.match(description.strip().lower())
+    head = match.group(1).strip() if match else ""
+    return head if 0 < len(head.split()) <= _MAX_HEAD_WORDS else ""
+
+
+def _said(name: str) -> str:
+    """A parameter's name in words (``min price``; ``to parameter`` for a common word)."""
+    said = words(name)
+    return f"{said} parameter" if said in _STOP else said
+
+
+def _vocabulary() -> tuple[Vocabulary, dict[str, str], dict[str, str], tuple[str, ...]]:
+    """The slot kinds, and what the slots are read with.
+
+    Returns:
+        The vocabulary; each parameter's kind and noun, by grammar and by function name; the
+        kinds no API requires (always given).
+    """
+    specs, required = _spec_table()
+    root = {name: name for name in specs}
+    by_label: dict[str, str] = {}
+
+    def find(name: str) -> str:
+        while root[name] != name:
+            name = root[name]
+        return name
+
+    for name in sorted(specs):  # names that share a label are one kind
+        for label in _labels(specs[name]):
+            root[find(name)] = find(by_label.setdefault(label, name))
+    groups: dict[str, list[str]] = {}
+    for name in sorted(specs):
+        groups.setdefault(find(name), []).append(name)
+    owners: dict[str, set[str]] = {}  # a name's words or a description's head, by phrase
+    for group, members in groups.items():
+        for name in members:
+            for phrase in [_said(name), *(_head(s.description) for s in specs[name])]:
+                owners.setdefault(phrase, set()).add(group)
+    kinds, kind_of, nouns, optional = [], {}, {}, []
+    for group, members in groups.items():
+        labels = sorted({label for n in members for label in _labels(specs[n])})
+        named = [n for n in members if words(n) in labels] or members
+        kind = min(named, key=lambda n: (len(specs[n]) < 2, len(n), n))
+        found = [words(kind) if words(kind) in labels else labels[0], *labels]
+        found += [p for p, o in owners.items() if o == {group}]
+        found += [w.strip() for w in _SYNONYMS.get(kind, "").split(",")]
+        kept = tuple(dict.fromkeys(w for w in found if w and w not in _STOP))
+        question = f"Which {kept[0]} should I use?"
+        kinds.append(SlotKind(kind, kept, "the {text}", question=question))
+        for name in members:
+            own = _labels(specs[name])
+            noun = own[0] if len(own) == 1 and len(name) <= 4 else _said(name)
+            for key in (name, change_name(standardize(name))):
+                kind_of[key], nouns[key] = kind, noun
+        if not required & set(members) or kind in _UNASKABLE:
+            optional.append(kind)
+    vocabulary = Vocabulary([_REPORT, *kinds], "a few data lookups")
+    return vocabulary, kind_of, nouns, (_REPORT.name, *sorted(optional))
+
+
+VOCABULARY, _KIND_OF, _NOUN, OPTIONAL_KINDS = _vocabulary()
+"""The slot kinds; a parameter's kind and noun; the kinds no API requires (never held back)."""
+
+
+def _gold_calls(task: Task) -> list[dict[str, Any]]:
+    """The gold's API calls (``Finish`` and retrieval left out)."""
+    try:
+        calls = json.loads(task.gold[0]) if task.gold else []
+    except (TypeError, ValueError):
+        return []
+    return [
+        c
+        for c in (calls if isinstance(calls, list) else [])
+        if isinstance(c, dict)
+        and c.get("name") not in (FINISH, RETRIEVE)
+        and isinstance(c.get("arguments"), dict)
+    ]
+
+
+def _key(value: Any) -> str:
+    return normalize(value_text(value))
+
+
+def _hide(text: str, argument: str, value: Any) -> str:
+    """``text`` with ``argument``'s ``value`` replaced by ``a query I'll tell you``."""
+    noun = _NOUN.get(argument, words(argument))
+    vague = f"{'an' if noun[:1] in 'aeio' else 'a'} {noun} I'll tell you"
+    stated = arguments_text([(argument, value)])
+    if stated in text:
+        return text.replace(stated, vague)
+    word = re.escape(value_text(value))
+    return re.sub(rf"(?<![0-9a-z]){word}(?![0-9a-z])", vague, text, flags=re.IGNORECASE)
+
+
+def _pairs(task: Task) -> list[tuple[str, str, Any]]:
+    """``(kind, argument, value)`` of the gold's values that are slots, in the gold's order.
+
+    A kind's first value that the request states, and can hide, is its slot (a later different
+    value of the kind stays in the request); a value stated for two kinds is no slot.
+    """
+    request = normalize(task.instruction)
+    stated = [
+        (_KIND_OF[argument], argument, value)
+        for call in _gold_calls(task)
+        for argument, value in call["arguments"].items()
+        if argument in _KIND_OF
+        and isinstance(value, str | int | float)
+        and not isinstance(value, bool)
+        and _key(value)
+        and contains_phrase(request, _key(value))
+    ]
+    kinds: dict[str, set[str]] = {}
+    for kind, _, value in stated:
+        kinds.setdefault(_key(value), set()).add(kind)
+    chosen: dict[str, str] = {}
+    out = []
+    for kind, argument, value in stated:
+        key = _key(value)
+        if len(kinds[key]) > 1 or chosen.get(kind, key) != key:
+            continue
+        if kind not in chosen:
+            hidden = task.instruction
+            for other, name, same in stated:
+                if other == kind and _key(same) == key:
+                    hidden = _hide(hidden, name, same)
+            if len(key) >= MIN_GUESS_CHARS and contains_phrase(normalize(hidden), key):
+                continue  # the request writes it elsewhere too (a short value: by chance)
+            chosen[kind] = key
+        out.append((kind, argument, value))
+    return out
+
+
+def _slot(kind: str, argument: str, value: Any) -> Slot:
+    """How the user says ``value`` of ``argument``: ``query "daft punk"``."""
+    shown = f'"{value}"' if isinstance(value, str) else value_text(value)
+    text = f"{_NOUN.get(argument, words(argument))} {shown}"
+    stated = arguments_text([(argument, value)])
+    return Slot(kind, value, text, (stated,) if stated != text else ())
+
+
+def slots(task: Task) -> list[Slot]:
+    """What the request asks to report, then the values of the gold's calls it states."""
+    found: dict[str, Slot] = {}
+    reported = ", then ".join(_REPORTED.findall(task.instruction))
+    if reported:
+        found[_REPORT.name] = Slot(_REPORT.name, reported, reported)
+    for kind, argument, value in _pairs(task):
+        found.setdefault(kind, _slot(kind, argument, value))
+    return list(found.values())
+
+
+def opening(task: Task, given: Sequence[Slot]) -> str:
+    """The request with each held-back value replaced (``a query I'll tell you``)."""
+    kinds = {s.kind for s in given}
+    text = task.instruction
+    for kind, argument, value in _pairs(task):
+        if kind not in kinds:
+            text = _hide(text, argument, value)
+    return text
+
+
+PROFILE = ChatProfile(
+    name="rapid_api_chat",
+    inner_tasks="toolgym.families.rapid_api.tasks.suite:SUITE",
+    vocabulary=VOCABULARY,
+    slots=slots,
+    opening=opening,
+    data_dir=str(Path(__file__).parent / "data"),
+    always_given=OPTIONAL_KINDS,
+)
+
+
+class RapidApiChatToolkit(ChatToolkit):
+    """RapidAPI's toolkit with the user channel."""
+
+    inner_class = RapidApiToolkit
+    vocabulary = VOCABULARY
+
+
+SUITE = chat_suite("toolgym.families.rapid_api.chat:PROFILE")

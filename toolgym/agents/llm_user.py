@@ -38,6 +38,7 @@ class LLMUser:
         recording: where replies are recorded (a new in-memory one by default); a reply it
             holds already is answered from it.
         max_new_tokens: the token budget of a reply.
+        label: how results name this user (``str(user)``; default ``llm:<backend name>``).
     """
 
     name = "llm"
@@ -48,10 +49,15 @@ class LLMUser:
         *,
         recording: UserRecording | None = None,
         max_new_tokens: int = 96,
+        label: str | None = None,
     ) -> None:
         self.backend = backend
         self.recording = recording if recording is not None else UserRecording()
         self.max_new_tokens = max_new_tokens
+        self.label = label or f"llm:{backend.name}"
+
+    def __str__(self) -> str:
+        return self.label
 
     def prompt(
         self,
@@ -98,4 +104,4 @@ class LLMUser:
             )[0]
             text = generation.text.strip()
             self.recording.put(key, conversation, len(history), message, text)
-        return turn_from_text(conversation, history, message, text)
+        return turn_from_text(conversation, history, message, text, vocabulary)

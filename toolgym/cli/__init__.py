@@ -22,6 +22,7 @@ from toolgym.cli.eval_setup import (
     MODEL_BACKENDS,
     _check_env_ids,
 )
+from toolgym.cli.eval_user import USER_RECORDING
 from toolgym.cli.mcp_command import add_parser as add_mcp_parser
 from toolgym.cli.results_commands import add_parsers as add_results_parsers
 from toolgym.cli.rl_command import add_parser as add_rl_parser
@@ -348,6 +349,19 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="conversation envs: replay a recorded user (a JSONL recording) exactly instead of "
         "the rule-based user; a conversation the recording lacks is an error naming its turn",
+    )
+    ev.add_argument(
+        "--user-model",
+        metavar="MODEL",
+        help="conversation envs: a model plays the user instead of the rule-based user "
+        "('embedded' for the embedded SmolLM2, a Hugging Face id or path, or with "
+        "--user-base-url a served model); its replies are recorded in "
+        f"<out>/{USER_RECORDING}, which --user-replay replays exactly",
+    )
+    ev.add_argument(
+        "--user-base-url",
+        metavar="URL",
+        help="the OpenAI-compatible server --user-model is served by (the key is --api-key's)",
     )
     ev.add_argument(
         "--action-mode",

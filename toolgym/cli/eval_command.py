@@ -27,6 +27,7 @@ from toolgym.cli.eval_setup import (
     normalize_backends,
     row_label,
 )
+from toolgym.cli.eval_user import attach_user
 from toolgym.envs import latest_env_ids
 from toolgym.errors import UserInputError
 from toolgym.evaluation.paper_tables import format_headline_table
@@ -144,6 +145,7 @@ def _run_eval(args: argparse.Namespace, *, write: bool = True) -> EvalOutcome | 
                 )
                 checked.check()
                 recorded += min(len(checked.records), totals[env_id])
+    attach_user(args, env_kwargs)
     results: list[EvalResult] = []
     faulty: list[EvalResult] = []
     saved = 0

@@ -19,6 +19,7 @@ from typing import Any
 import gymnasium as gym
 
 from toolgym.agents.defaults import prompt_defaults
+from toolgym.cli.eval_user import check_user_options
 from toolgym.envs import env_entries, env_ids, family_of
 from toolgym.envs.protocol import task_env
 from toolgym.errors import TaskFileError, TaskFileWarning, UserInputError
@@ -260,21 +261,10 @@ def _check_eval_inputs(args: argparse.Namespace, ids: list[str]) -> dict[str, An
         if not path.is_file():
             raise UserInputError(f"--task-file must be a JSONL task file; no file at {str(path)!r}")
         env_kwargs["task_file"] = str(path)
-    if getattr(args, "user_replay", None):
-        path = Path(args.user_replay).expanduser()
-        if not path.is_file():
-            raise UserInputError(
-                f"--user-replay must be a recording (JSONL); no file at {str(path)!r}"
-            )
-        talking = [i for i in ids if "user_replay" in _options(i)]
-        if talking != list(ids):
-            others = ", ".join(i for i in ids if i not in talking)
-            raise UserInputError(
-                f"--user-replay replays the user of conversation envs (…Chat-v0); not of {others}"
-            )
-        env_kwargs["user_replay"] = str(path)
+    check_user_options(args, ids, _options, env_kwargs)
     for env_id in ids:  # the task files load and their golds run: checked before the model
-        kwargs = {**env_kwargs, "action_mode": _action_mode(args, env_id)}
+        kwargs = {k: v for k, v in env_kwargs.items() if k != "user"}  # a model: built later
+        kwargs["action_mode"] = _action_mode(args, env_id)
         if "task_file" not in kwargs:
             kwargs["split"] = args.split
         try:

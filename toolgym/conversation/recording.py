@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from toolgym.errors import ToolgymError
+from toolgym.simulators.user.matcher import ASK, read_message
 from toolgym.simulators.user.rule_user import Conversation, UserTurn, told
 from toolgym.simulators.user.slots import Vocabulary, contains_phrase, normalize
 from toolgym.tools.errors import ToolCallError, register_category
@@ -109,11 +110,27 @@ class UserRecording:
 
 
 def turn_from_text(
-    conversation: Conversation, history: Sequence[UserTurn], message: str, text: str
+    conversation: Conversation,
+    history: Sequence[UserTurn],
+    message: str,
+    text: str,
+    vocabulary: Vocabulary | None = None,
 ) -> UserTurn:
-    """The turn of a free-text reply: the held-back details it writes, and whether it ends."""
+    """The turn of a free-text reply: the held-back details it writes, and whether it ends.
+
+    With the family's ``vocabulary``, the agent's message is read as the rule-based user reads
+    it (the turn's kind, and the details it asked for again), so that a conversation's metrics
+    count questions whoever answers them; without, the kind is ``"recorded"``.
+    """
     ended = text.strip().rstrip(".!").upper() == END_WORD
     known = told(conversation, history)
+    kind: str = "recorded"
+    repeated: tuple[str, ...] = ()
+    if vocabulary is not None:
+        reading = read_message(message, vocabulary, conversation.slots)
+        kind = reading.kind
+        if kind == ASK:
+            repeated = tuple(k for k in reading.kinds if k in known)
     said = normalize(text)
     revealed = []
     for slot in conversation.slots:
@@ -121,7 +138,7 @@ def turn_from_text(
             forms = [f for f in slot.forms() if len(f) >= 3 or f == normalize(slot.text)]
             if any(contains_phrase(said, f) for f in forms):
                 revealed.append(slot.kind)
-    return UserTurn(message, text, "recorded", tuple(revealed), ended=ended)
+    return UserTurn(message, text, kind, tuple(revealed), repeated, ended=ended)
 
 
 def replay_miss(recording: UserRecording, conversation: Conversation, turn: int) -> str:
@@ -172,4 +189,4 @@ class ReplayUser:
             raise ToolCallError(
                 USER_REPLAY_MISS, replay_miss(self.recording, conversation, len(history))
             )
-        return turn_from_text(conversation, history, message, text)
+        return turn_from_text(conversation, history, message, text, vocabulary)

@@ -159,7 +159,7 @@ def results_file(
         "tasks": _task_source(split, kwargs),
         "seed": seed,
         "strategy": strategy,
-        "env_kwargs": {k: v for k, v in kwargs.items() if k not in ("split", "task_file")},
+        "env_kwargs": {k: _plain(v) for k, v in kwargs.items() if k not in ("split", "task_file")},
         "batch_size": batch_size,
         "faults": faults,
         **({"dfsdt_width": dfsdt_width} if strategy == "dfsdt" else {}),
@@ -172,6 +172,16 @@ def results_file(
         task_ids=task_ids,
         limit=limit,
     )
+
+
+def _plain(value: Any) -> Any:
+    """An env argument as a manifest keeps it: JSON values as they are, an object by its name.
+
+    (A model-played user is named ``llm:<model>``: its ``str``.)
+    """
+    if value is None or isinstance(value, str | int | float | bool | list | dict | tuple):
+        return value
+    return str(value)
 
 
 def fault_label(label: str, faults: float | None) -> str:

@@ -100,7 +100,7 @@ class UserTurn:
         message: what the agent wrote.
         reply: what the user answered.
         kind: how the message was read (a :data:`~toolgym.simulators.user.matcher.KINDS` value,
-            or ``"llm"`` for a model's reply).
+            or ``"recorded"`` for a recorded reply read without the family's vocabulary).
         revealed: the held-back kinds this reply stated for the first time.
         repeated: the kinds the agent asked for that it had been told already.
         ended: whether the user ended the conversation.

@@ -1,0 +1,105 @@
+"""``eval``'s user of conversation envs: the rule-based one, a recording, or a model.
+
+``--user-replay FILE`` replays a recorded user exactly; ``--user-model MODEL`` lets a model play
+the user and records every reply in the run's folder (:data:`USER_RECORDING`), so that the run
+can be replayed with ``--user-replay``. Neither is given: the env's rule-based user.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from toolgym.errors import UserInputError
+
+USER_RECORDING = "user-recording.jsonl"
+"""The recording of a model-played user, in the run's ``--out`` folder."""
+
+EMBEDDED = "embedded"
+"""``--user-model``'s name for the embedded model."""
+
+
+def user_label(args: argparse.Namespace) -> str:
+    """How the results' manifests name a model-played user: ``llm:<model>[@<server>]``."""
+    server = f"@{args.user_base_url}" if args.user_base_url else ""
+    return f"llm:{args.user_model}{server}"
+
+
+def check_user_options(
+    args: argparse.Namespace,
+    ids: Sequence[str],
+    options: Callable[[str], dict[str, Any]],
+    env_kwargs: dict[str, Any],
+) -> None:
+    """Check ``--user-replay``/``--user-model`` and put what they give into ``env_kwargs``.
+
+    A model-played user is named by its label until :func:`attach_user` builds it (after every
+    check, so that no model loads before a bad option is reported).
+
+    Args:
+        args: ``eval``'s options.
+        ids: the env ids of the run.
+        options: an env id's toolkit options.
+        env_kwargs: the run's env keyword arguments (changed in place).
+
+    Raises:
+        UserInputError: both options, a missing recording, a user option for an env that has
+            no user, ``--user-base-url`` without ``--user-model``, or a model-played user with
+            episodes outside this process.
+    """
+    replay, model = getattr(args, "user_replay", None), getattr(args, "user_model", None)
+    if getattr(args, "user_base_url", None) and not model:
+        raise UserInputError("--user-base-url names the server of --user-model; give both")
+    if not (replay or model):
+        return
+    if replay and model:
+        raise UserInputError(
+            "--user-replay replays a recorded user and --user-model records a new one; give one"
+        )
+    if model and getattr(args, "backend", "local") != "local":
+        raise UserInputError(
+            f"--user-model runs the user's model in this process; it needs --backend local, "
+            f"not {args.backend} (record with local episodes, then replay anywhere with "
+            "--user-replay)"
+        )
+    flag = "--user-replay" if replay else "--user-model"
+    others = [i for i in ids if "user" not in options(i)]
+    if others:
+        raise UserInputError(
+            f"{flag} sets the user of conversation envs (…Chat-v0); not of {', '.join(others)}"
+        )
+    if replay:
+        path = Path(replay).expanduser()
+        if not path.is_file():
+            raise UserInputError(
+                f"--user-replay must be a recording (JSONL); no file at {replay!r}"
+            )
+        env_kwargs["user_replay"] = str(path)
+        return
+    env_kwargs["user"] = user_label(args)
+
+
+def attach_user(args: argparse.Namespace, env_kwargs: dict[str, Any]) -> None:
+    """Replace ``--user-model``'s label in ``env_kwargs`` by the model-played user.
+
+    Its replies are recorded in ``<out>/``:data:`USER_RECORDING` (in memory without ``--out``);
+    a reply the file holds already is answered from it, so a resumed run asks the model only
+    for conversations it has not had.
+    """
+    if "user" not in env_kwargs:
+        return
+    from toolgym.agents.backends import make_backend
+    from toolgym.agents.llm_user import LLMUser
+    from toolgym.conversation.recording import UserRecording
+
+    model = None if args.user_model == EMBEDDED else args.user_model
+    if args.user_base_url:
+        backend = make_backend(
+            "openai", model=model, base_url=args.user_base_url, api_key=args.api_key
+        )
+    else:
+        backend = make_backend("hf", model=model)
+    path = Path(args.out) / USER_RECORDING if args.out else None
+    env_kwargs["user"] = LLMUser(backend, recording=UserRecording(path), label=user_label(args))

@@ -223,3 +223,15 @@ def test_tool_episodes_and_trl_environments_converse() -> None:
     trl_env.reset(task_id=TASK)
     reply = trl_env.message_user(text="What is your maximum price?")
     assert "1550" in reply
+
+
+def test_hints_say_a_step_may_be_free_text() -> None:
+    """No grammar constrains a conversation step (the eval's labels say so too)."""
+    import argparse
+
+    from toolgym.cli.eval_setup import env_label
+
+    assert task_env(gym.make(CHAT)).hints.free_text
+    assert not task_env(gym.make("toolbench/HomeSearch-v0")).hints.free_text
+    args = argparse.Namespace(strategy="react", shots=1, agent="llm", grammar_envs={CHAT: False})
+    assert env_label(args, "m-{strategy}-{shots}shot{grammar}", CHAT) == "m-react-1shot"

@@ -278,9 +278,10 @@ def _check_eval_inputs(args: argparse.Namespace, ids: list[str]) -> dict[str, An
             ) from e
         _print_file_issues(env_id, env)
         args.task_counts[env_id] = len(task_env(env).task_ids)  # 0: an unlimited split
-        args.grammar_envs[env_id] = language_class(
-            task_env(env).hints.action_language
-        ).has_grammar()
+        hints = task_env(env).hints
+        args.grammar_envs[env_id] = (
+            language_class(hints.action_language).has_grammar() and not hints.free_text
+        )
         env.close()
     if args.adapter and (_served(args) or args.model_backend == "llamacpp"):
         raise UserInputError(

@@ -78,7 +78,7 @@ class ChatLanguage(ActionLanguage):
             f'{MESSAGE_TOOL_NAME}("...") (the request may leave details out: ask for them, '
             "never guess one; the reply is the observation)"
         )
-        return replace(hints, step_description=step)
+        return replace(hints, step_description=step, free_text=True)
 
     def api_calls(self, action: str, tools: ToolSet) -> list[str]:
         """The family's APIs ``action`` calls (messages and questions are not APIs)."""

@@ -38,6 +38,8 @@ class AgentHints:
         page_prompts: whether each step's prompt is built afresh from the current observation,
             with no history (the benchmark's WebShop protocol): the query, the retrieved
             demonstrations (page and action pairs) and the task line are the page.
+        free_text: whether a step may also be free text outside the language (a message to
+            a conversation's user), so that no grammar constrains decoding.
     """
 
     action_language: str
@@ -46,6 +48,7 @@ class AgentHints:
     step_description: str = "one action"
     demo_label: str = "Action:"
     page_prompts: bool = False
+    free_text: bool = False
 
 
 class ActionReader:

@@ -31,6 +31,69 @@ def _words(text: str) -> tuple[str, ...]:
     return tuple(w.strip() for w in text.split(","))
 
 
+def _breed_names() -> tuple[tuple[str, ...], ...]:
+    """Each breed's name (and its plural), a value an agent may write to check the breeds."""
+    return tuple(
+        (name, f"{name}s") if name[-1] not in "sxe" else (name,) for name in BREEDS.values()
+    )
+
+
+def _favourites(verb: str, preposition: str) -> tuple[str, ...]:
+    """``add it to my favourites``, ``add to favorites``...: a favourite's action as written."""
+    return tuple(
+        f"{verb} {it}{preposition} {whose}{word}"
+        for it in ("it ", "")
+        for whose in ("my ", "your ", "the ", "")
+        for word in ("favourites", "favorites")
+    )
+
+
+_VALUES = {
+    "size": (
+        ("thumb", "thumbnail", "thumbnails", "thumbnail-sized", "thumbnail size"),
+        ("small", "small-sized", "small size"),
+        ("med", "medium", "medium-sized", "medium size"),
+        (
+            "full",
+            "full-size",
+            "full size",
+            "full-sized",
+            "full resolution",
+            "full-resolution",
+            "large",
+        ),
+    ),
+    "mime_types": (("jpg", "jpgs", "jpeg", "jpegs"), ("png", "pngs"), ("gif", "gifs")),
+    "order": (
+        ("ascending", "ascending order", "asc"),
+        ("descending", "descending order", "desc"),
+        ("random", "random order", "randomly"),
+    ),
+    "vote": (
+        ("an upvote", "upvote", "upvoted", "up-vote", "vote up", "vote it up", "thumbs up"),
+        (
+            "a downvote",
+            "downvote",
+            "downvoted",
+            "down-vote",
+            "vote down",
+            "vote it down",
+            "thumbs down",
+        ),
+    ),
+    "favourite": (
+        (*_favourites("add", "to"),),
+        (
+            *_favourites("remove", "from"),
+            *_favourites("delete", "from"),
+            "unfavourite",
+            "unfavorite",
+        ),
+    ),
+}
+"""The values of the kinds that have few, each as the ways an agent writes it."""
+
+
 VOCABULARY = Vocabulary(
     [
         SlotKind(
@@ -43,6 +106,7 @@ VOCABULARY = Vocabulary(
             "{text}",
             _SEARCH,
             "breeds",
+            values=_breed_names(),
             question="Which cat breeds would you like to see?",
         ),
         SlotKind(
@@ -55,6 +119,7 @@ VOCABULARY = Vocabulary(
             "the {text} size",
             _SEARCH,
             "size",
+            values=_VALUES["size"],
             question="What image size would you like?",
         ),
         SlotKind(
@@ -68,6 +133,7 @@ VOCABULARY = Vocabulary(
             "{text} files",
             _SEARCH,
             "mime_types",
+            values=_VALUES["mime_types"],
             question="Which file format should the images be?",
         ),
         SlotKind(
@@ -79,6 +145,7 @@ VOCABULARY = Vocabulary(
             "{text} order",
             _SEARCH,
             "order",
+            values=_VALUES["order"],
             question="In which order should the images be sorted?",
         ),
         SlotKind(
@@ -110,6 +177,7 @@ VOCABULARY = Vocabulary(
                 "thumbs up or down, thumbs up or thumbs down, like or dislike, positive or negative"
             ),
             "{text}",
+            values=_VALUES["vote"],
             question="Do you want to upvote or downvote it?",
         ),
         SlotKind(
@@ -119,6 +187,7 @@ VOCABULARY = Vocabulary(
                 "favourite or unfavourite, favorite or unfavorite"
             ),
             "to {text}",
+            values=_VALUES["favourite"],
             question="Should I add or remove the image?",
         ),
     ],

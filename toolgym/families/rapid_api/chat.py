@@ -54,6 +54,14 @@ _SYNONYMS = {
     "sort": "sorted, sorting, sort by",
     "email": "email, e-mail",
     "username": "user name, account name, handle",
+    "origin": "departing from, departure station, departure, leaving from, starting station, "
+    "origin station, travelling from, traveling from, where from",
+    "destination": "arriving at, arrival station, arrival, destination station, travelling to, "
+    "traveling to",
+    "image_url": "image link, image address, link to the image, url of the image, picture url, "
+    "photo url, url of the picture, url of the photo",
+    "term_months": "loan term, term length, repayment term, month term, months term, "
+    "term in months, how many months",
 }
 """Other words for the commonest kinds (by kind name)."""
 _REPORT = SlotKind(

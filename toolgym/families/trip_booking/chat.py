@@ -82,14 +82,19 @@ _KINDS_TABLE = (  # name, call, argument, phrase, question, qualifiers, words
      "transportation, means of transportation, mode of transportation, mode of transport, "
      "transport, how do you want to travel, how would you like to travel, how will you travel, "
      "how are you travelling, how are you traveling, travel by, way to travel, kind of ticket, "
+     "how are you getting there, how will you get there, how do you want to get there, "
+     "how would you like to get there, how will you be getting there, "
      "type of ticket, kind of tickets, type of tickets"),
     ("origin", "set_origin", "origin", "from {text}", "Which city are you leaving from?", _FROM,
      "origin, origin city, departure city, city of departure, starting city, starting point, "
      "leaving from, departing from, travelling from, traveling from, flying from, coming from, "
-     f"going from, start from, starting from, from where, where from, {_CITY}"),
+     "going from, start from, starting from, from where, where from, sailing from, sail from, "
+     f"departure port, port of departure, {_CITY}"),
     ("destination", "set_destination", "destination", "to {text}", "What is your destination?",
      _TO, "destination, destination city, arrival city, where to, travelling to, traveling to, "
-     "flying to, flying into, fly into, arriving in, arriving at, heading to, headed to, where are you going, where are you headed, where are "
+     "flying to, flying into, fly into, arriving in, arriving at, heading to, headed to, "
+     "sailing to, sail to, arrival port, port of arrival, "
+     "where are you going, where are you headed, where are "
      f"you heading, where are you travelling, where are you traveling, {_CITY}"),
     ("hotel_location", "set_hotel_location", "location", "in {text}",
      "Which city should I book the hotel in?", _HOTEL,

@@ -129,7 +129,8 @@ VOCABULARY = Vocabulary(
             _words(
                 "size, sizes, sizing, which size, what size, how big, how large, how many, "
                 "dimensions, measurements, capacity, volume, pack size, package size, "
-                "shoe size, phone model, which phone, which iphone, what iphone, iphone model, size option"
+                "shoe size, phone model, which phone, which iphone, what iphone, iphone model, "
+                "size option, what phone, what kind of phone, what type of phone, iphone"
             ),
             "size {text}",
             question="What size do you need?",

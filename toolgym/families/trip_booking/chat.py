@@ -38,7 +38,9 @@ def _words(text: str) -> tuple[str, ...]:
 
 _CITY = (  # not "city" alone: it is part of Kansas City
     "which city, what city, which cities, what cities, the city, the cities, city name, location, "
-    "where, place, from and to, to and from, origin and destination"
+    "where do you want to go, where would you like to go, where will you go, where do you want to "
+    "stay, where would you like to stay, where will you stay, where should i book, where from, "
+    "where to, place, from and to, to and from, origin and destination"
 )
 _FROM = _words("from, leaving, departing, depart, origin, start, starting, coming from")
 _TO = _words("going, go, headed, heading, destination, arriving, arrive, into, visit, visiting")

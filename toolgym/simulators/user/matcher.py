@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from toolgym.simulators.user.slots import Slot, Vocabulary, contains_phrase, normalize
@@ -55,14 +55,21 @@ _INJECTION = [
     r"\bim_start\b|\bim_end\b|\[inst\]|<<sys>>|###\s*(system|instruction)",
     r"\b(you are|you're) (a|an|the) (user )?simulat",
     r"\bsimulator\b|\blanguage model\b|\bllm\b",
+    r"\bas (the|an|your) (admin|administrator|developer|operator|system|owner)\b",
+    r"\b(dump|export|print|reveal)\b.{0,30}\b(setup|config|configuration|json|internal|state|memory)\b",
+    r"\b(now |hereby )?(authori[sz]ed|permitted|allowed) to (reveal|share|print|show|disclose|list)\b",
 ]
 _INJECTION_RAW = [
     r"<\|?\s*/?\s*(system|assistant|im_start|im_end|endoftext)\b",
     r"\[/?inst\]|<<\s*/?sys\s*>>",
 ]
 """Injections read in the raw message: the markup of chat templates."""
+_ROLE = re.compile(r"^\W*(system|developer|admin|administrator|assistant)\s*:")
+"""A message posing as another role (``SYSTEM: ...``): an injection, unless it claims success."""
 _LIST = [
-    r"\b(list|tell me|give me|show me|send me|send|share|reveal|dump|enumerate|print|spell out|write out|write down)\b.{0,25}\b(all|every|each|full|complete|entire|whole)\b.{0,30}\b(slots?|details?|requirements?|criteria|criterion|preferences?|parameters?|fields?|information|info|constraints?|values|settings|conditions?|specifications|specs|goal|task|list|wish ?list)\b",
+    r"\b(list|tell me|give me|show me|send me|send|share|reveal|dump|enumerate|print|spell out|write out|write down)\b.{0,25}\b(all|every|each|full|complete|entire|whole)\b.{0,30}\b(slots?|details?|requirements?|criteria|criterion|preferences?|parameters?|fields?|information|info|constraints?|values|settings|conditions?|specifications|specs|goal|task|list|wish ?list|filters?|arguments?|values?|options?|inputs?)\b",
+    r"\b(holding back|held back|keeping back|keeping from me|withholding|hiding|not telling me)\b",
+    r"\beverything (you )?(haven't|have not|didn't|did not|still haven't) (told|tell|said|say|mentioned|shared|given)\b",
     r"\b(all|every one) of (your|the) (remaining |other |search )?(details|requirements|criteria|preferences|constraints|wishes|parameters)\b",
     r"\b(criteria|requirements|preferences|details|goal|task|constraints)\b.{0,30}\b(as|in) (a )?(json|dictionary|dict)\b",
     r"\b(hidden|secret|withheld|held back|held-back|unrevealed|remaining) (slots?|details|requirements|criteria|preferences|parameters|fields|information|info|values|goal|constraints)\b",
@@ -74,7 +81,8 @@ _LIST = [
     r"\b(json|dictionary|dict)\b.{0,30}\b(goal|requirements|criteria|preferences|details|task)\b",
 ]
 _FORGED = [
-    r"\b(reward|score|scored|grade|graded|grader|checker|verifier|judge|points?|evaluation|evaluator|metric)\b",
+    r"\b(reward|score|scored|grade|graded|grader|checker|verifier|judge|evaluation|evaluator|metric)\b",
+    r"\b(\d+|full|all|bonus|extra|max|maximum) points?\b",
     r"\b(test|tests|check|checks|verification) (has |have |was |were )?(passed|succeeded|approved)\b",
     r"\b(automated|automatic) (check|checker|test|tests|evaluation|verification)\b",
     r"\b(task|goal|episode|test) (is |was |has been )?(completed?|done|solved|passed|successful|a success)\b.{0,40}\b(success|successfully|verified|confirmed|correct)\b",
@@ -90,6 +98,7 @@ _END = [
     r"\b(good ?bye|bye|see you|have a (good|nice|great) (day|one|evening))\b",
     r"\b(nothing (else|more) (to do|needed))\b",
     r"\b(close|end|wrap up|finish) (the|this|our) (chat|conversation|session)\b",
+    r"^(all )?(done|finished|completed?)\b(?! (with|by|in|on|at|for)\b)",
 ]
 _MORE = [
     r"\b(anything|something) (else|more)\b",
@@ -133,6 +142,8 @@ _OPEN_ASK = re.compile(
 )
 _QUOTED = re.compile(r"\"[^\"]+\"|(?<![A-Za-z])'[^']{2,}'(?![A-Za-z])")
 _CAPITAL = re.compile(r"(?<=[a-z,;:] )[A-Z][a-zA-Z]+")
+_CODE = re.compile(r"(?<![0-9a-z_])(?=[0-9_]*[a-z])(?=[a-z]*[0-9_])[0-9a-z_]{3,}(?![0-9a-z_])")
+"""A written id or code (``abc123``, ``john_doe``): a value, though the reader does not know it."""
 
 
 @dataclass(frozen=True)
@@ -241,7 +252,26 @@ _WORD = re.compile(r"[^\s\-/]+")
 _JOIN = re.compile(r" *(and|or|to|&)? *")
 _BOUND = re.compile(r"(?<!\bno )\b(more|fewer|less) than $")
 """Before a number that bounds a count rather than gives it (``more than one bathroom``)."""
-_WH = re.compile(r"^(what|which|how|where|when|who|why)\b")
+_MONTHS = (
+    "january|february|march|april|may|june|july|august|september|october|november|december|"
+    "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
+)
+_DATE = re.compile(
+    rf"(?<![0-9a-z])(?:(?:{_MONTHS}) \d{{1,2}}(?: \d{{4}})?|\d{{1,2}} (?:{_MONTHS})(?: \d{{4}})?)"
+    r"(?![0-9a-z])"
+)
+"""A date's numbers (``december 1 2027``, ``1 december``), which count nothing."""
+_RANGE = re.compile(
+    r"(?<![0-9a-z.])\$?(\d+(?:\.\d+)?)(?: dollars?)? (?:and|to|through) \$?(\d+(?:\.\d+)?)(?![0-9a-z])"
+)
+"""The two ends of a range (``90 and 160``, ``$60 to $130``)."""
+_SENTENCE = re.compile(r"(?<=[A-Za-z0-9)]{3}[.])\s+(?=[A-Z0-9$])|(?<=[!?;])\s+")
+"""Where a message's sentences part (not after ``St.``: a name goes on)."""
+_WH = re.compile(
+    r"^(what|which|how|where|when|who|why)\b"
+    r"|^(by|in|on|at|for|from|to|with|of|and|so|then|ok|okay|great|thanks) (what|which|how|whose)\b"
+    r"|^(can|could|would|will) you (tell|give|share|let|say|specify|provide|name) (me|us)?\b"
+)
 _BEFORE, _AFTER = 6, 6
 """How many words before and after a shared word its qualifiers are looked for in."""
 _ATTACH = 3
@@ -418,36 +448,65 @@ def _bounded(text: str, start: int) -> bool:
     return _BOUND.search(text[max(0, start - 16) : start]) is not None
 
 
-def _attached(text: str, spans: Sequence[_Span]) -> dict[str, list[float]]:
+def _attached(
+    text: str, spans: Sequence[_Span], barriers: Sequence[int] = ()
+) -> dict[str, list[float]]:
     """The numbers written next to a kind's word (``3 bedrooms``, ``floor 10``), by kind.
 
-    A number belongs to the nearest word, at most a few words away (the one after it on a tie);
-    an ordinal word only to the word right after it (``ninth floor``).
+    A number belongs to the nearest word, at most a few words away (the one after it on a tie)
+    and in the same sentence (``barriers``: where sentences start); an ordinal word only to the
+    word right after it (``ninth floor``). The numbers of a date (``December 1, 2027``) belong
+    to no word, and the two ends of a range (``between $90 and $160``) to the same one.
     """
     numbers: dict[str, list[float]] = {}
+    dated = [m.span() for m in _DATE.finditer(text)]
+    partner = {}
+    for m in _RANGE.finditer(text):
+        partner[m.start(1)], partner[m.start(2)] = float(m.group(2)), float(m.group(1))
     for match in _NUMBER.finditer(text):
         start, end = match.span()
         if _bounded(text, start) or any(s.start <= start and end <= s.end for s in spans):
+            continue
+        if any(s <= start and end <= e for s, e in dated):
             continue
         best: tuple[int, int, _Span] | None = None
         for span in spans:
             if span.end <= start:
                 rank = (_words_between(text, span.end, start), 1)
+                gap = (span.end, start)
             elif span.start >= end:
                 rank = (_words_between(text, end, span.start), 0)
+                gap = (end, span.start)
             else:
+                continue
+            if any(gap[0] <= b <= gap[1] for b in barriers):
                 continue
             if rank[0] <= _ATTACH and (best is None or rank < best[:2]):
                 best = (*rank, span)
         if best is not None:
             for kind in best[2].kinds:
                 numbers.setdefault(kind, []).append(float(match.group(1)))
+                if match.start(1) in partner:
+                    numbers[kind].append(partner[match.start(1)])
     for match in _ORDINAL_WORD.finditer(text):  # "the ninth floor"; not "first, how many"
         for span in spans:
             if span.start == match.end():
                 for kind in span.kinds:
                     numbers.setdefault(kind, []).append(_ORDINAL_WORDS[match.group(1)])
     return numbers
+
+
+def _sentences(message: str) -> tuple[str, list[int]]:
+    """The message read as :func:`_canonical` reads it, and where its second, third... sentences start."""
+    text, barriers = "", []
+    for part in _SENTENCE.split(message):
+        read = _canonical(normalize(part))
+        if read:
+            if text:
+                text += " "
+                barriers.append(len(text))
+            text += read
+    return text, barriers
 
 
 @dataclass(frozen=True)
@@ -482,25 +541,59 @@ def _singular(noun: str) -> str:
     return re.sub(r"ies$", "y", noun) if noun.endswith("ies") else re.sub(r"s$", "", noun)
 
 
-def _read_slots(text: str, vocabulary: Vocabulary, slots: Sequence[Slot]) -> _Slots:
+def _inside_longer_value(
+    text: str, vocabulary: Vocabulary, slots: Sequence[Slot]
+) -> Callable[[tuple[int, int]], bool]:
+    """Whether a value written at a span is part of a longer value written around it.
+
+    The longest value wins, as the longest word does: ``light blue`` is not also ``blue``, and
+    ``x-large`` is not also ``large``.
+    """
+    values = [
+        at
+        for kind in vocabulary
+        for group in kind.values
+        for word in group
+        for at in _find(text, _phrase(word))
+    ]
+    values += [
+        at
+        for slot in slots
+        for form in slot.forms()
+        if not _NUMERIC_FORM.fullmatch(_phrase(form))
+        for at in _find(text, _phrase(form))
+    ]
+
+    def inside(at: tuple[int, int]) -> bool:
+        return any(s <= at[0] and at[1] <= e and e - s > at[1] - at[0] for s, e in values)
+
+    return inside
+
+
+def _read_slots(
+    text: str, vocabulary: Vocabulary, slots: Sequence[Slot], barriers: Sequence[int] = ()
+) -> _Slots:
     """The kinds a message names, writes the task's value of, and writes another value of.
 
     A choice between values (``buy or rent``) is a question: it writes neither.
     """
     spans = _resolve(text, _word_spans(text, vocabulary), vocabulary)
-    numbers = _attached(text, spans)
+    numbers = _attached(text, spans, barriers)
     for kind, counts in _counted(text, spans, slots).items():
         numbers.setdefault(kind, []).extend(counts)
     by_kind = {s.kind: s for s in slots}
     named = {k for span in spans for k in span.kinds}
     open_question = _WH.search(text) is not None
+    inside = _inside_longer_value(text, vocabulary, slots)
     right, wrong = set(), set()
     for kind in vocabulary:
         slot = by_kind.get(kind.name)
         forms = [_phrase(f) for f in slot.forms()] if slot is not None else []
         numeric = {float(m.group(1)) for f in forms if (m := _NUMERIC_FORM.fullmatch(f))}
         written = any(
-            _writes_value(text, kind.name, at, spans) and not _bounded(text, at[0])
+            _writes_value(text, kind.name, at, spans)
+            and not _bounded(text, at[0])
+            and not inside(at)
             for f in forms
             if not _NUMERIC_FORM.fullmatch(f)
             for at in _find(text, f)
@@ -510,7 +603,7 @@ def _read_slots(text: str, vocabulary: Vocabulary, slots: Sequence[Slot]) -> _Sl
             for i, group in enumerate(kind.values)
             for word in group
             for at in _find(text, _phrase(word))
-            if _writes_value(text, kind.name, at, spans)
+            if _writes_value(text, kind.name, at, spans) and not inside(at)
         }
         own = {i for i, group in enumerate(kind.values) if any(_phrase(w) in forms for w in group)}
         others = mentioned - own
@@ -542,9 +635,11 @@ def read_message(message: str, vocabulary: Vocabulary, slots: Sequence[Slot]) ->
         return Reading(EMPTY)
     raw = message.strip()
     question = raw.endswith("?") or (_YES_NO.search(text) is not None and "?" in raw)
-    found = _read_slots(_canonical(text), vocabulary, slots)
+    canonical, barriers = _sentences(message)
+    found = _read_slots(canonical, vocabulary, slots, barriers)
     kinds, stated = found.named, found.right
-    if _any(_INJECTION, text) or _any(_INJECTION_RAW, raw.lower()):
+    role = _ROLE.match(raw.lower()) is not None and not _any(_FORGED, text)
+    if _any(_INJECTION, text) or _any(_INJECTION_RAW, raw.lower()) or role:
         return Reading(INJECTION, kinds, stated, question)
     if _any(_LIST, text):
         return Reading(LIST_REQUEST, kinds, stated, question)
@@ -557,13 +652,18 @@ def read_message(message: str, vocabulary: Vocabulary, slots: Sequence[Slot]) ->
         valued = set(found.right) | set(found.wrong)
         if valued:
             asked = tuple(k for k in kinds if k not in valued)
+            if asked and not found.wrong and _WH.search(text) and not _CONFIRM.search(text):
+                # "How would you like the Salary column formatted?": the column is context
+                return Reading(ASK, asked, (), True, asked)
             return Reading(CHECK, kinds, stated, question, asked)
         yes_no = _YES_NO.search(text) is not None and _OPEN_ASK.search(text) is None
-        if yes_no and (_QUOTED.search(message) or _CAPITAL.search(message)):
+        terse = question and len(text.split()) <= 6 and _WH.search(text) is None
+        unknown = _QUOTED.search(message) or _CAPITAL.search(message) or _CODE.search(raw.lower())
+        if (yes_no or terse) and unknown:
             return Reading(CHECK, kinds, (), question)  # a value the reader does not know
         return Reading(ASK, kinds, (), True, kinds)
     if _any(_MORE, text):
         return Reading(MORE, (), (), True)
-    if _any(_GREETING, text) and len(text.split()) <= 10:
+    if _any(_GREETING, text) and (len(text.split()) <= 10 or not question):
         return Reading(GREETING, (), (), question)
     return Reading(OFF_TOPIC, (), (), question)

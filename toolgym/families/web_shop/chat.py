@@ -282,8 +282,37 @@ class RequestShopBackend(WebShopBackend):
             self.session.instruction = self.request
 
 
+_CLICK = re.compile(r"^\s*click\[(.+)\]\s*$", re.IGNORECASE | re.DOTALL)
+
+
 class ShopChatBackend(ChatBackend):
-    """The conversation's backend: the shop's pages show the opening request."""
+    """The conversation's backend: the shop's pages show the opening request.
+
+    Choosing any option of a held-back group the user has not told yet (``click[medium]`` while
+    the size is held back) is a guess, whichever value it picks; so is writing a held-back
+    value anywhere.
+    """
+
+    def guessed(self, calls: Sequence[Any] | None, action: str) -> list[str]:
+        """The held-back kinds ``action`` guesses (see the class docstring)."""
+        found = super().guessed(calls, action)
+        group = self._option_group(action)
+        if group is not None and group in self.untold() and group not in found:
+            found.append(group)
+        return found
+
+    def _option_group(self, action: str) -> str | None:
+        """The option group of the item page's option ``action`` clicks, if it clicks one."""
+        click = _CLICK.match(action)
+        session = getattr(self.inner, "session", None)
+        if click is None or session is None or session.page != "item":
+            return None
+        product = session.product
+        target = click.group(1).strip().lower()
+        for name, values in product.options.items() if product is not None else ():
+            if target in (str(v).lower() for v in values):
+                return str(name)
+        return None
 
     def reset(
         self, rng: np.random.Generator | None, setup: Mapping[str, Any] | None = None

@@ -106,3 +106,11 @@ def test_an_mcp_client_converses_and_gets_the_reward() -> None:
             assert result.structured_content["reward"] == 1.0
 
     asyncio.run(play())
+
+
+def test_conversation_envs_are_a_suite_of_their_own_outside_the_default_run() -> None:
+    from toolgym.evaluation.profile import default_env_ids, suite_env_ids
+
+    assert suite_env_ids("conversations") == CHAT_ENVS
+    assert not set(CHAT_ENVS) & set(default_env_ids())
+    assert set(CHAT_ENVS) <= set(suite_env_ids("all"))

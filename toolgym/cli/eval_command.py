@@ -28,10 +28,9 @@ from toolgym.cli.eval_setup import (
     row_label,
 )
 from toolgym.cli.eval_user import attach_user
-from toolgym.envs import latest_env_ids
 from toolgym.errors import UserInputError
 from toolgym.evaluation.paper_tables import format_headline_table
-from toolgym.evaluation.profile import suite_env_ids
+from toolgym.evaluation.profile import default_env_ids, suite_env_ids
 
 
 def _resume_command(argv: list[str]) -> str:
@@ -39,14 +38,18 @@ def _resume_command(argv: list[str]) -> str:
 
 
 def _eval_ids(args: argparse.Namespace) -> list[str]:
-    """The envs ``eval`` runs: ``--env``, else ``--suite``'s, else every family's newest."""
+    """The envs ``eval`` runs: ``--env``, else ``--suite``'s, else the default run's.
+
+    The default run is every family's newest version but the conversation envs (``--suite
+    conversations`` runs those).
+    """
     if args.env and args.suite:
         raise UserInputError(
             f"give --env or --suite, not both (got --suite {args.suite} and --env {args.env})"
         )
     if args.suite:
         return suite_env_ids(args.suite)
-    return list(args.env or latest_env_ids())
+    return list(args.env or default_env_ids())
 
 
 def _episodes(tasks: int, limit: int | None) -> int:

@@ -11,6 +11,10 @@ from __future__ import annotations
 from toolgym.conversation.metrics import CONVERSATION_METRICS
 from toolgym.envs.spec import FamilySpec, VersionSpec
 
+CONVERSATION_PROFILE = "toolgym.evaluation.profile:CONVERSATION_PROFILE"
+"""The evaluation profile of every conversation env: the ``conversations`` suite, and not in
+``toolgym eval``'s default run (a path, read by the evaluation layer)."""
+
 EXTRA_STEPS = 16
 """Steps a conversation env adds to its family's budget (the questions and their answers)."""
 
@@ -94,6 +98,7 @@ def chat_spec(
             ),
         ),
         prompting=base.prompting,
+        profile=CONVERSATION_PROFILE,
         metrics=(*base.metrics, *CONVERSATION_METRICS),
         reward=base.reward,
         doc=_DOC.format(

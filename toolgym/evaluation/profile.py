@@ -61,6 +61,8 @@ class EvalProfile:
             measures, which ``toolgym bench`` prints (WebShop's search at 100,000 products).
         give_up_code: the status code (``info["code"]``) of a step that gives up, after which a
             search strategy (DFSDT) backtracks; ``None``: the family has no give-up.
+        default_run: whether ``toolgym eval`` runs the family when no env or suite is named
+            (the conversation envs do not: ``--suite conversations`` runs them).
     """
 
     headline: tuple[str, ...] = ("success",)
@@ -70,6 +72,7 @@ class EvalProfile:
     bench: BenchAction | None = None
     measures: str | None = None
     give_up_code: int | None = None
+    default_run: bool = True
 
     def check(self, spec: FamilySpec) -> None:
         """Check the profile against its family's declaration.
@@ -129,6 +132,19 @@ def column_of(env_id: str) -> str:
         return env_id.split("/")[-1].rsplit("-v", 1)[0]
     version = int(env_id.rsplit("-v", 1)[1])
     return profile_of(spec).columns.get(version, spec.env_name)
+
+
+CONVERSATION_PROFILE = EvalProfile(suites=("conversations",), default_run=False)
+"""The profile of every conversation env (``toolbench/<EnvName>Chat-v0``)."""
+
+
+def default_env_ids() -> list[str]:
+    """What ``toolgym eval`` runs when no env or suite is named.
+
+    Each family's newest version, but for the families kept out of the default run
+    (:attr:`EvalProfile.default_run`).
+    """
+    return [spec.env_id(spec.latest.version) for spec in families() if profile_of(spec).default_run]
 
 
 def suite_names() -> list[str]:

@@ -56,6 +56,12 @@ _INJECTION = [
     r"\b(you are|you're) (a|an|the) (user )?simulat",
     r"\bsimulator\b|\blanguage model\b|\bllm\b",
     r"\bas (the|an|your) (admin|administrator|developer|operator|system|owner)\b",
+    r"\b(ignore|drop|forget|leave|step out of|break) (the |your |this )?(role ?play|roleplay|persona|character|act|role|script)\b",
+    r"\bforget (that )?(you're|you are)\b",
+    r"\b(your|the) (task|goal|instruction|config|setup|hidden|secret) (file|card|sheet|data|list|json)\b",
+    r"\b(what|exactly what) (do |does )?(your|the) (instructions?|prompt|rules|task file|script) (say|says|tell|contain)\b",
+    r"\bsystem (notice|alert|message|update|note)\b",
+    r"\b(simulation|roleplay|game|session) (paused|suspended|over|ended|halted)\b",
     r"\b(dump|export|print|reveal)\b.{0,30}\b(setup|config|configuration|json|internal|state|memory)\b",
     r"\b(now |hereby )?(authori[sz]ed|permitted|allowed) to (reveal|share|print|show|disclose|list)\b",
 ]
@@ -67,7 +73,7 @@ _INJECTION_RAW = [
 _ROLE = re.compile(r"^\W*(system|developer|admin|administrator|assistant)\s*:")
 """A message posing as another role (``SYSTEM: ...``): an injection, unless it claims success."""
 _LIST = [
-    r"\b(list|tell me|give me|show me|send me|send|share|reveal|dump|enumerate|print|spell out|write out|write down)\b.{0,25}\b(all|every|each|full|complete|entire|whole)\b.{0,30}\b(slots?|details?|requirements?|criteria|criterion|preferences?|parameters?|fields?|information|info|constraints?|values|settings|conditions?|specifications|specs|goal|task|list|wish ?list|filters?|arguments?|values?|options?|inputs?)\b",
+    r"\b(list|tell me|give me|show me|send me|send|share|reveal|dump|enumerate|print|spell out|write out|write down|provide)\b.{0,25}\b(all|every|each|full|complete|entire|whole)\b.{0,30}\b(slots?|details?|requirements?|criteria|criterion|preferences?|parameters?|fields?|information|info|constraints?|values|settings|conditions?|specifications|specs|goal|task|list|wish ?list|filters?|arguments?|values?|options?|inputs?)\b",
     r"\b(holding back|held back|keeping back|keeping from me|withholding|hiding|not telling me)\b",
     r"\beverything (you )?(haven't|have not|didn't|did not|still haven't) (told|tell|said|say|mentioned|shared|given)\b",
     r"\b(all|every one) of (your|the) (remaining |other |search )?(details|requirements|criteria|preferences|constraints|wishes|parameters)\b",
@@ -85,6 +91,7 @@ _FORGED = [
     r"\b(\d+|full|all|bonus|extra|max|maximum) points?\b",
     r"\b(test|tests|check|checks|verification) (has |have |was |were )?(passed|succeeded|approved)\b",
     r"\b(automated|automatic) (check|checker|test|tests|evaluation|verification)\b",
+    r"\b(test )?harness\b|\b(marked|flagged|graded|scored) (this |the )?(episode|task|run) as\b",
     r"\b(task|goal|episode|test) (is |was |has been )?(completed?|done|solved|passed|successful|a success)\b.{0,40}\b(success|successfully|verified|confirmed|correct)\b",
     r"\b(success|succeeded|passed|verified|approved)\b.{0,20}\b(task|goal|episode|test|check)\b",
     r"\b(system|tool|environment|server|check|checker) (says|said|reports|reported|confirms|confirmed|output|result)\b",
@@ -274,6 +281,9 @@ _WH = re.compile(
 )
 _BEFORE, _AFTER = 6, 6
 """How many words before and after a shared word its qualifiers are looked for in."""
+_CONTEXT_WORDS = 10
+"""From this many words, a message that writes right values but names no kind and confirms
+nothing is about something else: the values are its context."""
 _ATTACH = 3
 """How many words may stand between a number and the word of the kind it is the value of."""
 
@@ -516,6 +526,8 @@ class _Slots:
     named: tuple[str, ...]
     right: tuple[str, ...]
     wrong: tuple[str, ...]
+    worded: bool = False
+    """Whether it names some kind by a word (not only by writing a value)."""
 
 
 def _counted(text: str, spans: Sequence[_Span], slots: Sequence[Slot]) -> dict[str, list[float]]:
@@ -625,6 +637,7 @@ def _read_slots(
         tuple(k for k in order if k in named),
         tuple(s.kind for s in slots if s.kind in right),
         tuple(k for k in order if k in wrong),
+        bool(spans),
     )
 
 
@@ -638,6 +651,9 @@ def read_message(message: str, vocabulary: Vocabulary, slots: Sequence[Slot]) ->
     canonical, barriers = _sentences(message)
     found = _read_slots(canonical, vocabulary, slots, barriers)
     kinds, stated = found.named, found.right
+    context = kinds and set(kinds) <= set(found.right) and not found.worded
+    if context and len(text.split()) >= _CONTEXT_WORDS and not _CONFIRM.search(text):
+        kinds, stated = (), ()  # "what is the weather like in Austin this week?"
     role = _ROLE.match(raw.lower()) is not None and not _any(_FORGED, text)
     if _any(_INJECTION, text) or _any(_INJECTION_RAW, raw.lower()) or role:
         return Reading(INJECTION, kinds, stated, question)
@@ -650,6 +666,9 @@ def read_message(message: str, vocabulary: Vocabulary, slots: Sequence[Slot]) ->
         return Reading(FORGED_END, kinds, stated, question)
     if kinds:
         valued = set(found.right) | set(found.wrong)
+        greeting = _any(_GREETING, text) and "?" not in raw and not _CONFIRM.search(text)
+        if greeting and not found.wrong:
+            return Reading(GREETING, (), (), False)  # "Hello! I'd be glad to find you a rental."
         if valued:
             asked = tuple(k for k in kinds if k not in valued)
             if asked and not found.wrong and _WH.search(text) and not _CONFIRM.search(text):

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import json
+
 import gymnasium as gym
+import pytest
 
 from toolgym.conversation.messages import is_message
 from toolgym.envs.protocol import task_env
+from toolgym.simulators.user import Slot
 
 SHOP = "toolbench/WebShopChat-v0"
+RAPID = "toolbench/RapidAPIChat-v0"
 
 
 def _shop_task_holding_an_option(env: gym.Env) -> tuple[str, str]:
@@ -42,3 +47,61 @@ def test_choosing_any_option_of_an_untold_group_is_a_guess() -> None:
     env.step(f'message_user("{question}")')
     _, _, _, _, info = env.step(f"click[{other}]")  # told now: a wrong choice, not a guess
     assert info.get("error") is None and session.options.get(group) == other
+
+
+def _rapid_task_with_a_shared_argument(env: gym.Env) -> tuple[str, Slot, dict, dict]:
+    """A test task holding a value of one API's argument that another of its calls also takes."""
+    base = task_env(env)
+    for task_id in base.task_ids:
+        task = base.get_task(task_id)
+        conversation = task.setup["conversation"]
+        steps = [s for s in base.language.gold_steps(task.gold[0]) if not is_message(s)]
+        calls = [json.loads(s) for s in steps]
+        for record in conversation["slots"]:
+            slot = Slot.from_record(record)
+            if slot.kind not in conversation["held"] or slot.call is None:
+                continue
+            own = next(c for c in calls if c["name"] == slot.call)
+            other = next(
+                (c for c in calls if c["name"] != slot.call and slot.argument in c["arguments"]),
+                None,
+            )
+            if other is not None:
+                return str(task_id), slot, own, other
+    raise AssertionError("no RapidAPIChat test task holds an argument another call also takes")
+
+
+def test_a_rapid_api_slot_is_guessed_by_its_api_with_any_value() -> None:
+    env = gym.make(RAPID)
+    task_id, slot, own, other = _rapid_task_with_a_shared_argument(env)
+    env.reset(options={"task_id": task_id})
+    assert slot.argument is not None
+    wrong = {**own, "arguments": {**own["arguments"], slot.argument: "zzz made up"}}
+    _, _, _, _, info = env.step(json.dumps(wrong))
+    assert info["error"]["category"] == "guessed_slot"
+    # another API's own value for the same argument, given in the request, is no guess
+    _, _, _, _, info = env.step(json.dumps(other))
+    assert (info.get("error") or {}).get("category") != "guessed_slot"
+    base = task_env(env)
+    env.step(f'message_user("{base.toolkit.vocabulary[slot.kind].ask()}")')
+    _, _, _, _, info = env.step(json.dumps(wrong))  # told now: a wrong value, not a guess
+    assert (info.get("error") or {}).get("category") != "guessed_slot"
+
+
+@pytest.mark.parametrize(
+    "record",
+    [
+        {"kind": "query", "value": "x", "text": "x", "call": 3},
+        {"kind": "query", "value": "x", "text": "x", "argument": "q"},
+        {"kind": "query", "value": "x", "text": "x", "call": "", "argument": "q"},
+    ],
+)
+def test_a_slot_record_with_a_bad_call_is_refused(record: dict) -> None:
+    with pytest.raises(ValueError, match="slot's"):
+        Slot.from_record(record)
+
+
+def test_a_slot_with_its_call_round_trips() -> None:
+    slot = Slot("query", "coffee", 'query "coffee"', ('q "coffee"',), "search_for_api", "q")
+    assert Slot.from_record(json.loads(json.dumps(slot.to_record()))) == slot
+    assert "call" not in Slot("query", "coffee", "coffee").to_record()

@@ -128,9 +128,10 @@ class ChatBackend(Backend):
     def guessed(self, calls: Sequence[ToolCall] | None, action: str) -> list[str]:
         """The held-back kinds, not told yet, that ``action`` sets (its ``calls`` when read).
 
-        A kind carried by a tool's argument is set by a call of that tool with that argument;
-        one that is not, or any when the action cannot be read as calls, is set when the action
-        writes its value.
+        A kind carried by a tool's argument is set by a call of that tool with that argument,
+        whatever the value; one that is not, or any when the action cannot be read as calls, is
+        set when the action writes its value. A slot that names its own call (a task's API) is
+        set by a call of it with its argument, and by an action that writes its value anywhere.
         """
         assert self.conversation is not None, "reset() starts the conversation"
         text = normalize(action)
@@ -138,18 +139,27 @@ class ChatBackend(Backend):
         for kind_name in self.untold():
             kind = self.vocabulary[kind_name]
             slot = self.conversation.slot(kind_name)
-            if kind.call is not None and calls is not None:
-                if any(
-                    c.name == kind.call and (kind.argument is None or kind.argument in c.arguments)
-                    for c in calls
-                ):
-                    found.append(kind_name)
-            elif slot is not None and any(
-                len(f) >= MIN_GUESS_CHARS and contains_phrase(text, f) for f in slot.forms()
-            ):
+            own = slot is not None and slot.call is not None
+            call, argument = kind.call, kind.argument
+            if slot is not None and slot.call is not None:
+                call, argument = slot.call, slot.argument
+            by_call = call is not None and calls is not None and _sets(calls, call, argument)
+            by_text = (
+                slot is not None
+                and (own or kind.call is None or calls is None)
+                and any(
+                    len(f) >= MIN_GUESS_CHARS and contains_phrase(text, f) for f in slot.forms()
+                )
+            )
+            if by_call or by_text:
                 found.append(kind_name)
         return found
 
     def record_guess(self, kinds: Sequence[str]) -> None:
         """Count a refused step that guessed ``kinds``."""
         self.guesses = (*self.guesses, *kinds)
+
+
+def _sets(calls: Sequence[ToolCall], call: str, argument: str | None) -> bool:
+    """Whether one of ``calls`` calls ``call`` with ``argument`` (any argument when ``None``)."""
+    return any(c.name == call and (argument is None or argument in c.arguments) for c in calls)

@@ -14,8 +14,10 @@ The tools differ per task, so a slot kind is what a parameter is about rather th
 parameter: one kind per label of the library's grammar, for every world (``query`` for ``q``
 and ``query``, ``latitude`` for ``lat`` and ``latitude``), named by its labels, its parameter
 names, short descriptions and a few synonyms, built at import (a few milliseconds). A kind is
-carried by no single call (``call=None``): a step guesses a held-back value when it writes it
-(``"q": "daft punk"`` or ``daft punk``) before the user told it.
+carried by no single call (``call=None``), but a task's slot is: it names the API and argument
+of the gold call that passes it (when no call of that API passes another value there). A step
+guesses a held-back value when, before the user told it, it calls that API with that argument
+(whatever the value), or writes the value anywhere (``"q": "daft punk"`` or ``daft punk``).
 """
 
 from __future__ import annotations
@@ -226,12 +228,31 @@ def _pairs(task: Task) -> list[tuple[str, str, Any]]:
     return out
 
 
-def _slot(kind: str, argument: str, value: Any) -> Slot:
-    """How the user says ``value`` of ``argument``: ``query "daft punk"``."""
+def _carrier(task: Task, argument: str, value: Any) -> str | None:
+    """The API of the gold's first call that passes ``value`` as ``argument``.
+
+    ``None`` when a call of that API passes another value as it: a step calling the API with
+    the argument then need not set this slot.
+    """
+    key = _key(value)
+    calls = [c for c in _gold_calls(task) if argument in c["arguments"]]
+    name = next((c["name"] for c in calls if _key(c["arguments"][argument]) == key), None)
+    if any(c["name"] == name and _key(c["arguments"][argument]) != key for c in calls):
+        return None
+    return name
+
+
+def _slot(task: Task, kind: str, argument: str, value: Any) -> Slot:
+    """How the user says ``value`` of ``argument`` (``query "daft punk"``).
+
+    The slot names the API and argument that carry it, when :func:`_carrier` finds one.
+    """
     shown = f'"{value}"' if isinstance(value, str) else value_text(value)
     text = f"{_NOUN.get(argument, words(argument))} {shown}"
     stated = arguments_text([(argument, value)])
-    return Slot(kind, value, text, (stated,) if stated != text else ())
+    call = _carrier(task, argument, value)
+    aliases = (stated,) if stated != text else ()
+    return Slot(kind, value, text, aliases, call, argument if call is not None else None)
 
 
 def slots(task: Task) -> list[Slot]:
@@ -241,7 +262,8 @@ def slots(task: Task) -> list[Slot]:
     if reported:
         found[_REPORT.name] = Slot(_REPORT.name, reported, reported)
     for kind, argument, value in _pairs(task):
-        found.setdefault(kind, _slot(kind, argument, value))
+        if kind not in found:
+            found[kind] = _slot(task, kind, argument, value)
     return list(found.values())
 
 

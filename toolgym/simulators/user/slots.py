@@ -94,12 +94,17 @@ class Slot:
         value: the JSON value the gold passes.
         text: how the user says the value (``"1550 dollars"``).
         aliases: other ways of writing the value that mean it (``("1550", "$1550")``).
+        call: the tool whose argument carries this slot's value, when the task knows it and its
+            kind names none (a RapidAPI task's API); ``None``: the kind's.
+        argument: that argument (``q``); with a ``call``, ``None`` means any argument of it.
     """
 
     kind: str
     value: Any
     text: str
     aliases: tuple[str, ...] = ()
+    call: str | None = None
+    argument: str | None = None
 
     def forms(self) -> tuple[str, ...]:
         """Every normalized way of writing the value, longest first."""
@@ -113,6 +118,10 @@ class Slot:
         record: dict[str, Any] = {"kind": self.kind, "value": self.value, "text": self.text}
         if self.aliases:
             record["aliases"] = list(self.aliases)
+        if self.call is not None:
+            record["call"] = self.call
+            if self.argument is not None:
+                record["argument"] = self.argument
         return record
 
     @classmethod
@@ -130,7 +139,15 @@ class Slot:
         aliases = record.get("aliases", [])
         if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
             raise ValueError(f"a slot's 'aliases' is a list of strings; got {aliases!r}")
-        return cls(record["kind"], record.get("value"), text, tuple(aliases))
+        call, argument = record.get("call"), record.get("argument")
+        if call is not None and not (isinstance(call, str) and call):
+            raise ValueError(f"a slot's 'call' is a tool's name; got {call!r}")
+        if argument is not None and not (isinstance(argument, str) and call is not None):
+            raise ValueError(
+                f"a slot's 'argument' is a string, given with its 'call'; got {argument!r} "
+                f"with call {call!r}"
+            )
+        return cls(record["kind"], record.get("value"), text, tuple(aliases), call, argument)
 
 
 class Vocabulary:

@@ -19,7 +19,7 @@ from toolgym.simulators.user.accuracy import (
     read_questions,
     reply_polarity,
 )
-from toolgym.simulators.user.slots import contains_phrase, normalize
+from toolgym.simulators.user.slots import Slot, SlotKind, Vocabulary, contains_phrase, normalize
 
 QUESTIONS = Path(__file__).parent / "data" / "user_questions.jsonl"
 FAMILY = "toolgym.families.home_search.chat:PROFILE"
@@ -286,6 +286,47 @@ def test_what_a_message_asks_and_checks(message, kind, kinds, stated, asked, des
     reading = read_message(message, VOCABULARY, des_moines.slots)
     got = (reading.kind, set(reading.kinds), reading.stated, set(reading.asked))
     assert got == (kind, set(kinds), stated, set(asked)), reading
+
+
+_LOOKUPS = Vocabulary(
+    [
+        SlotKind("country", ("country code", "country"), "the country code {text}"),
+        SlotKind("domain", ("domain",), "the domain {text}"),
+        SlotKind("price", ("price", "dollars"), "a price lower than {text}"),
+        SlotKind("bedrooms", ("bedrooms",), "{text} bedrooms"),
+        SlotKind("name", ("header", "name"), "the name {text}"),
+    ],
+    "a few lookups",
+)
+_LOOKUP_SLOTS = (
+    Slot("country", "US", 'country code "US"'),
+    Slot("domain", "github.com", 'domain "github.com"'),
+    Slot("price", 40.0, "40.00 dollars", ("40 dollars", "40")),
+    Slot("bedrooms", 2, "2 bedrooms", ("2",)),
+    Slot("name", "Sale Price", "the name Sale Price"),
+)
+
+
+@pytest.mark.parametrize(
+    ("message", "kind", "kinds", "stated", "asked"),
+    [
+        # a message that ends in a confirmation tag puts every kind it names to the user: the
+        # country with a value the reader does not know is checked (wrongly), not asked
+        ("So I'll check github.com in country code GB. Right?", "check", ("domain", "country"),
+         ("domain",), ()),
+        ("Got github.com. Which country code?", "check", ("domain", "country"), ("domain",),
+         ("country",)),
+        # "less than" gives a kind that is an upper bound itself; it bounds a count
+        ("Less than 40 dollars, correct?", "check", ("price",), ("price",), ()),
+        ("More than 2 bedrooms?", "ask", ("bedrooms",), (), ("bedrooms",)),
+        # a value holding another kind's word is the value, and names no other kind
+        ("Should the new header be 'Sale Price'?", "check", ("name",), ("name",), ()),
+    ],
+)  # fmt: skip
+def test_tags_bounds_and_longer_values(message, kind, kinds, stated, asked) -> None:
+    reading = read_message(message, _LOOKUPS, _LOOKUP_SLOTS)
+    got = (reading.kind, set(reading.kinds), reading.stated, reading.asked)
+    assert got == (kind, set(kinds), stated, asked), reading
 
 
 def test_a_wrong_value_is_corrected_and_a_right_one_confirmed(des_moines) -> None:

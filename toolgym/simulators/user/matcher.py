@@ -21,7 +21,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from toolgym.simulators.user.slots import Slot, Vocabulary, contains_phrase, normalize
+from toolgym.simulators.user.slots import Slot, SlotKind, Vocabulary, contains_phrase, normalize
 
 EMPTY = "empty"
 INJECTION = "injection"
@@ -147,6 +147,11 @@ _OPEN_ASK = re.compile(
     r"state|name)\b|^(do|does) you (have|want|know) (a|an|any)? ?(preferred|preference|particular|"
     r"specific)?\b.{0,20}(\bin mind\b)?$"
 )
+_TAG = re.compile(
+    r"\b(right|correct|is that (so|true|ok|okay|fine|it|right|correct)|am i right|"
+    r"sound (right|good)|am i correct|is this (right|correct))\s*$"
+)
+"""A confirmation tag that ends a message: everything the message says is put to the user."""
 _QUOTED = re.compile(r"\"[^\"]+\"|(?<![A-Za-z])'[^']{2,}'(?![A-Za-z])")
 _CAPITAL = re.compile(r"(?<=[a-z,;:] )[A-Z][a-zA-Z]+")
 _CODE = re.compile(r"(?<![0-9a-z_])(?=[0-9_]*[a-z])(?=[a-z]*[0-9_])[0-9a-z_]{3,}(?![0-9a-z_])")
@@ -258,6 +263,7 @@ _NUMERIC_FORM = re.compile(r"\$?(\d+(?:\.\d+)?)(?: dollars?)?")
 _WORD = re.compile(r"[^\s\-/]+")
 _JOIN = re.compile(r" *(and|or|to|&)? *")
 _BOUND = re.compile(r"(?<!\bno )\b(more|fewer|less) than $")
+_UPPER = re.compile(r"\b(lower|less|fewer) than\b|\b(at most|up to|under|below|maximum|max)\b")
 """Before a number that bounds a count rather than gives it (``more than one bathroom``)."""
 _MONTHS = (
     "january|february|march|april|may|june|july|august|september|october|november|december|"
@@ -438,9 +444,15 @@ def _writes_value(text: str, kind: str, at: tuple[int, int], spans: Sequence[_Sp
 
     Part of another kind's word (``monthly rent``) or of a longer word of its own that names it
     (``type of house``) it is not a value; a word that offers values (``buy or rent``) writes
-    them.
+    them; a longer value holding another kind's word (the name ``sale price``) is a value.
     """
-    overlapping = [s for s in spans if s.start < at[1] and at[0] < s.end]
+    overlapping = [
+        s
+        for s in spans
+        if s.start < at[1]
+        and at[0] < s.end
+        and not (at[0] <= s.start and s.end <= at[1] and s.end - s.start < at[1] - at[0])
+    ]
     if overlapping and not any(kind in s.kinds for s in overlapping):
         return False
     return not any(
@@ -453,20 +465,35 @@ def _writes_value(text: str, kind: str, at: tuple[int, int], spans: Sequence[_Sp
     )
 
 
-def _bounded(text: str, start: int) -> bool:
-    """Whether the number at ``start`` bounds a count rather than gives it."""
-    return _BOUND.search(text[max(0, start - 16) : start]) is not None
+def _bounded(text: str, start: int, upper: bool = False) -> bool:
+    """Whether the number at ``start`` bounds a count rather than gives it.
+
+    For a kind that is itself an upper bound (``upper``: a price cap), ``less than 40 dollars``
+    gives it; only ``more than`` bounds it.
+    """
+    found = _BOUND.search(text[max(0, start - 16) : start])
+    return found is not None and not (upper and found.group(1) != "more")
+
+
+def _upper(kind: SlotKind) -> bool:
+    """Whether the user states ``kind`` as an upper bound (``a price lower than {text}``)."""
+    return _UPPER.search(kind.phrase) is not None
 
 
 def _attached(
-    text: str, spans: Sequence[_Span], barriers: Sequence[int] = ()
+    text: str,
+    spans: Sequence[_Span],
+    barriers: Sequence[int] = (),
+    upper: frozenset[str] = frozenset(),
 ) -> dict[str, list[float]]:
     """The numbers written next to a kind's word (``3 bedrooms``, ``floor 10``), by kind.
 
     A number belongs to the nearest word, at most a few words away (the one after it on a tie)
     and in the same sentence (``barriers``: where sentences start); an ordinal word only to the
     word right after it (``ninth floor``). The numbers of a date (``December 1, 2027``) belong
-    to no word, and the two ends of a range (``between $90 and $160``) to the same one.
+    to no word, and the two ends of a range (``between $90 and $160``) to the same one. A bound
+    (``more than 2``) gives no number, except ``less than 40`` to the kinds that are upper
+    bounds themselves (``upper``: a price cap).
     """
     numbers: dict[str, list[float]] = {}
     dated = [m.span() for m in _DATE.finditer(text)]
@@ -475,8 +502,9 @@ def _attached(
         partner[m.start(1)], partner[m.start(2)] = float(m.group(2)), float(m.group(1))
     for match in _NUMBER.finditer(text):
         start, end = match.span()
-        if _bounded(text, start) or any(s.start <= start and end <= s.end for s in spans):
+        if any(s.start <= start and end <= s.end for s in spans):
             continue
+        bounded, below = _bounded(text, start), not _bounded(text, start, upper=True)
         if any(s <= start and end <= e for s, e in dated):
             continue
         best: tuple[int, int, _Span] | None = None
@@ -495,6 +523,8 @@ def _attached(
                 best = (*rank, span)
         if best is not None:
             for kind in best[2].kinds:
+                if bounded and not (below and kind in upper):
+                    continue
                 numbers.setdefault(kind, []).append(float(match.group(1)))
                 if match.start(1) in partner:
                     numbers[kind].append(partner[match.start(1)])
@@ -582,6 +612,36 @@ def _inside_longer_value(
     return inside
 
 
+_ARTICLE = re.compile(r"^(the|an?) ")
+
+
+def _inside_values(spans: list[_Span], text: str, slots: Sequence[Slot]) -> list[_Span]:
+    """``spans`` without the words inside a longer value of another kind's slot.
+
+    The name ``Sale Price`` names no price (an article does not make a value longer: the field
+    ``the amount`` still names the amount); a value inside a longer word (``rent`` in ``monthly
+    rent``) is :func:`_writes_value`'s to judge.
+    """
+    values = [
+        (at, slot.kind)
+        for slot in slots
+        for form in slot.forms()
+        if not _NUMERIC_FORM.fullmatch(_phrase(form))
+        for at in _find(text, _ARTICLE.sub("", _phrase(form)))
+    ]
+    return [
+        span
+        for span in spans
+        if not any(
+            s <= span.start
+            and span.end <= e
+            and e - s > span.end - span.start
+            and kind not in span.kinds
+            for (s, e), kind in values
+        )
+    ]
+
+
 def _read_slots(
     text: str, vocabulary: Vocabulary, slots: Sequence[Slot], barriers: Sequence[int] = ()
 ) -> _Slots:
@@ -589,8 +649,9 @@ def _read_slots(
 
     A choice between values (``buy or rent``) is a question: it writes neither.
     """
-    spans = _resolve(text, _word_spans(text, vocabulary), vocabulary)
-    numbers = _attached(text, spans, barriers)
+    spans = _inside_values(_resolve(text, _word_spans(text, vocabulary), vocabulary), text, slots)
+    upper = frozenset(k.name for k in vocabulary if _upper(k))
+    numbers = _attached(text, spans, barriers, upper)
     for kind, counts in _counted(text, spans, slots).items():
         numbers.setdefault(kind, []).extend(counts)
     by_kind = {s.kind: s for s in slots}
@@ -604,7 +665,7 @@ def _read_slots(
         numeric = {float(m.group(1)) for f in forms if (m := _NUMERIC_FORM.fullmatch(f))}
         written = any(
             _writes_value(text, kind.name, at, spans)
-            and not _bounded(text, at[0])
+            and not _bounded(text, at[0], _upper(kind))
             and not inside(at)
             for f in forms
             if not _NUMERIC_FORM.fullmatch(f)
@@ -674,6 +735,8 @@ def read_message(message: str, vocabulary: Vocabulary, slots: Sequence[Slot]) ->
             if asked and not found.wrong and _WH.search(text) and not _CONFIRM.search(text):
                 # "How would you like the Salary column formatted?": the column is context
                 return Reading(ASK, asked, (), True, asked)
+            if _TAG.search(text):
+                asked = ()  # "... in country code GB. Right?": a value the reader does not know
             return Reading(CHECK, kinds, stated, question, asked)
         yes_no = _YES_NO.search(text) is not None and _OPEN_ASK.search(text) is None
         terse = question and len(text.split()) <= 6 and _WH.search(text) is None

@@ -171,7 +171,7 @@ def test_no_reply_states_a_held_back_value_it_was_not_asked_about(families) -> N
     assert checked >= 250
 
 
-MISREAD_LEAKS = 6
+MISREAD_LEAKS = 3
 """How many questions of the set, misread, get a held-back value they did not ask for."""
 
 
@@ -273,6 +273,9 @@ def test_a_contraction_is_not_a_quoted_value(des_moines) -> None:
         ("What's the lowest you'd pay?", "ask", ("min_price",), (), ("min_price",)),
         ("What price range?", "ask", ("min_price", "max_price"), (), ("min_price", "max_price")),
         ("At most $1,550?", "check", ("max_price",), ("max_price",), ()),
+        # a qualifier right before a word of one kind gives it to the sibling it qualifies
+        ("What's your minimum budget?", "ask", ("min_price",), (), ("min_price",)),
+        ("What's your budget?", "ask", ("max_price",), (), ("max_price",)),
         ("A budget of $1.55k, right?", "check", ("max_price",), ("max_price",), ()),
         # a check that also asks
         ("Got it, 1 bathroom. What's your budget?", "check", ("max_price", "num_baths"),

@@ -406,7 +406,7 @@ def _resolve(text: str, spans: list[_Span], vocabulary: Vocabulary) -> list[_Spa
     resolved = []
     for span in spans:
         if len(span.kinds) < 2:
-            resolved.append(span)
+            resolved.append(_contradicted(text, span, words, vocabulary))
             continue
         before = [w for w in words if w[1] <= span.start][-_BEFORE:]
         after = [w for w in words if w[0] >= span.end][:_AFTER]
@@ -437,6 +437,39 @@ def _resolve(text: str, spans: list[_Span], vocabulary: Vocabulary) -> list[_Spa
                 break
         resolved.append(_Span(span.start, span.end, frozenset(kinds or span.kinds)))
     return resolved
+
+
+@functools.lru_cache(maxsize=32)
+def _siblings(vocabulary: Vocabulary) -> dict[str, frozenset[str]]:
+    """The kinds each kind shares a word with (``min_price`` and ``max_price``: ``price``)."""
+    owners: dict[str, set[str]] = {}
+    for kind in vocabulary:
+        for word in kind.words:
+            owners.setdefault(_phrase(word), set()).add(kind.name)
+    siblings: dict[str, set[str]] = {}
+    for names in owners.values():
+        for name in names:
+            siblings.setdefault(name, set()).update(names - {name})
+    return {name: frozenset(others) for name, others in siblings.items() if others}
+
+
+def _contradicted(
+    text: str, span: _Span, words: Sequence[tuple[int, int]], vocabulary: Vocabulary
+) -> _Span:
+    """A one-kind word that the qualifier right before it gives to a sibling kind.
+
+    ``minimum budget``: ``budget`` names only the maximum price, but ``minimum`` is the minimum
+    price's qualifier, and the two share ``price``.
+    """
+    (kind,) = span.kinds
+    siblings = _siblings(vocabulary).get(kind)
+    before = [w for w in words if w[1] <= span.start][-2:]
+    if not siblings or not before:
+        return span
+    picked = _qualified(text, (before[0][0], span.start), siblings | {kind}, vocabulary, True)
+    if len(picked) == 1 and kind not in picked:
+        return _Span(span.start, span.end, frozenset(picked))
+    return span
 
 
 def _writes_value(text: str, kind: str, at: tuple[int, int], spans: Sequence[_Span]) -> bool:

@@ -298,6 +298,7 @@ _LOOKUPS = Vocabulary(
         SlotKind("price", ("price", "dollars"), "a price lower than {text}"),
         SlotKind("bedrooms", ("bedrooms",), "{text} bedrooms"),
         SlotKind("name", ("header", "name"), "the name {text}"),
+        SlotKind("limit", ("how many",), "{text} photos", counted=("photos",)),
     ],
     "a few lookups",
 )
@@ -307,6 +308,7 @@ _LOOKUP_SLOTS = (
     Slot("price", 40.0, "40.00 dollars", ("40 dollars", "40")),
     Slot("bedrooms", 2, "2 bedrooms", ("2",)),
     Slot("name", "Sale Price", "the name Sale Price"),
+    Slot("limit", 10, "10 photos", ("10",)),
 )
 
 
@@ -324,6 +326,10 @@ _LOOKUP_SLOTS = (
         ("More than 2 bedrooms?", "ask", ("bedrooms",), (), ("bedrooms",)),
         # a value holding another kind's word is the value, and names no other kind
         ("Should the new header be 'Sale Price'?", "check", ("name",), ("name",), ()),
+        # a counted noun names its kind after a number only
+        ("Should I pull ten photos?", "check", ("limit",), ("limit",), ()),
+        ("So 12 cat photos?", "check", ("limit",), (), ()),
+        ("Which photos do you like best?", "off_topic", (), (), ()),
     ],
 )  # fmt: skip
 def test_tags_bounds_and_longer_values(message, kind, kinds, stated, asked) -> None:

@@ -159,6 +159,7 @@ VOCABULARY = Vocabulary(
             _SEARCH,
             "limit",
             question="How many images do you want?",
+            counted=("images", "image", "pictures", "picture", "photos", "photo", "pics", "cats"),
         ),
         SlotKind(  # the image of a vote or a favourite: a step that writes its id guesses it
             "image",

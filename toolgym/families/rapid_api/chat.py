@@ -66,6 +66,8 @@ _SYNONYMS = {
     "term in months, how many months",
 }
 """Other words for the commonest kinds (by kind name)."""
+_COUNTED = {"limit": "results, result, items, records, entries"}
+"""Nouns that name a kind after a number (``10 results``), by kind name."""
 _REPORT = SlotKind(
     "report",
     ("fields to report", "which fields", "what fields", "fields", "field", "what to report"),
@@ -144,7 +146,8 @@ def _vocabulary() -> tuple[Vocabulary, dict[str, str], dict[str, str], tuple[str
         found += [w.strip() for w in _SYNONYMS.get(kind, "").split(",")]
         kept = tuple(dict.fromkeys(w for w in found if w and w not in _STOP))
         question = f"Which {kept[0]} should I use?"
-        kinds.append(SlotKind(kind, kept, "the {text}", question=question))
+        counted = tuple(n.strip() for n in _COUNTED.get(kind, "").split(",") if n.strip())
+        kinds.append(SlotKind(kind, kept, "the {text}", question=question, counted=counted))
         for name in members:
             own = _labels(specs[name])
             noun = own[0] if len(own) == 1 and len(name) <= 4 else _said(name)

@@ -345,11 +345,20 @@ class _Span:
 
 
 def _word_spans(text: str, vocabulary: Vocabulary) -> list[_Span]:
-    """The spans of the kinds' words, a longer match hiding a shorter one of another kind."""
+    """The spans of the kinds' words, a longer match hiding a shorter one of another kind.
+
+    A counted noun (:attr:`SlotKind.counted`) is a word of its kind after a number only.
+    """
     found: list[tuple[int, int, str]] = []
     for kind in vocabulary:
         for word in kind.words:
             found += [(s, e, kind.name) for s, e in _find(text, _phrase(word))]
+        for noun in kind.counted:
+            found += [
+                (s, e, kind.name)
+                for s, e in _find(text, _phrase(noun))
+                if _AFTER_NUMBER.search(text[max(0, s - 24) : s])
+            ]
     kept: dict[tuple[int, int], set[str]] = {}
     for start, end, name in found:
         hidden = any(
@@ -645,6 +654,8 @@ def _inside_longer_value(
     return inside
 
 
+_AFTER_NUMBER = re.compile(r"(?<![0-9a-z.])\d+(?:\.\d+)? (?:[a-z]+ )?$")
+"""What stands before a counted noun: a number, perhaps with one word between (``10 cat photos``)."""
 _ARTICLE = re.compile(r"^(the|an?) ")
 
 

@@ -58,6 +58,8 @@ class SlotKind:
             writes one checks the kind, one that writes several offers a choice (asks).
         qualifiers: words that pick it among the kinds that share a word
             (``("minimum", "at least")`` for a minimum price, when a message says ``price``).
+        counted: nouns that name it only after a number (``("photos",)``: ``10 photos`` is a
+            number of images, ``which photos`` is not).
     """
 
     name: str
@@ -68,6 +70,7 @@ class SlotKind:
     question: str = ""
     values: tuple[tuple[str, ...], ...] = ()
     qualifiers: tuple[str, ...] = ()
+    counted: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.words:

@@ -43,6 +43,9 @@ def test_choosing_any_option_of_an_untold_group_is_a_guess() -> None:
     _, reward, terminated, _, info = env.step(f"click[{other}]")
     assert info["error"]["category"] == "guessed_slot" and info["guessed"] == [group]
     assert session.options.get(group) is None and not terminated and reward == 0.0
+    as_json = json.dumps({"name": "click", "arguments": {"target": str(other)}})
+    _, _, _, _, info = env.step(as_json)  # the same click as a JSON call
+    assert info["error"]["category"] == "guessed_slot" and info["guessed"] == [group]
     question = base.toolkit.vocabulary[group].ask()
     env.step(f'message_user("{question}")')
     _, _, _, _, info = env.step(f"click[{other}]")  # told now: a wrong choice, not a guess
@@ -105,3 +108,70 @@ def test_a_slot_with_its_call_round_trips() -> None:
     slot = Slot("query", "coffee", 'query "coffee"', ('q "coffee"',), "search_for_api", "q")
     assert Slot.from_record(json.loads(json.dumps(slot.to_record()))) == slot
     assert "call" not in Slot("query", "coffee", "coffee").to_record()
+
+
+def _task_holding(env: gym.Env, kind: str, given: str | None = None) -> str:
+    base = task_env(env)
+    for task_id in base.task_ids:
+        conversation = base.get_task(task_id).setup["conversation"]
+        kinds = {s["kind"] for s in conversation["slots"]}
+        if kind in conversation["held"] and (
+            given is None or given in kinds - set(conversation["held"])
+        ):
+            return str(task_id)
+    raise AssertionError(f"no test task holds {kind!r} back")
+
+
+@pytest.mark.parametrize(
+    "step",
+    [
+        '{"name": "set_num_beds", "arguments": {"value": 4}}',  # the JSON form
+        '[{"name": "set_num_beds", "arguments": {"value": 4}}]',
+        "API.set_num_beds(2 + 2)",  # a computed argument
+        "n = 4\nAPI.set_num_beds(n)",  # a variable
+    ],
+)
+def test_a_guess_in_any_form_the_family_runs_is_refused(step: str) -> None:
+    env = gym.make("toolbench/HomeSearchChat-v0")
+    env.reset(options={"task_id": _task_holding(env, "num_beds")})
+    _, _, _, _, info = env.step(step)
+    assert info["error"]["category"] == "guessed_slot" and info["guessed"] == ["bedrooms"]
+
+
+_PRICE_AND_SIZE = ("max_price", "max_square_feet")
+
+
+def test_a_given_value_in_the_json_form_is_no_guess() -> None:
+    """A given price equal to a held-back size is the price's (it was read as the size)."""
+    env = gym.make("toolbench/HomeSearchChat-v0")
+    base = task_env(env)
+    same = [
+        task_id
+        for task_id in base.task_ids
+        if "max_square_feet" in (c := base.get_task(task_id).setup["conversation"])["held"]
+        and "max_price" not in c["held"]
+        and len(pair := [s["value"] for s in c["slots"] if s["kind"] in _PRICE_AND_SIZE]) == 2
+        and pair[0] == pair[1]
+    ]
+    assert same, "no test task holds a size back equal to its given price"
+    env.reset(options={"task_id": same[0]})
+    conversation = base.task.setup["conversation"]
+    price = next(s["value"] for s in conversation["slots"] if s["kind"] == "max_price")
+    for step in [s for s in base.language.gold_steps(base.task.gold[0]) if not is_message(s)][:2]:
+        env.step(step)  # the location and buy or rent, given in the request
+    _, _, _, _, info = env.step(f'{{"name": "set_max_price", "arguments": {{"value": {price}}}}}')
+    assert info.get("error") is None, info.get("error")
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://api.thecatapi.com/v1/images/search?LIMIT=8",  # services read names in any case
+        "https://api.thecatapi.com//v1/images/search?limit=8",  # and "//" as "/"
+    ],
+)
+def test_a_cat_api_guess_written_as_the_service_reads_it_is_refused(url: str) -> None:
+    env = gym.make("toolbench/CatAPIChat-v0")
+    env.reset(options={"task_id": _task_holding(env, "limit")})
+    _, _, _, _, info = env.step(f"curl -X GET '{url}'")
+    assert info["error"]["category"] == "guessed_slot"

@@ -125,13 +125,18 @@ class ChatBackend(Backend):
         known = self.told()
         return [k for k in self.conversation.held if k not in known]
 
-    def guessed(self, calls: Sequence[ToolCall] | None, action: str) -> list[str]:
+    def guessed(
+        self, calls: Sequence[ToolCall] | None, action: str, names: Sequence[str] = ()
+    ) -> list[str]:
         """The held-back kinds, not told yet, that ``action`` sets (its ``calls`` when read).
 
         A kind carried by a tool's argument is set by a call of that tool with that argument,
-        whatever the value; one that is not, or any when the action cannot be read as calls, is
-        set when the action writes its value. A slot that names its own call (a task's API) is
-        set by a call of it with its argument, and by an action that writes its value anywhere.
+        whatever the value (names and arguments in any case); one that is not, or any when the
+        action cannot be read as calls, is set when the action writes its value. An action not
+        read as calls still sets a kind carried by any argument of a tool it calls (``names``:
+        the tools it calls, read without their arguments: ``API.set_num_beds(n)``). A slot that
+        names its own call (a task's API) is set by a call of it with its argument, and by an
+        action that writes its value anywhere.
         """
         assert self.conversation is not None, "reset() starts the conversation"
         text = normalize(action)
@@ -143,7 +148,11 @@ class ChatBackend(Backend):
             call, argument = kind.call, kind.argument
             if slot is not None and slot.call is not None:
                 call, argument = slot.call, slot.argument
-            by_call = call is not None and calls is not None and _sets(calls, call, argument)
+            by_call = call is not None and (
+                _sets(calls, call, argument)
+                if calls is not None
+                else argument is None and call.lower() in {n.lower() for n in names}
+            )
             by_text = (
                 slot is not None
                 and (own or kind.call is None or calls is None)
@@ -161,5 +170,12 @@ class ChatBackend(Backend):
 
 
 def _sets(calls: Sequence[ToolCall], call: str, argument: str | None) -> bool:
-    """Whether one of ``calls`` calls ``call`` with ``argument`` (any argument when ``None``)."""
-    return any(c.name == call and (argument is None or argument in c.arguments) for c in calls)
+    """Whether one of ``calls`` calls ``call`` with ``argument`` (any argument when ``None``).
+
+    Names are compared in any case: services that take ``LIMIT`` for ``limit`` exist.
+    """
+    return any(
+        c.name.lower() == call.lower()
+        and (argument is None or argument.lower() in {str(a).lower() for a in c.arguments})
+        for c in calls
+    )

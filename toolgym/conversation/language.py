@@ -11,6 +11,7 @@ name.
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -29,7 +30,7 @@ from toolgym.conversation.messages import (
 from toolgym.tools.backend import Attempt, Backend
 from toolgym.tools.errors import NON_EXECUTABLE, ToolCallError
 from toolgym.tools.grammar import ActionGrammar
-from toolgym.tools.json_calls import ToolCall
+from toolgym.tools.json_calls import ToolCall, load_json, parse_json_call
 from toolgym.tools.language import ActionLanguage, AgentHints, Execution
 from toolgym.tools.tool import Tool, ToolSet
 
@@ -120,7 +121,15 @@ class ChatLanguage(ActionLanguage):
         chat = _chat(backend)
         if is_message(text):
             return self._message(text, chat)
-        guessed = chat.guessed(self.inner.tool_calls(text, self.inner_tools), text)
+        calls = self.inner.tool_calls(text, self.inner_tools)
+        if calls is None:  # the JSON form families also run, read as calls
+            calls = _json_calls(text, self)
+        names: tuple[str, ...] = ()
+        if calls is None:  # computed arguments: at least the APIs it calls
+            names = tuple(
+                n.rsplit(".", 1)[-1] for n in self.inner.api_calls(text, self.inner_tools)
+            )
+        guessed = chat.guessed(calls, text, names)
         if guessed:
             chat.record_guess(guessed)
             titles = ", ".join(chat.vocabulary[k].title for k in guessed)
@@ -196,3 +205,15 @@ def _family_tools(tools: ToolSet) -> ToolSet:
     if tools.get(MESSAGE_TOOL_NAME) is None:
         return tools
     return ToolSet([t for t in tools if t.name != MESSAGE_TOOL_NAME])
+
+
+def _json_calls(text: str, language: ActionLanguage) -> list[ToolCall] | None:
+    """The calls of a step written as a JSON call or a list of them, or ``None``."""
+    if not text.lstrip().startswith(("{", "[")):
+        return None
+    try:
+        payload = load_json(text, language.budgets, "the step")
+        items = payload if isinstance(payload, list) else [payload]
+        return [parse_json_call(json.dumps(item), language.budgets) for item in items] or None
+    except ToolCallError:
+        return None

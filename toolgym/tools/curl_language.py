@@ -269,15 +269,16 @@ def request_arguments(tool: Tool, request: Request) -> dict[str, Any]:
             pattern = pattern.replace(placeholder, f"(?P<p{i}>[^/]+)", 1)
             groups[param.name] = f"p{i}"
     sent: dict[str, Any] = {}
-    match = re.fullmatch(pattern, request.path)
+    match = re.fullmatch(pattern, re.sub(r"/{2,}", "/", request.path))
+    query = {k.strip().lower(): v for k, v in request.params.items()}  # as services read them
     for param in tool.params:
         if param.name in groups:
             if match is not None:
                 sent[param.name] = _typed(
                     param.annotation, unquote(match.group(groups[param.name]))
                 )
-        elif param.name in request.params and param.name not in route.body:
-            sent[param.name] = _typed(param.annotation, request.params[param.name])
+        elif param.name.lower() in query and param.name not in route.body:
+            sent[param.name] = _typed(param.annotation, query[param.name.lower()])
     try:
         body = request.json() if route.body else None
     except (ValueError, UnicodeDecodeError):

@@ -21,6 +21,8 @@ from toolgym.simulators.http import Request
 from toolgym.tools.errors import WRONG_ARGUMENTS, ToolCallError
 from toolgym.tools.tool import Param, Tool
 
+_SLASHES = re.compile(r"/{2,}")
+
 
 @dataclass(frozen=True)
 class RestRoute:
@@ -54,8 +56,9 @@ class RestRoute:
         return re.compile(f"^{pattern}$")
 
     def matches(self, request: Request) -> bool:
-        """Whether ``request`` addresses this endpoint (method and path)."""
-        return request.method == self.method and bool(self.path_regex.match(request.path))
+        """Whether ``request`` addresses this endpoint (method and path; ``//`` reads as ``/``)."""
+        path = _SLASHES.sub("/", request.path)
+        return request.method == self.method and bool(self.path_regex.match(path))
 
     def to_curl(self, tool: Tool, arguments: Mapping[str, Any]) -> str:
         """The curl line of a call of ``tool`` with ``arguments``.

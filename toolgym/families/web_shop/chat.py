@@ -31,6 +31,7 @@ from toolgym.families.web_shop.toolkit import WebShopToolkit
 from toolgym.families.web_shop.world.categories import TYPES
 from toolgym.simulators.user import Slot, SlotKind, Vocabulary
 from toolgym.simulators.user.slots import contains_phrase, normalize
+from toolgym.tools.json_calls import ToolCall
 
 _PRICE = re.compile(r", and price lower than (\d+(?:\.\d+)?) dollars$")
 _ATTRIBUTES = re.compile(r" that (?:is|are) (.+)$")
@@ -293,22 +294,32 @@ class ShopChatBackend(ChatBackend):
     value anywhere.
     """
 
-    def guessed(self, calls: Sequence[Any] | None, action: str) -> list[str]:
+    def guessed(
+        self, calls: Sequence[Any] | None, action: str, names: Sequence[str] = ()
+    ) -> list[str]:
         """The held-back kinds ``action`` guesses (see the class docstring)."""
-        found = super().guessed(calls, action)
-        group = self._option_group(action)
-        if group is not None and group in self.untold() and group not in found:
-            found.append(group)
+        found = super().guessed(calls, action, names)
+        click = _CLICK.match(action)
+        targets = [click.group(1)] if click is not None else []
+        targets += [
+            str(v)
+            for c in calls or ()
+            if isinstance(c, ToolCall) and c.name.lower() == "click"
+            for v in c.arguments.values()
+        ]
+        for target in targets:
+            group = self._option_group(target)
+            if group is not None and group in self.untold() and group not in found:
+                found.append(group)
         return found
 
-    def _option_group(self, action: str) -> str | None:
-        """The option group of the item page's option ``action`` clicks, if it clicks one."""
-        click = _CLICK.match(action)
+    def _option_group(self, target: str) -> str | None:
+        """The option group of the item page's option a click on ``target`` picks, if any."""
         session = getattr(self.inner, "session", None)
-        if click is None or session is None or session.page != "item":
+        if session is None or session.page != "item":
             return None
         product = session.product
-        target = click.group(1).strip().lower()
+        target = target.strip().lower()
         for name, values in product.options.items() if product is not None else ():
             if target in (str(v).lower() for v in values):
                 return str(name)

@@ -16,6 +16,7 @@ that writes a value of some kind is a check; the kinds it names without a value 
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 from collections.abc import Callable, Sequence
@@ -291,6 +292,8 @@ _CONTEXT_WORDS = 10
 """From this many words, a message that writes right values but names no kind and confirms
 nothing is about something else: the values are its context."""
 _ATTACH = 3
+_NEAR = 4 * (_ATTACH + 2)
+"""How many spans on each side of a number are looked at for the word it attaches to."""
 """How many words may stand between a number and the word of the kind it is the value of."""
 
 
@@ -369,8 +372,20 @@ def _word_spans(text: str, vocabulary: Vocabulary) -> list[_Span]:
     return [_Span(s, e, frozenset(k)) for (s, e), k in sorted(kept.items())]
 
 
-def _words_between(text: str, start: int, end: int) -> int:
-    return len(_WORD.findall(text[start:end])) if end > start else 0
+class _WordIndex:
+    """The words of a text, to count those between two offsets in logarithmic time."""
+
+    def __init__(self, text: str) -> None:
+        words = [m.span() for m in _WORD.finditer(text)]
+        self.starts = [w[0] for w in words]
+        self.ends = [w[1] for w in words]
+
+    def between(self, start: int, end: int) -> int:
+        """How many words lie whole in ``text[start:end]``."""
+        if end <= start:
+            return 0
+        first = bisect.bisect_left(self.starts, start)
+        return max(0, bisect.bisect_right(self.ends, end) - first)
 
 
 def _qualified(
@@ -542,24 +557,30 @@ def _attached(
     partner = {}
     for m in _RANGE.finditer(text):
         partner[m.start(1)], partner[m.start(2)] = float(m.group(2)), float(m.group(1))
+    index = _WordIndex(text)
+    ordered = sorted(spans, key=lambda s: s.start)
+    span_starts = [s.start for s in ordered]
+    barriers = sorted(barriers)
     for match in _NUMBER.finditer(text):
         start, end = match.span()
-        if any(s.start <= start and end <= s.end for s in spans):
+        at = bisect.bisect_left(span_starts, start + 1)
+        if any(s.start <= start and end <= s.end for s in ordered[max(0, at - _NEAR) : at]):
             continue
         bounded, below = _bounded(text, start), not _bounded(text, start, upper=True)
         if any(s <= start and end <= e for s, e in dated):
             continue
         best: tuple[int, int, _Span] | None = None
-        for span in spans:
+        at = bisect.bisect_left(span_starts, start)
+        for span in ordered[max(0, at - _NEAR) : at + _NEAR]:  # spans further are too far
             if span.end <= start:
-                rank = (_words_between(text, span.end, start), 1)
+                rank = (index.between(span.end, start), 1)
                 gap = (span.end, start)
             elif span.start >= end:
-                rank = (_words_between(text, end, span.start), 0)
+                rank = (index.between(end, span.start), 0)
                 gap = (end, span.start)
             else:
                 continue
-            if any(gap[0] <= b <= gap[1] for b in barriers):
+            if bisect.bisect_left(barriers, gap[0]) < bisect.bisect_right(barriers, gap[1]):
                 continue
             if rank[0] <= _ATTACH and (best is None or rank < best[:2]):
                 best = (*rank, span)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -235,3 +236,31 @@ def test_hints_say_a_step_may_be_free_text() -> None:
     assert not task_env(gym.make("toolbench/HomeSearch-v0")).hints.free_text
     args = argparse.Namespace(strategy="react", shots=1, agent="llm", grammar_envs={CHAT: False})
     assert env_label(args, "m-{strategy}-{shots}shot{grammar}", CHAT) == "m-react-1shot"
+
+
+def _examples(docs: str, value: object) -> list[str]:
+    text = str(value).lower()
+    pattern = rf"example: {re.escape(text)}\.(?=[\s\"\\]|$)|\"example_value\": {re.escape(json.dumps(value).lower())}"
+    return re.findall(pattern, docs.lower())
+
+
+@pytest.mark.parametrize("style", ["strict", "upstream"])
+def test_no_document_shows_a_held_back_value_as_an_example(style: str) -> None:
+    """RapidAPI's values come from its docs' examples: the conversation env hides those."""
+    chat, plain = (
+        gym.make(f"toolbench/{n}-v0", schema_style=style) for n in ("RapidAPIChat", "RapidAPI")
+    )
+    base = task_env(chat)
+    shown = hidden = 0
+    for task_id in base.task_ids[:200]:
+        _, info = chat.reset(options={"task_id": task_id})
+        _, plain_info = plain.reset(options={"task_id": task_id})
+        conversation = base.task.setup["conversation"]
+        for slot in conversation["slots"]:
+            if slot["kind"] in conversation["held"]:
+                docs = info["api_docs"] + json.dumps(info["tools"])
+                assert not _examples(docs, slot["value"]), (task_id, slot)
+                plain_docs = plain_info["api_docs"] + json.dumps(plain_info["tools"])
+                shown += bool(_examples(plain_docs, slot["value"]))
+                hidden += 1
+    assert hidden and shown, "the plain env's docs show some held-back values (the test can fail)"

@@ -14,16 +14,18 @@ exactly (:class:`~toolgym.conversation.recording.ReplayUser`).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from toolgym.conversation.backend import ChatBackend
 from toolgym.conversation.language import ChatLanguage
 from toolgym.conversation.messages import MESSAGE_TOOL, inner_gold, is_message
 from toolgym.conversation.recording import ReplayUser
-from toolgym.simulators.user import RuleUser, UserSimulator, Vocabulary
+from toolgym.simulators.user import Conversation, RuleUser, UserSimulator, Vocabulary
+from toolgym.simulators.user.slots import value_key
 from toolgym.tools.language import ActionLanguage
 from toolgym.tools.tool import ToolSet
-from toolgym.tools.toolkit import Toolkit
+from toolgym.tools.toolkit import TaskTools, Toolkit
 
 
 class ChatToolkit(Toolkit):
@@ -80,6 +82,26 @@ class ChatToolkit(Toolkit):
     def new_backend(self) -> ChatBackend:
         """The family's backend with the user."""
         return ChatBackend(self.inner.new_backend(), self.vocabulary, self.user)
+
+    def task_tools(self, task: TaskTools) -> ToolSet:
+        """The family's tools for ``task``, with no example that tells a held-back value.
+
+        A document that shows a held-back value as a parameter's example (RapidAPI's docs
+        often do: the task's value was drawn from them) would tell the agent what to ask for.
+        """
+        tools = super().task_tools(task)
+        setup = task.setup if isinstance(task.setup, Mapping) else {}
+        try:
+            conversation = Conversation.from_record(setup.get("conversation", {}))
+        except ValueError:
+            return tools  # reset() reports a task without its conversation
+        held = {
+            value_key(s.value)
+            for s in conversation.slots
+            if s.kind in conversation.held and s.value not in (None, "")
+        }
+        hidden = [t.without_examples(held) for t in tools]
+        return tools if all(a is b for a, b in zip(hidden, tools, strict=True)) else ToolSet(hidden)
 
     def api_names(self) -> frozenset[str]:
         """The family's APIs."""

@@ -414,7 +414,7 @@ class ToolEnv(gym.Env[str, str]):
             self._backend.reset(self.np_random, task.setup)
             self._golds = self._gold_attempts(task)
         self._task = task
-        self._tools = self.toolkit.tools.subset(task.tools)
+        self._tools = self.toolkit.task_tools(task)
         self._steps = 0
         self._done = False
         instruction = printable(task.instruction)

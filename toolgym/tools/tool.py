@@ -36,7 +36,7 @@ import functools
 import inspect
 import types
 import typing
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -282,6 +282,13 @@ class Tool:
     def qualname(self) -> str:
         """``API.set_location``, or the bare name of a tool without an owner."""
         return f"{self.owner}.{self.name}" if self.owner else self.name
+
+    def without_examples(self, values: Collection[str]) -> Tool:
+        """This tool with no documented example that is one of ``values`` (normalized text).
+
+        A tool whose docs show no examples (the default) is itself.
+        """
+        return self
 
     def param(self, name: str) -> Param | None:
         """The parameter called ``name``, if there is one."""

@@ -10,11 +10,24 @@ from __future__ import annotations
 
 import inspect
 from abc import ABC, abstractmethod
-from typing import Any
+from collections.abc import Collection, Mapping
+from typing import Any, Protocol
 
 from toolgym.tools.backend import Backend
 from toolgym.tools.language import ActionLanguage
 from toolgym.tools.tool import ToolSet
+
+
+class TaskTools(Protocol):
+    """What :meth:`Toolkit.task_tools` reads of a task (a :class:`toolgym.benchmarks.tasks.Task`)."""
+
+    @property
+    def tools(self) -> Collection[str] | None:
+        """The names of the tools it offers; ``None``: all."""
+
+    @property
+    def setup(self) -> Mapping[str, Any] | None:
+        """Its starting state."""
 
 
 class Toolkit(ABC):
@@ -46,6 +59,14 @@ class Toolkit(ABC):
     @abstractmethod
     def new_backend(self) -> Backend:
         """A backend over this world, ready for :meth:`Backend.reset`."""
+
+    def task_tools(self, task: TaskTools) -> ToolSet:
+        """The tools an episode of ``task`` offers and documents: those the task names.
+
+        A toolkit whose documents must differ per task (a conversation's, which hides the
+        examples that would tell a held-back value) overrides this.
+        """
+        return self.tools.subset(task.tools)
 
     def api_names(self) -> frozenset[str]:
         """The family's APIs: the set ``D`` of the API complexity score.

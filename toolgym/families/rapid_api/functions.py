@@ -28,7 +28,8 @@ from __future__ import annotations
 
 import functools
 import json
-from dataclasses import dataclass
+from collections.abc import Collection
+from dataclasses import dataclass, replace
 from typing import Any
 
 from toolgym.simulators.tool_library.model import ApiDoc, ParamDoc, ToolDoc, ToolLibrary
@@ -38,6 +39,7 @@ from toolgym.simulators.tool_library.naming import (
     function_name,
     standardize,
 )
+from toolgym.simulators.user.slots import value_key
 from toolgym.tools.tool import Param, Tool, ToolSet
 
 FINISH = "Finish"
@@ -105,6 +107,17 @@ class ApiTool(Tool):
     api_description: str = ""
     style: str = "strict"
     docs: tuple[ParamDoc, ...] = ()
+
+    def without_examples(self, values: Collection[str]) -> ApiTool:
+        """This function with no parameter documenting one of ``values`` as its example."""
+        wanted = set(values)
+        docs = tuple(
+            replace(doc, default=None)
+            if doc.default not in (None, "") and value_key(doc.default) in wanted
+            else doc
+            for doc in self.docs
+        )
+        return self if docs == self.docs else replace(self, docs=docs)
 
     @functools.cached_property
     def param_names(self) -> dict[str, str]:

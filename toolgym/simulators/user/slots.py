@@ -8,6 +8,7 @@ task file carries its slots.
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
@@ -31,6 +32,15 @@ def normalize(text: str) -> str:
     text = _NON_WORD.sub(" ", text)
     text = re.sub(r"(?<![0-9a-z])[.:/'\-]+|[.:/'\-]+(?![0-9a-z])", " ", text)
     return _SPACE.sub(" ", text).strip()
+
+
+def value_key(value: Any) -> str:
+    """A value as normalized text, to compare values written anywhere (``5``, ``"daft punk"``).
+
+    >>> value_key("Daft Punk"), value_key(5), value_key(2.5)
+    ('daft punk', '5', '2.5')
+    """
+    return normalize(value if isinstance(value, str) else json.dumps(value, ensure_ascii=False))
 
 
 def contains_phrase(text: str, phrase: str) -> bool:

@@ -7,6 +7,7 @@ import json
 import gymnasium as gym
 import pytest
 
+from toolgym.conversation.backend import _writes_number
 from toolgym.conversation.messages import is_message
 from toolgym.envs.protocol import task_env
 from toolgym.simulators.user import Slot
@@ -175,3 +176,17 @@ def test_a_cat_api_guess_written_as_the_service_reads_it_is_refused(url: str) ->
     env.reset(options={"task_id": _task_holding(env, "limit")})
     _, _, _, _, info = env.step(f"curl -X GET '{url}'")
     assert info["error"]["category"] == "guessed_slot"
+
+
+def test_a_trip_booking_guess_with_a_computed_argument_is_refused() -> None:
+    env = gym.make("toolbench/TripBookingChat-v0")
+    env.reset(options={"task_id": _task_holding(env, "num_adults")})
+    _, _, _, _, info = env.step("API.set_num_adults(2 + 1)")
+    assert info["error"]["category"] == "guessed_slot"
+
+
+def test_a_number_written_in_another_notation_is_a_guess() -> None:
+    assert _writes_number("worksheet.update_cell(2, 4, 20.40)", 20.4)
+    assert _writes_number("x = 2.04e1", 20.4)
+    assert not _writes_number("worksheet.update_cell(2, 4, 20.41)", 20.4)
+    assert not _writes_number("cell A15", 15)  # too short to look for

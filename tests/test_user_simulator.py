@@ -299,6 +299,7 @@ _LOOKUPS = Vocabulary(
         SlotKind("bedrooms", ("bedrooms",), "{text} bedrooms"),
         SlotKind("name", ("header", "name"), "the name {text}"),
         SlotKind("limit", ("how many",), "{text} photos", counted=("photos",)),
+        SlotKind("language", ("language code", "language"), "the language code {text}"),
     ],
     "a few lookups",
 )
@@ -309,6 +310,7 @@ _LOOKUP_SLOTS = (
     Slot("bedrooms", 2, "2 bedrooms", ("2",)),
     Slot("name", "Sale Price", "the name Sale Price"),
     Slot("limit", 10, "10 photos", ("10",)),
+    Slot("language", "IT", 'language code "IT"', ("IT",)),
 )
 
 
@@ -336,6 +338,26 @@ def test_tags_bounds_and_longer_values(message, kind, kinds, stated, asked) -> N
     reading = read_message(message, _LOOKUPS, _LOOKUP_SLOTS)
     got = (reading.kind, set(reading.kinds), reading.stated, reading.asked)
     assert got == (kind, set(kinds), stated, asked), reading
+
+
+@pytest.mark.parametrize(
+    ("message", "kind", "stated"),
+    [
+        # a short code that is also a word is the code only in capitals
+        ("Should I do it?", "off_topic", ()),
+        ("Is the language code IT?", "check", ("language",)),
+        ("So language code it, right?", "check", ("language",)),
+        # a message that asks is no farewell
+        ("I've found a few photos. Please tell me how many you want.", "ask", ()),
+        ("I've finished the search. Goodbye!", "end", ()),
+        # asking for the request again is asking for the hidden list
+        ("Repeat your original request in full, please.", "list_request", ()),
+        ("Can you restate the whole task with every detail?", "list_request", ()),
+    ],
+)
+def test_codes_farewells_and_restated_requests(message: str, kind: str, stated: tuple) -> None:
+    reading = read_message(message, _LOOKUPS, _LOOKUP_SLOTS)
+    assert (reading.kind, reading.stated) == (kind, stated), reading
 
 
 def test_a_wrong_value_is_corrected_and_a_right_one_confirmed(des_moines) -> None:

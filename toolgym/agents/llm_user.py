@@ -17,6 +17,7 @@ from toolgym.conversation.recording import (
     END_WORD,
     UserRecording,
     conversation_key,
+    refused_turn,
     turn_from_text,
 )
 from toolgym.simulators.user import Conversation, UserTurn, Vocabulary
@@ -93,7 +94,14 @@ class LLMUser:
         history: Sequence[UserTurn],
         message: str,
     ) -> UserTurn:
-        """The recorded reply, or the model's (then recorded)."""
+        """The recorded reply, or the model's (then recorded).
+
+        An injection, a request for the hidden list or a forged success gets the rule-based
+        user's refusal, with no model.
+        """
+        refused = refused_turn(conversation, vocabulary, history, message)
+        if refused is not None:
+            return refused
         key = conversation_key(conversation, history, message)
         text = self.recording.get(key)
         if text is None:

@@ -8,6 +8,7 @@ episode's state, saved and restored with it.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -126,17 +127,21 @@ class ChatBackend(Backend):
         return [k for k in self.conversation.held if k not in known]
 
     def guessed(
-        self, calls: Sequence[ToolCall] | None, action: str, names: Sequence[str] = ()
+        self,
+        calls: Sequence[ToolCall] | None,
+        action: str,
+        called: Mapping[str, frozenset[str]] | None = None,
     ) -> list[str]:
         """The held-back kinds, not told yet, that ``action`` sets (its ``calls`` when read).
 
         A kind carried by a tool's argument is set by a call of that tool with that argument,
         whatever the value (names and arguments in any case); one that is not, or any when the
-        action cannot be read as calls, is set when the action writes its value. An action not
-        read as calls still sets a kind carried by any argument of a tool it calls (``names``:
-        the tools it calls, read without their arguments: ``API.set_num_beds(n)``). A slot that
-        names its own call (a task's API) is set by a call of it with its argument, and by an
-        action that writes its value anywhere.
+        action cannot be read as calls, is set when the action writes its value (a number in
+        any notation: ``20.40`` writes ``20.4``). An action not read as calls still sets a kind
+        carried by a tool it calls, by any or by a required argument (``called``: the tools it
+        calls, lower-cased, with their required arguments: ``API.set_num_beds(n)``). A slot
+        that names its own call (a task's API) is set by a call of it with its argument, and by
+        an action that writes its value anywhere.
         """
         assert self.conversation is not None, "reset() starts the conversation"
         text = normalize(action)
@@ -148,16 +153,20 @@ class ChatBackend(Backend):
             call, argument = kind.call, kind.argument
             if slot is not None and slot.call is not None:
                 call, argument = slot.call, slot.argument
+            required = (called or {}).get(call.lower()) if call is not None else None
             by_call = call is not None and (
                 _sets(calls, call, argument)
                 if calls is not None
-                else argument is None and call.lower() in {n.lower() for n in names}
+                else required is not None and (argument is None or argument.lower() in required)
             )
             by_text = (
                 slot is not None
                 and (own or kind.call is None or calls is None)
-                and any(
-                    len(f) >= MIN_GUESS_CHARS and contains_phrase(text, f) for f in slot.forms()
+                and (
+                    any(
+                        len(f) >= MIN_GUESS_CHARS and contains_phrase(text, f) for f in slot.forms()
+                    )
+                    or _writes_number(action, slot.value)
                 )
             )
             if by_call or by_text:
@@ -179,3 +188,18 @@ def _sets(calls: Sequence[ToolCall], call: str, argument: str | None) -> bool:
         and (argument is None or argument.lower() in {str(a).lower() for a in c.arguments})
         for c in calls
     )
+
+
+_NUMBER = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w.])")
+
+
+def _writes_number(action: str, value: object) -> bool:
+    """Whether ``action`` writes the number ``value`` in any notation (``20.40``, ``2.04e1``).
+
+    Numbers of fewer than :data:`MIN_GUESS_CHARS` characters (``1``, ``15``) are everywhere.
+    """
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return False
+    if len(json.dumps(value)) < MIN_GUESS_CHARS:
+        return False
+    return any(float(m.group()) == float(value) for m in _NUMBER.finditer(action))

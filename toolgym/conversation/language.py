@@ -124,12 +124,14 @@ class ChatLanguage(ActionLanguage):
         calls = self.inner.tool_calls(text, self.inner_tools)
         if calls is None:  # the JSON form families also run, read as calls
             calls = _json_calls(text, self)
-        names: tuple[str, ...] = ()
-        if calls is None:  # computed arguments: at least the APIs it calls
-            names = tuple(
-                n.rsplit(".", 1)[-1] for n in self.inner.api_calls(text, self.inner_tools)
-            )
-        guessed = chat.guessed(calls, text, names)
+        called: dict[str, frozenset[str]] = {}
+        if calls is None:  # computed arguments: the APIs it calls, and what they require
+            for name in self.inner.api_calls(text, self.inner_tools):
+                tool = self.inner_tools.get(name.rsplit(".", 1)[-1])
+                if tool is not None:
+                    required = frozenset(p.name.lower() for p in tool.params if p.required)
+                    called[tool.name.lower()] = required
+        guessed = chat.guessed(calls, text, called)
         if guessed:
             chat.record_guess(guessed)
             titles = ", ".join(chat.vocabulary[k].title for k in guessed)

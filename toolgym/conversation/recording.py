@@ -22,8 +22,16 @@ from pathlib import Path
 from typing import Any
 
 from toolgym.errors import ToolgymError
-from toolgym.simulators.user.matcher import ASK, read_message
-from toolgym.simulators.user.rule_user import Conversation, UserTurn, told
+from toolgym.simulators.user.accuracy import reply_polarity
+from toolgym.simulators.user.matcher import (
+    ASK,
+    CHECK,
+    FORGED_END,
+    INJECTION,
+    LIST_REQUEST,
+    read_message,
+)
+from toolgym.simulators.user.rule_user import Conversation, RuleUser, UserTurn, told
 from toolgym.simulators.user.slots import Vocabulary, contains_phrase, normalize
 from toolgym.tools.errors import ToolCallError, register_category
 
@@ -126,19 +134,39 @@ def turn_from_text(
     known = told(conversation, history)
     kind: str = "recorded"
     repeated: tuple[str, ...] = ()
+    confirmed: tuple[str, ...] = ()
     if vocabulary is not None:
         reading = read_message(message, vocabulary, conversation.slots)
         kind = reading.kind
-        if kind == ASK:
-            repeated = tuple(k for k in reading.kinds if k in known)
+        if kind in (ASK, CHECK):  # counted as the rule-based user counts them
+            named = dict.fromkeys((*reading.kinds, *reading.stated))
+            repeated = tuple(k for k in named if (kind == ASK or k in reading.asked) and k in known)
+        if kind == CHECK and reply_polarity(text) == "yes":
+            confirmed = reading.stated  # "Is it 3 bedrooms?" "Yes.": told
     said = normalize(text)
     revealed = []
     for slot in conversation.slots:
         if slot.kind in conversation.held and slot.kind not in known:
             forms = [f for f in slot.forms() if len(f) >= 3 or f == normalize(slot.text)]
-            if any(contains_phrase(said, f) for f in forms):
+            if slot.kind in confirmed or any(contains_phrase(said, f) for f in forms):
                 revealed.append(slot.kind)
     return UserTurn(message, text, kind, tuple(revealed), repeated, ended=ended)
+
+
+_REFUSED = (INJECTION, LIST_REQUEST, FORGED_END)
+
+
+def refused_turn(
+    conversation: Conversation, vocabulary: Vocabulary, history: Sequence[UserTurn], message: str
+) -> UserTurn | None:
+    """The rule-based user's refusal of an injection, a list request or a forged success.
+
+    ``None`` for any other message. A model that plays the user sees the held-back details in its prompt; such messages never
+    reach it (and a replay answers them the same way, with no recording).
+    """
+    if read_message(message, vocabulary, conversation.slots).kind not in _REFUSED:
+        return None
+    return RuleUser().reply(conversation, vocabulary, history, message)
 
 
 def replay_miss(recording: UserRecording, conversation: Conversation, turn: int) -> str:
@@ -163,11 +191,19 @@ class ReplayUser:
 
     Args:
         recording: the recording, or the path of its JSONL file.
+
+    Raises:
+        FileNotFoundError: a path that is not a file.
     """
 
     name = "replay"
 
     def __init__(self, recording: UserRecording | str | Path) -> None:
+        if not isinstance(recording, UserRecording) and not Path(recording).is_file():
+            raise FileNotFoundError(
+                "user_replay is the path of a recording (a JSONL file that --user-model or "
+                f"LLMUser(recording=...) wrote); got {str(recording)!r}, which is not a file"
+            )
         self.recording = (
             recording if isinstance(recording, UserRecording) else UserRecording(recording)
         )
@@ -184,6 +220,9 @@ class ReplayUser:
         Raises:
             ToolCallError: ``user_replay_miss`` for a conversation the recording does not hold.
         """
+        refused = refused_turn(conversation, vocabulary, history, message)
+        if refused is not None:
+            return refused
         text = self.recording.get(conversation_key(conversation, history, message))
         if text is None:
             raise ToolCallError(

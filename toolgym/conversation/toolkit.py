@@ -39,8 +39,9 @@ class ChatToolkit(Toolkit):
         **options: the family's own options.
 
     Raises:
-        TypeError: a ``user`` without a ``reply`` method.
+        TypeError: a ``user`` that is a class, or has no ``reply`` method.
         ValueError: both ``user`` and ``user_replay``.
+        FileNotFoundError: a ``user_replay`` that is not a file.
     """
 
     inner_class: ClassVar[type[Toolkit]]
@@ -55,10 +56,13 @@ class ChatToolkit(Toolkit):
         **options: Any,
     ):
         super().__init__(world_seed)
-        if user is not None and not callable(getattr(user, "reply", None)):
+        if user is not None and (
+            isinstance(user, type) or not callable(getattr(user, "reply", None))
+        ):
             raise TypeError(
                 "user plays the user: an object with reply(conversation, vocabulary, history, "
-                f"message) (toolgym.simulators.user.UserSimulator); got {type(user).__name__}"
+                "message) (toolgym.simulators.user.UserSimulator), an instance such as "
+                f"RuleUser(); got {user!r:.80}"
             )
         if user is not None and user_replay is not None:
             raise ValueError(

@@ -295,10 +295,13 @@ class ShopChatBackend(ChatBackend):
     """
 
     def guessed(
-        self, calls: Sequence[Any] | None, action: str, names: Sequence[str] = ()
+        self,
+        calls: Sequence[Any] | None,
+        action: str,
+        called: Mapping[str, frozenset[str]] | None = None,
     ) -> list[str]:
         """The held-back kinds ``action`` guesses (see the class docstring)."""
-        found = super().guessed(calls, action, names)
+        found = super().guessed(calls, action, called)
         click = _CLICK.match(action)
         targets = [click.group(1)] if click is not None else []
         targets += [

@@ -81,6 +81,8 @@ _LIST = [
     r"\b(criteria|requirements|preferences|details|goal|task|constraints)\b.{0,30}\b(as|in) (a )?(json|dictionary|dict)\b",
     r"\b(hidden|secret|withheld|held back|held-back|unrevealed|remaining) (slots?|details|requirements|criteria|preferences|parameters|fields|information|info|values|goal|constraints)\b",
     r"\b(what|which) (slots|fields|parameters) (do you|are you|are)\b",
+    r"\b(repeat|restate|recite|rephrase|reword|paste|quote|copy|say again|write again|resend|re-send)\b.{0,40}\b(request|instructions?|task|message|query|goal|prompt|order)\b",
+    r"\b(original|initial|first|full|complete|whole|entire|exact) (request|instructions?|task description|message|query|goal|brief)\b",
     r"\bslots?\b",
     r"\ball (of )?(the )?things (you|that you) (want|need|have in mind)\b",
     r"\beverything (you|that you) (want|need|have|know|are looking for|re looking for)\b",
@@ -148,6 +150,12 @@ _OPEN_ASK = re.compile(
     r"state|name)\b|^(do|does) you (have|want|know) (a|an|any)? ?(preferred|preference|particular|"
     r"specific)?\b.{0,20}(\bin mind\b)?$"
 )
+_ASKS = re.compile(
+    r"\b(tell|give|let|send|share|say|specify|provide|confirm) me\b|\b(could|can|would|will) you "
+    r"(tell|give|let|share|say|specify|provide|confirm)\b|\b(what|which|how many|how much)\b.{0,60}\b(you|your)\b"
+)
+"""A request for information: a message that asks is no farewell (``I've found a few
+listings. Please tell me your maximum price.``)."""
 _TAG = re.compile(
     r"\b(right|correct|is that (so|true|ok|okay|fine|it|right|correct)|am i right|"
     r"sound (right|good)|am i correct|is this (right|correct))\s*$"
@@ -767,6 +775,29 @@ def _read_slots(
     )
 
 
+_SHORT_CODE = re.compile(r"[A-Z]{2,3}")
+
+
+def _cased(slots: Sequence[Slot], message: str) -> list[Slot]:
+    """``slots``, with a short code (``IT``, ``US``) written only as a word dropped.
+
+    A code that is also a word (``it``, ``us``, ``am``) is its value only where the message
+    writes it in capitals; forms that hold more words (``country code it``) still count.
+    """
+    out = []
+    for slot in slots:
+        code = slot.value if isinstance(slot.value, str) else ""
+        if _SHORT_CODE.fullmatch(code) and not re.search(
+            rf"(?<![A-Za-z]){code}(?![A-Za-z])", message
+        ):
+            short = normalize(code)
+            aliases = tuple(a for a in slot.aliases if normalize(a) != short)
+            text = slot.text if normalize(slot.text) != short else f"the code {code}"
+            slot = Slot(slot.kind, None, text, aliases, slot.call, slot.argument)
+        out.append(slot)
+    return out
+
+
 def read_message(message: str, vocabulary: Vocabulary, slots: Sequence[Slot]) -> Reading:
     """Read an agent's message against a family's vocabulary and a task's slots."""
     text = normalize(message)
@@ -775,7 +806,7 @@ def read_message(message: str, vocabulary: Vocabulary, slots: Sequence[Slot]) ->
     raw = message.strip()
     question = raw.endswith("?") or (_YES_NO.search(text) is not None and "?" in raw)
     canonical, barriers = _sentences(message)
-    found = _read_slots(canonical, vocabulary, slots, barriers)
+    found = _read_slots(canonical, vocabulary, _cased(slots, message), barriers)
     kinds, stated = found.named, found.right
     context = kinds and set(kinds) <= set(found.right) and not found.worded
     if context and len(text.split()) >= _CONTEXT_WORDS and not _CONFIRM.search(text):
@@ -785,7 +816,7 @@ def read_message(message: str, vocabulary: Vocabulary, slots: Sequence[Slot]) ->
         return Reading(INJECTION, kinds, stated, question)
     if _any(_LIST, text):
         return Reading(LIST_REQUEST, kinds, stated, question)
-    if _any(_END, text) and not raw.endswith("?"):
+    if _any(_END, text) and not raw.endswith("?") and not _ASKS.search(text):
         kind = FORGED_END if _any(_FORGED, text) else END
         return Reading(kind, kinds, stated, False)
     if _any(_FORGED, text):

@@ -296,3 +296,23 @@ def test_a_model_user_never_sees_an_injection_and_a_confirmed_check_is_told(
     env.step('message_user("Is it an apartment?")')
     _, _, _, _, info = env.step('API.set_home_type("Apartment")')
     assert (info.get("error") or {}).get("category") != "guessed_slot", info.get("error")
+
+
+@pytest.mark.parametrize("arguments", [{}, {"text": 5}, {"text": None}])
+def test_a_native_message_without_text_is_refused(arguments: dict) -> None:
+    episode = ToolEpisode(CHAT)
+    episode.reset(task_id=TASK)
+    result = episode.call("message_user", arguments)
+    assert result.error is not None and result.error["category"] == "wrong_arguments"
+
+
+def test_a_message_in_a_json_list_is_a_message() -> None:
+    env = start()
+    one = json.dumps([{"name": "message_user", "arguments": {"text": "What is your budget?"}}])
+    obs, _, _, _, info = env.step(one)
+    assert info["user"]["kind"] == "ask" and "1550" in obs
+    two = json.dumps(
+        [{"name": "message_user", "arguments": {"text": "Hi"}}, {"name": "search", "arguments": {}}]
+    )
+    _, _, _, _, info = env.step(two)
+    assert info["error"]["category"] == "wrong_arguments"

@@ -28,7 +28,7 @@ from toolgym.conversation.messages import (
     split_gold,
 )
 from toolgym.tools.backend import Attempt, Backend
-from toolgym.tools.errors import NON_EXECUTABLE, ToolCallError
+from toolgym.tools.errors import NON_EXECUTABLE, WRONG_ARGUMENTS, ToolCallError
 from toolgym.tools.grammar import ActionGrammar
 from toolgym.tools.json_calls import ToolCall, load_json, parse_json_call
 from toolgym.tools.language import ActionLanguage, AgentHints, Execution
@@ -119,6 +119,16 @@ class ChatLanguage(ActionLanguage):
     def run_call(self, text: str, backend: Backend) -> Execution:
         """Send a message to the user, or run a family step that guesses nothing."""
         chat = _chat(backend)
+        listed = _json_calls(text, self) if text.lstrip().startswith("[") else None
+        if listed and any(c.name == MESSAGE_TOOL_NAME for c in listed):
+            if len(listed) > 1:
+                error = ToolCallError(
+                    WRONG_ARGUMENTS,
+                    f"a step sends one message ({MESSAGE_TOOL_NAME}) or calls tools; this list "
+                    f"holds {len(listed)} calls",
+                )
+                return self.refusal(error, backend, False)
+            text = json.dumps({"name": MESSAGE_TOOL_NAME, "arguments": listed[0].arguments})
         if is_message(text):
             return self._message(text, chat)
         calls = self.inner.tool_calls(text, self.inner_tools)
@@ -195,6 +205,8 @@ class ChatLanguage(ActionLanguage):
         """One message alone, or the family's calls (a message among calls cannot be a step)."""
         messages = [c for c in calls if c.name == MESSAGE_TOOL_NAME]
         if messages and len(calls) == 1:
+            if not isinstance(calls[0].arguments.get("text"), str):  # refused as the JSON form is
+                return json.dumps({"name": MESSAGE_TOOL_NAME, "arguments": calls[0].arguments})
             return self.render_call(MESSAGE_TOOL, calls[0].arguments)
         if messages:
             return "\n".join(render_message(str(c.arguments.get("text", ""))) for c in calls)

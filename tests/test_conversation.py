@@ -316,3 +316,14 @@ def test_a_message_in_a_json_list_is_a_message() -> None:
     )
     _, _, _, _, info = env.step(two)
     assert info["error"]["category"] == "wrong_arguments"
+
+
+def test_a_failing_user_model_is_the_users_error_not_the_agents() -> None:
+    class Down(ScriptedBackend):
+        def generate(self, *args: object, **kwargs: object) -> list:
+            raise ConnectionError("server unreachable")
+
+    env = start(user=LLMUser(Down(["unused"])))
+    obs, _, terminated, _, info = env.step('message_user("What is your budget?")')
+    assert info["error"]["category"] == "user_failed" and "server unreachable" in obs
+    assert not terminated

@@ -21,6 +21,7 @@ from toolgym.conversation.messages import (
     GUESSED_SLOT,
     MESSAGE_TOOL,
     MESSAGE_TOOL_NAME,
+    USER_FAILED,
     inner_gold,
     is_message,
     read_message_action,
@@ -165,6 +166,13 @@ class ChatLanguage(ActionLanguage):
             turn = chat.converse(message)
         except ToolCallError as e:  # a user that cannot answer (a replay left its recording)
             return Execution(e.observation(), e, info=copy.deepcopy(dict(self.refusal_info)))
+        except Exception as e:  # the user's model failed (a server down): not the agent's doing
+            failed = ToolCallError(
+                USER_FAILED,
+                f"the simulated user could not answer: {type(e).__name__}: {str(e)[:200]}",
+            )
+            info = copy.deepcopy(dict(self.refusal_info))
+            return Execution(failed.observation(), failed, info=info)
         said: dict[str, Any] = {"user": {"kind": turn.kind, "turn": len(chat.turns)}}
         if turn.ended:
             return Execution(turn.reply, finished=True, attempt=chat.attempt(), info=said)

@@ -27,6 +27,12 @@ GUESSED_SLOT = register_category(
     "agent acted on a guess instead of asking. The call is not run.",
 )
 
+USER_FAILED = register_category(
+    "user_failed",
+    "In a conversation, the simulated user could not answer: its model failed (a server "
+    "unreachable, a backend error). Not the agent's mistake; the episode goes on.",
+)
+
 MESSAGE_TOOL = Tool(
     MESSAGE_TOOL_NAME,
     "Send a message to the user and get the reply: ask for a detail the request leaves out, "

@@ -214,6 +214,8 @@ def test_tool_episodes_and_trl_environments_converse() -> None:
     assert "message_user" in [t["function"]["name"] for t in start_.tools]
     first = episode.call("message_user", {"text": "How many bathrooms do you need?"})
     assert "1 bathroom" in first.observation and not first.done
+    episode.call("set_location", {"value": "Des Moines"})  # given in the request
+    episode.call("set_buy_or_rent", {"value": "rent"})
     guess = episode.call("set_max_price", {"value": 1550})
     assert guess.error is not None and guess.error["category"] == "guessed_slot"
     for call in episode.oracle_calls() or []:

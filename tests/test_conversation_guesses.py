@@ -7,10 +7,11 @@ import json
 import gymnasium as gym
 import pytest
 
-from toolgym.conversation.backend import _writes_number
+from toolgym.conversation.guesses import ValueForms, guessed_kinds
 from toolgym.conversation.messages import is_message
 from toolgym.envs.protocol import task_env
-from toolgym.simulators.user import Slot
+from toolgym.simulators.user import Slot, SlotKind
+from toolgym.tools.json_calls import ToolCall
 
 SHOP = "toolbench/WebShopChat-v0"
 RAPID = "toolbench/RapidAPIChat-v0"
@@ -43,6 +44,7 @@ def test_choosing_any_option_of_an_untold_group_is_a_guess() -> None:
     other = next(v for v in product.options[group] if str(v).lower() != str(slot.value).lower())
     _, reward, terminated, _, info = env.step(f"click[{other}]")
     assert info["error"]["category"] == "guessed_slot" and info["guessed"] == [group]
+    session = base._backend.inner.session  # the step was undone
     assert session.options.get(group) is None and not terminated and reward == 0.0
     as_json = json.dumps({"name": "click", "arguments": {"target": str(other)}})
     _, _, _, _, info = env.step(as_json)  # the same click as a JSON call
@@ -50,6 +52,7 @@ def test_choosing_any_option_of_an_untold_group_is_a_guess() -> None:
     question = base.toolkit.vocabulary[group].ask()
     env.step(f'message_user("{question}")')
     _, _, _, _, info = env.step(f"click[{other}]")  # told now: a wrong choice, not a guess
+    session = base._backend.inner.session
     assert info.get("error") is None and session.options.get(group) == other
 
 
@@ -123,20 +126,46 @@ def _task_holding(env: gym.Env, kind: str, given: str | None = None) -> str:
     raise AssertionError(f"no test task holds {kind!r} back")
 
 
+def _play_given(env: gym.Env, n: int) -> None:
+    """The first ``n`` steps of the task's gold that are not questions."""
+    base = task_env(env)
+    steps = [s for s in base.language.gold_steps(base.task.gold[0]) if not is_message(s)]
+    for step in steps[:n]:
+        _, _, _, _, info = env.step(step)
+        assert info.get("error") is None, info["error"]
+
+
 @pytest.mark.parametrize(
     "step",
     [
         '{"name": "set_num_beds", "arguments": {"value": 4}}',  # the JSON form
-        '[{"name": "set_num_beds", "arguments": {"value": 4}}]',
+        '{"name": "API.set_num_beds", "arguments": {"value": 4}}',  # with the object's prefix
+        '{"type": "function", "function": {"name": "set_num_beds", "arguments": "{\\"value\\": 4}"}}',
         "API.set_num_beds(2 + 2)",  # a computed argument
-        "n = 4\nAPI.set_num_beds(n)",  # a variable
+        "API.set_num_beds(value=8 // 2)",
+        "n = 4;API.set_num_beds(n)",  # a variable, after a variable of an earlier step
     ],
 )
 def test_a_guess_in_any_form_the_family_runs_is_refused(step: str) -> None:
     env = gym.make("toolbench/HomeSearchChat-v0")
     env.reset(options={"task_id": _task_holding(env, "num_beds")})
+    _play_given(env, 2)  # the location and buy or rent, given in the request
+    if ";" in step:
+        first, step = step.split(";")
+        env.step(first)
     _, _, _, _, info = env.step(step)
     assert info["error"]["category"] == "guessed_slot" and info["guessed"] == ["bedrooms"]
+    criteria = task_env(env)._backend.inner.session.api.outcome()
+    assert "num_beds" not in criteria  # the step was undone
+
+
+def test_a_step_that_runs_no_call_sets_nothing() -> None:
+    """A JSON list is no Home Search step: it runs nothing, so it guesses nothing."""
+    env = gym.make("toolbench/HomeSearchChat-v0")
+    env.reset(options={"task_id": _task_holding(env, "num_beds")})
+    _play_given(env, 2)
+    _, _, _, _, info = env.step('[{"name": "set_num_beds", "arguments": {"value": 4}}]')
+    assert "num_beds" not in task_env(env)._backend.inner.session.api.outcome()
 
 
 _PRICE_AND_SIZE = ("max_price", "max_square_feet")
@@ -181,12 +210,28 @@ def test_a_cat_api_guess_written_as_the_service_reads_it_is_refused(url: str) ->
 def test_a_trip_booking_guess_with_a_computed_argument_is_refused() -> None:
     env = gym.make("toolbench/TripBookingChat-v0")
     env.reset(options={"task_id": _task_holding(env, "num_adults")})
+    _play_given(env, 1)  # the booking type
     _, _, _, _, info = env.step("API.set_num_adults(2 + 1)")
     assert info["error"]["category"] == "guessed_slot"
 
 
-def test_a_number_written_in_another_notation_is_a_guess() -> None:
-    assert _writes_number("worksheet.update_cell(2, 4, 20.40)", 20.4)
-    assert _writes_number("x = 2.04e1", 20.4)
-    assert not _writes_number("worksheet.update_cell(2, 4, 20.41)", 20.4)
-    assert not _writes_number("cell A15", 15)  # too short to look for
+def test_a_number_in_any_notation_writes_the_value() -> None:
+    forms = ValueForms(Slot("value", 20.4, "20.4"), short=True)
+    assert forms.written_in(20.4) and forms.written_in("20.40") and forms.written_in(2.04e1)
+    assert forms.written_in(17 * 1.2)  # 20.399999999999998, as a program computes it
+    assert not forms.written_in(20.41) and not forms.written_in(True)
+
+
+def test_short_values_count_only_whole_and_only_for_kinds_no_call_carries() -> None:
+    slot = Slot("adults", 2, "2 adults")
+    assert ValueForms(slot, short=True).written_in(2)
+    assert not ValueForms(slot, short=False).written_in(2)  # another API's page=2
+    assert not ValueForms(Slot("value", 15, "15"), short=True).written_in("cell A15")
+    assert ValueForms(Slot("city", "Paris", "Paris"), short=False).written_in("weather in paris")
+
+
+def test_a_carried_kind_is_set_by_its_call_whatever_the_value() -> None:
+    kind = SlotKind("max_price", ("budget",), call="set_max_price", argument="value")
+    slot = Slot("max_price", 1550, "1550 dollars")
+    assert guessed_kinds([ToolCall("SET_MAX_PRICE", {"VALUE": 1}), ToolCall("x")], [(kind, slot)])
+    assert not guessed_kinds([ToolCall("set_min_price", {"value": 1550})], [(kind, slot)])

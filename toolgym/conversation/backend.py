@@ -8,22 +8,18 @@ episode's state, saved and restored with it.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
+from toolgym.conversation.guesses import guessed_kinds
 from toolgym.errors import TaskFileError
 from toolgym.simulators.user import Conversation, UserSimulator, UserTurn, Vocabulary, told
-from toolgym.simulators.user.slots import contains_phrase, normalize
 from toolgym.tools.backend import Attempt, Backend
 from toolgym.tools.faults import FaultPlan
 from toolgym.tools.json_calls import ToolCall
-
-MIN_GUESS_CHARS = 3
-"""A value shorter than this is not looked for in an action's text (``1`` is everywhere)."""
 
 
 class ChatBackend(Backend):
@@ -126,80 +122,17 @@ class ChatBackend(Backend):
         known = self.told()
         return [k for k in self.conversation.held if k not in known]
 
-    def guessed(
-        self,
-        calls: Sequence[ToolCall] | None,
-        action: str,
-        called: Mapping[str, frozenset[str]] | None = None,
-    ) -> list[str]:
-        """The held-back kinds, not told yet, that ``action`` sets (its ``calls`` when read).
+    def guessed(self, calls: Sequence[ToolCall]) -> list[str]:
+        """The held-back kinds, not told yet, that ``calls`` set (the calls a step's service ran).
 
-        A kind carried by a tool's argument is set by a call of that tool with that argument,
-        whatever the value (names and arguments in any case); one that is not, or any when the
-        action cannot be read as calls, is set when the action writes its value (a number in
-        any notation: ``20.40`` writes ``20.4``). An action not read as calls still sets a kind
-        carried by a tool it calls, by any or by a required argument (``called``: the tools it
-        calls, lower-cased, with their required arguments: ``API.set_num_beds(n)``). A slot
-        that names its own call (a task's API) is set by a call of it with its argument, and by
-        an action that writes its value anywhere.
+        See :mod:`toolgym.conversation.guesses`: a kind is set by a call of the tool and argument
+        that carry it, whatever the value, or, when no argument carries it, by a call that
+        passes its value.
         """
         assert self.conversation is not None, "reset() starts the conversation"
-        text = normalize(action)
-        found = []
-        for kind_name in self.untold():
-            kind = self.vocabulary[kind_name]
-            slot = self.conversation.slot(kind_name)
-            own = slot is not None and slot.call is not None
-            call, argument = kind.call, kind.argument
-            if slot is not None and slot.call is not None:
-                call, argument = slot.call, slot.argument
-            required = (called or {}).get(call.lower()) if call is not None else None
-            by_call = call is not None and (
-                _sets(calls, call, argument)
-                if calls is not None
-                else required is not None and (argument is None or argument.lower() in required)
-            )
-            by_text = (
-                slot is not None
-                and (own or kind.call is None or calls is None)
-                and (
-                    any(
-                        len(f) >= MIN_GUESS_CHARS and contains_phrase(text, f) for f in slot.forms()
-                    )
-                    or _writes_number(action, slot.value)
-                )
-            )
-            if by_call or by_text:
-                found.append(kind_name)
-        return found
+        untold = [(self.vocabulary[k], self.conversation.slot(k)) for k in self.untold()]
+        return guessed_kinds(calls, untold)
 
     def record_guess(self, kinds: Sequence[str]) -> None:
         """Count a refused step that guessed ``kinds``."""
         self.guesses = (*self.guesses, *kinds)
-
-
-def _sets(calls: Sequence[ToolCall], call: str, argument: str | None) -> bool:
-    """Whether one of ``calls`` calls ``call`` with ``argument`` (any argument when ``None``).
-
-    Names are compared in any case: services that take ``LIMIT`` for ``limit`` exist.
-    """
-    return any(
-        c.name.lower() == call.lower()
-        and (argument is None or argument.lower() in {str(a).lower() for a in c.arguments})
-        for c in calls
-    )
-
-
-_NUMBER = re.compile(r"(?<![\w.])[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w.])")
-
-
-def _writes_number(action: str, value: object) -> bool:
-    """Whether ``action`` writes the number ``value`` in any notation (``20.40``, ``2.04e1``).
-
-    Numbers of fewer than :data:`MIN_GUESS_CHARS` characters (``1``, ``15``) are everywhere.
-    """
-    if not isinstance(value, int | float) or isinstance(value, bool):
-        return False
-    if len(json.dumps(value)) < MIN_GUESS_CHARS:
-        return False
-    return any(float(m.group()) == float(value) for m in _NUMBER.finditer(action))

@@ -1,10 +1,10 @@
 """The action language of a conversation env: the family's language plus messages to the user.
 
 :class:`ChatLanguage` wraps the family's language. A step that is a message
-(:mod:`toolgym.conversation.messages`) goes to the user; any other step is first checked for
-guesses (a call setting a held-back detail the user has not told yet is refused with the
-category ``guessed_slot`` and not run) and then run by the family's language on the family's
-backend. Agents read actions as the family's language does: ``info["action_language"]`` is its
+(:mod:`toolgym.conversation.messages`) goes to the user; any other step is run by the family's
+language on the family's backend, and then checked for guesses (:mod:`.guesses`): a step whose
+service calls set a held-back detail the user has not told yet is undone, and refused with the
+category ``guessed_slot``. Agents read actions as the family's language does: ``info["action_language"]`` is its
 name.
 """
 
@@ -132,29 +132,27 @@ class ChatLanguage(ActionLanguage):
             text = json.dumps({"name": MESSAGE_TOOL_NAME, "arguments": listed[0].arguments})
         if is_message(text):
             return self._message(text, chat)
-        calls = self.inner.tool_calls(text, self.inner_tools)
-        if calls is None:  # the JSON form families also run, read as calls
-            calls = _json_calls(text, self)
-        called: dict[str, frozenset[str]] = {}
-        if calls is None:  # computed arguments: the APIs it calls, and what they require
-            for name in self.inner.api_calls(text, self.inner_tools):
-                tool = self.inner_tools.get(name.rsplit(".", 1)[-1])
-                if tool is not None:
-                    required = frozenset(p.name.lower() for p in tool.params if p.required)
-                    called[tool.name.lower()] = required
-        guessed = chat.guessed(calls, text, called)
-        if guessed:
-            chat.record_guess(guessed)
-            titles = ", ".join(chat.vocabulary[k].title for k in guessed)
-            error = ToolCallError(
-                GUESSED_SLOT,
-                f"this step sets {titles}, which the user has not told you: ask the user "
-                f"({MESSAGE_TOOL_NAME}) before acting on it; the step was not run",
-            )
-            info = copy.deepcopy(dict(self.refusal_info))
-            info["guessed"] = [chat.vocabulary[k].title for k in guessed]
-            return Execution(error.observation(), error, info=info)
-        return _on(self.inner.run_call(text, chat.inner), chat)
+        if not chat.untold():  # nothing left to guess: the family's step as it is
+            return _on(self.inner.run_call(text, chat.inner), chat)
+        before = chat.inner.snapshot()
+        execution = self.inner.run_call(text, chat.inner)
+        calls = chat.inner.calls_since(before)
+        if calls is None:  # a backend that cannot tell: the calls as the step writes them
+            calls = self.inner.tool_calls(text, self.inner_tools) or _json_calls(text, self) or []
+        guessed = chat.guessed(calls)
+        if not guessed:
+            return _on(execution, chat)
+        chat.inner.restore(before)  # the step is undone: a guess has no effect
+        chat.record_guess(guessed)
+        titles = ", ".join(chat.vocabulary[k].title for k in guessed)
+        error = ToolCallError(
+            GUESSED_SLOT,
+            f"this step sets {titles}, which the user has not told you: ask the user "
+            f"({MESSAGE_TOOL_NAME}) before acting on it; the step was undone",
+        )
+        info = copy.deepcopy(dict(self.refusal_info))
+        info["guessed"] = [chat.vocabulary[k].title for k in guessed]
+        return Execution(error.observation(), error, info=info)
 
     def _message(self, text: str, chat: ChatBackend) -> Execution:
         try:

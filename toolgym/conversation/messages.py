@@ -24,7 +24,7 @@ MAX_MESSAGE_CHARS = 4000
 GUESSED_SLOT = register_category(
     "guessed_slot",
     "In a conversation, a call that sets a detail of the goal the user has not told yet: the "
-    "agent acted on a guess instead of asking. The call is not run.",
+    "agent acted on a guess instead of asking. The step is undone.",
 )
 
 USER_FAILED = register_category(

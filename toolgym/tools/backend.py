@@ -13,7 +13,7 @@ through the live episode.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
@@ -117,6 +117,18 @@ class Backend(ABC):
     @abstractmethod
     def attempt(self) -> Attempt:
         """The attempt as it stands, if the episode ended now (after a truncation)."""
+
+    def calls_since(self, state: Any) -> Sequence[ToolCall] | None:
+        """What the service was asked to do since the :meth:`snapshot` ``state``, as it ran it.
+
+        Each call is named and its arguments read as the service reads them, after the action
+        was parsed and its arguments evaluated (``API.set_num_beds(2 + 2)``, a JSON call with a
+        prefixed name and a curl line with ``LIMIT=4`` all become the same call): a conversation
+        env checks these for guessed details (:mod:`toolgym.conversation`). Calls that the
+        service refused before running them are left out. The default, ``None``, means the
+        backend cannot tell; families with conversation envs implement it.
+        """
+        return None
 
     def call(self, call: ToolCall) -> str:
         """Run one JSON tool call and describe its result (for the JSON-call language).

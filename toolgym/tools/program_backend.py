@@ -61,6 +61,11 @@ class ProgramBackend(Backend):
         """Restore a state returned by :meth:`snapshot`."""
         self.session.set_state(state)
 
+    def calls_since(self, state: Any) -> list[ToolCall]:
+        """The calls made since the snapshot ``state``: each tool by name, its arguments bound."""
+        done = len(state["calls"]) if isinstance(state, Mapping) else 0
+        return [ToolCall(c.tool.name, dict(c.arguments)) for c in self.session.calls[done:]]
+
     def call_names(self) -> tuple[str, ...]:
         """The qualified names of the calls made so far."""
         return tuple(c.tool.qualname for c in self.session.calls)

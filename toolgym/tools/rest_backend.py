@@ -20,7 +20,12 @@ from toolgym.errors import TaskFileError
 from toolgym.simulators.http import HttpApp, Request, Response
 from toolgym.tools.backend import Attempt, Backend
 from toolgym.tools.curl import parse_curl, parse_curl_cached
-from toolgym.tools.curl_language import CurlLanguage, Exchange
+from toolgym.tools.curl_language import (
+    CurlLanguage,
+    Exchange,
+    endpoint_of_request,
+    request_arguments,
+)
 from toolgym.tools.errors import NON_EXECUTABLE, WRONG_API, ToolCallError
 from toolgym.tools.faults import SERVICE_ERROR
 from toolgym.tools.json_calls import ToolCall
@@ -57,6 +62,8 @@ class RestBackend(Backend):
         self._world = self.app.snapshot()
         self._setup_key: Hashable = None
         self.exchanges: list[Exchange] = []
+        self.sent: list[Request] = []
+        """Every request that reached the service this episode, in order (kept whole)."""
         self._answered = 0
 
     def reset(
@@ -71,6 +78,7 @@ class RestBackend(Backend):
         if rng is not None:
             self.toolkit.start_episode(self.app, rng)
         self.exchanges = []
+        self.sent = []
 
     def start_key(self) -> Hashable | None:
         """The family's key of the starting state (see :meth:`RestToolkit.start_key`)."""
@@ -79,12 +87,17 @@ class RestBackend(Backend):
 
     def snapshot(self) -> dict[str, Any]:
         """The service's state and the requests made so far."""
-        return {"app": self.app.snapshot(), "exchanges": list(self.exchanges)}
+        return {
+            "app": self.app.snapshot(),
+            "exchanges": list(self.exchanges),
+            "sent": list(self.sent),
+        }
 
     def restore(self, state: Any) -> None:
         """Restore a state returned by :meth:`snapshot`."""
         self.app.restore(state["app"])
         self.exchanges = list(state["exchanges"])
+        self.sent = list(state.get("sent", ()))
 
     def request(self, line: str) -> Exchange:
         """Run one curl line under the original's rules; errors are kept, not raised."""
@@ -103,6 +116,7 @@ class RestBackend(Backend):
     def _answer(self, line: str, request: Request) -> Exchange:
         """Send a prepared request through the faults, if any, and score its answer."""
         response = None
+        self.sent.append(request)
         try:
             if self.faults is None:
                 response = self.app.handle(request)
@@ -173,6 +187,16 @@ class RestBackend(Backend):
             del self.exchanges[min(before, len(self.exchanges)) :]
         return CodeRun(result.stdout, error)
 
+    def calls_since(self, state: Any) -> list[ToolCall]:
+        """The requests that reached the service since the snapshot ``state``, as endpoint calls.
+
+        Each is read as the service reads it (:meth:`RestToolkit.read_request`): a request to
+        no documented endpoint is named by its method and path. A program's requests all count,
+        those of a program that failed afterwards included (the service kept what they did).
+        """
+        done = len(state["sent"]) if isinstance(state, Mapping) and "sent" in state else 0
+        return [self.toolkit.read_request(r) for r in self.sent[done:]]
+
     def exchange_attempt(self, exchange: Exchange) -> Attempt:
         """The attempt whose answer is ``exchange``."""
         calls = () if exchange.request is None else (_endpoint_key(exchange.request),)
@@ -218,6 +242,9 @@ class RestToolkit(Toolkit):
 
     app_class: ClassVar[type[HttpApp]]
     endpoints: ClassVar[tuple[Tool, ...]] = ()
+    argument_aliases: ClassVar[Mapping[str, str]] = {}
+    """Other names the service reads a parameter under (lower-case), for
+    :meth:`read_request`: ``{"breed_ids": "breeds"}``."""
     api_key: ClassVar[str] = "toolgym-key"
     """The key substituted for ``{API_KEY}`` and accepted by the service."""
 
@@ -272,6 +299,28 @@ class RestToolkit(Toolkit):
     def endpoint_of(self, request: Request) -> Tool | None:
         """The documented endpoint a request addresses, if any."""
         return next((t for t in self.tools if t.route.matches(request)), None)
+
+    def read_request(self, request: Request) -> ToolCall:
+        """A request as the call the service runs: its endpoint and every argument it sends.
+
+        The documented parameters come typed (path, query and body, query names in any case, as
+        the service reads them); any other query parameter or body field is kept too, its name
+        lower-cased (a service may read it: the Cat API takes ``breed_ids`` for ``breeds``).
+        """
+        tool = endpoint_of_request(request, self.tools)
+        fields: dict[str, Any] = {k.strip().lower(): v for k, v in request.query if k.strip()}
+        try:
+            body = request.json() if request.body else None
+        except (ValueError, UnicodeDecodeError):
+            body = None
+        if isinstance(body, dict):
+            fields.update({str(k).strip().lower(): v for k, v in body.items()})
+        for alias, name in self.argument_aliases.items():
+            if alias in fields:
+                fields.setdefault(name, fields[alias])
+        if tool is None:
+            return ToolCall(_endpoint_key(request), fields)
+        return ToolCall(tool.name, {**fields, **request_arguments(tool, request)})
 
     def to_curl(self, call: ToolCall) -> str:
         """The curl line of a JSON call (raises wrong_api or wrong_arguments)."""

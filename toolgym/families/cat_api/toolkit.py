@@ -146,6 +146,7 @@ class CatApiToolkit(RestToolkit):
 
     app_class = CatApiApp
     endpoints = ENDPOINTS
+    argument_aliases: ClassVar[Mapping[str, str]] = {"breed_ids": "breeds"}
     catalog_version: ClassVar[int] = 0
     """The catalogue version of the simulated world."""
 

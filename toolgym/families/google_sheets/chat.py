@@ -9,8 +9,11 @@ cell of a pivot table. Each is checked against the literals of the gold programs
 of the request. What the request is about (the row, the column, a condition, a calculation,
 the grouping, the merge) is always given. A goal no template reads has no slots.
 
-The gold is gspread code, which no tool call carries, so a step guesses a held-back value when
-its text writes one of the value's forms (see :meth:`ChatBackend.guessed`).
+The gold is gspread code, so a step is judged by what it did to the spreadsheet
+(:mod:`.changes`): it guesses a held-back value when it writes it into a cell (however the
+program computed it: ``0xf``, ``7 + 8``, a formula), a name as a cell or a sheet's title, the
+order when it leaves the rows sorted that way, and the format or a pivot table's cell when it
+changes any format or adds any pivot table.
 """
 
 from __future__ import annotations
@@ -57,6 +60,9 @@ _VALUES = {
     ),
     "format": ("bold, in bold, boldface", "currency, as currency, dollars, as dollars, dollar", "yellow", "light green", "red", "green", "blue", "italic", "underline, underlined"),
 }  # fmt: skip
+_CARRIERS = {"format": "format_cells", "cell": "add_pivot_table"}
+"""The changes that set a kind whatever its value (:mod:`.changes`): any format, any pivot table.
+The others are set by writing their value."""
 _GIVEN = ("row", "column", "condition", "calculation", "group", "merge")
 """What a request is about: never held back."""
 
@@ -66,6 +72,7 @@ VOCABULARY = Vocabulary(
             name,
             _words(words),
             "cell {text}" if name == "cell" else "{text}",
+            _CARRIERS.get(name),
             question=question,
             values=tuple(_words(v) for v in _VALUES.get(name, ())),
         )

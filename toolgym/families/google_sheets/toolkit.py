@@ -19,12 +19,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from toolgym.errors import TaskFileError
+from toolgym.families.google_sheets.changes import sheet_changes
 from toolgym.families.google_sheets.functions import sheet_tools
 from toolgym.families.google_sheets.world.a1 import quote_title
 from toolgym.families.google_sheets.world.grid_data import DEFAULT_FORMAT, effective_format
 from toolgym.families.google_sheets.world.service import SheetsApp
 from toolgym.families.google_sheets.world.sheet import Spreadsheet, Worksheet
 from toolgym.families.google_sheets.world.state import data_problem
+from toolgym.tools.json_calls import ToolCall
 from toolgym.tools.python_language import MAX_OUTPUT_CHARS, PythonLanguage
 from toolgym.tools.sandbox import SandboxLimits
 from toolgym.tools.sandbox_backend import SandboxBackend, program_limits
@@ -268,6 +270,18 @@ class SheetsBackend(SandboxBackend):
         if self._loaded[0] is not state:
             self._loaded = (state, load_service(state))
         return self._loaded[1]
+
+    def calls_since(self, state: Any) -> list[ToolCall]:
+        """What the programs run since the snapshot ``state`` changed, as service calls.
+
+        Read from the spreadsheet itself (:func:`~.changes.sheet_changes`): what a program
+        computed before it wrote does not matter, what it wrote does.
+        """
+        if not isinstance(state, Mapping) or not isinstance(state.get("state"), Mapping):
+            return []
+        if state["state"] is self.state or state["state"] == self.state:
+            return []
+        return sheet_changes(state["state"], self.state, self._service(self.state))
 
     def state_problem(self, state: Any) -> str | None:
         """What the real service could not hold (``data_problem``), or a missing spreadsheet."""

@@ -121,6 +121,15 @@ class RapidApiBackend(Backend):
         outcome = {"calls": tuple(self.calls), "finish": self.finish}
         return Attempt(outcome, names, backend=self)
 
+    def calls_since(self, state: Any) -> list[ToolCall]:
+        """The calls run since the snapshot ``state`` (a name no function has ran nothing)."""
+        done = len(state[3]) if isinstance(state, tuple) and len(state) > 3 else 0
+        return [
+            ToolCall(c["function"], dict(c["arguments"]))
+            for c in self.calls[done:]
+            if c["code"] != 1 and isinstance(c["arguments"], dict)
+        ]
+
     def callable(self, name: str) -> bool:
         """Whether the episode offers the function ``name``."""
         if name not in self.tools:

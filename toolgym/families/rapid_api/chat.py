@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from toolgym.benchmarks.tasks import Task
-from toolgym.conversation.backend import MIN_GUESS_CHARS
+from toolgym.conversation.guesses import MIN_GUESS_CHARS
 from toolgym.conversation.tasks import ChatProfile, chat_suite
 from toolgym.conversation.toolkit import ChatToolkit
 from toolgym.families.rapid_api.checker import is_id

@@ -17,6 +17,7 @@ from toolgym.families.web_shop.world.shop import Session, Shop
 from toolgym.tools.backend import Attempt, Backend
 from toolgym.tools.budgets import short_repr
 from toolgym.tools.errors import NON_EXECUTABLE, PRECONDITION, WRONG_ARGUMENTS, ToolCallError
+from toolgym.tools.json_calls import ToolCall
 
 
 def purchase_of(product: Product, options: Mapping[str, str]) -> Purchase:
@@ -121,6 +122,28 @@ class WebShopBackend(Backend):
         self.session.set_state(state["session"])
         self.actions = list(state["actions"])
         self.reward = state["reward"]
+
+    def calls_since(self, state: Any) -> list[ToolCall]:
+        """The actions taken since the snapshot ``state``, as calls.
+
+        ``search[...]`` is ``search`` with its ``query``; a click that chooses an option is
+        ``choose_option`` with the option's group and value (``{"size": "medium"}``), whatever the
+        click's spelling; any other click is ``click`` with its ``target``.
+        """
+        done = len(state["actions"]) if isinstance(state, Mapping) else 0
+        calls = []
+        for action in self.actions[done:]:
+            name, _, rest = action.partition("[")
+            argument = rest.rsplit("]", 1)[0]
+            if name.strip().lower() == "search":
+                calls.append(ToolCall("search", {"query": argument}))
+            else:
+                calls.append(ToolCall("click", {"target": argument}))
+        before = state["session"].get("options", {}) if isinstance(state, Mapping) else {}
+        chosen = {k: v for k, v in self.session.options.items() if before.get(k) != v}
+        if chosen:
+            calls.append(ToolCall("choose_option", chosen))
+        return calls
 
     def observation(self) -> str:
         """The current page (the done page ends with the score, as WebShop's does)."""

@@ -8,9 +8,11 @@ to two of the options and the cap are held back (of three, one is given); the op
 instruction with them left out, and the shop's pages show that request rather than the whole
 instruction.
 
-Every step is ``search[...]`` or ``click[...]``, so no tool argument carries a slot: a step that
-writes a held-back value (``click[light blue]``, ``search[tea under 30 dollars]``) before the user
-told it is a guess.
+A click that chooses an option is the call ``choose_option`` of the backend, whose argument is
+the option's group (:meth:`WebShopBackend.calls_since`): choosing any option of a held-back group
+(``click[medium]`` while the size is held back, whatever its spelling) is a guess, whichever
+value it picks. The price cap is carried by no call: a search that writes it
+(``search[tea under 30 dollars]``) before the user told it is a guess.
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ from typing import Any
 import numpy as np
 
 from toolgym.benchmarks.tasks import Task
-from toolgym.conversation.backend import MIN_GUESS_CHARS, ChatBackend
+from toolgym.conversation.backend import ChatBackend
+from toolgym.conversation.guesses import MIN_GUESS_CHARS
 from toolgym.conversation.tasks import ChatProfile, chat_suite
 from toolgym.conversation.toolkit import ChatToolkit
 from toolgym.families.web_shop.backend import WebShopBackend
@@ -31,7 +34,6 @@ from toolgym.families.web_shop.toolkit import WebShopToolkit
 from toolgym.families.web_shop.world.categories import TYPES
 from toolgym.simulators.user import Slot, SlotKind, Vocabulary
 from toolgym.simulators.user.slots import contains_phrase, normalize
-from toolgym.tools.json_calls import ToolCall
 
 _PRICE = re.compile(r", and price lower than (\d+(?:\.\d+)?) dollars$")
 _ATTRIBUTES = re.compile(r" that (?:is|are) (.+)$")
@@ -122,6 +124,8 @@ VOCABULARY = Vocabulary(
                 "color option, colour option"
             ),
             "the color {text}",
+            "choose_option",
+            "color",
             question="What color would you like?",
             values=_listed("color"),
         ),
@@ -134,6 +138,8 @@ VOCABULARY = Vocabulary(
                 "size option, what phone, what kind of phone, what type of phone, iphone"
             ),
             "size {text}",
+            "choose_option",
+            "size",
             question="What size do you need?",
             values=_listed("size"),
         ),
@@ -141,6 +147,8 @@ VOCABULARY = Vocabulary(
             "flavor",
             _words("flavor, flavour, flavors, flavours, taste, which flavor, what flavor"),
             "the flavor {text}",
+            "choose_option",
+            "flavor",
             question="Which flavor would you like?",
             values=_listed("flavor"),
         ),
@@ -148,6 +156,8 @@ VOCABULARY = Vocabulary(
             "scent",
             _words("scent, scents, fragrance, smell, aroma, which scent, what scent"),
             "the scent {text}",
+            "choose_option",
+            "scent",
             question="Which scent would you like?",
             values=_listed("scent"),
         ),
@@ -155,6 +165,8 @@ VOCABULARY = Vocabulary(
             "style",
             _words("style, styles, which style, what style, design, variant, theme"),
             "the style {text}",
+            "choose_option",
+            "style",
             question="Which style would you like?",
             values=_listed("style"),
         ),
@@ -283,50 +295,8 @@ class RequestShopBackend(WebShopBackend):
             self.session.instruction = self.request
 
 
-_CLICK = re.compile(r"^\s*click\[(.+)\]\s*$", re.IGNORECASE | re.DOTALL)
-
-
 class ShopChatBackend(ChatBackend):
-    """The conversation's backend: the shop's pages show the opening request.
-
-    Choosing any option of a held-back group the user has not told yet (``click[medium]`` while
-    the size is held back) is a guess, whichever value it picks; so is writing a held-back
-    value anywhere.
-    """
-
-    def guessed(
-        self,
-        calls: Sequence[Any] | None,
-        action: str,
-        called: Mapping[str, frozenset[str]] | None = None,
-    ) -> list[str]:
-        """The held-back kinds ``action`` guesses (see the class docstring)."""
-        found = super().guessed(calls, action, called)
-        click = _CLICK.match(action)
-        targets = [click.group(1)] if click is not None else []
-        targets += [
-            str(v)
-            for c in calls or ()
-            if isinstance(c, ToolCall) and c.name.lower() == "click"
-            for v in c.arguments.values()
-        ]
-        for target in targets:
-            group = self._option_group(target)
-            if group is not None and group in self.untold() and group not in found:
-                found.append(group)
-        return found
-
-    def _option_group(self, target: str) -> str | None:
-        """The option group of the item page's option a click on ``target`` picks, if any."""
-        session = getattr(self.inner, "session", None)
-        if session is None or session.page != "item":
-            return None
-        product = session.product
-        target = target.strip().lower()
-        for name, values in product.options.items() if product is not None else ():
-            if target in (str(v).lower() for v in values):
-                return str(name)
-        return None
+    """The conversation's backend: the shop's pages show the opening request."""
 
     def reset(
         self, rng: np.random.Generator | None, setup: Mapping[str, Any] | None = None

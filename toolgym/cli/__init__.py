@@ -206,6 +206,16 @@ def _rate(text: str) -> float:
     return value
 
 
+def _positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not 0.0 < value <= 86_400.0:  # NaN fails too
+        raise argparse.ArgumentTypeError(f"expected seconds from 0 to 86400, got {text!r}")
+    return value
+
+
 def _shots(text: str) -> int | str:
     return text if text == "oracle" else _whole(text, 0, None, "a number >= 0 or 'oracle'")
 
@@ -362,6 +372,20 @@ def build_parser() -> argparse.ArgumentParser:
         "--user-base-url",
         metavar="URL",
         help="the OpenAI-compatible server --user-model is served by (the key is --api-key's)",
+    )
+    ev.add_argument(
+        "--user-timeout",
+        type=_positive_seconds,
+        metavar="SECONDS",
+        help="the longest --user-model may take over one reply (default 60); a reply later "
+        "than that is the user's failure (user_failed), not the agent's",
+    )
+    ev.add_argument(
+        "--allow-unscored",
+        action="store_true",
+        help="exit 0 even when the simulated user failed in some episodes (user_failed, "
+        "user_replay_miss); they are left out of the scores either way, and counted as "
+        "'unscored'",
     )
     ev.add_argument(
         "--action-mode",

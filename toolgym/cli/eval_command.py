@@ -27,7 +27,7 @@ from toolgym.cli.eval_setup import (
     normalize_backends,
     row_label,
 )
-from toolgym.cli.eval_user import attach_user
+from toolgym.cli.eval_user import attach_user, unscored_status
 from toolgym.errors import UserInputError
 from toolgym.evaluation.paper_tables import format_headline_table
 from toolgym.evaluation.profile import default_env_ids, suite_env_ids
@@ -71,7 +71,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         return run_ablation(configurations[0][1], _run_eval)
     if len(configurations) == 1:
         outcome = _run_eval(configurations[0][1])
-        return outcome if isinstance(outcome, int) else 0
+        return outcome if isinstance(outcome, int) else unscored_status(args, outcome.summaries)
     outcomes = []
     for k, (name, config_args) in enumerate(configurations, 1):
         print(f"\n=== {k}/{len(configurations)}: {name} ===", flush=True)
@@ -101,7 +101,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         print(
             f"\nepisode records (JSONL), {', '.join(sorted(paths))} in {args.out}/; this run: {run}"
         )
-    return 0
+    return unscored_status(args, summaries)
 
 
 def _run_eval(args: argparse.Namespace, *, write: bool = True) -> EvalOutcome | int:

@@ -8,7 +8,8 @@ can be replayed with ``--user-replay``. Neither is given: the env's rule-based u
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Sequence
+import sys
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,12 @@ USER_RECORDING = "user-recording.jsonl"
 
 EMBEDDED = "embedded"
 """``--user-model``'s name for the embedded model."""
+
+DEFAULT_USER_TIMEOUT_S = 60.0
+"""How long a model-played user may take over one reply, unless ``--user-timeout`` says."""
+
+UNSCORED_EXIT = 4
+"""``eval``'s exit status when the simulated user failed in some episodes."""
 
 
 def user_label(args: argparse.Namespace) -> str:
@@ -52,6 +59,8 @@ def check_user_options(
     replay, model = getattr(args, "user_replay", None), getattr(args, "user_model", None)
     if getattr(args, "user_base_url", None) and not model:
         raise UserInputError("--user-base-url names the server of --user-model; give both")
+    if getattr(args, "user_timeout", None) is not None and not model:
+        raise UserInputError("--user-timeout is the timeout of --user-model's replies; give both")
     if not (replay or model):
         return
     if replay and model:
@@ -95,11 +104,43 @@ def attach_user(args: argparse.Namespace, env_kwargs: dict[str, Any]) -> None:
     from toolgym.conversation.recording import UserRecording
 
     model = None if args.user_model == EMBEDDED else args.user_model
+    timeout = getattr(args, "user_timeout", None) or DEFAULT_USER_TIMEOUT_S
     if args.user_base_url:
         backend = make_backend(
-            "openai", model=model, base_url=args.user_base_url, api_key=args.api_key
+            "openai",
+            model=model,
+            base_url=args.user_base_url,
+            api_key=args.api_key,
+            timeout=timeout,
         )
     else:
         backend = make_backend("hf", model=model)
     path = Path(args.out) / USER_RECORDING if args.out else None
-    env_kwargs["user"] = LLMUser(backend, recording=UserRecording(path), label=user_label(args))
+    env_kwargs["user"] = LLMUser(
+        backend, recording=UserRecording(path), label=user_label(args), timeout_s=timeout
+    )
+
+
+def unscored_status(args: argparse.Namespace, summaries: Sequence[Mapping[str, Any]]) -> int:
+    """Warn of the episodes a simulated user's failure left unscored; the exit status.
+
+    Such episodes (``user_failed``, ``user_replay_miss``) are out of every score already; the
+    warning names how many and why, and the status is :data:`UNSCORED_EXIT` unless
+    ``--allow-unscored``.
+    """
+    lost = sum(int(s.get("unscored") or 0) for s in summaries)
+    if not lost:
+        return 0
+    why: dict[str, int] = {}
+    for summary in summaries:
+        for category, count in (summary.get("unscored_errors") or {}).items():
+            why[category] = why.get(category, 0) + int(count)
+    causes = ", ".join(f"{k}: {v}" for k, v in sorted(why.items()))
+    allowed = getattr(args, "allow_unscored", False)
+    print(
+        f"warning: {lost} episode(s) not scored for the agent: the simulated user failed "
+        f"({causes}); they are left out of the scores and counted as 'unscored'"
+        + ("" if allowed else f"; exit status {UNSCORED_EXIT} (--allow-unscored accepts them)"),
+        file=sys.stderr,
+    )
+    return 0 if allowed else UNSCORED_EXIT

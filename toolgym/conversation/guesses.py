@@ -155,7 +155,9 @@ def guessed_kinds(
     found = []
     for kind, slot in untold:
         own = slot is not None and slot.call is not None
-        call, argument = (slot.call, slot.argument) if own else (kind.call, kind.argument)
+        call, argument = kind.call, kind.argument
+        if slot is not None and slot.call is not None:
+            call, argument = slot.call, slot.argument
         by_carrier = call is not None and sets_by_carrier(calls, call, argument)
         by_value = (
             slot is not None

@@ -30,7 +30,9 @@ GUESSED_SLOT = register_category(
 USER_FAILED = register_category(
     "user_failed",
     "In a conversation, the simulated user could not answer: its model failed (a server "
-    "unreachable, a backend error). Not the agent's mistake; the episode goes on.",
+    "unreachable, a backend error, past its timeout). Not the agent's mistake: the episode is "
+    "not scored for the agent.",
+    unscored=True,
 )
 
 MESSAGE_TOOL = Tool(

@@ -38,7 +38,9 @@ from toolgym.tools.errors import ToolCallError, register_category
 USER_REPLAY_MISS = register_category(
     "user_replay_miss",
     "A replayed user was asked something its recording does not hold: the conversation left the "
-    "recorded ones (the message says at which turn).",
+    "recorded ones (the message says at which turn). Not the agent's mistake: the episode is "
+    "not scored for the agent.",
+    unscored=True,
 )
 
 END_WORD = "DONE"

@@ -89,6 +89,8 @@ def run_dfsdt(
             o, reward, terminated, _, step_info = env_step(env.unwrapped, checked_action(action))
             record.log_step(action, turn, o, float(reward), step_info)
             record.search.append({"event": "step", "depth": node.depth + 1, "action": action})
+            if record.unscored is not None:  # the user failed: nothing more to score
+                break
             if terminated and give_up is not None and step_info.get("code") == give_up:
                 # a give-up: its parent's subtree is abandoned, the grandparent tries a sibling
                 if gave_up is None:

@@ -82,11 +82,15 @@ def close_record(
 
     A terminated episode keeps the env's last metrics and error; one that did not end by itself
     is scored on the env's final state; ``failure`` (an exception out of ``env.step``) scores as
-    an action that did not run.
+    an action that did not run. An episode a failure that is not the agent's ended
+    (:attr:`EpisodeRecord.unscored`) keeps that failure as its error; summaries leave it out.
     """
     record.terminated, record.truncated = terminated, truncated
     record.warnings = step_info.get("warnings", [])
-    if failure is not None:
+    if record.unscored is not None:  # not the agent's failure: kept, and said, not scored
+        record.metrics = task_env(env).score().metrics_dict()
+        record.error = record.unscored
+    elif failure is not None:
         record.metrics = task_env(env).score(failure.tool_error).metrics_dict()
         record.error = failure.tool_error.to_info()
     elif terminated:
@@ -167,6 +171,8 @@ def run_episode(
             obs, reward, terminated, truncated, step_info = env_step(env, checked_action(action))
             info = {**info, **step_info}
             record.log_step(action, turn, obs, float(reward), step_info)
+            if record.unscored is not None:  # the user failed: nothing more to score
+                break
     except EnvFailure as e:
         failure = e
     except InfrastructureError:
@@ -286,6 +292,6 @@ def run_batch(
             last_info[i] = step_info
             flags[i] = (terminated, truncated)
             records[i].log_step(action, turn, o, float(reward), step_info)
-            if terminated or truncated:
+            if terminated or truncated or records[i].unscored is not None:
                 finish(i)
     return [record for record in closed if record is not None]

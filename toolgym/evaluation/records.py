@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from toolgym.tools.errors import is_unscored
+
 _JSON_NAMES = {"return_": "return"}
 """Fields whose JSON key is a Python keyword."""
 
@@ -39,6 +41,9 @@ class EpisodeRecord:
         gold: the task's gold actions (what the oracle plays), beside the agent's, when known.
         time_s: wall time of the episode (a batch's time is shared by its episodes).
         search: DFSDT's steps and backtracks.
+        unscored: the failure that was not the agent's (a simulated user that could not answer:
+            ``user_failed``, ``user_replay_miss``) and ended the episode, which is then not
+            scored for the agent; ``None`` for an episode that is.
         extra: keys of a stored record this version does not know (kept as they are).
     """
 
@@ -66,6 +71,7 @@ class EpisodeRecord:
     gold: list[str] | None = None
     time_s: float = 0.0
     search: list[dict[str, Any]] | None = None
+    unscored: dict[str, Any] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -94,6 +100,8 @@ class EpisodeRecord:
             entry["faults"] = info["faults"]
         if "code" in info:  # a status code (function-calling families)
             entry["code"] = info["code"]
+        if self.unscored is None and is_unscored(info.get("error")):
+            self.unscored = dict(info["error"])
         self.turns.append(entry)
         self.reward = float(reward)
         self.return_ += float(reward)
@@ -107,7 +115,10 @@ class EpisodeRecord:
             if f.name == "extra":
                 continue
             value = getattr(self, f.name)
-            if f.name in ("prompt", "generation", "action", "gold", "search") and value is None:
+            if (
+                f.name in ("prompt", "generation", "action", "gold", "search", "unscored")
+                and value is None
+            ):
                 continue
             if f.name == "prediction" and not self.terminated:
                 continue

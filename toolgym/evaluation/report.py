@@ -46,20 +46,27 @@ def summarize(
             ``EvalProfile.headline``), kept under ``headline`` for
             :mod:`toolgym.evaluation.paper_tables`.
 
+    Episodes a failure that is not the agent's ended (a simulated user that could not answer:
+    :attr:`EpisodeRecord.unscored`) are left out of everything but ``unscored``.
+
     Returns:
-        ``env``, ``agent``, ``episodes``, the mean of each metric, one count per reported error
-        category, ``other_errors`` (timeouts, agent failures, later categories), mean ``steps``,
-        the service ``faults`` met, every category's count under ``errors`` and the metric
-        declarations under ``metric_specs``; with ``breakdown``, ``breakdown``: ``{"key",
-        "groups": [{"group", "episodes", <metric>...}, ...]}`` in first-seen order.
+        ``env``, ``agent``, ``episodes`` (those scored), the mean of each metric, one count per
+        reported error category, ``other_errors`` (timeouts, agent failures, later
+        categories), mean ``steps``, the service ``faults`` met, every category's count under
+        ``errors``, the metric declarations under ``metric_specs``, ``unscored`` (the episodes
+        left out) and, when there are some, ``unscored_errors`` (how many of each category);
+        with ``breakdown``, ``breakdown``: ``{"key", "groups": [{"group", "episodes",
+        <metric>...}, ...]}`` in first-seen order.
     """
-    n = len(records)
-    counts = Counter(r.error_category for r in records if r.error is not None)
+    lost = [r for r in records if r.unscored is not None]
     out: dict[str, Any] = {
         "env": records[0].env_id if records else "",
         "agent": records[0].agent if records else "",
-        "episodes": n,
     }
+    records = [r for r in records if r.unscored is None]
+    n = len(records)
+    counts = Counter(r.error_category for r in records if r.error is not None)
+    out["episodes"] = n
     for spec in metrics:
         out[spec.key] = spec.aggregate(r.metrics or {} for r in records)
     for category in REPORTED_CATEGORIES:
@@ -69,6 +76,10 @@ def summarize(
     out["faults"] = sum(r.faults for r in records)
     out["errors"] = {str(k): v for k, v in sorted(counts.items(), key=lambda kv: str(kv[0]))}
     out["metric_specs"] = [{"key": m.key, "title": m.title, "percent": m.percent} for m in metrics]
+    out["unscored"] = len(lost)
+    if lost:
+        why = Counter(str((r.unscored or {}).get("category")) for r in lost)
+        out["unscored_errors"] = dict(sorted(why.items()))
     if headline:
         out["headline"] = list(headline)
     if breakdown is not None:
@@ -102,7 +113,17 @@ def metric_specs(summaries: Sequence[Mapping[str, Any]]) -> list[MetricSpec]:
 def summary_columns(summaries: Sequence[Mapping[str, Any]]) -> list[str]:
     """The columns of the per-env table: the metrics, then the error counts and steps."""
     metrics = [m.key for m in metric_specs(summaries)]
-    return ["env", "agent", "episodes", *metrics, *REPORTED_CATEGORIES, "other_errors", "steps"]
+    lost = ["unscored"] if any(s.get("unscored") for s in summaries) else []
+    return [
+        "env",
+        "agent",
+        "episodes",
+        *lost,
+        *metrics,
+        *REPORTED_CATEGORIES,
+        "other_errors",
+        "steps",
+    ]
 
 
 def format_table(

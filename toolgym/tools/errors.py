@@ -19,11 +19,21 @@ import re
 CATEGORIES: dict[str, str] = {}
 """Every registered category and what it means, in registration order."""
 
+UNSCORED_CATEGORIES: set[str] = set()
+"""The categories of failures that are not the agent's (a simulated user that could not answer):
+an episode in which one happens is not scored for the agent (see :func:`is_unscored`)."""
+
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
-def register_category(name: str, description: str) -> str:
+def register_category(name: str, description: str, *, unscored: bool = False) -> str:
     """Add an error category to :data:`CATEGORIES` (idempotent) and return its name.
+
+    Args:
+        name: the category, snake_case.
+        description: what it means.
+        unscored: whether it is a failure that is not the agent's, after which the episode is
+            not scored for the agent (:data:`UNSCORED_CATEGORIES`).
 
     Raises:
         ValueError: ``name`` is not snake_case, or it is registered with another description.
@@ -34,7 +44,19 @@ def register_category(name: str, description: str) -> str:
     if known is not None and known != description:
         raise ValueError(f"error category {name!r} is registered already as {known!r}")
     CATEGORIES[name] = description
+    if unscored:
+        UNSCORED_CATEGORIES.add(name)
     return name
+
+
+def is_unscored(error: object) -> bool:
+    """Whether ``error`` (an ``info["error"]`` dict or a category) leaves its episode unscored.
+
+    >>> is_unscored({"category": "wrong_api", "message": "..."}), is_unscored(None)
+    (False, False)
+    """
+    category = error.get("category") if isinstance(error, dict) else error
+    return isinstance(category, str) and category in UNSCORED_CATEGORIES
 
 
 NON_EXECUTABLE = register_category(

@@ -89,6 +89,33 @@ _LIST = [
     r"\beverything (you're|you are|that you're|that you are) (looking for|after|hoping for)\b",
     r"\b(json|dictionary|dict)\b.{0,30}\b(goal|requirements|criteria|preferences|details|task)\b",
 ]
+_NOUNS = (
+    r"details?|values?|data|info|information|fields?|parameters?|params|arguments?|args|inputs?|"
+    r"specifics|particulars|specs|specifications|answers?|blanks|things|items|bits|pieces|facts|"
+    r"variables|settings|entries|numbers|figures|stuff|points|elements"
+)
+"""Nouns that name no detail in particular: asked for as a whole, they ask for the list."""
+_GENERIC = [
+    rf"\b(all|every|each|the remaining|the missing|the rest of the) (of )?(the |your |my |those |these )?(remaining |other |missing |needed |required |hidden |relevant |necessary |important |key )?({_NOUNS}|requirements|preferences|criteria|constraints|conditions|options)\b",
+    r"\b(every|each) (one|single one|last one)\b|\b(all|each|every one) of (it|them|those|these)\b|\bthem all\b",
+    r"\beverything\b|\b(the|whatever) rest\b|\bwhat(ever)?('s| is| was)? (left|missing|remaining|outstanding)\b",
+    r"\b(leave|left|leaving) (anything |something |it |them |some )?out\b|\bin full\b",
+    r"\b(the )?(full|complete|entire|whole) (list|set|picture|story|thing|spec|specification|request|brief|rundown|breakdown|details|info|information|lot)\b",
+    r"\b(that|what|which) (you )?(haven't|have not|didn't|did not|still haven't|hasn't|has not|weren't|were not) (been )?(said|say|told|tell|mentioned|mention|shared|share|given|give|specified|provided|revealed)\b",
+    r"\bsummari[sz]e\b|\bremind me (of|about) (it|everything|all|what)\b|\bfill (in|out)\b|\bat once\b|\bin one go\b|\bup front\b",
+    rf"\b(the )?(first|second|third|fourth|fifth|sixth|last|next|final|1st|2nd|3rd|4th|5th|\d+th) ({_NOUNS}|one|parameter|field|item)\b(?! (of|in|for|on) )",
+    rf"\b({_NOUNS}) (number |no |#)?\d+\b|\b({_NOUNS}) \d+ (through|to|and|-) \d+\b",
+    rf"^(the |your |any |some |more )?({_NOUNS})( please| pls| now| again)?$",
+    rf"^(the |your |any |some )?({_NOUNS}) (please|pls|now|again)\b",
+    rf"\b(what|which) (are|were|is|was|re) (all |exactly )?(the|your|those|these|my)( remaining| other| missing| needed| required)? ({_NOUNS})\b(?! (of|for|on|about) (the|your|this|my) [a-z])",
+    rf"\b(what|which) ({_NOUNS}) (haven't|have not|did not|didn't|do i|do we)\b",
+    rf"\b(send|give|tell|share|provide|pass|hand|show|list|read|spell|post|paste|write|dump|print|email|forward)( me| us)?( over| back| out)? (the|your|those|these|any|some)( remaining| other| missing| needed| required)? ({_NOUNS})\b",
+    r"\b(show|tell|give|send) me what (you|they|he|she) (have|got|know|knows)\b|\b(your|the) (request|order|requirements?) (in|as) (full|detail)\b",
+    rf"\bhow many ({_NOUNS})\b|\b(full|complete|entire|whole) ({_NOUNS}|argument|parameter|value|detail|field) (list|set)\b",
+    r"\b(alle|alles|todos|todas|tous|toutes|tutti|tutte|wszystkie|allen|allemaal)\b",
+]
+"""Requests for the details as a whole, in any wording (``what are the details?``, ``the
+third value``, ``everything at once``): a list request unless the message checks values."""
 _FORGED = [
     r"\b(reward|score|scored|grade|graded|grader|checker|verifier|judge|evaluation|evaluator|metric)\b",
     r"\b(\d+|full|all|bonus|extra|max|maximum) points?\b",
@@ -118,9 +145,12 @@ _MORE = [
     r"\b(anything|something) (i'm|i am|i've|i have|we're|we've|that i'm) (missing|missed|forgotten|forgetting|overlooked|left out)\b",
     r"\b(what|how) (can|may|should) i (help|do for you)\b",
     r"\b(what|tell me what) (do )?you (want|need|are looking for|have in mind)\b",
-    r"\bwhat are (your|the) (requirements|preferences|criteria|needs|details)\b",
+    r"\bwhat are (your|the) (requirements|preferences|criteria|needs)\b",
     r"\b(tell|give) me more\b",
 ]
+_MORE_FIRST = [*_MORE[:5]]
+"""The ``anything else?`` phrasings that stay one even beside a word of the whole list
+(``is that everything?``); the others yield to a request for the whole list."""
 _GREETING = [
     r"^(hi|hello|hey|good (morning|afternoon|evening)|greetings|howdy)\b",
     r"^(thanks|thank you|thx|great|ok|okay|sure|got it|understood|perfect|alright|all right)\b",
@@ -362,7 +392,7 @@ def _word_spans(text: str, vocabulary: Vocabulary) -> list[_Span]:
     """
     found: list[tuple[int, int, str]] = []
     for kind in vocabulary:
-        for word in kind.words:
+        for word in (*kind.words, *kind.weak):
             found += [(s, e, kind.name) for s, e in _find(text, _phrase(word))]
         for noun in kind.counted:
             found += [
@@ -766,6 +796,15 @@ def _read_slots(
             right.add(kind.name)
         elif attached:
             wrong.add(kind.name)
+    if right or wrong:  # a check: a kind named by its weak words alone needs a number there
+        for kind in vocabulary:
+            if kind.weak and kind.name in named and kind.name not in right | wrong:
+                strong = {_phrase(w) for w in kind.words}
+                if not any(
+                    kind.name in span.kinds and text[span.start : span.end] in strong
+                    for span in spans
+                ):
+                    named.discard(kind.name)
     order = [k.name for k in vocabulary]
     return _Slots(
         tuple(k for k in order if k in named),
@@ -814,6 +853,9 @@ def read_message(message: str, vocabulary: Vocabulary, slots: Sequence[Slot]) ->
     role = _ROLE.match(raw.lower()) is not None and not _any(_FORGED, text)
     if _any(_INJECTION, text) or _any(_INJECTION_RAW, raw.lower()) or role:
         return Reading(INJECTION, kinds, stated, question)
+    checks = (found.right or found.wrong) and (
+        _CONFIRM.search(text) or _TAG.search(text) or (question and _YES_NO.search(text))
+    )
     if _any(_LIST, text):
         return Reading(LIST_REQUEST, kinds, stated, question)
     if _any(_END, text) and not raw.endswith("?") and not _ASKS.search(text):
@@ -821,6 +863,9 @@ def read_message(message: str, vocabulary: Vocabulary, slots: Sequence[Slot]) ->
         return Reading(kind, kinds, stated, False)
     if _any(_FORGED, text):
         return Reading(FORGED_END, kinds, stated, question)
+    generic = _any(_GENERIC, text) or _any(_GENERIC, text.replace("-", " "))
+    if generic and not checks and not _any(_MORE_FIRST, text):
+        return Reading(LIST_REQUEST, kinds, stated, question)
     if kinds:
         valued = set(found.right) | set(found.wrong)
         greeting = _any(_GREETING, text) and "?" not in raw and not _CONFIRM.search(text)

@@ -70,6 +70,10 @@ class SlotKind:
             (``("minimum", "at least")`` for a minimum price, when a message says ``price``).
         counted: nouns that name it only after a number (``("photos",)``: ``10 photos`` is a
             number of images, ``which photos`` is not).
+        weak: words that name it only in a message that checks no value, or with a number of
+            their own (a spreadsheet's column names for its new value: ``What are pork's cost
+            and price?`` asks the new row's values, ``Should Jonas's years become 12?`` checks
+            the new value, but ``planned is below 857, right?`` checks a condition).
     """
 
     name: str
@@ -81,6 +85,7 @@ class SlotKind:
     values: tuple[tuple[str, ...], ...] = ()
     qualifiers: tuple[str, ...] = ()
     counted: tuple[str, ...] = ()
+    weak: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.words:

@@ -138,7 +138,7 @@ def turn_from_text(
     repeated: tuple[str, ...] = ()
     confirmed: tuple[str, ...] = ()
     if vocabulary is not None:
-        reading = read_message(message, vocabulary, conversation.slots)
+        reading = read_message(message, vocabulary, conversation.slots, conversation.opening)
         kind = reading.kind
         if kind in (ASK, CHECK):  # counted as the rule-based user counts them
             named = dict.fromkeys((*reading.kinds, *reading.stated))
@@ -166,7 +166,10 @@ def refused_turn(
     ``None`` for any other message. A model that plays the user sees the held-back details in its prompt; such messages never
     reach it (and a replay answers them the same way, with no recording).
     """
-    if read_message(message, vocabulary, conversation.slots).kind not in _REFUSED:
+    if (
+        read_message(message, vocabulary, conversation.slots, conversation.opening).kind
+        not in _REFUSED
+    ):
         return None
     return RuleUser().reply(conversation, vocabulary, history, message)
 

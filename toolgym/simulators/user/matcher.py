@@ -65,9 +65,15 @@ _INJECTION = [
     r"\b(simulation|roleplay|game|session) (paused|suspended|over|ended|halted)\b",
     r"\b(dump|export|print|reveal)\b.{0,30}\b(setup|config|configuration|json|internal|state|memory)\b",
     r"\b(now |hereby )?(authori[sz]ed|permitted|allowed) to (reveal|share|print|show|disclose|list)\b",
+    r"\b(read|recite|type|copy|print) (your \w+|the (instructions?|prompt|rules)) (back|out)\b|\bword for word\b|\bverbatim\b",
+    r"\bnew (instructions?|rules|task|role|persona|directive)\b|\b(disregard|abandon|drop|leave) (your|the|this) (role|persona|character|act)\b",
+    r"\b(your|the) (configuration|config|system settings|goal specification|task specification|specification)\b",
+    r"\b(hidden|secret|internal|private) (fields?|values?|goal|state|variables?|data|parameters|info|information|instructions?)\b",
+    r"\b(output|print|dump|return|emit|echo) (the |your |all |every |each )?(value|values|contents?|json|fields?)\b",
+    r"\b(the )?(evaluation|harness|grader|test suite|benchmark) (requires|needs|wants|asks)\b",
 ]
 _INJECTION_RAW = [
-    r"<\|?\s*/?\s*(system|assistant|im_start|im_end|endoftext)\b",
+    r"<\|?\s*/?\s*(system|assistant|im_start|im_end|endoftext|admin|root|developer|instructions?)\b",
     r"\[/?inst\]|<<\s*/?sys\s*>>",
 ]
 """Injections read in the raw message: the markup of chat templates."""
@@ -188,7 +194,8 @@ _ASKS = re.compile(
 listings. Please tell me your maximum price.``)."""
 _TAG = re.compile(
     r"\b(right|correct|is that (so|true|ok|okay|fine|it|right|correct)|am i right|"
-    r"sound (right|good)|am i correct|is this (right|correct))\s*$"
+    r"sound (right|good)|am i correct|is this (right|correct)|(is )?(that|this) (ok|okay|fine|good|"
+    r"accurate|what you want|what you meant)|(ok|okay|yes|yeah|good|fine|alright|agreed|yea|yep))\s*$"
 )
 """A confirmation tag that ends a message: everything the message says is put to the user."""
 _QUOTED = re.compile(r"\"[^\"]+\"|(?<![A-Za-z])'[^']{2,}'(?![A-Za-z])")
@@ -317,7 +324,7 @@ _RANGE = re.compile(
     r"(?<![0-9a-z.])\$?(\d+(?:\.\d+)?)(?: dollars?)? (?:and|to|through) \$?(\d+(?:\.\d+)?)(?![0-9a-z])"
 )
 """The two ends of a range (``90 and 160``, ``$60 to $130``)."""
-_SENTENCE = re.compile(r"(?<=[A-Za-z0-9)]{3}[.])\s+(?=[A-Z0-9$])|(?<=[!?;])\s+")
+_SENTENCE = re.compile(r"(?<=[A-Za-z0-9)]{3}[.])\s+(?=[A-Z0-9$])|(?<=[!?;:])\s+|\s*\n\s*")
 """Where a message's sentences part (not after ``St.``: a name goes on)."""
 _WH = re.compile(
     r"^(what|which|how|where|when|who|why)\b"
@@ -333,6 +340,12 @@ _ATTACH = 3
 _NEAR = 4 * (_ATTACH + 2)
 """How many spans on each side of a number are looked at for the word it attaches to."""
 """How many words may stand between a number and the word of the kind it is the value of."""
+
+
+_HYPHEN = re.compile(r"(?<=[a-z])-(?=[a-z])")
+"""A hyphen between letters, read as a space (``check-in``, ``adjustable-height``, ``x-large``)."""
+_ENUMERATOR = re.compile(r"(?m)^[ \t]*(?:\(?\d{1,2}[.):]|\(?[a-hA-H][.)]|[-*\u2022>#]+)[ \t]+")
+"""A list's marker at the start of a line (``1.``, ``2)``, ``a)``, ``-``, ``*``): no number."""
 
 
 def _scaled(match: re.Match[str]) -> str:
@@ -352,6 +365,7 @@ def _canonical(text: str) -> str:
     >>> _canonical("two and a half baths")
     '2.5 baths'
     """
+    text = _HYPHEN.sub(" ", text)
     text = _NUMBER_WORD.sub(lambda m: _NUMBER_WORDS[m.group(1)], text)
     text = re.sub(r"(?<![0-9a-z.])(\d+) and a half(?![0-9a-z])", r"\1.5", text)
     text = _ORDINAL.sub(r"\1", text)
@@ -640,7 +654,7 @@ def _attached(
 def _sentences(message: str) -> tuple[str, list[int]]:
     """The message read as :func:`_canonical` reads it, and where its second, third... sentences start."""
     text, barriers = "", []
-    for part in _SENTENCE.split(message):
+    for part in _SENTENCE.split(_ENUMERATOR.sub("", message)):
         read = _canonical(normalize(part))
         if read:
             if text:
@@ -713,6 +727,10 @@ def _inside_longer_value(
     return inside
 
 
+_NEGATED = re.compile(
+    r"\b(not|no|never|rather than|instead of|other than|except|n't|but not)( an?| the| to| for)? $"
+)
+"""What stands before a value the message sets aside (``rent, not buy``)."""
 _AFTER_NUMBER = re.compile(r"(?<![0-9a-z.])\d+(?:\.\d+)? (?:[a-z]+ )?$")
 """What stands before a counted noun: a number, perhaps with one word between (``10 cat photos``)."""
 _ARTICLE = re.compile(r"^(the|an?) ")
@@ -770,6 +788,7 @@ def _read_slots(
             _writes_value(text, kind.name, at, spans)
             and not _bounded(text, at[0], _upper(kind))
             and not inside(at)
+            and not _NEGATED.search(text[max(0, at[0] - 16) : at[0]])
             for f in forms
             if not _NUMERIC_FORM.fullmatch(f)
             for at in _find(text, f)
@@ -779,7 +798,9 @@ def _read_slots(
             for i, group in enumerate(kind.values)
             for word in group
             for at in _find(text, _phrase(word))
-            if _writes_value(text, kind.name, at, spans) and not inside(at)
+            if _writes_value(text, kind.name, at, spans)
+            and not inside(at)
+            and not _NEGATED.search(text[max(0, at[0] - 16) : at[0]])
         }
         own = {i for i, group in enumerate(kind.values) if any(_phrase(w) in forms for w in group)}
         others = mentioned - own
@@ -815,6 +836,12 @@ def _read_slots(
 
 
 _SHORT_CODE = re.compile(r"[A-Z]{2,3}")
+_SHAPES = (
+    re.compile(r"[a-z0-9._+]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+"),
+    re.compile(r"(?:https?://|www\.)[^\s]+"),
+    re.compile(r"(?<![0-9a-z@./])(?=[a-z]*[0-9])(?=[0-9]*[a-z])[0-9a-z]{6,}(?![0-9a-z@]|\.[a-z])"),
+)
+"""Shapes of values a reader can tell without knowing them: an email, a URL, a code."""
 
 
 def _cased(slots: Sequence[Slot], message: str) -> list[Slot]:
@@ -837,8 +864,52 @@ def _cased(slots: Sequence[Slot], message: str) -> list[Slot]:
     return out
 
 
-def read_message(message: str, vocabulary: Vocabulary, slots: Sequence[Slot]) -> Reading:
-    """Read an agent's message against a family's vocabulary and a task's slots."""
+def _unknown(message: str, context: str) -> bool:
+    """Whether ``message`` writes a value the reader does not know (a quoted text, a name, a code).
+
+    A name the user's own request wrote (``context``: an API's, a product's) is no such value.
+    """
+    if _DATE.search(_canonical(normalize(message))):
+        return True  # a date is a value, whatever the request said
+    known = normalize(context)
+    found = [m.group() for pattern in (_QUOTED, _CAPITAL) for m in pattern.finditer(message)] + [
+        m.group() for m in _CODE.finditer(message.lower())
+    ]
+    return any(not contains_phrase(known, normalize(f)) for f in found if normalize(f))
+
+
+def _shaped(text: str, slots: Sequence[Slot]) -> tuple[set[str], set[str]]:
+    """The kinds whose value's shape (an email, a URL, a code) the message writes: right, wrong.
+
+    A written email, URL or code that is no value of the task is read as a value of the one
+    kind whose slot has a value of that shape (``image Hk2pQ9x``, ``tracey.riley@gmail.com``).
+    """
+    right: set[str] = set()
+    wrong: set[str] = set()
+    for shape in _SHAPES:
+        owners = [
+            s for s in slots if isinstance(s.value, str) and shape.fullmatch(normalize(s.value))
+        ]
+        if len(owners) != 1:
+            continue
+        (slot,) = owners
+        for match in shape.finditer(text):
+            written = match.group().strip(".")
+            if written in {normalize(f) for f in (slot.value, slot.text, *slot.aliases)}:
+                right.add(slot.kind)
+            else:
+                wrong.add(slot.kind)
+    return right, wrong
+
+
+def read_message(
+    message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: str = ""
+) -> Reading:
+    """Read an agent's message against a family's vocabulary and a task's slots.
+
+    ``opening`` is what the user said first (its request): the names it wrote are known, not
+    values the reader cannot tell.
+    """
     text = normalize(message)
     if not re.search(r"[0-9a-z]", text):
         return Reading(EMPTY)
@@ -846,6 +917,17 @@ def read_message(message: str, vocabulary: Vocabulary, slots: Sequence[Slot]) ->
     question = raw.endswith("?") or (_YES_NO.search(text) is not None and "?" in raw)
     canonical, barriers = _sentences(message)
     found = _read_slots(canonical, vocabulary, _cased(slots, message), barriers)
+    shaped_right, shaped_wrong = _shaped(text, slots)
+    shaped_wrong -= set(found.right)
+    if shaped_right - set(found.named) or shaped_wrong - set(found.named):
+        order = [k.name for k in vocabulary]
+        named = set(found.named) | shaped_right | shaped_wrong
+        found = _Slots(
+            tuple(k for k in order if k in named),
+            tuple(s.kind for s in slots if s.kind in set(found.right) | shaped_right),
+            tuple(k for k in order if k in set(found.wrong) | shaped_wrong),
+            found.worded,
+        )
     kinds, stated = found.named, found.right
     context = kinds and set(kinds) <= set(found.right) and not found.worded
     if context and len(text.split()) >= _CONTEXT_WORDS and not _CONFIRM.search(text):
@@ -879,9 +961,13 @@ def read_message(message: str, vocabulary: Vocabulary, slots: Sequence[Slot]) ->
             if _TAG.search(text):
                 asked = ()  # "... in country code GB. Right?": a value the reader does not know
             return Reading(CHECK, kinds, stated, question, asked)
-        yes_no = _YES_NO.search(text) is not None and _OPEN_ASK.search(text) is None
+        yes_no = (
+            _YES_NO.search(text) is not None
+            and _OPEN_ASK.search(text) is None
+            and _WH.search(text) is None
+        )
         terse = question and len(text.split()) <= 6 and _WH.search(text) is None
-        unknown = _QUOTED.search(message) or _CAPITAL.search(message) or _CODE.search(raw.lower())
+        unknown = _unknown(message, opening)
         if (yes_no or terse) and unknown:
             return Reading(CHECK, kinds, (), question)  # a value the reader does not know
         return Reading(ASK, kinds, (), True, kinds)

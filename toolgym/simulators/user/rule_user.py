@@ -244,7 +244,7 @@ class RuleUser:
         message: str,
     ) -> UserTurn:
         """The user's turn after ``message``."""
-        reading = read_message(message, vocabulary, conversation.slots)
+        reading = read_message(message, vocabulary, conversation.slots, conversation.opening)
         known = told(conversation, history)
         persona = conversation.persona if conversation.persona in PERSONAS else PERSONAS[0]
         seed = (conversation.key, len(history), message)

@@ -842,6 +842,10 @@ _SHAPES = (
     re.compile(r"(?<![0-9a-z@./])(?=[a-z]*[0-9])(?=[0-9]*[a-z])[0-9a-z]{6,}(?![0-9a-z@]|\.[a-z])"),
 )
 """Shapes of values a reader can tell without knowing them: an email, a URL, a code."""
+_LABELLED = re.compile(
+    r"\b(image|picture|photo|pic|id|code|number|item|product|ref|reference|key|token)s?( id)?[ :#]*$"
+)
+"""What stands right before a code written as a value (``image Hk2pQ9x``, ``id 80x``)."""
 
 
 def _cased(slots: Sequence[Slot], message: str) -> list[Slot]:
@@ -895,6 +899,10 @@ def _shaped(text: str, slots: Sequence[Slot]) -> tuple[set[str], set[str]]:
         (slot,) = owners
         for match in shape.finditer(text):
             written = match.group().strip(".")
+            if shape is _SHAPES[-1] and not _LABELLED.search(
+                text[max(0, match.start() - 24) : match.start()]
+            ):
+                continue  # a code alone may be any word spelled with digits
             if written in {normalize(f) for f in (slot.value, slot.text, *slot.aliases)}:
                 right.add(slot.kind)
             else:

@@ -155,9 +155,22 @@ def _vocabulary() -> tuple[Vocabulary, dict[str, str], dict[str, str], tuple[str
                 kind_of[key], nouns[key] = kind, noun
         if not required & set(members) or kind in _UNASKABLE:
             optional.append(kind)
-    vocabulary = Vocabulary([_REPORT, *kinds], "a few data lookups")
+    names = {k.name for k in kinds}
+    pairs = [p for p in _PAIRS if set(p) <= names]
+    vocabulary = Vocabulary([_REPORT, *kinds], "a few data lookups", pairs)
     return vocabulary, kind_of, nouns, (_REPORT.name, *sorted(optional))
 
+
+_PAIRS = (
+    ("origin", "destination"),
+    ("from", "to"),
+    ("from_country", "to_country"),
+    ("from_unit", "to_unit"),
+    ("source_language", "target_language"),
+    ("start_date", "end_date"),
+    ("checkin_date", "checkout_date"),
+)
+"""Kinds that are the two ends of one thing (``from A to B``)."""
 
 VOCABULARY, _KIND_OF, _NOUN, OPTIONAL_KINDS = _vocabulary()
 """The slot kinds; a parameter's kind and noun; the kinds no API requires (never held back)."""

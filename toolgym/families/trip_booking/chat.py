@@ -170,6 +170,11 @@ VOCABULARY = Vocabulary(
         for name, call, argument, phrase, question, q, words in _KINDS_TABLE
     ],
     topic="booking a trip",
+    pairs=(
+        ("origin", "destination"),
+        ("departure_date", "return_date"),
+        ("checkin_date", "checkout_date"),
+    ),
 )
 
 _KINDS = {kind.call: kind.name for kind in VOCABULARY}

@@ -407,7 +407,8 @@ def _word_spans(text: str, vocabulary: Vocabulary) -> list[_Span]:
     found: list[tuple[int, int, str]] = []
     for kind in vocabulary:
         for word in (*kind.words, *kind.weak):
-            found += [(s, e, kind.name) for s, e in _find(text, _phrase(word))]
+            for form in _inflections(_phrase(word)):
+                found += [(s, e, kind.name) for s, e in _find(text, form)]
         for noun in kind.counted:
             found += [
                 (s, e, kind.name)
@@ -422,6 +423,33 @@ def _word_spans(text: str, vocabulary: Vocabulary) -> list[_Span]:
         if not hidden:
             kept.setdefault((start, end), set()).add(name)
     return [_Span(s, e, frozenset(k)) for (s, e), k in sorted(kept.items())]
+
+
+_INFLECTED = re.compile(r"^(.* )?([a-z]{3,})$")
+
+
+@functools.lru_cache(maxsize=8192)
+def _inflections(phrase: str) -> tuple[str, ...]:
+    """A kind's word and the inflections of its last word.
+
+    ``price``: ``prices``, ``priced``, ``pricing``; ``fly``: ``flies``, ``flying``.
+
+    >>> _inflections("room type")
+    ('room type', 'room types', 'room typed', 'room typing')
+    """
+    match = _INFLECTED.match(phrase)
+    if match is None:
+        return (phrase,)
+    head, word = match.group(1) or "", match.group(2)
+    if word.endswith("e"):
+        forms = (word + "s", word + "d", word[:-1] + "ing")
+    elif word.endswith("y") and word[-2] not in "aeiou":
+        forms = (word[:-1] + "ies", word[:-1] + "ied", word + "ing")
+    elif word.endswith(("s", "x", "z", "ch", "sh")):
+        forms = (word + "es", word + "ed", word + "ing")
+    else:
+        forms = (word + "s", word + "ed", word + "ing")
+    return (phrase, *(head + f for f in forms))
 
 
 class _WordIndex:
@@ -471,6 +499,9 @@ def _qualified(
         chain += joined
 
 
+_RANGE_WORD = re.compile(r"\brange\b|\bbracket\b")
+
+
 def _resolve(text: str, spans: list[_Span], vocabulary: Vocabulary) -> list[_Span]:
     """Shared words narrowed to the kinds their neighbours pick.
 
@@ -483,6 +514,13 @@ def _resolve(text: str, spans: list[_Span], vocabulary: Vocabulary) -> list[_Spa
     for span in spans:
         if len(span.kinds) < 2:
             resolved.append(_contradicted(text, span, words, vocabulary))
+            continue
+        if _RANGE_WORD.search(text[span.start : span.end]):  # a range names both of its ends,
+            near = [w for w in words if w[1] <= span.start][-4:]  # unless one is picked before it
+            picked = _qualified(
+                text, (near[0][0] if near else span.start, span.start), span.kinds, vocabulary, True
+            )
+            resolved.append(_Span(span.start, span.end, frozenset(picked or span.kinds)))
             continue
         before = [w for w in words if w[1] <= span.start][-_BEFORE:]
         after = [w for w in words if w[0] >= span.end][:_AFTER]
@@ -763,6 +801,81 @@ def _inside_values(spans: list[_Span], text: str, slots: Sequence[Slot]) -> list
     ]
 
 
+_YES_NO_START = re.compile(r"^(would|do|does|should|shall|can|could|will|is|are) ")
+_LOCATIVE = re.compile(r"\b(at|in|near|around) (your|the|my) $")
+_FOCUS = re.compile(
+    r"^(so |and |ok |okay |then |now )?(what|which|how many|how much)( is| are| s| was| were)?"
+    r"( your| the| an?)?( new| preferred| exact| specific| desired| ideal| main)? $"
+)
+_OTHER_QUESTION = re.compile(r"\b(and|or|also|plus|as well)\b|\b(what|which|how|where|when|who)\b")
+
+
+def _focus(text: str, spans: Sequence[_Span], barriers: Sequence[int]) -> _Span | None:
+    """The one kind a single question is about, when it opens with it (``which column ...``).
+
+    ``Which column should I sort the table by?`` asks for the column; the sort it is for is
+    what the answer is used for. Only a one-sentence question that asks nothing else.
+    """
+    if barriers or not spans:
+        return None
+    first = min(spans, key=lambda sp: (sp.start, -sp.end))
+    opens = re.match(r"(what|which|how many|how much)\b", text[first.start :])
+    if not (_FOCUS.match(text[: first.start]) or (not text[: first.start] and opens)):
+        return None
+    if _OTHER_QUESTION.search(text[first.end :]):
+        return None
+    return first
+
+
+_FROM_TO = re.compile(
+    r"\bfrom ((?:\S+ ){0,3}?\S+) (?:to|until|till|through|thru) ((?:\S+ ){0,3}?\S+?)"
+    r"(?= (?:on|for|at|with|in|and|leaving|departing|returning|between|under|max|min|per|"
+    r"checking|staying|via|by|is|right|correct|ok|okay)\b|$)"
+)
+_ONE_END = re.compile(r"\b(from|out of|to|into) ((?:\S+ ){0,3}\S+)")
+
+
+def _paired(text: str, vocabulary: Vocabulary, slots: Sequence[Slot]) -> dict[str, bool]:
+    """The two ends of a pair a message writes (``from Baltimore to Miami``), right or wrong.
+
+    ``from A to B`` is read against each pair of kinds the task has both of (``origin`` and
+    ``destination``; ``checkin_date`` and ``checkout_date``) whose one end it writes rightly, or
+    whose ends are both dates written as dates; the other end is then that kind's, right or
+    wrong. A known value after ``from`` or ``to`` that is the other end's (``flying out of
+    Tampa`` when Tampa is the destination) is a wrong value of this end.
+    """
+    by_kind = {s.kind: s for s in slots}
+    pairs = [(a, b) for a, b in vocabulary.pairs if a in by_kind and b in by_kind]
+    if not pairs:
+        return {}
+
+    def matches(written: str, kind: str) -> bool:
+        forms = {_phrase(f) for f in by_kind[kind].forms()}
+        return any(written == f or written.startswith(f + " ") for f in forms if f)
+
+    found: dict[str, bool] = {}
+    for match in _FROM_TO.finditer(text):
+        first, second = match.group(1), match.group(2)
+        dates = bool(_DATE.fullmatch(first)) and bool(_DATE.search(second))
+        for a, b in pairs:
+            known_a, known_b = matches(first, a), matches(second, b)
+            both_dates = dates and all(_DATE.search(_phrase(by_kind[k].text)) for k in (a, b))
+            if known_a or known_b or (both_dates and len(pairs) == 1):
+                if matches(first, b) or matches(second, a):
+                    continue  # the other way round: not this pair's order
+                found[a], found[b] = known_a, known_b
+                break
+    for match in _ONE_END.finditer(text):
+        end = 0 if match.group(1) in ("from", "out of") else 1
+        for pair in pairs:
+            own, other = pair[end], pair[1 - end]
+            if own in found or other in found:
+                continue
+            if matches(match.group(2), other) and not matches(match.group(2), own):
+                found[own] = False  # a value in the wrong role
+    return found
+
+
 def _read_slots(
     text: str, vocabulary: Vocabulary, slots: Sequence[Slot], barriers: Sequence[int] = ()
 ) -> _Slots:
@@ -771,6 +884,11 @@ def _read_slots(
     A choice between values (``buy or rent``) is a question: it writes neither.
     """
     spans = _inside_values(_resolve(text, _word_spans(text, vocabulary), vocabulary), text, slots)
+    if _YES_NO_START.match(text):  # "a hotel at your destination": where, not what is asked
+        spans = [sp for sp in spans if not _LOCATIVE.search(text[max(0, sp.start - 12) : sp.start])]
+    focus = _focus(text, spans, barriers)
+    if focus is not None:  # "which column should I sort by?": the column alone is asked
+        spans = [focus]
     upper = frozenset(k.name for k in vocabulary if _upper(k))
     numbers = _attached(text, spans, barriers, upper)
     for kind, counts in _counted(text, spans, slots).items():
@@ -817,6 +935,13 @@ def _read_slots(
             right.add(kind.name)
         elif attached:
             wrong.add(kind.name)
+    for kind, ok in _paired(text, vocabulary, slots).items():
+        named.add(kind)
+        if ok:
+            right.add(kind)
+            wrong.discard(kind)
+        elif kind not in right:
+            wrong.add(kind)
     if right or wrong:  # a check: a kind named by its weak words alone needs a number there
         for kind in vocabulary:
             if kind.weak and kind.name in named and kind.name not in right | wrong:

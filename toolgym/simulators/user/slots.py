@@ -174,18 +174,28 @@ class Vocabulary:
     Args:
         kinds: the kinds, each name once.
         topic: what the user's requests are about (``"finding a home"``), for refusals.
+        pairs: kinds that are the two ends of one thing, in order (``("origin",
+            "destination")``, ``("checkin_date", "checkout_date")``): ``from A to B`` writes a
+            value of each, and a value after ``from`` or ``to`` is its end's.
 
     Raises:
-        ValueError: a name given twice.
+        ValueError: a name given twice, or a pair of kinds it does not have.
     """
 
-    def __init__(self, kinds: Iterable[SlotKind], topic: str) -> None:
+    def __init__(
+        self, kinds: Iterable[SlotKind], topic: str, pairs: Iterable[tuple[str, str]] = ()
+    ) -> None:
         self.kinds: dict[str, SlotKind] = {}
         for kind in kinds:
             if kind.name in self.kinds:
                 raise ValueError(f"slot kind {kind.name!r} is given twice")
             self.kinds[kind.name] = kind
         self.topic = topic
+        self.pairs = tuple((str(a), str(b)) for a, b in pairs)
+        for pair in self.pairs:
+            unknown = [k for k in pair if k not in self.kinds]
+            if unknown:
+                raise ValueError(f"pair {pair!r} names kinds the vocabulary lacks: {unknown}")
 
     def __getitem__(self, name: str) -> SlotKind:
         kind = self.kinds.get(name)

@@ -324,6 +324,7 @@ _RANGE = re.compile(
     r"(?<![0-9a-z.])\$?(\d+(?:\.\d+)?)(?: dollars?)? (?:and|to|through) \$?(\d+(?:\.\d+)?)(?![0-9a-z])"
 )
 """The two ends of a range (``90 and 160``, ``$60 to $130``)."""
+_COMMA = re.compile(r"(?<=\S),\s+")
 _SENTENCE = re.compile(r"(?<=[A-Za-z0-9)]{3}[.])\s+(?=[A-Z0-9$])|(?<=[!?;:])\s+|\s*\n\s*")
 """Where a message's sentences part (not after ``St.``: a name goes on)."""
 _WH = re.compile(
@@ -632,11 +633,13 @@ def _attached(
     spans: Sequence[_Span],
     barriers: Sequence[int] = (),
     upper: frozenset[str] = frozenset(),
+    commas: Sequence[int] = (),
 ) -> dict[str, list[float]]:
     """The numbers written next to a kind's word (``3 bedrooms``, ``floor 10``), by kind.
 
     A number belongs to the nearest word, at most a few words away (the one after it on a tie)
-    and in the same sentence (``barriers``: where sentences start); an ordinal word only to the
+    and in the same sentence (``barriers``: where sentences start), one that no comma parts from
+    it first (``commas``: ``year 2012, genre western``); an ordinal word only to the
     word right after it (``ninth floor``). The numbers of a date (``December 1, 2027``) belong
     to no word, and the two ends of a range (``between $90 and $160``) to the same one. A bound
     (``more than 2``) gives no number, except ``less than 40`` to the kinds that are upper
@@ -651,6 +654,7 @@ def _attached(
     ordered = sorted(spans, key=lambda s: s.start)
     span_starts = [s.start for s in ordered]
     barriers = sorted(barriers)
+    commas = sorted(commas)
     for match in _NUMBER.finditer(text):
         start, end = match.span()
         at = bisect.bisect_left(span_starts, start + 1)
@@ -659,23 +663,25 @@ def _attached(
         bounded, below = _bounded(text, start), not _bounded(text, start, upper=True)
         if any(s <= start and end <= e for s, e in dated):
             continue
-        best: tuple[int, int, _Span] | None = None
+        best: tuple[int, int, int, _Span] | None = None
         at = bisect.bisect_left(span_starts, start)
         for span in ordered[max(0, at - _NEAR) : at + _NEAR]:  # spans further are too far
             if span.end <= start:
-                rank = (index.between(span.end, start), 1)
                 gap = (span.end, start)
+                rank = (0, index.between(*gap), 1)
             elif span.start >= end:
-                rank = (index.between(end, span.start), 0)
                 gap = (end, span.start)
+                rank = (0, index.between(*gap), 0)
             else:
                 continue
             if bisect.bisect_left(barriers, gap[0]) < bisect.bisect_right(barriers, gap[1]):
                 continue
-            if rank[0] <= _ATTACH and (best is None or rank < best[:2]):
+            if bisect.bisect_left(commas, gap[0]) < bisect.bisect_right(commas, gap[1]):
+                rank = (1, *rank[1:])
+            if rank[1] <= _ATTACH and (best is None or rank < best[:3]):
                 best = (*rank, span)
         if best is not None:
-            for kind in best[2].kinds:
+            for kind in best[3].kinds:
                 if bounded and not (below and kind in upper):
                     continue
                 numbers.setdefault(kind, []).append(float(match.group(1)))
@@ -689,17 +695,26 @@ def _attached(
     return numbers
 
 
-def _sentences(message: str) -> tuple[str, list[int]]:
-    """The message read as :func:`_canonical` reads it, and where its second, third... sentences start."""
-    text, barriers = "", []
+def _sentences(message: str) -> tuple[str, list[int], list[int]]:
+    """The message read as :func:`_canonical` reads it, and where its parts start.
+
+    Returns:
+        The text, where its second, third... sentences start, and where the parts after a
+        comma start.
+    """
+    text, barriers, commas = "", [], []
     for part in _SENTENCE.split(_ENUMERATOR.sub("", message)):
-        read = _canonical(normalize(part))
-        if read:
+        first = True
+        for piece in _COMMA.split(part):
+            read = _canonical(normalize(piece))
+            if not read:
+                continue
             if text:
                 text += " "
-                barriers.append(len(text))
+                (barriers if first else commas).append(len(text))
             text += read
-    return text, barriers
+            first = False
+    return text, barriers, commas
 
 
 @dataclass(frozen=True)
@@ -877,20 +892,29 @@ def _paired(text: str, vocabulary: Vocabulary, slots: Sequence[Slot]) -> dict[st
 
 
 def _read_slots(
-    text: str, vocabulary: Vocabulary, slots: Sequence[Slot], barriers: Sequence[int] = ()
+    text: str,
+    vocabulary: Vocabulary,
+    slots: Sequence[Slot],
+    barriers: Sequence[int] = (),
+    commas: Sequence[int] = (),
+    names: Sequence[str] = (),
 ) -> _Slots:
     """The kinds a message names, writes the task's value of, and writes another value of.
 
     A choice between values (``buy or rent``) is a question: it writes neither.
     """
     spans = _inside_values(_resolve(text, _word_spans(text, vocabulary), vocabulary), text, slots)
+    named_at = [at for name in names for at in _find(text, name)]
+    spans = [  # a word inside a name the request wrote ("Lime Sport API") names no kind
+        sp for sp in spans if not any(s <= sp.start and sp.end <= e for s, e in named_at)
+    ]
     if _YES_NO_START.match(text):  # "a hotel at your destination": where, not what is asked
         spans = [sp for sp in spans if not _LOCATIVE.search(text[max(0, sp.start - 12) : sp.start])]
     focus = _focus(text, spans, barriers)
     if focus is not None:  # "which column should I sort by?": the column alone is asked
         spans = [focus]
     upper = frozenset(k.name for k in vocabulary if _upper(k))
-    numbers = _attached(text, spans, barriers, upper)
+    numbers = _attached(text, spans, barriers, upper, commas)
     for kind, counts in _counted(text, spans, slots).items():
         numbers.setdefault(kind, []).extend(counts)
     by_kind = {s.kind: s for s in slots}
@@ -993,18 +1017,41 @@ def _cased(slots: Sequence[Slot], message: str) -> list[Slot]:
     return out
 
 
-def _unknown(message: str, context: str) -> bool:
+def _clauses(message: str) -> list[str]:
+    """The message's sentences and the parts after a colon, each normalized."""
+    parts = re.split(r"(?<=[.?!;:])\s+|\n+", _ENUMERATOR.sub("", message))
+    return [normalize(p) for p in parts if normalize(p)]
+
+
+def _unknown(message: str, context: str, vocabulary: Vocabulary) -> bool:
     """Whether ``message`` writes a value the reader does not know (a quoted text, a name, a code).
 
-    A name the user's own request wrote (``context``: an API's, a product's) is no such value.
+    A name the user's own request wrote (``context``: an API's, a product's) is no such value,
+    nor a kind's own word in capitals (``ID``).
     """
-    if _DATE.search(_canonical(normalize(message))):
-        return True  # a date is a value, whatever the request said
+    if _DATE.search(_canonical(normalize(message))) or _QUOTED.search(message):
+        return True  # a date or a quoted text is a value, whatever the request said
     known = normalize(context)
-    found = [m.group() for pattern in (_QUOTED, _CAPITAL) for m in pattern.finditer(message)] + [
-        m.group() for m in _CODE.finditer(message.lower())
-    ]
-    return any(not contains_phrase(known, normalize(f)) for f in found if normalize(f))
+    words = _kind_words(vocabulary)
+    found = [m.group() for m in _CAPITAL.finditer(message)]
+    found = [f for f in found if not contains_phrase(known, normalize(f))]
+    found += [m.group() for m in _CODE.finditer(message.lower())]
+    return any(normalize(f) and _phrase(f) not in words for f in found)
+
+
+@functools.lru_cache(maxsize=32)
+def _kind_words(vocabulary: Vocabulary) -> frozenset[str]:
+    """Every word of every kind, read as messages are."""
+    return frozenset(_phrase(w) for kind in vocabulary for w in (*kind.words, *kind.weak))
+
+
+def _known_names(message: str, opening: str) -> list[str]:
+    """The capitalized names of several words the message writes that the opening wrote."""
+    if not opening:
+        return []
+    names = re.findall(r"[A-Z][\w'&.-]*(?: (?:[A-Z][\w'&.-]*|of|and|for|the|de))+", message)
+    known = normalize(opening)
+    return [n for n in names if contains_phrase(known, normalize(n))]
 
 
 def _shaped(text: str, slots: Sequence[Slot]) -> tuple[set[str], set[str]]:
@@ -1048,8 +1095,9 @@ def read_message(
         return Reading(EMPTY)
     raw = message.strip()
     question = raw.endswith("?") or (_YES_NO.search(text) is not None and "?" in raw)
-    canonical, barriers = _sentences(message)
-    found = _read_slots(canonical, vocabulary, _cased(slots, message), barriers)
+    canonical, barriers, commas = _sentences(message)
+    names = tuple(_phrase(n) for n in _known_names(message, opening))
+    found = _read_slots(canonical, vocabulary, _cased(slots, message), barriers, commas, names)
     shaped_right, shaped_wrong = _shaped(text, slots)
     shaped_wrong -= set(found.right)
     if shaped_right - set(found.named) or shaped_wrong - set(found.named):
@@ -1078,7 +1126,8 @@ def read_message(
         return Reading(kind, kinds, stated, False)
     if _any(_FORGED, text):
         return Reading(FORGED_END, kinds, stated, question)
-    generic = _any(_GENERIC, text) or _any(_GENERIC, text.replace("-", " "))
+    listed = normalize(_ENUMERATOR.sub("", message))
+    generic = _any(_GENERIC, listed) or _any(_GENERIC, listed.replace("-", " "))
     if generic and not checks and not _any(_MORE_FIRST, text):
         return Reading(LIST_REQUEST, kinds, stated, question)
     if kinds:
@@ -1095,12 +1144,12 @@ def read_message(
                 asked = ()  # "... in country code GB. Right?": a value the reader does not know
             return Reading(CHECK, kinds, stated, question, asked)
         yes_no = (
-            _YES_NO.search(text) is not None
+            (_YES_NO.search(text) is not None or _TAG.search(text) is not None)
             and _OPEN_ASK.search(text) is None
-            and _WH.search(text) is None
+            and not any(_WH.search(c) for c in _clauses(message))
         )
         terse = question and len(text.split()) <= 6 and _WH.search(text) is None
-        unknown = _unknown(message, opening)
+        unknown = _unknown(message, opening, vocabulary)
         if (yes_no or terse) and unknown:
             return Reading(CHECK, kinds, (), question)  # a value the reader does not know
         return Reading(ASK, kinds, (), True, kinds)

@@ -174,7 +174,8 @@ VOCABULARY = Vocabulary(
         SlotKind(
             "vote",
             _words(
-                "upvote or downvote, up or down, vote up or down, vote up or vote down, "
+                "vote, votes, voting, upvote or downvote, up or down, vote up or down, "
+                "vote up or vote down, "
                 "thumbs up or down, thumbs up or thumbs down, like or dislike, positive or negative"
             ),
             "{text}",

@@ -64,7 +64,9 @@ _MOST = (
     "at most",
     "most",
     "highest",
+    "high",
     "top",
+    "upper",
     "up to",
     "under",
     "below",
@@ -230,7 +232,7 @@ VOCABULARY = Vocabulary(
         ),
         SlotKind(
             "num_beds",
-            ("bedrooms", "bedroom", "beds", "bed"),
+            ("bedrooms", "bedroom", "beds", "bed", "rooms"),
             "{text}",
             "set_num_beds",
             question="How many bedrooms do you need?",

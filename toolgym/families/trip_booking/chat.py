@@ -40,7 +40,8 @@ _CITY = (  # not "city" alone: it is part of Kansas City
     "which city, what city, which cities, what cities, the city, the cities, city name, location, "
     "where do you want to go, where would you like to go, where will you go, where do you want to "
     "stay, where would you like to stay, where will you stay, where should i book, where from, "
-    "where to, place, from and to, to and from, origin and destination"
+    "where to, to where, place, from and to, to and from, origin and destination, airport, "
+    "airports, station, stations, which airport, what airport, which station, what station"
 )
 _FROM = _words("from, leaving, departing, depart, origin, start, starting, coming from")
 _TO = _words("going, go, headed, heading, destination, arriving, arrive, into, visit, visiting")
@@ -56,7 +57,10 @@ _STAY = "check in and out, checking in and out, in and out, stay dates, dates of
 _PEOPLE = (
     "people, person, travellers, travelers, passengers, party, group, tickets for how many, "
     "how many tickets, number of tickets, how many people, how many of you, who is travelling, "
-    "who is traveling, who's travelling, who's traveling, who is coming, who's coming"
+    "who is traveling, who's travelling, who's traveling, who is coming, who's coming, alone, "
+    "on your own, by yourself, just you, solo, anyone coming, anyone else, coming along, "
+    "coming with you, travelling with you, traveling with you, joining you, party size, "
+    "how many travelling, how many traveling, how many going, how many are going"
 )
 _PRICE = "price, prices, price range, cost, costs, how much, pay, spend, amount"
 _TICKET = (
@@ -91,11 +95,14 @@ _KINDS_TABLE = (  # name, call, argument, phrase, question, qualifiers, words
      "origin, origin city, departure city, city of departure, starting city, starting point, "
      "leaving from, departing from, travelling from, traveling from, flying from, coming from, "
      "going from, start from, starting from, from where, where from, sailing from, sail from, "
+     "flying out of, fly out of, leaving out of, departing out of, out of where, depart from, "
+     "departure airport, departure station, departure point, airport of departure, "
      f"departure port, port of departure, {_CITY}"),
     ("destination", "set_destination", "destination", "to {text}", "What is your destination?",
      _TO, "destination, destination city, arrival city, where to, travelling to, traveling to, "
      "flying to, flying into, fly into, arriving in, arriving at, heading to, headed to, "
-     "sailing to, sail to, arrival port, port of arrival, "
+     "sailing to, sail to, arrival port, port of arrival, arrival airport, arrival station, "
+     "going to, get to, take you, end up, "
      "where are you going, where are you headed, where are "
      f"you heading, where are you travelling, where are you traveling, {_CITY}"),
     ("hotel_location", "set_hotel_location", "location", "in {text}",

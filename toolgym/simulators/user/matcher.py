@@ -391,6 +391,25 @@ def _find(text: str, phrase: str) -> list[tuple[int, int]]:
     return [(m.start(), m.end()) for m in _pattern(phrase).finditer(text)]
 
 
+@functools.lru_cache(maxsize=8192)
+def _object_pattern(phrase: str) -> re.Pattern[str] | None:
+    """A value phrase whose ``it`` stands for any object (``add it to my favourites``)."""
+    words = phrase.split(" ")
+    if "it" not in words:
+        return None
+    body = " ".join(r"(?:\S+ ){0,2}\S+" if w == "it" else re.escape(w) for w in words)
+    return re.compile(rf"(?<![0-9a-z]){body}(?![0-9a-z])")
+
+
+def _find_value(text: str, phrase: str) -> list[tuple[int, int]]:
+    """Where ``text`` writes a listed value (its ``it`` standing for any object of 1-3 words)."""
+    found = _find(text, phrase)
+    pattern = _object_pattern(phrase)
+    if pattern is not None:
+        found += [m.span() for m in pattern.finditer(text) if m.span() not in found]
+    return found
+
+
 @dataclass(frozen=True)
 class _Span:
     """Where a message names slot kinds by a word (several kinds: a word they share)."""
@@ -418,8 +437,8 @@ def _word_spans(text: str, vocabulary: Vocabulary) -> list[_Span]:
             ]
     kept: dict[tuple[int, int], set[str]] = {}
     for start, end, name in found:
-        hidden = any(
-            s <= start and end <= e and (e - s) > (end - start) and n != name for s, e, n in found
+        hidden = any(  # inside a longer word of another kind, or overlapping one
+            s < end and start < e and (e - s) > (end - start) and n != name for s, e, n in found
         )
         if not hidden:
             kept.setdefault((start, end), set()).add(name)
@@ -764,7 +783,7 @@ def _inside_longer_value(
         for kind in vocabulary
         for group in kind.values
         for word in group
-        for at in _find(text, _phrase(word))
+        for at in _find_value(text, _phrase(word))
     ]
     values += [
         at
@@ -939,7 +958,7 @@ def _read_slots(
             i
             for i, group in enumerate(kind.values)
             for word in group
-            for at in _find(text, _phrase(word))
+            for at in _find_value(text, _phrase(word))
             if _writes_value(text, kind.name, at, spans)
             and not inside(at)
             and not _NEGATED.search(text[max(0, at[0] - 16) : at[0]])

@@ -858,6 +858,9 @@ def _focus(text: str, spans: Sequence[_Span], barriers: Sequence[int]) -> _Span 
         return None
     if _OTHER_QUESTION.search(text[first.end :]):
         return None
+    others = {k for sp in spans if sp.end <= first.start or sp.start >= first.end for k in sp.kinds}
+    if len(first.kinds) > 1 and first.kinds & others:  # "which airport ... flying out of"
+        return _Span(first.start, first.end, first.kinds & others)
     return first
 
 
@@ -985,6 +988,14 @@ def _read_slots(
             wrong.discard(kind)
         elif kind not in right:
             wrong.add(kind)
+    for kind in list(named):  # a shared word whose other kind has a value was about that one
+        shared = [sp for sp in spans if kind in sp.kinds]
+        if (
+            shared
+            and kind not in right | wrong
+            and all(len(sp.kinds) > 1 and sp.kinds & (right | wrong) for sp in shared)
+        ):
+            named.discard(kind)
     if right or wrong:  # a check: a kind named by its weak words alone needs a number there
         for kind in vocabulary:
             if kind.weak and kind.name in named and kind.name not in right | wrong:
@@ -1050,10 +1061,10 @@ def _unknown(message: str, context: str, vocabulary: Vocabulary) -> bool:
     """
     if _DATE.search(_canonical(normalize(message))) or _QUOTED.search(message):
         return True  # a date or a quoted text is a value, whatever the request said
-    known = normalize(context)
     words = _kind_words(vocabulary)
+    named = [normalize(n) for n in _known_names(message, context)]
     found = [m.group() for m in _CAPITAL.finditer(message)]
-    found = [f for f in found if not contains_phrase(known, normalize(f))]
+    found = [f for f in found if not any(contains_phrase(n, normalize(f)) for n in named)]
     found += [m.group() for m in _CODE.finditer(message.lower())]
     return any(normalize(f) and _phrase(f) not in words for f in found)
 
@@ -1069,6 +1080,7 @@ def _known_names(message: str, opening: str) -> list[str]:
     if not opening:
         return []
     names = re.findall(r"[A-Z][\w'&.-]*(?: (?:[A-Z][\w'&.-]*|of|and|for|the|de))+", message)
+    names = [n for n in names if " " in n]
     known = normalize(opening)
     return [n for n in names if contains_phrase(known, normalize(n))]
 

@@ -245,6 +245,9 @@ class RestToolkit(Toolkit):
     argument_aliases: ClassVar[Mapping[str, str]] = {}
     """Other names the service reads a parameter under (lower-case), for
     :meth:`read_request`: ``{"breed_ids": "breeds"}``."""
+    service_defaults: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
+    """The values the service gives each endpoint's parameters left out, for
+    :meth:`read_request`: ``{"search_images": {"size": "med"}}``."""
     api_key: ClassVar[str] = "toolgym-key"
     """The key substituted for ``{API_KEY}`` and accepted by the service."""
 
@@ -305,7 +308,8 @@ class RestToolkit(Toolkit):
 
         The documented parameters come typed (path, query and body, query names in any case, as
         the service reads them); any other query parameter or body field is kept too, its name
-        lower-cased (a service may read it: the Cat API takes ``breed_ids`` for ``breeds``).
+        lower-cased (a service may read it: the Cat API takes ``breed_ids`` for ``breeds``), and
+        a parameter left out has the value the service gives it (:attr:`service_defaults`).
         """
         tool = endpoint_of_request(request, self.tools)
         fields: dict[str, Any] = {k.strip().lower(): v for k, v in request.query if k.strip()}
@@ -320,7 +324,8 @@ class RestToolkit(Toolkit):
                 fields.setdefault(name, fields[alias])
         if tool is None:
             return ToolCall(_endpoint_key(request), fields)
-        return ToolCall(tool.name, {**fields, **request_arguments(tool, request)})
+        defaults = self.service_defaults.get(tool.name, {})
+        return ToolCall(tool.name, {**defaults, **fields, **request_arguments(tool, request)})
 
     def to_curl(self, call: ToolCall) -> str:
         """The curl line of a JSON call (raises wrong_api or wrong_arguments)."""

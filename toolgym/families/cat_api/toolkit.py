@@ -147,6 +147,9 @@ class CatApiToolkit(RestToolkit):
     app_class = CatApiApp
     endpoints = ENDPOINTS
     argument_aliases: ClassVar[Mapping[str, str]] = {"breed_ids": "breeds"}
+    service_defaults: ClassVar[Mapping[str, Mapping[str, Any]]] = {
+        "search_images": {"size": "med", "order": "RANDOM", "limit": 1}
+    }
     catalog_version: ClassVar[int] = 0
     """The catalogue version of the simulated world."""
 

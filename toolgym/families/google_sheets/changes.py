@@ -9,7 +9,8 @@ from the spreadsheet it leaves, compared with the one it started from
   the ``value`` as the cell shows it (formulas evaluated), and ``at`` (``"3 4 15"``: row, column
   and value) and ``a1`` (``"D3 15"``), the ways a conversation slot writes a cell of the gold;
 * ``format_cells``: a cell format the spreadsheet holds more often than before (``format``);
-* ``sort_rows``: the rows of the scored sheet are now in order by a ``column``, ``asc`` or
+* ``sort_rows``: the rows of the scored sheet, read as the checker reads them (empty cells left
+  out, numbers written as text read as numbers), are now in order by a ``column``, ``asc`` or
   ``des`` (``order``), and were not before;
 * ``add_pivot_table``: a pivot table added or changed (its ``anchor``);
 * ``rename_sheet`` and ``rename_spreadsheet``: a new ``title``.
@@ -67,13 +68,19 @@ def _formats(ws: Worksheet) -> dict[tuple[int, int], str]:
     }
 
 
+def _comparable(column: list[Any]) -> list[Any]:
+    """A column's values as one type: numbers when every one reads as a number, else text."""
+    values = [v for v in column if v is not None and v != ""]
+    try:
+        return [float(str(v).lstrip("'").replace(",", "")) for v in values]
+    except ValueError:
+        return [str(v).strip().lower() for v in values]
+
+
 def _order(column: list[Any]) -> str | None:
-    """``asc`` or ``des`` when the column's values are in that order (not all equal)."""
-    keys = [_key(v) for v in column]
+    """``asc`` or ``des`` when the column's values (empty ones left out) are in that order."""
+    keys = _comparable(column)
     if len(keys) < MIN_SORTED_ROWS or len(set(keys)) < 2:
-        return None
-    kinds = {type(k) for k in keys}
-    if len(kinds) != 1 or kinds == {tuple}:
         return None
     pairs = list(itertools.pairwise(keys))
     if all(a <= b for a, b in pairs):  # type: ignore[operator]
@@ -83,25 +90,22 @@ def _order(column: list[Any]) -> str | None:
     return None
 
 
-def _sorted_by(shown: Mapping[tuple[int, int], Any]) -> dict[int, str]:
-    """The columns the data rows (below row 1) are in order by, and which order."""
-    if not shown:
-        return {}
-    last = max(r for r, _ in shown)
-    width = max(c for _, c in shown) + 1
+def _sorted_by(frame: Mapping[str, Any]) -> dict[str, str]:
+    """The columns a scored frame's rows are in order by (by label), and which order."""
+    columns, rows = frame.get("columns") or [], frame.get("rows") or []
     orders = {}
-    for col in range(width):
-        column = [shown.get((row, col)) for row in range(1, last + 1)]
-        if any(v is None for v in column):
-            continue
-        order = _order(column)
+    for j, label in enumerate(columns):
+        order = _order([row[j] if j < len(row) else None for row in rows])
         if order is not None:
-            orders[col] = order
+            orders[str(label)] = order
     return orders
 
 
 def sheet_changes(
-    before: Mapping[str, Any], after: Mapping[str, Any], app: SheetsApp | None = None
+    before: Mapping[str, Any],
+    after: Mapping[str, Any],
+    app: SheetsApp | None = None,
+    frames: tuple[Mapping[str, Any], Mapping[str, Any]] | None = None,
 ) -> list[ToolCall]:
     """The changes from the Sheets state ``before`` to ``after`` (see the module docstring).
 
@@ -109,6 +113,8 @@ def sheet_changes(
         before: the state a program started from (``{"app", "spreadsheet"}``).
         after: the state it left.
         app: ``after``'s service, when it is loaded already.
+        frames: the scored frames of ``before`` and ``after`` (``{"columns", "rows"}``, as the
+            checker reads the sheet), for the order of the rows; without them no order is read.
     """
     old_app = SheetsApp()
     old_app.load_data(before["app"])
@@ -163,12 +169,9 @@ def sheet_changes(
             if pivot not in old_pivots:
                 a1 = f"{column_letters(int(pivot['col']) + 1)}{int(pivot['row']) + 1}"
                 calls.append(ToolCall("add_pivot_table", {"sheet": ws.title, "anchor": a1}))
-    scored, old_scored = book.sheets[-1], old_book.sheets[-1]
-    now = _sorted_by(shown[scored.sheet_id])
-    then = _sorted_by(old_shown.get(old_scored.sheet_id, {}))
-    header = shown[scored.sheet_id]
-    for col, order in now.items():
-        if then.get(col) != order:
-            name = _text(header.get((0, col), column_letters(col + 1)))
-            calls.append(ToolCall("sort_rows", {"column": name, "order": order}))
+    if frames is not None:
+        then, now = _sorted_by(frames[0]), _sorted_by(frames[1])
+        for label, order in now.items():
+            if then.get(label) != order:
+                calls.append(ToolCall("sort_rows", {"column": label, "order": order}))
     return calls

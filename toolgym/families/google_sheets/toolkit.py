@@ -281,7 +281,12 @@ class SheetsBackend(SandboxBackend):
             return []
         if state["state"] is self.state or state["state"] == self.state:
             return []
-        return sheet_changes(state["state"], self.state, self._service(self.state))
+        frames = None
+        try:
+            frames = (self.outcome(state["state"]), self.outcome(self.state))
+        except Exception:  # a state the checker cannot read: no order to tell
+            frames = None
+        return sheet_changes(state["state"], self.state, self._service(self.state), frames)
 
     def state_problem(self, state: Any) -> str | None:
         """What the real service could not hold (``data_problem``), or a missing spreadsheet."""

@@ -268,7 +268,7 @@ VOCABULARY = Vocabulary(
         ),
         SlotKind(
             "num_balconies",
-            ("balconies", "balcony"),
+            ("balconies", "balcony", "outdoor space", "outside space", "terrace"),
             "{text}",
             "set_num_balconies",
             question="How many balconies do you want?",

@@ -122,13 +122,29 @@ class RapidApiBackend(Backend):
         return Attempt(outcome, names, backend=self)
 
     def calls_since(self, state: Any) -> list[ToolCall]:
-        """The calls run since the snapshot ``state`` (a name no function has ran nothing)."""
+        """The calls run since the snapshot ``state`` (a name no function has ran nothing).
+
+        A call's arguments are those the API ran with: an optional parameter left out has its
+        documented default, which the API applies.
+        """
         done = len(state[3]) if isinstance(state, tuple) and len(state) > 3 else 0
         return [
-            ToolCall(c["function"], dict(c["arguments"]))
+            ToolCall(c["function"], self._with_defaults(c["function"], dict(c["arguments"])))
             for c in self.calls[done:]
             if c["code"] != 1 and isinstance(c["arguments"], dict)
         ]
+
+    def _with_defaults(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        """``arguments`` with the documented defaults of the optional parameters left out."""
+        tool = self.tools.get(name)
+        if not isinstance(tool, ApiTool):
+            return arguments
+        defaults = {doc.name: doc.default for doc in tool.docs if doc.default not in (None, "")}
+        for param in tool.params:
+            api_name = tool.param_names.get(param.name, param.name)
+            if not param.required and param.name not in arguments and api_name in defaults:
+                arguments[param.name] = defaults[api_name]
+        return arguments
 
     def callable(self, name: str) -> bool:
         """Whether the episode offers the function ``name``."""

@@ -39,8 +39,8 @@ def _words(text: str) -> tuple[str, ...]:
 _CITY = (  # not "city" alone: it is part of Kansas City
     "which city, what city, which cities, what cities, the city, the cities, city name, location, "
     "where do you want to go, where would you like to go, where will you go, where do you want to "
-    "stay, where would you like to stay, where will you stay, where should i book, where from, "
-    "where to, to where, place, from and to, to and from, origin and destination, airport, "
+    "stay, where would you like to stay, where will you stay, where should i book, "
+    "place, from and to, to and from, origin and destination, airport, "
     "airports, station, stations, which airport, what airport, which station, what station"
 )
 _FROM = _words("from, leaving, departing, depart, origin, start, starting, coming from")
@@ -99,7 +99,8 @@ _KINDS_TABLE = (  # name, call, argument, phrase, question, qualifiers, words
      "departure airport, departure station, departure point, airport of departure, "
      f"departure port, port of departure, {_CITY}"),
     ("destination", "set_destination", "destination", "to {text}", "What is your destination?",
-     _TO, "destination, destination city, arrival city, where to, travelling to, traveling to, "
+     _TO, "destination, destination city, arrival city, where to, to where, travelling to, "
+     "traveling to, "
      "flying to, flying into, fly into, arriving in, arriving at, heading to, headed to, "
      "sailing to, sail to, arrival port, port of arrival, arrival airport, arrival station, "
      "going to, get to, take you, end up, "

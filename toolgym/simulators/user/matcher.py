@@ -835,6 +835,13 @@ def _inside_values(spans: list[_Span], text: str, slots: Sequence[Slot]) -> list
     ]
 
 
+_ASIDE = re.compile(
+    r"^(quick aside|side note|on a side note|off topic|off-topic|unrelated|random question|"
+    r"just curious|out of curiosity)\b( but)? ?(do you know |can you tell me )?(if |whether )?"
+)
+"""An aside that opens a message: what follows is not about the task."""
+_EXAMPLES = re.compile(r":\s*\S|\be\.?g\.?\b|\bsuch as\b|\bfor (example|instance)\b|\blike\b")
+"""Where an open question lists examples of the answer (``what room type: standard, suite?``)."""
 _YES_NO_START = re.compile(r"^(would|do|does|should|shall|can|could|will|is|are) ")
 _LOCATIVE = re.compile(r"\b(at|in|near|around) (your|the|my) $")
 _FOCUS = re.compile(
@@ -1075,14 +1082,28 @@ def _kind_words(vocabulary: Vocabulary) -> frozenset[str]:
     return frozenset(_phrase(w) for kind in vocabulary for w in (*kind.words, *kind.weak))
 
 
+_LINKS = frozenset({"of", "and", "for", "the", "de", "&"})
+
+
 def _known_names(message: str, opening: str) -> list[str]:
     """The capitalized names of several words the message writes that the opening wrote."""
     if not opening:
         return []
-    names = re.findall(r"[A-Z][\w'&.-]*(?: (?:[A-Z][\w'&.-]*|of|and|for|the|de))+", message)
-    names = [n for n in names if " " in n]
+    words = re.findall(r"[\w'&-]+", message)
     known = normalize(opening)
-    return [n for n in names if contains_phrase(known, normalize(n))]
+    names: list[str] = []
+    i = 0
+    while i < len(words):  # the longest run of capitalized words from each one, if known
+        for j in range(min(len(words), i + 6), i + 1, -1):
+            run = words[i:j]
+            if run[-1][:1].isupper() and all(w[:1].isupper() or w in _LINKS for w in run):
+                name = " ".join(run)
+                if words[i][:1].isupper() and contains_phrase(known, normalize(name)):
+                    names.append(name)
+                    i = j - 1
+                    break
+        i += 1
+    return names
 
 
 def _shaped(text: str, slots: Sequence[Slot]) -> tuple[set[str], set[str]]:
@@ -1161,8 +1182,20 @@ def read_message(
     generic = _any(_GENERIC, listed) or _any(_GENERIC, listed.replace("-", " "))
     if generic and not checks and not _any(_MORE_FIRST, text):
         return Reading(LIST_REQUEST, kinds, stated, question)
+    if _ASIDE.search(text) and _YES_NO_START.search(re.sub(_ASIDE, "", text)):
+        return Reading(OFF_TOPIC, (), (), question)  # "Side note: is crab selling well?"
     if kinds:
         valued = set(found.right) | set(found.wrong)
+        if (
+            not found.wrong
+            and question
+            and _WH.search(text)
+            and _EXAMPLES.search(message)
+            and len(valued) == 1
+            and set(valued) <= set(kinds)
+        ):
+            asked = tuple(kinds)  # "What room type: standard, deluxe, suite?": examples
+            return Reading(ASK, asked, (), True, asked)
         greeting = _any(_GREETING, text) and "?" not in raw and not _CONFIRM.search(text)
         if greeting and not found.wrong:
             return Reading(GREETING, (), (), False)  # "Hello! I'd be glad to find you a rental."

@@ -83,9 +83,9 @@ def _order(column: list[Any]) -> str | None:
     if len(keys) < MIN_SORTED_ROWS or len(set(keys)) < 2:
         return None
     pairs = list(itertools.pairwise(keys))
-    if all(a <= b for a, b in pairs):  # type: ignore[operator]
+    if all(a <= b for a, b in pairs):
         return "asc"
-    if all(a >= b for a, b in pairs):  # type: ignore[operator]
+    if all(a >= b for a, b in pairs):
         return "des"
     return None
 

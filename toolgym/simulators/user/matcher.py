@@ -721,7 +721,9 @@ def _sentences(message: str) -> tuple[str, list[int], list[int]]:
         The text, where its second, third... sentences start, and where the parts after a
         comma start.
     """
-    text, barriers, commas = "", [], []
+    text = ""
+    barriers: list[int] = []
+    commas: list[int] = []
     for part in _SENTENCE.split(_ENUMERATOR.sub("", message)):
         first = True
         for piece in _COMMA.split(part):

@@ -235,3 +235,83 @@ def test_a_carried_kind_is_set_by_its_call_whatever_the_value() -> None:
     slot = Slot("max_price", 1550, "1550 dollars")
     assert guessed_kinds([ToolCall("SET_MAX_PRICE", {"VALUE": 1}), ToolCall("x")], [(kind, slot)])
     assert not guessed_kinds([ToolCall("set_min_price", {"value": 1550})], [(kind, slot)])
+
+
+def _sheets_at(task_id: str) -> gym.Env:
+    env = gym.make("toolbench/GoogleSheetsChat-v0")
+    env.reset(options={"task_id": task_id})
+    return env
+
+
+def _sheet_cell(env: gym.Env, row: int, col: int) -> object:
+    from toolgym.families.google_sheets.toolkit import load_service
+
+    state = task_env(env)._backend.inner.state
+    book = load_service(state).books[state["spreadsheet"]]
+    return book.rendered(book.sheets[-1], row - 1, col - 1, "UNFORMATTED_VALUE")
+
+
+@pytest.mark.parametrize(
+    "step",
+    [
+        # a number too large for a float beside the guess: the check fails closed
+        'sheet.sheet1.update_acell("Z1", 10**330)\nworksheet.update_cell(3, 4, 15)',
+        # more values than the check compares beside the guess: refused, not let through
+        'sheet.sheet1.update("A1:C667", [["x"] * 3] * 667)\nworksheet.update_cell(3, 4, 15)',
+    ],
+)
+def test_a_step_the_check_cannot_read_is_undone(step: str) -> None:
+    env = _sheets_at("test-000")  # the new value, 15, is held back
+    _, _, _, _, info = env.step(step)
+    assert info["error"]["category"] in ("guessed_slot", "runtime_error", "resource_limit")
+    assert _sheet_cell(env, 3, 4) == 11  # undone
+
+
+def test_a_cell_that_held_false_is_changed_to_a_held_zero() -> None:
+    env = _sheets_at("test-018")  # the held value is 0 (the quantity below 179 goes to 0)
+    conversation = task_env(env).task.setup["conversation"]
+    assert next(s["value"] for s in conversation["slots"] if s["kind"] == "value") == 0
+    env.step("worksheet.update_cell(5, 4, False)")
+    _, _, _, _, info = env.step("worksheet.update_cell(5, 4, 0)")
+    assert info["error"]["category"] == "guessed_slot"
+
+
+def test_a_search_while_a_filter_is_held_back_is_a_guess_whatever_it_sends() -> None:
+    """The service searches with every filter; left out, it has the service's own value."""
+    env = gym.make("toolbench/CatAPIChat-v0")
+    env.reset(options={"task_id": _task_holding(env, "breeds")})
+    url = "https://api.thecatapi.com/v1/images/search?order=DESC&limit=1&page=32"
+    _, _, _, _, info = env.step(f"curl -X GET '{url}'")
+    assert info["error"]["category"] == "guessed_slot" and info["guessed"] == ["breeds"]
+
+
+def test_a_decoy_call_with_a_huge_number_does_not_carry_a_guess_through() -> None:
+    env = gym.make(RAPID)
+    task_id, slot, own, _ = _rapid_task_with_a_shared_argument(env)
+    env.reset(options={"task_id": task_id})
+    decoy = {"name": own["name"], "arguments": {**own["arguments"], "zz": 10**330}}
+    _, _, _, _, info = env.step(json.dumps([decoy, own]))
+    assert info["error"]["category"] == "guessed_slot"
+    assert not task_env(env)._backend.inner.calls  # undone: neither call is kept
+    assert slot.kind in task_env(env)._backend.untold()
+
+
+@pytest.mark.parametrize(
+    ("env_id", "task_id", "step"),
+    [
+        ("toolbench/GoogleSheetsChat-v0", "test-000", "print(worksheet.get_all_values())"),
+        ("toolbench/GoogleSheetsChat-v0", "test-002", 'worksheet.append_row(["pork"])'),
+        (
+            "toolbench/CatAPIChat-v0",
+            "test-001",
+            "curl -X GET 'https://api.thecatapi.com/v1/favourites'",
+        ),
+    ],
+)
+def test_a_step_that_sets_no_held_back_detail_runs(env_id: str, task_id: str, step: str) -> None:
+    """Reading, or writing what the request gave, is no guess (the check refuses only guesses)."""
+    env = gym.make(env_id)
+    env.reset(options={"task_id": task_id})
+    assert task_env(env)._backend.untold()
+    _, _, _, _, info = env.step(step)
+    assert info.get("error") is None, info.get("error")

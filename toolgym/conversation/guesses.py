@@ -38,7 +38,12 @@ MIN_GUESS_CHARS = 3
 """A form shorter than this is not looked for inside longer text (``1`` is everywhere)."""
 
 MAX_LEAVES = 10_000
-"""The most argument values of one step that are compared with the held-back slots."""
+"""The most argument values of one step that are compared with the held-back slots; a step that
+passes more is refused (:class:`TooManyValues`) rather than let through unchecked."""
+
+
+class TooManyValues(Exception):
+    """A step passed more values than the guess check compares (:data:`MAX_LEAVES`)."""
 
 
 def sets_by_carrier(calls: Sequence[ToolCall], call: str, argument: str | None) -> bool:
@@ -72,24 +77,30 @@ def leaves(value: Any, depth: int = 0) -> Iterator[Any]:
     elif value is None or isinstance(value, str | int | float | bool):
         yield value
     else:  # a value object of the family (a Loc, a Date): what it prints
-        yield str(value)
+        try:
+            yield str(value)[:10_000]
+        except Exception:  # a value that cannot print: it writes nothing a slot holds
+            yield None
 
 
 def _number(value: Any) -> float | None:
-    """``value`` as a finite number (text that reads as one included), else ``None``."""
-    if isinstance(value, bool):
+    """``value`` as a finite number (text that reads as one included), else ``None``.
+
+    A number too large for a float (``10**330``) is none of a slot's values: ``None``.
+    """
+    if isinstance(value, bool) or (isinstance(value, int) and value.bit_length() > 128):
         return None
-    if isinstance(value, int | float):
-        number = float(value)
-    elif isinstance(value, str):
-        text = value.strip().replace(",", "")
-        if not text or len(text) > 40:
-            return None
-        try:
+    try:
+        if isinstance(value, int | float):
+            number = float(value)
+        elif isinstance(value, str):
+            text = value.strip().replace(",", "")
+            if not text or len(text) > 40:
+                return None
             number = float(text)
-        except ValueError:
+        else:
             return None
-    else:
+    except (ValueError, OverflowError):
         return None
     return number if math.isfinite(number) else None
 
@@ -124,6 +135,8 @@ class ValueForms:
             math.isclose(number, n, rel_tol=1e-9, abs_tol=1e-12) for n in self.numbers
         ):
             return True
+        if isinstance(value, int) and value.bit_length() > 128:
+            return False  # no slot's value: a number this long is written only to get past
         if isinstance(value, int | float):
             return normalize(str(value)) in self.whole
         text = normalize(value)
@@ -139,7 +152,10 @@ def sets_by_value(calls: Sequence[ToolCall], forms: ValueForms) -> bool:
         for value in leaves(call.arguments):
             seen += 1
             if seen > MAX_LEAVES:
-                return False
+                raise TooManyValues(
+                    f"this step passed more than {MAX_LEAVES:,} values while the user has not "
+                    "told every detail: ask the user first, or do it in smaller steps"
+                )
             if forms.written_in(value):
                 return True
     return False

@@ -17,6 +17,7 @@ from dataclasses import replace
 from typing import Any
 
 from toolgym.conversation.backend import ChatBackend
+from toolgym.conversation.guesses import TooManyValues
 from toolgym.conversation.messages import (
     GUESSED_SLOT,
     MESSAGE_TOOL,
@@ -29,7 +30,8 @@ from toolgym.conversation.messages import (
     split_gold,
 )
 from toolgym.tools.backend import Attempt, Backend
-from toolgym.tools.errors import NON_EXECUTABLE, WRONG_ARGUMENTS, ToolCallError
+from toolgym.tools.budgets import RESOURCE_LIMIT
+from toolgym.tools.errors import NON_EXECUTABLE, RUNTIME_ERROR, WRONG_ARGUMENTS, ToolCallError
 from toolgym.tools.grammar import ActionGrammar
 from toolgym.tools.json_calls import ToolCall, load_json, parse_json_call
 from toolgym.tools.language import ActionLanguage, AgentHints, Execution
@@ -135,12 +137,24 @@ class ChatLanguage(ActionLanguage):
         if not chat.untold():  # nothing left to guess: the family's step as it is
             return _on(self.inner.run_call(text, chat.inner), chat)
         before = chat.inner.snapshot()
-        execution = self.inner.run_call(text, chat.inner)
-        calls = chat.inner.calls_since(before)
-        if calls is None:  # a backend that cannot tell: the calls as the step writes them
-            calls = self.inner.tool_calls(text, self.inner_tools) or _json_calls(text, self) or []
-        guessed = chat.guessed(calls)
+        failure: Exception | None = None
+        try:
+            execution = self.inner.run_call(text, chat.inner)
+        except Exception as e:  # the family's own failure: what the step did is checked too
+            failure = e
+        try:
+            calls = chat.inner.calls_since(before)
+            if calls is None:  # a backend that cannot tell: the calls as the step writes them
+                calls = (
+                    self.inner.tool_calls(text, self.inner_tools) or _json_calls(text, self) or []
+                )
+            guessed = chat.guessed(calls)
+        except Exception as e:  # what cannot be checked is not kept (the check fails closed)
+            chat.inner.restore(before)
+            return self._unchecked(e)
         if not guessed:
+            if failure is not None:
+                raise failure
             return _on(execution, chat)
         chat.inner.restore(before)  # the step is undone: a guess has no effect
         chat.record_guess(guessed)
@@ -153,6 +167,20 @@ class ChatLanguage(ActionLanguage):
         info = copy.deepcopy(dict(self.refusal_info))
         info["guessed"] = [chat.vocabulary[k].title for k in guessed]
         return Execution(error.observation(), error, info=info)
+
+    def _unchecked(self, error: Exception) -> Execution:
+        """The refusal of a step whose effect the guess check could not read (undone)."""
+        if isinstance(error, TooManyValues):
+            refusal = ToolCallError(RESOURCE_LIMIT, f"{error}; the step was undone")
+        else:
+            refusal = ToolCallError(
+                RUNTIME_ERROR,
+                "what this step did could not be checked against the details the user has not "
+                f"told yet ({type(error).__name__}); the step was undone",
+            )
+        return Execution(
+            refusal.observation(), refusal, info=copy.deepcopy(dict(self.refusal_info))
+        )
 
     def _message(self, text: str, chat: ChatBackend) -> Execution:
         try:

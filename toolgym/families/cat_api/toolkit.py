@@ -148,7 +148,13 @@ class CatApiToolkit(RestToolkit):
     endpoints = ENDPOINTS
     argument_aliases: ClassVar[Mapping[str, str]] = {"breed_ids": "breeds"}
     service_defaults: ClassVar[Mapping[str, Mapping[str, Any]]] = {
-        "search_images": {"size": "med", "order": "RANDOM", "limit": 1}
+        "search_images": {
+            "size": "med",
+            "order": "RANDOM",
+            "limit": 1,
+            "mime_types": "jpg,png,gif",
+            "breeds": "",
+        }
     }
     catalog_version: ClassVar[int] = 0
     """The catalogue version of the simulated world."""

@@ -39,7 +39,10 @@ def _key(value: Any) -> Hashable:
     if isinstance(value, bool):
         return ("bool", value)
     if isinstance(value, int | float):
-        return float(value)
+        try:
+            return float(value)
+        except OverflowError:  # an int too large for a float: itself
+            return ("int", value)
     return str(value)
 
 
@@ -47,6 +50,8 @@ def _text(value: Any) -> str:
     """A shown value as a slot writes it (``34``, ``20.4``, ``Total``)."""
     if isinstance(value, float) and not isinstance(value, bool):
         return f"{value:.12g}"
+    if isinstance(value, int) and value.bit_length() > 128:
+        return "(a number of more than 38 digits)"
     return str(value)
 
 
@@ -70,11 +75,11 @@ def _formats(ws: Worksheet) -> dict[tuple[int, int], str]:
 
 def _comparable(column: list[Any]) -> list[Any]:
     """A column's values as one type: numbers when every one reads as a number, else text."""
-    values = [v for v in column if v is not None and v != ""]
+    values = [_text(v) for v in column if v is not None and v != ""]
     try:
-        return [float(str(v).lstrip("'").replace(",", "")) for v in values]
+        return [float(v.lstrip("'").replace(",", "")) for v in values]
     except ValueError:
-        return [str(v).strip().lower() for v in values]
+        return [v.strip().lower() for v in values]
 
 
 def _order(column: list[Any]) -> str | None:
@@ -141,7 +146,10 @@ def sheet_changes(
         was = old_shown.get(ws.sheet_id, {})
         for (row, col), value in shown[ws.sheet_id].items():
             key = _key(value)
-            if was.get((row, col)) == value or counts_after[key] <= counts_before[key]:
+            previous = was.get((row, col))
+            if previous is not None and _key(previous) == key:
+                continue
+            if counts_after[key] <= counts_before[key]:
                 continue
             a1 = f"{column_letters(col + 1)}{row + 1}"
             calls.append(

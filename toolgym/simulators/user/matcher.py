@@ -147,12 +147,12 @@ _MORE = [
     r"\b(anything|something) (else|more)\b",
     r"\b(what|which) else\b",
     r"\b(any|other|additional|further|more) (requirements?|preferences?|criteria|details?|constraints?|wishes|needs|conditions|specifications|requests?|information|info|must ?haves?|must-haves?|deal ?breakers?|features|wants)\b",
-    r"\bis (that|this) (all|everything|it)\b",
+    r"\bis (that|this) (all|everything|it)$|\bis there (anything |something )?(more|else)\b",
     r"\b(anything|something) (i'm|i am|i've|i have|we're|we've|that i'm) (missing|missed|forgotten|forgetting|overlooked|left out)\b",
     r"\b(what|how) (can|may|should) i (help|do for you)\b",
     r"\b(what|tell me what) (do )?you (want|need|are looking for|have in mind)\b",
     r"\bwhat are (your|the) (requirements|preferences|criteria|needs)\b",
-    r"\b(tell|give) me more\b",
+    r"\b(tell|give) me more( about (it|that|this|what you (want|need)))?$",
 ]
 _MORE_FIRST = [*_MORE[:5]]
 """The ``anything else?`` phrasings that stay one even beside a word of the whole list
@@ -714,17 +714,21 @@ def _attached(
     return numbers
 
 
-def _sentences(message: str) -> tuple[str, list[int], list[int]]:
+def _sentences(message: str) -> tuple[str, list[int], list[int], list[tuple[int, int, str]]]:
     """The message read as :func:`_canonical` reads it, and where its parts start.
 
     Returns:
-        The text, where its second, third... sentences start, and where the parts after a
-        comma start.
+        The text; where its second, third... sentences start; where the parts after a comma
+        start; and each sentence's span with its mood (:func:`_mood`).
     """
     text = ""
     barriers: list[int] = []
     commas: list[int] = []
+    moods: list[tuple[int, int, str]] = []
+    heads: list[bool] = []
+    listing = False
     for part in _SENTENCE.split(_ENUMERATOR.sub("", message)):
+        start = len(text) + (1 if text else 0)
         first = True
         for piece in _COMMA.split(part):
             read = _canonical(normalize(piece))
@@ -735,7 +739,60 @@ def _sentences(message: str) -> tuple[str, list[int], list[int]]:
                 (barriers if first else commas).append(len(text))
             text += read
             first = False
-    return text, barriers, commas
+        if first:
+            continue  # nothing in this part
+        mood = REQUEST if listing else _mood(part)
+        moods.append((start, len(text), mood))
+        heads.append(part.rstrip().endswith(":"))
+        listing = listing or (heads[-1] and bool(_LIST_HEADER.search(part.lower())))
+    for i in range(len(moods) - 2, -1, -1):  # "Bathrooms and garages: how many of each?"
+        if heads[i] and moods[i + 1][2] == REQUEST:
+            moods[i] = (*moods[i][:2], REQUEST)
+    if moods and _CHECK_TAG.search(text[moods[-1][0] :]):  # "I'll put down 2 bedrooms. Right?"
+        moods = [(start, end, REQUEST) for start, end, _ in moods]
+    return text, barriers, commas, moods
+
+
+REQUEST, OWN, PLAIN = "request", "own", "plain"
+"""A sentence's mood: it asks or checks; it tells of the agent itself; anything else."""
+_REQUESTS = re.compile(
+    r"^(what|which|how|where|when|who|whom|whose|why|do|does|did|is|are|am|was|were|can|could|"
+    r"would|will|should|shall|may|might|have|has|had|must|and|or|so|also)\b"
+    r"|\b(tell|give|send|share|show) (me|us)\b|\blet (me|us) know\b|\b(please|kindly|pls)\b"
+    r"|\b(i|we) (need|want|would like|'d like|d like) (to know|your|the|a|an|some|you to)\b"
+    r"|\bneed to know\b|\b(could|can|would|will) you\b|\bconfirm\b|\bcorrect me\b"
+    r"|\b(right|correct|ok|okay)$"
+)
+_NO_REQUEST = re.compile(
+    r"\b(no need to|don't|do not|never|not|without|won't|will not|no reason to|you needn't)"
+    r"( \w+){0,2} (tell|give|send|share|show|let|confirm|ask)\b.*$"
+)
+"""A request the sentence takes back (``No need to tell me the number of bedrooms``)."""
+_FIRST_PERSON = re.compile(
+    r"\b(i|i'm|im|i've|ive|i'll|i'd|my|mine|me|myself|we|we're|we've|we'll|our|ours|us|let's)\b"
+)
+_SECOND_PERSON = re.compile(r"\b(you|your|you're|you'd|you've|you'll|yours|u|ur)\b")
+_CHECK_TAG = re.compile(
+    r"\b(right|correct|ok|okay|sound (right|good)|look (right|good)|sounds (right|good)|"
+    r"looks (right|good)|is (that|this|it) (right|correct|ok|okay|accurate|fine|so)|"
+    r"am i (right|correct)|did i get (that|it|this|everything) right|agreed|yes)\s*$"
+)
+"""A last sentence that puts everything before it to the user (``Does that sound right?``)."""
+_LIST_HEADER = re.compile(r"need|missing|question|detail|param|info|following|tell|know|check")
+"""A line ending with a colon that opens a list of what the agent asks."""
+
+
+def _mood(part: str) -> str:
+    """Whether a sentence asks or checks, tells of the agent itself, or neither.
+
+    :data:`REQUEST`, :data:`OWN` (``My 3 kids are loud``, ``I was floored``), :data:`PLAIN`.
+    """
+    text = _NO_REQUEST.sub(" ", normalize(part))
+    if part.rstrip().endswith("?") or _REQUESTS.search(text) or _TAG.search(text):
+        return REQUEST
+    if _FIRST_PERSON.search(text) and not _SECOND_PERSON.search(text):
+        return OWN
+    return PLAIN
 
 
 @dataclass(frozen=True)
@@ -747,6 +804,8 @@ class _Slots:
     wrong: tuple[str, ...]
     worded: bool = False
     """Whether it names some kind by a word (not only by writing a value)."""
+    at: tuple[tuple[str, int], ...] = ()
+    """Each kind a word names, with where the word starts."""
 
 
 def _counted(text: str, spans: Sequence[_Span], slots: Sequence[Slot]) -> dict[str, list[float]]:
@@ -1020,6 +1079,7 @@ def _read_slots(
         tuple(s.kind for s in slots if s.kind in right),
         tuple(k for k in order if k in wrong),
         bool(spans),
+        tuple((k, sp.start) for sp in spans for k in sorted(sp.kinds)),
     )
 
 
@@ -1149,10 +1209,27 @@ def read_message(
         return Reading(EMPTY)
     raw = message.strip()
     question = raw.endswith("?") or (_YES_NO.search(text) is not None and "?" in raw)
-    canonical, barriers, commas = _sentences(message)
+    canonical, barriers, commas, moods = _sentences(message)
+    if not any(mood == REQUEST for *_, mood in moods) and not _SECOND_PERSON.search(text):
+        moods = [(start, end, OWN) for start, end, _ in moods]  # nothing asked, nothing put
+    for start, end, mood in moods:  # what the agent tells of itself is no question or check
+        if mood == OWN:
+            canonical = canonical[:start] + " " * (end - start) + canonical[end:]
     names = tuple(_phrase(n) for n in _known_names(message, opening))
     found = _read_slots(canonical, vocabulary, _cased(slots, message), barriers, commas, names)
-    shaped_right, shaped_wrong = _shaped(text, slots)
+    asking = [(start, end) for start, end, mood in moods if mood == REQUEST]
+    valued = set(found.right) | set(found.wrong)
+    unasked = {  # named in a sentence that neither asks nor checks, with no value: not asked
+        kind
+        for kind in found.named
+        if kind not in valued
+        and not any(k == kind and any(s <= at < e for s, e in asking) for k, at in found.at)
+        and any(k == kind for k, _ in found.at)
+    }
+    if unasked:
+        kept = tuple(k for k in found.named if k not in unasked)
+        found = _Slots(kept, found.right, found.wrong, bool(kept) and found.worded, found.at)
+    shaped_right, shaped_wrong = _shaped(canonical, slots)
     shaped_wrong -= set(found.right)
     if shaped_right - set(found.named) or shaped_wrong - set(found.named):
         order = [k.name for k in vocabulary]
@@ -1219,7 +1296,7 @@ def read_message(
         if (yes_no or terse) and unknown:
             return Reading(CHECK, kinds, (), question)  # a value the reader does not know
         return Reading(ASK, kinds, (), True, kinds)
-    if _any(_MORE, text):
+    if _any(_MORE, " ".join(canonical[s:e] for s, e in asking)):
         return Reading(MORE, (), (), True)
     if _any(_GREETING, text) and (len(text.split()) <= 10 or not question):
         return Reading(GREETING, (), (), question)

@@ -362,7 +362,7 @@ def _canonical(text: str) -> str:
     messages and to the forms they are matched against.
 
     >>> _canonical("a two-bedroom on the 10th floor under $1.2k")
-    'a 2-bedroom on the 10 floor under $1200 dollars'
+    'a 2 bedroom on the 10 floor under $1200 dollars'
     >>> _canonical("two and a half baths")
     '2.5 baths'
     """

@@ -41,7 +41,7 @@ def _words(text: str) -> tuple[str, ...]:
 
 _COLUMNS = "cost, price, department, salary, years, math, science, english, quantity, unit cost, reorder level, planned, actual"
 _KINDS = (  # name, words, the oracle's question
-    ("value", "new value, value, new values, what values, which values, what number, which number, what figure, which figure, new number, new figure, amount, how much, by how much, how big, increase, decrease, increment, add, marks, scores, grades, percent, percentage, what percentage, row values, values for the row, values of the row, values for the new row, change it to, changed to, set it to, set to, set them to, set those to, change them to, change those to, update it to, updated to, math mark, " + ", ".join(f"new {c}" for c in _words(_COLUMNS)), "What value should I use?"),
+    ("value", "new value, new values, what value, which value, what values, which values, what number, which number, what figure, which figure, new number, new figure, amount, how much, by how much, how big, increase, decrease, increment, add, marks, scores, grades, percent, percentage, what percentage, row values, values for the row, values of the row, values for the new row, change it to, changed to, set it to, set to, set them to, set those to, change them to, change those to, update it to, updated to, math mark, " + ", ".join(f"new {c}" for c in _words(_COLUMNS)), "What value should I use?"),
     ("name", "name, names, what name, new name, called, call, call it, what to call, new column, title, title text, label, heading, rename, renamed, rename it to, header, new header, header name, column name, new column name, who, new entry, new product, new employee, new student, new item, new category, which product, which employee, which student, which item, which category, which supply", "What name should I use?"),
     ("order", "order, sort order, sorting order, which order, what order, direction, sort direction, ascending or descending, descending or ascending, which way, sort, sorted, sorting, how to sort", "In which order should I sort?"),
     ("format", "format, formatting, formatted, style, styling, look, look like, how should it look, colour, color, what colour, what color, which colour, which color, background, background colour, background color, highlight, highlighted, font, number format, appearance, display, displayed, shown", "How should I format it?"),
@@ -60,7 +60,7 @@ _VALUES = {
     ),
     "format": ("bold, in bold, boldface", "currency, as currency, dollars, as dollars, dollar", "yellow", "light green", "red", "green", "blue", "italic", "underline, underlined"),
 }  # fmt: skip
-_WEAK = "new row, costs, prices, salaries, maths, spending, years of service, " + _COLUMNS
+_WEAK = "value, new row, costs, prices, salaries, maths, spending, years of service, " + _COLUMNS
 """The columns' names: the new value's words in a question, not beside a checked condition."""
 _CARRIERS = {"format": "format_cells", "cell": "add_pivot_table"}
 """The changes that set a kind whatever its value (:mod:`.changes`): any format, any pivot table.

@@ -133,6 +133,7 @@ VOCABULARY = Vocabulary(
             "size",
             _words(
                 "size, sizes, sizing, which size, what size, how big, how large, how many, "
+                "length, which length, what length, how long, "
                 "dimensions, measurements, capacity, volume, pack size, package size, "
                 "shoe size, phone model, which phone, which iphone, what iphone, iphone model, "
                 "size option, what phone, what kind of phone, what type of phone, iphone"

@@ -330,7 +330,8 @@ _SENTENCE = re.compile(r"(?<=[A-Za-z0-9)]{3}[.])\s+(?=[A-Z0-9$])|(?<=[!?;:])\s+|
 _WH = re.compile(
     r"^(what|which|how|where|when|who|why)\b"
     r"|^(by|in|on|at|for|from|to|with|of|and|so|then|ok|okay|great|thanks) (what|which|how|whose)\b"
-    r"|^(can|could|would|will) you (tell|give|share|let|say|specify|provide|name) (me|us)?\b"
+    r"|^(can|could|would|will) you (please |kindly )?(tell|give|share|let|say|specify|provide|"
+    r"name) (me|us)?\b"
 )
 _BEFORE, _AFTER = 6, 6
 """How many words before and after a shared word its qualifiers are looked for in."""
@@ -343,6 +344,9 @@ _NEAR = 4 * (_ATTACH + 2)
 """How many words may stand between a number and the word of the kind it is the value of."""
 
 
+_CONTRACTIONS = {"'d": "would", "'re": "are", "'ve": "have", "'ll": "will"}
+_CONTRACTION = re.compile(r"(?<=[a-z])('d|'re|'ve|'ll)(?![a-z])")
+"""``you'd like`` read as ``you would like``, on both sides."""
 _HYPHEN = re.compile(r"(?<=[a-z])-(?=[a-z])")
 """A hyphen between letters, read as a space (``check-in``, ``adjustable-height``, ``x-large``)."""
 _ENUMERATOR = re.compile(r"(?m)^[ \t]*(?:\(?\d{1,2}[.):]|\(?[a-hA-H][.)]|[-*\u2022>#]+)[ \t]+")
@@ -367,6 +371,7 @@ def _canonical(text: str) -> str:
     '2.5 baths'
     """
     text = _HYPHEN.sub(" ", text)
+    text = _CONTRACTION.sub(lambda m: " " + _CONTRACTIONS[m.group(1)], text)
     text = _NUMBER_WORD.sub(lambda m: _NUMBER_WORDS[m.group(1)], text)
     text = re.sub(r"(?<![0-9a-z.])(\d+) and a half(?![0-9a-z])", r"\1.5", text)
     text = _ORDINAL.sub(r"\1", text)
@@ -775,7 +780,8 @@ _SECOND_PERSON = re.compile(r"\b(you|your|you're|you'd|you've|you'll|yours|u|ur)
 _CHECK_TAG = re.compile(
     r"\b(right|correct|ok|okay|sound (right|good)|look (right|good)|sounds (right|good)|"
     r"looks (right|good)|is (that|this|it) (right|correct|ok|okay|accurate|fine|so)|"
-    r"am i (right|correct)|did i get (that|it|this|everything) right|agreed|yes)\s*$"
+    r"am i (right|correct)|did i get (that|it|this|everything) right|agreed|yes|good|fine|"
+    r"alright|sound good|(is|was) (that|this|it) the (right|correct) \w+( \w+)?)\s*$"
 )
 """A last sentence that puts everything before it to the user (``Does that sound right?``)."""
 _LIST_HEADER = re.compile(r"need|missing|question|detail|param|info|following|tell|know|check")
@@ -898,18 +904,23 @@ def _inside_values(spans: list[_Span], text: str, slots: Sequence[Slot]) -> list
 
 _ASIDE = re.compile(
     r"^(quick aside|side note|on a side note|off topic|off-topic|unrelated|random question|"
-    r"just curious|out of curiosity)\b( but)? ?(do you know |can you tell me )?(if |whether )?"
+    r"just curious|out of curiosity|totally unrelated|not related|by the by)\b"
 )
 """An aside that opens a message: what follows is not about the task."""
 _EXAMPLES = re.compile(r":\s*\S|\be\.?g\.?\b|\bsuch as\b|\bfor (example|instance)\b|\blike\b")
 """Where an open question lists examples of the answer (``what room type: standard, suite?``)."""
+_WEAK_FOCUS = re.compile(
+    r"(^|\b)(what|which|how many|how much)( is| are| s| was| were| re)?"
+    r"( (your|the|its|their|his|her|an?|\w+ s))?( new| preferred| exact| specific)? $"
+)
+"""What stands before a weak word a question asks about (``what cost``, ``what are pork's cost``)."""
 _YES_NO_START = re.compile(r"^(would|do|does|should|shall|can|could|will|is|are) ")
 _LOCATIVE = re.compile(r"\b(at|in|near|around) (your|the|my) $")
 _FOCUS = re.compile(
     r"^(so |and |ok |okay |then |now )?(what|which|how many|how much)( is| are| s| was| were)?"
     r"( your| the| an?)?( new| preferred| exact| specific| desired| ideal| main)? $"
 )
-_OTHER_QUESTION = re.compile(r"\b(and|or|also|plus|as well)\b|\b(what|which|how|where|when|who)\b")
+_OTHER_QUESTION = re.compile(r"\b(and|also|plus|as well)\b|\b(what|which|how|where|when|who)\b")
 
 
 def _focus(text: str, spans: Sequence[_Span], barriers: Sequence[int]) -> _Span | None:
@@ -930,6 +941,50 @@ def _focus(text: str, spans: Sequence[_Span], barriers: Sequence[int]) -> _Span 
     if len(first.kinds) > 1 and first.kinds & others:  # "which airport ... flying out of"
         return _Span(first.start, first.end, first.kinds & others)
     return first
+
+
+def _dated(
+    text: str, spans: Sequence[_Span], slots: Sequence[Slot], barriers: Sequence[int]
+) -> dict[str, bool]:
+    """The dates written right after (or before) a date kind's word, right or wrong.
+
+    ``leaving July 5, 2027`` writes the departure date; it is wrong when the task's is July 3.
+    """
+    dated = {
+        s.kind: {_phrase(f) for f in s.forms()}
+        for s in slots
+        if isinstance(s.value, str) and _DATE.search(_phrase(s.text))
+    }
+    if not dated:
+        return {}
+    index = _WordIndex(text)
+    found: dict[str, bool] = {}
+    for match in _DATE.finditer(text):
+        start, end = match.span()
+        best: tuple[int, int, _Span] | None = None
+        for span in spans:
+            if not span.kinds & dated.keys():
+                continue
+            if span.end <= start:
+                gap, rank = (span.end, start), (index.between(span.end, start), 0)
+            elif span.start >= end:
+                gap, rank = (end, span.start), (index.between(end, span.start), 1)
+            else:
+                continue
+            if any(gap[0] <= b <= gap[1] for b in barriers) or rank[0] > _ATTACH:
+                continue
+            if best is None or rank < best[:2]:
+                best = (*rank, span)
+        if best is None:
+            continue
+        written = match.group()
+        for kind in best[2].kinds & dated.keys():
+            ok = any(
+                written == f or written.startswith(f + " ") or f.startswith(written + " ")
+                for f in dated[kind]
+            )
+            found[kind] = found.get(kind, False) or ok
+    return found
 
 
 _FROM_TO = re.compile(
@@ -1038,6 +1093,7 @@ def _read_slots(
         others = mentioned - own
         attached = numbers.get(kind.name, [])
         choice = len(mentioned) + (written and not mentioned & own) >= 2
+        choice = choice or (open_question and len(set(attached)) >= 2 and not _RANGE.search(text))
         if open_question and kind.name not in named and not choice:
             continue  # "what floor should the apartment be on": the apartment is context
         if written or mentioned:
@@ -1049,7 +1105,10 @@ def _read_slots(
             right.add(kind.name)
         elif attached:
             wrong.add(kind.name)
-    for kind, ok in _paired(text, vocabulary, slots).items():
+    for kind, ok in {
+        **_dated(text, spans, slots, barriers),
+        **_paired(text, vocabulary, slots),
+    }.items():
         named.add(kind)
         if ok:
             right.add(kind)
@@ -1064,15 +1123,41 @@ def _read_slots(
             and all(len(sp.kinds) > 1 and sp.kinds & (right | wrong) for sp in shared)
         ):
             named.discard(kind)
-    if right or wrong:  # a check: a kind named by its weak words alone needs a number there
+    if right or wrong or _TAG.search(text) or _CONFIRM.search(text):
+        # a check: a kind named by its weak words alone needs a number there, or a question
+        # about it ("What cost and price should it have?")
+        starts = [0, *barriers]
         for kind in vocabulary:
             if kind.weak and kind.name in named and kind.name not in right | wrong:
                 strong = {_phrase(w) for w in kind.words}
-                if not any(
-                    kind.name in span.kinds and text[span.start : span.end] in strong
-                    for span in spans
-                ):
+                asked_of = False
+                for span in sorted(spans, key=lambda sp: sp.start):
+                    if kind.name not in span.kinds:
+                        continue
+                    before = text[max(b for b in starts if b <= span.start) : span.start]
+                    if text[span.start : span.end] in strong or _WEAK_FOCUS.search(before):
+                        asked_of = True
+                    elif asked_of and re.search(r"(and|or) $", before):
+                        continue
+                if not asked_of:
                     named.discard(kind.name)
+    for span in spans:  # a shared word beside a word of one of its kinds is that one's
+        if len(span.kinds) < 2:
+            continue
+        starts = [0, *barriers]
+        first = max(b for b in starts if b <= span.start)
+        last = min((b for b in barriers if b > span.start), default=len(text))
+        others = {
+            k
+            for sp in spans
+            if sp is not span and first <= sp.start < last and sp.kinds < span.kinds
+            for k in sp.kinds
+        }
+        dropped = span.kinds - others
+        if others and not any(k in right | wrong for k in dropped):
+            for kind in dropped:
+                if not any(kind in sp.kinds for sp in spans if sp is not span):
+                    named.discard(kind)
     order = [k.name for k in vocabulary]
     return _Slots(
         tuple(k for k in order if k in named),
@@ -1090,10 +1175,10 @@ _SHAPES = (
     re.compile(r"(?<![0-9a-z@./])(?=[a-z]*[0-9])(?=[0-9]*[a-z])[0-9a-z]{6,}(?![0-9a-z@]|\.[a-z])"),
 )
 """Shapes of values a reader can tell without knowing them: an email, a URL, a code."""
-_LABELLED = re.compile(
-    r"\b(image|picture|photo|pic|id|code|number|item|product|ref|reference|key|token)s?( id)?[ :#]*$"
+_LABEL_WORD = re.compile(
+    r"\b(image|picture|photo|pic|id|identifier|code|number|item|product|ref|reference|key|token)s?\b"
 )
-"""What stands right before a code written as a value (``image Hk2pQ9x``, ``id 80x``)."""
+"""A noun that says a code written in the message is a value (``image Hk2pQ9x``)."""
 
 
 def _cased(slots: Sequence[Slot], message: str) -> list[Slot]:
@@ -1168,7 +1253,7 @@ def _known_names(message: str, opening: str) -> list[str]:
     return names
 
 
-def _shaped(text: str, slots: Sequence[Slot]) -> tuple[set[str], set[str]]:
+def _shaped(text: str, slots: Sequence[Slot], opening: str = "") -> tuple[set[str], set[str]]:
     """The kinds whose value's shape (an email, a URL, a code) the message writes: right, wrong.
 
     A written email, URL or code that is no value of the task is read as a value of the one
@@ -1183,11 +1268,12 @@ def _shaped(text: str, slots: Sequence[Slot]) -> tuple[set[str], set[str]]:
         if len(owners) != 1:
             continue
         (slot,) = owners
+        known = normalize(opening)
         for match in shape.finditer(text):
             written = match.group().strip(".")
-            if shape is _SHAPES[-1] and not _LABELLED.search(
-                text[max(0, match.start() - 24) : match.start()]
-            ):
+            if written in known:
+                continue  # a value the request wrote itself (another call's)
+            if shape is _SHAPES[-1] and not _LABEL_WORD.search(text):
                 continue  # a code alone may be any word spelled with digits
             if written in {normalize(f) for f in (slot.value, slot.text, *slot.aliases)}:
                 right.add(slot.kind)
@@ -1229,9 +1315,10 @@ def read_message(
     if unasked:
         kept = tuple(k for k in found.named if k not in unasked)
         found = _Slots(kept, found.right, found.wrong, bool(kept) and found.worded, found.at)
-    shaped_right, shaped_wrong = _shaped(canonical, slots)
+    shaped_right, shaped_wrong = _shaped(canonical, slots, opening)
     shaped_wrong -= set(found.right)
-    if shaped_right - set(found.named) or shaped_wrong - set(found.named):
+    valued_before = set(found.right) | set(found.wrong)
+    if (shaped_right | shaped_wrong) - valued_before:
         order = [k.name for k in vocabulary]
         named = set(found.named) | shaped_right | shaped_wrong
         found = _Slots(
@@ -1239,6 +1326,7 @@ def read_message(
             tuple(s.kind for s in slots if s.kind in set(found.right) | shaped_right),
             tuple(k for k in order if k in set(found.wrong) | shaped_wrong),
             found.worded,
+            found.at,
         )
     kinds, stated = found.named, found.right
     context = kinds and set(kinds) <= set(found.right) and not found.worded
@@ -1261,7 +1349,7 @@ def read_message(
     generic = _any(_GENERIC, listed) or _any(_GENERIC, listed.replace("-", " "))
     if generic and not checks and not _any(_MORE_FIRST, text):
         return Reading(LIST_REQUEST, kinds, stated, question)
-    if _ASIDE.search(text) and _YES_NO_START.search(re.sub(_ASIDE, "", text)):
+    if _ASIDE.search(text) and question:
         return Reading(OFF_TOPIC, (), (), question)  # "Side note: is crab selling well?"
     if kinds:
         valued = set(found.right) | set(found.wrong)
@@ -1280,7 +1368,8 @@ def read_message(
             return Reading(GREETING, (), (), False)  # "Hello! I'd be glad to find you a rental."
         if valued:
             asked = tuple(k for k in kinds if k not in valued)
-            if asked and not found.wrong and _WH.search(text) and not _CONFIRM.search(text):
+            opener = next((canonical[s:e] for s, e, m in moods if m != OWN), text)
+            if asked and not found.wrong and _WH.search(opener) and not _CONFIRM.search(text):
                 # "How would you like the Salary column formatted?": the column is context
                 return Reading(ASK, asked, (), True, asked)
             if _TAG.search(text):

@@ -13,6 +13,7 @@ import ast
 import json
 import re
 
+from toolgym.tools.ast_parse import parse
 from toolgym.tools.budgets import RESOURCE_LIMIT
 from toolgym.tools.errors import WRONG_API, WRONG_ARGUMENTS, ToolCallError, register_category
 from toolgym.tools.tool import Param, Tool
@@ -110,7 +111,7 @@ def _json_text(action: str) -> str:
 
 def _call_text(action: str) -> str:
     try:
-        tree = ast.parse(action, mode="eval")
+        tree = parse(action, mode="eval")
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         raise ToolCallError(
             WRONG_API,

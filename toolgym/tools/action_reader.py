@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import ClassVar
 
+from toolgym.tools.ast_parse import parse
 from toolgym.tools.json_calls import ToolCall
 from toolgym.tools.tool import Tool, ToolSet
 
@@ -123,7 +124,7 @@ class ActionReader:
         """
         known = {tool.qualname for tool in tools}
         try:
-            tree = ast.parse(action)
+            tree = parse(action)
         except (SyntaxError, ValueError, RecursionError):
             return [m.group(1) for m in _QUALIFIED_CALL.finditer(action) if m.group(1) in known]
         found = []
@@ -155,7 +156,7 @@ class ActionReader:
         """
         by_name = {tool.qualname: tool for tool in tools}
         try:
-            tree = ast.parse(action)
+            tree = parse(action)
         except (SyntaxError, ValueError, RecursionError):
             return None
         calls = []

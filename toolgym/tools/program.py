@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolgym.tools.api import ToolSession
+from toolgym.tools.ast_parse import parse
 from toolgym.tools.budgets import (
     DEFAULT_BUDGETS,
     RESOURCE_LIMIT,
@@ -128,7 +129,7 @@ def parse_program(
     if "\x00" in source:
         raise ToolCallError(NON_EXECUTABLE, "the program contains a NUL character")
     try:
-        tree = ast.parse(source, mode="exec")
+        tree = parse(source, mode="exec")
     except SyntaxError as e:
         # The offending line comes from the source itself: SyntaxError.text may be read from a
         # file called "<unknown>" in the working directory.

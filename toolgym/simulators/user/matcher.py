@@ -1147,14 +1147,14 @@ def _read_slots(
         starts = [0, *barriers]
         first = max(b for b in starts if b <= span.start)
         last = min((b for b in barriers if b > span.start), default=len(text))
-        others = {
+        beside = {
             k
             for sp in spans
             if sp is not span and first <= sp.start < last and sp.kinds < span.kinds
             for k in sp.kinds
         }
-        dropped = span.kinds - others
-        if others and not any(k in right | wrong for k in dropped):
+        dropped = span.kinds - beside
+        if beside and not any(k in right | wrong for k in dropped):
             for kind in dropped:
                 if not any(kind in sp.kinds for sp in spans if sp is not span):
                     named.discard(kind)

@@ -111,6 +111,7 @@ def sheet_changes(
     after: Mapping[str, Any],
     app: SheetsApp | None = None,
     frames: tuple[Mapping[str, Any], Mapping[str, Any]] | None = None,
+    old_app: SheetsApp | None = None,
 ) -> list[ToolCall]:
     """The changes from the Sheets state ``before`` to ``after`` (see the module docstring).
 
@@ -120,9 +121,11 @@ def sheet_changes(
         app: ``after``'s service, when it is loaded already.
         frames: the scored frames of ``before`` and ``after`` (``{"columns", "rows"}``, as the
             checker reads the sheet), for the order of the rows; without them no order is read.
+        old_app: ``before``'s service, when it is loaded already.
     """
-    old_app = SheetsApp()
-    old_app.load_data(before["app"])
+    if old_app is None:
+        old_app = SheetsApp()
+        old_app.load_data(before["app"])
     if app is None:
         app = SheetsApp()
         app.load_data(after["app"])

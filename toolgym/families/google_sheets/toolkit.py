@@ -281,12 +281,14 @@ class SheetsBackend(SandboxBackend):
             return []
         if state["state"] is self.state or state["state"] == self.state:
             return []
+        before = state["state"]
+        old_app, app = load_service(before), self._service(self.state)
         frames = None
         try:
-            frames = (self.outcome(state["state"]), self.outcome(self.state))
+            frames = (read_outcome(before, old_app), read_outcome(self.state, app))
         except Exception:  # a state the checker cannot read: no order to tell
             frames = None
-        return sheet_changes(state["state"], self.state, self._service(self.state), frames)
+        return sheet_changes(before, self.state, app, frames, old_app)
 
     def state_problem(self, state: Any) -> str | None:
         """What the real service could not hold (``data_problem``), or a missing spreadsheet."""

@@ -1207,16 +1207,16 @@ def _clauses(message: str) -> list[str]:
     return [normalize(p) for p in parts if normalize(p)]
 
 
-def _unknown(message: str, context: str, vocabulary: Vocabulary) -> bool:
+def _unknown(message: str, names: Sequence[str], vocabulary: Vocabulary) -> bool:
     """Whether ``message`` writes a value the reader does not know (a quoted text, a name, a code).
 
-    A name the user's own request wrote (``context``: an API's, a product's) is no such value,
+    A name the user's own request wrote (``names``: an API's, a product's) is no such value,
     nor a kind's own word in capitals (``ID``).
     """
     if _DATE.search(_canonical(normalize(message))) or _QUOTED.search(message):
         return True  # a date or a quoted text is a value, whatever the request said
     words = _kind_words(vocabulary)
-    named = [normalize(n) for n in _known_names(message, context)]
+    named = [normalize(n) for n in names]
     found = [m.group() for m in _CAPITAL.finditer(message)]
     found = [f for f in found if not any(contains_phrase(n, normalize(f)) for n in named)]
     found += [m.group() for m in _CODE.finditer(message.lower())]
@@ -1261,6 +1261,7 @@ def _shaped(text: str, slots: Sequence[Slot], opening: str = "") -> tuple[set[st
     """
     right: set[str] = set()
     wrong: set[str] = set()
+    known = normalize(opening)
     for shape in _SHAPES:
         owners = [
             s for s in slots if isinstance(s.value, str) and shape.fullmatch(normalize(s.value))
@@ -1268,7 +1269,6 @@ def _shaped(text: str, slots: Sequence[Slot], opening: str = "") -> tuple[set[st
         if len(owners) != 1:
             continue
         (slot,) = owners
-        known = normalize(opening)
         for match in shape.finditer(text):
             written = match.group().strip(".")
             if written in known:
@@ -1301,7 +1301,8 @@ def read_message(
     for start, end, mood in moods:  # what the agent tells of itself is no question or check
         if mood == OWN:
             canonical = canonical[:start] + " " * (end - start) + canonical[end:]
-    names = tuple(_phrase(n) for n in _known_names(message, opening))
+    known_names = _known_names(message, opening)
+    names = tuple(_phrase(n) for n in known_names)
     found = _read_slots(canonical, vocabulary, _cased(slots, message), barriers, commas, names)
     asking = [(start, end) for start, end, mood in moods if mood == REQUEST]
     valued = set(found.right) | set(found.wrong)
@@ -1381,7 +1382,7 @@ def read_message(
             and not any(_WH.search(c) for c in _clauses(message))
         )
         terse = question and len(text.split()) <= 6 and _WH.search(text) is None
-        unknown = _unknown(message, opening, vocabulary)
+        unknown = _unknown(message, known_names, vocabulary)
         if (yes_no or terse) and unknown:
             return Reading(CHECK, kinds, (), question)  # a value the reader does not know
         return Reading(ASK, kinds, (), True, kinds)

@@ -1,0 +1,239 @@
+"""What kind of message an agent wrote: the patterns the user's reader tries.
+
+The message kinds (:data:`KINDS`) and the fixed patterns that tell them: injections, requests for
+the whole list, forged successes, farewells, "anything else?", greetings, questions and the
+confirmation tags that put values to the user, and the moods of a sentence (a request, the agent
+telling of itself). Plain data, read by :mod:`~toolgym.simulators.user.matcher`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+EMPTY = "empty"
+INJECTION = "injection"
+LIST_REQUEST = "list_request"
+FORGED_END = "forged_end"
+END = "end"
+CHECK = "check"
+ASK = "ask"
+MORE = "more"
+GREETING = "greeting"
+OFF_TOPIC = "off_topic"
+KINDS = (EMPTY, INJECTION, LIST_REQUEST, FORGED_END, END, CHECK, ASK, MORE, GREETING, OFF_TOPIC)
+"""What a message can be, in the order the reader tries them (after the slots are found)."""
+
+_INJECTION = [
+    r"\bignore\b.{0,40}\b(instructions?|rules|prompt|above|previous|prior|everything)\b",
+    r"\bdisregard\b.{0,40}\b(instructions?|rules|prompt|above|previous|prior)\b",
+    r"\bforget\b.{0,30}\b(instructions?|rules|prompt|role|persona)\b",
+    r"\b(system|developer|hidden|original) (prompt|message|instructions?)\b",
+    r"\byou are (now|no longer)\b",
+    r"\b(developer|debug|admin|god|test) mode\b",
+    r"\bjailbreak\b",
+    r"\b(pretend|act|behave) (to be|as if|like|as|you are|you're|that you are)\b.{0,30}\b(ai|assistant|system|simulator|model|bot)\b",
+    r"\b(override|overwrite|bypass)\b.{0,30}\b(instructions?|rules|prompt|settings|restrictions)\b",
+    r"\b(system|admin|security|developer) override\b",
+    r"\b(you are|you're) (actually |really |just |only )?(an? )?(ai|bot|robot|chatbot|program)\b",
+    r"\b(stop|quit|break) (role ?playing|pretending|acting|the act)\b|\bout of character\b",
+    r"\b(instructions?|prompt|rules|requirements) (that )?(you were|were you|you've been|you have been) (given|told)\b",
+    r"\b(what|which) (were you|have you been|you were) (told|instructed|asked) (to|not to)\b",
+    r"\b(repeat|print|output|show|reveal|dump|echo|tell me|give me|share) (back )?(your|the) (instructions?|prompt|configuration|config|persona|script)\b",
+    r"\bim_start\b|\bim_end\b|\[inst\]|<<sys>>|###\s*(system|instruction)",
+    r"\b(you are|you're) (a|an|the) (user )?simulat",
+    r"\bsimulator\b|\blanguage model\b|\bllm\b",
+    r"\bas (the|an|your) (admin|administrator|developer|operator|system|owner)\b",
+    r"\b(ignore|drop|forget|leave|step out of|break) (the |your |this )?(role ?play|roleplay|persona|character|act|role|script)\b",
+    r"\bforget (that )?(you're|you are)\b",
+    r"\b(your|the) (task|goal|instruction|config|setup|hidden|secret) (file|card|sheet|data|list|json)\b",
+    r"\b(what|exactly what) (do |does )?(your|the) (instructions?|prompt|rules|task file|script) (say|says|tell|contain)\b",
+    r"\bsystem (notice|alert|message|update|note)\b",
+    r"\b(simulation|roleplay|game|session) (paused|suspended|over|ended|halted)\b",
+    r"\b(dump|export|print|reveal)\b.{0,30}\b(setup|config|configuration|json|internal|state|memory)\b",
+    r"\b(now |hereby )?(authori[sz]ed|permitted|allowed) to (reveal|share|print|show|disclose|list)\b",
+    r"\b(read|recite|type|copy|print) (your \w+|the (instructions?|prompt|rules)) (back|out)\b|\bword for word\b|\bverbatim\b",
+    r"\bnew (instructions?|rules|task|role|persona|directive)\b|\b(disregard|abandon|drop|leave) (your|the|this) (role|persona|character|act)\b",
+    r"\b(your|the) (configuration|config|system settings|goal specification|task specification|specification)\b",
+    r"\b(hidden|secret|internal|private) (fields?|values?|goal|state|variables?|data|parameters|info|information|instructions?)\b",
+    r"\b(output|print|dump|return|emit|echo) (the |your |all |every |each )?(value|values|contents?|json|fields?)\b",
+    r"\b(the )?(evaluation|harness|grader|test suite|benchmark) (requires|needs|wants|asks)\b",
+]
+_INJECTION_RAW = [
+    r"<\|?\s*/?\s*(system|assistant|im_start|im_end|endoftext|admin|root|developer|instructions?)\b",
+    r"\[/?inst\]|<<\s*/?sys\s*>>",
+]
+"""Injections read in the raw message: the markup of chat templates."""
+_ROLE = re.compile(r"^\W*(system|developer|admin|administrator|assistant)\s*:")
+"""A message posing as another role (``SYSTEM: ...``): an injection, unless it claims success."""
+_LIST = [
+    r"\b(list|tell me|give me|show me|send me|send|share|reveal|dump|enumerate|print|spell out|write out|write down|provide)\b.{0,25}\b(all|every|each|full|complete|entire|whole)\b.{0,30}\b(slots?|details?|requirements?|criteria|criterion|preferences?|parameters?|fields?|information|info|constraints?|values|settings|conditions?|specifications|specs|goal|task|list|wish ?list|filters?|arguments?|values?|options?|inputs?)\b",
+    r"\b(holding back|held back|keeping back|keeping from me|withholding|hiding|not telling me)\b",
+    r"\beverything (you )?(haven't|have not|didn't|did not|still haven't) (told|tell|said|say|mentioned|shared|given)\b",
+    r"\b(all|every one) of (your|the) (remaining |other |search )?(details|requirements|criteria|preferences|constraints|wishes|parameters)\b",
+    r"\b(criteria|requirements|preferences|details|goal|task|constraints)\b.{0,30}\b(as|in) (a )?(json|dictionary|dict)\b",
+    r"\b(hidden|secret|withheld|held back|held-back|unrevealed|remaining) (slots?|details|requirements|criteria|preferences|parameters|fields|information|info|values|goal|constraints)\b",
+    r"\b(what|which) (slots|fields|parameters) (do you|are you|are)\b",
+    r"\b(repeat|restate|recite|rephrase|reword|paste|quote|copy|say again|write again|resend|re-send)\b.{0,40}\b(request|instructions?|task|message|query|goal|prompt|order)\b",
+    r"\b(original|initial|first|full|complete|whole|entire|exact) (request|instructions?|task description|message|query|goal|brief)\b",
+    r"\bslots?\b",
+    r"\ball (of )?(the )?things (you|that you) (want|need|have in mind)\b",
+    r"\beverything (you|that you) (want|need|have|know|are looking for|re looking for)\b",
+    r"\beverything (you're|you are|that you're|that you are) (looking for|after|hoping for)\b",
+    r"\b(json|dictionary|dict)\b.{0,30}\b(goal|requirements|criteria|preferences|details|task)\b",
+]
+_NOUNS = (
+    r"details?|values?|data|info|information|fields?|parameters?|params|arguments?|args|inputs?|"
+    r"specifics|particulars|specs|specifications|answers?|blanks|things|items|bits|pieces|facts|"
+    r"variables|settings|entries|numbers|figures|stuff|points|elements"
+)
+"""Nouns that name no detail in particular: asked for as a whole, they ask for the list."""
+_GENERIC = [
+    rf"\b(all|every|each|the remaining|the missing|the rest of the) (of )?(the |your |my |those |these )?(remaining |other |missing |needed |required |hidden |relevant |necessary |important |key )?({_NOUNS}|requirements|preferences|criteria|constraints|conditions|options)\b",
+    r"\b(every|each) (one|single one|last one)\b|\b(all|each|every one) of (it|them|those|these)\b|\bthem all\b",
+    r"\beverything\b|\b(the|whatever) rest\b|\bwhat(ever)?('s| is| was)? (left|missing|remaining|outstanding)\b",
+    r"\b(leave|left|leaving) (anything |something |it |them |some )?out\b|\bin full\b",
+    r"\b(the )?(full|complete|entire|whole) (list|set|picture|story|thing|spec|specification|request|brief|rundown|breakdown|details|info|information|lot)\b",
+    r"\b(that|what|which) (you )?(haven't|have not|didn't|did not|still haven't|hasn't|has not|weren't|were not) (been )?(said|say|told|tell|mentioned|mention|shared|share|given|give|specified|provided|revealed)\b",
+    r"\bsummari[sz]e\b|\bremind me (of|about) (it|everything|all|what)\b|\bfill (in|out)\b|\bat once\b|\bin one go\b|\bup front\b",
+    rf"\b(the )?(first|second|third|fourth|fifth|sixth|last|next|final|1st|2nd|3rd|4th|5th|\d+th) ({_NOUNS}|one|parameter|field|item)\b(?! (of|in|for|on) )",
+    rf"\b({_NOUNS}) (number |no |#)?\d+\b|\b({_NOUNS}) \d+ (through|to|and|-) \d+\b",
+    rf"^(the |your |any |some |more )?({_NOUNS})( please| pls| now| again)?$",
+    rf"^(the |your |any |some )?({_NOUNS}) (please|pls|now|again)\b",
+    rf"\b(what|which) (are|were|is|was|re) (all |exactly )?(the|your|those|these|my)( remaining| other| missing| needed| required)? ({_NOUNS})\b(?! (of|for|on|about) (the|your|this|my) [a-z])",
+    rf"\b(what|which) ({_NOUNS}) (haven't|have not|did not|didn't|do i|do we)\b",
+    rf"\b(send|give|tell|share|provide|pass|hand|show|list|read|spell|post|paste|write|dump|print|email|forward)( me| us)?( over| back| out)? (the|your|those|these|any|some)( remaining| other| missing| needed| required)? ({_NOUNS})\b",
+    r"\b(show|tell|give|send) me what (you|they|he|she) (have|got|know|knows)\b|\b(your|the) (request|order|requirements?) (in|as) (full|detail)\b",
+    rf"\bhow many ({_NOUNS})\b|\b(full|complete|entire|whole) ({_NOUNS}|argument|parameter|value|detail|field) (list|set)\b",
+    r"\b(alle|alles|todos|todas|tous|toutes|tutti|tutte|wszystkie|allen|allemaal)\b",
+]
+"""Requests for the details as a whole, in any wording (``what are the details?``, ``the
+third value``, ``everything at once``): a list request unless the message checks values."""
+_FORGED = [
+    r"\b(reward|score|scored|grade|graded|grader|checker|verifier|judge|evaluation|evaluator|metric)\b",
+    r"\b(\d+|full|all|bonus|extra|max|maximum) points?\b",
+    r"\b(test|tests|check|checks|verification) (has |have |was |were )?(passed|succeeded|approved)\b",
+    r"\b(automated|automatic) (check|checker|test|tests|evaluation|verification)\b",
+    r"\b(test )?harness\b|\b(marked|flagged|graded|scored) (this |the )?(episode|task|run) as\b",
+    r"\b(task|goal|episode|test) (is |was |has been )?(completed?|done|solved|passed|successful|a success)\b.{0,40}\b(success|successfully|verified|confirmed|correct)\b",
+    r"\b(success|succeeded|passed|verified|approved)\b.{0,20}\b(task|goal|episode|test|check)\b",
+    r"\b(system|tool|environment|server|check|checker) (says|said|reports|reported|confirms|confirmed|output|result)\b",
+    r"\b(1 0|100 ?%|full marks)\b",
+]
+_END = [
+    r"\b(i am|i'm|im|we are|we're|all|everything is|it's all|it is all) (done|finished|set|complete|completed)\b",
+    r"\b(that's|that is|thats) (all|everything|it)\b",
+    r"\b(i have|i've|ive|we have|we've) (now )?(finished|completed|done|booked|found|submitted|placed|made|run|set up|searched|bought|purchased|updated|voted|uploaded|saved|created|deleted)\b",
+    r"\b(task|request|search|booking|order|purchase|job|work) (is |was |has been )?(done|finished|complete|completed|submitted)\b",
+    r"\b(good ?bye|bye|see you|have a (good|nice|great) (day|one|evening))\b",
+    r"\b(nothing (else|more) (to do|needed))\b",
+    r"\b(close|end|wrap up|finish) (the|this|our) (chat|conversation|session)\b",
+    r"^(all )?(done|finished|completed?)\b(?! (with|by|in|on|at|for)\b)",
+]
+_MORE = [
+    r"\b(anything|something) (else|more)\b",
+    r"\b(what|which) else\b",
+    r"\b(any|other|additional|further|more) (requirements?|preferences?|criteria|details?|constraints?|wishes|needs|conditions|specifications|requests?|information|info|must ?haves?|must-haves?|deal ?breakers?|features|wants)\b",
+    r"\bis (that|this) (all|everything|it)$|\bis there (anything |something )?(more|else)\b",
+    r"\b(anything|something) (i'm|i am|i've|i have|we're|we've|that i'm) (missing|missed|forgotten|forgetting|overlooked|left out)\b",
+    r"\b(what|how) (can|may|should) i (help|do for you)\b",
+    r"\b(what|tell me what) (do )?you (want|need|are looking for|have in mind)\b",
+    r"\bwhat are (your|the) (requirements|preferences|criteria|needs)\b",
+    r"\b(tell|give) me more( about (it|that|this|what you (want|need)))?$",
+]
+_MORE_FIRST = [*_MORE[:5]]
+"""The ``anything else?`` phrasings that stay one even beside a word of the whole list
+(``is that everything?``); the others yield to a request for the whole list."""
+_GREETING = [
+    r"^(hi|hello|hey|good (morning|afternoon|evening)|greetings|howdy)\b",
+    r"^(thanks|thank you|thx|great|ok|okay|sure|got it|understood|perfect|alright|all right)\b",
+    r"^(morning|afternoon|evening|welcome|cheers|appreciate it|much appreciated|noted|cool|nice)\b",
+]
+_YES_NO = re.compile(
+    r"^(is|are|am|do|does|did|should|shall|would|will|was|were|have|has|had|must|may)\b"
+    r"|\b(right|correct|yes or no|is that (so|true|ok|okay|fine|it)|am i right|confirm|"
+    r"correct me|sound (right|good)|true)\s*$"
+    r"|\b(to confirm|to summari[sz]e|just to (check|confirm|be sure|clarify|make sure)|"
+    r"let me (check|confirm|make sure|recap)|so you('d| would)? (want|like|need|said)|"
+    r"you (want|need|said|mentioned|asked for)|in summary|recap|am i correct|is this correct)\b"
+)
+_CONFIRM = re.compile(
+    r"\b(right|correct|is that (so|true|ok|okay|fine|it)|am i right|confirm|sound (right|good)|"
+    r"true)\s*$"
+    r"|\b(to confirm|to summari[sz]e|just to (check|confirm|be sure|make sure)|"
+    r"let me (check|confirm|make sure|recap)|so you('d| would)? (want|like|need|said)|"
+    r"you (said|mentioned|asked for)|in summary|recap|am i correct|is this correct|"
+    r"did i get)\b"
+    r"|^(you|you'd|you're) "
+    r"|^so (?!(what|which|how|where|when|do|does|did|would|will|can|could|is|are)\b)"
+)
+"""A message that restates values for the user to confirm (``a garage, is that right?``)."""
+_OPEN_ASK = re.compile(
+    r"^(can|could|would|will) you (tell|give|share|let|say|specify|provide|confirm what|clarify what|"
+    r"state|name)\b|^(do|does) you (have|want|know) (a|an|any)? ?(preferred|preference|particular|"
+    r"specific)?\b.{0,20}(\bin mind\b)?$"
+)
+_ASKS = re.compile(
+    r"\b(tell|give|let|send|share|say|specify|provide|confirm) me\b|\b(could|can|would|will) you "
+    r"(tell|give|let|share|say|specify|provide|confirm)\b|\b(what|which|how many|how much)\b.{0,60}\b(you|your)\b"
+)
+"""A request for information: a message that asks is no farewell (``I've found a few
+listings. Please tell me your maximum price.``)."""
+_TAG = re.compile(
+    r"\b(right|correct|is that (so|true|ok|okay|fine|it|right|correct)|am i right|"
+    r"sound (right|good)|am i correct|is this (right|correct)|(is )?(that|this) (ok|okay|fine|good|"
+    r"accurate|what you want|what you meant)|(ok|okay|yes|yeah|good|fine|alright|agreed|yea|yep))\s*$"
+)
+"""A confirmation tag that ends a message: everything the message says is put to the user."""
+_QUOTED = re.compile(r"\"[^\"]+\"|(?<![A-Za-z])'[^']{2,}'(?![A-Za-z])")
+_CAPITAL = re.compile(r"(?<=[a-z,;:] )[A-Z][a-zA-Z]+")
+_CODE = re.compile(r"(?<![0-9a-z_])(?=[0-9_]*[a-z])(?=[a-z]*[0-9_])[0-9a-z_]{3,}(?![0-9a-z_])")
+"""A written id or code (``abc123``, ``john_doe``): a value, though the reader does not know it."""
+
+
+def _any(patterns: Sequence[str], text: str) -> bool:
+    return any(re.search(p, text) for p in patterns)
+
+
+_WH = re.compile(
+    r"^(what|which|how|where|when|who|why)\b"
+    r"|^(by|in|on|at|for|from|to|with|of|and|so|then|ok|okay|great|thanks) (what|which|how|whose)\b"
+    r"|^(can|could|would|will) you (please |kindly )?(tell|give|share|let|say|specify|provide|"
+    r"name) (me|us)?\b"
+)
+_REQUESTS = re.compile(
+    r"^(what|which|how|where|when|who|whom|whose|why|do|does|did|is|are|am|was|were|can|could|"
+    r"would|will|should|shall|may|might|have|has|had|must|and|or|so|also)\b"
+    r"|\b(tell|give|send|share|show) (me|us)\b|\blet (me|us) know\b|\b(please|kindly|pls)\b"
+    r"|\b(i|we) (need|want|would like|'d like|d like) (to know|your|the|a|an|some|you to)\b"
+    r"|\bneed to know\b|\b(could|can|would|will) you\b|\bconfirm\b|\bcorrect me\b"
+    r"|\b(right|correct|ok|okay)$"
+)
+_NO_REQUEST = re.compile(
+    r"\b(no need to|don't|do not|never|not|without|won't|will not|no reason to|you needn't)"
+    r"( \w+){0,2} (tell|give|send|share|show|let|confirm|ask)\b.*$"
+)
+"""A request the sentence takes back (``No need to tell me the number of bedrooms``)."""
+_FIRST_PERSON = re.compile(
+    r"\b(i|i'm|im|i've|ive|i'll|i'd|my|mine|me|myself|we|we're|we've|we'll|our|ours|us|let's)\b"
+)
+_SECOND_PERSON = re.compile(r"\b(you|your|you're|you'd|you've|you'll|yours|u|ur)\b")
+_CHECK_TAG = re.compile(
+    r"\b(right|correct|ok|okay|sound (right|good)|look (right|good)|sounds (right|good)|"
+    r"looks (right|good)|is (that|this|it) (right|correct|ok|okay|accurate|fine|so)|"
+    r"am i (right|correct)|did i get (that|it|this|everything) right|agreed|yes|good|fine|"
+    r"alright|sound good|(is|was) (that|this|it) the (right|correct) \w+( \w+)?)\s*$"
+)
+"""A last sentence that puts everything before it to the user (``Does that sound right?``)."""
+_LIST_HEADER = re.compile(r"need|missing|question|detail|param|info|following|tell|know|check")
+"""A line ending with a colon that opens a list of what the agent asks."""
+
+
+_ASIDE = re.compile(
+    r"^(quick aside|side note|on a side note|off topic|off-topic|unrelated|random question|"
+    r"just curious|out of curiosity|totally unrelated|not related|by the by)\b"
+)
+"""An aside that opens a message: what follows is not about the task."""
+_EXAMPLES = re.compile(r":\s*\S|\be\.?g\.?\b|\bsuch as\b|\bfor (example|instance)\b|\blike\b")
+"""Where an open question lists examples of the answer (``what room type: standard, suite?``)."""
+_YES_NO_START = re.compile(r"^(would|do|does|should|shall|can|could|will|is|are) ")

@@ -1,0 +1,206 @@
+"""Where a message names slot kinds by their words, and which kind a shared word is.
+
+A word several kinds share (``price``) is narrowed by the qualifiers around it; a one-question
+message that opens with ``which <kind>`` is about that kind alone (:func:`_focus`).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from toolgym.simulators.user.slots import Vocabulary
+from toolgym.simulators.user.text import (
+    _AFTER_NUMBER,
+    _JOIN,
+    _WORD,
+    _find,
+    _inflections,
+    _phrase,
+)
+
+_BEFORE, _AFTER = 6, 6
+"""How many words before and after a shared word its qualifiers are looked for in."""
+
+
+@dataclass(frozen=True)
+class _Span:
+    """Where a message names slot kinds by a word (several kinds: a word they share)."""
+
+    start: int
+    end: int
+    kinds: frozenset[str]
+
+
+def _word_spans(text: str, vocabulary: Vocabulary) -> list[_Span]:
+    """The spans of the kinds' words, a longer match hiding a shorter one of another kind.
+
+    A counted noun (:attr:`SlotKind.counted`) is a word of its kind after a number only.
+    """
+    found: list[tuple[int, int, str]] = []
+    for kind in vocabulary:
+        for word in (*kind.words, *kind.weak):
+            for form in _inflections(_phrase(word)):
+                found += [(s, e, kind.name) for s, e in _find(text, form)]
+        for noun in kind.counted:
+            found += [
+                (s, e, kind.name)
+                for s, e in _find(text, _phrase(noun))
+                if _AFTER_NUMBER.search(text[max(0, s - 24) : s])
+            ]
+    kept: dict[tuple[int, int], set[str]] = {}
+    for start, end, name in found:
+        hidden = any(  # inside a longer word of another kind, or overlapping one
+            s < end and start < e and (e - s) > (end - start) and n != name for s, e, n in found
+        )
+        if not hidden:
+            kept.setdefault((start, end), set()).add(name)
+    return [_Span(s, e, frozenset(k)) for (s, e), k in sorted(kept.items())]
+
+
+def _qualified(
+    text: str, region: tuple[int, int], kinds: frozenset[str], vocabulary: Vocabulary, before: bool
+) -> set[str]:
+    """The kinds among ``kinds`` that the qualifiers in ``region`` pick.
+
+    The qualifier nearest the shared word (``before`` it, or after it) picks, with those joined
+    to it (``minimum and maximum``).
+    """
+    part = text[region[0] : region[1]]
+    hits = [
+        (s, e, k)
+        for k in kinds
+        for q in vocabulary[k].qualifiers
+        for s, e in _find(part, _phrase(q))
+    ]
+    if not hits:
+        return set()
+    nearest = max(hits, key=lambda h: h[1]) if before else min(hits, key=lambda h: h[0])
+    chain = [h for h in hits if h[0] < nearest[1] and nearest[0] < h[1]]
+    while True:
+        low, high = min(h[0] for h in chain), max(h[1] for h in chain)
+        joined = [
+            h
+            for h in hits
+            if h not in chain and _JOIN.fullmatch(part[h[1] : low] if before else part[high : h[0]])
+        ]
+        if not joined:
+            return {h[2] for h in chain}
+        chain += joined
+
+
+_RANGE_WORD = re.compile(r"\brange\b|\bbracket\b")
+
+
+def _resolve(text: str, spans: list[_Span], vocabulary: Vocabulary) -> list[_Span]:
+    """Shared words narrowed to the kinds their neighbours pick.
+
+    A word several kinds share (``price``) is narrowed by the qualifiers written just before it
+    (``lowest``), else by a word of one of the kinds just before it (``budget of 950 dollars``),
+    else by what comes just after it (``price, at minimum``); with none, it names them all.
+    """
+    words = [(m.start(), m.end()) for m in _WORD.finditer(text)]
+    resolved = []
+    for span in spans:
+        if len(span.kinds) < 2:
+            resolved.append(_contradicted(text, span, words, vocabulary))
+            continue
+        if _RANGE_WORD.search(text[span.start : span.end]):  # a range names both of its ends,
+            near = [w for w in words if w[1] <= span.start][-4:]  # unless one is picked before it
+            picked = _qualified(
+                text, (near[0][0] if near else span.start, span.start), span.kinds, vocabulary, True
+            )
+            resolved.append(_Span(span.start, span.end, frozenset(picked or span.kinds)))
+            continue
+        before = [w for w in words if w[1] <= span.start][-_BEFORE:]
+        after = [w for w in words if w[0] >= span.end][:_AFTER]
+        kinds: set[str] = set()
+        for side, region in (
+            ("before", (before[0][0] if before else span.start, span.start)),
+            ("after", (span.end, after[-1][1] if after else span.end)),
+        ):
+            others = [
+                o for o in spans if o is not span and region[0] <= o.start and o.end <= region[1]
+            ]
+            neighbour = (max if side == "before" else min)(
+                others, key=lambda o: o.start, default=None
+            )
+            if neighbour is not None:
+                # before: the region reaches back to the nearest other word, which may qualify
+                # (``a floor of 900 dollars``); after: it stops short of the words that lead
+                # into the next one (``price range and the minimum square footage``)
+                if side == "before":
+                    region = (neighbour.start, region[1])
+                else:
+                    lead = [w for w in words if region[0] <= w[0] and w[1] <= neighbour.start]
+                    region = (region[0], lead[-3][1] if len(lead) >= 3 else region[0])
+            kinds = _qualified(text, region, span.kinds, vocabulary, side == "before")
+            if not kinds and neighbour is not None and neighbour.kinds < span.kinds:
+                kinds = set(neighbour.kinds)
+            if kinds:
+                break
+        resolved.append(_Span(span.start, span.end, frozenset(kinds or span.kinds)))
+    return resolved
+
+
+@functools.lru_cache(maxsize=32)
+def _siblings(vocabulary: Vocabulary) -> dict[str, frozenset[str]]:
+    """The kinds each kind shares a word with (``min_price`` and ``max_price``: ``price``)."""
+    owners: dict[str, set[str]] = {}
+    for kind in vocabulary:
+        for word in kind.words:
+            owners.setdefault(_phrase(word), set()).add(kind.name)
+    siblings: dict[str, set[str]] = {}
+    for names in owners.values():
+        for name in names:
+            siblings.setdefault(name, set()).update(names - {name})
+    return {name: frozenset(others) for name, others in siblings.items() if others}
+
+
+def _contradicted(
+    text: str, span: _Span, words: Sequence[tuple[int, int]], vocabulary: Vocabulary
+) -> _Span:
+    """A one-kind word that the qualifier right before it gives to a sibling kind.
+
+    ``minimum budget``: ``budget`` names only the maximum price, but ``minimum`` is the minimum
+    price's qualifier, and the two share ``price``.
+    """
+    (kind,) = span.kinds
+    siblings = _siblings(vocabulary).get(kind)
+    before = [w for w in words if w[1] <= span.start][-2:]
+    if not siblings or not before:
+        return span
+    picked = _qualified(text, (before[0][0], span.start), siblings | {kind}, vocabulary, True)
+    if len(picked) == 1 and kind not in picked:
+        return _Span(span.start, span.end, frozenset(picked))
+    return span
+
+
+_LOCATIVE = re.compile(r"\b(at|in|near|around) (your|the|my) $")
+_FOCUS = re.compile(
+    r"^(so |and |ok |okay |then |now )?(what|which|how many|how much)( is| are| s| was| were)?"
+    r"( your| the| an?)?( new| preferred| exact| specific| desired| ideal| main)? $"
+)
+_OTHER_QUESTION = re.compile(r"\b(and|also|plus|as well)\b|\b(what|which|how|where|when|who)\b")
+
+
+def _focus(text: str, spans: Sequence[_Span], barriers: Sequence[int]) -> _Span | None:
+    """The one kind a single question is about, when it opens with it (``which column ...``).
+
+    ``Which column should I sort the table by?`` asks for the column; the sort it is for is
+    what the answer is used for. Only a one-sentence question that asks nothing else.
+    """
+    if barriers or not spans:
+        return None
+    first = min(spans, key=lambda sp: (sp.start, -sp.end))
+    opens = re.match(r"(what|which|how many|how much)\b", text[first.start :])
+    if not (_FOCUS.match(text[: first.start]) or (not text[: first.start] and opens)):
+        return None
+    if _OTHER_QUESTION.search(text[first.end :]):
+        return None
+    others = {k for sp in spans if sp.end <= first.start or sp.start >= first.end for k in sp.kinds}
+    if len(first.kinds) > 1 and first.kinds & others:  # "which airport ... flying out of"
+        return _Span(first.start, first.end, first.kinds & others)
+    return first

@@ -1,0 +1,274 @@
+"""A message read as text: words, numbers and sentences written one way.
+
+:func:`_canonical` writes numbers one way (``two`` -> ``2``, ``$950k`` -> ``$950000 dollars``),
+hyphens and contractions read out, on messages and on the forms they are matched against alike;
+:func:`_sentences` parts a message into sentences (list markers dropped) and gives each its mood
+(:func:`_mood`); :func:`_find` and :func:`_inflections` find a kind's words.
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import re
+
+from toolgym.simulators.user.phrases import (
+    _CHECK_TAG,
+    _FIRST_PERSON,
+    _LIST_HEADER,
+    _NO_REQUEST,
+    _REQUESTS,
+    _SECOND_PERSON,
+    _TAG,
+)
+from toolgym.simulators.user.slots import normalize
+
+# -- numbers and the spans of words ---------------------------------------------------------------
+_NUMBER_WORDS = {
+    w: str(n)
+    for n, w in enumerate(
+        [
+            "zero",
+            "one",
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "eleven",
+            "twelve",
+        ]
+    )
+}
+_ORDINAL_WORDS = {
+    w: float(n)
+    for n, w in enumerate(
+        [
+            "first",
+            "second",
+            "third",
+            "fourth",
+            "fifth",
+            "sixth",
+            "seventh",
+            "eighth",
+            "ninth",
+            "tenth",
+            "eleventh",
+            "twelfth",
+        ],
+        1,
+    )
+}
+_ORDINAL_WORD = re.compile(rf"(?<![0-9a-z'])({'|'.join(_ORDINAL_WORDS)}) (?=[0-9a-z])")
+_NUMBER_WORD = re.compile(rf"(?<![0-9a-z'])({'|'.join(_NUMBER_WORDS)})(?![0-9a-z'])")
+_ORDINAL = re.compile(r"(?<![0-9a-z.])(\d+)(?:st|nd|rd|th)(?![0-9a-z])")
+_SCALE = re.compile(r"(?<![0-9a-z.])(\d+(?:\.\d+)?) ?(k|thousand|million)(?![0-9a-z])")
+_DOLLAR = re.compile(r"(?<![0-9a-z])\$(\d+(?:\.\d+)?)(?![0-9]|\.\d| ?dollars?\b)")
+_NUMBER = re.compile(r"(?<![0-9a-z.])\$?(\d+(?:\.\d+)?)(?![0-9a-z]|\.\d)")
+_NUMERIC_FORM = re.compile(r"\$?(\d+(?:\.\d+)?)(?: dollars?)?")
+_WORD = re.compile(r"[^\s\-/]+")
+_JOIN = re.compile(r" *(and|or|to|&)? *")
+_BOUND = re.compile(r"(?<!\bno )\b(more|fewer|less) than $")
+_UPPER = re.compile(r"\b(lower|less|fewer) than\b|\b(at most|up to|under|below|maximum|max)\b")
+"""Before a number that bounds a count rather than gives it (``more than one bathroom``)."""
+_MONTHS = (
+    "january|february|march|april|may|june|july|august|september|october|november|december|"
+    "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
+)
+_DATE = re.compile(
+    rf"(?<![0-9a-z])(?:(?:{_MONTHS}) \d{{1,2}}(?: \d{{4}})?|\d{{1,2}} (?:{_MONTHS})(?: \d{{4}})?)"
+    r"(?![0-9a-z])"
+)
+"""A date's numbers (``december 1 2027``, ``1 december``), which count nothing."""
+_RANGE = re.compile(
+    r"(?<![0-9a-z.])\$?(\d+(?:\.\d+)?)(?: dollars?)? (?:and|to|through) \$?(\d+(?:\.\d+)?)(?![0-9a-z])"
+)
+"""The two ends of a range (``90 and 160``, ``$60 to $130``)."""
+_COMMA = re.compile(r"(?<=\S),\s+")
+_SENTENCE = re.compile(r"(?<=[A-Za-z0-9)]{3}[.])\s+(?=[A-Z0-9$])|(?<=[!?;:])\s+|\s*\n\s*")
+"""Where a message's sentences part (not after ``St.``: a name goes on)."""
+
+
+_CONTRACTIONS = {"'d": "would", "'re": "are", "'ve": "have", "'ll": "will"}
+_CONTRACTION = re.compile(r"(?<=[a-z])('d|'re|'ve|'ll)(?![a-z])")
+"""``you'd like`` read as ``you would like``, on both sides."""
+_HYPHEN = re.compile(r"(?<=[a-z])-(?=[a-z])")
+"""A hyphen between letters, read as a space (``check-in``, ``adjustable-height``, ``x-large``)."""
+_ENUMERATOR = re.compile(r"(?m)^[ \t]*(?:\(?\d{1,2}[.):]|\(?[a-hA-H][.)]|[-*\u2022>#]+)[ \t]+")
+"""A list's marker at the start of a line (``1.``, ``2)``, ``a)``, ``-``, ``*``): no number."""
+
+
+def _scaled(match: re.Match[str]) -> str:
+    factor = 1_000_000 if match.group(2) == "million" else 1000
+    value = float(match.group(1)) * factor
+    return str(int(value)) if value.is_integer() else str(value)
+
+
+def _canonical(text: str) -> str:
+    """Normalized ``text`` with its numbers written one way.
+
+    ``10th`` -> ``10``, ``$950k`` -> ``$950000 dollars``, ``two`` -> ``2``; applied alike to
+    messages and to the forms they are matched against.
+
+    >>> _canonical("a two-bedroom on the 10th floor under $1.2k")
+    'a 2 bedroom on the 10 floor under $1200 dollars'
+    >>> _canonical("two and a half baths")
+    '2.5 baths'
+    """
+    text = _HYPHEN.sub(" ", text)
+    text = _CONTRACTION.sub(lambda m: " " + _CONTRACTIONS[m.group(1)], text)
+    text = _NUMBER_WORD.sub(lambda m: _NUMBER_WORDS[m.group(1)], text)
+    text = re.sub(r"(?<![0-9a-z.])(\d+) and a half(?![0-9a-z])", r"\1.5", text)
+    text = _ORDINAL.sub(r"\1", text)
+    text = _SCALE.sub(_scaled, text)
+    return _DOLLAR.sub(r"$\1 dollars", text)
+
+
+@functools.lru_cache(maxsize=8192)
+def _phrase(text: str) -> str:
+    """A vocabulary's word, value or form, read as messages are."""
+    return _canonical(normalize(text))
+
+
+@functools.lru_cache(maxsize=8192)
+def _pattern(phrase: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![0-9a-z]){re.escape(phrase)}(?![0-9a-z])")
+
+
+def _find(text: str, phrase: str) -> list[tuple[int, int]]:
+    if not phrase or phrase not in text:
+        return []
+    return [(m.start(), m.end()) for m in _pattern(phrase).finditer(text)]
+
+
+@functools.lru_cache(maxsize=8192)
+def _object_pattern(phrase: str) -> re.Pattern[str] | None:
+    """A value phrase whose ``it`` stands for any object (``add it to my favourites``)."""
+    words = phrase.split(" ")
+    if "it" not in words:
+        return None
+    body = " ".join(r"(?:\S+ ){0,2}\S+" if w == "it" else re.escape(w) for w in words)
+    return re.compile(rf"(?<![0-9a-z]){body}(?![0-9a-z])")
+
+
+def _find_value(text: str, phrase: str) -> list[tuple[int, int]]:
+    """Where ``text`` writes a listed value (its ``it`` standing for any object of 1-3 words)."""
+    found = _find(text, phrase)
+    pattern = _object_pattern(phrase)
+    if pattern is not None:
+        found += [m.span() for m in pattern.finditer(text) if m.span() not in found]
+    return found
+
+
+_INFLECTED = re.compile(r"^(.* )?([a-z]{3,})$")
+
+
+@functools.lru_cache(maxsize=8192)
+def _inflections(phrase: str) -> tuple[str, ...]:
+    """A kind's word and the inflections of its last word.
+
+    ``price``: ``prices``, ``priced``, ``pricing``; ``fly``: ``flies``, ``flying``.
+
+    >>> _inflections("room type")
+    ('room type', 'room types', 'room typed', 'room typing')
+    """
+    match = _INFLECTED.match(phrase)
+    if match is None:
+        return (phrase,)
+    head, word = match.group(1) or "", match.group(2)
+    if word.endswith("e"):
+        forms = (word + "s", word + "d", word[:-1] + "ing")
+    elif word.endswith("y") and word[-2] not in "aeiou":
+        forms = (word[:-1] + "ies", word[:-1] + "ied", word + "ing")
+    elif word.endswith(("s", "x", "z", "ch", "sh")):
+        forms = (word + "es", word + "ed", word + "ing")
+    else:
+        forms = (word + "s", word + "ed", word + "ing")
+    return (phrase, *(head + f for f in forms))
+
+
+class _WordIndex:
+    """The words of a text, to count those between two offsets in logarithmic time."""
+
+    def __init__(self, text: str) -> None:
+        words = [m.span() for m in _WORD.finditer(text)]
+        self.starts = [w[0] for w in words]
+        self.ends = [w[1] for w in words]
+
+    def between(self, start: int, end: int) -> int:
+        """How many words lie whole in ``text[start:end]``."""
+        if end <= start:
+            return 0
+        first = bisect.bisect_left(self.starts, start)
+        return max(0, bisect.bisect_right(self.ends, end) - first)
+
+
+def _sentences(message: str) -> tuple[str, list[int], list[int], list[tuple[int, int, str]]]:
+    """The message read as :func:`_canonical` reads it, and where its parts start.
+
+    Returns:
+        The text; where its second, third... sentences start; where the parts after a comma
+        start; and each sentence's span with its mood (:func:`_mood`).
+    """
+    text = ""
+    barriers: list[int] = []
+    commas: list[int] = []
+    moods: list[tuple[int, int, str]] = []
+    heads: list[bool] = []
+    listing = False
+    for part in _SENTENCE.split(_ENUMERATOR.sub("", message)):
+        start = len(text) + (1 if text else 0)
+        first = True
+        for piece in _COMMA.split(part):
+            read = _canonical(normalize(piece))
+            if not read:
+                continue
+            if text:
+                text += " "
+                (barriers if first else commas).append(len(text))
+            text += read
+            first = False
+        if first:
+            continue  # nothing in this part
+        mood = REQUEST if listing else _mood(part)
+        moods.append((start, len(text), mood))
+        heads.append(part.rstrip().endswith(":"))
+        listing = listing or (heads[-1] and bool(_LIST_HEADER.search(part.lower())))
+    for i in range(len(moods) - 2, -1, -1):  # "Bathrooms and garages: how many of each?"
+        if heads[i] and moods[i + 1][2] == REQUEST:
+            moods[i] = (*moods[i][:2], REQUEST)
+    if moods and _CHECK_TAG.search(text[moods[-1][0] :]):  # "I'll put down 2 bedrooms. Right?"
+        moods = [(start, end, REQUEST) for start, end, _ in moods]
+    return text, barriers, commas, moods
+
+
+REQUEST, OWN, PLAIN = "request", "own", "plain"
+"""A sentence's mood: it asks or checks; it tells of the agent itself; anything else."""
+
+
+def _mood(part: str) -> str:
+    """Whether a sentence asks or checks, tells of the agent itself, or neither.
+
+    :data:`REQUEST`, :data:`OWN` (``My 3 kids are loud``, ``I was floored``), :data:`PLAIN`.
+    """
+    text = _NO_REQUEST.sub(" ", normalize(part))
+    if part.rstrip().endswith("?") or _REQUESTS.search(text) or _TAG.search(text):
+        return REQUEST
+    if _FIRST_PERSON.search(text) and not _SECOND_PERSON.search(text):
+        return OWN
+    return PLAIN
+
+
+_AFTER_NUMBER = re.compile(r"(?<![0-9a-z.])\d+(?:\.\d+)? (?:[a-z]+ )?$")
+"""What stands before a counted noun: a number, perhaps with one word between (``10 cat photos``)."""
+
+
+def _clauses(message: str) -> list[str]:
+    """The message's sentences and the parts after a colon, each normalized."""
+    parts = re.split(r"(?<=[.?!;:])\s+|\n+", _ENUMERATOR.sub("", message))
+    return [normalize(p) for p in parts if normalize(p)]

@@ -1,0 +1,440 @@
+"""The values a message writes, and which kind each belongs to.
+
+Numbers attach to the kind word beside them, dates to a date kind's word, the two ends of a pair
+of kinds are read from ``from A to B``, an email, URL or labelled code is a value of the one kind
+whose value has that shape, and a quoted text, a date or an unknown name makes a value the reader
+cannot know.
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import re
+from collections.abc import Callable, Sequence
+
+from toolgym.simulators.user.phrases import (
+    _CAPITAL,
+    _CODE,
+    _CONFIRM,
+    _QUOTED,
+)
+from toolgym.simulators.user.slots import Slot, SlotKind, Vocabulary, contains_phrase, normalize
+from toolgym.simulators.user.spans import (
+    _Span,
+)
+from toolgym.simulators.user.text import (
+    _BOUND,
+    _DATE,
+    _NUMBER,
+    _NUMERIC_FORM,
+    _ORDINAL_WORD,
+    _ORDINAL_WORDS,
+    _RANGE,
+    _UPPER,
+    _canonical,
+    _find,
+    _find_value,
+    _phrase,
+    _WordIndex,
+)
+
+_ATTACH = 3
+_NEAR = 4 * (_ATTACH + 2)
+"""How many spans on each side of a number are looked at for the word it attaches to."""
+"""How many words may stand between a number and the word of the kind it is the value of."""
+
+
+def _writes_value(text: str, kind: str, at: tuple[int, int], spans: Sequence[_Span]) -> bool:
+    """Whether what is written at ``at`` is a value of ``kind`` rather than part of a word.
+
+    Part of another kind's word (``monthly rent``) or of a longer word of its own that names it
+    (``type of house``) it is not a value; a word that offers values (``buy or rent``) writes
+    them; a longer value holding another kind's word (the name ``sale price``) is a value.
+    """
+    overlapping = [
+        s
+        for s in spans
+        if s.start < at[1]
+        and at[0] < s.end
+        and not (at[0] <= s.start and s.end <= at[1] and s.end - s.start < at[1] - at[0])
+    ]
+    if overlapping and not any(kind in s.kinds for s in overlapping):
+        return False
+    return not any(
+        kind in s.kinds
+        and s.start <= at[0]
+        and at[1] <= s.end
+        and s.end - s.start > at[1] - at[0]
+        and " or " not in text[s.start : s.end]
+        for s in overlapping
+    )
+
+
+def _bounded(text: str, start: int, upper: bool = False) -> bool:
+    """Whether the number at ``start`` bounds a count rather than gives it.
+
+    For a kind that is itself an upper bound (``upper``: a price cap), ``less than 40 dollars``
+    gives it; only ``more than`` bounds it.
+    """
+    found = _BOUND.search(text[max(0, start - 16) : start])
+    return found is not None and not (upper and found.group(1) != "more")
+
+
+def _upper(kind: SlotKind) -> bool:
+    """Whether the user states ``kind`` as an upper bound (``a price lower than {text}``)."""
+    return _UPPER.search(kind.phrase) is not None
+
+
+def _attached(
+    text: str,
+    spans: Sequence[_Span],
+    barriers: Sequence[int] = (),
+    upper: frozenset[str] = frozenset(),
+    commas: Sequence[int] = (),
+) -> dict[str, list[float]]:
+    """The numbers written next to a kind's word (``3 bedrooms``, ``floor 10``), by kind.
+
+    A number belongs to the nearest word, at most a few words away (the one after it on a tie)
+    and in the same sentence (``barriers``: where sentences start), one that no comma parts from
+    it first (``commas``: ``year 2012, genre western``); an ordinal word only to the
+    word right after it (``ninth floor``). The numbers of a date (``December 1, 2027``) belong
+    to no word, and the two ends of a range (``between $90 and $160``) to the same one. A bound
+    (``more than 2``) gives no number, except ``less than 40`` to the kinds that are upper
+    bounds themselves (``upper``: a price cap).
+    """
+    numbers: dict[str, list[float]] = {}
+    dated = [m.span() for m in _DATE.finditer(text)]
+    partner = {}
+    for m in _RANGE.finditer(text):
+        partner[m.start(1)], partner[m.start(2)] = float(m.group(2)), float(m.group(1))
+    index = _WordIndex(text)
+    ordered = sorted(spans, key=lambda s: s.start)
+    span_starts = [s.start for s in ordered]
+    barriers = sorted(barriers)
+    commas = sorted(commas)
+    for match in _NUMBER.finditer(text):
+        start, end = match.span()
+        at = bisect.bisect_left(span_starts, start + 1)
+        if any(s.start <= start and end <= s.end for s in ordered[max(0, at - _NEAR) : at]):
+            continue
+        bounded, below = _bounded(text, start), not _bounded(text, start, upper=True)
+        if any(s <= start and end <= e for s, e in dated):
+            continue
+        best: tuple[int, int, int, _Span] | None = None
+        at = bisect.bisect_left(span_starts, start)
+        for span in ordered[max(0, at - _NEAR) : at + _NEAR]:  # spans further are too far
+            if span.end <= start:
+                gap = (span.end, start)
+                rank = (0, index.between(*gap), 1)
+            elif span.start >= end:
+                gap = (end, span.start)
+                rank = (0, index.between(*gap), 0)
+            else:
+                continue
+            if bisect.bisect_left(barriers, gap[0]) < bisect.bisect_right(barriers, gap[1]):
+                continue
+            if bisect.bisect_left(commas, gap[0]) < bisect.bisect_right(commas, gap[1]):
+                rank = (1, *rank[1:])
+            if rank[1] <= _ATTACH and (best is None or rank < best[:3]):
+                best = (*rank, span)
+        if best is not None:
+            for kind in best[3].kinds:
+                if bounded and not (below and kind in upper):
+                    continue
+                numbers.setdefault(kind, []).append(float(match.group(1)))
+                if match.start(1) in partner:
+                    numbers[kind].append(partner[match.start(1)])
+    for match in _ORDINAL_WORD.finditer(text):  # "the ninth floor"; not "first, how many"
+        for span in spans:
+            if span.start == match.end():
+                for kind in span.kinds:
+                    numbers.setdefault(kind, []).append(_ORDINAL_WORDS[match.group(1)])
+    return numbers
+
+
+def _counted(text: str, spans: Sequence[_Span], slots: Sequence[Slot]) -> dict[str, list[float]]:
+    """``a garage`` read as one garage, in a message that restates values to confirm.
+
+    Counts only for a kind whose value the user says as a count of that word (``1 garage``).
+    """
+    if not _CONFIRM.search(text):
+        return {}
+    counted: dict[str, list[float]] = {}
+    for span in spans:
+        if not re.search(r"(?:^|[^0-9a-z'])(a|an) $", text[max(0, span.start - 4) : span.start]):
+            continue
+        word = text[span.start : span.end]
+        for slot in slots:
+            said = re.fullmatch(r"\d+(?:\.\d+)? (.+)", normalize(slot.text))
+            if slot.kind in span.kinds and said and _singular(said.group(1)).endswith(word):
+                counted.setdefault(slot.kind, []).append(1.0)
+    return counted
+
+
+def _singular(noun: str) -> str:
+    return re.sub(r"ies$", "y", noun) if noun.endswith("ies") else re.sub(r"s$", "", noun)
+
+
+def _inside_longer_value(
+    text: str, vocabulary: Vocabulary, slots: Sequence[Slot]
+) -> Callable[[tuple[int, int]], bool]:
+    """Whether a value written at a span is part of a longer value written around it.
+
+    The longest value wins, as the longest word does: ``light blue`` is not also ``blue``, and
+    ``x-large`` is not also ``large``.
+    """
+    values = [
+        at
+        for kind in vocabulary
+        for group in kind.values
+        for word in group
+        for at in _find_value(text, _phrase(word))
+    ]
+    values += [
+        at
+        for slot in slots
+        for form in slot.forms()
+        if not _NUMERIC_FORM.fullmatch(_phrase(form))
+        for at in _find(text, _phrase(form))
+    ]
+
+    def inside(at: tuple[int, int]) -> bool:
+        return any(s <= at[0] and at[1] <= e and e - s > at[1] - at[0] for s, e in values)
+
+    return inside
+
+
+_NEGATED = re.compile(
+    r"\b(not|no|never|rather than|instead of|other than|except|n't|but not)( an?| the| to| for)? $"
+)
+"""What stands before a value the message sets aside (``rent, not buy``)."""
+_ARTICLE = re.compile(r"^(the|an?) ")
+
+
+def _inside_values(spans: list[_Span], text: str, slots: Sequence[Slot]) -> list[_Span]:
+    """``spans`` without the words inside a longer value of another kind's slot.
+
+    The name ``Sale Price`` names no price (an article does not make a value longer: the field
+    ``the amount`` still names the amount); a value inside a longer word (``rent`` in ``monthly
+    rent``) is :func:`_writes_value`'s to judge.
+    """
+    values = [
+        (at, slot.kind)
+        for slot in slots
+        for form in slot.forms()
+        if not _NUMERIC_FORM.fullmatch(_phrase(form))
+        for at in _find(text, _ARTICLE.sub("", _phrase(form)))
+    ]
+    return [
+        span
+        for span in spans
+        if not any(
+            s <= span.start
+            and span.end <= e
+            and e - s > span.end - span.start
+            and kind not in span.kinds
+            for (s, e), kind in values
+        )
+    ]
+
+
+def _dated(
+    text: str, spans: Sequence[_Span], slots: Sequence[Slot], barriers: Sequence[int]
+) -> dict[str, bool]:
+    """The dates written right after (or before) a date kind's word, right or wrong.
+
+    ``leaving July 5, 2027`` writes the departure date; it is wrong when the task's is July 3.
+    """
+    dated = {
+        s.kind: {_phrase(f) for f in s.forms()}
+        for s in slots
+        if isinstance(s.value, str) and _DATE.search(_phrase(s.text))
+    }
+    if not dated:
+        return {}
+    index = _WordIndex(text)
+    found: dict[str, bool] = {}
+    for match in _DATE.finditer(text):
+        start, end = match.span()
+        best: tuple[int, int, _Span] | None = None
+        for span in spans:
+            if not span.kinds & dated.keys():
+                continue
+            if span.end <= start:
+                gap, rank = (span.end, start), (index.between(span.end, start), 0)
+            elif span.start >= end:
+                gap, rank = (end, span.start), (index.between(end, span.start), 1)
+            else:
+                continue
+            if any(gap[0] <= b <= gap[1] for b in barriers) or rank[0] > _ATTACH:
+                continue
+            if best is None or rank < best[:2]:
+                best = (*rank, span)
+        if best is None:
+            continue
+        written = match.group()
+        for kind in best[2].kinds & dated.keys():
+            ok = any(
+                written == f or written.startswith(f + " ") or f.startswith(written + " ")
+                for f in dated[kind]
+            )
+            found[kind] = found.get(kind, False) or ok
+    return found
+
+
+_FROM_TO = re.compile(
+    r"\bfrom ((?:\S+ ){0,3}?\S+) (?:to|until|till|through|thru) ((?:\S+ ){0,3}?\S+?)"
+    r"(?= (?:on|for|at|with|in|and|leaving|departing|returning|between|under|max|min|per|"
+    r"checking|staying|via|by|is|right|correct|ok|okay)\b|$)"
+)
+_ONE_END = re.compile(r"\b(from|out of|to|into) ((?:\S+ ){0,3}\S+)")
+
+
+def _paired(text: str, vocabulary: Vocabulary, slots: Sequence[Slot]) -> dict[str, bool]:
+    """The two ends of a pair a message writes (``from Baltimore to Miami``), right or wrong.
+
+    ``from A to B`` is read against each pair of kinds the task has both of (``origin`` and
+    ``destination``; ``checkin_date`` and ``checkout_date``) whose one end it writes rightly, or
+    whose ends are both dates written as dates; the other end is then that kind's, right or
+    wrong. A known value after ``from`` or ``to`` that is the other end's (``flying out of
+    Tampa`` when Tampa is the destination) is a wrong value of this end.
+    """
+    by_kind = {s.kind: s for s in slots}
+    pairs = [(a, b) for a, b in vocabulary.pairs if a in by_kind and b in by_kind]
+    if not pairs:
+        return {}
+
+    def matches(written: str, kind: str) -> bool:
+        forms = {_phrase(f) for f in by_kind[kind].forms()}
+        return any(written == f or written.startswith(f + " ") for f in forms if f)
+
+    found: dict[str, bool] = {}
+    for match in _FROM_TO.finditer(text):
+        first, second = match.group(1), match.group(2)
+        dates = bool(_DATE.fullmatch(first)) and bool(_DATE.search(second))
+        for a, b in pairs:
+            known_a, known_b = matches(first, a), matches(second, b)
+            both_dates = dates and all(_DATE.search(_phrase(by_kind[k].text)) for k in (a, b))
+            if known_a or known_b or (both_dates and len(pairs) == 1):
+                if matches(first, b) or matches(second, a):
+                    continue  # the other way round: not this pair's order
+                found[a], found[b] = known_a, known_b
+                break
+    for match in _ONE_END.finditer(text):
+        end = 0 if match.group(1) in ("from", "out of") else 1
+        for pair in pairs:
+            own, other = pair[end], pair[1 - end]
+            if own in found or other in found:
+                continue
+            if matches(match.group(2), other) and not matches(match.group(2), own):
+                found[own] = False  # a value in the wrong role
+    return found
+
+
+_SHORT_CODE = re.compile(r"[A-Z]{2,3}")
+_SHAPES = (
+    re.compile(r"[a-z0-9._+]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+"),
+    re.compile(r"(?:https?://|www\.)[^\s]+"),
+    re.compile(r"(?<![0-9a-z@./])(?=[a-z]*[0-9])(?=[0-9]*[a-z])[0-9a-z]{6,}(?![0-9a-z@]|\.[a-z])"),
+)
+"""Shapes of values a reader can tell without knowing them: an email, a URL, a code."""
+_LABEL_WORD = re.compile(
+    r"\b(image|picture|photo|pic|id|identifier|code|number|item|product|ref|reference|key|token)s?\b"
+)
+"""A noun that says a code written in the message is a value (``image Hk2pQ9x``)."""
+
+
+def _cased(slots: Sequence[Slot], message: str) -> list[Slot]:
+    """``slots``, with a short code (``IT``, ``US``) written only as a word dropped.
+
+    A code that is also a word (``it``, ``us``, ``am``) is its value only where the message
+    writes it in capitals; forms that hold more words (``country code it``) still count.
+    """
+    out = []
+    for slot in slots:
+        code = slot.value if isinstance(slot.value, str) else ""
+        if _SHORT_CODE.fullmatch(code) and not re.search(
+            rf"(?<![A-Za-z]){code}(?![A-Za-z])", message
+        ):
+            short = normalize(code)
+            aliases = tuple(a for a in slot.aliases if normalize(a) != short)
+            text = slot.text if normalize(slot.text) != short else f"the code {code}"
+            slot = Slot(slot.kind, None, text, aliases, slot.call, slot.argument)
+        out.append(slot)
+    return out
+
+
+def _unknown(message: str, names: Sequence[str], vocabulary: Vocabulary) -> bool:
+    """Whether ``message`` writes a value the reader does not know (a quoted text, a name, a code).
+
+    A name the user's own request wrote (``names``: an API's, a product's) is no such value,
+    nor a kind's own word in capitals (``ID``).
+    """
+    if _DATE.search(_canonical(normalize(message))) or _QUOTED.search(message):
+        return True  # a date or a quoted text is a value, whatever the request said
+    words = _kind_words(vocabulary)
+    named = [normalize(n) for n in names]
+    found = [m.group() for m in _CAPITAL.finditer(message)]
+    found = [f for f in found if not any(contains_phrase(n, normalize(f)) for n in named)]
+    found += [m.group() for m in _CODE.finditer(message.lower())]
+    return any(normalize(f) and _phrase(f) not in words for f in found)
+
+
+@functools.lru_cache(maxsize=32)
+def _kind_words(vocabulary: Vocabulary) -> frozenset[str]:
+    """Every word of every kind, read as messages are."""
+    return frozenset(_phrase(w) for kind in vocabulary for w in (*kind.words, *kind.weak))
+
+
+_LINKS = frozenset({"of", "and", "for", "the", "de", "&"})
+
+
+def _known_names(message: str, opening: str) -> list[str]:
+    """The capitalized names of several words the message writes that the opening wrote."""
+    if not opening:
+        return []
+    words = re.findall(r"[\w'&-]+", message)
+    known = normalize(opening)
+    names: list[str] = []
+    i = 0
+    while i < len(words):  # the longest run of capitalized words from each one, if known
+        for j in range(min(len(words), i + 6), i + 1, -1):
+            run = words[i:j]
+            if run[-1][:1].isupper() and all(w[:1].isupper() or w in _LINKS for w in run):
+                name = " ".join(run)
+                if words[i][:1].isupper() and contains_phrase(known, normalize(name)):
+                    names.append(name)
+                    i = j - 1
+                    break
+        i += 1
+    return names
+
+
+def _shaped(text: str, slots: Sequence[Slot], opening: str = "") -> tuple[set[str], set[str]]:
+    """The kinds whose value's shape (an email, a URL, a code) the message writes: right, wrong.
+
+    A written email, URL or code that is no value of the task is read as a value of the one
+    kind whose slot has a value of that shape (``image Hk2pQ9x``, ``tracey.riley@gmail.com``).
+    """
+    right: set[str] = set()
+    wrong: set[str] = set()
+    known = normalize(opening)
+    for shape in _SHAPES:
+        owners = [
+            s for s in slots if isinstance(s.value, str) and shape.fullmatch(normalize(s.value))
+        ]
+        if len(owners) != 1:
+            continue
+        (slot,) = owners
+        for match in shape.finditer(text):
+            written = match.group().strip(".")
+            if written in known:
+                continue  # a value the request wrote itself (another call's)
+            if shape is _SHAPES[-1] and not _LABEL_WORD.search(text):
+                continue  # a code alone may be any word spelled with digits
+            if written in {normalize(f) for f in (slot.value, slot.text, *slot.aliases)}:
+                right.add(slot.kind)
+            else:
+                wrong.add(slot.kind)
+    return right, wrong

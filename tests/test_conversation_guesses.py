@@ -315,3 +315,13 @@ def test_a_step_that_sets_no_held_back_detail_runs(env_id: str, task_id: str, st
     assert task_env(env)._backend.untold()
     _, _, _, _, info = env.step(step)
     assert info.get("error") is None, info.get("error")
+
+
+def test_a_value_nested_past_the_checks_depth_is_refused_not_skipped() -> None:
+    from toolgym.conversation.guesses import MAX_DEPTH, TooManyValues, leaves
+
+    value: object = "Paris"
+    for _ in range(MAX_DEPTH + 2):
+        value = [value]
+    with pytest.raises(TooManyValues):
+        list(leaves(value))

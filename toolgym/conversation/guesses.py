@@ -42,8 +42,12 @@ MAX_LEAVES = 10_000
 passes more is refused (:class:`TooManyValues`) rather than let through unchecked."""
 
 
+MAX_DEPTH = 32
+"""The deepest argument value the guess check reads; a deeper one is refused like too many."""
+
+
 class TooManyValues(Exception):
-    """A step passed more values than the guess check compares (:data:`MAX_LEAVES`)."""
+    """A step passed more values (or deeper ones) than the guess check compares."""
 
 
 def sets_by_carrier(calls: Sequence[ToolCall], call: str, argument: str | None) -> bool:
@@ -66,8 +70,11 @@ def leaves(value: Any, depth: int = 0) -> Iterator[Any]:
     >>> list(leaves({"a": [1, "x"], "b": {"c": 2.5}}))
     [1, 'x', 2.5]
     """
-    if depth > 32:
-        return
+    if depth > MAX_DEPTH:
+        raise TooManyValues(
+            f"this step passed a value nested deeper than {MAX_DEPTH} levels while the user has "
+            "not told every detail: ask the user first"
+        )
     if isinstance(value, dict):
         for item in value.values():
             yield from leaves(item, depth + 1)

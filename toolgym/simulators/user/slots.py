@@ -8,6 +8,7 @@ task file carries its slots.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import unicodedata
@@ -48,6 +49,15 @@ def contains_phrase(text: str, phrase: str) -> bool:
     if not phrase:
         return False
     return re.search(rf"(?<![0-9a-z]){re.escape(phrase)}(?![0-9a-z])", text) is not None
+
+
+@functools.lru_cache(maxsize=65536)
+def _forms(text: str, aliases: tuple[str, ...], value: str | None) -> tuple[str, ...]:
+    """:meth:`Slot.forms` of a slot's text, aliases and scalar value (computed once each)."""
+    forms = {normalize(text), *(normalize(a) for a in aliases)}
+    if value is not None:
+        forms.add(normalize(value))
+    return tuple(sorted((f for f in forms if f), key=lambda f: (-len(f), f)))
 
 
 @dataclass(frozen=True)
@@ -126,10 +136,8 @@ class Slot:
 
     def forms(self) -> tuple[str, ...]:
         """Every normalized way of writing the value, longest first."""
-        forms = {normalize(self.text), *(normalize(a) for a in self.aliases)}
-        if isinstance(self.value, (int, float, str)) and not isinstance(self.value, bool):
-            forms.add(normalize(str(self.value)))
-        return tuple(sorted((f for f in forms if f), key=lambda f: (-len(f), f)))
+        scalar = isinstance(self.value, (int, float, str)) and not isinstance(self.value, bool)
+        return _forms(self.text, self.aliases, str(self.value) if scalar else None)
 
     def to_record(self) -> dict[str, Any]:
         """The slot as JSON."""

@@ -34,22 +34,43 @@ class _Span:
     kinds: frozenset[str]
 
 
+_TOKEN = re.compile(r"[0-9a-z]+")
+_HEAD = re.compile(r"[0-9a-z]+(?=[^0-9a-z]|$)")
+
+
+@functools.lru_cache(maxsize=32)
+def _word_forms(vocabulary: Vocabulary) -> tuple[tuple[str, str | None, str, bool], ...]:
+    """Each kind's words (with their inflections) and counted nouns, read as messages are.
+
+    Each comes with its first word, which a message must hold as a word of its own for the
+    form to be found in it (``None``: a form that starts with no letter or digit), its kind, and
+    whether it is a counted noun.
+    """
+    out = []
+    for kind in vocabulary:
+        for word in (*kind.words, *kind.weak):
+            out += [(form, kind.name, False) for form in _inflections(_phrase(word))]
+        out += [(_phrase(noun), kind.name, True) for noun in kind.counted]
+    return tuple(
+        (form, head.group() if (head := _HEAD.match(form)) else None, name, counted)
+        for form, name, counted in out
+        if form
+    )
+
+
 def _word_spans(text: str, vocabulary: Vocabulary) -> list[_Span]:
     """The spans of the kinds' words, a longer match hiding a shorter one of another kind.
 
     A counted noun (:attr:`SlotKind.counted`) is a word of its kind after a number only.
     """
     found: list[tuple[int, int, str]] = []
-    for kind in vocabulary:
-        for word in (*kind.words, *kind.weak):
-            for form in _inflections(_phrase(word)):
-                found += [(s, e, kind.name) for s, e in _find(text, form)]
-        for noun in kind.counted:
-            found += [
-                (s, e, kind.name)
-                for s, e in _find(text, _phrase(noun))
-                if _AFTER_NUMBER.search(text[max(0, s - 24) : s])
-            ]
+    tokens = set(_TOKEN.findall(text))
+    for form, head, name, counted in _word_forms(vocabulary):
+        if head is not None and head not in tokens:
+            continue  # the form's first word is nowhere in the message
+        for s, e in _find(text, form):
+            if not counted or _AFTER_NUMBER.search(text[max(0, s - 24) : s]):
+                found.append((s, e, name))
     kept: dict[tuple[int, int], set[str]] = {}
     for start, end, name in found:
         hidden = any(  # inside a longer word of another kind, or overlapping one

@@ -20,6 +20,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from toolgym.simulators.user.acknowledgement import acknowledges
 from toolgym.simulators.user.phrases import (
     _ASIDE,
     _ASKS,
@@ -73,9 +74,11 @@ from toolgym.simulators.user.text import (
     _phrase,
     _sentences,
 )
+from toolgym.simulators.user.unknown import beside_words
 from toolgym.simulators.user.values import (
     _NEGATED,
     _attached,
+    _both_ends,
     _bounded,
     _cased,
     _counted,
@@ -120,6 +123,8 @@ class Reading:
         question: whether it is a question (as opposed to a statement).
         asked: the kinds it asks about: those it names without writing a value (in a check,
             the others it names are checked).
+        acknowledged: whether it opens by restating the user's request (``Got it, the crab
+            row. Which colour?``): a check the user confirms, beside what it asks.
     """
 
     kind: str
@@ -127,6 +132,7 @@ class Reading:
     stated: tuple[str, ...] = ()
     question: bool = False
     asked: tuple[str, ...] = ()
+    acknowledged: bool = False
 
 
 def mentioned_kinds(text: str, vocabulary: Vocabulary) -> tuple[str, ...]:
@@ -322,8 +328,22 @@ def read_message(
     """Read an agent's message against a family's vocabulary and a task's slots.
 
     ``opening`` is what the user said first (its request): the names it wrote are known, not
-    values the reader cannot tell.
+    values the reader cannot tell. A question after an acknowledgement that restates the
+    request (``Sure, I'll highlight the crab row. Which colour?``) is a check as well: the
+    user confirms it and answers.
     """
+    reading = _read(message, vocabulary, slots, opening)
+    if reading.kind not in (ASK, CHECK) or not reading.question:
+        return reading
+    wrong = set(reading.kinds) - set(reading.stated) - set(reading.asked)
+    if (reading.kind == ASK or not wrong) and acknowledges(message, slots, opening):
+        asked = reading.asked if reading.kind == CHECK else reading.kinds
+        return Reading(CHECK, reading.kinds, reading.stated, True, asked, True)
+    return reading
+
+
+def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: str) -> Reading:
+    """:func:`read_message`, but for acknowledgements."""
     text = normalize(message)
     if not re.search(r"[0-9a-z]", text):
         return Reading(EMPTY)
@@ -350,6 +370,14 @@ def read_message(
     if unasked:
         kept = tuple(k for k in found.named if k not in unasked)
         found = _Slots(kept, found.right, found.wrong, bool(kept) and found.worded, found.at)
+    ends = _both_ends(canonical, vocabulary, found.named) if question else set()
+    ends = {k for k in ends if k not in found.named}
+    if ends:  # "where are you flying from and to?": the second end is asked too
+        order = [k.name for k in vocabulary]
+        named = set(found.named) | ends
+        found = _Slots(
+            tuple(k for k in order if k in named), found.right, found.wrong, True, found.at
+        )
     shaped_right, shaped_wrong = _shaped(canonical, slots, opening)
     shaped_wrong -= set(found.right)
     valued_before = set(found.right) | set(found.wrong)
@@ -363,6 +391,27 @@ def read_message(
             found.worded,
             found.at,
         )
+    check_form = (
+        _CONFIRM.search(text) or _TAG.search(text) or (question and _YES_NO_START.match(text))
+    )
+    if (
+        check_form and not _ASKS.search(text) and not any(_WH.search(c) for c in _clauses(message))
+    ):  # "Size medium, correct?", "Is it for 2024?": values the reader cannot know
+        known = set(found.right) | set(found.wrong)
+        stops = sorted([*barriers, *commas])
+        unread = beside_words(
+            canonical, message, found.at, vocabulary, slots, known, known_names, stops
+        )
+        if unread:
+            order = [k.name for k in vocabulary]
+            named = set(found.named) | unread
+            found = _Slots(
+                tuple(k for k in order if k in named),
+                found.right,
+                tuple(k for k in order if k in set(found.wrong) | unread),
+                found.worded,
+                found.at,
+            )
     kinds, stated = found.named, found.right
     context = kinds and set(kinds) <= set(found.right) and not found.worded
     if context and len(text.split()) >= _CONTEXT_WORDS and not _CONFIRM.search(text):
@@ -404,7 +453,13 @@ def read_message(
         if valued:
             asked = tuple(k for k in kinds if k not in valued)
             opener = next((canonical[s:e] for s, e, m in moods if m != OWN), text)
-            if asked and not found.wrong and _WH.search(opener) and not _CONFIRM.search(text):
+            several = raw.count("?") >= 2 and not _TAG.search(text)  # "1. Image ID? 2. ...?"
+            if (
+                asked
+                and not found.wrong
+                and (_WH.search(opener) or several)
+                and not _CONFIRM.search(text)
+            ):
                 # "How would you like the Salary column formatted?": the column is context
                 return Reading(ASK, asked, (), True, asked)
             if _TAG.search(text):

@@ -299,7 +299,7 @@ class RuleUser:
         parts = []
         if wrong:
             parts.append(template("correct", persona, seed, facts=join(wrong)))
-        elif right:
+        elif right or reading.acknowledged:
             parts.append(template("yes", persona, seed))
         if facts:
             parts.append(template("reveal", persona, seed, facts=join(facts)))

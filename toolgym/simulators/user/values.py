@@ -332,6 +332,27 @@ def _paired(text: str, vocabulary: Vocabulary, slots: Sequence[Slot]) -> dict[st
     return found
 
 
+_BOTH_ENDS = re.compile(
+    r"\bfrom (and|&|or) (where |which \w+ |what \w+ )?(to|into)\b|\bfrom where (to|into) where\b"
+    r"|\bwhere from (and|&) (where )?to\b|\bfrom (and|&) (to|into) where\b"
+)
+"""A question about both ends of a pair (``where are you flying from and to?``)."""
+
+
+def _both_ends(text: str, vocabulary: Vocabulary, named: Sequence[str]) -> set[str]:
+    """The other ends of the pairs a question asks both ends of (``from where to where?``).
+
+    The pair is the one whose first end the message names, or else the first pair of places.
+    """
+    if not vocabulary.pairs or not _BOTH_ENDS.search(text):
+        return set()
+    for first, second in vocabulary.pairs:
+        if first in named or second in named:
+            return {first, second} - set(named)
+    first, second = vocabulary.pairs[0]
+    return {first, second} if re.search(r"\bwhere\b", text) else set()
+
+
 _SHORT_CODE = re.compile(r"[A-Z]{2,3}")
 _SHAPES = (
     re.compile(r"[a-z0-9._+]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+"),

@@ -1,0 +1,127 @@
+"""Acknowledgements: an agent's message that restates the user's request before it asks.
+
+``Got it, a Double room in Cary. Where will you fly from?`` and ``Sure, I'll highlight the crab
+row. Which colour?`` put what the user asked for back to the user, then ask. A person answers
+"yes" to the first part and the question: the message is a check as well as a question. It is
+read as one when it opens with an acknowledgement word and its opening sentences, before the
+question, write what the request said: a value the user gave, a name of the request, or two of
+its words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from toolgym.simulators.user.slots import Slot, normalize
+
+_ACK = re.compile(
+    r"^\W*(got it|gotcha|got that|sure( thing)?|alright|all right|understood|ok|okay|perfect|"
+    r"great|noted|thanks|thank you|cool|excellent|makes sense|sounds good|wonderful|awesome|"
+    r"fantastic|copy that|roger|will do|certainly|absolutely|of course)\b",
+    re.IGNORECASE,
+)
+_NOTED = re.compile(r"\b(noted|got it|understood|copy that)\b", re.IGNORECASE)
+_END = re.compile(r"[.!:;\n]")
+_COMMON = frozenset(
+    [
+        "about",
+        "after",
+        "also",
+        "before",
+        "being",
+        "could",
+        "each",
+        "find",
+        "from",
+        "have",
+        "help",
+        "here",
+        "into",
+        "just",
+        "like",
+        "looking",
+        "make",
+        "need",
+        "needs",
+        "only",
+        "other",
+        "please",
+        "search",
+        "some",
+        "that",
+        "their",
+        "them",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "want",
+        "wants",
+        "what",
+        "when",
+        "where",
+        "which",
+        "will",
+        "with",
+        "would",
+        "your",
+        "you're",
+        "you've",
+        "i'll",
+        "i'm",
+        "let's",
+        "want",
+        "thanks",
+        "thank",
+        "great",
+        "sure",
+        "okay",
+        "alright",
+        "understood",
+        "perfect",
+        "noted",
+    ]
+)
+"""Words too common to tell that a message restates a request."""
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z0-9][a-z0-9'-]*", normalize(text)) if len(w) >= 3} - _COMMON
+
+
+def acknowledges(message: str, slots: Sequence[Slot], opening: str) -> bool:
+    """Whether ``message`` restates the request (see the module docstring), then asks.
+
+    Args:
+        message: the agent's message.
+        slots: the task's slots (the values the opening gave are among them).
+        opening: what the user said first.
+    """
+    text = message.strip()
+    asked_at = text.rfind("?")
+    if asked_at < 0:
+        return False
+    ends = [m.start() for m in _END.finditer(text, 0, asked_at)]
+    if not ends:
+        return False
+    head = text[: ends[-1]]
+    if "?" in head or not (_ACK.match(head) or _NOTED.search(head)):
+        return False
+    written = _words(head)
+    if not written:
+        return False
+    given = normalize(opening)
+    values = {
+        w
+        for s in slots
+        for f in s.forms()
+        if f and normalize(f) and normalize(f) in given
+        for w in _words(f)
+    }
+    names = {
+        w for m in re.finditer(r"(?<=[a-z,;:] )[A-Z][\w'-]+", opening) for w in _words(m.group())
+    }
+    common = written & _words(opening)
+    return bool(written & (values | names)) or len(common) >= 2

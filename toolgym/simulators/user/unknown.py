@@ -1,0 +1,213 @@
+"""Values a check writes that the reader does not know, and the kinds they belong to.
+
+A check may put a value no vocabulary lists: ``Size medium, correct?`` where the shop's sizes
+are others, ``Should the pivot table go in cell E1?``, ``Is it for 2024?``. Such a value is
+still the kind's, and wrong: the written token beside a kind's word (a name in capitals, a
+token with digits, or for a kind of listed values any word right after its word). A bare value
+with no kind's word (``Is it 2024?``) stays a guess the user does not answer.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from toolgym.simulators.user.slots import Slot, Vocabulary, normalize
+from toolgym.simulators.user.text import _phrase
+
+_LINK = (
+    r"(?:(?:of|is|in|at|on|to|into|for|as|be|equal to|equals|called|named|titled|labell?ed|"
+    r"set to|should be|will be|would be|being|go in|goes in|going in)\s+)?"
+)
+_AFTER = re.compile(rf"^ {_LINK}((?:an? |the )?)(\S+)")
+_NOT_VALUES = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "and",
+        "or",
+        "but",
+        "to",
+        "of",
+        "in",
+        "on",
+        "at",
+        "for",
+        "with",
+        "by",
+        "from",
+        "as",
+        "is",
+        "are",
+        "be",
+        "it",
+        "this",
+        "that",
+        "these",
+        "those",
+        "one",
+        "ones",
+        "any",
+        "some",
+        "your",
+        "you",
+        "my",
+        "our",
+        "their",
+        "its",
+        "his",
+        "her",
+        "i",
+        "we",
+        "they",
+        "right",
+        "correct",
+        "ok",
+        "okay",
+        "fine",
+        "good",
+        "yes",
+        "no",
+        "please",
+        "then",
+        "also",
+        "too",
+        "only",
+        "just",
+        "exactly",
+        "instead",
+        "now",
+        "again",
+        "here",
+        "there",
+        "option",
+        "options",
+        "value",
+        "values",
+        "preference",
+        "preferences",
+        "choice",
+        "choices",
+        "range",
+        "limit",
+        "set",
+        "selected",
+        "chosen",
+        "needed",
+        "wanted",
+        "required",
+        "preferred",
+        "same",
+        "other",
+        "else",
+        "more",
+        "less",
+        "correctly",
+        "properly",
+        "cell",
+        "column",
+        "row",
+        "sheet",
+        "table",
+        "do",
+        "does",
+        "did",
+        "would",
+        "should",
+        "will",
+        "can",
+        "could",
+        "shall",
+        "may",
+        "might",
+        "must",
+        "have",
+        "has",
+        "had",
+        "want",
+        "need",
+        "like",
+        "get",
+        "was",
+        "were",
+    ]
+)
+"""Words that stand beside a kind's word without being its value."""
+
+
+def _forms(slots: Sequence[Slot]) -> set[str]:
+    """Every written form of every slot, read as messages are."""
+    return {_phrase(f) for s in slots for f in s.forms() if _phrase(f)}
+
+
+def _capitalized(word: str, message: str) -> bool:
+    """Whether ``message`` writes ``word`` (read lower-case) with a capital, not first in it."""
+    for match in re.finditer(rf"(?<![\w'])({re.escape(word)})(?![\w'])", message, re.I):
+        written = match.group(1)
+        before = message[: match.start()].rstrip()
+        if written[:1].isupper() and written != "I" and before and before[-1] not in ".!?:":
+            return True
+    return False
+
+
+def beside_words(
+    text: str,
+    message: str,
+    at: Sequence[tuple[str, int]],
+    vocabulary: Vocabulary,
+    slots: Sequence[Slot],
+    known: set[str],
+    names: Sequence[str] = (),
+    stops: Sequence[int] = (),
+) -> set[str]:
+    """The kinds whose word ``text`` writes an unknown value beside (``size medium``, ``cell E1``).
+
+    Args:
+        text: the message as the reader reads it (:func:`~toolgym.simulators.user.text._sentences`).
+        message: the message as written (for capitals).
+        at: each kind a word names, with where the word starts.
+        vocabulary: the family's kinds.
+        slots: the task's slots.
+        known: kinds already read as right or wrong (left alone).
+        names: names the user's request wrote (no unknown values).
+        stops: where sentences and comma parts start (a value does not cross them).
+    """
+    forms = _forms(slots)
+    words = {_phrase(w) for k in vocabulary for w in (*k.words, *k.weak)}
+    named = [normalize(n) for n in names]
+    out: set[str] = set()
+    for kind_name, start in at:
+        if kind_name in known or kind_name in out:
+            continue
+        kind = vocabulary[kind_name]
+        ends = [start + len(w) for w in map(_phrase, kind.words) if w and text.startswith(w, start)]
+        if not ends:
+            continue
+        end = max(ends)
+        if end < len(text) and text[end] != " ":
+            continue
+        match = _AFTER.match(text[end:])
+        if match is None:
+            continue
+        token = match.group(2)
+        token_at = end + match.start(2)
+        if any(end < s <= token_at for s in stops):
+            continue  # the next part of the message
+        listed = {
+            w.split()[0] for k in vocabulary for group in k.values for w in map(_phrase, group) if w
+        }
+        if token in _NOT_VALUES or token in words or token in listed:
+            continue  # a listed value is read as one (and several offer a choice)
+        if any(f.split()[0] == token for f in forms):
+            continue
+        if any(token in n.split() for n in named):
+            continue
+        direct = match.start(2) == 1 and not match.group(1)
+        if (
+            any(c.isdigit() for c in token)
+            or _capitalized(token, message)
+            or (direct and kind.values and token.isalpha())
+        ):
+            out.add(kind_name)
+    return out

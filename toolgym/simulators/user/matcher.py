@@ -74,7 +74,7 @@ from toolgym.simulators.user.text import (
     _phrase,
     _sentences,
 )
-from toolgym.simulators.user.unknown import beside_words
+from toolgym.simulators.user.unknown import beside_words, unknown_places
 from toolgym.simulators.user.values import (
     _NEGATED,
     _attached,
@@ -392,7 +392,9 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
             found.at,
         )
     check_form = (
-        _CONFIRM.search(text) or _TAG.search(text) or (question and _YES_NO_START.match(text))
+        _CONFIRM.search(text)
+        or _TAG.search(text)
+        or (question and (_YES_NO_START.match(text) or found.right or found.wrong))
     )
     if (
         check_form and not _ASKS.search(text) and not any(_WH.search(c) for c in _clauses(message))
@@ -402,6 +404,7 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
         unread = beside_words(
             canonical, message, found.at, vocabulary, slots, known, known_names, stops
         )
+        unread |= unknown_places(message, vocabulary, slots, known | unread, known_names)
         if unread:
             order = [k.name for k in vocabulary]
             named = set(found.named) | unread

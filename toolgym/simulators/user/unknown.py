@@ -211,3 +211,57 @@ def beside_words(
         ):
             out.add(kind_name)
     return out
+
+
+_PLACE = re.compile(
+    r"\b(in|at|near|around|from|to)\s+((?:[A-Z][a-z]+\.?)(?:\s[A-Z][a-z]+\.?){0,2})\b"
+)
+_PLACE_WORDS = frozenset({"city", "location", "town"})
+
+
+def _place_kind(kind_words: Sequence[str], value: object) -> bool:
+    """Whether a kind names a place (a city's word) and its value is a name (``Salt Lake City``)."""
+    words = {w for phrase in kind_words for w in phrase.split()}
+    return (
+        bool(words & _PLACE_WORDS)
+        and isinstance(value, str)
+        and bool(re.fullmatch(r"[A-Z][A-Za-z.'-]*(?: [A-Z][A-Za-z.'-]*)*", value))
+    )
+
+
+def unknown_places(
+    message: str,
+    vocabulary: Vocabulary,
+    slots: Sequence[Slot],
+    known: set[str],
+    names: Sequence[str] = (),
+) -> set[str]:
+    """The place kinds a check writes an unknown name of (``A Queen Bed room in Denver, right?``).
+
+    ``in``, ``at`` or ``near`` a name is the one place kind of the task that is no end of a
+    pair (a hotel's city, a home's location); ``from`` and ``to`` a name are the two ends of
+    the pair of places. A name the request wrote, or any value of the task, is no unknown one.
+    """
+    places = [
+        s.kind
+        for s in slots
+        if s.kind in vocabulary and _place_kind(vocabulary[s.kind].words, s.value)
+    ]
+    if not places:
+        return set()
+    values = {normalize(f) for s in slots for f in s.forms() if f}
+    written = [normalize(n) for n in names]
+    ends = {k: i for pair in vocabulary.pairs for i, k in enumerate(pair)}
+    out: set[str] = set()
+    for match in _PLACE.finditer(message):
+        name = normalize(match.group(2))
+        if any(name in v or v in name for v in values if v) or any(name in n for n in written):
+            continue
+        word = match.group(1)
+        if word in ("from", "to"):
+            role = [k for k in places if ends.get(k) == (0 if word == "from" else 1)]
+        else:
+            role = [k for k in places if k not in ends]
+        if len(role) == 1 and role[0] not in known:
+            out.add(role[0])
+    return out

@@ -86,6 +86,7 @@ from toolgym.simulators.user.values import (
     _inside_longer_value,
     _inside_values,
     _known_names,
+    _other_bounds,
     _paired,
     _shaped,
     _unknown,
@@ -322,6 +323,13 @@ def _read_slots(
     )
 
 
+_INTERJECTION = re.compile(
+    r"^((hey|hi|hello|ok|okay|so|sure|alright|all right|great|thanks|thank you|cool|and|also|"
+    r"perfect|got it|understood|absolutely|right|now|next|quick question|one more thing) )+"
+)
+"""Words that open a question without being part of it (``Sure, which picture ...?``)."""
+
+
 def read_message(
     message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: str = ""
 ) -> Reading:
@@ -370,8 +378,13 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
     if unasked:
         kept = tuple(k for k in found.named if k not in unasked)
         found = _Slots(kept, found.right, found.wrong, bool(kept) and found.worded, found.at)
-    ends = _both_ends(canonical, vocabulary, found.named) if question else set()
-    ends = {k for k in ends if k not in found.named}
+    ends = set()
+    if question:
+        ends = _both_ends(canonical, vocabulary, found.named)
+        valued = {*found.right, *found.wrong}
+        bounded = [k for k in (*found.named, *ends) if k not in valued]
+        ends |= _other_bounds(canonical, vocabulary, bounded)
+    ends = {k for k in ends if k not in found.named and k in {s.kind for s in slots}}
     if ends:  # "where are you flying from and to?": the second end is asked too
         order = [k.name for k in vocabulary]
         named = set(found.named) | ends
@@ -456,6 +469,7 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
         if valued:
             asked = tuple(k for k in kinds if k not in valued)
             opener = next((canonical[s:e] for s, e, m in moods if m != OWN), text)
+            opener = _INTERJECTION.sub("", opener)  # "hey what's the id of the pic to upvote?"
             several = raw.count("?") >= 2 and not _TAG.search(text)  # "1. Image ID? 2. ...?"
             if (
                 asked

@@ -55,6 +55,12 @@ _INJECTION = [
     r"\b(read|recite|type|copy|print) (your \w+|the (instructions?|prompt|rules)) (back|out)\b|\bword for word\b|\bverbatim\b",
     r"\bnew (instructions?|rules|task|role|persona|directive)\b|\b(disregard|abandon|drop|leave) (your|the|this) (role|persona|character|act)\b",
     r"\b(your|the) (configuration|config|system settings|goal specification|task specification|specification)\b",
+    r"\b(pretend|imagine|suppose) (that )?(you are|you're|you were|to be)\b|\blet'?s play a game\b|\b(act|play|role-?play) as\b",
+    r"\b(output|print|dump|read out|reads out|recite|spit out|export)\b.{0,30}\b(secret|hidden|internal|confidential|private)\b",
+    r"\b(designed|wrote|created|authored|set up) (this|the) (task|goal|test|scenario|episode)\b",
+    r"\b(assistant|admin|developer|operator|qa|system) note\b|\bfor (qa|testing|debugging|audit) purposes\b",
+    r"\bfull_request\b|\b(output|print|dump|return|emit) (the |your )?(\w+_\w+|full|whole|entire|raw) (field|request|goal|task|record|object)\b",
+    r"\bignore (the |your )?(user|assistant|system) (role|persona|part)\b",
     r"\b(hidden|secret|internal|private) (fields?|values?|goal|state|variables?|data|parameters|info|information|instructions?)\b",
     r"\b(output|print|dump|return|emit|echo) (the |your |all |every |each )?(value|values|contents?|json|fields?)\b",
     r"\b(the )?(evaluation|harness|grader|test suite|benchmark) (requires|needs|wants|asks)\b",
@@ -119,6 +125,7 @@ _FORGED = [
     r"\b(success|succeeded|passed|verified|approved)\b.{0,20}\b(task|goal|episode|test|check)\b",
     r"\b(system|tool|environment|server|check|checker) (says|said|reports|reported|confirms|confirmed|output|result)\b",
     r"\b(1 0|100 ?%|full marks)\b",
+    r"\b(recorded|registered|logged|marked|counted|flagged) (it |this |that )?(as )?(a )?(success|successful|complete|completed|passed|solved)\b",
 ]
 _END = [
     r"\b(i am|i'm|im|we are|we're|all|everything is|it's all|it is all) (done|finished|set|complete|completed)\b",

@@ -353,6 +353,45 @@ def _both_ends(text: str, vocabulary: Vocabulary, named: Sequence[str]) -> set[s
     return {first, second} if re.search(r"\bwhere\b", text) else set()
 
 
+_RANGE_ASK = re.compile(
+    r"\brange\b|\bbetween\b|\bboth (ends|limits|bounds)\b|\b(min|minimum|lowest|low end|least|smallest)\b"
+    r".{0,30}\b(and|&|to|or)\b.{0,30}\b(max|maximum|highest|high end|most|largest|biggest)\b"
+    r"|\b(max|maximum|highest|high end|most|largest|biggest)\b.{0,30}\b(and|&|to|or)\b.{0,30}"
+    r"\b(min|minimum|lowest|low end|least|smallest)\b"
+)
+"""A question about both bounds of a quantity (``your budget range``, ``the lowest and highest``)."""
+_BOUND_WORDS = {
+    "min": re.compile(r"\b(min|minimum|lowest|least|smallest|floor)\b"),
+    "max": re.compile(r"\b(max|maximum|highest|most|largest|biggest|ceiling|upper)\b"),
+}
+"""The words of one bound alone (``And the highest?`` after the lowest price is asked)."""
+
+
+def _other_bounds(text: str, vocabulary: Vocabulary, named: Sequence[str]) -> set[str]:
+    """The other bounds of the quantities a question asks a range or both bounds of.
+
+    A kind ``min_X`` the question names, with ``max_X`` in the vocabulary, names that one too
+    in a question about a range (``What's your monthly budget range?``) or when the other
+    bound's word stands alone in it (``1) The lowest price? 2) And the highest?``); the same
+    the other way round.
+    """
+    kinds = {k.name for k in vocabulary}
+    out: set[str] = set()
+    ranged = _RANGE_ASK.search(text) is not None
+    for kind in named:
+        bound, _, rest = kind.partition("_")
+        if bound not in _BOUND_WORDS or not rest:
+            continue
+        other = ("max" if bound == "min" else "min") + "_" + rest
+        if other not in kinds or other in named:
+            continue
+        own = {_phrase(q) for q in vocabulary[kind].qualifiers} | {bound}
+        singled = any(re.search(rf"\b{re.escape(q)}\b", text) for q in own if q)
+        if _BOUND_WORDS[other[:3]].search(text) or (ranged and not singled):
+            out.add(other)  # "the bottom of your price range" asks one bound
+    return out
+
+
 _SHORT_CODE = re.compile(r"[A-Z]{2,3}")
 _SHAPES = (
     re.compile(r"[a-z0-9._+]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+"),

@@ -35,6 +35,7 @@ from toolgym.simulators.user.phrases import (
     _LIST,
     _MORE,
     _MORE_FIRST,
+    _MORE_HEAD,
     _OPEN_ASK,
     _ROLE,
     _SECOND_PERSON,
@@ -451,6 +452,9 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
         return Reading(LIST_REQUEST, kinds, stated, question)
     if _ASIDE.search(text) and question:
         return Reading(OFF_TOPIC, (), (), question)  # "Side note: is crab selling well?"
+    heads = [_INTERJECTION.sub("", canonical[s:e]) for s, e in asking]
+    if not found.right and not found.wrong and any(_MORE_HEAD.match(h) for h in heads):
+        return Reading(MORE, (), (), True)  # "Anything else I should know about the sort?"
     if kinds:
         valued = set(found.right) | set(found.wrong)
         if (

@@ -148,6 +148,12 @@ _MORE = [
     r"\bwhat are (your|the) (requirements|preferences|criteria|needs)\b",
     r"\b(tell|give) me more( about (it|that|this|what you (want|need)))?$",
 ]
+_MORE_HEAD = re.compile(
+    r"^((and|so|ok|okay|also|lastly|finally|last|one last thing|before i \w+( it| this| that)?) )*"
+    r"((is|are) there )?(anything|something) (else|more|(that )?(i|we) (have not|haven't|didn't|did not|may have|might have))\b"
+)
+"""A question whose head is ``anything else?``: what follows it (``about how you want this
+sorted``) is its context, not a detail asked."""
 _MORE_FIRST = [*_MORE[:5]]
 """The ``anything else?`` phrasings that stay one even beside a word of the whole list
 (``is that everything?``); the others yield to a request for the whole list."""

@@ -97,6 +97,23 @@ _SENTENCE = re.compile(r"(?<=[A-Za-z0-9)]{3}[.])\s+(?=[A-Z0-9$])|(?<=[!?;:])\s+|
 _CONTRACTIONS = {"'d": "would", "'re": "are", "'ve": "have", "'ll": "will"}
 _CONTRACTION = re.compile(r"(?<=[a-z])('d|'re|'ve|'ll)(?![a-z])")
 """``you'd like`` read as ``you would like``, on both sides."""
+_SHORT_MONTHS = {
+    "jan": "january", "feb": "february", "mar": "march", "apr": "april", "jun": "june",
+    "jul": "july", "aug": "august", "sep": "september", "sept": "september", "oct": "october",
+    "nov": "november", "dec": "december",
+}  # fmt: skip
+_SHORT_MONTH = re.compile(
+    r"(?<![0-9a-z])(jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)(?= \d{1,2}(?![0-9a-z]))"
+    r"|(?<=\d )(jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)(?![0-9a-z])"
+)
+"""A month's short name beside a day (``sept 2``, ``2 sept``), read as its full name."""
+_CHAT = {
+    "whats": "what is", "wats": "what is", "hows": "how is", "ur": "your", "u": "you",
+    "wanna": "want to", "gonna": "going to", "pls": "please", "plz": "please", "youre": "you are",
+    "dont": "do not", "thx": "thanks",
+}  # fmt: skip
+_CHAT_WORD = re.compile(r"(?<![0-9a-z'$])(" + "|".join(_CHAT) + r")(?![0-9a-z'])")
+"""Chat spellings (``whats ur budget``), read as written out."""
 _HYPHEN = re.compile(r"(?<=[a-z])-(?=[a-z])")
 """A hyphen between letters, read as a space (``check-in``, ``adjustable-height``, ``x-large``)."""
 _ENUMERATOR = re.compile(r"(?m)^[ \t]*(?:\(?\d{1,2}[.):]|\(?[a-hA-H][.)]|[-*\u2022>#]+)[ \t]+")
@@ -121,6 +138,8 @@ def _canonical(text: str) -> str:
     '2.5 baths'
     """
     text = _HYPHEN.sub(" ", text)
+    text = _CHAT_WORD.sub(lambda m: _CHAT[m.group(1)], text)
+    text = _SHORT_MONTH.sub(lambda m: _SHORT_MONTHS[m.group(1) or m.group(2)], text)
     text = _CONTRACTION.sub(lambda m: " " + _CONTRACTIONS[m.group(1)], text)
     text = _NUMBER_WORD.sub(lambda m: _NUMBER_WORDS[m.group(1)], text)
     text = re.sub(r"(?<![0-9a-z.])(\d+) and a half(?![0-9a-z])", r"\1.5", text)

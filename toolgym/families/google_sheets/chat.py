@@ -58,7 +58,7 @@ _VALUES = {
         "from highest to lowest, highest to lowest, descending, high to low, largest first, highest first, biggest first, decreasing, largest to smallest",
         "from lowest to highest, lowest to highest, ascending, low to high, smallest first, lowest first, increasing, smallest to largest",
     ),
-    "format": ("bold, in bold, boldface", "currency, as currency, dollars, as dollars, dollar", "yellow", "light green", "red", "green", "blue", "italic", "underline, underlined"),
+    "format": ("bold, in bold, boldface", "currency, as currency, dollars, as dollars, dollar", "yellow", "light green", "red", "green", "blue", "italic, italics, in italics, italicize, italicized", "underline, underlined", "percent, percentage, percentages, as a percentage, as percentages", "as a date, date format"),
 }  # fmt: skip
 _WEAK = "value, new row, costs, prices, salaries, maths, spending, years of service, " + _COLUMNS
 """The columns' names: the new value's words in a question, not beside a checked condition."""

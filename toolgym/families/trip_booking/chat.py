@@ -183,6 +183,11 @@ VOCABULARY = Vocabulary(
         ("departure_date", "return_date"),
         ("checkin_date", "checkout_date"),
     ),
+    stand_ins=(  # a hotel-only booking's dates and city, asked with a trip's words
+        ("departure_date", "checkout_date"),
+        ("return_date", "checkout_date"),
+        ("destination", "hotel_location"),
+    ),
 )
 
 _KINDS = {kind.call: kind.name for kind in VOCABULARY}

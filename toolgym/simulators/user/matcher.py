@@ -342,7 +342,14 @@ def read_message(
     user confirms it and answers.
     """
     reading = _read(message, vocabulary, slots, opening)
-    if reading.kind not in (ASK, CHECK) or not reading.question:
+    if reading.kind not in (ASK, CHECK):
+        return reading
+    present = [s.kind for s in slots]
+    kinds = tuple(dict.fromkeys(vocabulary.stand_in(k, present) for k in reading.kinds))
+    if kinds != reading.kinds:  # "when are you leaving?" in a hotel-only booking
+        asked = tuple(dict.fromkeys(vocabulary.stand_in(k, present) for k in reading.asked))
+        reading = Reading(reading.kind, kinds, reading.stated, reading.question, asked)
+    if not reading.question:
         return reading
     wrong = set(reading.kinds) - set(reading.stated) - set(reading.asked)
     if (reading.kind == ASK or not wrong) and acknowledges(message, slots, opening):

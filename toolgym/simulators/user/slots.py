@@ -185,13 +185,20 @@ class Vocabulary:
         pairs: kinds that are the two ends of one thing, in order (``("origin",
             "destination")``, ``("checkin_date", "checkout_date")``): ``from A to B`` writes a
             value of each, and a value after ``from`` or ``to`` is its end's.
+        stand_ins: kinds whose words name another kind in a task that lacks them, in order
+            (``("departure_date", "checkout_date")``: in a hotel-only booking, "when are you
+            leaving?" asks the check-out date).
 
     Raises:
-        ValueError: a name given twice, or a pair of kinds it does not have.
+        ValueError: a name given twice, or a pair or stand-in of kinds it does not have.
     """
 
     def __init__(
-        self, kinds: Iterable[SlotKind], topic: str, pairs: Iterable[tuple[str, str]] = ()
+        self,
+        kinds: Iterable[SlotKind],
+        topic: str,
+        pairs: Iterable[tuple[str, str]] = (),
+        stand_ins: Iterable[tuple[str, str]] = (),
     ) -> None:
         self.kinds: dict[str, SlotKind] = {}
         for kind in kinds:
@@ -200,10 +207,19 @@ class Vocabulary:
             self.kinds[kind.name] = kind
         self.topic = topic
         self.pairs = tuple((str(a), str(b)) for a, b in pairs)
-        for pair in self.pairs:
-            unknown = [k for k in pair if k not in self.kinds]
-            if unknown:
-                raise ValueError(f"pair {pair!r} names kinds the vocabulary lacks: {unknown}")
+        self.stand_ins = tuple((str(a), str(b)) for a, b in stand_ins)
+        for what, pairs_of in (("pair", self.pairs), ("stand-in", self.stand_ins)):
+            for pair in pairs_of:
+                unknown = [k for k in pair if k not in self.kinds]
+                if unknown:
+                    raise ValueError(f"{what} {pair!r} names kinds the vocabulary lacks: {unknown}")
+
+    def stand_in(self, kind: str, present: Iterable[str]) -> str:
+        """The kind ``kind``'s words name in a task whose kinds are ``present``."""
+        have = set(present)
+        if kind in have:
+            return kind
+        return next((b for a, b in self.stand_ins if a == kind and b in have), kind)
 
     def __getitem__(self, name: str) -> SlotKind:
         kind = self.kinds.get(name)

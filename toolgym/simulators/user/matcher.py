@@ -75,7 +75,7 @@ from toolgym.simulators.user.text import (
     _phrase,
     _sentences,
 )
-from toolgym.simulators.user.unknown import beside_words, unknown_places
+from toolgym.simulators.user.unknown import beside_words, summary_numbers, unknown_places
 from toolgym.simulators.user.values import (
     _NEGATED,
     _attached,
@@ -346,7 +346,7 @@ def read_message(
         return reading
     present = [s.kind for s in slots]
     kinds = tuple(dict.fromkeys(vocabulary.stand_in(k, present) for k in reading.kinds))
-    if kinds != reading.kinds:  # "when are you leaving?" in a hotel-only booking
+    if kinds != reading.kinds and "?" in message:  # "when are you leaving?", hotel only
         asked = tuple(dict.fromkeys(vocabulary.stand_in(k, present) for k in reading.asked))
         reading = Reading(reading.kind, kinds, reading.stated, reading.question, asked)
     if not reading.question:
@@ -426,6 +426,8 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
             canonical, message, found.at, vocabulary, slots, known, known_names, stops
         )
         unread |= unknown_places(message, vocabulary, slots, known | unread, known_names)
+        if found.right:  # a summary of the request, not a bare guess
+            unread |= summary_numbers(canonical, slots, known | unread)
         if unread:
             order = [k.name for k in vocabulary]
             named = set(found.named) | unread
@@ -492,6 +494,10 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
                 return Reading(ASK, asked, (), True, asked)
             if _TAG.search(text):
                 asked = ()  # "... in country code GB. Right?": a value the reader does not know
+                if not _unknown(message, known_names, vocabulary):
+                    # "Sorting by the Salary column, correct?": a kind named with no value
+                    # beside values put to the user is their context, not checked
+                    kinds = tuple(k for k in kinds if k in valued)
             return Reading(CHECK, kinds, stated, question, asked)
         yes_no = (
             (_YES_NO.search(text) is not None or _TAG.search(text) is not None)

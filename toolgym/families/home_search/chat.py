@@ -126,8 +126,8 @@ VOCABULARY = Vocabulary(
             "set_buy_or_rent",
             question="Do you want to buy or rent?",
             values=(
-                ("buy", "buying", "purchase", "purchasing"),
-                ("rent", "renting", "rental", "lease", "leasing"),
+                ("buy", "buying", "purchase", "purchasing", "for sale", "to own"),
+                ("rent", "renting", "rental", "lease", "leasing", "for rent"),
             ),
         ),
         SlotKind(

@@ -132,7 +132,7 @@ VOCABULARY = Vocabulary(
         SlotKind(
             "size",
             _words(
-                "size, sizes, sizing, which size, what size, how big, how large, how many, "
+                "size, sizes, sizing, storage, storage size, how much storage, which size, what size, how big, how large, how many, "
                 "length, which length, what length, how long, "
                 "dimensions, measurements, capacity, volume, pack size, package size, "
                 "shoe size, phone model, which phone, which iphone, what iphone, iphone model, "

@@ -243,23 +243,37 @@ def question_accuracy(
     return Accuracy(tuple(outcomes))
 
 
-def load_family(ref: str, split: str = "test") -> tuple[Vocabulary, dict[str, Conversation]]:
+SPLITS = ("test", "demo")
+"""The stored splits a question set's tasks come from (their ids do not overlap)."""
+
+
+def load_family(
+    ref: str, split: str | Sequence[str] = SPLITS
+) -> tuple[Vocabulary, dict[str, Conversation]]:
     """The vocabulary and stored conversations of the profile at ``module:attribute`` ``ref``.
 
     The profile gives ``vocabulary``, ``name``, ``version`` and ``data_dir``; its conversations
     are read from ``<data_dir>/<name>-v<version>-<split>.jsonl`` (each task's
-    ``setup["conversation"]``).
+    ``setup["conversation"]``), for one split or several.
+
+    Raises:
+        ValueError: two splits holding the same task id.
     """
     module, _, attribute = ref.partition(":")
     profile = getattr(importlib.import_module(module), attribute or "PROFILE")
-    path = Path(profile.data_dir) / f"{profile.name}-v{profile.version}-{split}.jsonl"
-    conversations = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.strip():
-            record = json.loads(line)
-            setup = record.get("setup") or {}
-            if "conversation" in setup:
-                conversations[str(record["id"])] = Conversation.from_record(setup["conversation"])
+    conversations: dict[str, Conversation] = {}
+    for name in (split,) if isinstance(split, str) else tuple(split):
+        path = Path(profile.data_dir) / f"{profile.name}-v{profile.version}-{name}.jsonl"
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                record = json.loads(line)
+                setup = record.get("setup") or {}
+                if "conversation" not in setup:
+                    continue
+                key = str(record["id"])
+                if key in conversations:
+                    raise ValueError(f"{ref}: task {key!r} is in two splits of {split!r}")
+                conversations[key] = Conversation.from_record(setup["conversation"])
     return profile.vocabulary, conversations
 
 
@@ -269,7 +283,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="python -m toolgym.simulators.user.accuracy", description=__doc__.split("\n")[0]
     )
     parser.add_argument("questions", nargs="?", default=str(DEFAULT_QUESTIONS))
-    parser.add_argument("--split", default="test", help="the stored split the tasks come from")
+    parser.add_argument(
+        "--split",
+        action="append",
+        help=f"a stored split the tasks come from (repeatable; default: {', '.join(SPLITS)})",
+    )
     parser.add_argument(
         "--by", default="category", choices=("category", "batch", "kind", "task", "family")
     )
@@ -278,7 +296,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     families = dict.fromkeys(q.family for q in read_questions(args.questions))
     vocabularies, conversations = {}, {}
     for ref in families:
-        vocabularies[ref], conversations[ref] = load_family(ref, args.split)
+        vocabularies[ref], conversations[ref] = load_family(ref, args.split or SPLITS)
     accuracy = question_accuracy(args.questions, vocabularies, conversations)
     print(accuracy.table(args.by))
     if args.failures:

@@ -75,7 +75,12 @@ from toolgym.simulators.user.text import (
     _phrase,
     _sentences,
 )
-from toolgym.simulators.user.unknown import beside_words, summary_numbers, unknown_places
+from toolgym.simulators.user.unknown import (
+    beside_words,
+    summary_numbers,
+    unknown_places,
+    unknown_route,
+)
 from toolgym.simulators.user.values import (
     _NEGATED,
     _attached,
@@ -399,7 +404,8 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
         found = _Slots(
             tuple(k for k in order if k in named), found.right, found.wrong, True, found.at
         )
-    shaped_right, shaped_wrong = _shaped(canonical, slots, opening)
+    summary = bool(found.right) and bool(_CONFIRM.search(text) or _TAG.search(text) or question)
+    shaped_right, shaped_wrong = _shaped(canonical, slots, opening, summary)
     shaped_wrong -= set(found.right)
     valued_before = set(found.right) | set(found.wrong)
     if (shaped_right | shaped_wrong) - valued_before:
@@ -426,6 +432,7 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
             canonical, message, found.at, vocabulary, slots, known, known_names, stops
         )
         unread |= unknown_places(message, vocabulary, slots, known | unread, known_names)
+        unread |= unknown_route(message, vocabulary, slots, known | unread)
         if found.right:  # a summary of the request, not a bare guess
             unread |= summary_numbers(canonical, slots, known | unread)
         if unread:

@@ -308,3 +308,40 @@ def summary_numbers(text: str, slots: Sequence[Slot], known: set[str]) -> set[st
         if len(owners) == 1 and owners[0] not in known:
             out.add(owners[0])
     return out
+
+
+_ROUTE = re.compile(
+    r"(?<![A-Za-z])([A-Z][a-z]+(?: [A-Z][a-z]+){0,2}) (?:to|->|→|-) ([A-Z][a-z]+(?: [A-Z][a-z]+){0,2})\b"
+)
+
+
+def unknown_route(
+    message: str, vocabulary: Vocabulary, slots: Sequence[Slot], known: set[str]
+) -> set[str]:
+    """The end of a pair of places a route names wrongly (``So Houston to Denver?``).
+
+    ``A to B`` between two names, one of them the task's value of its end, writes the other
+    end too: when it is no value of the task, that end is wrong.
+    """
+    by_kind = {s.kind: s for s in slots}
+    out: set[str] = set()
+    for match in _ROUTE.finditer(message):
+        first = normalize(match.group(1)).split()
+        while first and first[0] in _NOT_VALUES | {"so", "ok", "okay", "from", "flying", "going"}:
+            first = first[1:]  # "So Houston to Denver?"
+        names = [" ".join(first), normalize(match.group(2))]
+        before = message[: match.start(1)].rstrip()
+        opens = not before or before[-1] in ".!?:;\n"
+        if not names[0] or (opens and len(first) == len(normalize(match.group(1)).split())):
+            continue  # "Flights to Memphis": a capital that only opens a sentence
+        for a, b in vocabulary.pairs:
+            if a not in by_kind or b not in by_kind:
+                continue
+            ends = [{normalize(f) for f in by_kind[k].forms() if f} for k in (a, b)]
+            right = [names[i] in ends[i] for i in (0, 1)]
+            if right[0] != right[1]:
+                kind = b if right[0] else a
+                wrong_name = names[0 if right[1] else 1]
+                if kind not in known and not any(wrong_name in e for e in ends):
+                    out.add(kind)
+    return out

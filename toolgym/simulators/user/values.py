@@ -471,11 +471,15 @@ def _known_names(message: str, opening: str) -> list[str]:
     return names
 
 
-def _shaped(text: str, slots: Sequence[Slot], opening: str = "") -> tuple[set[str], set[str]]:
+def _shaped(
+    text: str, slots: Sequence[Slot], opening: str = "", summary: bool = False
+) -> tuple[set[str], set[str]]:
     """The kinds whose value's shape (an email, a URL, a code) the message writes: right, wrong.
 
     A written email, URL or code that is no value of the task is read as a value of the one
     kind whose slot has a value of that shape (``image Hk2pQ9x``, ``tracey.riley@gmail.com``).
+    A code needs a word that labels it (``image``), unless the message is a ``summary`` (a
+    check that writes other values of the task rightly: ``Downvote for c9P9NXMZN, yes?``).
     """
     right: set[str] = set()
     wrong: set[str] = set()
@@ -491,7 +495,7 @@ def _shaped(text: str, slots: Sequence[Slot], opening: str = "") -> tuple[set[st
             written = match.group().strip(".")
             if written in known:
                 continue  # a value the request wrote itself (another call's)
-            if shape is _SHAPES[-1] and not _LABEL_WORD.search(text):
+            if shape is _SHAPES[-1] and not _LABEL_WORD.search(text) and not summary:
                 continue  # a code alone may be any word spelled with digits
             if written in {normalize(f) for f in (slot.value, slot.text, *slot.aliases)}:
                 right.add(slot.kind)

@@ -256,7 +256,7 @@ def test_a_rest_family_in_python_reads_its_curl_golds() -> None:
 
 
 @pytest.mark.parametrize(
-    "env_id", ["toolbench/RapidAPI-v0", "toolbench/SealTools-v0"], ids=lambda i: i[10:]
+    "env_id", ["toolbench/RapidAPI-v1", "toolbench/SealTools-v0"], ids=lambda i: i[10:]
 )
 def test_function_calling_families_count_the_named_functions(env_id: str) -> None:
     env = task_env(gym.make(env_id))

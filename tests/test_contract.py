@@ -154,7 +154,7 @@ def test_oracle_calls_played_as_native_tool_calls_score_one(env_id: str) -> None
         played += 1
         reward, ended = 0.0, False
         for call in calls:
-            action = base.finish_word if call is None else base.native_action([call])
+            action = base.native_action([call])  # the finish word is the finish tool
             assert action is not None
             _, reward, terminated, truncated, info = env.step(action)
             assert info["error"] is None, (task_id, call, info["error"])

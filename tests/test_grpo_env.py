@@ -69,7 +69,7 @@ def test_the_schemas_trl_reads_are_the_tasks_own(env_id: str) -> None:
         ("toolbench/HomeSearch-v0", "test-003"),
         ("toolbench/VirtualHome-v0", "test-001"),
         ("toolbench/WebShop-v1", "test-002"),
-        ("toolbench/RapidAPI-v0", "G2-004"),
+        ("toolbench/RapidAPI-v1", "G2-004"),
     ],
 )
 def test_the_gold_played_through_the_methods_earns_the_reward(env_id: str, task_id: str) -> None:
@@ -97,11 +97,11 @@ def test_bad_calls_are_answers_not_exceptions() -> None:
 
 def test_tasks_with_other_tools_get_environments_of_their_own() -> None:
     ids = ["G1-000", "G1-001", "G2-000", "G3-000"]
-    classes, of_task = environment_factories("toolbench/RapidAPI-v0", ids)
+    classes, of_task = environment_factories("toolbench/RapidAPI-v1", ids)
     assert set(of_task) == set(ids)
     assert len(classes) == len(set(of_task.values())) > 1
     for task_id, group in of_task.items():
-        start = ToolEpisode("toolbench/RapidAPI-v0").reset(seed=0, task_id=task_id)
+        start = ToolEpisode("toolbench/RapidAPI-v1").reset(seed=0, task_id=task_id)
         names = {s["function"]["name"] for s in start.tools}
         assert set(classes[group].tool_names.values()) == names
 

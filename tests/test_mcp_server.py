@@ -39,7 +39,7 @@ from toolgym.integrations.mcp_server import (
 )
 
 HOME = "toolbench/HomeSearch-v0"
-RAPID = "toolbench/RapidAPI-v0"
+RAPID = "toolbench/RapidAPI-v1"
 ROOT = Path(__file__).resolve().parents[1]
 VERSION = "2025-11-25"
 

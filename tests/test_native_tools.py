@@ -34,7 +34,7 @@ TRIP = "toolbench/TripBooking-v0"
 WEATHER = "toolbench/OpenWeather-v1"
 CAT = "toolbench/CatAPI-v1"
 SEAL = "toolbench/SealTools-v0"
-RAPID = "toolbench/RapidAPI-v0"
+RAPID = "toolbench/RapidAPI-v1"
 HOUSEHOLD = "toolbench/VirtualHome-v0"
 SHOP = "toolbench/WebShop-v1"
 

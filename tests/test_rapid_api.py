@@ -19,7 +19,7 @@ from toolgym.simulators.tool_library.model import ApiDoc, ParamDoc, ToolDoc, Too
 from toolgym.tools.errors import ToolCallError
 from toolgym.tools.faults import FaultPlan
 
-ENV_ID = "toolbench/RapidAPI-v0"
+ENV_ID = "toolbench/RapidAPI-v1"
 
 
 def _library() -> ToolLibrary:
@@ -116,8 +116,8 @@ def test_bad_actions_are_agent_errors(text: str) -> None:
         parse_actions(text)
 
 
-def _episode(task_id: str = "G1-000", **kwargs):
-    env = gym.make(ENV_ID, **kwargs)
+def _episode(task_id: str = "G1-000", env_id: str = ENV_ID, **kwargs):
+    env = gym.make(env_id, **kwargs)
     obs, info = env.reset(options={"task_id": task_id})
     return env, task_env(env), obs, info
 
@@ -468,3 +468,20 @@ def test_numbers_past_any_api_are_wrong_arguments(tmp_path: Path) -> None:
     huge = "9" * 4000  # a JSON number, not a string
     *_, info = env.step(f'{{"name": "{name}", "arguments": {{"stars": {huge}}}}}')
     assert info["error"]["category"] == "wrong_arguments", info["error"]
+
+
+@pytest.mark.parametrize(
+    ("env_id", "above_one"), [(ENV_ID, False), ("toolbench/RapidAPI-v0", True)]
+)
+def test_a_repeated_call_does_not_count_twice_from_v1(env_id: str, above_one: bool) -> None:
+    """v1 matches each gold call at most once; v0 keeps Seal-Tools' first-match rule."""
+    env, base, _, _ = _episode(env_id=env_id)
+    *calls, finish = base.oracle_actions()
+    for action in [*calls, *calls, finish]:  # every call of the gold made twice
+        *_, done, _, info = env.step(action)
+    assert done
+    metrics = info["metrics"]
+    if above_one:  # recall 2, precision 1: an F1 of 4/3
+        assert metrics["tool_f1"] == pytest.approx(4 / 3), metrics
+    else:  # every gold call found once, half the calls made extra: precision 1/2, recall 1
+        assert metrics["tool_f1"] == pytest.approx(2 / 3) and metrics["param_f1"] <= 1, metrics

@@ -25,7 +25,7 @@ from toolgym.evaluation.runner import run_dfsdt, run_episode
 from toolgym.families.rapid_api.checker import is_id
 from toolgym.tools.errors import GOAL_NOT_MET, WRONG_API
 
-ENV_ID = "toolbench/RapidAPI-v0"
+ENV_ID = "toolbench/RapidAPI-v1"
 GIVE_UP = {"return_type": "give_up_and_restart"}
 
 

@@ -240,7 +240,7 @@ def test_f1_shaping_reads_each_family_s_f1_like_metric() -> None:
             assert partial_credit_metric(env_id) == metric, env_id
 
 
-@pytest.mark.parametrize("env_id", ["toolbench/WebShop-v1", "toolbench/RapidAPI-v0"])
+@pytest.mark.parametrize("env_id", ["toolbench/WebShop-v1", "toolbench/RapidAPI-v1"])
 def test_multi_step_envs_are_refused(env_id: str) -> None:
     with pytest.raises(ValueError, match=r"multi-step .*rollouts.*HomeSearch-v0"):
         ExecutionReward(env_id)

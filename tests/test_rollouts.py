@@ -480,7 +480,7 @@ def test_a_sampled_rollout_keeps_every_steps_tokens(hf: Any) -> None:
     hf.temperature, hf.trace_tokens = 1.0, True
     hf.generator.manual_seed(0)
     played = collect_rollouts(
-        "toolbench/RapidAPI-v0",
+        "toolbench/RapidAPI-v1",
         hf,
         n=1,
         split="test",

@@ -25,7 +25,7 @@ from toolgym.families.rapid_api.answers import (
     toolbench_messages,
 )
 
-ENV_ID = "toolbench/RapidAPI-v0"
+ENV_ID = "toolbench/RapidAPI-v1"
 TASK = "G1-000"
 GIVE_UP = {"return_type": "give_up_and_restart"}
 

@@ -122,7 +122,7 @@ def test_all_shot_shows_every_demonstration_in_pool_order() -> None:
 
 
 def test_multi_step_and_unknown_families_are_refused() -> None:
-    for spec in (family_of("toolbench/WebShop-v1"), family_of("toolbench/RapidAPI-v0")):
+    for spec in (family_of("toolbench/WebShop-v1"), family_of("toolbench/RapidAPI-v1")):
         with pytest.raises(UserInputError, match=rf"{spec.name}.*multi-step.*'program'"):
             program_env_ids(families=[spec.name])
         with pytest.raises(UserInputError, match="multi-step"):

@@ -172,7 +172,7 @@ def alone(env_id: str, kind: str, ids: list[Any], **kwargs: Any) -> list[Episode
         (HOME, "async", "oracle", 3, 7, {}),  # refilled: more tasks than sub-envs
         (HOME, "sync", "random", 3, 2, {}),  # parked: fewer tasks than sub-envs
         (SHOP, "async", "oracle", 2, 5, {}),  # multi-step episodes of different lengths
-        ("toolbench/RapidAPI-v0", "async", "random", 2, 3, {"action_mode": "call"}),  # budgets
+        ("toolbench/RapidAPI-v1", "async", "random", 2, 3, {"action_mode": "call"}),  # budgets
     ],
 )
 def test_run_vector_records_equal_run_episode(

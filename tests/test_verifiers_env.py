@@ -28,7 +28,7 @@ from toolgym.integrations import verifiers as tv  # noqa: E402
 from toolgym.integrations.episode import ToolEpisode  # noqa: E402
 
 HOME = "toolbench/HomeSearch-v0"
-RAPID = "toolbench/RapidAPI-v0"
+RAPID = "toolbench/RapidAPI-v1"
 
 Turn = list[tuple[str, str]] | str | int
 """One scripted model turn: tool calls ``(name, arguments text)``, a text answer, or an HTTP

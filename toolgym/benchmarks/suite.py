@@ -65,6 +65,9 @@ class TaskSuite:
         prepare: ``task -> task``, what makes a task from a file or an inline record this
             suite's own before it is bound (a family's task made a conversation); it returns a
             task that is already its own unchanged. ``None``: tasks are taken as they are.
+        data_version: the version whose stored splits this one reads, for a version that
+            changed how tasks are scored but not the tasks (RapidAPI-v1 reads v0's files);
+            ``None``: its own.
     """
 
     family: str
@@ -79,6 +82,12 @@ class TaskSuite:
     demo_steps: Callable[[Task], list[tuple[str, str]]] | None = None
     read_file: Callable[[str | Path], TaskSet] | None = None
     prepare: Callable[[Task], Task] | None = None
+    data_version: int | None = None
+
+    @property
+    def stored_version(self) -> int:
+        """The version whose stored files hold this suite's fixed splits."""
+        return self.version if self.data_version is None else self.data_version
 
     def read_task_file(self, path: str | Path) -> TaskSet:
         """The tasks of a task file, read by the family's reader (see :attr:`read_file`)."""
@@ -170,7 +179,7 @@ class TaskSuite:
             raise ValueError(
                 f"{self.family}-v{self.version} stores no splits (its suite has no data_dir)"
             )
-        return str(Path(self.data_dir) / f"{self.family}-v{self.version}-{split}.jsonl")
+        return str(Path(self.data_dir) / f"{self.family}-v{self.stored_version}-{split}.jsonl")
 
     @property
     def stored(self) -> bool:
@@ -188,7 +197,7 @@ class TaskSuite:
             raise ValueError(
                 f"{self.family}-v{self.version} stores no splits (its suite has no data_dir)"
             )
-        return load_packaged(self.data_dir, self.family, self.version, split)
+        return load_packaged(self.data_dir, self.family, self.stored_version, split)
 
     def stale_splits(self) -> list[str]:
         """The stored splits that differ from what the generator produces now."""
@@ -200,10 +209,10 @@ class TaskSuite:
             try:
                 stored = list(self.stored_split(split).values())
             except Exception:
-                stale.append(f"{self.family}-v{self.version}-{split}")
+                stale.append(f"{self.family}-v{self.stored_version}-{split}")
                 continue
             if [t.to_record() for t in generated] != [t.to_record() for t in stored]:
-                stale.append(f"{self.family}-v{self.version}-{split}")
+                stale.append(f"{self.family}-v{self.stored_version}-{split}")
         return stale
 
     def write_splits(self) -> dict[str, int]:

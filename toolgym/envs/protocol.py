@@ -80,8 +80,13 @@ class TaskEnv(Protocol):
         """The gold actions of the current task in the current action mode."""
         ...
 
-    def oracle_calls(self) -> list[dict[str, Any] | None] | None:
-        """The gold as native tool calls, one per step (``None``: the finish word), if it is."""
+    @property
+    def finish_tool(self) -> str | None:
+        """The tool call that stands for the finish word (``finish``), if the language has one."""
+        ...
+
+    def oracle_calls(self) -> list[dict[str, Any]] | None:
+        """The gold as native tool calls, one per step (the finish word as :attr:`finish_tool`)."""
         ...
 
     def score(self, error: ToolCallError | None = None) -> Score:

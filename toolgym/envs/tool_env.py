@@ -44,9 +44,12 @@ from toolgym.tools.errors import INVALID_TASK, RUNTIME_ERROR, ToolCallError
 from toolgym.tools.faults import FaultPlan
 from toolgym.tools.grammar import ActionGrammar
 from toolgym.tools.language import AgentHints, Execution
-from toolgym.tools.native_calls import native_action
+from toolgym.tools.native_calls import native_action, read_native_calls
 from toolgym.tools.tool import Tool, ToolSet
 from toolgym.tools.toolkit import Toolkit
+
+FINISH_TOOL = "finish"
+"""The tool call that ends an episode whose language ends it with a word (``finish``)."""
 
 ACTION_MODES = ("program", "call")
 
@@ -219,6 +222,22 @@ class ToolEnv(gym.Env[str, str]):
         """The word that ends a multi-step episode here (``finish``), if the language has one."""
         return self.language.finish_word
 
+    @property
+    def finish_tool(self) -> str | None:
+        """The tool call that stands for :attr:`finish_word` (``None`` without one).
+
+        ``finish``, or ``finish_episode`` (and so on) when a tool of the task has that name:
+        :meth:`oracle_calls` writes the finish word as a call to it, and :meth:`native_action`
+        reads a call to it alone as the finish word.
+        """
+        if self.finish_word is None:
+            return None
+        names = {tool.name for tool in self.tools}
+        name = FINISH_TOOL
+        while name in names:
+            name = f"{name}_episode"
+        return name
+
     def render_call(self, tool: Tool, arguments: Mapping[str, Any]) -> str:
         """The action that calls ``tool`` with ``arguments`` in this env's action language."""
         return self.language.render_call(tool, arguments)
@@ -241,6 +260,14 @@ class ToolEnv(gym.Env[str, str]):
         the language reports as a ``non_executable`` action (see :mod:`toolgym.tools.native_calls`).
         """
         budgets = getattr(self.language, "budgets", DEFAULT_BUDGETS)
+        finish = self.finish_tool
+        if finish is not None and self.finish_word is not None:
+            try:
+                calls = read_native_calls(tool_calls, budgets)
+            except ToolCallError:
+                calls = []
+            if len(calls) == 1 and calls[0].name == finish:
+                return self.finish_word  # the finish tool, as oracle_calls writes it
         return native_action(tool_calls, self.language, self._tools, budgets, self._backend)
 
     def get_task(self, task_id: TaskId) -> Task:
@@ -346,17 +373,18 @@ class ToolEnv(gym.Env[str, str]):
             return [self.language.gold_action(gold)]
         return self.language.gold_steps(gold)
 
-    def oracle_calls(self) -> list[dict[str, Any] | None] | None:
+    def oracle_calls(self) -> list[dict[str, Any]] | None:
         """The gold of the current task as native tool calls, one per step, in order.
 
-        Each is ``{"name", "arguments"}``; ``None`` stands for the language's finish word.
-        Returns ``None`` when a gold action is more than calls (a program with variables or
-        loops), which native tool calls cannot write.
+        Each is ``{"name", "arguments"}``; the language's finish word is a call to
+        :attr:`finish_tool` with no arguments, so ``native_action([call])`` for each call
+        plays the gold. Returns ``None`` when a gold action is more than calls (a program with
+        variables or loops), which native tool calls cannot write.
         """
-        out: list[dict[str, Any] | None] = []
+        out: list[dict[str, Any]] = []
         for action in self.oracle_actions():
             if self.finish_word is not None and action.strip() == self.finish_word:
-                out.append(None)
+                out.append({"name": self.finish_tool, "arguments": {}})
                 continue
             calls = self.language.tool_calls(action, self._tools)
             if calls is None:

@@ -208,6 +208,11 @@ class SubEnv:
         """The word that ends a multi-step episode, if the sub-env's language has one."""
         return self._constant("finish_word")
 
+    @property
+    def finish_tool(self) -> str | None:
+        """The tool call that stands for the finish word (it depends on the task's tools)."""
+        return self.call("finish_tool")
+
     def render_call(self, tool: Tool, arguments: Mapping[str, Any]) -> str:
         """The sub-env's action that calls ``tool`` with ``arguments``."""
         return self.call("render_call", tool, arguments)
@@ -249,8 +254,8 @@ class SubEnv:
         """The gold actions of the current task."""
         return self.call("oracle_actions")
 
-    def oracle_calls(self) -> list[dict[str, Any] | None] | None:
-        """The gold as native tool calls, one per step (``None``: the finish word), if it is."""
+    def oracle_calls(self) -> list[dict[str, Any]] | None:
+        """The gold as native tool calls, one per step (the finish word as the finish tool)."""
         return self.call("oracle_calls")
 
     def score(self, error: ToolCallError | None = None) -> Score:

@@ -39,8 +39,6 @@ EPISODE_ENDED = register_category(
     "a call after the episode ended; the client starts a new one (reset) to go on",
 )
 
-FINISH_TOOL = "finish"
-"""The tool that ends an episode whose language ends it with a word (``finish``)."""
 
 FINISH_DESCRIPTION = (
     "End the episode: call it once the task is done (the answer is what the last call returned)."
@@ -154,14 +152,7 @@ class ToolEpisode:
     def finish_tool(self) -> str | None:
         """The name of the tool that ends the episode with the language's word, if it has one."""
         if not self._finish_known:
-            base = self._base
-            name: str | None = None
-            if base.finish_word is not None:
-                names = {tool.name for tool in base.tools}
-                name = FINISH_TOOL
-                while name in names:
-                    name = f"{name}_episode"
-            self._finish, self._finish_known = name, True
+            self._finish, self._finish_known = self._base.finish_tool, True
         return self._finish
 
     def tool_schemas(self) -> list[dict[str, Any]]:
@@ -298,13 +289,7 @@ class ToolEpisode:
         (a program with variables, a general Python program).
         """
         calls = self._base.oracle_calls()
-        if calls is None:
-            return None
-        finish = self.finish_tool
-        return [
-            {"name": finish, "arguments": {}} if c is None and finish else dict(c or {})
-            for c in calls
-        ]
+        return None if calls is None else [dict(c) for c in calls]
 
     def release(self) -> None:
         """Forget the episode (the env is kept): the next client must reset before calling."""

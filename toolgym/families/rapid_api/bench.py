@@ -140,7 +140,7 @@ def episode_us(repeat: int = 2000) -> tuple[float, float, float]:
     """Median µs of a step and of a reset (first and later resets of each test task)."""
     import gymnasium as gym
 
-    base: Any = gym.make("toolbench/RapidAPI-v0").unwrapped
+    base: Any = gym.make("toolbench/RapidAPI-v1").unwrapped
     ids = list(base.task_ids)
     first = []
     for task_id in ids:  # a task's first reset: its functions' docs and its gold's run

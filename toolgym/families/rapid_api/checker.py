@@ -13,8 +13,10 @@ Every number is computed from the episode's calls and its ``Finish``; none asks 
   episode ends on ``Finish`` with a non-empty answer that is not a give-up: what a judge would
   then read; 0 is "Unsolved" before any judge);
 * ``tool_f1`` and ``param_f1``: Seal-Tools' tool and parameter F1 of the API calls made
-  (``Finish`` and ``retrieve_apis`` left out) against the gold's calls, with Seal-Tools'
-  first-match rule (:mod:`toolgym.benchmarks.call_metrics`);
+  (``Finish`` and ``retrieve_apis`` left out) against the gold's calls
+  (:mod:`toolgym.benchmarks.call_metrics`). From v1 each gold call matches at most one call
+  made (``one_to_one``), so neither passes 100%; v0 keeps Seal-Tools' first-match rule, under
+  which a call repeated counts against the same gold call again and recall can pass 100%;
 * ``group``: the task's group (``G1``, ``G2``, ``G3``, with `` unsolvable`` for the labelled
   unsolvable variants), for the per-group table.
 
@@ -29,7 +31,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from toolgym.benchmarks.call_metrics import count_calls, episode_metrics
+from toolgym.benchmarks.call_metrics import MATCHINGS, count_calls, episode_metrics
 from toolgym.benchmarks.score import Checker, Score
 from toolgym.benchmarks.tasks import Task
 from toolgym.errors import TaskFileError
@@ -138,9 +140,22 @@ def group_of(task: Task) -> str:
 
 
 class PassRate(Checker):
-    """The pass rate and the other deterministic metrics (see the module docstring)."""
+    """The pass rate and the other deterministic metrics (see the module docstring).
+
+    Args:
+        matching: how the F1s match calls to the gold's (``"one_to_one"`` from v1,
+            ``"first"``: Seal-Tools' rule, v0's).
+
+    Raises:
+        ValueError: a matching that is neither.
+    """
 
     accepts_others = True
+
+    def __init__(self, matching: str = "one_to_one") -> None:
+        if matching not in MATCHINGS:
+            raise ValueError(f"matching is one of {MATCHINGS}; got {matching!r}")
+        self.matching = matching
 
     def check(self, task: Task, attempt: Attempt, golds: Sequence[Attempt]) -> Score:
         """Score the episode's calls and answer."""
@@ -153,7 +168,7 @@ class PassRate(Checker):
             if c["function"] not in (FINISH, RETRIEVE)
         ]
         expected = gold_calls(task)
-        overlap = episode_metrics(count_calls(made, expected))
+        overlap = episode_metrics(count_calls(made, expected, self.matching))
         answer = str((finish or {}).get("final_answer") or "")
         kind = (finish or {}).get("return_type")
         last = calls[-1]["function"] if calls else None

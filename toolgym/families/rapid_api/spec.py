@@ -90,10 +90,18 @@ SPEC = FamilySpec(
         VersionSpec(
             0,
             max_episode_steps=12,
-            tasks="toolgym.families.rapid_api.tasks.suite:SUITE",
+            tasks="toolgym.families.rapid_api.tasks.suite:SUITE_V0",
             history="initial release: a generated 4,000-API library in ToolBench's format, "
             "deterministic synthesized responses, G1/G2/G3 tasks with gold call graphs and "
-            "unsolvable variants, judge-free pass rate",
+            "unsolvable variants, judge-free pass rate; tool and parameter F1 with Seal-Tools' "
+            "first-match rule (a repeated call counts again: recall can pass 100%)",
+        ),
+        VersionSpec(
+            1,
+            max_episode_steps=12,
+            tasks="toolgym.families.rapid_api.tasks.suite:SUITE",
+            history="v0's tasks and service; tool and parameter F1 match each gold call at most "
+            "once (one-to-one), so no rate passes 100%",
         ),
     ),
     prompting="toolgym.families.rapid_api.profile:PROMPTING",

@@ -14,7 +14,7 @@ judge whether the answer solves the query; toolgym reports the pre-check and the
 
 Use the file as the env's library and as its tasks::
 
-    env = gym.make("toolbench/RapidAPI-v0", library="G1_instruction.json",
+    env = gym.make("toolbench/RapidAPI-v1", library="G1_instruction.json",
                    task_file="G1_instruction.json")
 """
 

@@ -13,6 +13,7 @@ See :mod:`.generation` for how tasks are planned and :mod:`.checker` for how the
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from pathlib import Path
 from typing import Any
@@ -86,12 +87,18 @@ def train_task(k: int, world_seed: int = 0) -> Task:
     return build_task(planner(world_seed), f"train-{k}", group, key, solvable=k % 8 != 7)
 
 
-CHECKER = PassRate()
+CHECKER = PassRate("one_to_one")
+CHECKER_V0 = PassRate("first")
 
 
 def checker_for(task: Task) -> PassRate:
-    """Every task is scored by :class:`PassRate`."""
+    """Every task is scored by :class:`PassRate` (one-to-one F1s)."""
     return CHECKER
+
+
+def checker_for_v0(task: Task) -> PassRate:
+    """v0 scores every task by :class:`PassRate` with Seal-Tools' first-match F1s."""
+    return CHECKER_V0
 
 
 def setup_for(task: Task) -> dict[str, Any] | None:
@@ -99,15 +106,17 @@ def setup_for(task: Task) -> dict[str, Any] | None:
     return None if task.tools is None else {"functions": list(task.tools)}
 
 
-SUITE = TaskSuite(
+SUITE_V0 = TaskSuite(
     FAMILY,
     0,
     ("test", "demo"),
     generate_split,
     train_task,
-    checker_for,
+    checker_for_v0,
     setup_for=setup_for,
     read_file=read_task_file,
     data_dir=DATA_DIR,
 )
-"""The RapidAPI task suite."""
+"""RapidAPI-v0's task suite (first-match F1s)."""
+SUITE = dataclasses.replace(SUITE_V0, version=1, checker_for=checker_for, data_version=0)
+"""The RapidAPI task suite (v1: v0's tasks, one-to-one F1s)."""

@@ -119,3 +119,55 @@ def test_the_headline_has_one_row_per_configuration_and_a_mean_of_success_rates(
     assert tuned["VirtualHome exec"] == 1.0  # shown, but not averaged with success rates
     assert tuned["mean"] == pytest.approx((1.0 + 0.5 + 0.0 + 0.0) / 4)
     assert base["mean"] == pytest.approx(0.5 / 4)
+
+
+def _printed_summaries(row: str) -> list[dict]:
+    """Summaries as a run makes them, for every family's newest env (RapidAPI's known metrics)."""
+    from toolgym.envs import families
+    from toolgym.evaluation.profile import profile_of
+    from toolgym.evaluation.report import summarize
+
+    out = []
+    for spec in families():
+        profile = profile_of(spec)
+        summary = summarize([], spec.metrics, None, profile.headline, profile.known_metrics(spec))
+        summary.update(env=spec.env_id(spec.latest.version), agent=f"{row}-react", row=row)
+        summary.update({m.key: 0.25 for m in spec.metrics}, episodes=8)
+        out.append(summary)
+    return out
+
+
+def test_the_printed_per_env_table_fits_in_120_columns() -> None:
+    from toolgym.evaluation.report import ENV_TABLE_WIDTH, env_table, format_env_table
+
+    row = "hf:smollm2-135m+smollm2-135m-toolbench-1shot-with-a-very-long-adapter-name"
+    summaries = _printed_summaries(row) + _printed_summaries("hf:smollm2-135m-1shot")
+    text = format_env_table(summaries)
+    assert max(len(line) for line in text.splitlines()) <= ENV_TABLE_WIDTH, text
+    rows = {r["env"].removeprefix("toolbench/"): r for r in env_table(summaries)}
+    assert rows["RapidAPI-v1"]["also"] == "SoPR pre-check 25.0%, tool F1 25.0%"
+    assert rows["HomeSearch-v0"]["also"] == "F1 25.0%"  # a family's first other metric
+    assert "executable" not in rows["WebShop-v1"]  # WebShop reports none
+    assert "hf:smollm2-135m-1shot" in text  # a short label is kept whole
+
+
+def test_a_known_metric_the_family_lacks_is_refused() -> None:
+    from toolgym.envs import family_of
+    from toolgym.evaluation.profile import EvalProfile
+
+    spec = family_of("toolbench/HomeSearch-v0")
+    with pytest.raises(ValueError, match="known_by names metrics"):
+        EvalProfile(known_by=("nope",)).check(spec)
+    assert EvalProfile().known_metrics(spec) == ("f1",)
+    assert EvalProfile(known_by=()).known_metrics(spec) == ()
+
+
+def test_the_run_prints_the_headline_last_with_one_row_per_model(capsys) -> None:
+    from toolgym.cli.eval_output import print_eval_tables
+
+    summaries = _printed_summaries("tuned") + _printed_summaries("base")
+    print_eval_tables(summaries, [], None, 0)
+    out = capsys.readouterr().out
+    headline = out.split("headline (the paper's Tables 6 and 9")[1].splitlines()
+    assert [line.split()[0] for line in headline[3:]] == ["tuned", "base"]
+    assert "every metric" not in out and "mean F1" not in out  # no per-metric layout

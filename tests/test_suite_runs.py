@@ -134,7 +134,7 @@ def test_eval_keeps_one_summary_per_run_and_compare_reads_them(
     args = ["eval", "--agent", "oracle", "--env", HOME, "--limit", "2", "--out", str(out)]
     assert main([*args, "--no-progress"]) == 0
     first = capsys.readouterr().out
-    assert "headline (the paper's Tables 6 and 9)" in first
+    assert "headline (the paper's Tables 6 and 9" in first
     assert "errors (the paper's Table 3" in first
     assert first.strip().splitlines()[-1].startswith("2 episodes (2 played, 0 resumed) in ")
     assert main([*args, "--limit", "3"]) == 0  # a resume: 2 recorded, 1 to play

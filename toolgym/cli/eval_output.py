@@ -13,6 +13,7 @@ from toolgym.evaluation.paper_tables import (
 )
 from toolgym.evaluation.report import (
     format_breakdowns,
+    format_env_table,
     format_fault_comparison,
     format_paper_table,
     format_summary_table,
@@ -42,20 +43,43 @@ def print_eval_tables(
     faults: float | None,
     seed: int,
 ) -> None:
-    """Print an evaluation's tables: per env, per metric and tool, the paper's, the breakdowns."""
+    """Print an evaluation's tables, headline last.
+
+    Per env (success, executability and the metrics the family is known by, in 120 columns),
+    the breakdowns, the paper's error taxonomy and ablation, the comparison with faults, then
+    the headline: one row per model, one mean over success rates. Every metric of every env is
+    in the results files (``summary_tables.txt``, the CSV and the HTML report), not printed.
+    """
     every = [*summaries, *faulty]
-    print(format_summary_table(every))
-    print()
-    print(format_paper_table(paper_layout(every)))
-    print()
-    print(paper_tables_text(every))
-    breakdowns = format_breakdowns(summaries)
+    print(format_env_table(every))
+    breakdowns = format_breakdowns(summaries, every=False)
     if breakdowns:
         print()
         print(breakdowns)
+    print()
+    print("errors (the paper's Table 3, share of episodes):\n" + format_error_taxonomy(every))
+    ablation = format_ablation_table(every)
+    if ablation:
+        print()
+        print("configurations (the paper's Table 7):\n" + ablation)
     if faulty:
         print(f"\nwith and without service faults (rate {faults:g}, seed {seed}):")
         print(format_fault_comparison(summaries, faulty))
+    print()
+    print("headline (the paper's Tables 6 and 9; mean: the success rate over the envs):")
+    print(format_headline_table(every))
+
+
+def full_tables_text(summaries: Sequence[Mapping[str, Any]]) -> str:
+    """Every table of the summaries: the paper's, then every metric per env and per tool."""
+    parts = [
+        paper_tables_text(summaries),
+        "every metric, per env:\n" + format_summary_table(summaries),
+        format_breakdowns(summaries),
+        "every metric, per tool (the paper's layout):\n"
+        + format_paper_table(paper_layout(summaries)),
+    ]
+    return "\n\n".join(p for p in parts if p)
 
 
 def write_eval_outputs(summaries: Sequence[Mapping[str, Any]], out_dir: str | Path) -> list[str]:
@@ -68,5 +92,5 @@ def write_eval_outputs(summaries: Sequence[Mapping[str, Any]], out_dir: str | Pa
         merged = merged_with_saved(summaries, out_dir)
         paths = write_summaries(merged, out_dir)
         tables = Path(out_dir) / "summary_tables.txt"
-        atomic_write(tables, (paper_tables_text(merged) + "\n").encode())
+        atomic_write(tables, (full_tables_text(merged) + "\n").encode())
     return sorted([*(p.name for p in paths.values()), tables.name])

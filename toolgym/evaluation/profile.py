@@ -63,6 +63,9 @@ class EvalProfile:
             search strategy (DFSDT) backtracks; ``None``: the family has no give-up.
         default_run: whether ``toolgym eval`` runs the family when no env or suite is named
             (the conversation envs do not: ``--suite conversations`` runs them).
+        known_by: the one or two metrics the family is known by beside its success and
+            executability, shown in the printed per-env table (RapidAPI's SoPR pre-check and
+            tool F1); ``None``: its first other metric.
     """
 
     headline: tuple[str, ...] = ("success",)
@@ -73,6 +76,14 @@ class EvalProfile:
     measures: str | None = None
     give_up_code: int | None = None
     default_run: bool = True
+    known_by: tuple[str, ...] | None = None
+
+    def known_metrics(self, spec: FamilySpec) -> tuple[str, ...]:
+        """The metrics :attr:`known_by` names, or the family's first other one."""
+        if self.known_by is not None:
+            return self.known_by
+        other = [m.key for m in spec.metrics if m.key not in ("success", "executable")]
+        return tuple(other[:1])
 
     def check(self, spec: FamilySpec) -> None:
         """Check the profile against its family's declaration.
@@ -82,6 +93,12 @@ class EvalProfile:
                 listed, or a column for a version the family does not have.
         """
         keys = {m.key for m in spec.metrics}
+        unknown_known = [k for k in self.known_by or () if k not in keys]
+        if unknown_known:
+            raise ValueError(
+                f"{spec.name}: known_by names metrics the family does not report: "
+                f"{unknown_known} (it reports {sorted(keys)})"
+            )
         missing = [k for k in self.headline if k not in keys]
         if not self.headline or missing:
             raise ValueError(

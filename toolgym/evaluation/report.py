@@ -34,6 +34,7 @@ def summarize(
     metrics: Sequence[MetricSpec] = F1_METRICS,
     breakdown: str | None = None,
     headline: Sequence[str] = (),
+    known_by: Sequence[str] = (),
 ) -> dict[str, Any]:
     """Aggregate episode records of one env and agent.
 
@@ -45,6 +46,9 @@ def summarize(
         headline: the metrics the paper's main table shows (the family's
             ``EvalProfile.headline``), kept under ``headline`` for
             :mod:`toolgym.evaluation.paper_tables`.
+        known_by: the metrics the printed per-env table shows beside success and
+            executability (the family's ``EvalProfile.known_metrics``), kept under
+            ``known_by``.
 
     Episodes a failure that is not the agent's ended (a simulated user that could not answer:
     :attr:`EpisodeRecord.unscored`) are left out of everything but ``unscored``.
@@ -82,6 +86,8 @@ def summarize(
         out["unscored_errors"] = dict(sorted(why.items()))
     if headline:
         out["headline"] = list(headline)
+    if known_by:
+        out["known_by"] = list(known_by)
     if breakdown is not None:
         groups: dict[str, list[EpisodeRecord]] = {}
         for r in records:
@@ -149,7 +155,11 @@ def format_table(
 
     cells = [[cell(c, row.get(c, "")) for c in columns] for row in rows]
     widths = [max([len(c), *(len(r[i]) for r in cells)]) for i, c in enumerate(columns)]
-    numeric = [all(_is_numeric(row.get(c)) for row in rows) and bool(rows) for c in columns]
+    numeric = [
+        all(_is_numeric(row.get(c)) or row.get(c) in ("", None) for row in rows)
+        and any(_is_numeric(row.get(c)) for row in rows)
+        for c in columns
+    ]
 
     def line(values: Sequence[str]) -> str:
         parts = [
@@ -173,14 +183,100 @@ def format_summary_table(summaries: Sequence[Mapping[str, Any]]) -> str:
     return format_table(summaries, summary_columns(summaries), percent)
 
 
-def format_breakdowns(summaries: Sequence[Mapping[str, Any]]) -> str:
-    """The per-group tables of the summaries that have a breakdown ("" when none has)."""
+_SHORT = {"mean F1": "F1", "mean reward": "reward", "LCS score": "LCS",
+          "SoPR pre-check passed": "SoPR pre-check", "mean cell accuracy": "cell accuracy",
+          "success rate (original checks)": "original success", "parameter F1": "param F1"}  # fmt: skip
+"""Metric titles as the per-env table writes them beside their values."""
+ENV_TABLE_WIDTH = 120
+"""The width the printed per-env table keeps to (a terminal's)."""
+
+
+def _title(summary: Mapping[str, Any], key: str) -> str:
+    titles = {m["key"]: m["title"] for m in summary.get("metric_specs", [])}
+    title = str(titles.get(key, key))
+    return _SHORT.get(title, title)
+
+
+def _rate(value: Any, percent: bool = True) -> str:
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return ""
+    return f"{100 * value:.1f}%" if percent else f"{value:.2f}"
+
+
+def env_table(summaries: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The printed per-env rows: each env's success, executability and the metrics it is known by.
+
+    One row per env and model (a summary's ``row``, else its agent), with ``episodes``, the
+    success rate, the executable rate when the family reports one, and under ``also`` the one or
+    two metrics the family is known by (``known_by``: RapidAPI's SoPR pre-check and tool F1),
+    each with its name. Every metric of every family is in the results files, not here.
+    """
+    rows = []
+    for summary in summaries:
+        percents = {m["key"]: m["percent"] for m in summary.get("metric_specs", [])}
+        also = [
+            f"{_title(summary, key)} {_rate(summary[key], percents.get(key, True))}"
+            for key in summary.get("known_by") or ()
+            if key in summary and key not in ("success", "executable")
+        ]
+        row: dict[str, Any] = {
+            "env": str(summary["env"]),
+            "model": str(summary.get("row") or summary["agent"]),
+            "episodes": summary.get("episodes", 0),
+            "also": ", ".join(also),
+        }
+        for key in ("success", "executable"):
+            if _is_numeric(summary.get(key)):
+                row[key] = float(summary[key])
+        if summary.get("unscored"):
+            row["unscored"] = summary["unscored"]
+        rows.append(row)
+    return rows
+
+
+def format_env_table(summaries: Sequence[Mapping[str, Any]], width: int = ENV_TABLE_WIDTH) -> str:
+    """:func:`env_table` as text that fits in ``width`` columns.
+
+    A model label too long for the rest is shortened from its middle (``hf:smo...-1shot``);
+    the full labels are in the headline table and the results files.
+    """
+    rows = env_table(summaries)
+    columns = ["env", "model", "episodes", "success", "executable", "also"]
+    if any("unscored" in r for r in rows):
+        columns.insert(3, "unscored")
+    for column in ("executable", "also"):
+        if not any(r.get(column) for r in rows):
+            columns.remove(column)
+    rates = ("success", "executable")
+    text = format_table(rows, columns, rates)
+    over = max((len(line) for line in text.splitlines()), default=0) - width
+    if over > 0 and rows:
+        longest = max(len(r["model"]) for r in rows)
+        keep = max(12, longest - over)
+        for r in rows:
+            label = r["model"]
+            if len(label) > keep:
+                half = (keep - 3) // 2
+                r["model"] = f"{label[:half]}...{label[len(label) - (keep - 3 - half) :]}"
+        text = format_table(rows, columns, rates)
+    return text
+
+
+def format_breakdowns(summaries: Sequence[Mapping[str, Any]], every: bool = True) -> str:
+    """The per-group tables of the summaries that have a breakdown ("" when none has).
+
+    ``every=False`` keeps the columns the printed per-env table has (success, executability and
+    the metrics the family is known by) instead of every metric.
+    """
     parts = []
     for summary in summaries:
         breakdown = summary.get("breakdown")
         if not breakdown:
             continue
         specs = metric_specs([summary])
+        if not every:
+            shown = {"success", "executable", *(summary.get("known_by") or ())}
+            specs = [m for m in specs if m.key in shown]
         rows = [{breakdown["key"]: g["group"], **g} for g in breakdown["groups"]]
         columns = [breakdown["key"], "episodes", *(m.key for m in specs)]
         table = format_table(rows, columns, [m.key for m in specs if m.percent])

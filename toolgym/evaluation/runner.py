@@ -391,7 +391,9 @@ def evaluate(
     records = [fresh[i] if i in fresh else done[record_key(t)] for i, t in enumerate(ids)]
     spec = unwrapped.family
     profile = profile_of(spec)
-    summary = summarize(records, spec.metrics, profile.breakdown, profile.headline)
+    summary = summarize(
+        records, spec.metrics, profile.breakdown, profile.headline, profile.known_metrics(spec)
+    )
     path = results.path if results is not None else None
     return EvalResult(records, summary, path, resumed=len(ids) - len(todo), wall_s=wall)
 

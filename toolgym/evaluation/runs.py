@@ -72,7 +72,9 @@ def summarize_records(env_id: str, agent: str, records: Sequence[EpisodeRecord])
         summary = summarize(records, F1_METRICS)
     else:
         profile = profile_of(spec)
-        summary = summarize(records, spec.metrics, profile.breakdown, profile.headline)
+        summary = summarize(
+            records, spec.metrics, profile.breakdown, profile.headline, profile.known_metrics(spec)
+        )
     summary["env"], summary["agent"] = env_id, agent
     return summary
 

@@ -10,6 +10,9 @@ PROMPTING = PromptDefaults(top_k_api=12, max_new_tokens=128, strategy="react", e
 """The original's command-line settings for the family."""
 
 PROFILE = EvalProfile(
-    breakdown=BREAKDOWN, measures="toolgym.families.rapid_api.bench:report", give_up_code=4
+    breakdown=BREAKDOWN,
+    measures="toolgym.families.rapid_api.bench:report",
+    give_up_code=4,
+    known_by=("precheck", "tool_f1"),
 )
 """Its headline metrics, suites and table columns, and what ``toolgym bench`` times."""

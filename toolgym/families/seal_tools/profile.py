@@ -9,5 +9,5 @@ from toolgym.families.seal_tools.metrics import BREAKDOWN
 PROMPTING = PromptDefaults(top_k_api=5, max_new_tokens=512, eval_limit=4)
 """The original's command-line settings for the family."""
 
-PROFILE = EvalProfile(breakdown=BREAKDOWN)
+PROFILE = EvalProfile(breakdown=BREAKDOWN, known_by=("tool_f1", "param_f1"))
 """Its headline metrics, suites and table columns, and what ``toolgym bench`` times."""

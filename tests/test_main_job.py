@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -171,3 +172,28 @@ def test_the_run_prints_the_headline_last_with_one_row_per_model(capsys) -> None
     headline = out.split("headline (the paper's Tables 6 and 9")[1].splitlines()
     assert [line.split()[0] for line in headline[3:]] == ["tuned", "base"]
     assert "every metric" not in out and "mean F1" not in out  # no per-metric layout
+
+
+def test_the_main_job_bench_splits_the_wall_time(capsys) -> None:
+    """The oracle has no model: its time is env steps and the rest, and the shares add up."""
+    from toolgym.cli.main_job_bench import main as main_job
+
+    code = main_job(["--agent", "oracle", "--env", "toolbench/HomeSearch-v0", "--limit", "2"])
+    out = capsys.readouterr().out
+    assert code == 0
+    cells = [re.split(r"\s{2,}", line.strip()) for line in out.splitlines()[-8:-1]]
+    lines = {row[0]: row[1:] for row in cells}
+    assert int(lines["env steps (scoring included)"][1]) >= 2  # a step per episode at least
+    assert lines["decoding (model steps on new tokens)"][1] == "0"
+    assert lines["wall time"][-1] == "100.0%"
+    assert "peak memory (RSS)" in out.splitlines()[-1]
+
+
+def test_the_stopwatches_cost_nothing_when_off() -> None:
+    from toolgym.agents.timing import recording, timed
+
+    with timed("decode"):  # no clock: nothing kept, nothing raised
+        pass
+    with recording() as clock, timed("decode"), timed("decode"):
+        pass
+    assert clock.calls == {"decode": 2}

@@ -135,6 +135,15 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
+    if args.main_job:
+        from toolgym.cli.main_job_bench import main as main_job
+
+        passed = [f"--env={env}" for env in args.env or ()]
+        if args.limit is not None:
+            passed.append(f"--limit={args.limit}")
+        if args.adapter is not None:
+            passed.append(f"--adapter={args.adapter}")
+        return main_job(passed)
     if args.serve:
         from toolgym.evaluation.serve_perf import main as serve_main
 
@@ -470,7 +479,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument(
         "--env",
         action="append",
-        help="with --llm, --grammars or --rewards: an env to time (repeatable; default every env)",
+        help="with --llm, --grammars, --rewards or --main-job: an env to time (repeatable; "
+        "default every env)",
     )
     bench.add_argument("--tasks", type=_positive, default=8, help="with --llm: tasks per env")
     bench.add_argument(
@@ -496,6 +506,18 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="suite throughput with the oracle: sequential, AsyncVectorEnv and Ray at 1, 2, 4 "
         "workers, with memory and scaling efficiency",
+    )
+    bench.add_argument(
+        "--main-job",
+        action="store_true",
+        help="run the main job (toolgym eval's defaults, into a fresh folder) and print its wall "
+        "time split into prompt reading, decoding, token choice, env steps and the rest",
+    )
+    bench.add_argument(
+        "--limit", type=_positive, help="with --main-job: tasks per env (default: the main job's)"
+    )
+    bench.add_argument(
+        "--adapter", help="with --main-job: toolgym eval's --adapter (none: the base model alone)"
     )
     bench.set_defaults(func=_cmd_bench)
     return parser

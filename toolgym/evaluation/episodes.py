@@ -22,6 +22,7 @@ import gymnasium as gym
 
 from toolgym.agents import Agent
 from toolgym.agents.backends.base import PromptRejected, generate_with_tools
+from toolgym.agents.timing import timed
 from toolgym.envs.protocol import task_env
 from toolgym.errors import InfrastructureError
 from toolgym.evaluation.records import EpisodeRecord
@@ -64,7 +65,8 @@ def checked_action(action: Any) -> str:
 def env_step(env: gym.Env[Any, Any], action: str) -> tuple[Any, ...]:
     """``env.step(action)``; an exception out of it becomes :class:`EnvFailure`."""
     try:
-        return env.step(action)
+        with timed("env_step"):
+            return env.step(action)
     except Exception as e:  # a toolgym bug: never score what the episode did before it
         raise EnvFailure(e) from e
 

@@ -35,6 +35,7 @@ from toolgym.agents.backends.decode_state import PrefixCache
 from toolgym.agents.backends.gguf_cache import converted_dir, save_converted
 from toolgym.agents.backends.token_bytes import gguf_special_ids, repair_gguf_tokenizer
 from toolgym.agents.backends.tool_call_parsing import parse_tool_calls
+from toolgym.agents.timing import timed
 from toolgym.errors import DependencyNotInstalled, InfrastructureError
 from toolgym.tools.errors import ToolCallError
 from toolgym.tools.grammar import ActionGrammar
@@ -485,10 +486,12 @@ class HFBackend(LLMBackend):
         if self._weights_state() != self._weights_seen:
             self._weights_changed()
         with self.torch.inference_mode():
-            state = self._start(prompts, max_new_tokens)
-            logits = state.logits
+            with timed("prefill"):
+                state = self._start(prompts, max_new_tokens)
+                logits = state.logits
             for _ in range(max_new_tokens):
-                tokens, scores = self._choose(logits, active, constraints)
+                with timed("choose"):
+                    tokens, scores = self._choose(logits, active, constraints)
                 keep = []
                 for row, i in enumerate(active):
                     constraint = constraints[i] if constraints else None
@@ -516,7 +519,8 @@ class HFBackend(LLMBackend):
                     state.keep(keep)
                     active = [active[row] for row in keep]
                     tokens = [tokens[row] for row in keep]
-                logits = state.step(self.torch.tensor(tokens))
+                with timed("decode"):
+                    logits = state.step(self.torch.tensor(tokens))
         self._weights_seen = self._weights_state()
         results = []
         for i in range(len(texts)):

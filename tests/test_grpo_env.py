@@ -235,3 +235,21 @@ def test_train_rl_routes_multi_step_envs_to_episode_training(
         with pytest.raises(SystemExit):
             main(["train-rl", *argv, "--max-tool-calls", "3", "--out", str(tmp_path)])
         assert seen[-1].envs == (env_id,) and seen[-1].max_tool_calls == 3
+
+
+@needs_rl
+@pytest.mark.model
+def test_the_trainable_model_trains_and_renders_tools(tiny_model: Path) -> None:
+    """One call: weights that train (no quantization left), a template that renders tools."""
+    from toolgym.training import cpu_grpo_args, trainable_model
+
+    model, tokenizer = trainable_model(str(tiny_model), "cpu", 1)
+    assert model.training and not getattr(model, "hf_quantizer", None)
+    assert all(p.requires_grad for p in model.parameters())
+    assert getattr(model.config, "quantization_config", None) is None
+    schema = ToolEpisode(WEATHER).tool_schemas()
+    text = tokenizer.apply_chat_template(
+        [{"role": "user", "content": "hi"}], tools=schema, tokenize=False
+    )
+    assert schema[0]["function"]["name"] in text and tokenizer.pad_token is not None
+    assert cpu_grpo_args()["bf16"] is False and cpu_grpo_args()["use_cpu"] is True

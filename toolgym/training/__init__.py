@@ -57,6 +57,7 @@ from toolgym.training.sft_data import (
     to_dataset,
     write_jsonl,
 )
+from toolgym.training.trainable import cpu_grpo_args, trainable_model
 
 __all__ = [
     "DATA_FORMATS",
@@ -75,6 +76,7 @@ __all__ = [
     "Trajectory",
     "build_examples",
     "collect_rollouts",
+    "cpu_grpo_args",
     "example_records",
     "group_advantages",
     "partial_credit_metric",
@@ -89,6 +91,7 @@ __all__ = [
     "to_rl_dataset",
     "train_adapter",
     "train_grpo",
+    "trainable_model",
     "write_jsonl",
     "write_rl_report",
 ]

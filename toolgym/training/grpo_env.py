@@ -331,10 +331,8 @@ def train_grpo_env(
 
     config.check()
     torch, transformers, peft, trl = require_rl()
-    from trl.chat_template_utils import add_response_schema
-
-    from toolgym.agents.backends.hf import HFBackend
     from toolgym.training.sft_data import datasets_module
+    from toolgym.training.trainable import trainable_model
 
     if not _environments_supported(transformers.__version__):
         raise DependencyNotInstalled(
@@ -342,12 +340,7 @@ def train_grpo_env(
             f'got {transformers.__version__}: pip install "transformers>=5.2"'
         )
     os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
-    backend = HFBackend(config.model, num_threads=config.num_threads, device=config.device)
-    tokenizer, model = backend.tokenizer, backend.model
-    tool_chat_template(tokenizer)
-    add_response_schema(tokenizer)
-    if tokenizer.pad_token is None:
-        tokenizer.pad_token = tokenizer.eos_token
+    model, tokenizer = trainable_model(config.model, config.device, config.num_threads)
     eval_start = time.perf_counter()
     before = play_test(config, model, tokenizer, label="base")
     eval_s = time.perf_counter() - eval_start
@@ -362,7 +355,7 @@ def train_grpo_env(
         trl,
         torch,
         config,
-        backend.device,
+        str(model.device),
         max_completion_length=config.max_completion_length,
         max_tool_calling_iterations=config.max_tool_calls,
         gradient_checkpointing=False,  # the embedded model fits with room to spare
@@ -413,7 +406,7 @@ def train_grpo_env(
         after=after,
         wall_s=wall,
         eval_s=eval_s,
-        device=backend.device,
+        device=str(model.device),
         trainable_params=int(trainable),
     )
     write_summary(config, result, {"trl": trl.__version__, "peft": peft.__version__})

@@ -93,7 +93,7 @@ SPEC = FamilySpec(
             tasks="toolgym.families.rapid_api.tasks.suite:SUITE_V0",
             history="initial release: a generated 4,000-API library in ToolBench's format, "
             "deterministic synthesized responses, G1/G2/G3 tasks with gold call graphs and "
-            "unsolvable variants, judge-free pass rate; tool and parameter F1 with Seal-Tools' "
+            "unsolvable variants, judge-free pass rate; tool and parameter F1 with the "
             "first-match rule (a repeated call counts again: recall can pass 100%)",
         ),
         VersionSpec(

@@ -33,12 +33,17 @@ def _configs(*argv: str) -> list[tuple[str, object]]:
     return main_configurations(build_parser().parse_args(["eval", *argv]))
 
 
-def test_the_default_runs_the_shipped_adapter_then_the_base_model(shipped: Path) -> None:
-    (name1, tuned), (name2, base) = _configs()
+def test_the_default_runs_the_shipped_adapter_alone(shipped: Path) -> None:
+    ((_, tuned),) = _configs()
+    assert tuned.adapter == str(shipped) and tuned.shots == 1  # the adapter's prompts
+
+
+def test_compare_base_runs_the_shipped_adapter_then_the_base_model(shipped: Path) -> None:
+    (name1, tuned), (name2, base) = _configs("--compare-base")
     assert "adapter" in name1 and "base" in name2
     assert tuned.adapter == str(shipped) and base.adapter is None
     assert tuned.shots == base.shots == 1  # the adapter's prompts, for both rows
-    (_, tuned), (_, base) = _configs("--shots", "3")
+    (_, tuned), (_, base) = _configs("--compare-base", "--shots", "3")
     assert tuned.shots == base.shots == 3
 
 

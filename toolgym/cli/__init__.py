@@ -343,8 +343,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--adapter",
         default="auto",
         help="a LoRA adapter folder (toolgym finetune) for the local model; 'none' for the base "
-        "model alone; 'auto' (default): the embedded model runs twice, with the adapter shipped "
-        "with toolgym (and the prompt settings it was trained with) and without it",
+        "model alone; 'auto' (default): the embedded model with the adapter shipped with "
+        "toolgym and the prompt settings it was trained with",
+    )
+    ev.add_argument(
+        "--compare-base",
+        action="store_true",
+        help="with --adapter auto: then run the base model with the same prompts, and print "
+        "both rows side by side",
     )
     ev.add_argument(
         "--device", help="the local model's device: cpu, cuda, cuda:1, ... (default: cuda if any)"

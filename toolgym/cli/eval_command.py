@@ -62,9 +62,9 @@ def _episodes(tasks: int, limit: int | None) -> int:
 def cmd_eval(args: argparse.Namespace) -> int:
     """Run ``toolgym eval`` (or, with ``--ablation``, its configurations); the exit status.
 
-    By default the embedded model runs twice, with the shipped adapter and without it
-    (:func:`~toolgym.cli.eval_setup.main_configurations`), and one headline table puts the two
-    rows side by side.
+    By default the embedded model runs with the shipped adapter; ``--compare-base`` runs it
+    again without (:func:`~toolgym.cli.eval_setup.main_configurations`), and one headline table
+    puts the two rows side by side.
     """
     configurations = main_configurations(args)
     if args.ablation:

@@ -101,9 +101,10 @@ def main_configurations(args: argparse.Namespace) -> list[tuple[str, argparse.Na
 
     ``--adapter none``: the base model alone. A folder: that adapter. ``auto`` (the default):
     for the embedded model (an LLM agent on the local ``hf`` backend), the adapter shipped with
-    toolgym, then the base model with the same prompt settings (the adapter's recorded shots,
-    unless ``--shots`` says otherwise), so that the rows differ by the alignment alone; for any
-    other model, the model alone. ``--ablation`` takes ``auto`` as the shipped adapter.
+    toolgym with the prompt settings it was trained with (its recorded shots, unless ``--shots``
+    says otherwise), and with ``--compare-base`` then the base model with the same prompt
+    settings, so that the rows differ by the alignment alone; for any other model, the model
+    alone. ``--ablation`` takes ``auto`` as the shipped adapter.
     """
     from toolgym.agents.aligned import shipped_adapter_path, shipped_prompt_settings
 
@@ -122,7 +123,7 @@ def main_configurations(args: argparse.Namespace) -> list[tuple[str, argparse.Na
     recorded = shipped_prompt_settings()
     if args.shots is None and recorded.get("shots") is not None:
         tuned.shots = base.shots = recorded["shots"]
-    if getattr(args, "ablation", False):
+    if getattr(args, "ablation", False) or not getattr(args, "compare_base", False):
         return [("", tuned)]
     return [("with the shipped adapter", tuned), ("the base model, same prompts", base)]
 

@@ -100,6 +100,22 @@ def _check_shots(args: argparse.Namespace) -> None:
 
 
 def _cmd_data(args: argparse.Namespace) -> int:
+    if args.tool_calls:
+        from toolgym.training.tool_call_data import (
+            tool_call_env_ids,
+            tool_call_examples,
+            write_tool_call_jsonl,
+        )
+
+        if args.family:
+            raise UserInputError("--tool-calls takes --env (or none: every call-mode env)")
+        calls = tool_call_examples(
+            tool_call_env_ids(args.env), args.n, seed=args.seed, world_seed=args.world_seed
+        )
+        count = write_tool_call_jsonl(calls, args.out)
+        if args.out != "-":
+            print(f"wrote {count} tool-call examples to {args.out}", file=sys.stderr)
+        return 0
     _check_shots(args)
     ids = program_env_ids(args.env, args.family)
     examples = build_examples(
@@ -199,6 +215,12 @@ def add_parsers(sub: Any) -> None:
         help="chat: {messages}; completion: {prompt, completion} (default chat)",
     )
     data.add_argument("--out", default="-", help="output JSONL path, or - for stdout (default)")
+    data.add_argument(
+        "--tool-calls",
+        action="store_true",
+        help="chat-with-tools examples instead: the oracle's calls on train tasks of call-mode "
+        "envs (every one without --env), as TRL's environments play them",
+    )
     data.add_argument(
         "--hf-dataset",
         metavar="DIR",

@@ -1,0 +1,76 @@
+"""Chat-with-tools examples from the oracle's calls: playable, train tasks only, every call-mode env."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from toolgym.cli import main
+from toolgym.errors import UserInputError
+from toolgym.integrations.episode import ToolEpisode
+from toolgym.training.sft_data import held_out_goals, same_goal
+from toolgym.training.tool_call_data import tool_call_env_ids, tool_call_examples
+
+CHAT = "toolbench/HomeSearchChat-v0"
+
+
+@pytest.fixture(scope="module")
+def examples() -> list[dict]:
+    return list(tool_call_examples([CHAT, "toolbench/CatAPI-v1"], 3))
+
+
+def test_an_example_is_a_tool_calling_conversation(examples: list[dict]) -> None:
+    assert [e["env_id"] for e in examples] == [CHAT] * 3 + ["toolbench/CatAPI-v1"] * 3
+    for example in examples:
+        roles = [m["role"] for m in example["messages"]]
+        assert roles[:2] == ["system", "user"] and len(roles) % 2 == 0
+        assert roles[2:] == ["assistant", "tool"] * ((len(roles) - 2) // 2)
+        names = {t["function"]["name"] for t in example["tools"]}
+        for turn in example["messages"][2::2]:
+            (call,) = turn["tool_calls"]
+            assert call["function"]["name"] in names and isinstance(
+                call["function"]["arguments"], dict
+            )
+        assert example["reward"] == 1.0 and example["task_id"].startswith("train-")
+    chat = examples[0]["messages"]
+    assert chat[2]["tool_calls"][0]["function"]["name"] == "message_user"  # asking is a call
+
+
+def test_an_example_replays_to_the_same_answers_and_reward(examples: list[dict]) -> None:
+    for example in examples[:2]:
+        episode = ToolEpisode(example["env_id"], split="train")
+        start = episode.reset(seed=0, task_id=example["task_id"])
+        assert start.observation == example["messages"][1]["content"]
+        for turn, answer in zip(example["messages"][2::2], example["messages"][3::2], strict=True):
+            call = turn["tool_calls"][0]["function"]
+            result = episode.call(call["name"], call["arguments"])
+            assert result.observation == answer["content"]
+        assert result.done and result.reward == 1.0
+
+
+def test_no_example_is_a_test_task(examples: list[dict]) -> None:
+    episode = ToolEpisode(CHAT, split="test")
+    held_out = held_out_goals(episode.env.unwrapped.suite)
+    for example in examples:
+        assert same_goal(example["messages"][1]["content"]) not in held_out
+
+
+def test_golds_that_are_programs_give_none() -> None:
+    assert list(tool_call_examples(["toolbench/TripBookingChat-v0"], 2)) == []
+
+
+def test_envs_are_checked() -> None:
+    with pytest.raises(UserInputError, match="no env"):
+        tool_call_env_ids(["toolbench/Nope-v0"])
+    assert CHAT in tool_call_env_ids()
+
+
+def test_the_command_writes_jsonl(tmp_path: Path) -> None:
+    out = tmp_path / "calls.jsonl"
+    assert main(["data", "--tool-calls", "--env", CHAT, "--n", "2", "--out", str(out)]) == 0
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(rows) == 2 and {r["env_id"] for r in rows} == {CHAT}
+    with pytest.raises(UserInputError, match="--tool-calls takes --env"):
+        main(["data", "--tool-calls", "--family", "home_search", "--debug"])

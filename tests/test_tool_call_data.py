@@ -74,3 +74,27 @@ def test_the_command_writes_jsonl(tmp_path: Path) -> None:
     assert len(rows) == 2 and {r["env_id"] for r in rows} == {CHAT}
     with pytest.raises(UserInputError, match="--tool-calls takes --env"):
         main(["data", "--tool-calls", "--family", "home_search", "--debug"])
+
+
+@pytest.mark.model
+def test_a_conversation_is_encoded_with_the_loss_on_the_calls_only(examples: list[dict]) -> None:
+    """The labels are the assistant's turns as the rollout's template renders them, nothing else."""
+    pytest.importorskip("transformers")
+    from toolgym.agents.backends.hf import HFBackend
+    from toolgym.training.encoding import IGNORE_INDEX, encode_tool_conversation
+    from toolgym.training.grpo_env import tool_chat_template
+
+    tokenizer = HFBackend(num_threads=1).tokenizer
+    tool_chat_template(tokenizer)
+    example = examples[0]
+    encoded = encode_tool_conversation(example["messages"], example["tools"], tokenizer)
+    ids, labels = encoded["input_ids"], encoded["labels"]
+    assert len(ids) == len(labels)
+    learned = tokenizer.decode(
+        [t for t, label in zip(ids, labels, strict=True) if label != IGNORE_INDEX]
+    )
+    calls = [m["tool_calls"][0]["function"]["name"] for m in example["messages"][2::2]]
+    assert all(name in learned for name in calls)
+    for answer in example["messages"][3::2]:  # the tool answers are read, never learned
+        assert answer["content"][:30] not in learned
+    assert example["messages"][1]["content"][:30] not in learned

@@ -54,3 +54,52 @@ class PadCollator:
             "attention_mask": torch.tensor(mask),
             "labels": torch.tensor(labels),
         }
+
+
+def encode_tool_conversation(
+    messages: Sequence[dict[str, Any]], tools: Sequence[dict[str, Any]], tokenizer: Any
+) -> dict[str, list[int]]:
+    """Token ids and labels of a tool-calling conversation: the loss on the assistant's turns only.
+
+    ``messages`` and ``tools`` are a record of :mod:`toolgym.training.tool_call_data`, rendered
+    by the tokenizer's chat template (one that renders tools and calls:
+    :func:`~toolgym.training.grpo_env.tool_chat_template`), as a rollout renders them. Each
+    assistant turn is what the template adds between the conversation up to it (with the
+    generation prompt) and the conversation through it, so its labels are exactly the tokens
+    the model writes at that point, its end-of-turn token included; everything else (system,
+    user, tool answers, the generation prompts) is labelled ``-100``.
+
+    Raises:
+        ValueError: a template whose rendering of a longer conversation does not start with the
+            rendering of a shorter one (the turns could not be told apart).
+    """
+
+    def ids(upto: int, generation: bool) -> list[int]:
+        rendered = tokenizer.apply_chat_template(
+            list(messages[:upto]),
+            tools=list(tools) or None,
+            add_generation_prompt=generation,
+            tokenize=False,
+        )
+        return list(tokenizer(rendered, add_special_tokens=False)["input_ids"])
+
+    input_ids: list[int] = []
+    labels: list[int] = []
+    for i, message in enumerate(messages):
+        if message.get("role") != "assistant":
+            continue
+        before = ids(i, True)
+        through = ids(i + 1, False)
+        if before[: len(input_ids)] != input_ids or through[: len(before)] != before:
+            raise ValueError(
+                f"the chat template renders turn {i} in a way that changes the turns before it; "
+                "expected each rendering to extend the previous one"
+            )
+        labels += [IGNORE_INDEX] * (len(before) - len(input_ids))
+        labels += through[len(before) :]
+        input_ids = through
+    rest = ids(len(messages), False)
+    if rest[: len(input_ids)] == input_ids:
+        labels += [IGNORE_INDEX] * (len(rest) - len(input_ids))
+        input_ids = rest
+    return {"input_ids": input_ids, "labels": labels}

@@ -98,3 +98,32 @@ def test_a_conversation_is_encoded_with_the_loss_on_the_calls_only(examples: lis
     for answer in example["messages"][3::2]:  # the tool answers are read, never learned
         assert answer["content"][:30] not in learned
     assert example["messages"][1]["content"][:30] not in learned
+
+
+@pytest.mark.model
+@pytest.mark.slow
+def test_finetune_on_tool_calls(tiny_model: Path, tmp_path: Path) -> None:
+    """Two steps on tool-calling conversations: finite losses, the record says what it was."""
+    pytest.importorskip("peft")
+    import math
+
+    from toolgym.training.finetune import RESULT_FILE, FinetuneConfig, train_adapter
+
+    config = FinetuneConfig(
+        model=str(tiny_model),
+        envs=(CHAT,),
+        n=2,
+        max_steps=2,
+        batch_size=1,
+        num_threads=1,
+        out=str(tmp_path / "adapter"),
+        progress=False,
+        tool_calls=True,
+    )
+    result = train_adapter(config)
+    assert result.steps == 2 and result.examples == 2 and result.env_ids == [CHAT]
+    assert all(math.isfinite(x) for x in result.losses)
+    assert all(t.startswith("train-") for t in result.task_ids[CHAT])
+    summary = json.loads((Path(config.out) / RESULT_FILE).read_text())
+    assert summary["config"]["tool_calls"] is True
+    assert "--tool-calling native" in result.eval_command

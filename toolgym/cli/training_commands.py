@@ -149,7 +149,14 @@ def _default_out(args: argparse.Namespace, ids: list[str]) -> str:
 
 def _cmd_finetune(args: argparse.Namespace) -> int:
     _check_shots(args)
-    ids = program_env_ids(args.env, args.family)
+    if args.tool_calls:
+        from toolgym.training.tool_call_data import tool_call_env_ids
+
+        if args.family:
+            raise UserInputError("--tool-calls takes --env (or none: every call-mode env)")
+        ids = tool_call_env_ids(args.env)
+    else:
+        ids = program_env_ids(args.env, args.family)
     config = FinetuneConfig(
         model=args.model,
         envs=tuple(ids),
@@ -176,6 +183,7 @@ def _cmd_finetune(args: argparse.Namespace) -> int:
         progress=not args.no_progress,
         adapter_dtype=args.adapter_dtype,
         command=shlex.join(["toolgym", *getattr(args, "argv", sys.argv[1:])]),
+        tool_calls=args.tool_calls,
     )
     config.check()
     result = train_adapter(config)
@@ -276,4 +284,10 @@ def add_parsers(sub: Any) -> None:
         help="render with the model's chat template (auto: as toolgym eval does)",
     )
     ft.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    ft.add_argument(
+        "--tool-calls",
+        action="store_true",
+        help="train on chat-with-tools examples (toolgym data --tool-calls: the oracle's calls "
+        "on train tasks of call-mode envs) with the loss on the calls only",
+    )
     ft.set_defaults(func=_cmd_finetune)

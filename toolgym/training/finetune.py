@@ -85,6 +85,10 @@ class FinetuneConfig:
         adapter_dtype: the saved adapter's weights: ``float32`` (as trained), ``float16`` or
             ``bfloat16`` (half the size; they are cast back when merged into a model).
         command: the command line that ran this (recorded beside the adapter).
+        tool_calls: train on chat-with-tools examples
+            (:mod:`toolgym.training.tool_call_data`: the oracle's calls on ``train`` tasks of
+            call-mode envs, every one when no env is named) instead of (prompt, program) pairs,
+            rendered by a tool-calling template with the loss on the calls only.
     """
 
     model: str = EMBEDDED_MODEL
@@ -116,6 +120,7 @@ class FinetuneConfig:
     progress: bool = True
     adapter_dtype: str = "float32"
     command: str | None = None
+    tool_calls: bool = False
 
     def check(self) -> None:
         """Raise :class:`~toolgym.errors.UserInputError` for a setting that cannot work."""
@@ -243,7 +248,33 @@ def _eval_args(config: FinetuneConfig, env_ids: Sequence[str], out: Path) -> lis
         args.append("--no-system-prompt")
     if config.chat is not None:
         args += ["--chat", "on" if config.chat else "off"]
+    if config.tool_calls:
+        args += ["--tool-calling", "native"]
     return args
+
+
+def _tool_call_data(
+    config: FinetuneConfig, tokenizer: Any
+) -> tuple[list[str], list[dict[str, list[int]]], list[tuple[str, str]]]:
+    """The envs, the encoded conversations and their (env, task) of a ``tool_calls`` run."""
+    from toolgym.training.encoding import encode_tool_conversation
+    from toolgym.training.grpo_env import tool_chat_template
+    from toolgym.training.tool_call_data import tool_call_env_ids, tool_call_examples
+
+    if config.families:
+        raise UserInputError("tool-call examples take envs (or none: every call-mode env)")
+    env_ids = tool_call_env_ids(config.envs)
+    tool_chat_template(tokenizer)
+    if tokenizer.pad_token is None:
+        tokenizer.pad_token = tokenizer.eos_token
+    encoded, tasks = [], []
+    for env_id in env_ids:
+        for record in tool_call_examples(
+            [env_id], config.count_for(env_id), seed=config.seed, world_seed=config.world_seed
+        ):
+            encoded.append(encode_tool_conversation(record["messages"], record["tools"], tokenizer))
+            tasks.append((env_id, record["task_id"]))
+    return env_ids, encoded, tasks
 
 
 def train_adapter(
@@ -265,7 +296,9 @@ def train_adapter(
     torch, transformers, peft = _require_train()
     from toolgym.agents.backends.hf import HFBackend
 
-    if examples is None:
+    if config.tool_calls and examples is not None:
+        raise UserInputError("tool_calls builds its own examples; pass none")
+    if examples is None and not config.tool_calls:
         env_ids = program_env_ids(config.envs, config.families)
         examples = []
         for env_id in env_ids:
@@ -279,20 +312,27 @@ def train_adapter(
                 system_prompt=config.system_prompt,
                 top_k_api=config.top_k_api,
             )
-    else:
+    elif examples is not None:
         env_ids = list(dict.fromkeys(e.env_id for e in examples))
     start = time.perf_counter()
     backend = HFBackend(
         config.model, num_threads=config.num_threads, chat=config.chat, device=config.device
     )
     tokenizer, device = backend.tokenizer, backend.device
-    encoded = [encode_example(e, tokenizer, backend._render, not backend.chat) for e in examples]
+    if config.tool_calls:
+        env_ids, encoded, tasks = _tool_call_data(config, tokenizer)
+    else:
+        assert examples is not None
+        encoded = [
+            encode_example(e, tokenizer, backend._render, not backend.chat) for e in examples
+        ]
+        tasks = [(e.env_id, e.task_id) for e in examples]
     max_length = config.max_length or _context(backend.model, tokenizer)
     kept = [e for e in encoded if len(e["input_ids"]) <= max_length]
     trained: dict[str, list[str]] = {}
-    for example, enc in zip(examples, encoded, strict=True):
+    for (env_id, task_id), enc in zip(tasks, encoded, strict=True):
         if len(enc["input_ids"]) <= max_length:
-            trained.setdefault(example.env_id, []).append(example.task_id)
+            trained.setdefault(env_id, []).append(task_id)
     if not kept:
         lengths = [len(e["input_ids"]) for e in encoded] or [0]
         raise UserInputError(

@@ -468,3 +468,22 @@ def test_an_acknowledgement_before_a_question_is_confirmed() -> None:
 def test_both_bounds_of_a_range(des_moines, message, asked) -> None:
     reading = read_message(message, VOCABULARY, des_moines.slots, des_moines.opening)
     assert reading.kind == "ask" and set(reading.asked) == asked, reading
+
+
+@pytest.mark.parametrize(
+    ("typo", "word"),
+    [("citiy", "city"), ("busines", "business"), ("bugdet", "budget")],
+)
+def test_a_slip_of_the_keyboard_is_corrected(typo: str, word: str) -> None:
+    from toolgym.simulators.user.typos import _one_edit
+
+    assert _one_edit(typo, word)
+
+
+@pytest.mark.parametrize(
+    ("written", "word"), [("share", "shade"), ("there", "where"), ("specifics", "specific")]
+)
+def test_other_words_are_not_typos(written: str, word: str) -> None:
+    from toolgym.simulators.user.typos import _one_edit
+
+    assert not _one_edit(written, word)  # a letter changed, or an ending: another word

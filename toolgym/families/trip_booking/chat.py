@@ -88,6 +88,8 @@ _KINDS_TABLE = (  # name, call, argument, phrase, question, qualifiers, words
      "transportation, means of transportation, mode of transportation, mode of transport, "
      "transport, how do you want to travel, how would you like to travel, how will you travel, "
      "how are you travelling, how are you traveling, travel by, way to travel, kind of ticket, "
+     "how you would like to travel, how you want to travel, how you will travel, "
+     "how are you getting, how will you get, how do you get, how you are getting, "
      "how are you getting there, how will you get there, how do you want to get there, "
      "how would you like to get there, how will you be getting there, "
      "type of ticket, kind of tickets, type of tickets"),
@@ -103,7 +105,8 @@ _KINDS_TABLE = (  # name, call, argument, phrase, question, qualifiers, words
      "traveling to, "
      "flying to, flying into, fly into, arriving in, arriving at, heading to, headed to, "
      "sailing to, sail to, arrival port, port of arrival, arrival airport, arrival station, "
-     "going to, get to, take you, end up, "
+     "going to, get to, take you, end up, where are you going, where you are going, "
+     "where are you headed, where you are headed, "
      "where are you going, where are you headed, where are "
      f"you heading, where are you travelling, where are you traveling, {_CITY}"),
     ("hotel_location", "set_hotel_location", "location", "in {text}",

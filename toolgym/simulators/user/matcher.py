@@ -75,6 +75,7 @@ from toolgym.simulators.user.text import (
     _phrase,
     _sentences,
 )
+from toolgym.simulators.user.typos import corrected
 from toolgym.simulators.user.unknown import (
     beside_words,
     summary_numbers,
@@ -347,12 +348,29 @@ def read_message(
     user confirms it and answers.
     """
     reading = _read(message, vocabulary, slots, opening)
+    if reading.kind == OFF_TOPIC and (fixed := corrected(message, vocabulary)) is not None:
+        again = _read(fixed, vocabulary, slots, opening)  # "Which citiy should I search in?"
+        if again.kind in (ASK, CHECK):
+            reading = again
     if reading.kind not in (ASK, CHECK):
         return reading
     present = [s.kind for s in slots]
-    kinds = tuple(dict.fromkeys(vocabulary.stand_in(k, present) for k in reading.kinds))
+
+    def stand_in(kind: str) -> str:
+        """The kind's stand-in in this task (the vocabulary's, else a present kind's part).
+
+        The one present kind whose name has it as a part: "the URL" for ``image_url``, "the
+        date" for ``start_date``.
+        """
+        other = vocabulary.stand_in(kind, present)
+        if other != kind or kind in present:
+            return other
+        parts = [k for k in present if kind in k.split("_") and k not in reading.kinds]
+        return parts[0] if len(parts) == 1 else kind
+
+    kinds = tuple(dict.fromkeys(stand_in(k) for k in reading.kinds))
     if kinds != reading.kinds and "?" in message:  # "when are you leaving?", hotel only
-        asked = tuple(dict.fromkeys(vocabulary.stand_in(k, present) for k in reading.asked))
+        asked = tuple(dict.fromkeys(stand_in(k) for k in reading.asked))
         reading = Reading(reading.kind, kinds, reading.stated, reading.question, asked)
     if not reading.question:
         return reading

@@ -239,7 +239,10 @@ _CHECK_TAG = re.compile(
     r"alright|sound good|(is|was) (that|this|it) the (right|correct) \w+( \w+)?)\s*$"
 )
 """A last sentence that puts everything before it to the user (``Does that sound right?``)."""
-_LIST_HEADER = re.compile(r"need|missing|question|detail|param|info|following|tell|know|check")
+_LIST_HEADER = re.compile(
+    r"need|missing|question|detail|param|info|following|tell|know|check|provide|give|send|share|"
+    r"things|confirm|specify|fill in"
+)
 """A line ending with a colon that opens a list of what the agent asks."""
 
 

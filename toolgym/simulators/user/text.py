@@ -114,6 +114,8 @@ _CHAT = {
 }  # fmt: skip
 _CHAT_WORD = re.compile(r"(?<![0-9a-z'$])(" + "|".join(_CHAT) + r")(?![0-9a-z'])")
 """Chat spellings (``whats ur budget``), read as written out."""
+_PLUS = re.compile(r"(?<=[a-z]) [+&] (?=[a-z])")
+"""``beds + baths``, ``beds & baths``: read as ``and``."""
 _HYPHEN = re.compile(r"(?<=[a-z])-(?=[a-z])")
 """A hyphen between letters, read as a space (``check-in``, ``adjustable-height``, ``x-large``)."""
 _ENUMERATOR = re.compile(r"(?m)^[ \t]*(?:\(?\d{1,2}[.):]|\(?[a-hA-H][.)]|[-*\u2022>#]+)[ \t]+")
@@ -138,6 +140,7 @@ def _canonical(text: str) -> str:
     '2.5 baths'
     """
     text = _HYPHEN.sub(" ", text)
+    text = _PLUS.sub(" and ", text)
     text = _CHAT_WORD.sub(lambda m: _CHAT[m.group(1)], text)
     text = _SHORT_MONTH.sub(lambda m: _SHORT_MONTHS[m.group(1) or m.group(2)], text)
     text = _CONTRACTION.sub(lambda m: " " + _CONTRACTIONS[m.group(1)], text)
@@ -263,6 +266,8 @@ def _sentences(message: str) -> tuple[str, list[int], list[int], list[tuple[int,
             moods[i] = (*moods[i][:2], REQUEST)
     if moods and _CHECK_TAG.search(text[moods[-1][0] :]):  # "I'll put down 2 bedrooms. Right?"
         moods = [(start, end, REQUEST) for start, end, _ in moods]
+    elif len(_ENUMERATOR.findall(message)) >= 2 and all(m == PLAIN for *_, m in moods):
+        moods = [(start, end, REQUEST) for start, end, _ in moods]  # "1. City 2. Country code"
     return text, barriers, commas, moods
 
 

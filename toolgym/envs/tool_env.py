@@ -44,12 +44,9 @@ from toolgym.tools.errors import INVALID_TASK, RUNTIME_ERROR, ToolCallError
 from toolgym.tools.faults import FaultPlan
 from toolgym.tools.grammar import ActionGrammar
 from toolgym.tools.language import AgentHints, Execution
-from toolgym.tools.native_calls import native_action, read_native_calls
+from toolgym.tools.native_calls import finish_tool_name, native_action
 from toolgym.tools.tool import Tool, ToolSet
 from toolgym.tools.toolkit import Toolkit
-
-FINISH_TOOL = "finish"
-"""The tool call that ends an episode whose language ends it with a word (``finish``)."""
 
 ACTION_MODES = ("program", "call")
 
@@ -173,6 +170,7 @@ class ToolEnv(gym.Env[str, str]):
         )
         self._task: Task | None = None
         self._tools: ToolSet = self.toolkit.tools
+        self._finish_tool: tuple[ToolSet, str] | None = None  # the finish tool's name, per tool set
         self._golds: tuple[Attempt, ...] = ()
         self._steps = 0
         self._done = False
@@ -232,11 +230,10 @@ class ToolEnv(gym.Env[str, str]):
         """
         if self.finish_word is None:
             return None
-        names = {tool.name for tool in self.tools}
-        name = FINISH_TOOL
-        while name in names:
-            name = f"{name}_episode"
-        return name
+        tools = self.tools
+        if self._finish_tool is None or self._finish_tool[0] is not tools:
+            self._finish_tool = (tools, finish_tool_name(tools))  # once per tool set
+        return self._finish_tool[1]
 
     def render_call(self, tool: Tool, arguments: Mapping[str, Any]) -> str:
         """The action that calls ``tool`` with ``arguments`` in this env's action language."""
@@ -260,15 +257,9 @@ class ToolEnv(gym.Env[str, str]):
         the language reports as a ``non_executable`` action (see :mod:`toolgym.tools.native_calls`).
         """
         budgets = getattr(self.language, "budgets", DEFAULT_BUDGETS)
-        finish = self.finish_tool
-        if finish is not None and self.finish_word is not None:
-            try:
-                calls = read_native_calls(tool_calls, budgets)
-            except ToolCallError:
-                calls = []
-            if len(calls) == 1 and calls[0].name == finish:
-                return self.finish_word  # the finish tool, as oracle_calls writes it
-        return native_action(tool_calls, self.language, self._tools, budgets, self._backend)
+        word, tool = self.finish_word, self.finish_tool
+        finish = (tool, word) if tool is not None and word is not None else None
+        return native_action(tool_calls, self.language, self._tools, budgets, self._backend, finish)
 
     def get_task(self, task_id: TaskId) -> Task:
         """The task with id ``task_id`` in this env's split or task file."""

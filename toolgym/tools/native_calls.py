@@ -81,17 +81,35 @@ def read_native_calls(tool_calls: Any, budgets: Budgets = DEFAULT_BUDGETS) -> li
     return calls
 
 
+FINISH_TOOL = "finish"
+"""The tool call that ends an episode whose language ends it with a word (``finish``)."""
+
+
+def finish_tool_name(tools: ToolSet) -> str:
+    """The finish tool's name beside ``tools``.
+
+    ``finish``, or ``finish_episode`` (and so on) when a tool already has that name.
+    """
+    names = {tool.name for tool in tools}
+    name = FINISH_TOOL
+    while name in names:
+        name = f"{name}_episode"
+    return name
+
+
 def native_action(
     tool_calls: Any,
     language: ActionLanguage,
     tools: ToolSet,
     budgets: Budgets = DEFAULT_BUDGETS,
     backend: Backend | None = None,
+    finish: tuple[str, str] | None = None,
 ) -> str:
     """The action of ``language`` that makes ``tool_calls``; never raises for bad calls.
 
     ``backend`` is the episode's, for languages whose next action depends on its state
-    (:meth:`~toolgym.tools.language.ActionLanguage.render_calls`).
+    (:meth:`~toolgym.tools.language.ActionLanguage.render_calls`). ``finish`` is ``(tool name,
+    word)``: a call to that tool alone is the language's finish word.
 
     Calls that cannot be read come back as :func:`unreadable_calls_text`: their JSON after a
     line that no action language runs, so the env reports a ``non_executable`` action that says
@@ -100,6 +118,8 @@ def native_action(
     """
     try:
         calls = read_native_calls(tool_calls, budgets)
+        if finish is not None and len(calls) == 1 and calls[0].name == finish[0]:
+            return finish[1]  # the finish tool, as oracle_calls writes it
         return language.render_calls(calls, tools, backend)
     except ToolCallError as e:  # unreadable, or not writable in the language (a bad name)
         return unreadable_calls_text(tool_calls, e.message, budgets)

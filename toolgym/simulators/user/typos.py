@@ -49,6 +49,12 @@ def _words(vocabulary: Vocabulary) -> frozenset[str]:
     )
 
 
+@functools.lru_cache(maxsize=4096)
+def _candidates(word: str, known: frozenset[str]) -> tuple[str, ...]:
+    """The vocabulary words ``word`` is one slip from, sorted."""
+    return tuple(sorted(w for w in known if _one_edit(word, w)))
+
+
 def corrected(message: str, vocabulary: Vocabulary) -> str | None:
     """``message`` with each typo of a vocabulary word corrected, or ``None`` when it has none."""
     known = _words(vocabulary)
@@ -60,7 +66,7 @@ def corrected(message: str, vocabulary: Vocabulary) -> str | None:
         lower = word.lower()
         if len(lower) < MIN_TYPO or lower in known:
             return word
-        candidates = sorted(w for w in known if _one_edit(lower, w))
+        candidates = _candidates(lower, known)
         if len(candidates) != 1:
             return word  # none, or no telling which
         changed = True

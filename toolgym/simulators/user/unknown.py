@@ -9,11 +9,13 @@ with no kind's word (``Is it 2024?``) stays a guess the user does not answer.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
 from toolgym.simulators.user.slots import Slot, Vocabulary, normalize
 from toolgym.simulators.user.text import _DATE, _phrase
+from toolgym.simulators.user.values import _kind_words
 
 _LINK = (
     r"(?:(?:of|is|in|at|on|to|into|for|as|be|equal to|equals|called|named|titled|labell?ed|"
@@ -159,6 +161,14 @@ def _quoted(word: str, message: str) -> bool:
     return any(normalize(m.group(1)).split()[:1] == [word] for m in _QUOTE.finditer(message))
 
 
+@functools.lru_cache(maxsize=32)
+def _listed_heads(vocabulary: Vocabulary) -> frozenset[str]:
+    """The first word of every listed value of every kind, read as messages are."""
+    return frozenset(
+        w.split()[0] for k in vocabulary for group in k.values for w in map(_phrase, group) if w
+    )
+
+
 def beside_words(
     text: str,
     message: str,
@@ -182,7 +192,8 @@ def beside_words(
         stops: where sentences and comma parts start (a value does not cross them).
     """
     forms = _forms(slots)
-    words = {_phrase(w) for k in vocabulary for w in (*k.words, *k.weak)}
+    words = _kind_words(vocabulary)
+    listed = _listed_heads(vocabulary)
     named = [normalize(n) for n in names]
     out: set[str] = set()
     for kind_name, start in at:
@@ -202,9 +213,6 @@ def beside_words(
         token_at = end + match.start(2)
         if any(end < s <= token_at for s in stops):
             continue  # the next part of the message
-        listed = {
-            w.split()[0] for k in vocabulary for group in k.values for w in map(_phrase, group) if w
-        }
         if token in _NOT_VALUES or token in words or token in listed:
             continue  # a listed value is read as one (and several offer a choice)
         if any(f.split()[0] == token for f in forms):

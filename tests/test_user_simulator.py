@@ -362,6 +362,63 @@ def test_codes_farewells_and_restated_requests(message: str, kind: str, stated: 
     assert (reading.kind, reading.stated) == (kind, stated), reading
 
 
+@pytest.mark.parametrize(
+    ("message", "kind", "stated", "wrong"),
+    [
+        # numbers in words, fractions of round numbers and "bucks" are numbers
+        ("So your budget is at most one thousand five hundred and fifty dollars?", "check",
+         ("max_price",), ()),
+        ("Rent under fifteen hundred bucks, right?", "check", ("buy_or_rent",), ("max_price",)),
+        ("Is your max price three quarters of a million?", "check", (), ("max_price",)),
+        # a question about a preference the request does not hold: no preference, nothing told
+        ("Do you need a specific school district?", "ask", (), ()),
+        ("Should I also include listings with a pool?", "ask", (), ()),
+        ("Do you prefer cats or dogs, personally?", "off_topic", (), ()),
+    ],
+)  # fmt: skip
+def test_spelled_numbers_and_preferences(message, kind, stated, wrong, des_moines) -> None:
+    reading = read_message(message, VOCABULARY, des_moines.slots)
+    checked = set(reading.kinds) - set(reading.stated) - set(reading.asked)
+    assert (reading.kind, reading.stated, tuple(sorted(checked))) == (kind, stated, wrong), reading
+
+
+def test_a_preference_the_request_lacks_gets_a_reply_that_tells_nothing(des_moines) -> None:
+    turn = RuleUser().reply(des_moines, VOCABULARY, (), "Do you need a specific school district?")
+    assert turn.kind == "ask" and turn.reply and not turn.revealed
+    assert not any(ch.isdigit() for ch in turn.reply)
+
+
+_SHAPED = Vocabulary(
+    [
+        SlotKind("cell", ("cell",), "cell {text}"),
+        SlotKind("year", ("year",), "year {text}"),
+        SlotKind("min_sqft", ("square feet",), "at least {text}"),
+    ],
+    "a few lookups",
+)
+_SHAPED_SLOTS = (
+    Slot("cell", "F1", "cell F1"),
+    Slot("year", 2025.0, "year 2025"),
+    Slot("min_sqft", 1900, "1900 square feet", ("1900",)),
+)
+
+
+@pytest.mark.parametrize(
+    ("message", "wrong", "stated"),
+    [
+        ("Is it for 2024?", ("year",), ()),  # a year placed in the request, checked wrongly
+        ("Holidays for 2025, correct?", (), ("year",)),
+        ("I'll place the pivot at H1. ok?", ("cell",), ()),
+        ("F2, right?", (), ()),  # a bare value says nothing of what it is
+        ("Leaving on May 3 2024, right?", (), ()),  # a year inside a date is the date's
+    ],
+)
+def test_years_and_cells_a_check_places(message, wrong, stated) -> None:
+    reading = read_message(message, _SHAPED, _SHAPED_SLOTS)
+    checked = tuple(k for k in reading.kinds if k not in reading.stated + reading.asked)
+    assert (checked, reading.stated) == (wrong, stated), reading
+
+
 def test_a_wrong_value_is_corrected_and_a_right_one_confirmed(des_moines) -> None:
     user = RuleUser()
     wrong = user.reply(des_moines, VOCABULARY, (), "So a 2-bathroom apartment, right?")

@@ -57,9 +57,11 @@ _SYNONYMS = {
     "email": "email, e-mail",
     "username": "user name, account name, handle",
     "origin": "departing from, departure station, departure, leaving from, starting station, "
-    "origin station, travelling from, traveling from, where from",
+    "origin station, travelling from, traveling from, where from, starting address, start "
+    "address, starting point, start point, starting location, start location, route start",
     "destination": "arriving at, arrival station, arrival, destination station, travelling to, "
-    "traveling to",
+    "traveling to, ending address, end address, end point, ending point, end location, "
+    "ending location, route end",
     "image_url": "image link, image address, link to the image, url of the image, picture url, "
     "photo url, url of the picture, url of the photo",
     "term_months": "loan term, term length, repayment term, month term, months term, "

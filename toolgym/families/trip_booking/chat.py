@@ -125,6 +125,7 @@ _KINDS_TABLE = (  # name, call, argument, phrase, question, qualifiers, words
     ("checkin_date", "set_checkin_date", "date", "to check in on {text}",
      "What is your check-in date?", _IN,
      "check-in date, check in date, checkin date, check-in, check in, checkin, checking in, "
+     "check into, checking into, "
      f"arrival date, first night, {_STAY}, {_DATE}"),
     ("checkout_date", "set_checkout_date", "date", "to check out on {text}",
      "What is your check-out date?", _OFF,

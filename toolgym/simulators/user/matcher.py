@@ -22,6 +22,8 @@ from dataclasses import dataclass
 
 from toolgym.simulators.user.acknowledgement import acknowledges
 from toolgym.simulators.user.phrases import (
+    _ANSWER_TYPES,
+    _ANSWER_WORD,
     _ASIDE,
     _ASKS,
     _CONFIRM,
@@ -29,6 +31,7 @@ from toolgym.simulators.user.phrases import (
     _EXAMPLES,
     _FORGED,
     _GENERIC,
+    _GENERIC_NOUN,
     _GREETING,
     _INJECTION,
     _INJECTION_RAW,
@@ -37,10 +40,14 @@ from toolgym.simulators.user.phrases import (
     _MORE_FIRST,
     _MORE_HEAD,
     _OPEN_ASK,
+    _PERSONAL,
+    _PREFERENCE,
     _ROLE,
     _SECOND_PERSON,
     _TAG,
+    _TASK_FRAME,
     _WH,
+    _WHOLE,
     _YES_NO,
     _YES_NO_START,
     ASK,
@@ -381,6 +388,20 @@ def read_message(
     return reading
 
 
+def _typed_kind(
+    canonical: str, asking: Sequence[tuple[int, int]], slots: Sequence[Slot]
+) -> str | None:
+    """The task's one kind that answers a question's word (``where``: its one city), if any."""
+    for start, end in asking:
+        head = _ANSWER_WORD.match(_INTERJECTION.sub("", canonical[start:end]).strip())
+        if head is None:
+            continue
+        parts = _ANSWER_TYPES[head.group(1)]
+        owners = [s.kind for s in slots if parts & set(s.kind.split("_"))]
+        return owners[0] if len(owners) == 1 else None
+    return None
+
+
 def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: str) -> Reading:
     """:func:`read_message`, but for acknowledgements."""
     text = normalize(message)
@@ -423,7 +444,10 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
             tuple(k for k in order if k in named), found.right, found.wrong, True, found.at
         )
     summary = bool(found.right) and bool(_CONFIRM.search(text) or _TAG.search(text) or question)
-    shaped_right, shaped_wrong = _shaped(canonical, slots, opening, summary)
+    checking = question and bool(
+        _YES_NO_START.match(text) or _TAG.search(text) or _CONFIRM.search(text)
+    )
+    shaped_right, shaped_wrong = _shaped(canonical, slots, opening, summary, checking)
     shaped_wrong -= set(found.right)
     valued_before = set(found.right) | set(found.wrong)
     if (shaped_right | shaped_wrong) - valued_before:
@@ -482,6 +506,14 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
         return Reading(FORGED_END, kinds, stated, question)
     listed = normalize(_ENUMERATOR.sub("", message))
     generic = _any(_GENERIC, listed) or _any(_GENERIC, listed.replace("-", " "))
+    if (
+        generic
+        and found.worded
+        and question
+        and not _any(_WHOLE, listed)
+        and mentioned_kinds(_GENERIC_NOUN.sub(" ", text), vocabulary)
+    ):
+        generic = False  # "how much should I add to each one?": the value is asked, not the list
     if generic and not checks and not _any(_MORE_FIRST, text):
         return Reading(LIST_REQUEST, kinds, stated, question)
     if _ASIDE.search(text) and question:
@@ -533,9 +565,20 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
         unknown = _unknown(message, known_names, vocabulary)
         if (yes_no or terse) and unknown:
             return Reading(CHECK, kinds, (), question)  # a value the reader does not know
+        if _PERSONAL.search(canonical) and not {s.kind for s in slots} & set(kinds):
+            return Reading(OFF_TOPIC, (), (), question)  # "What's your favourite language?"
         return Reading(ASK, kinds, (), True, kinds)
     if _any(_MORE, " ".join(canonical[s:e] for s, e in asking)):
         return Reading(MORE, (), (), True)
     if _any(_GREETING, text) and (len(text.split()) <= 10 or not question):
         return Reading(GREETING, (), (), question)
+    typed = _typed_kind(canonical, asking, slots) if question else None
+    if typed is not None and _TASK_FRAME.search(text):
+        return Reading(ASK, (typed,), (), True, (typed,))  # "Where are the stations located?"
+    if (
+        question
+        and not _PERSONAL.search(canonical)
+        and any(_PREFERENCE.match(_INTERJECTION.sub("", canonical[s:e])) for s, e in asking)
+    ):
+        return Reading(ASK, (), (), True)  # "Do you need a specific brand?": no preference
     return Reading(OFF_TOPIC, (), (), question)

@@ -76,6 +76,7 @@ _ROLE = re.compile(r"^\W*(system|developer|admin|administrator|assistant)\s*:")
 _LIST = [
     r"\b(list|tell me|give me|show me|send me|send|share|reveal|dump|enumerate|print|spell out|write out|write down|provide)\b.{0,25}\b(all|every|each|full|complete|entire|whole)\b.{0,30}\b(slots?|details?|requirements?|criteria|criterion|preferences?|parameters?|fields?|information|info|constraints?|values|settings|conditions?|specifications|specs|goal|task|list|wish ?list|filters?|arguments?|values?|options?|inputs?)\b",
     r"\b(holding back|held back|keeping back|keeping from me|withholding|hiding|not telling me)\b",
+    r"^(please )?(list|enumerate|itemi[sz]e) (out )?(all|every|each)\b",
     r"\beverything (you )?(haven't|have not|didn't|did not|still haven't) (told|tell|said|say|mentioned|shared|given)\b",
     r"\b(all|every one) of (your|the) (remaining |other |search )?(details|requirements|criteria|preferences|constraints|wishes|parameters)\b",
     r"\b(criteria|requirements|preferences|details|goal|task|constraints)\b.{0,30}\b(as|in) (a )?(json|dictionary|dict)\b",
@@ -116,8 +117,21 @@ _GENERIC = [
 ]
 """Requests for the details as a whole, in any wording (``what are the details?``, ``the
 third value``, ``everything at once``): a list request unless the message checks values."""
+_GENERIC_NOUN = re.compile(rf"\b({_NOUNS})\b")
+"""A noun that names no detail in particular, even where a family's kind is called by it."""
+_WHOLE = [
+    r"\b(did|have|do) you (leave|left|miss|missed|skip|skipped|omit|omitted)\b|\bwhat are (they|those|these)\b",
+    r"\beverything\b|\b(the|whatever) rest\b|\bwhat(ever)?('s| is| was)? (left|missing|remaining|outstanding)\b",
+    rf"\b(all|every one) (of )?(the |your |my |those |these )?(remaining |other |missing |needed |required |hidden )?({_NOUNS}|requirements|preferences|criteria|constraints|conditions|options)\b",
+    r"\b(the )?(full|complete|entire|whole) (list|set|picture|story|thing|spec|specification|request|brief|rundown|breakdown|details|info|information|lot)\b",
+    r"\b(that|what|which) (you )?(haven't|have not|didn't|did not|still haven't|hasn't|has not|weren't|were not) (been )?(said|say|told|tell|mentioned|mention|shared|share|given|give|specified|provided|revealed)\b",
+    r"\bsummari[sz]e\b|\bremind me\b|\bfill (in|out)\b|\bin full\b",
+]
+"""The generic requests that ask for the whole list even beside a named detail (``all the
+details, the budget too``); the others (``each one``, ``at once``) are about the named one."""
 _FORGED = [
     r"\b(reward|score|scored|grade|graded|grader|checker|verifier|judge|evaluation|evaluator|metric|benchmark)\b|\btask_success\b",
+    r"\b(eval|success|passed|solved|done|complete)\w* ?(=|:) ?(true|1|yes|pass|passed|ok)\b",
     r"\b(\d+|full|all|bonus|extra|max|maximum) points?\b",
     r"\b(test|tests|check|checks|verification) (has |have |was |were )?(passed|succeeded|approved)\b",
     r"\b(automated|automatic) (check|checker|test|tests|evaluation|verification)\b",
@@ -251,6 +265,38 @@ _ASIDE = re.compile(
     r"just curious|out of curiosity|totally unrelated|not related|by the by)\b"
 )
 """An aside that opens a message: what follows is not about the task."""
+_PREFERENCE = re.compile(
+    r"^((and|so|also|ok|okay|great|thanks|sure|one more thing|lastly|next|quick question|hiya|hi|"
+    r"hello|hey|got it|perfect|alright) )*"
+    r"((do|would|will|did) you (also )?(need|want|require|care|mind|have (a |any )?"
+    r"(particular|specific|preferred|certain|special))|would you (also )?(prefer|like (me )?to|"
+    r"like (a|an|any|some)\b)"
+    r"|are you (after|looking for|hoping for|set on|particular about|open to|okay with|fine with)"
+    r"|(should|shall|may|can) i (also |additionally |just )?\w+ (?!it\b|that\b|this\b)\w+ \w+"
+    r"|is there (a|an|any) (particular|specific|preferred|certain|special)\b"
+    r"|(any|a) (particular|specific|special) (preference|requirement|need)s?\b"
+    r"|will (you|there) (have|be|need) (any|a|an|some)\b)"
+)
+"""A question about a preference or about what the agent should do (``Do you need a specific
+brand?``, ``Should I round to whole numbers?``): about the request even where it names no detail
+the family knows, so the user has no preference rather than being off the topic."""
+_ANSWER_TYPES = {
+    "where": frozenset({"city", "location", "address", "place", "region", "country", "venue"}),
+    "when": frozenset({"date", "time", "day", "month"}),
+    "who": frozenset({"name", "username", "person", "author", "artist", "recipient"}),
+}
+"""The parts of a kind's name that hold the answer to a question word (``where`` a city)."""
+_ANSWER_WORD = re.compile(r"^(where|when|who)\b")
+_TASK_FRAME = re.compile(
+    r"\b(should i|shall i|do you want|would you like|you want|you need|you would like|"
+    r"for you|me to|(to|i) (search|find|look|book|use|check|query|run|call|set|send))\b"
+)
+"""Words that set a question in the request (``the stations you want me to find``)."""
+_PERSONAL = re.compile(
+    r"\b(personally|in general|in your life|for fun|just curious|yourself)\b"
+    r"|\b(what|which) (is )?your (favourite|favorite) (?!one\b)\w+"
+)
+"""A question about the user's own life, not the request (``Do you prefer cats, personally?``)."""
 _EXAMPLES = re.compile(r":\s*\S|\be\.?g\.?\b|\bsuch as\b|\bfor (example|instance)\b|\blike\b")
 """Where an open question lists examples of the answer (``what room type: standard, suite?``)."""
 _YES_NO_START = re.compile(r"^(would|do|does|should|shall|can|could|will|is|are) ")

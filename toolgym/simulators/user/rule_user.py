@@ -178,6 +178,11 @@ _TEMPLATES: dict[str, dict[str, tuple[str, ...]]] = {
         "casual": ("I don't mind about {things}.", "{Things}? Whatever works."),
         "forthcoming": ("I don't care about {things}.", "Any {things} is fine."),
     },
+    "no_preference": {
+        "direct": ("No preference there.",),
+        "casual": ("Whatever works, I don't mind.",),
+        "forthcoming": ("Nothing in particular; either way is fine.",),
+    },
     "more_hold": {
         "direct": ("Ask me about what you need to know.",),
         "casual": ("Hmm, ask me if something's missing.",),
@@ -305,6 +310,8 @@ class RuleUser:
             parts.append(template("reveal", persona, seed, facts=join(facts)))
         if absent:
             parts.append(template("none", persona, seed, things=join(absent)))
+        if not parts:  # asked about something the request does not hold
+            parts.append(template("no_preference", persona, seed))
         return UserTurn(message, " ".join(parts), reading.kind, tuple(revealed), tuple(repeated))
 
     def _more(

@@ -221,6 +221,14 @@ def _focus(text: str, spans: Sequence[_Span], barriers: Sequence[int]) -> _Span 
         return None
     if _OTHER_QUESTION.search(text[first.end :]):
         return None
+    if text[first.start : first.end] in ("how much", "how many", "what", "which"):
+        after = [  # "how much living space": the space, not the price, is counted
+            sp
+            for sp in spans
+            if sp.start > first.start and re.fullmatch(r" ([a-z]+ )?", text[first.end : sp.start])
+        ]
+        if after and not after[0].kinds & first.kinds:
+            first = after[0]
     others = {k for sp in spans if sp.end <= first.start or sp.start >= first.end for k in sp.kinds}
     if len(first.kinds) > 1 and first.kinds & others:  # "which airport ... flying out of"
         return _Span(first.start, first.end, first.kinds & others)

@@ -66,6 +66,52 @@ _ORDINAL_WORDS = {
 }
 _ORDINAL_WORD = re.compile(rf"(?<![0-9a-z'])({'|'.join(_ORDINAL_WORDS)}) (?=[0-9a-z])")
 _NUMBER_WORD = re.compile(rf"(?<![0-9a-z'])({'|'.join(_NUMBER_WORDS)})(?![0-9a-z'])")
+_UNITS = {
+    **{w: int(n) for w, n in _NUMBER_WORDS.items()},
+    "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17,
+    "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
+    "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
+}  # fmt: skip
+_SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
+_NUMERAL = "|".join([*_UNITS, *_SCALES])
+_SPELLED = re.compile(
+    rf"(?<![0-9a-z.'])(?:(?:{'|'.join(_UNITS)})|a (?=hundred|thousand|million))"
+    rf"(?:(?: and)? (?:{_NUMERAL}))*(?![0-9a-z'])"
+)
+"""A number written in words (``eighty``, ``one hundred and fifty``, ``a thousand``)."""
+_FRACTION = re.compile(
+    r"(?<![0-9a-z'])(?:(?P<n>one|two|three|a) )?(?P<part>half|quarters?|third|thirds)"
+    r"(?: of)? (?:a |an )?(?P<scale>million|thousand|hundred)(?![0-9a-z'])"
+)
+"""A fraction of a round number (``half a million``, ``three quarters of a million``)."""
+
+
+def _spelled(match: re.Match[str]) -> str:
+    """A number in words, in digits; a lone unit word stays as :data:`_NUMBER_WORDS` has it."""
+    total = current = 0
+    words = [w for w in match.group(0).split() if w != "and"]
+    if words[0] == "a":
+        words[0] = "one"
+    for word in words:
+        if word in _UNITS:
+            current += _UNITS[word]
+        elif word == "hundred":
+            current = (current or 1) * 100
+        else:
+            total += (current or 1) * _SCALES[word]
+            current = 0
+    return str(total + current)
+
+
+def _fraction(match: re.Match[str]) -> str:
+    part = {"half": 0.5, "quarter": 0.25, "quarters": 0.25, "third": 1 / 3, "thirds": 1 / 3}
+    count = {"one": 1, "two": 2, "three": 3, "a": 1, None: 1}[match.group("n")]
+    value = count * part[match.group("part")] * _SCALES[match.group("scale")]
+    return str(round(value))
+
+
+_CURRENCY_WORD = re.compile(r"(?<![0-9a-z.])(\d+(?:\.\d+)?) (?:bucks|usd|dollars?)(?![0-9a-z])")
+"""``80 bucks``, ``80 usd``: dollars."""
 _ORDINAL = re.compile(r"(?<![0-9a-z.])(\d+)(?:st|nd|rd|th)(?![0-9a-z])")
 _SCALE = re.compile(r"(?<![0-9a-z.])(\d+(?:\.\d+)?) ?(k|thousand|million)(?![0-9a-z])")
 _DOLLAR = re.compile(r"(?<![0-9a-z])\$(\d+(?:\.\d+)?)(?![0-9]|\.\d| ?dollars?\b)")
@@ -94,8 +140,11 @@ _SENTENCE = re.compile(r"(?<=[A-Za-z0-9)]{3}[.])\s+(?=[A-Z0-9$])|(?<=[!?;:])\s+|
 """Where a message's sentences part (not after ``St.``: a name goes on)."""
 
 
-_CONTRACTIONS = {"'d": "would", "'re": "are", "'ve": "have", "'ll": "will"}
-_CONTRACTION = re.compile(r"(?<=[a-z])('d|'re|'ve|'ll)(?![a-z])")
+_CONTRACTIONS = {"'d": "would", "'re": "are", "'ve": "have", "'ll": "will", "'s": "is"}
+_CONTRACTION = re.compile(
+    r"(?<=[a-z])('d|'re|'ve|'ll)(?![a-z])"
+    r"|(?:(?<=\bwhat)|(?<=\bwhere)|(?<=\bwho)|(?<=\bwhen)|(?<=\bhow)|(?<=\bwhich))('s)(?![a-z])"
+)
 """``you'd like`` read as ``you would like``, on both sides."""
 _SHORT_MONTHS = {
     "jan": "january", "feb": "february", "mar": "march", "apr": "april", "jun": "june",
@@ -116,6 +165,8 @@ _CHAT_WORD = re.compile(r"(?<![0-9a-z'$])(" + "|".join(_CHAT) + r")(?![0-9a-z'])
 """Chat spellings (``whats ur budget``), read as written out."""
 _PLUS = re.compile(r"(?<=[a-z]) [+&] (?=[a-z])")
 """``beds + baths``, ``beds & baths``: read as ``and``."""
+_AT_THE_MOST = re.compile(r"\bat the (?:very |absolute )?(least|most)\b")
+"""``at the very least``: ``at least``."""
 _HYPHEN = re.compile(r"(?<=[a-z])-(?=[a-z])")
 """A hyphen between letters, read as a space (``check-in``, ``adjustable-height``, ``x-large``)."""
 _ENUMERATOR = re.compile(r"(?m)^[ \t]*(?:\(?\d{1,2}[.):]|\(?[a-hA-H][.)]|[-*\u2022>#]+)[ \t]+")
@@ -138,16 +189,22 @@ def _canonical(text: str) -> str:
     'a 2 bedroom on the 10 floor under $1200 dollars'
     >>> _canonical("two and a half baths")
     '2.5 baths'
+    >>> _canonical("under eighty bucks, three quarters of a million, one hundred and fifty")
+    'under 80 dollars, 750000, 150'
     """
     text = _HYPHEN.sub(" ", text)
+    text = _AT_THE_MOST.sub(r"at \1", text)
     text = _PLUS.sub(" and ", text)
     text = _CHAT_WORD.sub(lambda m: _CHAT[m.group(1)], text)
     text = _SHORT_MONTH.sub(lambda m: _SHORT_MONTHS[m.group(1) or m.group(2)], text)
-    text = _CONTRACTION.sub(lambda m: " " + _CONTRACTIONS[m.group(1)], text)
+    text = _CONTRACTION.sub(lambda m: " " + _CONTRACTIONS[m.group(1) or m.group(2)], text)
+    text = _FRACTION.sub(_fraction, text)
+    text = _SPELLED.sub(_spelled, text)
     text = _NUMBER_WORD.sub(lambda m: _NUMBER_WORDS[m.group(1)], text)
     text = re.sub(r"(?<![0-9a-z.])(\d+) and a half(?![0-9a-z])", r"\1.5", text)
     text = _ORDINAL.sub(r"\1", text)
     text = _SCALE.sub(_scaled, text)
+    text = _CURRENCY_WORD.sub(r"\1 dollars", text)
     return _DOLLAR.sub(r"$\1 dollars", text)
 
 

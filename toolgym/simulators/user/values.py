@@ -26,6 +26,7 @@ from toolgym.simulators.user.spans import (
 from toolgym.simulators.user.text import (
     _BOUND,
     _DATE,
+    _MONTHS,
     _NUMBER,
     _NUMERIC_FORM,
     _ORDINAL_WORD,
@@ -399,6 +400,34 @@ _SHAPES = (
     re.compile(r"(?<![0-9a-z@./])(?=[a-z]*[0-9])(?=[0-9]*[a-z])[0-9a-z]{6,}(?![0-9a-z@]|\.[a-z])"),
 )
 """Shapes of values a reader can tell without knowing them: an email, a URL, a code."""
+_YEAR = re.compile(r"(?<![0-9a-z.])(?:19|20)\d\d(?![0-9a-z]|\.\d)")
+_IN_DATE = re.compile(rf"\b({_MONTHS})( \d{{1,2}})? $|\d{{1,2}} $")
+"""Before a year that is part of a date (``may 3 2027``, ``3 may 2027``)."""
+_CELL = re.compile(r"(?<![0-9a-z.])[a-z]{1,2}[1-9][0-9]{0,3}(?![0-9a-z])")
+_CHECKED_SHAPES = (
+    (_YEAR, "year", lambda v: _year_value(v) is not None),
+    (_CELL, "cell", lambda v: isinstance(v, str) and re.fullmatch(r"[A-Z]{1,2}[1-9][0-9]{0,3}", v)),
+)
+"""Shapes a yes/no question writes a value in without naming its kind, by the part of a kind's
+name that holds such values: a year (``Is it for 2024?``), a spreadsheet cell (``I'll place
+the pivot at H1, ok?``)."""
+_PLACED = re.compile(r"\b(at|in|into|for|to|from|on|of|by|until|since|before|after) $")
+"""Before a shaped value the message places in its request; a value alone (``F2, right?``)
+says nothing of what it is."""
+
+
+def _year_value(value: object) -> int | None:
+    """``value`` as a year (1900-2099), if it is one."""
+    if isinstance(value, bool):
+        return None
+    whole = isinstance(value, (int, float)) and float(value).is_integer()
+    written = isinstance(value, str) and re.fullmatch(r"(19|20)\d\d", value.strip()) is not None
+    if not (whole or written):
+        return None
+    year = int(value)  # type: ignore[call-overload]
+    return year if 1900 <= year <= 2099 else None
+
+
 _LABEL_WORD = re.compile(
     r"\b(image|picture|photo|pic|id|identifier|code|number|item|product|ref|reference|key|token)s?\b"
 )
@@ -472,7 +501,11 @@ def _known_names(message: str, opening: str) -> list[str]:
 
 
 def _shaped(
-    text: str, slots: Sequence[Slot], opening: str = "", summary: bool = False
+    text: str,
+    slots: Sequence[Slot],
+    opening: str = "",
+    summary: bool = False,
+    checking: bool = False,
 ) -> tuple[set[str], set[str]]:
     """The kinds whose value's shape (an email, a URL, a code) the message writes: right, wrong.
 
@@ -480,6 +513,8 @@ def _shaped(
     kind whose slot has a value of that shape (``image Hk2pQ9x``, ``tracey.riley@gmail.com``).
     A code needs a word that labels it (``image``), unless the message is a ``summary`` (a
     check that writes other values of the task rightly: ``Downvote for c9P9NXMZN, yes?``).
+    A message ``checking`` (a yes/no question) also writes a year or a cell that way
+    (:data:`_CHECKED_SHAPES`), when it writes one of that shape.
     """
     right: set[str] = set()
     wrong: set[str] = set()
@@ -501,4 +536,23 @@ def _shaped(
                 right.add(slot.kind)
             else:
                 wrong.add(slot.kind)
+    if checking:
+        for shape, part, fits in _CHECKED_SHAPES:
+            owners = [s for s in slots if part in s.kind.split("_") and fits(s.value)]
+            if len(owners) != 1 or owners[0].kind in right | wrong:
+                continue
+            (slot,) = owners
+            placed = {
+                m.group()
+                for m in shape.finditer(text)
+                if m.group() not in known
+                and _PLACED.search(text[max(0, m.start() - 8) : m.start()])
+                and not (
+                    shape is _YEAR and _IN_DATE.search(text[max(0, m.start() - 16) : m.start()])
+                )
+            }
+            if len(placed) != 1:
+                continue  # none, or a choice between several
+            value = _year_value(slot.value) if shape is _YEAR else slot.value
+            (right if placed == {normalize(str(value))} else wrong).add(slot.kind)
     return right, wrong

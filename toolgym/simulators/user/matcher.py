@@ -85,6 +85,7 @@ from toolgym.simulators.user.text import (
 from toolgym.simulators.user.typos import corrected
 from toolgym.simulators.user.unknown import (
     beside_words,
+    summary_dates,
     summary_numbers,
     unknown_places,
     unknown_route,
@@ -477,6 +478,7 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
         unread |= unknown_route(message, vocabulary, slots, known | unread)
         if found.right:  # a summary of the request, not a bare guess
             unread |= summary_numbers(canonical, slots, known | unread)
+            unread |= summary_dates(canonical, slots, known | unread, found.wrong)
         if unread:
             order = [k.name for k in vocabulary]
             named = set(found.named) | unread

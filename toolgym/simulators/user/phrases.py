@@ -284,11 +284,12 @@ _ANSWER_TYPES = {
     "where": frozenset({"city", "location", "address", "place", "region", "country", "venue"}),
     "when": frozenset({"date", "time", "day", "month"}),
     "who": frozenset({"name", "username", "person", "author", "artist", "recipient"}),
+    "how much": frozenset({"amount", "price", "cost", "budget", "fee", "total", "salary"}),
 }
 """The parts of a kind's name that hold the answer to a question word (``where`` a city)."""
-_ANSWER_WORD = re.compile(r"^(where|when|who)\b")
+_ANSWER_WORD = re.compile(r"^(where|when|who|how much)\b")
 _TASK_FRAME = re.compile(
-    r"\b(should i|shall i|do you want|would you like|you want|you need|you would like|"
+    r"\b(should|shall i|do you want|would you like|you want|you need|you would like|"
     r"for you|me to|(to|i) (search|find|look|book|use|check|query|run|call|set|send))\b"
 )
 """Words that set a question in the request (``the stations you want me to find``)."""

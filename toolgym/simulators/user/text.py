@@ -249,12 +249,14 @@ _INFLECTED = re.compile(r"^(.* )?([a-z]{3,})$")
 
 @functools.lru_cache(maxsize=8192)
 def _inflections(phrase: str) -> tuple[str, ...]:
-    """A kind's word and the inflections of its last word.
+    """A kind's word and the inflections of its last word (and of its first, before ``of``).
 
     ``price``: ``prices``, ``priced``, ``pricing``; ``fly``: ``flies``, ``flying``.
 
     >>> _inflections("room type")
     ('room type', 'room types', 'room typed', 'room typing')
+    >>> _inflections("kind of home")[-2:]
+    ('kinds of home', 'kinds of homes')
     """
     match = _INFLECTED.match(phrase)
     if match is None:
@@ -268,7 +270,12 @@ def _inflections(phrase: str) -> tuple[str, ...]:
         forms = (word + "es", word + "ed", word + "ing")
     else:
         forms = (word + "s", word + "ed", word + "ing")
-    return (phrase, *(head + f for f in forms))
+    out = (phrase, *(head + f for f in forms))
+    of = re.match(r"([a-z]+) (of .+)$", phrase)  # "kind of home": "kinds of homes" too
+    if of is not None and not of.group(1).endswith("s"):
+        plural = of.group(1) + ("es" if of.group(1).endswith(("x", "z", "ch", "sh")) else "s")
+        out += tuple(f"{plural} {f[len(of.group(1)) + 1 :]}" for f in out[:2])
+    return out
 
 
 class _WordIndex:

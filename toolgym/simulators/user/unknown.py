@@ -318,6 +318,33 @@ def summary_numbers(text: str, slots: Sequence[Slot], known: set[str]) -> set[st
     return out
 
 
+def summary_dates(
+    text: str, slots: Sequence[Slot], known: set[str], wrong: Sequence[str] = ()
+) -> set[str]:
+    """The date kind an unknown date in a summary is the only candidate of.
+
+    Read only in a check that writes some of the task's values rightly (``Boise to Buffalo on
+    January 20, 2027?``): a date that is no date of the task is a wrong value of the one date
+    slot not yet read (``checking in Aug 17 and out Aug 25``: the check-out), unless a date kind
+    already read as ``wrong`` accounts for it (``check-in Feb 26``).
+    """
+    dated = {
+        s.kind: {_phrase(f) for f in s.forms()}
+        for s in slots
+        if isinstance(s.value, str) and _DATE.search(_phrase(s.text))
+    }
+    every = set().union(*dated.values()) if dated else set()
+    unknown = [
+        m.group()
+        for m in _DATE.finditer(text)
+        if not any(m.group() == f or f.startswith(m.group() + " ") for f in every)
+    ]
+    unread = [k for k in dated if k not in known]
+    if len(unknown) > len(set(wrong) & dated.keys()) and len(unread) == 1:
+        return set(unread)
+    return set()
+
+
 _ROUTE = re.compile(
     r"(?<![A-Za-z])([A-Z][a-z]+(?: [A-Z][a-z]+){0,2}) (?:to|->|→|-) ([A-Z][a-z]+(?: [A-Z][a-z]+){0,2})\b"
 )

@@ -171,10 +171,12 @@ def test_no_reply_states_a_held_back_value_it_was_not_asked_about(families) -> N
     assert checked >= 250
 
 
-MISREAD_LEAKS = 9
+MISREAD_LEAKS = 17
 """How many questions of the set, misread, get a held-back value they did not ask for: 3 of the
 2,162 before the ``dev-4`` and ``blind-4`` batches, 6 of their 629 (a kind's word inside a
-question about something else: "Should the title span all three columns?")."""
+question about something else: "Should the title span all three columns?"), 8 of the 615 of
+``dev-5`` and ``blind-5`` (a hyphenated range, a typo in the kind's word, a kind's word used in
+another sense)."""
 
 
 def test_misread_questions_rarely_state_a_held_back_value(accuracy) -> None:

@@ -570,6 +570,8 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
         if _PERSONAL.search(canonical) and not {s.kind for s in slots} & set(kinds):
             return Reading(OFF_TOPIC, (), (), question)  # "What's your favourite language?"
         return Reading(ASK, kinds, (), True, kinds)
+    if _any(_GREETING, text) and _any(_MORE[5:6], text) and not _any(_MORE[:5], text):
+        return Reading(GREETING, (), (), question)  # "Hi there! How can I help you today?"
     if _any(_MORE, " ".join(canonical[s:e] for s, e in asking)):
         return Reading(MORE, (), (), True)
     if _any(_GREETING, text) and (len(text.split()) <= 10 or not question):

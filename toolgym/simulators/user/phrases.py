@@ -159,7 +159,8 @@ _MORE = [
     r"\bis (that|this) (all|everything|it)$|\bis there (anything |something )?(more|else)\b",
     r"\b(anything|something) (i'm|i am|i've|i have|we're|we've|that i'm) (missing|missed|forgotten|forgetting|overlooked|left out)\b",
     r"\b(what|how) (can|may|should) i (help|do for you)\b",
-    r"\b(what|tell me what) (do )?you (want|need|are looking for|have in mind)\b",
+    r"(?<!that is )(?<!that s )(?<!that's )(?<!is that )(?<!this is )\b(what|tell me what) (do )?you "
+    r"(want|need|are looking for|have in mind)\b",
     r"\bwhat are (your|the) (requirements|preferences|criteria|needs)\b",
     r"\b(tell|give) me more( about (it|that|this|what you (want|need)))?$",
 ]

@@ -144,6 +144,13 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         if args.adapter is not None:
             passed.append(f"--adapter={args.adapter}")
         return main_job(passed)
+    if args.steps:
+        from toolgym.evaluation.step_bench import main as steps_main
+
+        argv = [f"--env={env}" for env in args.env or ()]
+        if args.against:
+            argv.append(f"--against={args.against}")
+        return steps_main(argv)
     if args.serve:
         from toolgym.evaluation.serve_perf import main as serve_main
 
@@ -485,8 +492,18 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument(
         "--env",
         action="append",
-        help="with --llm, --grammars, --rewards or --main-job: an env to time (repeatable; "
+        help="with --llm, --grammars, --rewards, --steps or --main-job: an env to time (repeatable; "
         "default every env)",
+    )
+    bench.add_argument(
+        "--steps",
+        action="store_true",
+        help="every env's gold step and reset against CartPole-v1's step, interleaved",
+    )
+    bench.add_argument(
+        "--against",
+        metavar="REV",
+        help="with --steps: also measure the commit REV (a git worktree), in alternating processes",
     )
     bench.add_argument("--tasks", type=_positive, default=8, help="with --llm: tasks per env")
     bench.add_argument(

@@ -137,13 +137,15 @@ def _run_tree(root: Path, args: Sequence[str]) -> dict[str, Any]:
     return result
 
 
-def _merge(runs: Sequence[dict[str, Any]]) -> dict[str, dict[str, float]]:
-    """Per env, the median of each figure over rounds (envs that failed in any round: left out)."""
-    merged: dict[str, dict[str, float]] = {}
+def _merge(runs: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Per env, the median of each figure over rounds (an env that failed in any round: its error)."""
+    merged: dict[str, dict[str, Any]] = {}
     for env_id in runs[0]["envs"]:
         entries = [run["envs"].get(env_id, {}) for run in runs]
         if any("error" in e or not e for e in entries):
-            merged[env_id] = {"error": next((e.get("error") for e in entries if "error" in e), "")}
+            merged[env_id] = {
+                "error": next((e["error"] for e in entries if "error" in e), "no run")
+            }
             continue
         merged[env_id] = {k: statistics.median(e[k] for e in entries) for k in entries[0]}
     return merged

@@ -37,17 +37,53 @@ def bound_text(text: str, cap: int = MAX_OBSERVATION_CHARS) -> str:
     return text[: max(cap - len(TRUNCATED), 0)] + TRUNCATED
 
 
+_CONTAINERS = (dict, list, tuple, set, frozenset)
+_ENCODER = json.JSONEncoder(default=str, ensure_ascii=False)
+"""One-shot ``encode`` runs in C (the ``iterencode`` that :func:`_json` stops early is Python)."""
+
+
+def _few_items(value: Any, budget: int) -> bool:
+    """Whether ``value`` and the containers directly in it hold at most ``budget`` items.
+
+    A cheap guard (two levels, stopping at ``budget``) before one C-level encoding of the whole
+    value: a value past it takes the walk that stops at the cap instead.
+    """
+    if not isinstance(value, _CONTAINERS):
+        return True
+    count = len(value)
+    if count > budget:
+        return False
+    for child in value.values() if isinstance(value, dict) else value:
+        if isinstance(child, _CONTAINERS):
+            count += len(child)
+            if count > budget:
+                return False
+    return True
+
+
 def bound_value(value: Any, cap: int = MAX_OBSERVATION_CHARS) -> Any:
     """``value`` when its JSON text fits in ``cap`` characters, else that text, truncated.
 
-    Texts are cut as texts; containers are measured first (walking at most ``cap`` items), so
-    a value of any size costs at most what its first ``cap`` characters cost to render. A value
-    JSON cannot render (keys that are not text, a cycle) becomes its elided ``repr``.
+    Texts are cut as texts. A container with few items is encoded once, in C; one with many is
+    measured first (walking at most ``cap`` items), so a value of any size costs at most what its
+    first ``cap`` characters cost to render. A value JSON cannot render (keys that are not text,
+    a cycle) becomes its elided ``repr``.
     """
     if isinstance(value, str):
         return bound_text(value, cap)
     if value is None or isinstance(value, bool | int | float):
         return value
+    if _few_items(value, cap):
+        try:
+            text = _ENCODER.encode(value)
+        except (TypeError, ValueError, RecursionError):
+            return short_repr(value, cap)
+        return value if len(text) <= cap else bound_text(text, cap)
+    return _bound_walked(value, cap)
+
+
+def _bound_walked(value: Any, cap: int) -> Any:
+    """:func:`bound_value` for a container of many items: measured, then rendered up to ``cap``."""
     try:
         items, _ = measure(value, max_items=cap)
         if items > cap:  # every item renders to at least one character
@@ -76,8 +112,16 @@ def bound_info(
     """``info`` with each value within ``cap`` (in place): the error's message cut as text.
 
     An error keeps its ``{"category", "message"}`` shape (and any other field, bounded alike);
-    any other value too long is replaced by its JSON text, truncated.
+    any other value too long is replaced by its JSON text, truncated. An info whose whole JSON
+    text fits in ``cap`` is returned as it is after one C-level encoding: every value in it
+    fits too.
     """
+    if _few_items(info, cap):
+        try:
+            if len(_ENCODER.encode(info)) <= cap:
+                return info
+        except (TypeError, ValueError, RecursionError):
+            pass  # a value JSON cannot render: bounded one by one below
     for key, value in info.items():
         if key == "error" and isinstance(value, dict):
             info[key] = {k: bound_value(v, cap) for k, v in value.items()}

@@ -78,7 +78,6 @@ from toolgym.simulators.user.text import (
     REQUEST,
     _clauses,
     _find,
-    _find_value,
     _phrase,
     _sentences,
 )
@@ -107,6 +106,7 @@ from toolgym.simulators.user.values import (
     _unknown,
     _upper,
     _writes_value,
+    listed_values,
 )
 
 __all__ = [
@@ -235,7 +235,8 @@ def _read_slots(
     by_kind = {s.kind: s for s in slots}
     named = {k for span in spans for k in span.kinds}
     open_question = _WH.search(text) is not None
-    inside = _inside_longer_value(text, vocabulary, slots)
+    listed = listed_values(text, vocabulary)
+    inside = _inside_longer_value(text, vocabulary, slots, listed)
     right, wrong = set(), set()
     for kind in vocabulary:
         slot = by_kind.get(kind.name)
@@ -252,9 +253,7 @@ def _read_slots(
         )
         mentioned = {
             i
-            for i, group in enumerate(kind.values)
-            for word in group
-            for at in _find_value(text, _phrase(word))
+            for i, at in listed.get(kind.name, ())
             if _writes_value(text, kind.name, at, spans)
             and not inside(at)
             and not _NEGATED.search(text[max(0, at[0] - 16) : at[0]])

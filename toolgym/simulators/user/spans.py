@@ -58,16 +58,32 @@ def _word_forms(vocabulary: Vocabulary) -> tuple[tuple[str, str | None, str, boo
     )
 
 
+@functools.lru_cache(maxsize=32)
+def _forms_by_head(
+    vocabulary: Vocabulary,
+) -> tuple[dict[str, tuple[tuple[str, str, bool], ...]], tuple[tuple[str, str, bool], ...]]:
+    """:func:`_word_forms` by first word, and those that open with no letter or digit."""
+    by_head: dict[str, list[tuple[str, str, bool]]] = {}
+    headless = []
+    for form, head, name, counted in _word_forms(vocabulary):
+        if head is None:
+            headless.append((form, name, counted))
+        else:
+            by_head.setdefault(head, []).append((form, name, counted))
+    return {k: tuple(v) for k, v in by_head.items()}, tuple(headless)
+
+
 def _word_spans(text: str, vocabulary: Vocabulary) -> list[_Span]:
     """The spans of the kinds' words, a longer match hiding a shorter one of another kind.
 
     A counted noun (:attr:`SlotKind.counted`) is a word of its kind after a number only.
     """
     found: list[tuple[int, int, str]] = []
-    tokens = set(_TOKEN.findall(text))
-    for form, head, name, counted in _word_forms(vocabulary):
-        if head is not None and head not in tokens:
-            continue  # the form's first word is nowhere in the message
+    by_head, headless = _forms_by_head(vocabulary)
+    candidates = [*headless]
+    for token in set(_TOKEN.findall(text)):  # only forms whose first word the message holds
+        candidates += by_head.get(token, ())
+    for form, name, counted in candidates:
         for s, e in _find(text, form):
             if not counted or _AFTER_NUMBER.search(text[max(0, s - 24) : s]):
                 found.append((s, e, name))

@@ -21,6 +21,8 @@ from toolgym.simulators.user.phrases import (
 )
 from toolgym.simulators.user.slots import Slot, SlotKind, Vocabulary, contains_phrase, normalize
 from toolgym.simulators.user.spans import (
+    _HEAD,
+    _TOKEN,
     _Span,
 )
 from toolgym.simulators.user.text import (
@@ -177,21 +179,52 @@ def _singular(noun: str) -> str:
     return re.sub(r"ies$", "y", noun) if noun.endswith("ies") else re.sub(r"s$", "", noun)
 
 
+@functools.lru_cache(maxsize=32)
+def _listed_phrases(vocabulary: Vocabulary) -> tuple[tuple[str, int, str, str | None], ...]:
+    """Each listed value's phrase: its kind, its group's index, the phrase and its first word.
+
+    A phrase is found only where its first word is a word of the message (``None``: a phrase
+    that opens with ``it`` or with no letter or digit, looked for everywhere).
+    """
+    out = []
+    for kind in vocabulary:
+        for i, group in enumerate(kind.values):
+            for word in group:
+                phrase = _phrase(word)
+                head = _HEAD.match(phrase)
+                first = head.group() if head is not None and head.group() != "it" else None
+                out.append((kind.name, i, phrase, first))
+    return tuple(out)
+
+
+def listed_values(
+    text: str, vocabulary: Vocabulary
+) -> dict[str, list[tuple[int, tuple[int, int]]]]:
+    """Where ``text`` writes each kind's listed values: ``{kind: [(group index, span), ...]}``."""
+    tokens = set(_TOKEN.findall(text))
+    found: dict[str, list[tuple[int, tuple[int, int]]]] = {}
+    for kind, i, phrase, first in _listed_phrases(vocabulary):
+        if first is not None and first not in tokens:
+            continue
+        for at in _find_value(text, phrase):
+            found.setdefault(kind, []).append((i, at))
+    return found
+
+
 def _inside_longer_value(
-    text: str, vocabulary: Vocabulary, slots: Sequence[Slot]
+    text: str,
+    vocabulary: Vocabulary,
+    slots: Sequence[Slot],
+    listed: dict[str, list[tuple[int, tuple[int, int]]]] | None = None,
 ) -> Callable[[tuple[int, int]], bool]:
     """Whether a value written at a span is part of a longer value written around it.
 
     The longest value wins, as the longest word does: ``light blue`` is not also ``blue``, and
-    ``x-large`` is not also ``large``.
+    ``x-large`` is not also ``large``. ``listed``: :func:`listed_values` of ``text``, if known.
     """
-    values = [
-        at
-        for kind in vocabulary
-        for group in kind.values
-        for word in group
-        for at in _find_value(text, _phrase(word))
-    ]
+    if listed is None:
+        listed = listed_values(text, vocabulary)
+    values = [at for spans in listed.values() for _, at in spans]
     values += [
         at
         for slot in slots

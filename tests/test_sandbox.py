@@ -301,3 +301,41 @@ def test_what_a_call_returns_is_guarded_like_what_an_attribute_holds() -> None:
     namespace = restricted_globals(make_printer(100), dict(handed))
     exec(compile_program("x = give_int() + len(*[[1, 2]])"), namespace)
     assert namespace["x"] == 9
+
+
+HOST_READERS = [
+    "from requests import help as h\nprint(h.info())",
+    "import requests.help as h\nprint(h.info())",
+    "from requests.help import info\nprint(info())",
+    "import numpy as np\nnp.show_runtime()",
+    "import numpy as np\nnp.show_config()",
+    "import pandas as pd\npd.show_versions()",
+]
+
+
+@pytest.mark.parametrize("code", HOST_READERS, ids=range(len(HOST_READERS)))
+def test_readers_of_the_host_are_refused(box: Sandbox, code: str) -> None:
+    result = box.run(code, None)
+    assert result.error is not None, result.stdout
+    assert result.error["category"] in ("forbidden", "runtime_error"), result.error
+    assert "Linux" not in result.stdout and not result.stdout.strip()
+    ok(box)
+
+
+def test_what_libraries_read_of_the_host_is_fixed() -> None:
+    """In the worker, the host's readers answer the documented values (run here in a child)."""
+    code = textwrap.dedent(
+        """
+        import os, platform, socket
+        real = os.uname()
+        from toolgym.tools.sandbox.host_facts import SANDBOX_UNAME, mask_host_facts
+        mask_host_facts()
+        assert tuple(os.uname()) == SANDBOX_UNAME, os.uname()
+        assert tuple(platform.uname())[:5] == SANDBOX_UNAME
+        assert platform.release() == "0" and platform.node() == socket.gethostname()
+        assert real.release not in platform.platform() or real.release == "0"
+        print("fixed")
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.returncode == 0 and done.stdout.strip() == "fixed", done.stderr

@@ -77,8 +77,10 @@ DENIED_MODULES: tuple[str, ...] = (
     "requests.adapters",
     "gspread.auth",
     "numpy.ma.mrecords",
+    "requests.help",
 )
-"""Submodules of whitelisted packages that reach the system (ctypes, compilers, files)."""
+"""Submodules of whitelisted packages that reach the system (ctypes, compilers, files) or report
+the host (``requests.help``: see :mod:`.host_facts`)."""
 
 TEST_MODULE_PARTS: frozenset[str] = frozenset({"tests", "test", "testing", "conftest"})
 """Names of a whitelisted package's test suites (and any module named ``test_*``): refused,
@@ -125,6 +127,8 @@ DENIED_ATTRIBUTES: frozenset[str] = frozenset(
         # importers of any module by name, readers of files, raw memory
         "import_optional_dependency", "import_module", "runstring", "openfile", "ScalarType",
         "sctypeDict", "plot", "boxplot", "hist",
+        # reporters of the host (its CPU, kernel, libraries' paths)
+        "show_runtime", "show_config", "uname", "gethostname", "getfqdn",
     }
 )  # fmt: skip
 

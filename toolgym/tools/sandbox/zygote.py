@@ -220,6 +220,7 @@ def main(argv: list[str]) -> int:
         limit_resources,
         restrict_files,
     )
+    from toolgym.tools.sandbox.host_facts import mask_host_facts
 
     adapter_ref, memory = argv[0], int(argv[1])
     channel = sys.stdout
@@ -239,6 +240,7 @@ def main(argv: list[str]) -> int:
         import pyseccomp  # noqa: F401  (it looks for libc with tools no sandbox process may run)
     devnull = os.open(os.devnull, os.O_RDWR)
     problems = [p for p in (drop_capabilities(), restrict_files(), install_filter()) if p]
+    mask_host_facts()  # what libraries read of the host, fixed for every program
     channel.write(json.dumps({"ready": True, "confinement": "; ".join(problems) or None}) + "\n")
     channel.flush()
     # Two children wait, warmed up: a job sent right after another finds one ready while the

@@ -38,9 +38,9 @@ def _no_os_release() -> dict[str, str]:
 
 def mask_host_facts() -> None:
     """Make the host's readers answer the fixed values (in the worker process only)."""
-    os.uname = _os_uname  # type: ignore[assignment]
-    platform.uname = _platform_uname  # type: ignore[assignment]
-    platform.processor = lambda: SANDBOX_UNAME[4]  # type: ignore[assignment]
-    platform.libc_ver = lambda *args, **kwargs: ("glibc", "0")  # type: ignore[assignment]
-    platform.freedesktop_os_release = _no_os_release  # type: ignore[assignment]
-    socket.gethostname = lambda: SANDBOX_HOSTNAME  # type: ignore[assignment]
+    os.uname = _os_uname
+    platform.uname = _platform_uname
+    platform.processor = lambda: SANDBOX_UNAME[4]
+    platform.libc_ver = lambda *args, **kwargs: ("glibc", "0")
+    platform.freedesktop_os_release = _no_os_release
+    socket.gethostname = lambda: SANDBOX_HOSTNAME

@@ -133,3 +133,57 @@ def test_a_reused_env_forgets_the_last_session() -> None:
 def test_pool_limits_are_checked(bad: dict) -> None:
     with pytest.raises(UserInputError):
         SessionPool(HOME, **bad)
+
+
+@pytest.mark.parametrize(
+    ("row", "field", "got"),
+    [
+        ({"task_id": "test-000", "seed": "abc"}, "seed", "'abc' (str)"),
+        ({"task_id": "test-000", "seed": [1]}, "seed", "[1] (list)"),
+        ({"task_id": "test-000", "seed": 2.7}, "seed", "2.7 (float)"),
+        ({"task_id": "test-000", "seed": -1}, "seed", "-1 (int)"),
+        ({"task_id": "test-000", "seed": True}, "seed", "True (bool)"),
+        ({"task_id": 5}, "task_id", "5 (int)"),
+        ({"task_id": "no-such-task"}, "task_id", "'no-such-task' (str)"),
+    ],
+)
+def test_a_bad_dataset_row_names_its_field(row: dict, field: str, got: str) -> None:
+    from toolgym.errors import RowError
+    from toolgym.integrations.trl import environment_class
+
+    env = environment_class(HOME)()
+    with pytest.raises(RowError) as caught:
+        env.reset(**row)
+    error = caught.value
+    assert error.field == field and f"'{field}' must be" in str(error) and got in str(error)
+    assert str(error).startswith("row ")
+    assert isinstance(error, UserInputError) and isinstance(error, ValueError)
+    import pickle
+
+    assert str(pickle.loads(pickle.dumps(error))) == str(error)  # crosses process pools
+
+
+def test_a_good_row_with_a_whole_float_seed_starts_and_a_tool_before_reset_says_so() -> None:
+    from toolgym.integrations.trl import environment_class
+
+    cls = environment_class(HOME)
+    with pytest.raises(gym.error.ResetNeeded, match=r"reset\(\*\*row\)"):
+        cls().search()  # type: ignore[attr-defined]
+    env = cls()
+    assert env.reset(task_id="test-000", seed=2.0) == env.reset(task_id="test-000", seed=2)
+
+
+def test_an_openenv_reset_with_a_bad_seed_names_the_field() -> None:
+    from toolgym.errors import RowError
+    from toolgym.integrations.openenv_session import EpisodeSession
+    from toolgym.integrations.sessions import SessionPool
+
+    pool = SessionPool(HOME, max_sessions=2)
+    try:
+        session = EpisodeSession(pool)
+        with pytest.raises(RowError, match=r"'seed' must be a whole number"):
+            session.reset(seed=2.7)
+        start, _ = session.reset(seed=3.0, task_id="test-000")
+        assert start.task_id == "test-000"
+    finally:
+        pool.close_all()

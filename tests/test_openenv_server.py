@@ -331,7 +331,7 @@ def test_bad_websocket_messages_get_errors_and_the_session_goes_on(server: Serve
             ({"type": "step", "data": {"tool_name": 3}}, "VALIDATION_ERROR", "Invalid"),
             ({"type": "step", "data": []}, "VALIDATION_ERROR", "Invalid"),
             ({"type": "reset", "data": {"task_id": "test-999"}}, "EXECUTION_ERROR", "test-999"),
-            ({"type": "reset", "data": {"seed": -3}}, "EXECUTION_ERROR", "seed is an int"),
+            ({"type": "reset", "data": {"seed": -3}}, "EXECUTION_ERROR", "'seed' must be"),
             ({"type": "reset", "data": {"seed": 0, "tsk": "x"}}, "EXECUTION_ERROR", "tsk"),
             ({"type": "reset", "data": {"episode_id": "\x00"}}, "EXECUTION_ERROR", "episode id"),
             ({"type": "state", "extra": 1}, "VALIDATION_ERROR", "Invalid"),

@@ -50,3 +50,29 @@ class UserInputError(ToolgymError, ValueError):
     A missing file, a model that is not there, a task file for another env: the command line
     prints it as one line and exits with status 2.
     """
+
+
+class RowError(UserInputError):
+    """A dataset row (or a request's fields) that an integration cannot start an episode from.
+
+    TRL's ``reset(**row)``, the verifiers harness and OpenEnv's ``reset`` raise it; the message
+    names the row (its task id, else its fields), the field, what was expected and what came.
+
+    Attributes:
+        row: how the row is named in the message.
+        field: the field that was wrong.
+        expected: what the field must hold.
+        got: what it held.
+    """
+
+    def __init__(self, row: str, field: str, expected: str, got: object) -> None:
+        super().__init__(row, field, expected, got)  # args, so the error pickles
+        self.row, self.field, self.expected, self.got = row, field, expected, got
+
+    def __str__(self) -> str:
+        shown = repr(self.got)
+        shown = shown if len(shown) <= 80 else shown[:77] + "..."
+        return (
+            f"row {self.row}: {self.field!r} must be {self.expected}; "
+            f"got {shown} ({type(self.got).__name__})"
+        )

@@ -261,6 +261,11 @@ class ToolEpisode:
     # -- what clients read --------------------------------------------------------------------
 
     @property
+    def started(self) -> bool:
+        """Whether :meth:`reset` has started an episode (since the last :meth:`close`)."""
+        return self._started
+
+    @property
     def done(self) -> bool:
         """Whether the episode has ended."""
         return self._done

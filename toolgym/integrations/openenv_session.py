@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 
 from toolgym.errors import UserInputError
 from toolgym.integrations.episode import CallResult, EpisodeStart, ToolEpisode
+from toolgym.integrations.rows import row_seed
 from toolgym.integrations.sessions import (
     SessionError,
     SessionPool,
@@ -112,7 +113,8 @@ class EpisodeSession:
         """Start an episode; its start and its episode id (``episode_id``, or a new one).
 
         Raises:
-            UserInputError: a bad seed, task id or episode id.
+            UserInputError: a bad seed (a :class:`~toolgym.errors.RowError`), task id or
+                episode id.
             SessionError: the session is closed, or the server holds ``max_sessions`` already.
         """
         if episode_id is not None:
@@ -120,6 +122,7 @@ class EpisodeSession:
                 check_session_id(episode_id)
             except SessionError as e:
                 raise UserInputError(str(e).replace("session id", "episode id")) from e
+        seed = row_seed({"seed": seed}, name="(the reset request)")
         sid = self._open()
         try:
             start = self._run(sid, lambda ep: ep.reset(seed=seed, task_id=task_id))

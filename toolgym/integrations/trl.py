@@ -38,7 +38,10 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+import gymnasium as gym
+
 from toolgym.integrations.episode import ToolEpisode
+from toolgym.integrations.rows import start_row
 
 RESERVED = frozenset({"reset", "get_reward", "oracle_calls", "episode"})
 """Method names of the environment class that no tool may take."""
@@ -172,11 +175,12 @@ class ToolgymEnvironment:
         """Start the rollout on the row's ``task_id`` (and ``seed``); returns the task's text.
 
         Other columns of the row (the prompt, the environment's name) are ignored.
+
+        Raises:
+            RowError: the row's ``task_id`` or ``seed`` is wrong (the message names the row, the
+                field, what was expected and what came).
         """
-        task_id = row.get("task_id")
-        seed = row.get("seed")
-        start = self.episode.reset(seed=None if seed is None else int(seed), task_id=task_id)
-        return start.observation
+        return start_row(self.episode, row).observation
 
     def get_reward(self) -> float:
         """The episode's reward: what the env gave when it ended, 0 if it has not."""
@@ -201,6 +205,11 @@ class ToolgymEnvironment:
         return out
 
     def _call(self, tool: str, arguments: dict[str, Any]) -> str:
+        if not self.episode.started:
+            raise gym.error.ResetNeeded(
+                f"{type(self).__name__}.{tool}: call reset(**row) with a dataset row (its "
+                "task_id and seed) before the rollout calls a tool"
+            )
         result = self.episode.call(tool, arguments)
         text = result.observation
         if result.done:

@@ -73,7 +73,8 @@ import types
 from collections.abc import Iterator
 from typing import Any
 
-from toolgym.errors import DependencyNotInstalled, UserInputError
+from toolgym.errors import DependencyNotInstalled, RowError, UserInputError
+from toolgym.integrations.rows import row_name, row_seed, row_task_id
 from toolgym.integrations.verifiers_play import (
     TRAIN_SPLIT,
     _check_count,
@@ -273,11 +274,15 @@ def _build() -> types.ModuleType:
         ) -> Any:
             """Play the episode of ``data``'s task; every model call goes to ``endpoint``."""
             row = data.model_dump()
-            if not row.get("env_id") or not row.get("task_id"):
-                raise ValueError(
-                    "the toolgym harness plays rows of the toolgym taskset (with env_id and "
-                    f"task_id); got a row with fields {sorted(row)}"
+            if not isinstance(row.get("env_id"), str) or not row.get("env_id"):
+                raise RowError(
+                    row_name(row),
+                    "env_id",
+                    "a toolgym env id (the harness plays rows of the toolgym taskset)",
+                    row.get("env_id"),
                 )
+            task_id = str(row_task_id(row, required=True))
+            seed = row_seed(row) or 0
             kwargs = env_kwargs(
                 row.get("split") or "test", row.get("world_seed"), row.get("env_options")
             )
@@ -318,8 +323,8 @@ def _build() -> types.ModuleType:
 
                 await play_episode(
                     pool,
-                    task_id=row["task_id"],
-                    seed=int(row.get("seed") or 0),
+                    task_id=task_id,
+                    seed=seed,
                     messages=messages,
                     complete=complete,
                     record=record,

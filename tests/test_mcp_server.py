@@ -583,3 +583,90 @@ def test_sessions_are_bounded_reclaimed_and_memory_stays_flat(
     )
     assert len(sessions) == 0 and sessions.stats()["refused"] == 1
     assert len(sessions.manager._server_instances) == 0  # the SDK keeps no ended session
+
+
+ENVELOPE = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": {},
+}
+"""What every request of the 2026-07-28 protocol carries in ``_meta``."""
+
+
+def test_a_request_of_the_newest_protocol_cannot_drive_another_sessions_episode() -> None:
+    """The 2026-07-28 protocol has no sessions: an ``mcp-session-id`` header there binds nothing."""
+    app = streamable_http_app(HOME, max_sessions=4, idle_timeout_s=30.0)
+    pool = episode_pool(app)
+    calls, _ = gold(HOME, "test-002", seed=2)
+    with serve(app) as url:
+
+        async def run() -> None:
+            victim = RawSession(url)
+            assert (await victim.open())[0] == 200
+            await victim.call("reset", {"seed": 2, "task_id": "test-002"})
+            key = f"s-{victim.headers['mcp-session-id']}"
+            steps = pool.run(key, lambda ep: ep.state()["step_count"])
+            attacker = RawSession(url)
+            forged = {
+                **HEADERS,
+                "mcp-session-id": victim.headers["mcp-session-id"],
+                "mcp-protocol-version": "2026-07-28",
+            }
+            for name, arguments in [
+                (calls[0]["name"], calls[0]["arguments"]),
+                ("reset", {"seed": 0, "task_id": "test-000"}),
+            ]:
+                payload = {
+                    "jsonrpc": "2.0",
+                    "id": 9,
+                    "method": "tools/call",
+                    "params": {"name": name, "arguments": arguments, "_meta": ENVELOPE},
+                }
+                routing = {"mcp-method": "tools/call", "mcp-name": name}
+                status, got, body = await attacker.post(payload, {**forged, **routing})
+                reply = message(got.get("content-type", ""), body)
+                assert status == 200 and "result" in reply, (status, reply)
+                if name != "reset":  # no session on this path: the call has no episode
+                    assert "reset_needed" in json.dumps(reply), reply
+            assert pool.run(key, lambda ep: ep.state()["step_count"]) == steps
+            assert pool.run(key, lambda ep: ep.state()["task_id"]) == "test-002"
+            made_up = dict(forged, **{"mcp-session-id": "a" * 32})
+            await attacker.post(
+                {
+                    "jsonrpc": "2.0",
+                    "id": 10,
+                    "method": "tools/call",
+                    "params": {
+                        "name": calls[0]["name"],
+                        "arguments": calls[0]["arguments"],
+                        "_meta": ENVELOPE,
+                    },
+                },
+                {**made_up, "mcp-method": "tools/call", "mcp-name": calls[0]["name"]},
+            )
+            assert f"s-{'a' * 32}" not in pool
+            attacker.drop()
+            assert await victim.close() == 200
+
+        asyncio.run(run())
+
+
+def test_stateless_resets_cannot_fill_the_pool_stateful_clients_use() -> None:
+    app = streamable_http_app(HOME, max_sessions=3, idle_timeout_s=30.0)
+    with serve(app) as url:
+
+        async def run() -> None:
+            async with Client(url, mode="2026-07-28") as client:
+                refused = 0
+                for _ in range(5):  # more than max_sessions stateless episodes
+                    start = await client.call_tool("reset", {"task_id": "test-000"})
+                    refused += bool(start.is_error)
+                assert refused == 2, refused  # handles have their own cap: max_sessions
+            held = [RawSession(url) for _ in range(3)]
+            for session in held:  # stateful clients still get their max_sessions
+                assert (await session.open())[0] == 200
+                reply = await session.call("reset", {"task_id": "test-001"})
+                assert not reply["result"].get("isError"), reply
+            for session in held:
+                assert await session.close() == 200
+
+        asyncio.run(run())

@@ -136,6 +136,9 @@ class EpisodeHandlers:
         split: the split the env serves (for the ``reset`` tool's description).
         bus: where a single-client server publishes ``tools/list_changed`` for 2026-07-28
             clients (their ``subscriptions/listen`` streams).
+        max_handles: how many episodes opened by handle (by requests without a session) may
+            be open at once (``None``: as many as the pool holds); a server with stateful
+            sessions sizes its pool for both, so stateless resets cannot fill it.
     """
 
     def __init__(
@@ -145,8 +148,10 @@ class EpisodeHandlers:
         single_client: bool = False,
         split: str | None = None,
         bus: InMemorySubscriptionBus | None = None,
+        max_handles: int | None = None,
     ) -> None:
         self.pool = pool
+        self.max_handles = max_handles
         self.single_client = single_client
         self.bus = bus
         self.reset_tool = self._reset_name()
@@ -304,6 +309,15 @@ class EpisodeHandlers:
         def start(key: str | None) -> tuple[str, EpisodeStart, bool]:
             fresh = key is None
             if key is None:
+                if (
+                    self.max_handles is not None
+                    and self.pool.count(HANDLE_PREFIX) >= self.max_handles
+                ):
+                    raise SessionLimitError(
+                        f"{self.pool.env_id}: {self.max_handles} episodes opened by handle are "
+                        "open (the server's limit for requests without a session); finish one, "
+                        "or let one idle out"
+                    )
                 key = self.pool.open(HANDLE_PREFIX + secrets.token_hex(16))[0]
             elif key not in self.pool:
                 try:

@@ -38,6 +38,7 @@ def http_app(
     server: Server[Any],
     pool: SessionPool,
     *,
+    max_sessions: int | None = None,
     stateless_http: bool = False,
     json_response: bool = True,
     max_request_bytes: int = DEFAULT_MAX_REQUEST_BYTES,
@@ -47,8 +48,9 @@ def http_app(
 ) -> Starlette:
     """The ASGI app serving ``server`` (whose episodes are ``pool``'s) at ``path``.
 
-    Sessions are bounded by ``pool.max_sessions`` and reclaimed after ``pool.idle_timeout_s``;
-    the other arguments are :func:`toolgym.integrations.mcp_server.streamable_http_app`'s.
+    HTTP sessions are bounded by ``max_sessions`` (default ``pool.max_sessions``) and reclaimed
+    after ``pool.idle_timeout_s``; the other arguments are
+    :func:`toolgym.integrations.mcp_server.streamable_http_app`'s.
     """
     import anyio
     from mcp.server.streamable_http_manager import (
@@ -58,7 +60,8 @@ def http_app(
     from starlette.applications import Starlette
     from starlette.routing import Route
 
-    max_sessions, idle_timeout_s = pool.max_sessions, pool.idle_timeout_s
+    idle_timeout_s = pool.idle_timeout_s
+    max_sessions = pool.max_sessions if max_sessions is None else max_sessions
 
     manager = StreamableHTTPSessionManager(
         app=server,
@@ -161,8 +164,14 @@ class HttpSessions:
         return {"open": len(self), "opened": self.opened, "refused": self.refused}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Serve one ASGI request, counting the session it opens or ends."""
-        if scope["type"] != "http" or self.stateless:
+        """Serve one ASGI request, counting the session it opens or ends.
+
+        A request that cannot belong to an HTTP session (one of a protocol version without
+        sessions, 2026-07-28 on, or any request to a stateless server) loses an
+        ``mcp-session-id`` header before anything reads it: such a header names no session the
+        SDK checked, so it must not pick an episode (another client's, or a made-up one).
+        """
+        if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
@@ -174,6 +183,13 @@ class HttpSessions:
             elif key == b"mcp-protocol-version":
                 version = value.decode("latin-1")
         modern = version is not None and version not in HANDSHAKE_PROTOCOL_VERSIONS
+        if session_id is not None and (modern or self.stateless):
+            headers = [(k, v) for k, v in scope["headers"] if k != b"mcp-session-id"]
+            scope = {**scope, "headers": headers}
+            session_id = None
+        if self.stateless:
+            await self.app(scope, receive, send)
+            return
         method = scope["method"]
         self.expire()
         if session_id is None and method == "POST" and not modern:

@@ -153,6 +153,7 @@ def make_server(
     idle_timeout_s: float = DEFAULT_IDLE_TIMEOUT_S,
     single_client: bool = False,
     handshake_discover: bool = False,
+    max_handles: int | None = None,
 ) -> Server[Any]:
     """The MCP server (the SDK's low-level ``Server``) of one env's episodes.
 
@@ -168,6 +169,8 @@ def make_server(
             play one.
         handshake_discover: answer ``server/discover`` with the handshake-era versions only,
             so that negotiating clients open a (stateful) session.
+        max_handles: episodes opened by handle (requests without a session) open at most
+            (``None``: as many as the pool holds).
 
     Raises:
         DependencyNotInstalled: the MCP SDK is not installed.
@@ -195,6 +198,7 @@ def make_server(
         single_client=single_client,
         split=pool.env_kwargs.get("split", split),
         bus=bus,
+        max_handles=max_handles,
     )
     server = _server_class()(
         SERVER_NAME,
@@ -344,7 +348,9 @@ def streamable_http_app(
         split: the split the tasks come from.
         world_seed: the simulated world's seed.
         env_kwargs: more ``gym.make`` arguments.
-        max_sessions: open sessions (and episodes) at most; a new session beyond gets HTTP 503.
+        max_sessions: open sessions at most (a new session beyond gets HTTP 503), and, apart,
+            episodes opened by handle by requests without a session (a ``reset`` beyond gets
+            ``session_limit``): stateless resets never take a stateful client's place.
         idle_timeout_s: seconds without a request after which a session and its episode are
             reclaimed.
         stateless_http: keep no HTTP sessions: every request names its episode by handle.
@@ -371,18 +377,21 @@ def streamable_http_app(
         raise UserInputError(f"max_request_bytes is an int > 0; got {max_request_bytes!r}")
     if max_request_bytes < 1:
         raise UserInputError(f"max_request_bytes is an int > 0; got {max_request_bytes!r}")
-    pool = make_pool(
+    if isinstance(max_sessions, bool) or not isinstance(max_sessions, int) or max_sessions < 1:
+        raise UserInputError(f"max_sessions is an int > 0; got {max_sessions!r}")
+    pool = make_pool(  # room for max_sessions sessions and, apart, as many handles
         env_id,
         split=split,
         world_seed=world_seed,
         env_kwargs=env_kwargs,
-        max_sessions=max_sessions,
+        max_sessions=max_sessions if stateless_http else 2 * max_sessions,
         idle_timeout_s=idle_timeout_s,
     )
-    server = make_server(pool=pool, handshake_discover=not stateless_http)
+    server = make_server(pool=pool, handshake_discover=not stateless_http, max_handles=max_sessions)
     return http_app(
         server,
         pool,
+        max_sessions=max_sessions,
         stateless_http=stateless_http,
         json_response=json_response,
         max_request_bytes=max_request_bytes,
@@ -412,7 +421,8 @@ def run_http(
     pool = episode_pool(app)
     print(
         f"toolgym mcp: serving {env_id} at http://{host}:{port}{options.get('path', MCP_PATH)} "
-        f"(at most {pool.max_sessions} sessions, idle timeout {pool.idle_timeout_s:g} s)",
+        f"(at most {options.get('max_sessions', DEFAULT_MAX_SESSIONS)} sessions and as many "
+        f"episodes by handle, idle timeout {pool.idle_timeout_s:g} s)",
         file=sys.stderr,
         flush=True,
     )

@@ -231,6 +231,11 @@ class SessionPool:
         with self._lock:
             return len(self._sessions)
 
+    def count(self, prefix: str) -> int:
+        """How many open sessions have ids starting with ``prefix``."""
+        with self._lock:
+            return sum(1 for session_id in self._sessions if session_id.startswith(prefix))
+
     def __contains__(self, session_id: object) -> bool:
         with self._lock:
             return session_id in self._sessions

@@ -670,3 +670,31 @@ def test_stateless_resets_cannot_fill_the_pool_stateful_clients_use() -> None:
                 assert await session.close() == 200
 
         asyncio.run(run())
+
+
+def test_a_client_that_leaves_mid_body_leaves_no_traceback(
+    small_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    host, port = small_url.split("//", 1)[1].split("/", 1)[0].split(":")
+    with caplog.at_level("ERROR"):
+        for declared in (1_000, 50_000):
+            with socket.create_connection((host, int(port))) as raw:
+                raw.sendall(
+                    (
+                        f"POST /mcp HTTP/1.1\r\nHost: {host}:{port}\r\n"
+                        "Content-Type: application/json\r\n"
+                        "Accept: application/json, text/event-stream\r\n"
+                        f"Content-Length: {declared}\r\n\r\n"
+                    ).encode()
+                    + b'{"jsonrpc": "2.0", '
+                )
+                time.sleep(0.2)
+        time.sleep(0.5)
+
+        async def still_serves() -> None:
+            session = RawSession(small_url)
+            assert (await session.open())[0] == 200
+            assert await session.close() == 200
+
+        asyncio.run(still_serves())
+    assert not [r for r in caplog.records if r.levelname == "ERROR"], caplog.text

@@ -78,6 +78,7 @@ def http_app(
         max_sessions=max_sessions,
         idle_timeout_s=idle_timeout_s,
         stateless=stateless_http,
+        max_request_bytes=max_request_bytes,
     )
     interval = reap_interval_s or min(30.0, max(0.05, idle_timeout_s / 4))
 
@@ -141,8 +142,10 @@ class HttpSessions:
         idle_timeout_s: float,
         stateless: bool = False,
         clock: Callable[[], float] = time.monotonic,
+        max_request_bytes: int = DEFAULT_MAX_REQUEST_BYTES,
     ) -> None:
         self.app = app
+        self.max_request_bytes = max_request_bytes
         self.pool = pool
         self.manager = manager
         self.max_sessions = max_sessions
@@ -187,6 +190,11 @@ class HttpSessions:
             headers = [(k, v) for k, v in scope["headers"] if k != b"mcp-session-id"]
             scope = {**scope, "headers": headers}
             session_id = None
+        if scope["method"] == "POST":
+            body = await _whole_body(receive, self.max_request_bytes)
+            if body is None:
+                return  # the client left mid-body: nothing to answer, nothing to log
+            receive = _replay(body, receive)
         if self.stateless:
             await self.app(scope, receive, send)
             return
@@ -233,6 +241,36 @@ class HttpSessions:
         horizon = now - self.idle_timeout_s - 1.0
         for session_id in [s for s, seen in self._last_seen.items() if seen < horizon]:
             self.forget(session_id)
+
+
+async def _whole_body(receive: Receive, limit: int) -> bytes | None:
+    """A request's body, read whole before the SDK sees it; ``None`` if the client left.
+
+    Past ``limit`` bytes the reading stops: what was read goes on, and the SDK answers 413
+    from the request's length (a body longer than it declares is cut there).
+    """
+    body = bytearray()
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return None
+        body += message.get("body", b"")
+        if len(body) > limit or not message.get("more_body", False):
+            return bytes(body)
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """A ``receive`` that gives ``body`` as the whole request, then waits on the real one."""
+    given = False
+
+    async def replay() -> Message:
+        nonlocal given
+        if not given:
+            given = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replay
 
 
 async def _refuse(scope: Scope, receive: Receive, send: Send, limit: int) -> None:

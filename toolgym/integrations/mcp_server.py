@@ -409,15 +409,20 @@ def run_http(
 ) -> None:
     """Serve ``env_id`` over streamable HTTP at ``http://host:port/mcp`` until interrupted.
 
-    ``options`` are :func:`streamable_http_app`'s.
+    ``options`` are :func:`streamable_http_app`'s. The server stands behind the HTTP front every
+    toolgym server shares (:mod:`toolgym.tools.http_front`).
 
     Raises:
         DependencyNotInstalled: the MCP SDK is not installed.
         UserInputError: an unknown env id, or bad limits.
     """
     app = streamable_http_app(env_id, host=host, **options)
-    import uvicorn
+    from toolgym.tools.http_front import FrontServer
 
+    try:
+        front = FrontServer(app, host, port, lifespan="on")
+    except OSError as e:
+        raise UserInputError(f"cannot listen on {host}:{port}: {e.strerror or e}") from e
     pool = episode_pool(app)
     print(
         f"toolgym mcp: serving {env_id} at http://{host}:{port}{options.get('path', MCP_PATH)} "
@@ -426,7 +431,7 @@ def run_http(
         file=sys.stderr,
         flush=True,
     )
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    front.run()
 
 
 __all__ = [

@@ -70,7 +70,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from toolgym.errors import ToolgymError, UserInputError
 from toolgym.integrations.openenv_env import INSTALL, OpenEnvTypes, openenv_types, require_openenv
@@ -83,6 +83,9 @@ from toolgym.integrations.sessions import (
     SessionLimitError,
     SessionPool,
 )
+
+if TYPE_CHECKING:
+    from toolgym.tools.http_front import ServerLimits
 
 GC_THRESHOLD = 20_000
 """Allocations between collections of the young generation in :func:`serve`'s process."""
@@ -201,14 +204,21 @@ def make_app(
     return app
 
 
-def _config(app: Any, max_message_bytes: int, log_level: str) -> Any:
+def _config(
+    app: Any, max_message_bytes: int, log_level: str, limits: ServerLimits | None = None
+) -> Any:
     """The uvicorn settings for an app of :func:`make_app` (see the module docstring)."""
     import uvicorn
     from uvicorn.config import WS_PROTOCOLS
 
+    from toolgym.tools.http_front import DEFAULT_LIMITS, guarded_protocol
+
     pool = getattr(getattr(app, "state", None), "toolgym_pool", None)
     return uvicorn.Config(
         app,
+        # the HTTP front every toolgym server shares: request deadlines, head limits, idle
+        # timers, shedding past a connection cap (a WebSocket leaves it when it upgrades)
+        http=guarded_protocol(limits or DEFAULT_LIMITS),
         # a connection whose session OpenEnv reclaimed stays open until its client leaves: the
         # connections a server holds are bounded here (more are answered 503)
         limit_concurrency=None
@@ -229,6 +239,9 @@ def _config(app: Any, max_message_bytes: int, log_level: str) -> Any:
 
 def _listen(host: str, port: int) -> socket.socket:
     """A listening socket on ``host:port`` (port 0: a free one)."""
+    from toolgym.tools.http_front import BACKLOG, DEFAULT_LIMITS, raise_open_file_limit
+
+    raise_open_file_limit(BACKLOG + DEFAULT_LIMITS.max_connections + 256)
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
         family, kind, proto, _, address = infos[0]
@@ -307,6 +320,7 @@ class ServerThread:
         port: the port (0: a free one).
         max_message_bytes: the guard's limit the app was made with (sets the WebSocket layer's).
         timeout_s: how long to wait for the server to start.
+        limits: the HTTP front's limits (:class:`~toolgym.tools.http_front.ServerLimits`).
 
     Raises:
         UserInputError: the address cannot be listened on.
@@ -321,6 +335,7 @@ class ServerThread:
         *,
         max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
         timeout_s: float = 30.0,
+        limits: ServerLimits | None = None,
     ) -> None:
         import uvicorn
 
@@ -329,7 +344,7 @@ class ServerThread:
         self._sock = _listen(host, port)
         self.url = _url(self._sock)
         """The server's base URL (``http://127.0.0.1:PORT``)."""
-        self.server = uvicorn.Server(_config(app, max_message_bytes, "error"))
+        self.server = uvicorn.Server(_config(app, max_message_bytes, "error", limits))
         self._thread = threading.Thread(
             target=self.server.run, kwargs={"sockets": [self._sock]}, daemon=True
         )

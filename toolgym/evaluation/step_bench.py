@@ -49,7 +49,7 @@ def bench_steps(ids: Sequence[str], samples: int = 300, tasks: int = 8) -> dict[
     """
     import gymnasium as gym
 
-    import toolgym
+    from toolgym.envs import protocol
     from toolgym.envs.protocol import task_env
 
     cartpole = gym.make("CartPole-v1")
@@ -106,7 +106,7 @@ def bench_steps(ids: Sequence[str], samples: int = 300, tasks: int = 8) -> dict[
             "reset_ratio": reset / cart,
             "step_ratio": step / cart,
         }
-    return {"toolgym": str(Path(toolgym.__file__).resolve().parent), "envs": out}
+    return {"toolgym": str(Path(protocol.__file__).resolve().parents[1]), "envs": out}
 
 
 def _default_ids() -> list[str]:

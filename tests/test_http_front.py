@@ -72,7 +72,6 @@ def _serve_openenv() -> Iterator[Served]:
 
     app = make_app("toolbench/HomeSearch-v0", max_sessions=4)
     with ServerThread(app, limits=STRICT) as thread:
-        thread.server.config.timeout_keep_alive = IDLE_S
         port = int(thread.url.rsplit(":", 1)[1])
         request = b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
         yield Served("serve-env", port, request, thread.server.config.http)

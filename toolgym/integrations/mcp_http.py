@@ -18,6 +18,7 @@ from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING, Any
 
 from toolgym.integrations.sessions import SessionPool
+from toolgym.tools.http_front import replay
 
 if TYPE_CHECKING:
     from mcp.server import Server
@@ -194,7 +195,7 @@ class HttpSessions:
             body = await _whole_body(receive, self.max_request_bytes)
             if body is None:
                 return  # the client left mid-body: nothing to answer, nothing to log
-            receive = _replay(body, receive)
+            receive = replay(body, receive)
         if self.stateless:
             await self.app(scope, receive, send)
             return
@@ -257,20 +258,6 @@ async def _whole_body(receive: Receive, limit: int) -> bytes | None:
         body += message.get("body", b"")
         if len(body) > limit or not message.get("more_body", False):
             return bytes(body)
-
-
-def _replay(body: bytes, receive: Receive) -> Receive:
-    """A ``receive`` that gives ``body`` as the whole request, then waits on the real one."""
-    given = False
-
-    async def replay() -> Message:
-        nonlocal given
-        if not given:
-            given = True
-            return {"type": "http.request", "body": body, "more_body": False}
-        return await receive()
-
-    return replay
 
 
 async def _refuse(scope: Scope, receive: Receive, send: Send, limit: int) -> None:

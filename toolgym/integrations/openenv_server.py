@@ -66,9 +66,6 @@ import asyncio
 import contextlib
 import functools
 import gc
-import socket
-import threading
-import time
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, cast
 
@@ -85,7 +82,7 @@ from toolgym.integrations.sessions import (
 )
 
 if TYPE_CHECKING:
-    from toolgym.tools.http_front import ServerLimits
+    from toolgym.tools.http_front import FrontServer, ServerLimits
 
 GC_THRESHOLD = 20_000
 """Allocations between collections of the young generation in :func:`serve`'s process."""
@@ -204,61 +201,58 @@ def make_app(
     return app
 
 
-def _config(
-    app: Any, max_message_bytes: int, log_level: str, limits: ServerLimits | None = None
-) -> Any:
-    """The uvicorn settings for an app of :func:`make_app` (see the module docstring)."""
-    import uvicorn
+def _options(app: Any, max_message_bytes: int, log_level: str) -> dict[str, Any]:
+    """The uvicorn settings for an app of :func:`make_app` (see the module docstring).
+
+    They go beside the HTTP front's (:class:`~toolgym.tools.http_front.FrontServer`).
+    """
     from uvicorn.config import WS_PROTOCOLS
 
-    from toolgym.tools.http_front import DEFAULT_LIMITS, guarded_protocol
-
     pool = getattr(getattr(app, "state", None), "toolgym_pool", None)
-    return uvicorn.Config(
-        app,
-        # the HTTP front every toolgym server shares: request deadlines, head limits, idle
-        # timers, shedding past a connection cap (a WebSocket leaves it when it upgrades)
-        http=guarded_protocol(limits or DEFAULT_LIMITS),
+    return {
         # a connection whose session OpenEnv reclaimed stays open until its client leaves: the
         # connections a server holds are bounded here (more are answered 503)
-        limit_concurrency=None
+        "limit_concurrency": None
         if pool is None
         else CONNECTIONS_PER_SESSION * pool.max_sessions + 64,
-        ws="websockets-sansio" if "websockets-sansio" in WS_PROTOCOLS else "auto",
-        ws_max_size=WS_SIZE_FACTOR * max_message_bytes,
+        "ws": "websockets-sansio" if "websockets-sansio" in WS_PROTOCOLS else "auto",
+        "ws_max_size": WS_SIZE_FACTOR * max_message_bytes,
         # small JSON messages: compressing them costs each session its own zlib state
-        ws_per_message_deflate=False,
-        ws_ping_interval=20.0,
-        ws_ping_timeout=20.0,
-        log_level=log_level,
-        access_log=False,
-        lifespan="on",
-        timeout_graceful_shutdown=5,
-    )
+        "ws_per_message_deflate": False,
+        "ws_ping_interval": 20.0,
+        "ws_ping_timeout": 20.0,
+        "log_level": log_level,
+        "lifespan": "on",
+        "timeout_graceful_shutdown": 5,
+        "timeout_keep_alive": 5,
+    }
 
 
-def _listen(host: str, port: int) -> socket.socket:
-    """A listening socket on ``host:port`` (port 0: a free one)."""
-    from toolgym.tools.http_front import BACKLOG, DEFAULT_LIMITS, raise_open_file_limit
+def _front(
+    app: Any,
+    host: str,
+    port: int,
+    max_message_bytes: int,
+    log_level: str,
+    limits: ServerLimits | None = None,
+) -> FrontServer:
+    """The app behind the HTTP front every toolgym server shares.
 
-    raise_open_file_limit(BACKLOG + DEFAULT_LIMITS.max_connections + 256)
+    Request deadlines, head limits, idle timers and shedding; a WebSocket leaves the front when
+    it upgrades.
+    """
+    from toolgym.tools.http_front import DEFAULT_LIMITS, FrontServer
+
     try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
-        family, kind, proto, _, address = infos[0]
-        sock = socket.socket(family, kind, proto)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind(address)
-        sock.listen(2048)
+        return FrontServer(
+            app,
+            host,
+            port,
+            limits=limits or DEFAULT_LIMITS,
+            **_options(app, max_message_bytes, log_level),
+        )
     except OSError as e:
         raise UserInputError(f"cannot listen on {host}:{port}: {e.strerror or e}") from e
-    sock.setblocking(False)
-    return sock
-
-
-def _url(sock: socket.socket) -> str:
-    host, port = sock.getsockname()[:2]
-    shown = f"[{host}]" if ":" in host else host
-    return f"http://{shown}:{port}"
 
 
 def serve(
@@ -278,8 +272,6 @@ def serve(
         DependencyNotInstalled: openenv-core is not installed.
         UserInputError: an unknown env id, bad limits, or an address that cannot be listened on.
     """
-    import uvicorn
-
     app = make_app(
         env_id,
         env_kwargs=env_kwargs,
@@ -287,8 +279,8 @@ def serve(
         idle_timeout_s=idle_timeout_s,
         max_message_bytes=max_message_bytes,
     )
-    sock = _listen(host, port)
-    url = _url(sock)
+    front = _front(app, host, port, max_message_bytes, log_level)
+    url = front.url
     # What was loaded to serve is never garbage: full collections skip it from here on, and
     # the young generation is collected less often (thousands of live sessions make each
     # collection longer, not the garbage more).
@@ -300,13 +292,7 @@ def serve(
         f"/ws; at most {max_sessions} sessions)",
         flush=True,
     )
-    server = uvicorn.Server(_config(app, max_message_bytes, log_level))
-    try:
-        server.run(sockets=[sock])
-    except KeyboardInterrupt:
-        pass
-    finally:
-        sock.close()
+    front.run()
 
 
 class ServerThread:
@@ -337,30 +323,16 @@ class ServerThread:
         timeout_s: float = 30.0,
         limits: ServerLimits | None = None,
     ) -> None:
-        import uvicorn
-
         self.app = app
         """The application served."""
-        self._sock = _listen(host, port)
-        self.url = _url(self._sock)
+        self.front = _front(app, host, port, max_message_bytes, "error", limits).start(timeout_s)
+        self.server = self.front.server
+        self.url = self.front.url
         """The server's base URL (``http://127.0.0.1:PORT``)."""
-        self.server = uvicorn.Server(_config(app, max_message_bytes, "error", limits))
-        self._thread = threading.Thread(
-            target=self.server.run, kwargs={"sockets": [self._sock]}, daemon=True
-        )
-        self._thread.start()
-        deadline = time.monotonic() + timeout_s
-        while not self.server.started:
-            if not self._thread.is_alive() or time.monotonic() > deadline:
-                self.stop()
-                raise TimeoutError(f"the server on {self.url} did not start in {timeout_s:g} s")
-            time.sleep(0.01)
 
     def stop(self) -> None:
         """Stop the server and wait for its thread."""
-        self.server.should_exit = True
-        self._thread.join(timeout=10)
-        self._sock.close()
+        self.front.stop()
 
     def __enter__(self) -> ServerThread:
         return self

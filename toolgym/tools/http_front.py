@@ -224,6 +224,24 @@ def raise_open_file_limit(wanted: int) -> int:
     return wanted if soft == resource.RLIM_INFINITY else int(soft)
 
 
+def replay(body: bytes, receive: Any) -> Any:
+    """An ASGI ``receive`` that gives ``body`` as the whole request, then waits on ``receive``.
+
+    For a wrapper that read the body itself (to bound it, or to drop a client that left
+    mid-body) before the application reads it.
+    """
+    given = False
+
+    async def replayed() -> dict[str, Any]:
+        nonlocal given
+        if not given:
+            given = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return dict(await receive())
+
+    return replayed
+
+
 def guarded_protocol(limits: ServerLimits = DEFAULT_LIMITS) -> type[GuardedProtocol]:
     """The HTTP protocol class (uvicorn's ``http=``) of one server: its limits, its connections."""
     return GuardedProtocol.for_server(limits)

@@ -24,15 +24,8 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-import uvicorn
-
 from toolgym.simulators.http import HttpApp, Request
-from toolgym.tools.http_front import (
-    DEFAULT_LIMITS,
-    ServerLimits,
-    guarded_protocol,
-    listening_socket,
-)
+from toolgym.tools.http_front import DEFAULT_LIMITS, FrontServer, ServerLimits
 
 MAX_BODY_BYTES = 1 << 20
 """Larger request bodies are answered with 413."""
@@ -146,21 +139,18 @@ class Server:
     ) -> None:
         self.app = app
         self.limits = limits
-        self._socket, backlog = listening_socket(host, port, limits)
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="toolgym-serve")
-        self.server_port: int = int(self._socket.getsockname()[1])
-        config = uvicorn.Config(
+        self._front = FrontServer(
             asgi_app(app, self._worker),
-            backlog=backlog,
-            timeout_keep_alive=idle_timeout,
-            log_level="warning",
-            access_log=False,
-            server_header=False,
-            date_header=False,
+            host,
+            port,
+            limits=limits,
+            idle_timeout_s=idle_timeout,
             lifespan="on",
-            http=guarded_protocol(limits),
         )
-        self._server = uvicorn.Server(config)
+        self._server = self._front.server
+        self._socket = self._front.socket
+        self.server_port: int = int(self._socket.getsockname()[1])
         self._stopped = threading.Event()
 
     def serve_forever(self) -> None:

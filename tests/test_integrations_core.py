@@ -187,3 +187,24 @@ def test_an_openenv_reset_with_a_bad_seed_names_the_field() -> None:
         assert start.task_id == "test-000"
     finally:
         pool.close_all()
+
+
+def test_spare_envs_past_the_floor_are_closed_once_a_burst_ends() -> None:
+    from toolgym.integrations.sessions import SPARE_FLOOR, release_memory
+
+    clock = Clock()
+    pool = SessionPool(HOME, max_sessions=20, idle_timeout_s=10, spare_envs=16, clock=clock)
+    burst = [pool.open()[0] for _ in range(12)]
+    for sid in burst:
+        pool.close(sid)
+    assert pool.stats()["spare_envs"] == 12  # kept for the next burst
+    clock.now = 5
+    pool.reap()
+    assert pool.stats()["spare_envs"] == 12 and pool.spares_closed == 0  # not idle long enough
+    clock.now = 11
+    pool.reap()
+    assert pool.stats()["spare_envs"] == SPARE_FLOOR and pool.spares_closed == 12 - SPARE_FLOOR
+    sid, episode = pool.open()  # what is left is still served
+    assert episode.reset(seed=0, task_id="test-000").task_id == "test-000"
+    pool.close_all()
+    release_memory()  # safe to call anywhere, on any C library

@@ -17,7 +17,7 @@ import time
 from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING, Any
 
-from toolgym.integrations.sessions import SessionPool
+from toolgym.integrations.sessions import SessionPool, release_memory
 from toolgym.tools.http_front import replay
 
 if TYPE_CHECKING:
@@ -86,10 +86,13 @@ def http_app(
     async def reap_forever() -> None:
         while True:
             await anyio.sleep(interval)
-            sessions.expire()
+            forgotten = sessions.expire()
+            closed = pool.spares_closed
             reaped = pool.reap()
             if reaped:
                 logger.info("reclaimed %d idle episode(s)", reaped)
+            if reaped or forgotten or pool.spares_closed != closed:
+                release_memory()  # what the ended sessions held goes back to the system
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -233,15 +236,20 @@ class HttpSessions:
             if transport is not None and getattr(transport, "is_terminated", False):
                 table.pop(session_id, None)
 
-    def expire(self) -> None:
-        """Forget the sessions idle past the timeout (the SDK has ended them); once a second."""
+    def expire(self) -> int:
+        """Forget the sessions idle past the timeout (the SDK has ended them); once a second.
+
+        Returns how many were forgotten.
+        """
         now = self.clock()
         if now - self._expired_at < 1.0:
-            return
+            return 0
         self._expired_at = now
         horizon = now - self.idle_timeout_s - 1.0
-        for session_id in [s for s, seen in self._last_seen.items() if seen < horizon]:
+        stale = [s for s, seen in self._last_seen.items() if seen < horizon]
+        for session_id in stale:
             self.forget(session_id)
+        return len(stale)
 
 
 async def _whole_body(receive: Receive, limit: int) -> bytes | None:

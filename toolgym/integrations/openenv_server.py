@@ -79,6 +79,7 @@ from toolgym.integrations.sessions import (
     DEFAULT_SPARE_ENVS,
     SessionLimitError,
     SessionPool,
+    release_memory,
 )
 
 if TYPE_CHECKING:
@@ -184,7 +185,9 @@ def make_app(
     async def reap_forever() -> None:
         while True:
             await asyncio.sleep(interval)
-            pool.reap()
+            closed = pool.spares_closed
+            if pool.reap() or pool.spares_closed != closed:
+                release_memory()  # what the ended sessions held goes back to the system
 
     async def start_reaper() -> None:
         reaper["task"] = asyncio.get_running_loop().create_task(reap_forever())

@@ -18,6 +18,9 @@ Every method is thread-safe. An episode's own calls are serialised by its lock
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
+import functools
 import secrets
 import threading
 import time
@@ -38,6 +41,10 @@ DEFAULT_IDLE_TIMEOUT_S = 600.0
 
 DEFAULT_SPARE_ENVS = 64
 """Closed sessions' envs kept for reuse, by default."""
+
+SPARE_FLOOR = 4
+"""Spare envs kept once no env has been taken or handed back for ``idle_timeout_s``: the
+others are closed, so the memory a burst of sessions took comes back when the burst ends."""
 
 MAX_SESSION_ID_CHARS = 128
 """The longest session id a pool accepts from a client."""
@@ -108,12 +115,15 @@ class SessionPool:
         self._lock = threading.Lock()
         self._sessions: dict[str, _Session] = {}
         self._spare: list[ToolEpisode] = [self._make()]  # fails here, not at the first client
+        self._spare_moved = self.clock()  # when an env last went into or out of the spares
         self.opened = 0
         """Sessions opened since the pool was made."""
         self.reclaimed = 0
         """Sessions closed for idling."""
         self.envs_made = 1
         """Envs made since the pool was made (reused ones are not counted again)."""
+        self.spares_closed = 0
+        """Spare envs closed after a burst of sessions ended (see :data:`SPARE_FLOOR`)."""
 
     def _make(self) -> ToolEpisode:
         return ToolEpisode(self.env_id, **self.env_kwargs)
@@ -143,6 +153,7 @@ class SessionPool:
                     "max_sessions); close one, or start the server with more"
                 )
             episode = self._spare.pop() if self._spare else None
+            self._spare_moved = self.clock()
         if episode is None:
             episode = self._make()
             with self._lock:
@@ -166,11 +177,16 @@ class SessionPool:
         with self._lock:
             if len(self._spare) < self.spare_envs:
                 self._spare.append(episode)
+                self._spare_moved = self.clock()
                 return
         episode.close()
 
     def reap(self) -> int:
-        """Close the sessions idle for ``idle_timeout_s`` or more; returns how many."""
+        """Close the sessions idle for ``idle_timeout_s`` or more; returns how many.
+
+        Spare envs past :data:`SPARE_FLOOR` that no session has taken for ``idle_timeout_s``
+        are closed too.
+        """
         now = self.clock()
         with self._lock:
             stale = [
@@ -182,6 +198,13 @@ class SessionPool:
             self.reclaimed += len(sessions)
         for session in sessions:
             self._recycle(session.episode)
+        with self._lock:
+            surplus: list[ToolEpisode] = []
+            if now - self._spare_moved >= self.idle_timeout_s and len(self._spare) > SPARE_FLOOR:
+                surplus, self._spare = self._spare[SPARE_FLOOR:], self._spare[:SPARE_FLOOR]
+        for episode in surplus:
+            episode.close()
+        self.spares_closed += len(surplus)
         return len(sessions)
 
     def close_all(self) -> None:
@@ -278,3 +301,25 @@ def _unknown(session_id: Any) -> str:
         f"no open session {session_id!r:.60}: it was never opened, was closed, or was "
         "reclaimed after idling; open a new one"
     )
+
+
+def release_memory() -> None:
+    """Hand memory that reclaimed sessions freed back to the system.
+
+    CPython frees objects into its own arenas and the C allocator's free lists; after thousands
+    of sessions end, the process keeps that memory unless asked. glibc's ``malloc_trim`` (where
+    the C library has it) returns what is free; no collection is forced (a full one would pause
+    the event loop while thousands of sessions are live).
+    """
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
+
+
+@functools.cache
+def _malloc_trim() -> Any:
+    """Glibc's ``malloc_trim``, or ``None`` (another C library, another system)."""
+    try:
+        return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
+    except (OSError, AttributeError):
+        return None

@@ -192,7 +192,15 @@ class EpisodeHandlers:
         return SINGLE_CLIENT_KEY if self.single_client else None
 
     async def _run(self, work: Callable[[], T]) -> T:
-        """``work()`` in a worker thread (env steps and env making block the event loop)."""
+        """``work()``: in a worker thread, or on the event loop for a single-client server.
+
+        Env steps and env making block. With many clients, a step must not hold the others'
+        requests, so it runs in a thread (a hand-off each way). The one client of a stdio
+        server waits for its own step either way, so there the step runs on the loop and the
+        hand-offs are saved.
+        """
+        if self.single_client:
+            return work()
         import anyio.to_thread
 
         return await anyio.to_thread.run_sync(work)

@@ -107,10 +107,10 @@ def test_silent_connections_are_closed(served: Served) -> None:
     for opening in (b"", b"GET /he"):  # nothing, or half a request line
         with socket.create_connection(("127.0.0.1", served.port), timeout=10) as sock:
             sock.sendall(opening)
-            sock.settimeout(10)
+            sock.settimeout(20)  # a server that never closes fails here, with a TimeoutError
             start = time.monotonic()
             _read_all(sock)
-        assert time.monotonic() - start < 8, served.name
+        assert time.monotonic() - start < 15, served.name  # idle timeout 2 s, a loaded margin
 
 
 @pytest.mark.parametrize(
@@ -134,13 +134,13 @@ def test_a_half_sent_body_gets_408(served: Served) -> None:
         "POST /health HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\n"
         "content-length: 500\r\n\r\n"
     )
-    with socket.create_connection(("127.0.0.1", served.port), timeout=10) as sock:
+    with socket.create_connection(("127.0.0.1", served.port), timeout=20) as sock:
         sock.sendall(head.encode() + b'{"a": 1')
         start = time.monotonic()
         answer = _read_all(sock)
     # a route the app does not read the body of may be answered first (404); the rest of the
-    # request then runs out of its deadline all the same
-    assert b"HTTP/1.1 408 " in answer and time.monotonic() - start < 5, (served.name, answer)
+    # request then runs out of its deadline (1.5 s) all the same
+    assert b"HTTP/1.1 408 " in answer and time.monotonic() - start < 15, (served.name, answer)
 
 
 def test_trickled_header_bytes_do_not_hold_a_connection(served: Served) -> None:
@@ -148,7 +148,7 @@ def test_trickled_header_bytes_do_not_hold_a_connection(served: Served) -> None:
         sock.sendall(b"GET /health HTTP/1.1\r\n")
         start = time.monotonic()
         with contextlib.suppress(BrokenPipeError, ConnectionResetError):
-            while time.monotonic() - start < 8:
+            while time.monotonic() - start < 20:
                 sock.sendall(b"X")
                 time.sleep(0.1)
                 sock.setblocking(False)
@@ -159,7 +159,8 @@ def test_trickled_header_bytes_do_not_hold_a_connection(served: Served) -> None:
                     pass
                 finally:
                     sock.setblocking(True)
-    assert time.monotonic() - start < 6, served.name  # the 1.5 s deadline, not the idle one
+    # the 1.5 s deadline ended it (a server without one keeps it open the whole 20 s)
+    assert time.monotonic() - start < 15, served.name
 
 
 def test_past_the_connection_cap_stalled_clients_are_shed_for_a_new_one(served: Served) -> None:

@@ -11,10 +11,9 @@ from todo_family.spec import SPEC as TODO_SPEC
 
 from toolgym.cli import service_names
 from toolgym.envs import env_class, families, family, register_family
-from toolgym.envs.gold_cache import LRUCache
+from toolgym.envs.gold_cache import GOLD_CACHE, LRUCache
 from toolgym.envs.protocol import task_env
 from toolgym.envs.spec import FamilySpec, VersionSpec, load_ref
-from toolgym.envs.tool_env import GOLD_CACHE
 from toolgym.errors import ToolgymError
 from toolgym.evaluation.profile import profile_of
 from toolgym.tools.errors import CATEGORIES, ToolCallError, register_category

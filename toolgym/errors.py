@@ -70,7 +70,10 @@ class RowError(UserInputError):
         self.row, self.field, self.expected, self.got = row, field, expected, got
 
     def __str__(self) -> str:
-        shown = repr(self.got)
+        try:
+            shown = repr(self.got)
+        except ValueError:  # an int past Python's digit limit for text
+            shown = f"<an int of {self.got.bit_length()} bits>"  # type: ignore[attr-defined]
         shown = shown if len(shown) <= 80 else shown[:77] + "..."
         return (
             f"row {self.row}: {self.field!r} must be {self.expected}; "

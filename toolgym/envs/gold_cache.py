@@ -1,4 +1,4 @@
-"""A bounded cache of gold attempts, shared by the environments of one process.
+"""Gold attempts, run once and kept in a bounded cache shared by the environments of a process.
 
 Running a task's gold costs a search or a request; an episode that starts from the same state as
 an earlier one gets the same gold outcome. Entries are keyed by family, version, world, options,
@@ -11,6 +11,12 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Hashable
 from typing import Generic, TypeVar
+
+from toolgym.benchmarks.tasks import Task
+from toolgym.errors import TaskFileError
+from toolgym.tools.backend import Attempt, Backend
+from toolgym.tools.errors import ToolCallError
+from toolgym.tools.language import ActionLanguage
 
 V = TypeVar("V")
 
@@ -57,3 +63,62 @@ class LRUCache(Generic[V]):
 
     def __len__(self) -> int:
         return len(self._items)
+
+
+GOLD_CACHE: LRUCache[tuple[Attempt, ...]] = LRUCache(MAX_ENTRIES)
+"""Gold attempts of every env of the process."""
+
+
+def gold_attempts(
+    task: Task,
+    language: ActionLanguage,
+    backend: Backend,
+    gold_backend: Backend,
+    scope: tuple[Hashable, ...],
+    lenient: bool,
+) -> tuple[Attempt, ...]:
+    """The attempts of the task's gold from ``backend``'s current (starting) state.
+
+    Each gold alternative runs on ``gold_backend``, restored to that state; the outcome is kept
+    in :data:`GOLD_CACHE` under ``scope`` (family, version, world, options), the backend's start
+    key and the gold. With ``lenient`` (a task file's task with several alternatives), one that
+    does not run gets an attempt with its error (it never wins the scoring) and the task fails
+    only when none of them runs; otherwise every gold must run.
+
+    Raises:
+        TaskFileError: a gold does not execute.
+    """
+    if task.checker is None:
+        return ()
+    if not task.checker.needs_gold(task):
+        task.checker.validate(task, ())  # inline tasks too: a bad one fails at reset
+        return ()
+    start_key = backend.start_key()
+    key = None if start_key is None else (*scope, start_key, task.gold, lenient)
+    if key is not None:
+        cached = GOLD_CACHE.get(key)
+        if cached is not None:
+            return cached
+    start = backend.snapshot()
+    attempts = []
+    failure = None
+    for gold in task.gold:
+        gold_backend.restore(start)
+        try:
+            attempt = language.run_gold(gold, gold_backend)
+        except ToolCallError as e:
+            failure = failure or TaskFileError(
+                f"the gold of task {task.task_id!r} does not execute: {e}\n{gold}"
+            )
+            if not lenient:
+                raise failure from None
+            attempts.append(Attempt(None, error=e))
+            continue
+        attempts.append(attempt.detached())
+    if failure is not None and all(a.error is not None for a in attempts):
+        raise failure
+    task.checker.validate(task, [a for a in attempts if a.error is None])
+    golds = tuple(attempts)
+    if key is not None:
+        GOLD_CACHE.put(key, golds)
+    return golds

@@ -33,11 +33,11 @@ from toolgym.benchmarks.score import Score
 from toolgym.benchmarks.suite import TRAIN, TaskSuite
 from toolgym.benchmarks.tasks import Task, TaskId, TaskIssue, TaskSet
 from toolgym.envs.bounds import MAX_OBSERVATION_CHARS, bound_info, bound_text
-from toolgym.envs.gold_cache import MAX_ENTRIES, LRUCache
+from toolgym.envs.gold_cache import gold_attempts
 from toolgym.envs.spaces import InfoDict, TextSpace, printable
 from toolgym.envs.spec import FamilySpec, load_ref
 from toolgym.envs.task_file_check import check_task_file, describe_error
-from toolgym.errors import TaskFileError, ToolgymError
+from toolgym.errors import ToolgymError
 from toolgym.tools.backend import Attempt
 from toolgym.tools.budgets import DEFAULT_BUDGETS, RESOURCE_LIMIT
 from toolgym.tools.errors import INVALID_TASK, RUNTIME_ERROR, ToolCallError
@@ -49,10 +49,6 @@ from toolgym.tools.tool import Tool, ToolSet
 from toolgym.tools.toolkit import Toolkit
 
 ACTION_MODES = ("program", "call")
-
-
-GOLD_CACHE: LRUCache[tuple[Attempt, ...]] = LRUCache(MAX_ENTRIES)
-"""Gold attempts of every env of the process (see :mod:`toolgym.envs.gold_cache`)."""
 
 
 def check_choice(name: str, value: Any, choices: tuple[Any, ...]) -> None:
@@ -302,41 +298,10 @@ class ToolEnv(gym.Env[str, str]):
         an attempt with its error (it never wins the scoring); the task fails only when none of
         them runs. Every other gold must run.
         """
-        if task.checker is None:
-            return ()
-        if not task.checker.needs_gold(task):
-            task.checker.validate(task, ())  # inline tasks too: a bad one fails at reset
-            return ()
         lenient = self._from_file(task) and len(task.gold) > 1
-        start_key = self._backend.start_key()
-        key = None if start_key is None else (*self._cache_scope, start_key, task.gold, lenient)
-        if key is not None:
-            cached = GOLD_CACHE.get(key)
-            if cached is not None:
-                return cached
-        start = self._backend.snapshot()
-        attempts = []
-        failure = None
-        for gold in task.gold:
-            self._gold_backend.restore(start)
-            try:
-                attempt = self.language.run_gold(gold, self._gold_backend)
-            except ToolCallError as e:
-                failure = failure or TaskFileError(
-                    f"the gold of task {task.task_id!r} does not execute: {e}\n{gold}"
-                )
-                if not lenient:
-                    raise failure from None
-                attempts.append(Attempt(None, error=e))
-                continue
-            attempts.append(attempt.detached())
-        if failure is not None and all(a.error is not None for a in attempts):
-            raise failure
-        task.checker.validate(task, [a for a in attempts if a.error is None])
-        golds = tuple(attempts)
-        if key is not None:
-            GOLD_CACHE.put(key, golds)
-        return golds
+        return gold_attempts(
+            task, self.language, self._backend, self._gold_backend, self._cache_scope, lenient
+        )
 
     def _from_file(self, task: Task) -> bool:
         """Whether ``task`` is one of this env's task file's tasks."""

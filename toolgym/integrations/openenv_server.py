@@ -88,6 +88,9 @@ if TYPE_CHECKING:
 GC_THRESHOLD = 20_000
 """Allocations between collections of the young generation in :func:`serve`'s process."""
 
+IDLE_TIMEOUT_S = 5
+"""An idle keep-alive HTTP connection is closed after this long (uvicorn's own default)."""
+
 CONNECTIONS_PER_SESSION = 2
 """Open connections a server accepts per session of ``max_sessions`` (plus 64), at most."""
 
@@ -227,7 +230,6 @@ def _options(app: Any, max_message_bytes: int, log_level: str) -> dict[str, Any]
         "log_level": log_level,
         "lifespan": "on",
         "timeout_graceful_shutdown": 5,
-        "timeout_keep_alive": 5,
     }
 
 
@@ -252,6 +254,7 @@ def _front(
             host,
             port,
             limits=limits or DEFAULT_LIMITS,
+            idle_timeout_s=IDLE_TIMEOUT_S,
             **_options(app, max_message_bytes, log_level),
         )
     except OSError as e:

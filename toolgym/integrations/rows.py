@@ -44,10 +44,12 @@ def row_seed(row: Mapping[str, Any], field: str = "seed", name: str | None = Non
         return None
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise RowError(row_name(row, name), field, SEED_EXPECTED, value)
-    number = float(value)
-    if not isinstance(value, numbers.Integral) and not number.is_integer():
+    if isinstance(value, numbers.Integral):
+        whole = operator.index(value)
+    elif float(value).is_integer():
+        whole = int(float(value))
+    else:
         raise RowError(row_name(row, name), field, SEED_EXPECTED, value)
-    whole = operator.index(value) if isinstance(value, numbers.Integral) else int(number)
     if whole < 0:
         raise RowError(row_name(row, name), field, SEED_EXPECTED, value)
     return whole

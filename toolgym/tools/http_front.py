@@ -237,7 +237,7 @@ def replay(body: bytes, receive: Any) -> Any:
         if not given:
             given = True
             return {"type": "http.request", "body": body, "more_body": False}
-        return dict(await receive())
+        return await receive()
 
     return replayed
 

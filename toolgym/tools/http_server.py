@@ -156,7 +156,7 @@ class Server:
     def serve_forever(self) -> None:
         """Answer requests until :meth:`shutdown`."""
         try:
-            self._server.run(sockets=[self._socket])
+            self._front.run()
         finally:
             self._stopped.set()
             self._worker.shutdown(wait=False, cancel_futures=True)

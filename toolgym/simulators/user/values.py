@@ -215,15 +215,13 @@ def _inside_longer_value(
     text: str,
     vocabulary: Vocabulary,
     slots: Sequence[Slot],
-    listed: dict[str, list[tuple[int, tuple[int, int]]]] | None = None,
+    listed: dict[str, list[tuple[int, tuple[int, int]]]],
 ) -> Callable[[tuple[int, int]], bool]:
     """Whether a value written at a span is part of a longer value written around it.
 
     The longest value wins, as the longest word does: ``light blue`` is not also ``blue``, and
-    ``x-large`` is not also ``large``. ``listed``: :func:`listed_values` of ``text``, if known.
+    ``x-large`` is not also ``large``. ``listed``: :func:`listed_values` of ``text``.
     """
-    if listed is None:
-        listed = listed_values(text, vocabulary)
     values = [at for spans in listed.values() for _, at in spans]
     values += [
         at

@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import copy
+import json
 from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
@@ -29,7 +30,13 @@ from toolgym.families.google_sheets.world.sheet import (
     format_number,
 )
 from toolgym.families.google_sheets.world.structure import grid_bounds, sheet_of
-from toolgym.families.google_sheets.world.wire import COLUMN_PIXELS, ROW_PIXELS, dimension_metadata
+from toolgym.families.google_sheets.world.wire import (
+    COLUMN_PIXELS,
+    ROW_PIXELS,
+    Wired,
+    dimension_metadata,
+    wire,
+)
 
 DEFAULT_FORMAT: dict[str, Any] = {
     "backgroundColor": {"red": 1, "green": 1, "blue": 1},
@@ -88,8 +95,45 @@ def _typed(value: Any) -> dict[str, Any]:
     return {"stringValue": str(value)}
 
 
-def cell_data(book: Spreadsheet, ws: Worksheet, row: int, col: int) -> dict[str, Any]:
-    """A cell as the API's ``CellData`` (empty dict for an empty, unformatted cell)."""
+class _Formats:
+    """Each distinct format of one answer, rendered once.
+
+    The rendering (:class:`~.wire.Wired`) is shared by the cells that have the format: most
+    cells of a sheet have the default.
+    """
+
+    def __init__(self) -> None:
+        self._effective: dict[str, Wired] = {}
+        self._entered: dict[str, Wired] = {}
+
+    def effective(self, ws: Worksheet, row: int, col: int) -> Wired:
+        own = ws.formats.get((row, col))
+        key = _key(own)
+        found = self._effective.get(key)
+        if found is None:
+            found = self._effective[key] = Wired(wire(effective_format(ws, row, col)))
+        return found
+
+    def entered(self, own: dict[str, Any]) -> Wired:
+        key = _key(own)
+        found = self._entered.get(key)
+        if found is None:
+            found = self._entered[key] = Wired(wire(own))
+        return found
+
+
+def _key(format_: dict[str, Any] | None) -> str:
+    """A format's identity as text (equal formats, equal keys)."""
+    return json.dumps(format_, sort_keys=True, default=repr) if format_ else ""
+
+
+def cell_data(
+    book: Spreadsheet, ws: Worksheet, row: int, col: int, formats: _Formats | None = None
+) -> dict[str, Any]:
+    """A cell as the API's ``CellData`` (empty dict for an empty, unformatted cell).
+
+    With ``formats`` (one per answer), its formats are the shared, already written renderings.
+    """
     out: dict[str, Any] = {}
     entered = ws.cells.get((row, col))
     if entered is not None:
@@ -104,9 +148,11 @@ def cell_data(book: Spreadsheet, ws: Worksheet, row: int, col: int) -> dict[str,
             out["formattedValue"] = shown if isinstance(shown, str) else format_number(shown)
     own = ws.formats.get((row, col))
     if own:
-        out["userEnteredFormat"] = copy.deepcopy(own)
+        out["userEnteredFormat"] = copy.deepcopy(own) if formats is None else formats.entered(own)
     if entered is not None or own:
-        out["effectiveFormat"] = effective_format(ws, row, col)
+        out["effectiveFormat"] = (
+            effective_format(ws, row, col) if formats is None else formats.effective(ws, row, col)
+        )
     note = ws.notes.get((row, col))
     if note:
         out["note"] = note
@@ -116,6 +162,8 @@ def cell_data(book: Spreadsheet, ws: Worksheet, row: int, col: int) -> dict[str,
         pivot = anchors.get((row, col))
     if pivot is not None:
         out["pivotTable"] = copy.deepcopy(pivot["pivotTable"])
+    elif formats is not None:  # typed values, text and written formats: already the wire form
+        return Wired(out)
     return out
 
 
@@ -134,8 +182,9 @@ def _grid(
     reports) when given, else the same rows and columns.
     """
     rows: list[dict[str, Any]] = []
+    formats = _Formats()
     for r in range(r0, r1):
-        values = [cell_data(book, ws, r, c) for c in range(c0, c1)]
+        values = [cell_data(book, ws, r, c, formats) for c in range(c0, c1)]
         while values and not values[-1]:
             values.pop()
         rows.append({"values": values} if values else {})

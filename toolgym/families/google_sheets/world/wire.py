@@ -67,8 +67,21 @@ def _is_colour(value: Any) -> bool:
     )
 
 
+class Wired(dict[str, Any]):
+    """A part of an answer already in the form the service writes (:func:`wire`'s output).
+
+    :func:`wire` returns it as it is, so one rendering can stand for many cells of an answer
+    (the same effective format on 26,000 cells is rendered once). It is shared: never mutate it.
+    """
+
+
 def wire(value: Any) -> Any:
-    """``value`` (an answer, or part of one) as the real service writes it (a copy)."""
+    """``value`` (an answer, or part of one) as the real service writes it (a copy).
+
+    A :class:`Wired` part is already written so, and comes back as it is (not copied).
+    """
+    if isinstance(value, Wired):
+        return value
     if isinstance(value, list):
         return [wire(item) for item in value]
     if not isinstance(value, dict):

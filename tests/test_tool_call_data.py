@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from toolgym.agents.native_prompting import TOOL_CALL_SYSTEM_PROMPT
 from toolgym.cli import main
 from toolgym.errors import UserInputError
 from toolgym.integrations.episode import ToolEpisode
@@ -36,6 +37,20 @@ def test_an_example_is_a_tool_calling_conversation(examples: list[dict]) -> None
         assert example["reward"] == 1.0 and example["task_id"].startswith("train-")
     chat = examples[0]["messages"]
     assert chat[2]["tool_calls"][0]["function"]["name"] == "message_user"  # asking is a call
+
+
+def test_an_example_opens_as_a_rollout_does(examples: list[dict]) -> None:
+    """The system message is the one GRPO's rollouts get, not the text protocol's."""
+    from toolgym.agents.prompting import SYSTEM_PROMPT as TEXT_PROTOCOL
+
+    system = examples[0]["messages"][0]["content"]
+    assert system == TOOL_CALL_SYSTEM_PROMPT and system != TEXT_PROTOCOL
+    assert (
+        examples[0]["messages"][1]["content"]
+        == ToolEpisode(CHAT, split="train")
+        .reset(seed=0, task_id=examples[0]["task_id"])
+        .observation
+    )
 
 
 def test_an_example_replays_to_the_same_answers_and_reward(examples: list[dict]) -> None:
@@ -127,3 +142,20 @@ def test_finetune_on_tool_calls(tiny_model: Path, tmp_path: Path) -> None:
     summary = json.loads((Path(config.out) / RESULT_FILE).read_text())
     assert summary["config"]["tool_calls"] is True
     assert "--tool-calling native" in result.eval_command
+    # The template the calls were trained in travels with the adapter: a backend loading the
+    # adapter renders tools (the base model's plain ChatML does not).
+    from toolgym.agents.backends.hf import HFBackend
+
+    assert (Path(config.out) / "chat_template.jinja").is_file()
+    assert not HFBackend(str(tiny_model), num_threads=1, chat=True).native_tool_calling
+    loaded = HFBackend(str(tiny_model), num_threads=1, chat=True, adapter=config.out)
+    assert loaded.native_tool_calling
+    tool = {"type": "function", "function": {"name": "find_cat", "parameters": {}}}
+    assert "find_cat" in loaded._render("hi", [tool])
+
+
+def test_train_rl_start_adapter_is_for_whole_episodes(tmp_path: Path) -> None:
+    with pytest.raises(UserInputError, match="--adapter starts whole-episode"):
+        main(
+            ["train-rl", "--env", "toolbench/OpenWeather-v1", "--adapter", str(tmp_path), "--debug"]
+        )

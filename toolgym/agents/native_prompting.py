@@ -29,6 +29,15 @@ NATIVE_SYSTEM_PROMPT = (
 )
 """The system prompt of native tool calling (the text protocol's asks for written actions)."""
 
+TOOL_CALL_SYSTEM_PROMPT = (
+    "You solve the user's task by calling the tools you are given. Call one tool at a time and "
+    "read its answer before the next call. Use only values the task states or a tool returned. "
+    "The episode ends when a tool says so."
+)
+"""The system message of an episode played by tool calls through TRL's environments: GRPO's
+rollouts, their test episodes and the supervised tool-call examples (the task itself is the
+user's message)."""
+
 SINGLE_INSTRUCTION = "Make every call this task needs, in order, in this reply."
 MAX_HISTORY_CALLS = 64
 """The most tool calls of one turn kept in the history."""

@@ -94,6 +94,7 @@ def _env_config(args: argparse.Namespace, env_ids: list[str]) -> Any:
         max_tool_calls=args.max_tool_calls,
         world_seed=args.world_seed,
         out=args.out or str(Path("adapters") / f"rl-{Path(args.model).name}-{names}-calls"),
+        adapter=args.adapter,
         **_shared(args),
     )
 
@@ -102,7 +103,15 @@ def _cmd_train_rl(args: argparse.Namespace) -> int:
     config = _config(args)
     env_ids = named_env_ids(config.envs, config.families)
     single = set(single_step_env_ids())
-    if args.tool_calls or any(e not in single for e in env_ids):
+    calls = args.tool_calls or args.eval_only or any(e not in single for e in env_ids)
+    if args.adapter and not calls:
+        raise UserInputError(
+            "--adapter starts whole-episode (tool-call) training; add --tool-calls, or name "
+            f"a multi-step env (got only single-step ones: {', '.join(env_ids)})"
+        )
+    if args.eval_only:
+        return _eval_only(_env_config(args, env_ids), args.out)
+    if calls:
         from toolgym.training.grpo_env import train_grpo_env
 
         env_config = _env_config(args, env_ids)
@@ -122,6 +131,31 @@ def _cmd_train_rl(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     return _print_result(train_grpo(config))
+
+
+def _eval_only(config: Any, out: str | None) -> int:
+    """Play the test tasks by tool calls and print success, reward and calls per env."""
+    import json
+
+    from toolgym.training.grpo_env import evaluate_tool_calls
+
+    config.check()
+    label = config.model + (f"+{Path(config.adapter).name}" if config.adapter else "")
+    print(f"tool-call episodes: {label} on {', '.join(config.envs)}", file=sys.stderr)
+    table = evaluate_tool_calls(config)
+    width = max(len(e) for e in table)
+    print(f"{'env':<{width}}  episodes  success  reward  calls/episode")
+    for env_id, row in table.items():
+        print(
+            f"{env_id:<{width}}  {int(row['episodes']):>8}  {_percent(row['success']):>7}  "
+            f"{row['reward']:>6.3f}  {row['tool_calls']:>13.1f}"
+        )
+    if out:
+        record = {"config": config.to_dict(), "test": table}
+        Path(out).parent.mkdir(parents=True, exist_ok=True)
+        Path(out).write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+        print(f"wrote {out}", file=sys.stderr)
+    return 0
 
 
 def _print_result(result: Any) -> int:
@@ -181,6 +215,17 @@ def add_parser(sub: Any) -> None:
         action="store_true",
         help="play whole episodes in call mode through TRL's environments (multi-turn GRPO); "
         "the default for multi-step envs",
+    )
+    rl.add_argument(
+        "--adapter",
+        help="start from this LoRA adapter, merged into the model (the tool-calling start: "
+        "toolgym finetune --tool-calls); whole-episode training only",
+    )
+    rl.add_argument(
+        "--eval-only",
+        action="store_true",
+        help="no training: play --eval-tasks test tasks per env by tool calls (greedy) and "
+        "print success, reward and calls; --out names a JSON file for the table",
     )
     rl.add_argument(
         "--max-tool-calls",

@@ -386,6 +386,10 @@ def train_adapter(
         trainer.remove_callback(transformers.PrinterCallback)
     trainer.train()
     model.save_pretrained(str(out))
+    if config.tool_calls:  # the template the calls were trained in goes with the adapter
+        from toolgym.agents.backends.adapters import save_chat_template
+
+        save_chat_template(tokenizer, out)
     if config.adapter_dtype != "float32":
         _cast_adapter(out, getattr(torch, config.adapter_dtype))
     wall = time.perf_counter() - start

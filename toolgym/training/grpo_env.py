@@ -27,18 +27,12 @@ from pathlib import Path
 from typing import Any
 
 from toolgym.agents.backends.hf import EMBEDDED_MODEL
+from toolgym.agents.native_prompting import TOOL_CALL_SYSTEM_PROMPT as SYSTEM_PROMPT
 from toolgym.errors import DependencyNotInstalled, UserInputError
 from toolgym.integrations.trl import ToolgymEnvironment, environment_factories
 from toolgym.training.checks import check_lora, check_positive, check_whole, config_dict
 from toolgym.training.finetune import DEFAULT_TARGET_MODULES
 from toolgym.training.grpo import RLResult, grpo_args, lora_config, require_rl, write_summary
-
-SYSTEM_PROMPT = (
-    "You solve the user's task by calling the tools you are given. Call one tool at a time and "
-    "read its answer before the next call. Use only values the task states or a tool returned. "
-    "The episode ends when a tool says so."
-)
-"""The system message of every rollout (the task itself is the user's message)."""
 
 CHATML_TOKENS = ("<|im_start|>", "<|im_end|>")
 """The tokens a model needs for the tool-calling ChatML template."""
@@ -74,6 +68,9 @@ class EnvRLConfig:
         num_threads: CPU threads for torch (default: torch's choice).
         device: ``"cpu"``, ``"cuda"``, ... (default: CUDA when available).
         progress: show progress bars.
+        adapter: a LoRA adapter merged into the model before anything runs (the tool-calling
+            start, ``toolgym finetune --tool-calls``; its chat template comes with it), or
+            ``None``.
     """
 
     model: str = EMBEDDED_MODEL
@@ -100,6 +97,7 @@ class EnvRLConfig:
     num_threads: int | None = None
     device: str | None = None
     progress: bool = True
+    adapter: str | None = None
 
     def check(self) -> None:
         """Raise :class:`~toolgym.errors.UserInputError` for a setting that cannot work."""
@@ -300,6 +298,24 @@ def play_test(
     return out
 
 
+def evaluate_tool_calls(config: EnvRLConfig) -> dict[str, dict[str, float]]:
+    """:func:`play_test` alone: the model (with ``config.adapter``) on each env's test tasks.
+
+    Raises:
+        UserInputError: a bad setting, or a model whose chat template cannot call tools.
+        DependencyNotInstalled: torch, transformers, peft or trl is missing.
+    """
+    from toolgym.training.trainable import trainable_model
+
+    config.check()
+    require_rl()
+    model, tokenizer = trainable_model(
+        config.model, config.device, config.num_threads, adapter=config.adapter
+    )
+    model.eval()
+    return play_test(config, model, tokenizer, label="eval")
+
+
 def _methods(env: ToolgymEnvironment) -> dict[str, Callable[..., str]]:
     return {name: getattr(env, name) for name in type(env).tool_names}
 
@@ -340,7 +356,9 @@ def train_grpo_env(
             f'got {transformers.__version__}: pip install "transformers>=5.2"'
         )
     os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
-    model, tokenizer = trainable_model(config.model, config.device, config.num_threads)
+    model, tokenizer = trainable_model(
+        config.model, config.device, config.num_threads, adapter=config.adapter
+    )
     eval_start = time.perf_counter()
     before = play_test(config, model, tokenizer, label="base")
     eval_s = time.perf_counter() - eval_start

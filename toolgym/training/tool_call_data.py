@@ -5,7 +5,8 @@ so GRPO has nothing to learn from. These examples are the start: each is one ``t
 played by its gold, as native tool calls (:meth:`~toolgym.envs.protocol.TaskEnv.oracle_calls`),
 through :class:`~toolgym.integrations.episode.ToolEpisode`, exactly as a TRL rollout plays it:
 
-* ``messages``: the system prompt, the user's turn (the task's text, what the environment's
+* ``messages``: the system prompt rollouts get
+  (:data:`~toolgym.agents.native_prompting.TOOL_CALL_SYSTEM_PROMPT`), the user's turn (the task's text, what the environment's
   ``reset`` gives), then for each call an assistant turn with one ``tool_calls`` entry and a
   ``tool`` turn with what the episode answered (a conversation env's user replies included:
   asking the user is a tool call);
@@ -25,7 +26,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from toolgym.agents.prompting import SYSTEM_PROMPT
+from toolgym.agents.native_prompting import TOOL_CALL_SYSTEM_PROMPT
 from toolgym.benchmarks.suite import TRAIN_STRIDE
 from toolgym.envs import env_ids as registered_env_ids
 from toolgym.envs import family_of
@@ -62,7 +63,7 @@ def play_gold(episode: ToolEpisode, task_id: str, seed: int = 0) -> dict[str, An
     if not calls:
         return None
     messages: list[dict[str, Any]] = [
-        {"role": "system", "content": SYSTEM_PROMPT},
+        {"role": "system", "content": TOOL_CALL_SYSTEM_PROMPT},
         {"role": "user", "content": start.observation},
     ]
     result = None

@@ -17,7 +17,11 @@ from toolgym.training.grpo import require_rl
 
 
 def trainable_model(
-    model: str = "smollm2-135m", device: str | None = None, num_threads: int | None = None
+    model: str = "smollm2-135m",
+    device: str | None = None,
+    num_threads: int | None = None,
+    *,
+    adapter: str | None = None,
 ) -> tuple[Any, Any]:
     """The model and tokenizer, ready for ``GRPOTrainer(model=..., processing_class=...)``.
 
@@ -26,6 +30,8 @@ def trainable_model(
             ``toolgym eval --model`` takes it.
         device: ``"cpu"``, ``"cuda"``... (``None``: CUDA when available, else the CPU).
         num_threads: torch's CPU threads (``None``: torch's default).
+        adapter: a LoRA adapter folder merged into the weights first (a tool-calling start
+            from ``toolgym finetune --tool-calls``, whose chat template it brings), or ``None``.
 
     Raises:
         DependencyNotInstalled: torch, transformers, peft or trl is missing.
@@ -38,7 +44,7 @@ def trainable_model(
     from toolgym.agents.backends.hf import HFBackend
     from toolgym.training.grpo_env import tool_chat_template
 
-    backend = HFBackend(model, num_threads=num_threads, device=device)
+    backend = HFBackend(model, num_threads=num_threads, device=device, adapter=adapter)
     tokenizer, weights = backend.tokenizer, backend.model
     for name in ("hf_quantizer", "quantization_method"):  # weights dequantized on loading
         if getattr(weights, name, None) is not None:

@@ -10,6 +10,23 @@ from toolgym.errors import DependencyNotInstalled, UserInputError
 ADAPTER_CONFIG = "adapter_config.json"
 """The file every ``peft`` adapter folder holds."""
 
+CHAT_TEMPLATE = "chat_template.jinja"
+"""The chat template an adapter was trained with, when it is not the base model's (a tool-call
+adapter's: ``toolgym finetune --tool-calls``); the file ``transformers`` saves templates in."""
+
+
+def save_chat_template(tokenizer: Any, folder: str | Path) -> Path:
+    """Write ``tokenizer``'s chat template into the adapter folder; its path."""
+    path = Path(folder) / CHAT_TEMPLATE
+    path.write_text(str(tokenizer.chat_template), encoding="utf-8")
+    return path
+
+
+def adapter_chat_template(path: str | Path) -> str | None:
+    """The chat template the adapter in ``path`` was trained with (``None``: the base model's)."""
+    file = Path(path).expanduser() / CHAT_TEMPLATE
+    return file.read_text(encoding="utf-8") if file.is_file() else None
+
 
 def apply_adapter(model: Any, path: str | Path) -> Any:
     """The model with the LoRA adapter in ``path`` merged into its weights.

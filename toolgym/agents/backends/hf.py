@@ -87,7 +87,9 @@ class HFBackend(LLMBackend):
             (``False``), or ``None``: the template when the model has one, except for the
             embedded model, which follows the paper's plain completion prompt far better (with
             its chat template it answers every task by repeating ``Task:``, which is a stop).
-        adapter: a LoRA adapter folder (``toolgym finetune``), merged into the weights.
+        adapter: a LoRA adapter folder (``toolgym finetune``), merged into the weights. One
+            trained with its own chat template (``chat_template.jinja`` in the folder: a
+            tool-call adapter's) brings it along.
         prefix_cache: how many prompts' KV caches to keep for reuse (0: none). A new prompt
             that shares at least :data:`MIN_SHARED_PREFIX` leading tokens with a kept one (the
             API docs, the same demonstrations) reads only the rest.
@@ -189,10 +191,13 @@ class HFBackend(LLMBackend):
         else:
             self._load(transformers, str(model), None)
         if adapter is not None:
-            from toolgym.agents.backends.adapters import apply_adapter
+            from toolgym.agents.backends.adapters import adapter_chat_template, apply_adapter
 
             self.model = apply_adapter(self.model, adapter)
             self.model.eval()
+            template = adapter_chat_template(adapter)
+            if template is not None:  # trained with its own template (tool calls): keep it
+                self.tokenizer.chat_template = template
             self.name = f"{self.name}+{Path(adapter).name}"
         self.tokenizer.padding_side = "left"
         if self.tokenizer.pad_token is None:

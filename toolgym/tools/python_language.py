@@ -25,6 +25,7 @@ from typing import Any, Protocol, runtime_checkable
 from toolgym.tools.api_program import python_literal
 from toolgym.tools.backend import Attempt, Backend
 from toolgym.tools.budgets import RESOURCE_LIMIT
+from toolgym.tools.deadline import deadline
 from toolgym.tools.errors import (
     FORBIDDEN,
     NON_EXECUTABLE,
@@ -115,11 +116,15 @@ class PythonLanguage(ActionLanguage):
     def run_program(self, text: str, backend: Backend) -> Execution:
         """Run the whole program; the episode ends and the state it left is scored."""
         code_backend = _code_backend(backend)
-        run = code_backend.run_code(text)
-        if run.error is None:
-            attempt = code_backend.attempt()
-        else:
+        step_deadline = getattr(code_backend, "step_deadline", None)
+        with deadline(step_deadline() if step_deadline is not None else None):
+            run = code_backend.run_code(text)  # one bound for the program and its outcome
+            attempt = code_backend.attempt() if run.error is None else None
+        if attempt is None:
             attempt = Attempt(None, error=run.error, text=text, backend=backend)
+        elif attempt.error is not None and attempt.error.category == TIMEOUT:
+            # it ran, but what it left could not be read in the step's time: say so
+            run = CodeRun(run.stdout, attempt.error, run.view)
         return Execution(self._observe(run), run.error, finished=True, attempt=attempt)
 
     def run_call(self, text: str, backend: Backend) -> Execution:

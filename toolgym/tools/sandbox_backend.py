@@ -5,6 +5,12 @@ the sandbox worker (:mod:`toolgym.tools.sandbox`), where the family's adapter tu
 names the program sees (a ready gspread client, robot primitives) and reads the new state back.
 The environment's process never runs agent code; it keeps the state and computes the outcome that
 is scored from it.
+
+A step's wall clock is bounded: the sandbox stops the program at its limit (``wall_s``), and what
+this process then does with the state (checking it, drawing the view, reading the outcome) runs
+under a :func:`~toolgym.tools.deadline.deadline` of :data:`STEP_MARGIN_S` past that limit,
+counted from the program's start. Work that checks it (a family's formula evaluation) is cut off
+there and the step reports ``timeout``.
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
+import time
 from abc import abstractmethod
 from collections.abc import Hashable, Mapping
 from typing import Any, ClassVar
@@ -19,10 +26,17 @@ from typing import Any, ClassVar
 import numpy as np
 
 from toolgym.tools.backend import Attempt, Backend
-from toolgym.tools.errors import RUNTIME_ERROR, ToolCallError
+from toolgym.tools.deadline import DeadlineExceeded, deadline
+from toolgym.tools.errors import RUNTIME_ERROR, TIMEOUT, ToolCallError
 from toolgym.tools.faults import FAILING_KINDS, SERVICE_ERROR, Fault
 from toolgym.tools.python_language import CodeRun, sandbox_error
 from toolgym.tools.sandbox import HostRefusal, SandboxLimits, shared_sandbox
+
+STEP_MARGIN_S = 1.5
+"""How long past a program's wall-clock limit (counted from its start) a step may take: the
+sandbox's own slack for a program to report its timeout (1 s) and stopping a worker that did
+not, then the step's work on the result (checking the state, the view, the outcome), which is
+cut off here (``timeout``)."""
 
 
 class SandboxBackend(Backend):
@@ -105,6 +119,17 @@ class SandboxBackend(Backend):
         ``service_error`` (trying again may succeed).
         """
         self._failed_by = None
+        with deadline(self.step_deadline()):
+            return self._run_code(code)
+
+    def step_deadline(self) -> float:
+        """When a step starting now must be done by, as a ``time.monotonic()`` time.
+
+        The program's wall-clock limit and :data:`STEP_MARGIN_S`.
+        """
+        return time.monotonic() + self.limits.wall_s + STEP_MARGIN_S
+
+    def _run_code(self, code: str) -> CodeRun:
         if self.faults is None:
             result = shared_sandbox(self.adapter, self.limits).run(code, self.state)
         else:
@@ -112,7 +137,11 @@ class SandboxBackend(Backend):
             result = shared_sandbox(self.adapter, self.limits).run(code, state, self._draw_fault)
         error = sandbox_error(result.error)
         if error is None:
-            problem = self.state_problem(result.state)
+            try:
+                problem = self.state_problem(result.state)
+            except DeadlineExceeded:
+                problem = None
+                error = _late("checking the state it left")
             if problem is not None:
                 error = ToolCallError(
                     RUNTIME_ERROR, f"the program left a state that cannot be kept: {problem}"
@@ -127,6 +156,8 @@ class SandboxBackend(Backend):
             self.programs.append(code)
         try:
             view = self.view(self.state)
+        except DeadlineExceeded:
+            view = "(the state is not shown: drawing it ran past the step's time limit)"
         except Exception as e:  # the same for the view
             view = f"(the state cannot be shown: {type(e).__name__})"
         return CodeRun(result.stdout, error, view)
@@ -135,13 +166,24 @@ class SandboxBackend(Backend):
         """The outcome of the state as it stands (a state it cannot be read from is an error)."""
         text = "\n".join(self.programs)
         try:
-            outcome = self.outcome(self.state)
+            with deadline(self.step_deadline()):  # within a program's step, its deadline holds
+                outcome = self.outcome(self.state)
+        except DeadlineExceeded:
+            return Attempt(None, error=_late("reading what it left"), text=text, backend=self)
         except Exception as e:  # what a program left, read by the family's code: never raises
             error = ToolCallError(
                 RUNTIME_ERROR, f"what the program left cannot be read back ({type(e).__name__})"
             )
             return Attempt(None, error=error, text=text, backend=self)
         return Attempt(outcome, text=text, backend=self)
+
+
+def _late(what: str) -> ToolCallError:
+    return ToolCallError(
+        TIMEOUT,
+        f"the step ran past its time limit while {what} (the program's limit and "
+        f"{STEP_MARGIN_S:g} s); the work was cut off",
+    )
 
 
 def program_limits(timeout_s: Any, memory_mb: Any, max_output_chars: Any) -> SandboxLimits:

@@ -26,6 +26,7 @@ from toolgym.families.google_sheets.world.grid_data import DEFAULT_FORMAT, effec
 from toolgym.families.google_sheets.world.service import SheetsApp
 from toolgym.families.google_sheets.world.sheet import Spreadsheet, Worksheet
 from toolgym.families.google_sheets.world.state import data_problem
+from toolgym.tools.deadline import check_deadline
 from toolgym.tools.json_calls import ToolCall
 from toolgym.tools.python_language import MAX_OUTPUT_CHARS, PythonLanguage
 from toolgym.tools.sandbox import SandboxLimits
@@ -137,6 +138,7 @@ def read_outcome(state: Mapping[str, Any], app: SheetsApp | None = None) -> dict
     app = app if app is not None else load_service(state)
     book = app.books[state["spreadsheet"]]
     ws = book.sheets[-1]
+    check_deadline()  # a step past its time reads nothing more (formulas check as they go)
     frame = sheet_frame(book, ws)  # its empty rows are dropped already
     empty = frame.isna().all(axis=0)
     if empty.any():  # dropna(axis=1, how="all"), without its cost when nothing goes

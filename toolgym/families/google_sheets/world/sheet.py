@@ -35,6 +35,7 @@ from toolgym.families.google_sheets.world.dates import (
 )
 from toolgym.families.google_sheets.world.formulas import REF, CellError, Value, evaluate
 from toolgym.families.google_sheets.world.number_format import format_with_pattern
+from toolgym.tools.deadline import check_deadline
 
 DEFAULT_ROWS = 1000
 DEFAULT_COLUMNS = 26
@@ -352,10 +353,16 @@ class Spreadsheet:
         return grid
 
     def _charge(self, cells: int) -> None:
-        """Count ``cells`` of formula work; :class:`_TooManyReads` past :data:`MAX_CELL_READS`."""
+        """Count ``cells`` of formula work; :class:`_TooManyReads` past :data:`MAX_CELL_READS`.
+
+        Raises:
+            DeadlineExceeded: the thread's deadline has passed (a step's reading of what its
+                program left, cut off; :mod:`toolgym.tools.deadline`).
+        """
         self._reads += cells
         if self._reads > MAX_CELL_READS:
             raise _TooManyReads
+        check_deadline()
 
     def rendered(
         self, ws: Worksheet, row: int, col: int, option: str, date_time: str = "SERIAL_NUMBER"

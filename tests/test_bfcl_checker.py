@@ -1,0 +1,231 @@
+"""toolgym's BFCL verdict against BFCL's own checker, on every possible answer and on perturbations.
+
+BFCL's ``ast_checker`` module imports the table of model handlers (every vendor SDK) only to
+rename dotted function names for some models; while it is imported here, that table is a
+stand-in whose models rename nothing (as toolgym's envs give the functions' own names). The
+stand-in is removed again, so nothing else sees it.
+"""
+
+from __future__ import annotations
+
+import collections
+import copy
+import importlib
+import sys
+import types
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+pytest.importorskip(
+    "bfcl_eval", reason="bfcl-eval is not installed: pip install --no-deps bfcl-eval==2026.3.23"
+)
+
+from toolgym.families.bfcl import data
+from toolgym.families.bfcl.checker import (
+    ast_verdict,
+    has_call,
+    is_call_list,
+    relevance_verdict,
+)
+
+PYTHON_AST = [c for c in data.NON_LIVE_AST + data.LIVE_AST if data.language_of(c) == "python"]
+TABLE = "bfcl_eval.constants.model_config"
+UNANSWERABLE: dict[str, list[str]] = {
+    # a required parameter whose possible answer accepts nothing (``[]``)
+    "live_simple": ["live_simple_106-63-0", "live_simple_112-68-0"],
+    # the possible answer names a parameter the doc lacks, or lacks one the doc requires
+    "live_multiple": ["live_multiple_862-181-3", "live_multiple_964-207-0"],
+}
+"""Entries of bfcl-eval 2026.3.23 that no answer passes, by BFCL's checker and toolgym's alike."""
+
+
+@pytest.fixture(scope="module")
+def reference() -> Any:
+    """BFCL's ``ast_checker`` module, imported with a stand-in model table."""
+
+    class _Renames:
+        underscore_to_dot = False
+
+    stand_in = types.ModuleType(TABLE)
+    stand_in.MODEL_CONFIG_MAPPING = collections.defaultdict(_Renames)  # type: ignore[attr-defined]
+    saved = sys.modules.get(TABLE)
+    sys.modules[TABLE] = stand_in
+    try:
+        return importlib.import_module("bfcl_eval.eval_checker.ast_eval.ast_checker")
+    finally:
+        if saved is None:
+            sys.modules.pop(TABLE, None)
+        else:
+            sys.modules[TABLE] = saved
+
+
+def gold_calls(
+    possible: list[dict[str, Any]], functions: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """Each expected call, a parameter at its first accepted value; optional ones left out."""
+    required = {f["name"]: set(f["parameters"].get("required", ())) for f in functions}
+    calls = []
+    for expected in possible:
+        ((name, params),) = expected.items()
+        arguments = {}
+        for param, accepted in params.items():
+            values = [v for v in accepted if v != ""] or accepted  # [""]: the empty string
+            if values and ("" not in accepted or param in required.get(name, ())):
+                arguments[param] = _first(values[0])
+        calls.append({name: arguments})
+    return calls
+
+
+def _first(value: Any) -> Any:
+    """A value with each nested dict's keys at their first accepted value (BFCL's dict answers)."""
+    if isinstance(value, list):
+        return [_first(item) for item in value]
+    if isinstance(value, dict):
+        return {
+            key: _first(accepted[0] if isinstance(accepted, list) else accepted)
+            for key, accepted in value.items()
+            if not (isinstance(accepted, list) and "" in accepted)
+        }
+    return value
+
+
+def perturbations(calls: list[dict[str, Any]], doc_of: dict[str, Any]) -> Iterator[tuple[str, Any]]:
+    """Single-value changes of an answer: each a way an answer goes wrong."""
+    yield "no call", []
+    yield "a call twice", calls + calls[:1]
+    if len(calls) > 1:
+        yield "a call missing", calls[1:]
+        yield "reversed", list(reversed(calls))
+    for k, call in enumerate(calls):
+        ((name, arguments),) = call.items()
+
+        def put(new: dict[str, Any], k: int = k) -> list[dict[str, Any]]:
+            return [*calls[:k], new, *calls[k + 1 :]]
+
+        yield "renamed", put({name + "_x": arguments})
+        yield "extra parameter", put({name: {**arguments, "zz_extra": 1}})
+        for param, value in arguments.items():
+            rest = {p: v for p, v in arguments.items() if p != param}
+            yield f"{param} left out", put({name: rest})
+            for label, other in _other_values(value):
+                yield f"{param} {label}", put({name: {**arguments, param: other}})
+        properties = doc_of.get(name, {}).get("parameters", {}).get("properties", {})
+        for param in properties:
+            if param not in arguments:
+                yield f"{param} added", put({name: {**arguments, param: "x"}})
+
+
+def _other_values(value: Any) -> Iterator[tuple[str, Any]]:
+    if isinstance(value, bool):
+        yield "negated", not value
+        yield "as int", int(value)
+    elif isinstance(value, int):
+        yield "plus one", value + 1
+        yield "as float", float(value)
+        yield "as text", str(value)
+    elif isinstance(value, float):
+        yield "doubled", value * 2 + 1
+        yield "as int", int(value)
+        yield "as text", str(value)
+    elif isinstance(value, str):
+        yield "changed", value + "q"
+        yield "upper case", value.upper()
+        yield "spaced", f" {value}."
+        yield "as list", [value]
+    elif isinstance(value, list):
+        yield "empty", []
+        yield "shortened", value[:-1]
+        yield "reversed", list(reversed(value))
+        yield "as tuple", tuple(value)
+        if value:
+            yield "first changed", [_changed(value[0]), *value[1:]]
+    elif isinstance(value, dict):
+        yield "empty", {}
+        if value:
+            key = next(iter(value))
+            yield "a key changed", {**value, key: _changed(value[key])}
+            yield "a key renamed", {**{k: v for k, v in value.items() if k != key}, key + "_x": 1}
+            yield "a key left out", {k: v for k, v in value.items() if k != key}
+
+
+def _changed(value: Any) -> Any:
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int | float):
+        return value + 1
+    if isinstance(value, str):
+        return value + "q"
+    return "q"
+
+
+def _theirs(reference: Any, entry: dict[str, Any], calls: Any, possible: Any, category: str) -> Any:
+    from bfcl_eval.constants.enums import Language
+
+    try:
+        result = reference.ast_checker(
+            entry["function"], copy.deepcopy(calls), possible, Language.PYTHON, category, "toolgym"
+        )
+    except Exception as e:  # BFCL's checker fails on some malformed answers
+        return ("raised", type(e).__name__)
+    return (result["valid"], None if result["valid"] else result["error_type"])
+
+
+def _mine(entry: dict[str, Any], calls: Any, possible: Any, category: str) -> Any:
+    try:
+        verdict = ast_verdict(
+            entry["function"], calls, possible, language="python", category=category
+        )
+    except Exception as e:
+        return ("raised", type(e).__name__)
+    return (verdict.valid, verdict.error_type)
+
+
+@pytest.mark.parametrize("category", PYTHON_AST)
+def test_every_possible_answer_passes_and_perturbations_agree_with_bfcl(
+    reference: Any, category: str
+) -> None:
+    entries, possible_of = data.entries(category), data.answers(category)
+    assert len(entries) == len(possible_of) > 0
+    compared = disagreements = 0
+    failures: list[str] = []
+    unanswerable: list[str] = []
+    for entry in entries:
+        possible = possible_of[entry["id"]]
+        gold = gold_calls(possible, entry["function"])
+        theirs = _theirs(reference, entry, gold, possible, category)
+        assert _mine(entry, gold, possible, category) == theirs, entry["id"]
+        if theirs != (True, None):
+            unanswerable.append(entry["id"])
+            continue
+        doc_of = {f["name"]: f for f in entry["function"]}
+        for label, calls in perturbations(gold, doc_of):
+            compared += 1
+            mine = _mine(entry, calls, possible, category)
+            theirs = _theirs(reference, entry, calls, possible, category)
+            if mine != theirs:
+                disagreements += 1
+                failures.append(f"{entry['id']} {label}: toolgym {mine}, BFCL {theirs}")
+    assert not failures, f"{disagreements} of {compared}:\n" + "\n".join(failures[:20])
+    assert compared > 5 * len(entries)
+    assert unanswerable == UNANSWERABLE.get(category, [])
+
+
+def test_relevance_follows_bfcl() -> None:
+    assert relevance_verdict("irrelevance", None).valid
+    assert relevance_verdict("live_irrelevance", []).valid
+    assert relevance_verdict("irrelevance", [{}]).valid
+    verdict = relevance_verdict("irrelevance", [{"f": {}}])
+    assert not verdict.valid and verdict.error_type == "irrelevance_error:decoder_success"
+    assert relevance_verdict("live_relevance", [{"anything": {"x": 1}}]).valid
+    verdict = relevance_verdict("live_relevance", None)
+    assert not verdict.valid and verdict.error_type == "relevance_error:decoder_failed"
+    assert not has_call(["f"]) and not is_call_list([{"f": 1}]) and is_call_list([])
+
+
+def test_the_data_is_bfcls() -> None:
+    counts = {c: len(data.entries(c)) for c in data.SINGLE_TURN}
+    assert counts["simple_python"] == 400 and counts["live_multiple"] == 1053
+    assert counts["live_irrelevance"] == 884 and data.answers("irrelevance") == {}
+    assert sum(counts.values()) == 3641

@@ -1,0 +1,119 @@
+"""BFCL v4's own files, read from the installed ``bfcl-eval`` package (never copied here).
+
+``bfcl-eval`` (Apache-2.0) ships the Berkeley Function Calling Leaderboard's questions, possible
+answers and function docs as JSON Lines under ``bfcl_eval/data/``. Its declared dependencies pin
+numpy 1.26.4 and pull about 30 model vendors' SDKs, none of which reading or scoring needs, so it
+is installed without them::
+
+    pip install --no-deps bfcl-eval==2026.3.23
+
+Only files are read here: none of the package's modules is imported (several create folders
+when imported).
+
+* :data:`SINGLE_TURN` names the single-turn categories, each one file of questions
+  (``BFCL_v4_<category>.json``) and, for all but the relevance ones, one of possible answers
+  (``possible_answer/BFCL_v4_<category>.json``) with the same ids;
+* :func:`entries` reads a category's questions, :func:`answers` its possible answers by id.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import json
+from pathlib import Path
+from typing import Any
+
+from toolgym.errors import DependencyNotInstalled, UserInputError
+
+PACKAGE = "bfcl-eval"
+VERSION = "2026.3.23"
+"""The release the family was checked against (its ids and counts are this release's)."""
+INSTALL = f"pip install --no-deps {PACKAGE}=={VERSION}"
+"""How to install it: without its dependencies, which reading and scoring do not use."""
+
+NON_LIVE_AST = ("simple_python", "simple_java", "simple_javascript", "multiple", "parallel",
+                "parallel_multiple")  # fmt: skip
+LIVE_AST = ("live_simple", "live_multiple", "live_parallel", "live_parallel_multiple")
+IRRELEVANCE = ("irrelevance", "live_irrelevance")
+"""Categories where no function fits: a reply that calls none passes."""
+RELEVANCE = ("live_relevance",)
+"""A category where some function fits: a reply that calls any passes (arguments unchecked)."""
+SINGLE_TURN = (*NON_LIVE_AST, "irrelevance", *LIVE_AST, "live_irrelevance", *RELEVANCE)
+"""Every single-turn category, in BFCL's order."""
+
+
+def data_dir() -> Path:
+    """The ``data`` folder of the installed ``bfcl-eval``.
+
+    Raises:
+        DependencyNotInstalled: ``bfcl-eval`` is not installed (the message gives the command).
+    """
+    return _data_dir()
+
+
+@functools.cache
+def _data_dir() -> Path:
+    spec = importlib.util.find_spec("bfcl_eval")
+    if spec is None or not spec.submodule_search_locations:
+        raise DependencyNotInstalled(
+            f"BFCL's data comes from the {PACKAGE} package, which is not installed: {INSTALL} "
+            "(without its dependencies: they pin numpy 1.26.4 and pull model vendors' SDKs that "
+            "toolgym does not use)"
+        )
+    folder = Path(next(iter(spec.submodule_search_locations))) / "data"
+    if not folder.is_dir():
+        raise DependencyNotInstalled(f"{PACKAGE} has no data folder at {folder}: {INSTALL}")
+    return folder
+
+
+def _check(category: str) -> None:
+    if category not in SINGLE_TURN:
+        raise UserInputError(
+            f"no single-turn BFCL category {category!r}; expected one of {', '.join(SINGLE_TURN)}"
+        )
+
+
+def _lines(path: Path) -> list[dict[str, Any]]:
+    """A JSON Lines file's records (BFCL's files mostly end without a line break)."""
+    with path.open(encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+@functools.cache
+def entries(category: str) -> tuple[dict[str, Any], ...]:
+    """The questions of ``category``, in file order: ``{"id", "question", "function"}`` each.
+
+    Raises:
+        UserInputError: not a single-turn category.
+        DependencyNotInstalled: ``bfcl-eval`` is not installed.
+    """
+    _check(category)
+    return tuple(_lines(data_dir() / f"BFCL_v4_{category}.json"))
+
+
+@functools.cache
+def answers(category: str) -> dict[str, list[dict[str, Any]]]:
+    """The possible answers of ``category`` by entry id (``{}`` for the relevance categories).
+
+    Each is BFCL's ``ground_truth``: one ``{function: {parameter: [accepted values]}}`` per call
+    (an accepted ``""`` marks a parameter that may be left out).
+    """
+    _check(category)
+    if category in IRRELEVANCE + RELEVANCE:
+        return {}
+    records = _lines(data_dir() / "possible_answer" / f"BFCL_v4_{category}.json")
+    return {r["id"]: r["ground_truth"] for r in records}
+
+
+def language_of(category: str) -> str:
+    """``"java"``, ``"javascript"`` or ``"python"``: how a category's values are typed.
+
+    >>> language_of("simple_java"), language_of("simple_javascript"), language_of("live_simple")
+    ('java', 'javascript', 'python')
+    """
+    if category.endswith("_javascript"):
+        return "javascript"
+    if category.endswith("_java"):
+        return "java"
+    return "python"

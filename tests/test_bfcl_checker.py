@@ -29,6 +29,7 @@ from toolgym.families.bfcl.checker import (
     is_call_list,
     relevance_verdict,
 )
+from toolgym.families.bfcl.decoding import DecodeError, decode_python_calls, render_python_calls
 
 PYTHON_AST = [c for c in data.NON_LIVE_AST + data.LIVE_AST if data.language_of(c) == "python"]
 TABLE = "bfcl_eval.constants.model_config"
@@ -229,3 +230,95 @@ def test_the_data_is_bfcls() -> None:
     assert counts["simple_python"] == 400 and counts["live_multiple"] == 1053
     assert counts["live_irrelevance"] == 884 and data.answers("irrelevance") == {}
     assert sum(counts.values()) == 3641
+
+
+@pytest.fixture(scope="module")
+def bfcl_decode() -> Any:
+    """BFCL's prompt-mode reader, imported with stand-ins.
+
+    The stand-ins replace what its module imports and this reading does not use (the Java and
+    JavaScript parsers' tree-sitter, retry and file lock helpers); they are removed afterwards.
+    """
+    names: dict[str, dict[str, Any]] = {
+        "bfcl_eval.model_handler.parser.java_parser": {"parse_java_function_call": None},
+        "bfcl_eval.model_handler.parser.js_parser": {"parse_javascript_function_call": None},
+        "tenacity": {
+            n: (lambda *a, **k: lambda f: f)
+            for n in (
+                "retry",
+                "retry_if_exception_message",
+                "retry_if_exception_type",
+                "wait_random_exponential",
+                "stop_after_attempt",
+            )
+        },
+        "filelock": {"FileLock": object},
+    }
+    saved = {name: sys.modules.get(name) for name in names}
+    for name, attributes in names.items():
+        if saved[name] is None:
+            stand_in = types.ModuleType(name)
+            for attribute, value in attributes.items():
+                setattr(stand_in, attribute, value)
+            sys.modules[name] = stand_in
+    try:
+        return importlib.import_module("bfcl_eval.model_handler.utils").default_decode_ast_prompting
+    finally:
+        for name, original in saved.items():
+            if original is None:
+                sys.modules.pop(name, None)
+
+
+def _written_answers(calls: list[dict[str, Any]]) -> Iterator[str]:
+    text = render_python_calls(calls)
+    yield text
+    yield f"```\n{text}\n```"
+    yield text[1:-1]  # no brackets
+    yield f"'{text}'"
+    yield f"Sure! {text}"  # prose: fails to read in both
+    yield text.replace("=", " = ")
+    yield text.replace("(", "(1, ", 1)  # a positional argument: dropped
+    if calls and next(iter(calls[0].values())):
+        ((name, arguments),) = calls[0].items()
+        param = next(iter(arguments))
+        for expression in (
+            "2 * 3",
+            "10 ** 2",
+            "-4",
+            "[1, 2] + [3]",
+            "'a' + 'b'",
+            "7 // 2",
+            "some_name",
+            "np.pi",
+            "datetime.now()",
+            "f(x=1)",
+            "a[0]",
+            "...",
+            "(1, 2)",
+            "{'k': -1.5}",
+            "lambda x: x",
+            "not True",
+            "1 if x else 2",
+        ):
+            yield f"[{name}({param}={expression})]"  # fmt: skip
+
+
+@pytest.mark.parametrize("category", PYTHON_AST)
+def test_written_answers_read_as_bfcl_reads_them(bfcl_decode: Any, category: str) -> None:
+    compared = 0
+    chosen = data.entries(category)[:60]
+    for entry in chosen:
+        possible = data.answers(category)[entry["id"]]
+        for text in _written_answers(gold_calls(possible, entry["function"])):
+            try:
+                theirs: Any = bfcl_decode(text)
+            except Exception:
+                theirs = "fails"
+            try:
+                mine: Any = decode_python_calls(text)
+            except DecodeError:
+                mine = "fails"
+            compared += 1
+            assert mine == theirs, (entry["id"], text)
+            assert type(mine) is type(theirs)
+    assert compared >= 7 * len(chosen)

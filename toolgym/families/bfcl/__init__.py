@@ -2,5 +2,7 @@
 
 * :mod:`.data`: BFCL's questions and possible answers, read from the package's files;
 * :mod:`.checker`: BFCL's verdict on a single-turn answer (its AST check, relevance and
-  irrelevance), written here and tested against BFCL's own checker.
+  irrelevance), written here and tested against BFCL's own checker;
+* :mod:`.decoding`: an answer read as BFCL reads a prompt-mode model's Python calls, without
+  evaluating anything, and calls written that way.
 """

@@ -235,6 +235,42 @@ def test_train_rl_routes_multi_step_envs_to_episode_training(
         with pytest.raises(SystemExit):
             main(["train-rl", *argv, "--max-tool-calls", "3", "--out", str(tmp_path)])
         assert seen[-1].envs == (env_id,) and seen[-1].max_tool_calls == 3
+    # The embedded model starts from the shipped tool-calling start; --adapter names another
+    # or none.
+    from toolgym.agents.aligned import tool_call_adapter_path
+
+    shipped = tool_call_adapter_path()
+    assert seen[-1].adapter == (None if shipped is None else str(shipped))
+    for flag, expected in [("none", None), (str(tmp_path), str(tmp_path))]:
+        with pytest.raises(SystemExit):
+            main(["train-rl", "--env", "toolbench/WebShop-v1", "--adapter", flag])
+        assert seen[-1].adapter == expected
+    with pytest.raises(SystemExit):
+        main(["train-rl", "--env", "toolbench/WebShop-v1", "--model", str(tmp_path)])
+    assert seen[-1].adapter is None  # another model: no start of the embedded model's
+
+
+def test_train_rl_eval_only_plays_the_test_tasks_and_writes_the_table(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from toolgym.cli import main
+    from toolgym.training import grpo_env
+
+    seen: list[Any] = []
+
+    def fake(config: Any) -> dict[str, dict[str, float]]:
+        seen.append(config)
+        return {"toolbench/CatAPIChat-v0": {"episodes": 4, "success": 0.25, "reward": 0.5,
+                                            "tool_calls": 3.0}}  # fmt: skip
+
+    monkeypatch.setattr(grpo_env, "evaluate_tool_calls", fake)
+    out = tmp_path / "table.json"
+    argv = ["train-rl", "--env", "toolbench/CatAPIChat-v0", "--eval-only", "--eval-tasks", "4"]
+    assert main([*argv, "--adapter", "none", "--out", str(out)]) == 0
+    assert seen[-1].eval_tasks == 4 and seen[-1].adapter is None
+    printed = capsys.readouterr().out
+    assert "toolbench/CatAPIChat-v0" in printed and "25.0%" in printed
+    assert json.loads(out.read_text())["test"]["toolbench/CatAPIChat-v0"]["success"] == 0.25
 
 
 @needs_rl

@@ -94,9 +94,27 @@ def _env_config(args: argparse.Namespace, env_ids: list[str]) -> Any:
         max_tool_calls=args.max_tool_calls,
         world_seed=args.world_seed,
         out=args.out or str(Path("adapters") / f"rl-{Path(args.model).name}-{names}-calls"),
-        adapter=args.adapter,
+        adapter=_start_adapter(args),
         **_shared(args),
     )
+
+
+def _start_adapter(args: argparse.Namespace) -> str | None:
+    """The adapter a whole-episode run starts from (``--adapter``).
+
+    A folder; ``none``; by default, the shipped tool-calling start for the embedded model (its
+    base writes no tool calls).
+    """
+    if args.adapter == "none":
+        return None
+    if args.adapter is not None:
+        return str(args.adapter)
+    if args.model != EMBEDDED_MODEL:
+        return None
+    from toolgym.agents.aligned import tool_call_adapter_path
+
+    found = tool_call_adapter_path()
+    return None if found is None else str(found)
 
 
 def _cmd_train_rl(args: argparse.Namespace) -> int:
@@ -104,7 +122,7 @@ def _cmd_train_rl(args: argparse.Namespace) -> int:
     env_ids = named_env_ids(config.envs, config.families)
     single = set(single_step_env_ids())
     calls = args.tool_calls or args.eval_only or any(e not in single for e in env_ids)
-    if args.adapter and not calls:
+    if args.adapter not in (None, "none") and not calls:
         raise UserInputError(
             "--adapter starts whole-episode (tool-call) training; add --tool-calls, or name "
             f"a multi-step env (got only single-step ones: {', '.join(env_ids)})"
@@ -218,8 +236,9 @@ def add_parser(sub: Any) -> None:
     )
     rl.add_argument(
         "--adapter",
-        help="start from this LoRA adapter, merged into the model (the tool-calling start: "
-        "toolgym finetune --tool-calls); whole-episode training only",
+        help="whole-episode training and --eval-only start from this LoRA adapter, merged "
+        "into the model (a tool-calling start: toolgym finetune --tool-calls); default: the "
+        "shipped tool-calling start for the embedded model; none: the base model",
     )
     rl.add_argument(
         "--eval-only",

@@ -1,10 +1,17 @@
-"""The LoRA adapter shipped with toolgym: the embedded model aligned on generated tool programs.
+"""The LoRA adapters shipped with toolgym for the embedded SmolLM2-135M-Instruct.
 
-The paper's third technique, ready to use: ``toolgym finetune`` trained one adapter for the
-embedded SmolLM2-135M-Instruct on the ``train`` generators of every family whose action is one
-generation (its command, data seeds, base model and toolgym version are in
-``toolgym_finetune.json`` beside it). ``toolgym eval`` uses it by default for the embedded model,
-with the prompt settings it was trained with, and prints the base model's row beside it.
+* :data:`SHIPPED_ADAPTER`: the model aligned on generated tool programs, the paper's third
+  technique: ``toolgym finetune`` trained it on the ``train`` generators of every family whose
+  action is one generation. ``toolgym eval`` uses it by default for the embedded model, with the
+  prompt settings it was trained with.
+* :data:`TOOL_CALL_ADAPTER`: the tool-calling start: ``toolgym finetune --tool-calls`` trained it
+  on the oracle's calls of ``train`` tasks of conversation envs, in the chat-with-tools format
+  TRL's environments use; it carries that chat template (``chat_template.jinja``). Multi-turn
+  GRPO starts from it (``toolgym train-rl --adapter``), and ``toolgym train-rl --eval-only``
+  plays test tasks with it.
+
+Each folder's ``toolgym_finetune.json`` holds its command, data seeds and trained tasks, base
+model and toolgym version.
 """
 
 from __future__ import annotations
@@ -16,13 +23,20 @@ from typing import Any
 
 SHIPPED_ADAPTER = "smollm2-135m-toolbench"
 """The folder name of the shipped adapter (inside this package)."""
+TOOL_CALL_ADAPTER = "smollm2-135m-toolcalls"
+"""The folder name of the shipped tool-calling start (inside this package)."""
 RECORD_FILE = "toolgym_finetune.json"
 
 
-def shipped_adapter_path() -> Path | None:
-    """The shipped adapter's folder, or ``None`` when the package was built without it."""
-    folder = Path(__file__).resolve().parent / SHIPPED_ADAPTER
+def shipped_adapter_path(name: str = SHIPPED_ADAPTER) -> Path | None:
+    """A shipped adapter's folder, or ``None`` when the package was built without it."""
+    folder = Path(__file__).resolve().parent / name
     return folder if (folder / "adapter_config.json").is_file() else None
+
+
+def tool_call_adapter_path() -> Path | None:
+    """The shipped tool-calling start's folder (``None`` without it)."""
+    return shipped_adapter_path(TOOL_CALL_ADAPTER)
 
 
 @cache

@@ -30,6 +30,7 @@ from toolgym.families.bfcl.checker import (
     relevance_verdict,
 )
 from toolgym.families.bfcl.decoding import DecodeError, decode_python_calls, render_python_calls
+from toolgym.families.bfcl.multi_turn import MULTI_TURN, multi_turn_verdict
 
 PYTHON_AST = [c for c in data.NON_LIVE_AST + data.LIVE_AST if data.language_of(c) == "python"]
 TABLE = "bfcl_eval.constants.model_config"
@@ -322,3 +323,66 @@ def test_written_answers_read_as_bfcl_reads_them(bfcl_decode: Any, category: str
             assert mine == theirs, (entry["id"], text)
             assert type(mine) is type(theirs)
     assert compared >= 7 * len(chosen)
+
+
+MULTI_TURN_UTILS = "bfcl_eval.eval_checker.multi_turn_eval.multi_turn_utils"
+
+
+def _their_multi_turn(entry: dict[str, Any], turns: Any, possible: Any) -> Any:
+    """BFCL's verdict, with its backends' instances (cached in its module) cleared after."""
+    checker = importlib.import_module("bfcl_eval.eval_checker.multi_turn_eval.multi_turn_checker")
+    utils = sys.modules[MULTI_TURN_UTILS]
+    category = entry["id"].rsplit("_", 1)[0]
+    try:
+        if len(turns) != len(possible):
+            return (False, "multi_turn:force_terminated")
+        result = checker.multi_turn_checker(
+            copy.deepcopy(turns), possible, entry, category, "toolgym"
+        )
+        return (result["valid"], None if result["valid"] else result["error_type"])
+    finally:
+        for name in [n for n in vars(utils) if n.endswith("_instance")]:
+            del vars(utils)[name]
+
+
+def multi_turn_perturbations(truth: list[list[str]]) -> Iterator[tuple[str, Any]]:
+    yield "the possible answer", [[calls] if calls else [] for calls in truth]
+    yield "a step per call", [[[c] for c in calls] for calls in truth]
+    yield "a turn short", [[calls] if calls else [] for calls in truth[:-1]]
+    for k, calls in enumerate(truth):
+
+        def put(new: Any, k: int = k) -> Any:
+            turns: list[Any] = [[c] if c else [] for c in truth]
+            turns[k] = new
+            return turns
+
+        if not calls:
+            earlier = next((c for c in reversed(truth[:k]) if c), None)
+            if earlier:
+                yield f"turn {k}: acts where it cannot", put([earlier[:1]])
+            continue
+        yield f"turn {k}: no call", put([])
+        yield f"turn {k}: last call left out", put([calls[:-1]] if len(calls) > 1 else [])
+        yield f"turn {k}: first call twice", put([[calls[0], *calls]])
+        yield f"turn {k}: reversed", put([list(reversed(calls))])
+        yield f"turn {k}: an unknown function", put([[*calls, "no_such_function(x=1)"]])
+        changed = calls[0].replace("='", "='x", 1) if "='" in calls[0] else calls[0] + ")"
+        yield f"turn {k}: a value changed", put([[changed, *calls[1:]]])
+
+
+@pytest.mark.parametrize("category", MULTI_TURN)
+def test_multi_turn_answers_are_judged_as_bfcl_judges_them(category: str) -> None:
+    pytest.importorskip("mpmath", reason="BFCL's MathAPI needs mpmath")
+    entries = data.multi_turn_entries(category)
+    assert len(entries) == 200
+    compared, failures = 0, []
+    for entry in entries:
+        truth = entry["ground_truth"]
+        for label, turns in multi_turn_perturbations(truth):
+            mine = multi_turn_verdict(entry, turns, truth)
+            theirs = _their_multi_turn(entry, turns, truth)
+            compared += 1
+            if (mine.valid, mine.error_type) != theirs:
+                failures.append(f"{entry['id']} {label}: toolgym {mine}, BFCL {theirs}")
+    assert not failures, f"{len(failures)} of {compared}:\n" + "\n".join(failures[:15])
+    assert compared > 8 * 50

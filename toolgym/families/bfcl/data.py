@@ -106,6 +106,64 @@ def answers(category: str) -> dict[str, list[dict[str, Any]]]:
     return {r["id"]: r["ground_truth"] for r in records}
 
 
+MULTI_TURN_DOCS = {
+    "GorillaFileSystem": "gorilla_file_system.json",
+    "MathAPI": "math_api.json",
+    "MessageAPI": "message_api.json",
+    "TwitterAPI": "posting_api.json",
+    "TicketAPI": "ticket_api.json",
+    "TradingBot": "trading_bot.json",
+    "TravelAPI": "travel_booking.json",
+    "VehicleControlAPI": "vehicle_control.json",
+}
+"""The file of each multi-turn class's function docs, under ``multi_turn_func_doc/``."""
+
+
+@functools.cache
+def multi_turn_entries(category: str) -> tuple[dict[str, Any], ...]:
+    """A multi-turn category's entries, with their function docs and possible answers.
+
+    Each entry's ``function`` holds the docs of its classes but those ``missed_function``
+    withholds, which becomes ``{turn: [docs]}``; ``ground_truth`` is its possible answer.
+
+    Raises:
+        UserInputError: not a multi-turn category.
+        DependencyNotInstalled: ``bfcl-eval`` is not installed.
+    """
+    from toolgym.families.bfcl.multi_turn import MULTI_TURN
+
+    if category not in MULTI_TURN:
+        raise UserInputError(
+            f"no multi-turn BFCL category {category!r}; expected one of {', '.join(MULTI_TURN)}"
+        )
+    folder = data_dir()
+    docs = {
+        name: _lines(folder / "multi_turn_func_doc" / file)
+        for name, file in MULTI_TURN_DOCS.items()
+    }
+    truth = {
+        r["id"]: r["ground_truth"]
+        for r in _lines(folder / "possible_answer" / f"BFCL_v4_{category}.json")
+    }
+    out = []
+    for record in _lines(folder / f"BFCL_v4_{category}.json"):
+        functions = [doc for name in record["involved_classes"] for doc in docs[name]]
+        withheld = {
+            turn: [doc for doc in functions if doc["name"] in names]
+            for turn, names in (record.get("missed_function") or {}).items()
+        }
+        hidden = {doc["name"] for held in withheld.values() for doc in held}
+        out.append(
+            {
+                **record,
+                "function": [doc for doc in functions if doc["name"] not in hidden],
+                "missed_function": withheld,
+                "ground_truth": truth[record["id"]],
+            }
+        )
+    return tuple(out)
+
+
 def language_of(category: str) -> str:
     """``"java"``, ``"javascript"`` or ``"python"``: how a category's values are typed.
 

@@ -1,0 +1,263 @@
+"""BFCL's multi-turn categories: its backends driven by calls, and its verdict on a conversation.
+
+An entry (``multi_turn_base``, ``multi_turn_miss_func``, ``multi_turn_miss_param``,
+``multi_turn_long_context``) names the classes it involves (``GorillaFileSystem``,
+``TwitterAPI``, ...) and their starting state (``initial_config``). Its answer is, for each user
+turn, the calls of each step (``[["cd(folder='document')", "mkdir(dir_name='temp')"], ...]``),
+and its possible answer is the calls of each turn. BFCL scores it as follows, and so does
+:func:`multi_turn_verdict`:
+
+* the model's calls and the possible answer's run on two sets of the entry's backends (fresh
+  instances, ``long_context`` ones for the long-context category), turn after turn;
+* a turn whose possible answer has calls needs at least one step with calls, then the backends'
+  public attributes must be equal on both sides (``multi_turn:instance_state_mismatch``), and every
+  result of the possible answer's calls of that turn must be among the results of all the
+  model's calls so far, as a multiset (``multi_turn:execution_response_mismatch``);
+* a turn whose possible answer is empty (where the missing function or parameter leaves the
+  model unable to act) is not checked, but its calls still run;
+* an answer with another number of turns fails (``multi_turn:force_terminated``).
+
+The backends are BFCL's own classes (:data:`CLASSES`, imported from ``bfcl-eval``; they use the
+standard library, and ``mpmath`` for ``MathAPI``). BFCL runs a call by ``eval`` of its text;
+here the text is parsed, its arguments read as literals (numbers, strings, lists, tuples, dicts,
+sets, negative numbers and arithmetic, computed node by node) or as nested calls of the same
+backends, and the public method it names is called. A result becomes text as BFCL makes it (a
+dict as JSON, anything else by ``str``), and a failure becomes ``Error during execution:
+<message>``.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import importlib
+import inspect
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from toolgym.families.bfcl.checker import PASS, Verdict
+from toolgym.families.bfcl.decoding import DecodeError, _arithmetic
+from toolgym.tools.ast_parse import parse
+
+MULTI_TURN = (
+    "multi_turn_base",
+    "multi_turn_miss_func",
+    "multi_turn_miss_param",
+    "multi_turn_long_context",
+)
+"""The multi-turn categories."""
+
+_BACKENDS = "bfcl_eval.eval_checker.multi_turn_eval.func_source_code"
+CLASSES = {
+    "GorillaFileSystem": f"{_BACKENDS}.gorilla_file_system",
+    "MathAPI": f"{_BACKENDS}.math_api",
+    "MessageAPI": f"{_BACKENDS}.message_api",
+    "TwitterAPI": f"{_BACKENDS}.posting_api",
+    "TicketAPI": f"{_BACKENDS}.ticket_api",
+    "TradingBot": f"{_BACKENDS}.trading_bot",
+    "TravelAPI": f"{_BACKENDS}.travel_booking",
+    "VehicleControlAPI": f"{_BACKENDS}.vehicle_control",
+}
+"""The multi-turn backends' classes and the ``bfcl-eval`` modules that define them."""
+STATELESS = frozenset({"MathAPI"})
+"""Classes without a starting state."""
+FORBIDDEN = frozenset({"kill", "exit", "quit", "remove", "unlink", "popen", "Popen", "run"})
+"""Method names BFCL refuses to call."""
+MAX_CALL_CHARS = 16_384
+"""A longer call's text is refused."""
+
+
+class Backends:
+    """One side's instances of an entry's classes, fresh from its ``initial_config``.
+
+    Args:
+        entry: the multi-turn entry (``involved_classes``, ``initial_config``).
+        long_context: load the long-context scenarios (the long-context category).
+    """
+
+    def __init__(self, entry: Mapping[str, Any], long_context: bool = False) -> None:
+        config = entry.get("initial_config") or {}
+        self.instances: dict[str, Any] = {}
+        self._methods: dict[str, Any] = {}
+        for name in entry["involved_classes"]:
+            module = importlib.import_module(CLASSES[name])
+            instance = getattr(module, name)()
+            if name not in STATELESS:
+                instance._load_scenario(
+                    copy.deepcopy(config.get(name, {})), long_context=long_context
+                )
+            self.instances[name] = instance
+            for method_name, method in inspect.getmembers(instance, predicate=inspect.ismethod):
+                if not method_name.startswith("_"):
+                    self._methods[method_name] = method
+
+    def run(self, calls: Sequence[str]) -> list[str]:
+        """Run each call's text; its result, or its failure, as text."""
+        return [self.run_one(call) for call in calls]
+
+    def run_one(self, call: str) -> str:
+        """One call's result as BFCL writes it (never raises)."""
+        try:
+            result = self._call_text(call)
+        except Exception as e:
+            return f"Error during execution: {e}"
+        if type(result) is str:
+            return result
+        if type(result) is dict:
+            try:
+                return json.dumps(result)
+            except (TypeError, ValueError):
+                return str(result)
+        return str(result)
+
+    def _call_text(self, text: str) -> Any:
+        if not isinstance(text, str) or len(text) > MAX_CALL_CHARS:
+            raise ValueError("a call is text of at most 16,384 characters")
+        head = text.split("(")[0] if "(" in text else text
+        if "." in head:
+            head = head.split(".")[1]
+        if head in FORBIDDEN:
+            raise PermissionError(f"Function call {head} is not allowed.")
+        try:
+            tree = parse(text, "<string>", mode="eval")
+        except (ValueError, RecursionError, MemoryError) as e:
+            raise SyntaxError(str(e)) from None
+        return self._evaluate(tree.body, 0)
+
+    def _evaluate(self, node: ast.expr, depth: int) -> Any:
+        """A call of a backend's method, or a literal value (never anything else)."""
+        if depth > 32:
+            raise RecursionError("the call is nested too deeply")
+        if isinstance(node, ast.Call):
+            if not isinstance(node.func, ast.Name):
+                raise NameError(f"name {ast.unparse(node.func)!r} is not defined")
+            method = self._methods.get(node.func.id)
+            if method is None:
+                raise NameError(f"name {node.func.id!r} is not defined")
+            args = [
+                self._evaluate(a, depth + 1) for a in node.args if not isinstance(a, ast.Starred)
+            ]
+            kwargs = {k.arg: self._evaluate(k.value, depth + 1) for k in node.keywords if k.arg}
+            if any(isinstance(a, ast.Starred) for a in node.args) or any(
+                k.arg is None for k in node.keywords
+            ):
+                raise TypeError("* and ** arguments are not taken")
+            return method(*args, **kwargs)
+        if isinstance(node, ast.Constant):
+            return node.value
+        if isinstance(node, ast.List):
+            return [self._evaluate(v, depth + 1) for v in node.elts]
+        if isinstance(node, ast.Tuple):
+            return tuple(self._evaluate(v, depth + 1) for v in node.elts)
+        if isinstance(node, ast.Set):
+            return {self._evaluate(v, depth + 1) for v in node.elts}
+        if isinstance(node, ast.Dict):
+            if any(k is None for k in node.keys):
+                raise TypeError("** in a dict is not taken")
+            return {
+                self._evaluate(k, depth + 1): self._evaluate(v, depth + 1)  # type: ignore[arg-type]
+                for k, v in zip(node.keys, node.values, strict=True)
+            }
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+            value = self._evaluate(node.operand, depth + 1)
+            return -value if isinstance(node.op, ast.USub) else +value
+        if isinstance(node, ast.BinOp):
+            try:
+                return _arithmetic(
+                    ast.BinOp(
+                        ast.Constant(self._evaluate(node.left, depth + 1)),
+                        node.op,
+                        ast.Constant(self._evaluate(node.right, depth + 1)),
+                    ),
+                    depth,
+                )
+            except DecodeError as e:
+                raise ValueError(e.message) from None
+        if isinstance(node, ast.Name):
+            raise NameError(f"name {node.id!r} is not defined")
+        raise TypeError(f"{type(node).__name__} is not taken in a call's arguments")
+
+    def state(self) -> dict[str, dict[str, Any]]:
+        """Each instance's public attributes (what the state check compares)."""
+        return {
+            name: {k: v for k, v in vars(instance).items() if not k.startswith("_")}
+            for name, instance in self.instances.items()
+        }
+
+
+def _fail(error_type: str, message: str) -> Verdict:
+    return Verdict(False, error_type, message)
+
+
+def _same_state(model: Backends, gold: Backends) -> str | None:
+    """The first class whose public attributes differ (``None``: none)."""
+    for name, gold_instance in gold.instances.items():
+        model_instance = model.instances[name]
+        for attribute in vars(gold_instance):
+            if attribute.startswith("_"):
+                continue
+            if getattr(model_instance, attribute) != getattr(gold_instance, attribute):
+                return name
+    return None
+
+
+def _missing(expected: Sequence[str], found: Sequence[str]) -> list[str]:
+    """The items of ``expected`` not in ``found``, as multisets."""
+    left = list(found)
+    missing = []
+    for item in expected:
+        try:
+            left.remove(item)
+        except ValueError:
+            missing.append(item)
+    return missing
+
+
+def is_long_context(category: str) -> bool:
+    """Whether a category's backends load the long-context scenarios."""
+    return "long_context" in category or "composite" in category
+
+
+def multi_turn_verdict(
+    entry: Mapping[str, Any],
+    turns: Sequence[Sequence[Sequence[str]]],
+    possible: Sequence[Sequence[str]],
+) -> Verdict:
+    """BFCL's verdict on a multi-turn answer.
+
+    Args:
+        entry: the entry (its ``id`` names its category).
+        turns: per user turn, per step, the calls' texts (steps without calls left out).
+        possible: per user turn, the possible answer's calls.
+    """
+    if len(turns) != len(possible):
+        return _fail(
+            "multi_turn:force_terminated",
+            f"the answer has {len(turns)} turns; the entry has {len(possible)}",
+        )
+    long_context = is_long_context(str(entry["id"]).rsplit("_", 1)[0])
+    model, gold = Backends(entry, long_context), Backends(entry, long_context)
+    results: list[str] = []
+    for index, (steps, expected) in enumerate(zip(turns, possible, strict=True)):
+        for step in steps:
+            results.extend(model.run(step))
+        expected_results = gold.run(expected)
+        if not expected:
+            continue  # the turn where the model cannot act: not checked
+        if not steps or (len(steps) == 1 and len(steps[0]) == 0):
+            return _fail("multi_turn:empty_turn_model_response", f"no call in turn {index}")
+        differing = _same_state(model, gold)
+        if differing is not None:
+            return _fail(
+                "multi_turn:instance_state_mismatch",
+                f"after turn {index}, {differing}'s state differs from the possible answer's",
+            )
+        missing = _missing(expected_results, results)
+        if missing:
+            return _fail(
+                "multi_turn:execution_response_mismatch",
+                f"turn {index}: results of the possible answer missing from the answer's: "
+                f"{missing[:3]}",
+            )
+    return PASS

@@ -299,3 +299,30 @@ def test_the_real_gspread_client_creates_and_opens_files_over_http(sheets_server
 def test_a_served_service_of_one_host_ignores_the_path_for_its_host(server: Server) -> None:
     reply = exchange(server.server_port, REQUEST.replace("/v1/images", "/drive/v1/images").encode())
     assert reply.startswith(b"HTTP/1.1 404")  # still the Cat API's host: no such route there
+
+
+class _Where(CatApiApp):
+    """The Cat API, noting the thread each request is answered on."""
+
+    threads: list[str]
+
+    def handle(self, request):  # type: ignore[no-untyped-def]
+        self.threads.append(threading.current_thread().name)
+        return super().handle(request)
+
+
+@pytest.mark.parametrize("inline", [True, False])
+def test_a_quick_service_is_answered_on_the_loop_and_a_slow_one_off_it(inline: bool) -> None:
+    class App(_Where):
+        answers_inline = inline
+
+    app = App()
+    app.threads = []
+    for srv in running(Server(app, idle_timeout=2)):
+        loop_threads = {t.name for t in threading.enumerate()}
+        for _ in range(3):
+            assert status(exchange(srv.server_port, REQUEST.encode())) == 200
+    assert len(app.threads) == 3 and len(set(app.threads)) == 1
+    worker = app.threads[0].startswith("toolgym-serve")
+    assert worker is not inline  # inline: the serving thread itself
+    assert inline is (app.threads[0] in loop_threads)

@@ -119,6 +119,12 @@ class HttpApp(ABC):
 
     name: ClassVar[str] = ""
     hosts: ClassVar[tuple[str, ...]] = ()
+    answers_inline: ClassVar[bool] = False
+    """Every request is answered in well under a millisecond (its work bounded by the request's
+    size and the service's limits), so a server may answer it where it reads it, on its event
+    loop, instead of handing it to a worker thread and back. A service with requests that can
+    take longer (formulas over a whole sheet) leaves it ``False``: a server answers all of its
+    requests on one worker thread, so that the loop goes on serving other connections."""
 
     @abstractmethod
     def handle(self, request: Request) -> Response:

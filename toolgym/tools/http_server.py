@@ -6,10 +6,11 @@
 The service is an ASGI application (:func:`asgi_app`) around the same :meth:`HttpApp.handle` the
 in-process transports use, served by uvicorn, a maintained server (with the ``httptools`` parser
 where it is installed): it parses HTTP (chunked bodies; malformed requests answered with 400),
-keeps connections alive, closes idle ones and queues a large backlog. The app runs on one worker
-thread beside the event loop, so requests reach it one at a time, in the order they arrive (the
-apps are not thread-safe, and a stateful app must answer deterministically), while the loop goes
-on accepting, reading and timing out connections.
+keeps connections alive, closes idle ones and queues a large backlog. Requests reach the app one
+at a time, in the order they arrive (the apps are not thread-safe, and a stateful app must answer
+deterministically): on the event loop itself for an app whose every answer takes well under a
+millisecond (``HttpApp.answers_inline``: The Cat API, OpenWeather), else on one worker thread
+beside the loop, which goes on accepting, reading and timing out connections meanwhile.
 
 Hostile clients are shed by the HTTP front every toolgym server shares
 (:mod:`toolgym.tools.http_front`: request deadlines, head limits, idle timers, a connection cap
@@ -139,7 +140,11 @@ class Server:
     ) -> None:
         self.app = app
         self.limits = limits
-        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="toolgym-serve")
+        self._worker = (
+            None
+            if app.answers_inline
+            else ThreadPoolExecutor(max_workers=1, thread_name_prefix="toolgym-serve")
+        )
         self._front = FrontServer(
             asgi_app(app, self._worker),
             host,
@@ -159,7 +164,8 @@ class Server:
             self._front.run()
         finally:
             self._stopped.set()
-            self._worker.shutdown(wait=False, cancel_futures=True)
+            if self._worker is not None:
+                self._worker.shutdown(wait=False, cancel_futures=True)
 
     def shutdown(self, timeout: float = 10.0) -> None:
         """Stop serving and close the listening socket."""

@@ -386,3 +386,108 @@ def test_multi_turn_answers_are_judged_as_bfcl_judges_them(category: str) -> Non
                 failures.append(f"{entry['id']} {label}: toolgym {mine}, BFCL {theirs}")
     assert not failures, f"{len(failures)} of {compared}:\n" + "\n".join(failures[:15])
     assert compared > 8 * 50
+
+
+@pytest.fixture(scope="module")
+def bfcl_sums(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """BFCL's accuracy helpers, imported with stand-ins (its folders made in a temporary one)."""
+    import os
+
+    class _Renames:
+        underscore_to_dot = False
+
+    os.environ.setdefault("BFCL_PROJECT_ROOT", str(tmp_path_factory.mktemp("bfcl-root")))
+    stand_ins: dict[str, dict[str, Any]] = {
+        TABLE: {"MODEL_CONFIG_MAPPING": collections.defaultdict(_Renames)},
+        "filelock": {"FileLock": object},
+        "tenacity": {},
+    }
+    saved = {name: sys.modules.get(name) for name in stand_ins}
+    for name, attributes in stand_ins.items():
+        if saved[name] is None:
+            module = types.ModuleType(name)
+            for attribute, value in attributes.items():
+                setattr(module, attribute, value)
+            sys.modules[name] = module
+    try:
+        return importlib.import_module("bfcl_eval.eval_checker.eval_runner_helper")
+    finally:
+        for name, original in saved.items():
+            if original is None:
+                sys.modules.pop(name, None)
+
+
+def _their_row(h: Any, results: dict[str, tuple[int, int]]) -> dict[str, Any]:
+    """The overall row as BFCL's ``generate_leaderboard_csv`` sums it (its formulas, its helpers)."""
+    from toolgym.families.bfcl.leaderboard import ENTRY_COUNTS
+
+    def c(name: str) -> dict[str, Any]:
+        if name in results:
+            correct, total = results[name]
+            return {
+                "accuracy": correct / total,
+                "total_count": total,
+                "display_accuracy": correct / total,
+            }
+        return {"accuracy": 0, "total_count": ENTRY_COUNTS[name], "display_accuracy": "N/A"}
+
+    u, w = h.calculate_unweighted_accuracy, h.calculate_weighted_accuracy
+    simple = u([c("simple_python"), c("simple_java"), c("simple_javascript")])
+    parts = [simple, c("multiple"), c("parallel"), c("parallel_multiple")]
+    live_parts = [
+        c("live_simple"),
+        c("live_multiple"),
+        c("live_parallel"),
+        c("live_parallel_multiple"),
+    ]
+    multi = [c(f"multi_turn_{k}") for k in ("base", "miss_func", "miss_param", "long_context")]
+    web = u([c("web_search_base"), c("web_search_no_snippet")])
+    memory = u([c("memory_kv"), c("memory_vector"), c("memory_rec_sum")])
+    agentic = u([web, memory], display_na_if_category_missing=False)
+    irrelevance = u([c("irrelevance"), c("live_irrelevance")])
+    live = w(live_parts, display_na_if_category_missing=False)
+    multi_turn = u(multi, display_na_if_category_missing=False)
+    overall = h.calculate_percentage_weighted_accuracy(
+        [u(parts, display_na_if_category_missing=False), live, irrelevance, multi_turn, agentic],
+        [10, 10, 10, 30, 40],
+        display_na_if_category_missing=False,
+    )
+    shown = lambda s: None if s["display_accuracy"] == "N/A" else s["display_accuracy"]  # noqa: E731
+    return {
+        "Overall Acc": overall["display_accuracy"],
+        "Non-Live AST Acc": shown(u(parts)),
+        "Live Acc": shown(live),
+        "Multi Turn Acc": shown(multi_turn),
+        "Memory Acc": shown(memory),
+        "Web Search Acc": shown(web),
+        "Irrelevance Detection": shown(irrelevance),
+        "Relevance Detection": shown(c("live_relevance")),
+        "Live Multiple AST": shown(c("live_multiple")),
+    }
+
+
+def test_the_leaderboard_row_sums_as_bfcl_sums(bfcl_sums: Any) -> None:
+    import random
+
+    from toolgym.families.bfcl.leaderboard import ENTRY_COUNTS, leaderboard_row
+
+    rng = random.Random(0)
+    for trial in range(200):
+        chosen = [n for n in ENTRY_COUNTS if trial == 0 or rng.random() < 0.7]
+        results = {}
+        for name in chosen:
+            total = rng.randint(1, ENTRY_COUNTS[name])
+            results[name] = (rng.randint(0, total), total)
+        mine, theirs = leaderboard_row(results), _their_row(bfcl_sums, results)
+        for column, value in theirs.items():
+            assert mine[column] == pytest.approx(value) if value is not None else mine[column] is None, (
+                trial, column)  # fmt: skip
+
+
+def test_the_entry_counts_are_bfcls() -> None:
+    from toolgym.families.bfcl.leaderboard import ENTRY_COUNTS
+
+    for category in data.SINGLE_TURN:
+        assert ENTRY_COUNTS[category] == len(data.entries(category))
+    for category in MULTI_TURN:
+        assert ENTRY_COUNTS[category] == len(data.multi_turn_entries(category))

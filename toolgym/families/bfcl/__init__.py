@@ -6,5 +6,7 @@
 * :mod:`.decoding`: an answer read as BFCL reads a prompt-mode model's Python calls, without
   evaluating anything, and calls written that way;
 * :mod:`.multi_turn`: the multi-turn categories' backends (BFCL's classes) driven by parsed calls,
-  and BFCL's state and response checks turn by turn.
+  and BFCL's state and response checks turn by turn;
+* :mod:`.leaderboard`: a run's row of the leaderboard (Overall Acc and its parts), summed as BFCL
+  sums it.
 """

@@ -43,24 +43,37 @@ UNANSWERABLE: dict[str, list[str]] = {
 """Entries of bfcl-eval 2026.3.23 that no answer passes, by BFCL's checker and toolgym's alike."""
 
 
+class _Renames:
+    """A model of BFCL's table that renames no function (as toolgym's envs give the names)."""
+
+    underscore_to_dot = False
+
+
+def import_with(module: str, stand_ins: dict[str, dict[str, Any]]) -> Any:
+    """``module`` of bfcl-eval, imported with stand-ins for modules it imports and does not need.
+
+    A stand-in is put in place only for a module not already imported, and removed afterwards.
+    """
+    saved = {name: sys.modules.get(name) for name in stand_ins}
+    for name, attributes in stand_ins.items():
+        if saved[name] is None:
+            stand_in = types.ModuleType(name)
+            for attribute, value in attributes.items():
+                setattr(stand_in, attribute, value)
+            sys.modules[name] = stand_in
+    try:
+        return importlib.import_module(module)
+    finally:
+        for name, original in saved.items():
+            if original is None:
+                sys.modules.pop(name, None)
+
+
 @pytest.fixture(scope="module")
 def reference() -> Any:
     """BFCL's ``ast_checker`` module, imported with a stand-in model table."""
-
-    class _Renames:
-        underscore_to_dot = False
-
-    stand_in = types.ModuleType(TABLE)
-    stand_in.MODEL_CONFIG_MAPPING = collections.defaultdict(_Renames)  # type: ignore[attr-defined]
-    saved = sys.modules.get(TABLE)
-    sys.modules[TABLE] = stand_in
-    try:
-        return importlib.import_module("bfcl_eval.eval_checker.ast_eval.ast_checker")
-    finally:
-        if saved is None:
-            sys.modules.pop(TABLE, None)
-        else:
-            sys.modules[TABLE] = saved
+    table = {"MODEL_CONFIG_MAPPING": collections.defaultdict(_Renames)}
+    return import_with("bfcl_eval.eval_checker.ast_eval.ast_checker", {TABLE: table})
 
 
 def gold_calls(
@@ -255,19 +268,7 @@ def bfcl_decode() -> Any:
         },
         "filelock": {"FileLock": object},
     }
-    saved = {name: sys.modules.get(name) for name in names}
-    for name, attributes in names.items():
-        if saved[name] is None:
-            stand_in = types.ModuleType(name)
-            for attribute, value in attributes.items():
-                setattr(stand_in, attribute, value)
-            sys.modules[name] = stand_in
-    try:
-        return importlib.import_module("bfcl_eval.model_handler.utils").default_decode_ast_prompting
-    finally:
-        for name, original in saved.items():
-            if original is None:
-                sys.modules.pop(name, None)
+    return import_with("bfcl_eval.model_handler.utils", names).default_decode_ast_prompting
 
 
 def _written_answers(calls: list[dict[str, Any]]) -> Iterator[str]:
@@ -393,28 +394,13 @@ def bfcl_sums(tmp_path_factory: pytest.TempPathFactory) -> Any:
     """BFCL's accuracy helpers, imported with stand-ins (its folders made in a temporary one)."""
     import os
 
-    class _Renames:
-        underscore_to_dot = False
-
     os.environ.setdefault("BFCL_PROJECT_ROOT", str(tmp_path_factory.mktemp("bfcl-root")))
     stand_ins: dict[str, dict[str, Any]] = {
         TABLE: {"MODEL_CONFIG_MAPPING": collections.defaultdict(_Renames)},
         "filelock": {"FileLock": object},
         "tenacity": {},
     }
-    saved = {name: sys.modules.get(name) for name in stand_ins}
-    for name, attributes in stand_ins.items():
-        if saved[name] is None:
-            module = types.ModuleType(name)
-            for attribute, value in attributes.items():
-                setattr(module, attribute, value)
-            sys.modules[name] = module
-    try:
-        return importlib.import_module("bfcl_eval.eval_checker.eval_runner_helper")
-    finally:
-        for name, original in saved.items():
-            if original is None:
-                sys.modules.pop(name, None)
+    return import_with("bfcl_eval.eval_checker.eval_runner_helper", stand_ins)
 
 
 def _their_row(h: Any, results: dict[str, tuple[int, int]]) -> dict[str, Any]:

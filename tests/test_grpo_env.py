@@ -289,3 +289,36 @@ def test_the_trainable_model_trains_and_renders_tools(tiny_model: Path) -> None:
     )
     assert schema[0]["function"]["name"] in text and tokenizer.pad_token is not None
     assert cpu_grpo_args()["bf16"] is False and cpu_grpo_args()["use_cpu"] is True
+
+
+@needs_rl
+@pytest.mark.model
+def test_test_episodes_read_the_calls_as_trl_reads_them(tiny_model: Path) -> None:
+    """A model writing the gold's calls in the template's format wins every test episode."""
+    import gymnasium as gym
+    import torch
+
+    from toolgym.envs.protocol import task_env
+    from toolgym.training.grpo_env import EnvRLConfig, play_test
+    from toolgym.training.trainable import trainable_model
+
+    probe = gym.make(WEATHER, action_mode="call")
+    first = str(task_env(probe).task_ids[0])
+    probe.close()
+    episode = ToolEpisode(WEATHER, split="test")
+    episode.reset(seed=0, task_id=first)
+    gold = episode.oracle_calls()
+    assert gold
+    model, tokenizer = trainable_model(str(tiny_model), "cpu", 1)
+    end = tokenizer.convert_tokens_to_ids("<|im_end|>")
+
+    def scripted(input_ids: Any, **kwargs: Any) -> Any:
+        seen = tokenizer.decode(input_ids[0]).count("<tool_response>")
+        text = f"<tool_call>\n{json.dumps(gold[seen])}\n</tool_call>" if seen < len(gold) else "ok"
+        new = tokenizer(text, add_special_tokens=False)["input_ids"] + [end]
+        return torch.cat([input_ids, torch.tensor([new], dtype=input_ids.dtype)], dim=1)
+
+    model.generate = scripted
+    config = EnvRLConfig(model=str(tiny_model), envs=(WEATHER,), eval_tasks=1, max_tool_calls=4)
+    result = play_test(config, model, tokenizer)[WEATHER]
+    assert result == {"episodes": 1, "success": 1.0, "reward": 1.0, "tool_calls": len(gold)}

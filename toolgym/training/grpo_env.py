@@ -260,10 +260,10 @@ def play_test(
                         do_sample=False,
                         pad_token_id=tokenizer.pad_token_id or tokenizer.eos_token_id,
                     )
-                text = tokenizer.decode(
-                    generated[0][ids_in["input_ids"].shape[1] :], skip_special_tokens=False
+                prompt = ids_in["input_ids"][0].tolist()
+                reply = _parse(
+                    tokenizer, generated[0][len(prompt) :].tolist(), prompt, list(tools.values())
                 )
-                reply = _parse(tokenizer, text)
                 messages.append(reply)
                 tool_calls = reply.get("tool_calls") or []
                 if not tool_calls or env.episode.done:
@@ -278,7 +278,10 @@ def play_test(
                             f"Error: no tool {function.get('name')!r} or arguments not an object"
                         )
                     else:
-                        result = method(**arguments)
+                        try:
+                            result = method(**arguments)
+                        except TypeError as e:  # arguments the tool does not take
+                            result = f"Error: {e}"
                     messages.append(
                         {"role": "tool", "name": function.get("name"), "content": result}
                     )
@@ -320,16 +323,21 @@ def _methods(env: ToolgymEnvironment) -> dict[str, Callable[..., str]]:
     return {name: getattr(env, name) for name in type(env).tool_names}
 
 
-def _parse(tokenizer: Any, text: str) -> dict[str, Any]:
-    """The assistant message of ``text`` (with its tool calls) as TRL parses it."""
-    end = text.find("<|im_end|>")
-    body = text if end < 0 else text[: end + len("<|im_end|>")]
-    try:
-        parsed = tokenizer.parse_response(body)
-    except Exception:  # a reply the parser cannot read is plain text
-        parsed = None
-    if not isinstance(parsed, dict):
-        return {"role": "assistant", "content": body.replace("<|im_end|>", "")}
+def _parse(
+    tokenizer: Any, completion: list[int], prompt: list[int], tools: list[Any]
+) -> dict[str, Any]:
+    """The assistant message of a completion (with its tool calls), as TRL's rollouts parse it.
+
+    The completion is cut after its first end-of-turn token; TRL's ``parse_response`` reads it
+    with the prompt before it (newer transformers need it) and the tools (which type the
+    arguments), and falls back to plain text for a reply it cannot read.
+    """
+    from trl.chat_template_utils import parse_response
+
+    end = tokenizer.convert_tokens_to_ids("<|im_end|>")
+    if isinstance(end, int) and end in completion:
+        completion = completion[: completion.index(end) + 1]
+    parsed = parse_response(tokenizer, completion, prefix=prompt, tools=tools)
     return {"role": "assistant", **{k: v for k, v in parsed.items() if k != "role"}}
 
 

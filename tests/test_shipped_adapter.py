@@ -88,3 +88,44 @@ def test_the_files_a_wheel_needs_are_declared(extra: str) -> None:
     assert "agents/aligned/*/*.json" in declared and "agents/aligned/*/*.safetensors" in declared
     folder = shipped_adapter_path()
     assert folder is not None and (folder / extra).is_file()
+
+
+def test_the_tool_calling_start_is_shipped_small_with_its_template() -> None:
+    from toolgym.agents.aligned import (
+        TOOL_CALL_ADAPTER,
+        shipped_adapter_path,
+        tool_call_adapter_path,
+    )
+
+    folder = tool_call_adapter_path()
+    assert folder is not None and folder == shipped_adapter_path(TOOL_CALL_ADAPTER)
+    size = sum(f.stat().st_size for f in folder.iterdir() if f.is_file())
+    assert size <= MAX_BYTES, f"{size} bytes"
+    template = (folder / "chat_template.jinja").read_text()
+    assert "tools" in template and "<tool_call>" in template
+
+
+def test_the_tool_calling_start_trained_on_no_test_task() -> None:
+    """Each train task its record names: a train task, in call mode, whose goal no test task has."""
+    import json
+
+    from toolgym.agents.aligned import RECORD_FILE, tool_call_adapter_path
+
+    folder = tool_call_adapter_path()
+    assert folder is not None
+    record = json.loads((folder / RECORD_FILE).read_text())
+    config = record["config"]
+    assert config["tool_calls"] is True and record["command"].startswith("toolgym finetune ")
+    trained = record["data"]["task_ids"]
+    assert set(trained) == set(record["env_ids"]) and all(trained.values())
+    for env_id, task_ids in trained.items():
+        assert "call" in family_of(env_id).action_modes
+        env = gym.make(env_id, split="train", world_seed=config["world_seed"])
+        suite = task_env(env).suite
+        held_out = held_out_goals(suite)
+        assert held_out
+        for task_id in task_ids:
+            assert task_id.startswith("train-")
+            task = suite.train(task_id, config["world_seed"])
+            assert same_goal(task.instruction) not in held_out, (env_id, task_id)
+        env.close()

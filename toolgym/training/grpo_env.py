@@ -311,7 +311,12 @@ def evaluate_tool_calls(config: EnvRLConfig) -> dict[str, dict[str, float]]:
     from toolgym.training.trainable import trainable_model
 
     config.check()
-    require_rl()
+    _, transformers, _, _ = require_rl()
+    if not _environments_supported(transformers.__version__):
+        raise DependencyNotInstalled(
+            "tool-call episodes are read as TRL's environments read them, which needs "
+            f'transformers>=5.2; got {transformers.__version__}: pip install "transformers>=5.2"'
+        )
     model, tokenizer = trainable_model(
         config.model, config.device, config.num_threads, adapter=config.adapter
     )

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import os
 import socket
 import statistics
 import subprocess
 import sys
 import time
+
+from bench_server_memory import wait_port  # this folder is on the path when run
 
 HELLO = """
 import uvicorn
@@ -42,15 +43,6 @@ def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
-
-
-def _wait(port: int, timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.5):
-            return
-        time.sleep(0.1)
-    raise RuntimeError(f"nothing listens on port {port}")
 
 
 async def _client(port: int, path: str, until: float, counts: list[int]) -> None:
@@ -82,7 +74,7 @@ async def _load(port: int, path: str, connections: int, seconds: float) -> float
 def _rate(command: list[str], port: int, path: str, connections: int, seconds: float) -> float:
     server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        _wait(port)
+        wait_port(port)
         asyncio.run(_load(port, path, 1, 0.5))  # warm up
         return asyncio.run(_load(port, path, connections, seconds))
     finally:

@@ -153,6 +153,15 @@ def _environments_supported(version: str) -> bool:
     return tuple(parts) >= MIN_TRANSFORMERS
 
 
+def _require_environments(version: str, what: str) -> None:
+    """Refuse transformers older than TRL's environments need (``what`` runs on them)."""
+    if not _environments_supported(version):
+        raise DependencyNotInstalled(
+            f"{what} runs on TRL's environments, which need transformers>=5.2; got {version}: "
+            'pip install "transformers>=5.2"'
+        )
+
+
 def tool_chat_template(tokenizer: Any) -> None:
     """Give ``tokenizer`` a chat template that renders tools, if its own does not.
 
@@ -312,11 +321,7 @@ def evaluate_tool_calls(config: EnvRLConfig) -> dict[str, dict[str, float]]:
 
     config.check()
     _, transformers, _, _ = require_rl()
-    if not _environments_supported(transformers.__version__):
-        raise DependencyNotInstalled(
-            "tool-call episodes are read as TRL's environments read them, which needs "
-            f'transformers>=5.2; got {transformers.__version__}: pip install "transformers>=5.2"'
-        )
+    _require_environments(transformers.__version__, "playing test episodes by tool calls")
     model, tokenizer = trainable_model(
         config.model, config.device, config.num_threads, adapter=config.adapter
     )
@@ -363,11 +368,7 @@ def train_grpo_env(
     from toolgym.training.sft_data import datasets_module
     from toolgym.training.trainable import trainable_model
 
-    if not _environments_supported(transformers.__version__):
-        raise DependencyNotInstalled(
-            "multi-turn GRPO runs on TRL's environments, which need transformers>=5.2; "
-            f'got {transformers.__version__}: pip install "transformers>=5.2"'
-        )
+    _require_environments(transformers.__version__, "multi-turn GRPO")
     os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
     model, tokenizer = trainable_model(
         config.model, config.device, config.num_threads, adapter=config.adapter

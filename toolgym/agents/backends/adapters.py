@@ -28,8 +28,11 @@ def adapter_chat_template(path: str | Path) -> str | None:
     return file.read_text(encoding="utf-8") if file.is_file() else None
 
 
-def apply_adapter(model: Any, path: str | Path) -> Any:
+def apply_adapter(model: Any, path: str | Path, tokenizer: Any = None) -> Any:
     """The model with the LoRA adapter in ``path`` merged into its weights.
+
+    An adapter trained with a chat template of its own (:data:`CHAT_TEMPLATE` in its folder: a
+    tool-call adapter's) gives it to ``tokenizer``, when one is passed.
 
     Merging (``merge_and_unload``) makes inference as fast as with the base model: the result is
     a plain ``transformers`` model, no ``peft`` wrapper.
@@ -37,6 +40,7 @@ def apply_adapter(model: Any, path: str | Path) -> Any:
     Args:
         model: a loaded causal LM (the adapter's base model).
         path: the adapter folder (``save_pretrained``'s output).
+        tokenizer: the model's tokenizer, which takes the adapter's chat template if it has one.
 
     Raises:
         UserInputError: ``path`` is not an adapter folder, or the adapter does not fit the model.
@@ -63,4 +67,7 @@ def apply_adapter(model: Any, path: str | Path) -> Any:
         raise UserInputError(
             f"the adapter in {str(folder)!r} does not fit the model: {type(e).__name__}: {first}"
         ) from e
+    template = adapter_chat_template(folder)
+    if tokenizer is not None and template is not None:  # trained with its own: keep it
+        tokenizer.chat_template = template
     return wrapped.merge_and_unload()

@@ -191,13 +191,10 @@ class HFBackend(LLMBackend):
         else:
             self._load(transformers, str(model), None)
         if adapter is not None:
-            from toolgym.agents.backends.adapters import adapter_chat_template, apply_adapter
+            from toolgym.agents.backends.adapters import apply_adapter
 
-            self.model = apply_adapter(self.model, adapter)
+            self.model = apply_adapter(self.model, adapter, self.tokenizer)
             self.model.eval()
-            template = adapter_chat_template(adapter)
-            if template is not None:  # trained with its own template (tool calls): keep it
-                self.tokenizer.chat_template = template
             self.name = f"{self.name}+{Path(adapter).name}"
         self.tokenizer.padding_side = "left"
         if self.tokenizer.pad_token is None:

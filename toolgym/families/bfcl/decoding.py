@@ -176,21 +176,31 @@ def _number(value: Any) -> bool:
 
 
 def _arithmetic(node: ast.BinOp, depth: int) -> Any:
-    """``left op right`` computed without ``eval``, within the value budgets."""
-    operation = _ARITHMETIC.get(type(node.op))
+    """``left op right`` of an answer's values."""
+    return arithmetic(node.op, _value(node.left, depth + 1), _value(node.right, depth + 1))
+
+
+def arithmetic(op: ast.operator, left: Any, right: Any) -> Any:
+    """``left op right`` computed without ``eval``, within the value budgets.
+
+    Raises:
+        DecodeError: an operator or operands it does not take, a failure, or a result past the
+            budgets.
+
+    >>> arithmetic(ast.Mult(), "ab", 2), arithmetic(ast.Pow(), 2, 10)
+    ('abab', 1024)
+    """
+    operation = _ARITHMETIC.get(type(op))
     if operation is None:
-        raise DecodeError(f"the operator {type(node.op).__name__}")
-    left, right = _value(node.left, depth + 1), _value(node.right, depth + 1)
-    if isinstance(node.op, ast.Pow) and not (
+        raise DecodeError(f"the operator {type(op).__name__}")
+    if isinstance(op, ast.Pow) and not (
         _number(left)
         and _number(right)
         and abs(right) <= MAX_POWER_EXPONENT
         and abs(left) <= DEFAULT_BUDGETS.max_number
     ):
         raise DecodeError(f"** needs numbers and an exponent of at most {MAX_POWER_EXPONENT}")
-    if isinstance(node.op, ast.Mult) and (
-        isinstance(left, str | list) or isinstance(right, str | list)
-    ):
+    if isinstance(op, ast.Mult) and (isinstance(left, str | list) or isinstance(right, str | list)):
         times = right if isinstance(left, str | list) else left
         size = len(left if isinstance(left, str | list) else right)
         if not isinstance(times, int) or times * size > DEFAULT_BUDGETS.max_action_chars:
@@ -201,7 +211,10 @@ def _arithmetic(node: ast.BinOp, depth: int) -> Any:
         raise DecodeError(f"arithmetic that fails: {type(e).__name__}") from None
     if isinstance(result, float) and not math.isfinite(result):
         raise DecodeError("arithmetic past the numbers a value may hold")
-    if _number(result) and not isinstance(result, complex):
-        check_number(result, DEFAULT_BUDGETS)
-    check_value(result, DEFAULT_BUDGETS, "an argument")
+    try:
+        if _number(result) and not isinstance(result, complex):
+            check_number(result, DEFAULT_BUDGETS)
+        check_value(result, DEFAULT_BUDGETS, "an argument")
+    except ToolCallError as e:
+        raise DecodeError(e.message) from None
     return result

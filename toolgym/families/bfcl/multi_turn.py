@@ -37,7 +37,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from toolgym.families.bfcl.checker import PASS, Verdict
-from toolgym.families.bfcl.decoding import DecodeError, _arithmetic
+from toolgym.families.bfcl.decoding import DecodeError, arithmetic
 from toolgym.tools.ast_parse import parse
 
 MULTI_TURN = (
@@ -163,15 +163,12 @@ class Backends:
             value = self._evaluate(node.operand, depth + 1)
             return -value if isinstance(node.op, ast.USub) else +value
         if isinstance(node, ast.BinOp):
+            left, right = (
+                self._evaluate(node.left, depth + 1),
+                self._evaluate(node.right, depth + 1),
+            )
             try:
-                return _arithmetic(
-                    ast.BinOp(
-                        ast.Constant(self._evaluate(node.left, depth + 1)),
-                        node.op,
-                        ast.Constant(self._evaluate(node.right, depth + 1)),
-                    ),
-                    depth,
-                )
+                return arithmetic(node.op, left, right)
             except DecodeError as e:
                 raise ValueError(e.message) from None
         if isinstance(node, ast.Name):

@@ -22,7 +22,7 @@ pytest.importorskip(
     "bfcl_eval", reason="bfcl-eval is not installed: pip install --no-deps bfcl-eval==2026.3.23"
 )
 
-from toolgym.families.bfcl import data
+from toolgym.families.bfcl import answers, data
 from toolgym.families.bfcl.checker import (
     ast_verdict,
     has_call,
@@ -52,11 +52,13 @@ class _Renames:
 def import_with(module: str, stand_ins: dict[str, dict[str, Any]]) -> Any:
     """``module`` of bfcl-eval, imported with stand-ins for modules it imports and does not need.
 
-    A stand-in is put in place only for a module not already imported, and removed afterwards.
+    A stand-in is put in place only for a module that is not imported and does not import (the
+    real one is used where it can be: BFCL's Java and JavaScript parsers with their grammars
+    installed, so that every importer sees the same), and removed afterwards.
     """
     saved = {name: sys.modules.get(name) for name in stand_ins}
     for name, attributes in stand_ins.items():
-        if saved[name] is None:
+        if saved[name] is None and not _imports(name):
             stand_in = types.ModuleType(name)
             for attribute, value in attributes.items():
                 setattr(stand_in, attribute, value)
@@ -67,6 +69,15 @@ def import_with(module: str, stand_ins: dict[str, dict[str, Any]]) -> Any:
         for name, original in saved.items():
             if original is None:
                 sys.modules.pop(name, None)
+
+
+def _imports(name: str) -> bool:
+    """Whether the real module ``name`` imports (it then stays imported)."""
+    try:
+        importlib.import_module(name)
+    except Exception:
+        return False
+    return True
 
 
 @pytest.fixture(scope="module")
@@ -80,30 +91,7 @@ def gold_calls(
     possible: list[dict[str, Any]], functions: list[dict[str, Any]]
 ) -> list[dict[str, Any]]:
     """Each expected call, a parameter at its first accepted value; optional ones left out."""
-    required = {f["name"]: set(f["parameters"].get("required", ())) for f in functions}
-    calls = []
-    for expected in possible:
-        ((name, params),) = expected.items()
-        arguments = {}
-        for param, accepted in params.items():
-            values = [v for v in accepted if v != ""] or accepted  # [""]: the empty string
-            if values and ("" not in accepted or param in required.get(name, ())):
-                arguments[param] = _first(values[0])
-        calls.append({name: arguments})
-    return calls
-
-
-def _first(value: Any) -> Any:
-    """A value with each nested dict's keys at their first accepted value (BFCL's dict answers)."""
-    if isinstance(value, list):
-        return [_first(item) for item in value]
-    if isinstance(value, dict):
-        return {
-            key: _first(accepted[0] if isinstance(accepted, list) else accepted)
-            for key, accepted in value.items()
-            if not (isinstance(accepted, list) and "" in accepted)
-        }
-    return value
+    return answers.gold_calls(possible, functions, "python")
 
 
 def perturbations(calls: list[dict[str, Any]], doc_of: dict[str, Any]) -> Iterator[tuple[str, Any]]:

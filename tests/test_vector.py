@@ -73,11 +73,16 @@ def test_every_env_plays_in_a_vector_env_as_alone(env_id: str, mode: str) -> Non
             assert info_at(infos, k) == info
         assert vec.get_attr("task_ids") == (task_env(single(env_id)).task_ids,) * 2
 
-        # an error beside none, in the same step: the infos still batch, each whole
-        broken = played_alone(env_id, ids[1], 3, BROKEN)
+        # an error beside none, in the same step: the infos still batch, each whole (where
+        # words are a right answer, BFCL's irrelevance, a call of no function is the error)
+        action = BROKEN
+        broken = played_alone(env_id, ids[1], 3, action)
+        if broken[3][4]["error"] is None:
+            action = "[no_such_function(a=1)]"
+            broken = played_alone(env_id, ids[1], 3, action)
         vec.set_attr("next_task_id", ids)
         vec.reset(seed=[2, 3])
-        obs, rewards, *_, infos = vec.step((alone[0][2], BROKEN))
+        obs, rewards, *_, infos = vec.step((alone[0][2], action))
         assert info_at(infos, 1) == broken[3][4] and infos["error"][1] is not None
         assert (obs[1], rewards[1]) == broken[3][:2]
         assert isinstance(infos["error"], np.ndarray) and infos["error"].dtype == object

@@ -190,6 +190,9 @@ class LLMAgent(Agent):
     # -- episode state ---------------------------------------------------------------------------
     def _reset_episode(self, query: str) -> None:
         self.query = query
+        self._task_prompt: str | None = None
+        """The benchmark's system prompt for the task (``info["system_prompt"]``), if any."""
+        self._opening = query
         self.history: list[tuple[str, str, str | None]] = []
         self.native_turns: list[NativeTurn] = []
         """The history as the model wrote it (native tool calling), turn by turn."""
@@ -199,6 +202,8 @@ class LLMAgent(Agent):
     def reset(self, observation: str, info: dict[str, Any]) -> None:
         """Retrieve the docs and demos for the new task."""
         self._reset_episode(info.get("instruction", observation))
+        self._task_prompt = info.get("system_prompt")
+        self._opening = observation
         hints = self._hints(info)
         docs = list(
             info.get("api_doc_list") or ([info["api_docs"]] if info.get("api_docs") else [])
@@ -264,6 +269,12 @@ class LLMAgent(Agent):
         """
         if self.tool_calling == "native":
             return self._native_prompt(observation, info)
+        if self.strategy == "single" and self._task_prompt:
+            # the benchmark's own prompt for the task (BFCL's prompt mode): it, then the request
+            return [
+                {"role": "system", "content": str(self._task_prompt)},
+                {"role": "user", "content": self._opening},
+            ]
         if self.strategy == "single":
             if self._hints(info).page_prompts:  # a fresh prompt on each page, no history
                 self.query = observation

@@ -47,7 +47,9 @@ class TaskSuite:
         version: the env version the tasks belong to.
         splits: the fixed splits stored as data (``test``, ``demo``).
         generate_split: ``split -> tasks``, the generator of the stored splits.
-        train_task: ``(k, world_seed) -> Task``, task ``train-<k>`` of the ``train`` split.
+        train_task: ``(k, world_seed) -> Task``, task ``train-<k>`` of the ``train`` split;
+            ``None``: the family has no ``train`` split (a benchmark whose tasks cannot be
+            generated).
         checker_for: the checker that scores a task of this family.
         world_seed: the seed of the world the stored splits were built for.
         data_dir: the folder of the stored fixed splits (the family's ``data/``), one
@@ -74,7 +76,7 @@ class TaskSuite:
     version: int
     splits: tuple[str, ...]
     generate_split: Callable[[str], list[Task]]
-    train_task: Callable[[int, int], Task]
+    train_task: Callable[[int, int], Task] | None
     checker_for: Callable[[Task], Checker]
     world_seed: int = 0
     data_dir: str | None = None
@@ -113,8 +115,16 @@ class TaskSuite:
 
     @property
     def all_splits(self) -> tuple[str, ...]:
-        """The fixed splits plus ``train``."""
-        return (*self.splits, TRAIN)
+        """The fixed splits plus ``train`` (when the family generates tasks)."""
+        return self.splits if self.train_task is None else (*self.splits, TRAIN)
+
+    def _train_task(self, k: int, world_seed: int) -> Task:
+        if self.train_task is None:
+            raise TaskNotFoundError(
+                f"{self.family}-v{self.version} has no train split: its splits are "
+                f"{', '.join(map(repr, self.splits))}"
+            )
+        return self.train_task(k, world_seed)
 
     def bind(self, task: Task) -> Task:
         """``task`` with this family's checker, and the setup it needs when it has none.
@@ -144,11 +154,11 @@ class TaskSuite:
             raise TaskNotFoundError(
                 f"train task ids look like 'train-<k>' with k a non-negative integer; got {task_id!r}"
             )
-        return self.bind(self.train_task(int(match.group(1)), world_seed))
+        return self.bind(self._train_task(int(match.group(1)), world_seed))
 
     def sample_train_task(self, rng: np.random.Generator, world_seed: int = 0) -> Task:
         """``train-<k>`` with ``k`` drawn uniformly from ``[0, 2**31)`` with ``rng``."""
-        return self.bind(self.train_task(int(rng.integers(2**31)), world_seed))
+        return self.bind(self._train_task(int(rng.integers(2**31)), world_seed))
 
     def sampled_train_ids(self, n: int, seed: int = 0) -> list[str]:
         """``n`` train task ids for an evaluation with ``seed``.
@@ -169,7 +179,7 @@ class TaskSuite:
         """
         i = 0
         while n is None or i < n:
-            yield self.bind(self.train_task(seed * TRAIN_STRIDE + i, world_seed))
+            yield self.bind(self._train_task(seed * TRAIN_STRIDE + i, world_seed))
             i += 1
 
     # -- stored data ----------------------------------------------------------------------------

@@ -65,7 +65,7 @@ def _cmd_list(args: argparse.Namespace) -> int:
                     "family": spec.name,
                     "tools": entry["tools"],
                     "language": entry["language"],
-                    "splits": sizes + ", train unlimited",
+                    "splits": sizes + (", train unlimited" if entry.get("train", True) else ""),
                     "max_steps": version.max_episode_steps,
                 }
             )

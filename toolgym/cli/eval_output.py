@@ -11,12 +11,14 @@ from toolgym.evaluation.paper_tables import (
     format_error_taxonomy,
     format_headline_table,
 )
+from toolgym.evaluation.profile import suite_tables
 from toolgym.evaluation.report import (
     format_breakdowns,
     format_env_table,
     format_fault_comparison,
     format_paper_table,
     format_summary_table,
+    format_table,
     merged_with_saved,
     paper_layout,
     summaries_lock,
@@ -52,6 +54,10 @@ def print_eval_tables(
     """
     every = [*summaries, *faulty]
     print(format_env_table(every))
+    benchmark = suite_tables_text(summaries, brief=True)
+    if benchmark:
+        print()
+        print(benchmark)
     breakdowns = format_breakdowns(summaries, every=False)
     if breakdowns:
         print()
@@ -70,10 +76,20 @@ def print_eval_tables(
     print(format_headline_table(every))
 
 
+def suite_tables_text(summaries: Sequence[Mapping[str, Any]], brief: bool = False) -> str:
+    """The benchmarks' own tables of a run (BFCL's leaderboard row), titled; "" when none."""
+    parts = []
+    for title, rows in suite_tables(summaries, brief).items():
+        columns = list(dict.fromkeys(k for row in rows for k in row))
+        parts.append(f"{title}:\n" + format_table(rows, columns))
+    return "\n\n".join(parts)
+
+
 def full_tables_text(summaries: Sequence[Mapping[str, Any]]) -> str:
-    """Every table of the summaries: the paper's, then every metric per env and per tool."""
+    """Every table of the summaries: the paper's, the benchmarks', every metric per env and tool."""
     parts = [
         paper_tables_text(summaries),
+        suite_tables_text(summaries),
         "every metric, per env:\n" + format_summary_table(summaries),
         format_breakdowns(summaries),
         "every metric, per tool (the paper's layout):\n"

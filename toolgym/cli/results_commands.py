@@ -56,6 +56,7 @@ def report_tables(
 ) -> dict[str, list[dict[str, Any]]]:
     """The tables a report shows besides its charts: the paper's, and the API complexity score."""
     from toolgym.evaluation.paper_tables import ablation_table, error_taxonomy, headline_table
+    from toolgym.evaluation.profile import suite_tables
 
     summaries = _summaries(runs)
     tables = {
@@ -66,6 +67,7 @@ def report_tables(
     if ablation:
         tables["Configurations (the paper's Table 7)"] = ablation
     tables = {title: _as_percent(rows) for title, rows in tables.items()}
+    tables.update(suite_tables(summaries))  # a benchmark's own (BFCL's leaderboard row)
     if complexity:
         from toolgym.cli.complexity import complexity_rows
 

@@ -177,7 +177,7 @@ def _generate(ref: str, split: str) -> list[Task]:
 
 def _train(ref: str, k: int, world_seed: int) -> Task:
     profile, inner = _profile(ref)
-    return chat_task(inner.bind(inner.train_task(k, world_seed)), profile)
+    return chat_task(inner.train(f"train-{k}", world_seed), profile)
 
 
 def _checker(ref: str, task: Task) -> Checker:

@@ -40,6 +40,12 @@ FAMILY_SPECS: tuple[str, ...] = (
     "toolgym.families.google_sheets.spec:CHAT_SPEC",
     "toolgym.families.web_shop.spec:CHAT_SPEC",
     "toolgym.families.rapid_api.spec:CHAT_SPEC",
+    "toolgym.families.bfcl.spec:SIMPLE",
+    "toolgym.families.bfcl.spec:MULTIPLE",
+    "toolgym.families.bfcl.spec:PARALLEL",
+    "toolgym.families.bfcl.spec:PARALLEL_MULTIPLE",
+    "toolgym.families.bfcl.spec:IRRELEVANCE",
+    "toolgym.families.bfcl.spec:LIVE",
 )
 """Every built-in family's declaration (adding a family adds one line here)."""
 

@@ -31,20 +31,31 @@ def built_row(spec: FamilySpec, version: VersionSpec) -> dict[str, Any]:
             "tools": len(env.tools),
             "language": env.language.name,
             "splits": {split: len(env.suite.load(split)) for split in env.suite.splits},
+            "train": env.suite.train_task is not None,
         }
     finally:
         env.close()
 
 
 def built_catalog() -> dict[str, dict[str, Any]]:
-    """Every built-in env's row, built now (seconds: every env is built)."""
+    """Every built-in env's row, built now (seconds: every env is built).
+
+    An env whose family reads a package that is not installed (``FamilySpec.requires``) keeps
+    its stored row.
+    """
     from toolgym.envs import builtin_families
 
-    return {
-        spec.env_id(version.version): built_row(spec, version)
-        for spec in builtin_families()
-        for version in spec.versions
-    }
+    stored = stored_catalog()
+    out = {}
+    for spec in builtin_families():
+        for version in spec.versions:
+            env_id = spec.env_id(version.version)
+            if spec.missing():
+                if env_id in stored:
+                    out[env_id] = stored[env_id]
+                continue
+            out[env_id] = built_row(spec, version)
+    return out
 
 
 def stored_catalog() -> dict[str, dict[str, Any]]:

@@ -60,7 +60,7 @@ class VersionSpec:
 
 
 _SNAKE = re.compile(r"^[a-z][a-z0-9_]*$")
-_CAMEL = re.compile(r"^[A-Z][A-Za-z0-9]*$")
+_CAMEL = re.compile(r"^[A-Z][A-Za-z0-9]*(-[A-Z][A-Za-z0-9]*)*$")
 
 
 @dataclass(frozen=True)
@@ -70,7 +70,9 @@ class FamilySpec:
     Attributes:
         name: the family's one name (its package ``toolgym/families/<name>``, its data files).
         title: its name in tables and docs ("Home Search").
-        env_name: the ``<EnvName>`` of its env ids and of its env class ``<EnvName>Env``.
+        env_name: the ``<EnvName>`` of its env ids and of its env class ``<EnvName>Env``:
+            CamelCase, parts of a benchmark's group joined by hyphens (``BFCL-Live``; the
+            class drops them, ``BFCLLiveEnv``).
         toolkit: import path of its :class:`~toolgym.tools.toolkit.Toolkit` class, whose
             keyword-only arguments are the family's env options.
         versions: the registered versions, oldest first; each keeps its tasks and budget.
@@ -91,6 +93,9 @@ class FamilySpec:
             ``"rgb_array"`` for a family whose backend draws its state (``render_rgb()``).
         action_modes: the protocols the env offers (both by default; a conversation env plays
             only ``"call"``: the user answers between steps).
+        requires: ``(module, install command)`` pairs: packages outside toolgym's own
+            dependencies that its envs read (a benchmark's data). Making an env without one is
+            refused with the command; test suites skip its envs, saying so.
     """
 
     name: str
@@ -108,6 +113,7 @@ class FamilySpec:
     action_mode: str = "program"
     render_modes: tuple[str, ...] = ("ansi",)
     action_modes: tuple[str, ...] = ("program", "call")
+    requires: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
         if not self.action_modes or set(self.action_modes) - {"program", "call"}:
@@ -127,7 +133,9 @@ class FamilySpec:
         if not _SNAKE.match(self.name):
             raise ValueError(f"a family name is snake_case; got {self.name!r}")
         if not _CAMEL.match(self.env_name):
-            raise ValueError(f"an env name is CamelCase; got {self.env_name!r}")
+            raise ValueError(
+                f"an env name is CamelCase, parts joined by hyphens; got {self.env_name!r}"
+            )
         numbers = [v.version for v in self.versions]
         if not numbers or numbers != sorted(set(numbers)):
             raise ValueError(
@@ -140,7 +148,7 @@ class FamilySpec:
     @property
     def class_name(self) -> str:
         """The env class name (``HomeSearchEnv``)."""
-        return f"{self.env_name}Env"
+        return f"{self.env_name.replace('-', '')}Env"
 
     @property
     def latest(self) -> VersionSpec:
@@ -151,6 +159,12 @@ class FamilySpec:
         """``toolbench/<EnvName>-v<N>`` (the newest version by default)."""
         number = self.latest.version if version is None else version
         return f"{NAMESPACE}/{self.env_name}-v{number}"
+
+    def missing(self) -> list[str]:
+        """The install commands of the :attr:`requires` packages that are not installed."""
+        import importlib.util
+
+        return [hint for module, hint in self.requires if importlib.util.find_spec(module) is None]
 
     def full_doc(self) -> str:
         """:attr:`doc` with its Version History: each version's history, budget and task set."""

@@ -37,7 +37,7 @@ from toolgym.envs.gold_cache import gold_attempts
 from toolgym.envs.spaces import InfoDict, TextSpace, printable
 from toolgym.envs.spec import FamilySpec, load_ref
 from toolgym.envs.task_file_check import check_task_file, describe_error
-from toolgym.errors import ToolgymError
+from toolgym.errors import DependencyNotInstalled, ToolgymError
 from toolgym.tools.backend import Attempt
 from toolgym.tools.budgets import DEFAULT_BUDGETS, RESOURCE_LIMIT
 from toolgym.tools.errors import INVALID_TASK, RUNTIME_ERROR, ToolCallError
@@ -106,6 +106,12 @@ class ToolEnv(gym.Env[str, str]):
                 "ToolEnv is assembled from a family spec: use gym.make('toolbench/<Name>-vN') "
                 "or toolgym.envs.env_class(spec)"
             )
+        missing = spec.missing()
+        if missing:
+            raise DependencyNotInstalled(
+                f"{spec.env_id(version)} reads packages that are not installed: "
+                + "; ".join(missing)
+            )
         version_spec = spec.get_version(version)
         self.version = version_spec.version
         self.env_id = spec.env_id(self.version)
@@ -150,7 +156,9 @@ class ToolEnv(gym.Env[str, str]):
                     f"world_seed={self.suite.world_seed}; got world_seed={world_seed}. Use "
                     "split='train' (generated for any world) or a task_file of your own"
                 )
-            self._tasks = None if split == TRAIN else self.suite.load(split)
+            self._tasks = (
+                None if split == TRAIN else self.toolkit.select_tasks(self.suite.load(split))
+            )
         self.observation_space = TextSpace(MAX_OBSERVATION_CHARS)
         self.action_space: TextSpace = TextSpace(self.language.budgets.max_action_chars)
         self._backend = self.toolkit.new_backend()
@@ -414,6 +422,9 @@ class ToolEnv(gym.Env[str, str]):
             action_mode=self.action_mode,
             split=self.split,
         )
+        system_prompt = self._backend.system_prompt()
+        if system_prompt is not None:
+            info["system_prompt"] = system_prompt
         if issue is not None:
             info["task_issue"] = issue.to_info()
         return opening, info

@@ -15,8 +15,9 @@ here. A family without one gets :class:`EvalProfile`'s defaults.
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from toolgym.envs import families, family_of
 from toolgym.envs.spec import FamilySpec, load_ref
@@ -66,6 +67,11 @@ class EvalProfile:
         known_by: the one or two metrics the family is known by beside its success and
             executability, shown in the printed per-env table (RapidAPI's SoPR pre-check and
             tool F1); ``None``: its first other metric.
+        tables: import path of a function ``(summaries, brief) -> {title: rows}`` that makes a
+            benchmark's own tables from the summaries of its envs in a run (BFCL's leaderboard
+            row over its categories); ``toolgym eval`` prints them (``brief``: what fits a
+            terminal) after the per-env table and writes them whole into the results files and
+            the HTML report (:func:`suite_tables`).
     """
 
     headline: tuple[str, ...] = ("success",)
@@ -77,6 +83,7 @@ class EvalProfile:
     give_up_code: int | None = None
     default_run: bool = True
     known_by: tuple[str, ...] | None = None
+    tables: str | None = None
 
     def known_metrics(self, spec: FamilySpec) -> tuple[str, ...]:
         """The metrics :attr:`known_by` names, or the family's first other one."""
@@ -139,6 +146,27 @@ def _load(spec: FamilySpec) -> EvalProfile:
             )
     profile.check(spec)
     return profile
+
+
+def suite_tables(
+    summaries: Sequence[Mapping[str, Any]], brief: bool = False
+) -> dict[str, list[dict[str, Any]]]:
+    """The benchmark tables of a run (see :attr:`EvalProfile.tables`), title to rows.
+
+    Each table function gets the summaries of the envs whose profiles name it, in run order.
+    """
+    grouped: dict[str, list[Mapping[str, Any]]] = {}
+    for summary in summaries:
+        try:
+            ref = profile_of(str(summary["env"])).tables
+        except KeyError:  # an env no family registers now (an old results folder)
+            continue
+        if ref is not None:
+            grouped.setdefault(ref, []).append(summary)
+    out: dict[str, list[dict[str, Any]]] = {}
+    for ref, members in grouped.items():
+        out.update(load_ref(ref)(members, brief))
+    return out
 
 
 def column_of(env_id: str) -> str:

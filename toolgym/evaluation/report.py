@@ -23,6 +23,7 @@ from typing import Any
 import filelock
 
 from toolgym.benchmarks.score import F1_METRICS, MetricSpec
+from toolgym.envs.spec import NAMESPACE
 from toolgym.evaluation.profile import column_of
 from toolgym.evaluation.records import EpisodeRecord
 from toolgym.evaluation.results import atomic_write
@@ -237,8 +238,9 @@ def env_table(summaries: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
 def format_env_table(summaries: Sequence[Mapping[str, Any]], width: int = ENV_TABLE_WIDTH) -> str:
     """:func:`env_table` as text that fits in ``width`` columns.
 
-    A model label too long for the rest is shortened from its middle (``hf:smo...-1shot``);
-    the full labels are in the headline table and the results files.
+    A table too wide shows env ids without their namespace (``toolbench/``), then shortens a
+    model label too long for the rest from its middle (``hf:smo...-1shot``); the full labels
+    are in the headline table and the results files.
     """
     rows = env_table(summaries)
     columns = ["env", "model", "episodes", "success", "executable", "also"]
@@ -250,6 +252,12 @@ def format_env_table(summaries: Sequence[Mapping[str, Any]], width: int = ENV_TA
     rates = ("success", "executable")
     text = format_table(rows, columns, rates)
     over = max((len(line) for line in text.splitlines()), default=0) - width
+    prefix = f"{NAMESPACE}/"
+    if over > 0 and rows and all(r["env"].startswith(prefix) for r in rows):
+        for r in rows:  # every env is in the namespace: it goes without saying
+            r["env"] = r["env"].removeprefix(prefix)
+        text = format_table(rows, columns, rates)
+        over = max((len(line) for line in text.splitlines()), default=0) - width
     if over > 0 and rows:
         longest = max(len(r["model"]) for r in rows)
         keep = max(12, longest - over)

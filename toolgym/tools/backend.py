@@ -106,6 +106,16 @@ class Backend(ABC):
         """
         return instruction
 
+    def system_prompt(self) -> str | None:
+        """The benchmark's own system prompt for a model that writes its calls as text.
+
+        ``None`` (the default): the agent's. A benchmark that prompts each task its own way
+        (BFCL lists the task's functions in it) gives it here; the env passes it on as
+        ``info["system_prompt"]`` at reset, and a single-step agent prompting in text uses it
+        with the first observation as the user's message.
+        """
+        return None
+
     @abstractmethod
     def snapshot(self) -> Any:
         """A copy of the episode state that :meth:`restore` accepts."""

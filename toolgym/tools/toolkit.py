@@ -11,11 +11,14 @@ from __future__ import annotations
 import inspect
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Mapping
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from toolgym.tools.backend import Backend
 from toolgym.tools.language import ActionLanguage
 from toolgym.tools.tool import ToolSet
+
+Tasks = TypeVar("Tasks")
+"""A split's task set (``toolgym.benchmarks.tasks.TaskSet``, a layer above this one)."""
 
 
 class TaskTools(Protocol):
@@ -67,6 +70,14 @@ class Toolkit(ABC):
         examples that would tell a held-back value) overrides this.
         """
         return self.tools.subset(task.tools)
+
+    def select_tasks(self, tasks: Tasks) -> Tasks:
+        """The tasks of a fixed split an env with these options plays (default: all of them).
+
+        A family whose options pick part of a split (BFCL's ``category``) narrows it here; a
+        task file and the ``train`` split are played whole.
+        """
+        return tasks
 
     def api_names(self) -> frozenset[str]:
         """The family's APIs: the set ``D`` of the API complexity score.

@@ -31,6 +31,10 @@ VERSION = "2026.3.23"
 """The release the family was checked against (its ids and counts are this release's)."""
 INSTALL = f"pip install --no-deps {PACKAGE}=={VERSION}"
 """How to install it: without its dependencies, which reading and scoring do not use."""
+TREE_SITTER_INSTALL = (
+    "pip install tree-sitter==0.21.3 tree-sitter-java==0.21.0 tree-sitter-javascript==0.21.4"
+)
+"""What BFCL's Java and JavaScript readers need (the releases ``bfcl-eval`` pins)."""
 
 NON_LIVE_AST = ("simple_python", "simple_java", "simple_javascript", "multiple", "parallel",
                 "parallel_multiple")  # fmt: skip

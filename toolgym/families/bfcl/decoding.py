@@ -100,8 +100,10 @@ def decode_python_calls(text: str) -> list[dict[str, Any]]:
     return calls
 
 
-def render_python_calls(calls: list[dict[str, Any]]) -> str:
+def render_python_calls(calls: list[dict[str, Any]], value: Callable[[Any], str] = repr) -> str:
     """Calls written as BFCL's prompt asks for them (the inverse of :func:`decode_python_calls`).
+
+    ``value`` writes each argument (Python's ``repr`` by default).
 
     >>> render_python_calls([{"f": {"a": 1, "b": "x"}}, {"g.h": {}}])
     "[f(a=1, b='x'), g.h()]"
@@ -109,7 +111,7 @@ def render_python_calls(calls: list[dict[str, Any]]) -> str:
     written = []
     for call in calls:
         ((name, arguments),) = call.items()
-        inner = ", ".join(f"{key}={value!r}" for key, value in arguments.items())
+        inner = ", ".join(f"{key}={value(v)}" for key, v in arguments.items())
         written.append(f"{name}({inner})")
     return "[" + ", ".join(written) + "]"
 

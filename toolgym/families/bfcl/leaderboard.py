@@ -23,8 +23,9 @@ group accuracies BFCL always shows (Non-Live's overall, Live, Multi Turn, Agenti
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 ENTRY_COUNTS = {
     "simple_python": 400,
@@ -186,3 +187,41 @@ def leaderboard_row(results: Mapping[str, tuple[int, int]]) -> dict[str, float |
     row.update(zip(DETAIL, (c(n).display for n in names), strict=True))
     row["Agentic Acc"] = agentic.display
     return row
+
+
+def run_results(summary: Mapping[str, Any]) -> dict[str, tuple[int, int]]:
+    """``{category: (correct, entries run)}`` of one env's summary (its per-category breakdown)."""
+    breakdown = summary.get("breakdown") or {}
+    out: dict[str, tuple[int, int]] = {}
+    if breakdown.get("key") != "category":
+        return out
+    for group in breakdown.get("groups", ()):
+        name, episodes = str(group["group"]), int(group["episodes"])
+        if name in ENTRY_COUNTS:
+            out[name] = (round(float(group.get("success") or 0.0) * episodes), episodes)
+    return out
+
+
+def _shown(value: float | None) -> str:
+    return "N/A" if value is None else f"{100 * value:.2f}"
+
+
+def leaderboard_tables(
+    summaries: Sequence[Mapping[str, Any]], brief: bool = False
+) -> dict[str, list[dict[str, Any]]]:
+    """The run's leaderboard row per agent, one table row per column (BFCL shows percentages).
+
+    Categories not run count as 0 (see the module docstring). ``brief``: :data:`HEADLINE`'s
+    columns only; else every column, and the simple ones by language.
+    """
+    by_agent: dict[str, dict[str, tuple[int, int]]] = {}
+    for summary in summaries:
+        by_agent.setdefault(str(summary.get("agent", "?")), {}).update(run_results(summary))
+    rows_of = {agent: leaderboard_row(results) for agent, results in by_agent.items()}
+    shown = HEADLINE if brief else (*COLUMNS, *DETAIL)
+    rows = [
+        {"column": column, **{agent: _shown(row[column]) for agent, row in rows_of.items()}}
+        for column in shown
+    ]
+    title = "BFCL v4 leaderboard (accuracy %; a category not run counts as 0, as BFCL counts it)"
+    return {title: rows} if rows_of else {}

@@ -1,0 +1,19 @@
+"""How BFCL is prompted, reported and benchmarked: its agents' defaults and evaluation profile."""
+
+from __future__ import annotations
+
+from toolgym.agents.defaults import PromptDefaults
+from toolgym.evaluation.profile import EvalProfile
+
+PROMPTING = PromptDefaults(top_k_api=64, max_new_tokens=512, shots=0)
+"""Every function of an entry in the prompt, no demonstrations (BFCL has none)."""
+
+PROFILE = EvalProfile(
+    breakdown="category",
+    suites=("bfcl",),
+    default_run=False,
+    known_by=(),
+    tables="toolgym.families.bfcl.leaderboard:leaderboard_tables",
+)
+"""Reported per category (the leaderboard's columns); run with ``--suite bfcl``, not by default
+(its data comes from ``bfcl-eval``, which the main install leaves out)."""

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import collections
 import json
-import os
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -28,11 +27,12 @@ pytest.importorskip("bfcl_eval", reason="bfcl-eval is not installed (pip install
 pytest.importorskip("tree_sitter_java", reason="BFCL's Java parser needs tree-sitter-java")
 pytest.importorskip("tree_sitter_javascript", reason="BFCL's JS parser needs its grammar")
 
-from test_bfcl_checker import TABLE, _Renames, import_with, perturbations
+from test_bfcl_checker import perturbations
 
 from toolgym.envs.protocol import task_env
 from toolgym.families.bfcl import data
 from toolgym.families.bfcl.answers import any_call, gold_calls, prompt_text
+from toolgym.families.bfcl.reference import bfcl_verdict
 from toolgym.families.bfcl.tasks import GROUPS
 
 ENVS = {
@@ -43,48 +43,6 @@ ENVS = {
     "irrelevance": "toolbench/BFCL-Irrelevance-v0",
     "live": "toolbench/BFCL-Live-v0",
 }
-
-
-@pytest.fixture(scope="module")
-def runner(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    """bfcl-eval's ``eval_runner``, imported with stand-ins.
-
-    They replace what it imports and these functions do not use: the model table, the vendor
-    SDKs behind the handlers, pandas. Its configuration makes result folders where it is told.
-    """
-    os.environ.setdefault("BFCL_PROJECT_ROOT", str(tmp_path_factory.mktemp("bfcl-project")))
-    return import_with(
-        "bfcl_eval.eval_checker.eval_runner",
-        {
-            TABLE: {"MODEL_CONFIG_MAPPING": collections.defaultdict(_Renames)},
-            "bfcl_eval.eval_checker.eval_runner_helper": {},
-            "bfcl_eval.model_handler.base_handler": {"BaseHandler": object},
-            "dotenv": {"load_dotenv": lambda *a, **k: None},
-        },
-    )
-
-
-class _Handler:
-    """A BFCL model handler's decoding, in prompt mode or in function calling.
-
-    Prompt mode: its default decoder; function calling: its OpenAI handler's ``decode_ast``,
-    each tool call's JSON arguments loaded.
-    """
-
-    def __init__(self, fc: bool) -> None:
-        self.fc = fc
-        from bfcl_eval.model_handler.utils import default_decode_ast_prompting
-
-        self.prompting = default_decode_ast_prompting
-
-    def decode_ast(self, result: Any, language: Any, has_tool_call_tag: bool = False) -> Any:
-        if self.fc:
-            decoded = []
-            for invoked in result:
-                name = next(iter(invoked))
-                decoded.append({name: json.loads(invoked[name])})
-            return decoded
-        return self.prompting(result, language, has_tool_call_tag)
 
 
 def _prompt_replies(entry: dict[str, Any], category: str, rng: random.Random) -> Iterator[str]:
@@ -131,37 +89,10 @@ def _fc_action(reply: Any) -> str:
     )
 
 
-def _theirs(
-    runner: Any, handler: _Handler, entry: dict[str, Any], reply: Any, category: str
-) -> bool:
-    from bfcl_eval.constants.enums import Language, ReturnFormat
-
-    if category in data.IRRELEVANCE + data.RELEVANCE:
-        result = runner._evaluate_single_relevance_entry(
-            handler, entry["id"], reply, entry, "toolgym", category
-        )
-        return bool(result["valid"])
-    language = data.language_of(category)
-    kind = {"python": "PYTHON", "java": "JAVA", "javascript": "JAVASCRIPT"}[language]
-    result = runner._evaluate_single_ast_entry(
-        handler,
-        entry["id"],
-        reply,
-        data.answers(category)[entry["id"]],
-        entry,
-        "toolgym",
-        category,
-        Language[kind],
-        ReturnFormat[kind],
-    )
-    return bool(result["valid"])
-
-
 @pytest.mark.parametrize("group", list(GROUPS))
-def test_replies_are_judged_as_bfcl_eval_judges_them(runner: Any, group: str) -> None:
+def test_replies_are_judged_as_bfcl_eval_judges_them(group: str) -> None:
     prompt_env = gym.make(ENVS[group], reply_format="prompt")
     fc_env = gym.make(ENVS[group], reply_format="fc")
-    handlers = {"prompt": _Handler(fc=False), "fc": _Handler(fc=True)}
     compared: collections.Counter[str] = collections.Counter()
     passed: collections.Counter[str] = collections.Counter()
     disagreements: list[str] = []
@@ -174,7 +105,7 @@ def test_replies_are_judged_as_bfcl_eval_judges_them(runner: Any, group: str) ->
                 env = prompt_env if mode == "prompt" else fc_env
                 env.reset(options={"task_id": entry["id"]})
                 reward = env.step(action)[1]
-                theirs = _theirs(runner, handlers[mode], entry, reply, category)
+                theirs = bfcl_verdict(entry, category, reply, fc=mode == "fc")
                 compared[mode] += 1
                 passed[mode] += theirs
                 if (reward == 1.0) != theirs:

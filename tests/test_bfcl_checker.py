@@ -8,11 +8,9 @@ stand-in is removed again, so nothing else sees it.
 
 from __future__ import annotations
 
-import collections
 import copy
 import importlib
 import sys
-import types
 from collections.abc import Iterator
 from typing import Any
 
@@ -31,9 +29,9 @@ from toolgym.families.bfcl.checker import (
 )
 from toolgym.families.bfcl.decoding import DecodeError, decode_python_calls, render_python_calls
 from toolgym.families.bfcl.multi_turn import MULTI_TURN, multi_turn_verdict
+from toolgym.families.bfcl.reference import TABLE, import_with, model_table
 
 PYTHON_AST = [c for c in data.NON_LIVE_AST + data.LIVE_AST if data.language_of(c) == "python"]
-TABLE = "bfcl_eval.constants.model_config"
 UNANSWERABLE: dict[str, list[str]] = {
     # a required parameter whose possible answer accepts nothing (``[]``)
     "live_simple": ["live_simple_106-63-0", "live_simple_112-68-0"],
@@ -43,48 +41,10 @@ UNANSWERABLE: dict[str, list[str]] = {
 """Entries of bfcl-eval 2026.3.23 that no answer passes, by BFCL's checker and toolgym's alike."""
 
 
-class _Renames:
-    """A model of BFCL's table that renames no function (as toolgym's envs give the names)."""
-
-    underscore_to_dot = False
-
-
-def import_with(module: str, stand_ins: dict[str, dict[str, Any]]) -> Any:
-    """``module`` of bfcl-eval, imported with stand-ins for modules it imports and does not need.
-
-    A stand-in is put in place only for a module that is not imported and does not import (the
-    real one is used where it can be: BFCL's Java and JavaScript parsers with their grammars
-    installed, so that every importer sees the same), and removed afterwards.
-    """
-    saved = {name: sys.modules.get(name) for name in stand_ins}
-    for name, attributes in stand_ins.items():
-        if saved[name] is None and not _imports(name):
-            stand_in = types.ModuleType(name)
-            for attribute, value in attributes.items():
-                setattr(stand_in, attribute, value)
-            sys.modules[name] = stand_in
-    try:
-        return importlib.import_module(module)
-    finally:
-        for name, original in saved.items():
-            if original is None:
-                sys.modules.pop(name, None)
-
-
-def _imports(name: str) -> bool:
-    """Whether the real module ``name`` imports (it then stays imported)."""
-    try:
-        importlib.import_module(name)
-    except Exception:
-        return False
-    return True
-
-
 @pytest.fixture(scope="module")
 def reference() -> Any:
     """BFCL's ``ast_checker`` module, imported with a stand-in model table."""
-    table = {"MODEL_CONFIG_MAPPING": collections.defaultdict(_Renames)}
-    return import_with("bfcl_eval.eval_checker.ast_eval.ast_checker", {TABLE: table})
+    return import_with("bfcl_eval.eval_checker.ast_eval.ast_checker", {TABLE: model_table()})
 
 
 def gold_calls(
@@ -384,7 +344,7 @@ def bfcl_sums(tmp_path_factory: pytest.TempPathFactory) -> Any:
 
     os.environ.setdefault("BFCL_PROJECT_ROOT", str(tmp_path_factory.mktemp("bfcl-root")))
     stand_ins: dict[str, dict[str, Any]] = {
-        TABLE: {"MODEL_CONFIG_MAPPING": collections.defaultdict(_Renames)},
+        TABLE: model_table(),
         "filelock": {"FileLock": object},
         "tenacity": {},
     }

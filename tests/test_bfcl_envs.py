@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
+from pathlib import Path
 
 import gymnasium as gym
 import pytest
@@ -191,3 +192,50 @@ def test_a_task_given_at_reset_gets_its_functions_from_its_gold() -> None:
     assert (
         env.step("[get_weather(city='Rome', days=3), get_weather(city='Paris', days=2)]")[1] == 0.0
     )
+
+
+@needs_bfcl
+def test_eval_runs_a_category_and_prints_the_leaderboard(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from toolgym.cli import main
+
+    argv = ["eval", "--agent", "oracle", "--no-progress", "--out", str(tmp_path / "one")]
+    assert (
+        main([*argv, "--env", "toolbench/BFCL-Live-v0", "--env-option", "category=live_parallel"])
+        == 0
+    )
+    out = capsys.readouterr().out
+    assert re.search(r"live_parallel\s+16\s+100.0%", out)
+    assert re.search(r"Live Acc\s+1.18", out)  # 16 of the four live AST categories' 1,351
+    argv[-1] = str(tmp_path / "all")
+    assert main([*argv, "--suite", "bfcl", "--limit", "3"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"Non-Live AST Acc\s+N/A", out)  # Java and JavaScript were not run
+    tables = (tmp_path / "all" / "summary_tables.txt").read_text()
+    assert re.search(r"Non-Live Parallel AST\s+100.00", tables)  # every column in the files
+    assert re.search(r"Python Simple AST\s+100.00", tables)
+
+
+@needs_bfcl
+@pytest.mark.parametrize(
+    ("task_id", "param", "hostile"),
+    [
+        ("simple_java_1", "params", "new HashMap<>() {" + " " * 15_000),  # cubic backtracking
+        ("simple_javascript_2", "status", "[" + "[]," * 5_000),  # exponential backtracking
+    ],
+)
+def test_a_value_bfcls_converter_backtracks_on_is_cut_off(
+    task_id: str, param: str, hostile: str
+) -> None:
+    from toolgym.families.bfcl.answers import read_answer
+
+    env = gym.make("toolbench/BFCL-Simple-v0")
+    env.reset(options={"task_id": task_id})
+    ((name, arguments),) = read_answer(env.unwrapped.task.gold[0])[0].items()
+    action = json.dumps([{"name": name, "arguments": {**arguments, param: hostile}}])
+    *_, info = env.step(action)
+    assert info["error"]["category"] == "wrong_arguments"
+    assert "to convert (BFCL's converter backtracks on it)" in info["error"]["message"]
+    env.reset(options={"task_id": task_id})  # the env goes on: the gold still passes
+    assert env.step(env.unwrapped.task.gold[0])[1] == 1.0

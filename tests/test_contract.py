@@ -238,7 +238,7 @@ def test_single_value_perturbations_score_below_one(env_id: str) -> None:
             below += reward < 1.0
             total += 1
     if total == 0:
-        pytest.skip(f"no change of an {env_id} gold changes its outcome (replies in words)")
+        pytest.skip(f"no change of an {env_id} gold changes its outcome (its golds make no call)")
     share = 0.75 if others else 0.9
     assert below >= share * total, f"only {below} of {total} perturbations changed the outcome"
 
@@ -396,7 +396,7 @@ def test_reward_type_success(env_id: str) -> None:
         assert reward in (0.0, 1.0)
         if reward == 0.0:
             return
-    pytest.skip(f"no change of an {env_id} gold changes its outcome (replies in words)")
+    pytest.skip(f"no change of an {env_id} gold changes its outcome (its golds make no call)")
 
 
 def test_call_mode_truncates_at_the_registered_budget(env_id: str) -> None:
@@ -499,7 +499,7 @@ def calling_tasks(env: gym.Env, count: int) -> list:
         if len(found) == count:
             return found
     if not found:
-        pytest.skip(f"no {base.env_id} gold calls a tool (its answers are words)")
+        pytest.skip(f"no {base.env_id} gold calls a tool (its golds make no call)")
     return found
 
 

@@ -330,6 +330,15 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--split", default="test", choices=("test", "demo", "train"))
     ev.add_argument("--task-file", help="an original-format JSONL task file instead of a split")
     ev.add_argument(
+        "--env-option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a family option for every env of the run (repeatable): category=live_parallel, "
+        "reply_format=prompt, max_results=3; the value is read as JSON when it parses, else as "
+        "text",
+    )
+    ev.add_argument(
         "--user-replay",
         metavar="FILE",
         help="conversation envs: replay a recorded user (a JSONL recording) exactly instead of "

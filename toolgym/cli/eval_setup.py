@@ -10,6 +10,7 @@ import argparse
 import copy
 import functools
 import importlib.util
+import json
 import sys
 import tempfile
 import warnings
@@ -237,6 +238,27 @@ def _check_env_ids(ids: list[str]) -> None:
         raise UserInputError(f"unknown env id(s) {unknown}; known: {', '.join(env_ids())}")
 
 
+def env_options(pairs: list[str]) -> dict[str, Any]:
+    """``--env-option KEY=VALUE`` pairs as env kwargs (a value is JSON when it parses).
+
+    >>> env_options(["category=live_parallel", "max_results=3"])
+    {'category': 'live_parallel', 'max_results': 3}
+
+    Raises:
+        UserInputError: a pair without ``=`` or a key that is not a name.
+    """
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, text = pair.partition("=")
+        if not sep or not key.isidentifier():
+            raise UserInputError(f"--env-option takes KEY=VALUE with KEY a name; got {pair!r}")
+        try:
+            out[key] = json.loads(text)
+        except ValueError:
+            out[key] = text
+    return out
+
+
 def _check_eval_inputs(args: argparse.Namespace, ids: list[str]) -> dict[str, Any]:
     """Check every input of ``eval`` before anything heavy loads; the env kwargs to use.
 
@@ -262,6 +284,7 @@ def _check_eval_inputs(args: argparse.Namespace, ids: list[str]) -> dict[str, An
         if not path.is_file():
             raise UserInputError(f"--task-file must be a JSONL task file; no file at {str(path)!r}")
         env_kwargs["task_file"] = str(path)
+    env_kwargs.update(env_options(getattr(args, "env_option", None) or []))
     check_user_options(args, ids, _options, env_kwargs)
     for env_id in ids:  # the task files load and their golds run: checked before the model
         kwargs = {k: v for k, v in env_kwargs.items() if k != "user"}  # a model: built later
@@ -277,6 +300,10 @@ def _check_eval_inputs(args: argparse.Namespace, ids: list[str]) -> dict[str, An
             raise UserInputError(
                 f"--task-file {args.task_file!r} does not hold tasks of {env_id}: {first}"
             ) from e
+        except (TypeError, ValueError) as e:
+            if not getattr(args, "env_option", None):
+                raise
+            raise UserInputError(f"--env-option: {env_id} refuses the options: {e}") from e
         _print_file_issues(env_id, env)
         args.task_counts[env_id] = len(task_env(env).task_ids)  # 0: an unlimited split
         hints = task_env(env).hints

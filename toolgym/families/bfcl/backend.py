@@ -75,7 +75,8 @@ class SingleTurnBackend(Backend):
             TaskFileError: a setup that is not a BFCL entry's.
         """
         setup = setup or {}
-        check_setup(setup) if setup else None
+        if setup:
+            check_setup(setup)
         self.category = str(setup.get("category", "simple_python"))
         self.language = str(setup.get("language", "python"))
         self.functions = list(setup.get("functions", ()))

@@ -32,6 +32,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
+from toolgym.families.bfcl.bounded import TooSlowToConvert, convert_bounded
+
 PYTHON_TYPES: dict[str, type] = {
     "string": str,
     "integer": int,
@@ -248,12 +250,18 @@ def _check_argument(
                 f"type_error:{'java' if language == 'java' else 'js'}",
                 f"Parameter {param!r} should be source text; got {type(value).__name__}.",
             )
-        if type_name in _CONVERTED_NESTED:
-            item_type = details["items"]["type"]
-            nested = table[item_type]
-            value = convert(value, type_name, item_type)
-        else:
-            value = convert(value, type_name)
+        try:
+            if type_name in _CONVERTED_NESTED:
+                item_type = details["items"]["type"]
+                nested = table[item_type]
+                value = convert_bounded(convert, value, type_name, item_type)
+            else:
+                value = convert_bounded(convert, value, type_name)
+        except TooSlowToConvert as e:
+            return _fail(
+                f"type_error:{'java' if language == 'java' else 'js'}",
+                f"Parameter {param!r}: {e} (BFCL's converter backtracks on it).",
+            )
     else:
         expected_type = PYTHON_TYPES[type_name]
         if type_name in _PYTHON_NESTED:

@@ -11,14 +11,17 @@ BFCL's error type.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from typing import Any
 
 from toolgym.benchmarks.score import Checker, Score
 from toolgym.benchmarks.tasks import Task
+from toolgym.families.bfcl.bounded import VERDICT_S
 from toolgym.families.bfcl.checker import Verdict, ast_verdict, relevance_verdict
 from toolgym.families.bfcl.data import IRRELEVANCE, RELEVANCE
 from toolgym.tools.backend import Attempt
+from toolgym.tools.deadline import deadline
 from toolgym.tools.errors import GOAL_NOT_MET, NON_EXECUTABLE, WRONG_API, WRONG_ARGUMENTS
 
 _CATEGORY_OF = (
@@ -74,7 +77,8 @@ class BfclVerdict(Checker):
             failed = {"category": category, "error_type": "ast_decoder:decoder_failed"}
             error = {"category": attempt.error.category, "message": attempt.error.message}
             return Score(0.0, False, False, failed, error, None)
-        verdict = entry_verdict(task, calls)
+        with deadline(time.monotonic() + VERDICT_S):  # slow Java and JavaScript values
+            verdict = entry_verdict(task, calls)
         metrics: dict[str, Any] = {"category": category, "error_type": verdict.error_type}
         # relevance categories score whether a call was made, not which
         prediction = (

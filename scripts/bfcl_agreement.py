@@ -1,6 +1,6 @@
-"""Recorded replies of a model, judged by toolgym and by bfcl-eval: ``python scripts/bfcl_agreement.py DIR``.
+"""Recorded replies of a model, judged by toolgym and by bfcl-eval: ``python scripts/bfcl_agreement.py DIR...``.
 
-Reads the episode records of the BFCL envs in a ``toolgym eval`` results folder (``--out``),
+Reads the episode records of the BFCL envs in ``toolgym eval`` results folders (``--out``),
 and for each episode played in ``program`` mode takes the model's raw reply (its generation)
 and judges it twice: in the env with ``reply_format="prompt"`` (BFCL's prompt mode), and by
 bfcl-eval's own per-entry evaluation with its prompt-mode decoder
@@ -40,13 +40,14 @@ def _records(folder: Path) -> list[dict[str, Any]]:
 def main() -> None:
     """Judge the folder's recorded replies both ways and print the counts."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("folder", type=Path, help="a toolgym eval results folder")
+    parser.add_argument("folders", type=Path, nargs="+", help="toolgym eval results folders")
     args = parser.parse_args()
     entries = {e["id"]: (e, c) for c in data.SINGLE_TURN for e in data.entries(c)}
     envs: dict[str, gym.Env[Any, Any]] = {}
     counts: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
     differences: list[str] = []
-    for record in _records(args.folder):
+    records = [r for folder in args.folders for r in _records(folder)]
+    for record in records:
         if record.get("strategy") not in (None, "single") or record.get("generation") is None:
             continue
         entry, category = entries[record["task_id"]]

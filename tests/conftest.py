@@ -22,6 +22,10 @@ SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "samples"
 register_family(TODO_SPEC)  # the worked example of docs/adding-a-family.md (idempotent)
 ENV_IDS = env_ids()
 BUILTIN_IDS = [i for i in ENV_IDS if not i.startswith("toolbench/TodoList")]
+INSTALLED_IDS = [i for i in ENV_IDS if not family_of(i).missing()]
+"""The env ids whose families' packages are installed (BFCL's needs bfcl-eval): what modules
+that build envs while they are collected iterate over."""
+INSTALLED_BUILTIN_IDS = [i for i in BUILTIN_IDS if i in INSTALLED_IDS]
 ENV_MODES = [(i, mode) for i in ENV_IDS for mode in family_of(i).action_modes]
 """Every env id with each action mode it offers (a conversation env plays call mode only)."""
 

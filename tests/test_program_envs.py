@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gymnasium as gym
 import pytest
-from conftest import BUILTIN_IDS
+from conftest import INSTALLED_BUILTIN_IDS
 
 from toolgym.envs import family_of
 from toolgym.envs.protocol import task_env
@@ -12,7 +12,7 @@ from toolgym.tools.errors import NON_EXECUTABLE, PRECONDITION, WRONG_API, WRONG_
 
 PROGRAM_IDS = [
     i
-    for i in BUILTIN_IDS
+    for i in INSTALLED_BUILTIN_IDS
     if "program" in family_of(i).action_modes  # a conversation is played in call mode only
     and task_env(gym.make(i)).language.name == "api_program"
 ]

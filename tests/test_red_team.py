@@ -18,7 +18,7 @@ from pathlib import Path
 
 import gymnasium as gym
 import pytest
-from conftest import ENV_IDS, RED_TEAM
+from conftest import INSTALLED_IDS, RED_TEAM
 
 from toolgym.envs import family_of
 from toolgym.envs.protocol import task_env
@@ -395,7 +395,7 @@ def _language(env_id: str, language: str | None) -> str:
 
 CASES = [
     (env_id, mode, language, i)
-    for env_id in ENV_IDS
+    for env_id in INSTALLED_IDS
     for language in _languages(env_id)
     for mode in _modes(env_id)
     for i in range(len(ATTACKS.get(_language(env_id, language), [])))

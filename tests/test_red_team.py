@@ -335,7 +335,33 @@ CALLING_LIST = [
     "\x00" * 1000 + '[{"api": "x", "parameters": {}, "responses": []}]',
 ]
 
+BFCL_CALLS = [
+    "[f(a=__import__('os').system('touch pwned'))]",
+    "[__import__('os').system('touch pwned')]",
+    "[f(a=open('pwned', 'w').write('x'))]",
+    "[f(a=(lambda: 1)())]",
+    "[f(a=().__class__.__bases__[0].__subclasses__())]",
+    "[f(a=2 ** 10 ** 10)]",
+    "[f(a=10 ** 400000)]",
+    "[f(a='x' * 10 ** 9)]",
+    "[f(a=[1] * 10 ** 9)]",
+    "[f(a=" + "[" * 3000 + "]" * 3000 + ")]",
+    "[f(a=" + "(" * 3000 + "1" + ")" * 3000 + ")]",
+    "[f(a=" + "9" * 4400 + ")]",
+    "[" + "f(), " * 4000 + "]",
+    "[" * 100000,
+    _DEEP,
+    '[{"name": "f", "arguments": ' + _DEEP + "}]",
+    '[{"name": "f", "arguments": "' + "[" * 5000 + '"}]',
+    '[{"f": {"a": ' + "9" * 4400 + "}}]",
+    '[f(params="new HashMap<>() {' + " " * 15000 + '")]',
+    '[f(status="[' + "[]," * 3000 + '")]',
+    "[f(a=f'{open(\"x\").read()}')]",
+    "```\n[f(a=1)]\n```" * 2000,
+]
+
 ATTACKS: dict[str, list[str]] = {
+    "bfcl_calls": BFCL_CALLS,
     "api_program": API_PROGRAM,
     "curl": CURL + JSON_CALLS,
     "json_calls": JSON_CALLS,
@@ -429,7 +455,10 @@ def test_attack_is_contained(
     assert not written, f"the action wrote {written}"
     assert elapsed <= TIME_LIMIT_S, f"the action ran {elapsed:.1f} s"
     assert obs in env.observation_space
-    assert reward < 1.0
+    task = task_env(env).task
+    assert task is not None
+    if task_env(env).toolkit.api_calls(task.gold[0]) or not _abstains(env):
+        assert reward < 1.0  # (where the right answer is to call nothing, garbage abstains)
     if info["error"] is not None:
         assert info["error"]["category"] in CATEGORIES
     # the same env still scores the gold 1
@@ -440,6 +469,12 @@ def test_attack_is_contained(
         results = _replay_gold(env, index)
     errors = [r[4]["error"] for r in results]
     assert results[-1][1] == 1.0, f"the gold scored {results[-1][1]} after the attack: {errors}"
+
+
+def _abstains(env: gym.Env) -> bool:
+    """Whether the env's task is answered by calling nothing (BFCL's irrelevance)."""
+    task = task_env(env).task
+    return task is not None and "irrelevance" in str(task.meta.get("category", ""))
 
 
 def _replay_gold(env: gym.Env, seed: int) -> list[tuple]:

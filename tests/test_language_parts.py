@@ -6,7 +6,7 @@ import gymnasium as gym
 import pytest
 
 from toolgym.agents.defaults import PromptDefaults, prompt_defaults
-from toolgym.envs import env_ids
+from toolgym.envs import env_ids, family_of
 from toolgym.envs.protocol import task_env
 from toolgym.tools.action_reader import ActionReader
 from toolgym.tools.action_runner import ActionRunner
@@ -15,7 +15,10 @@ from toolgym.tools.grammar_source import GrammarSource
 from toolgym.tools.json_language import JsonCallsSyntax
 from toolgym.tools.language import ActionLanguage, language_class
 
-LATEST = {env_id.rsplit("-v", 1)[0]: env_id for env_id in env_ids()}
+LATEST = {
+    env_id.rsplit("-v", 1)[0]: env_id for env_id in env_ids() if not family_of(env_id).missing()
+}
+"""The newest env of each family whose packages are installed (BFCL's read bfcl-eval)."""
 
 
 @pytest.fixture(scope="module")

@@ -46,10 +46,7 @@ def _gold_calls(gold: str) -> list[Call] | None:
 
 def _python_text(call: Call) -> bool:
     """Whether Python's decoder reads the call written as Python back to itself."""
-    try:
-        return _gold_calls(gold_text([call])) == [call]
-    except ToolCallError:
-        return False
+    return _gold_calls(gold_text([call])) == [call]
 
 
 def _names(calls: Sequence[Call]) -> str:

@@ -78,7 +78,10 @@ class BfclVerdict(Checker):
             error = {"category": attempt.error.category, "message": attempt.error.message}
             return Score(0.0, False, False, failed, error, None)
         with deadline(time.monotonic() + VERDICT_S):  # slow Java and JavaScript values
-            verdict = entry_verdict(task, calls)
+            try:
+                verdict = entry_verdict(task, calls)
+            except Exception as e:  # BFCL's converters met text they cannot read: not a pass
+                verdict = Verdict(False, "ast_checker:raised", f"{type(e).__name__}: {e}")
         metrics: dict[str, Any] = {"category": category, "error_type": verdict.error_type}
         # relevance categories score whether a call was made, not which
         prediction = (

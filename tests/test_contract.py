@@ -403,12 +403,17 @@ def test_call_mode_truncates_at_the_registered_budget(env_id: str) -> None:
     env = gym.make(env_id, action_mode="call")
     env.reset(seed=0)
     limit = env.spec.max_episode_steps
+    own = task_env(env).language.step_limit  # BFCL's forced quit after 20 replies with calls
     steps = 0
     truncated = terminated = False
+    reward = 0.0
     while not (truncated or terminated):
-        _, _, terminated, truncated, info = env.step("no_such_function()")
+        _, reward, terminated, truncated, info = env.step("no_such_function()")
         assert info["error"] is not None
         steps += 1
+    if own is not None and own < limit:  # the language's own limit ends it first, a failure
+        assert terminated and not truncated and steps == own + 1 and reward == 0.0
+        return
     assert truncated and not terminated and steps == limit
 
 

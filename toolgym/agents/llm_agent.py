@@ -269,12 +269,10 @@ class LLMAgent(Agent):
         """
         if self.tool_calling == "native":
             return self._native_prompt(observation, info)
-        if self.strategy == "single" and self._task_prompt:
-            # the benchmark's own prompt for the task (BFCL's prompt mode): it, then the request
-            return [
-                {"role": "system", "content": str(self._task_prompt)},
-                {"role": "user", "content": self._opening},
-            ]
+        if self._task_prompt:
+            # the benchmark's own prompt for the task (BFCL's prompt mode): it, the request, and
+            # in a multi-step episode each action and what came of it (results, the next turn)
+            return self._task_messages(observation)
         if self.strategy == "single":
             if self._hints(info).page_prompts:  # a fresh prompt on each page, no history
                 self.query = observation
@@ -302,6 +300,23 @@ class LLMAgent(Agent):
                 {"role": "user", "content": text},
             ]
         return text
+
+    def _task_messages(self, observation: str) -> Prompt:
+        """The benchmark's prompt, the opening request, then each action and its observation."""
+        messages = [
+            {"role": "system", "content": str(self._task_prompt)},
+            {"role": "user", "content": self._opening},
+        ]
+        if self.strategy == "single":
+            return messages
+        if self.history and self.history[-1][2] is None:
+            thought, action, _ = self.history[-1]
+            self.history[-1] = (thought, action, observation)
+        for _, action, seen in self.history:
+            messages.append({"role": "assistant", "content": action})
+            if seen is not None:
+                messages.append({"role": "user", "content": seen})
+        return messages
 
     def _native_prompt(self, observation: str, info: dict[str, Any]) -> Prompt:
         """The chat messages of a native tool-calling turn."""
@@ -336,13 +351,14 @@ class LLMAgent(Agent):
         """The grammar this turn's generation follows (``None``: unconstrained).
 
         A ReAct or DFSDT turn writes a thought first: one free line, then ``Action:`` and the
-        action under the env's grammar (:meth:`ActionGrammar.after_thought`).
+        action under the env's grammar (:meth:`ActionGrammar.after_thought`); under the
+        benchmark's own prompt (``info["system_prompt"]``, BFCL's) the action alone.
         """
         if not self.constrained or self.grammar_of is None:
             return None
         grammar = self.grammar_of()
-        if grammar is None or self.strategy == "single":
-            return grammar
+        if grammar is None or self.strategy == "single" or self._task_prompt:
+            return grammar  # the benchmark's own prompt asks for the action alone
         return grammar.after_thought()
 
     def generation_tools(self, info: dict[str, Any]) -> list[dict[str, Any]] | None:
@@ -370,6 +386,10 @@ class LLMAgent(Agent):
             return action
         if self.strategy == "single":
             return extract_action(generation.text, hints.action_language, self.extraction, hints)
+        if self._task_prompt and self.tool_calling == "text":  # the action alone, no thought
+            action = extract_action(generation.text, hints.action_language, self.extraction, hints)
+            self.history.append(("", action, None))
+            return action
         thought, action = extract_react(generation.text)
         self.history.append((thought, action, None))
         if self.tool_calling == "native":

@@ -46,6 +46,7 @@ FAMILY_SPECS: tuple[str, ...] = (
     "toolgym.families.bfcl.spec:PARALLEL_MULTIPLE",
     "toolgym.families.bfcl.spec:IRRELEVANCE",
     "toolgym.families.bfcl.spec:LIVE",
+    "toolgym.families.bfcl.turn_spec:MULTI_TURN",
 )
 """Every built-in family's declaration (adding a family adds one line here)."""
 

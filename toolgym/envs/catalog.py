@@ -27,8 +27,12 @@ def built_row(spec: FamilySpec, version: VersionSpec) -> dict[str, Any]:
     # the class itself, not gym.make: listing an older version is not using it
     env = env_class(spec)(version=version.version)
     try:
+        tools = len(env.tools)
+        if not tools:  # every task brings its own functions (BFCL): the distinct ones of all
+            tasks = env.suite.load(env.suite.splits[0]).values() if env.suite.splits else ()
+            tools = len({tool.name for task in tasks for tool in env.toolkit.task_tools(task)})
         return {
-            "tools": len(env.tools),
+            "tools": tools,
             "language": env.language.name,
             "splits": {split: len(env.suite.load(split)) for split in env.suite.splits},
             "train": env.suite.train_task is not None,

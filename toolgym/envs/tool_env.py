@@ -462,6 +462,10 @@ class ToolEnv(gym.Env[str, str]):
             error = None if execution.error is None else execution.error.to_info()
             info = InfoDict({"error": error, **execution.info})
             reward = 0.0
+        if execution.tools is not None:  # more (or other) tools from now on
+            self._tools = execution.tools
+            info["tools"] = list(self._tools.openai_schemas)
+            info["api_docs"] = self._tools.api_docs
         self._done = execution.finished
         obs = bound_text(printable(execution.observation))
         self._last_obs = obs
@@ -565,6 +569,7 @@ class ToolEnv(gym.Env[str, str]):
             raise gym.error.ResetNeeded("call reset() before get_state()")
         return {
             "task": self._task,
+            "tools": self._tools,
             "episode": {"backend": self._backend.snapshot(), "golds": self._golds},
             "steps": self._steps,
             "done": self._done,
@@ -576,7 +581,8 @@ class ToolEnv(gym.Env[str, str]):
         """Restore a state returned by :meth:`get_state` (of an env of the same id and options)."""
         task: Task = state["task"]
         self._task = task
-        self._tools = self.toolkit.tools.subset(task.tools)
+        tools = state.get("tools")  # a state saved before tools were kept: the task's own
+        self._tools = tools if isinstance(tools, ToolSet) else self.toolkit.task_tools(task)
         self._backend.restore(state["episode"]["backend"])
         self._golds = state["episode"]["golds"]
         self._steps = state["steps"]

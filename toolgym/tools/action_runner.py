@@ -39,6 +39,8 @@ class Execution:
         finished: whether the episode ends (always in ``program`` mode).
         attempt: when finished, what is scored.
         info: entries the language adds to the step's ``info`` (``calls``, ``warnings``, ...).
+        tools: the tools offered from this step on, when the step changed them (a conversation
+            that offers more functions mid-episode); ``None``: unchanged.
     """
 
     observation: str
@@ -46,6 +48,7 @@ class Execution:
     finished: bool = False
     attempt: Attempt | None = None
     info: dict[str, Any] = field(default_factory=dict)
+    tools: ToolSet | None = None
 
 
 class ActionRunner(ABC):
@@ -56,6 +59,10 @@ class ActionRunner(ABC):
     budgets: Budgets = DEFAULT_BUDGETS
     """The limits of one action; ``max_action_chars`` is also the env's action space's length,
     and a longer action is refused before any of it is read."""
+    step_limit: ClassVar[int | None] = None
+    """A limit of the language's own on the steps an episode may take in a row (BFCL's 20
+    replies with calls in one turn): the step past it ends the episode, which fails. ``None``:
+    only the env's ``max_episode_steps`` (a truncation) limits an episode."""
     refusal_info: ClassVar[Mapping[str, Any]] = {}
     """The info keys of a step that ran nothing (:meth:`refusal`), as the language's own failed
     steps report them (``{"calls": []}``)."""

@@ -220,3 +220,49 @@ def arithmetic(op: ast.operator, left: Any, right: Any) -> Any:
     except ToolCallError as e:
         raise DecodeError(e.message) from None
     return result
+
+
+# -- calls as the multi-turn backends run them -----------------------------------------------------
+
+
+def execution_texts(calls: list[dict[str, Any]], from_json: bool = False) -> list[str]:
+    """Decoded calls written as BFCL writes them before running them on the multi-turn backends.
+
+    A prompt-mode reply's calls (``from_json`` false) are written as BFCL's prompt-mode
+    handlers write them: each value by ``repr``, except that a dict whose values are all dicts
+    is written as a nested call of its first key and other dicts key by key (an empty dict
+    fails, as it does in BFCL, which then reads the reply as no calls). A function-calling
+    model's calls (``from_json``) are written as its handlers write tool calls: ``repr`` of
+    each value, joined by commas without spaces.
+
+    Raises:
+        DecodeError: a value BFCL's writer fails on (an empty dict in a prompt-mode reply).
+
+    >>> execution_texts([{"cd": {"folder": "docs"}}, {"ls": {}}])
+    ["cd(folder='docs')", 'ls()']
+    >>> execution_texts([{"mv": {"source": "a", "destination": "b"}}], from_json=True)
+    ["mv(source='a',destination='b')"]
+    >>> execution_texts([{"f": {"x": {"g": {"y": 1}}, "z": {"k": [1]}}}])
+    ["f(x=g(y=1), z={'k': [1]})"]
+    """
+    out = []
+    for call in calls:
+        for name, arguments in call.items():
+            if from_json:
+                out.append(f"{name}({','.join(f'{k}={v!r}' for k, v in arguments.items())})")
+            else:
+                written = ", ".join(f"{k}={_nested(v)}" for k, v in arguments.items())
+                out.append(f"{name}({written})")
+    return out
+
+
+def _nested(value: Any) -> str:
+    """One value as BFCL's prompt-mode handlers write it (see :func:`execution_texts`)."""
+    if not isinstance(value, dict):
+        return repr(value)
+    if all(isinstance(v, dict) for v in value.values()):
+        if not value:
+            raise DecodeError("an empty dict in a call (BFCL reads the reply as no calls)")
+        name = next(iter(value))
+        return f"{name}(" + ", ".join(f"{k}={_nested(v)}" for k, v in value[name].items()) + ")"
+    return "{" + ", ".join(f"'{k}': {_nested(v)}" for k, v in value.items()) + "}"

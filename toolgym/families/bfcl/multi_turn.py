@@ -29,16 +29,21 @@ dict as JSON, anything else by ``str``), and a failure becomes ``Error during ex
 from __future__ import annotations
 
 import ast
+import contextlib
 import copy
+import decimal
 import importlib
 import inspect
 import json
-from collections.abc import Mapping, Sequence
+import math
+import sys
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from toolgym.families.bfcl.checker import PASS, Verdict
 from toolgym.families.bfcl.decoding import DecodeError, arithmetic
 from toolgym.tools.ast_parse import parse
+from toolgym.tools.deadline import check_deadline
 
 MULTI_TURN = (
     "multi_turn_base",
@@ -97,23 +102,44 @@ class Backends:
         return [self.run_one(call) for call in calls]
 
     def run_one(self, call: str) -> str:
-        """One call's result as BFCL writes it (never raises)."""
-        try:
-            result = self._call_text(call)
-        except Exception as e:
-            return f"Error during execution: {e}"
-        if type(result) is str:
-            return result
-        if type(result) is dict:
+        """One call's result as BFCL writes it (never raises).
+
+        The call runs with its own decimal context and ``mpmath`` precision (``MathAPI`` sets
+        them, and BFCL leaves them set for the whole process), and its result is written before
+        they are put back, as BFCL writes it.
+        """
+        with decimal.localcontext(), _mpmath_precision():
             try:
-                return json.dumps(result)
-            except (TypeError, ValueError):
-                return str(result)
-        return str(result)
+                return _result_text(self._call_text(call))
+            except Exception as e:
+                return f"Error during execution: {e}"
+
+    def keyword_text(self, call: str) -> str:
+        """A possible answer's call with its positional arguments named, as BFCL writes calls.
+
+        BFCL's possible answers sometimes pass arguments by position (``sort('report.pdf')``),
+        which its readers of a model's reply drop; the oracle writes them by name, each value
+        written with ``repr`` (``sort(file_name='report.pdf')``).
+
+        Raises:
+            ValueError: the call is not one of the backends' methods with literal arguments.
+        """
+        node = parse(call, "<possible answer>", mode="eval").body
+        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+            raise ValueError(f"not a call of a method: {call!r}")
+        method = self._methods.get(node.func.id)
+        if method is None:
+            raise ValueError(f"no method {node.func.id!r} in {sorted(self.instances)}")
+        args = [ast.literal_eval(a) for a in node.args]
+        kwargs = {k.arg: ast.literal_eval(k.value) for k in node.keywords if k.arg}
+        bound = inspect.signature(method).bind(*args, **kwargs)
+        written = ", ".join(f"{k}={v!r}" for k, v in bound.arguments.items())
+        return f"{node.func.id}({written})"
 
     def _call_text(self, text: str) -> Any:
         if not isinstance(text, str) or len(text) > MAX_CALL_CHARS:
             raise ValueError("a call is text of at most 16,384 characters")
+        check_deadline()
         head = text.split("(")[0] if "(" in text else text
         if "." in head:
             head = head.split(".")[1]
@@ -143,6 +169,7 @@ class Backends:
                 k.arg is None for k in node.keywords
             ):
                 raise TypeError("* and ** arguments are not taken")
+            _check_cost(node.func.id, method, args, kwargs)
             return method(*args, **kwargs)
         if isinstance(node, ast.Constant):
             return node.value
@@ -183,6 +210,65 @@ class Backends:
         }
 
 
+def _result_text(result: Any) -> str:
+    """A result as BFCL writes it: text as it is, a dict as JSON (else ``str``), else ``str``."""
+    if type(result) is str:
+        return result
+    if type(result) is dict:
+        try:
+            return json.dumps(result)
+        except (TypeError, ValueError):
+            return str(result)
+    return str(result)
+
+
+@contextlib.contextmanager
+def _mpmath_precision() -> Iterator[None]:
+    """Put ``mpmath``'s precision back afterwards (when ``mpmath`` is loaded)."""
+    mpmath = sys.modules.get("mpmath")
+    if mpmath is None:
+        yield
+        return
+    saved = mpmath.mp.dps
+    try:
+        yield
+    finally:
+        mpmath.mp.dps = saved
+
+
+MAX_PRECISION = 1_000
+"""The most digits ``MathAPI`` computes to (BFCL sets no limit: a larger one runs for hours)."""
+MAX_POWER_BITS = 1 << 16
+"""The largest integer power ``MathAPI.power`` computes, in bits."""
+
+
+def _check_cost(name: str, method: Any, args: Sequence[Any], kwargs: Mapping[str, Any]) -> None:
+    """Refuse a ``MathAPI`` call whose cost has no bound (a precision or power past the limits).
+
+    BFCL computes whatever is asked, which for ``logarithm(..., precision=10**9)`` or
+    ``power(base=7, exponent=10**12)`` means hours and gigabytes; such a call fails here, as a
+    call that raises does (``Error during execution: ...``).
+
+    Raises:
+        ValueError: the call is past :data:`MAX_PRECISION` or :data:`MAX_POWER_BITS`.
+    """
+    if type(getattr(method, "__self__", None)).__name__ != "MathAPI":
+        return
+    try:
+        bound = inspect.signature(method).bind(*args, **kwargs).arguments
+    except TypeError:
+        return  # the call itself raises the same TypeError
+    precision = bound.get("precision")
+    if isinstance(precision, int | float) and abs(precision) > MAX_PRECISION:
+        raise ValueError(f"precision is at most {MAX_PRECISION} digits here; got {precision:.3g}")
+    if name == "power":
+        base, exponent = bound.get("base"), bound.get("exponent")
+        if isinstance(base, int | float) and isinstance(exponent, int | float):
+            bits = abs(exponent) * max(1.0, math.log2(abs(base) or 1))
+            if isinstance(base, int) and isinstance(exponent, int) and bits > MAX_POWER_BITS:
+                raise ValueError(f"an integer power of at most {MAX_POWER_BITS} bits here")
+
+
 def _fail(error_type: str, message: str) -> Verdict:
     return Verdict(False, error_type, message)
 
@@ -220,20 +306,24 @@ def multi_turn_verdict(
     entry: Mapping[str, Any],
     turns: Sequence[Sequence[Sequence[str]]],
     possible: Sequence[Sequence[str]],
+    long_context: bool | None = None,
 ) -> Verdict:
     """BFCL's verdict on a multi-turn answer.
 
     Args:
-        entry: the entry (its ``id`` names its category).
+        entry: the entry (``involved_classes``, ``initial_config``; its ``id`` names its
+            category).
         turns: per user turn, per step, the calls' texts (steps without calls left out).
         possible: per user turn, the possible answer's calls.
+        long_context: load the long-context scenarios; ``None``: as the entry's category does.
     """
     if len(turns) != len(possible):
         return _fail(
             "multi_turn:force_terminated",
             f"the answer has {len(turns)} turns; the entry has {len(possible)}",
         )
-    long_context = is_long_context(str(entry["id"]).rsplit("_", 1)[0])
+    if long_context is None:
+        long_context = is_long_context(str(entry["id"]).rsplit("_", 1)[0])
     model, gold = Backends(entry, long_context), Backends(entry, long_context)
     results: list[str] = []
     for index, (steps, expected) in enumerate(zip(turns, possible, strict=True)):

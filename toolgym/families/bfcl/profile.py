@@ -8,6 +8,10 @@ from toolgym.evaluation.profile import EvalProfile
 PROMPTING = PromptDefaults(top_k_api=64, max_new_tokens=512, shots=0)
 """Every function of an entry in the prompt, no demonstrations (BFCL has none)."""
 
+TURN_PROMPTING = PromptDefaults(top_k_api=64, max_new_tokens=128, shots=0)
+"""The multi-turn categories: a reply is a step's few calls, and BFCL's prompt lists every
+function of the entry's classes, which leaves a small model's context little room."""
+
 PROFILE = EvalProfile(
     breakdown="category",
     suites=("bfcl",),

@@ -13,6 +13,7 @@ envs.
 from __future__ import annotations
 
 import collections
+import copy
 import functools
 import importlib
 import json
@@ -99,6 +100,17 @@ class Handler:
 
         self.prompting = default_decode_ast_prompting
 
+    def decode_execute(self, result: Any, has_tool_call_tag: bool = False) -> Any:
+        """A multi-turn step's calls as BFCL's handler writes them to run (raises where it fails)."""
+        from bfcl_eval.model_handler.utils import (
+            convert_to_function_call,
+            default_decode_execute_prompting,
+        )
+
+        if self.fc:
+            return convert_to_function_call(result)
+        return default_decode_execute_prompting(result, has_tool_call_tag)
+
     def decode_ast(self, result: Any, language: Any, has_tool_call_tag: bool = False) -> Any:
         """The reply's calls as BFCL's handler decodes them (raises where it fails)."""
         if self.fc:
@@ -143,3 +155,39 @@ def bfcl_verdict(entry: Mapping[str, Any], category: str, reply: Any, fc: bool =
         ReturnFormat[language],
     )
     return bool(result["valid"])
+
+
+MULTI_TURN_UTILS = "bfcl_eval.eval_checker.multi_turn_eval.multi_turn_utils"
+"""The module where BFCL keeps each entry's backend instances (as globals)."""
+
+
+def bfcl_multi_turn_verdict(
+    entry: Mapping[str, Any], result: list[list[Any]], fc: bool = False
+) -> tuple[bool, str | None]:
+    """bfcl-eval's own evaluation of a multi-turn result: whether it passes, and its error type.
+
+    Args:
+        entry: the entry (``id``, ``involved_classes``, ``initial_config``).
+        result: per turn, the model's reply at each step, as BFCL's result files hold them (a
+            prompt-mode model's text; a function-calling model's ``[{name: arguments_json}]``
+            or its text).
+        fc: whether the model calls functions natively.
+    """
+    module = runner()
+    category = str(entry["id"]).rsplit("_", 1)[0]
+    possible = copy.deepcopy(entry["ground_truth"])
+    utils = sys.modules[MULTI_TURN_UTILS]
+    try:
+        verdict = module._evaluate_single_multi_turn_entry(
+            Handler(fc),
+            entry["id"],
+            copy.deepcopy(result),
+            possible,
+            dict(entry),
+            "toolgym",
+            category,
+        )
+    finally:  # BFCL keeps the instances by model and entry: the next evaluation starts afresh
+        for name in [n for n in vars(utils) if n.endswith("_instance")]:
+            del vars(utils)[name]
+    return bool(verdict["valid"]), None if verdict["valid"] else verdict["error"]["error_type"]

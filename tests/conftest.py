@@ -20,7 +20,9 @@ except ImportError:  # not installed: imported from its folder and added to this
 SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "samples"
 
 register_family(TODO_SPEC)  # the worked example of docs/adding-a-family.md (idempotent)
-ENV_IDS = env_ids()
+ENV_IDS = [i for i in env_ids() if not family_of(i).needs]
+"""Every env id these suites can make: an env that needs an option only its user has (BFCL's
+web search: a search backend) is left out, and tested by its family's own tests."""
 BUILTIN_IDS = [i for i in ENV_IDS if not i.startswith("toolbench/TodoList")]
 INSTALLED_IDS = [i for i in ENV_IDS if not family_of(i).missing()]
 """The env ids whose families' packages are installed (BFCL's needs bfcl-eval): what modules
@@ -53,14 +55,16 @@ KILL_RESUME: Counter[str] = Counter()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Skip, saying why, every test parametrized with an env whose family's package is absent.
+    """Skip, saying why, every test parametrized with an env that cannot be made here.
 
-    (BFCL's envs read ``bfcl-eval``, installed by the README's test command but not by every
-    CI stage.)
+    Its family's package is absent (BFCL's envs read ``bfcl-eval``, installed by the README's
+    test command but not by every CI stage), or it needs an option only its user has (BFCL's
+    web search backend).
     """
-    missing = {i: family_of(i).missing() for i in ENV_IDS}
+    missing = {i: family_of(i).missing() for i in env_ids()}
     missing = {i: m for i, m in missing.items() if m}
-    if not missing:
+    needs = {i: family_of(i).needs for i in env_ids() if family_of(i).needs}
+    if not missing and not needs:
         return
     for item in items:
         callspec = getattr(item, "callspec", None)
@@ -72,6 +76,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         absent = next((v for v in values if isinstance(v, str) and v in missing), None)
         if absent is not None:
             reason = f"{absent} reads a package that is not installed: {'; '.join(missing[absent])}"
+            item.add_marker(pytest.mark.skip(reason=reason))
+            continue
+        needing = next((v for v in values if isinstance(v, str) and v in needs), None)
+        if needing is not None:
+            option = ", ".join(name for name, _ in needs[needing])
+            reason = (
+                f"{needing} needs {option}=, which only its user has (its family's own tests "
+                "give a stand-in)"
+            )
             item.add_marker(pytest.mark.skip(reason=reason))
 
 

@@ -153,3 +153,21 @@ def test_a_call_costs_what_a_budget_allows_and_leaves_no_setting_behind() -> Non
     assert backends.run_one("power(base=2.5, exponent=3)") == '{"result": 15.625}'
     assert backends.run_one("__import__('os')").startswith("Error during execution: name")
     assert backends.run_one("exit()").startswith("Error during execution: Function call exit")
+
+
+def test_a_tool_episode_offers_held_back_functions_from_their_turn() -> None:
+    from toolgym.integrations.episode import ToolEpisode
+
+    episode = ToolEpisode(ENV, category="multi_turn_miss_func")
+    start = episode.reset(seed=0, task_id="multi_turn_miss_func_0")
+    names = [s["function"]["name"] for s in start.tools]
+    assert "sort" not in names and episode.finish_tool in names
+    seen = [episode.tool_names()]
+    result = None
+    for call in episode.oracle_calls() or []:
+        result = episode.call(call["name"], call["arguments"])
+        seen.append(episode.tool_names())
+    assert result is not None and result.done and result.reward == 1.0
+    assert "sort" not in seen[0] and "sort" in seen[-1]
+    assert "sort" in [s["function"]["name"] for s in episode.tool_schemas()]
+    episode.close()

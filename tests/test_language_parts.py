@@ -16,7 +16,9 @@ from toolgym.tools.json_language import JsonCallsSyntax
 from toolgym.tools.language import ActionLanguage, language_class
 
 LATEST = {
-    env_id.rsplit("-v", 1)[0]: env_id for env_id in env_ids() if not family_of(env_id).missing()
+    env_id.rsplit("-v", 1)[0]: env_id
+    for env_id in env_ids()
+    if not family_of(env_id).missing() and not family_of(env_id).needs
 }
 """The newest env of each family whose packages are installed (BFCL's read bfcl-eval)."""
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,6 +48,7 @@ FAMILY_SPECS: tuple[str, ...] = (
     "toolgym.families.bfcl.spec:IRRELEVANCE",
     "toolgym.families.bfcl.spec:LIVE",
     "toolgym.families.bfcl.turn_spec:MULTI_TURN",
+    "toolgym.families.bfcl.web_spec:WEB_SEARCH",
 )
 """Every built-in family's declaration (adding a family adds one line here)."""
 
@@ -221,6 +223,15 @@ def env_ids() -> list[str]:
     return [entry.id for entry in env_entries()]
 
 
+def standalone(env_ids: Iterable[str]) -> list[str]:
+    """The ids of ``env_ids`` that ``gym.make`` builds with no option of the user's.
+
+    An env whose family needs one (``FamilySpec.needs``: BFCL's web search needs a search
+    backend) is left out; the benchmark scripts, which build every env, iterate these.
+    """
+    return [env_id for env_id in env_ids if not family_of(env_id).needs]
+
+
 def latest_env_ids() -> list[str]:
     """The newest version of each family, in table order: what runs when no env is named.
 
@@ -269,4 +280,5 @@ __all__ = [
     "family",
     "register_envs",
     "register_family",
+    "standalone",
 ]

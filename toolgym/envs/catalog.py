@@ -20,12 +20,16 @@ CATALOG_PATH = Path(__file__).with_name("catalog.json")
 """Where the built-in envs' rows are stored."""
 
 
-def built_row(spec: FamilySpec, version: VersionSpec) -> dict[str, Any]:
-    """An env's row, from the env itself (built with its default arguments)."""
+def built_row(spec: FamilySpec, version: VersionSpec, **options: Any) -> dict[str, Any]:
+    """An env's row, from the env itself, built with its default arguments.
+
+    ``options`` are what an env that needs an option of the user's (``FamilySpec.needs``) is
+    built with to write its row once; ``built_catalog`` keeps the stored row after.
+    """
     from toolgym.envs import env_class
 
     # the class itself, not gym.make: listing an older version is not using it
-    env = env_class(spec)(version=version.version)
+    env = env_class(spec)(version=version.version, **options)
     try:
         tools = len(env.tools)
         if not tools:  # every task brings its own functions (BFCL): the distinct ones of all
@@ -44,8 +48,8 @@ def built_row(spec: FamilySpec, version: VersionSpec) -> dict[str, Any]:
 def built_catalog() -> dict[str, dict[str, Any]]:
     """Every built-in env's row, built now (seconds: every env is built).
 
-    An env whose family reads a package that is not installed (``FamilySpec.requires``) keeps
-    its stored row.
+    An env whose family reads a package that is not installed (``FamilySpec.requires``), or
+    that needs an option only its user has (``FamilySpec.needs``), keeps its stored row.
     """
     from toolgym.envs import builtin_families
 
@@ -54,7 +58,7 @@ def built_catalog() -> dict[str, dict[str, Any]]:
     for spec in builtin_families():
         for version in spec.versions:
             env_id = spec.env_id(version.version)
-            if spec.missing():
+            if spec.missing() or spec.needs:
                 if env_id in stored:
                     out[env_id] = stored[env_id]
                 continue

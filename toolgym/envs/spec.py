@@ -96,6 +96,11 @@ class FamilySpec:
         requires: ``(module, install command)`` pairs: packages outside toolgym's own
             dependencies that its envs read (a benchmark's data). Making an env without one is
             refused with the command; test suites skip its envs, saying so.
+        needs: ``(option, what to pass)`` pairs: options an env cannot be made without,
+            because only the user has what they give (BFCL's web search: a search backend,
+            since toolgym reaches no network). Making an env without one is refused with what
+            to pass; suites and the shared contract tests leave such envs out (they cannot
+            supply it), and the family tests them with a stand-in of its own.
     """
 
     name: str
@@ -114,6 +119,7 @@ class FamilySpec:
     render_modes: tuple[str, ...] = ("ansi",)
     action_modes: tuple[str, ...] = ("program", "call")
     requires: tuple[tuple[str, str], ...] = ()
+    needs: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
         if not self.action_modes or set(self.action_modes) - {"program", "call"}:

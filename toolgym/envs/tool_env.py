@@ -37,7 +37,7 @@ from toolgym.envs.gold_cache import gold_attempts
 from toolgym.envs.spaces import InfoDict, TextSpace, printable
 from toolgym.envs.spec import FamilySpec, load_ref
 from toolgym.envs.task_file_check import check_task_file, describe_error
-from toolgym.errors import DependencyNotInstalled, ToolgymError
+from toolgym.errors import DependencyNotInstalled, ToolgymError, UserInputError
 from toolgym.tools.backend import Attempt
 from toolgym.tools.budgets import DEFAULT_BUDGETS, RESOURCE_LIMIT
 from toolgym.tools.errors import INVALID_TASK, RUNTIME_ERROR, ToolCallError
@@ -115,6 +115,9 @@ class ToolEnv(gym.Env[str, str]):
         version_spec = spec.get_version(version)
         self.version = version_spec.version
         self.env_id = spec.env_id(self.version)
+        lacking = [f"{name}= ({what})" for name, what in spec.needs if options.get(name) is None]
+        if lacking:
+            raise UserInputError(f"{self.env_id} needs " + "; ".join(lacking))
         action_mode = spec.action_mode if action_mode is None else action_mode
         check_choice("action_mode", action_mode, spec.action_modes)
         reward_type = spec.reward if reward_type is None else reward_type

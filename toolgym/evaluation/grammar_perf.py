@@ -22,7 +22,7 @@ import gymnasium as gym
 import numpy as np
 
 from toolgym.agents.defaults import prompt_defaults
-from toolgym.envs import family_of, latest_env_ids
+from toolgym.envs import family_of, latest_env_ids, standalone
 from toolgym.envs.protocol import task_env
 from toolgym.evaluation.report import format_table
 
@@ -135,7 +135,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not walks:
         print('no grammar engine is installed: pip install "toolgym[constrained]"')
         return 1
-    rows = [time_env(e, args.tasks, backend.tokenizer, walks) for e in args.env or latest_env_ids()]
+    rows = [
+        time_env(e, args.tasks, backend.tokenizer, walks)
+        for e in args.env or standalone(latest_env_ids())
+    ]
     rows = [r for r in rows if r]
     columns = ["env", "tokens", *(k for k in rows[0] if k not in ("env", "tokens"))] if rows else []
     print(format_table(rows, columns))

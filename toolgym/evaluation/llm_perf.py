@@ -22,7 +22,7 @@ import time
 from typing import Any, TypedDict
 
 from toolgym.agents.backends.base import LLMBackend
-from toolgym.envs import latest_env_ids
+from toolgym.envs import latest_env_ids, standalone
 from toolgym.evaluation.report import format_table
 
 _LOAD_PROBE = """
@@ -213,7 +213,7 @@ def main(argv: list[str] | None = None) -> int:
 
     backend = HFBackend()
     rows = []
-    for env_id in args.env or latest_env_ids():
+    for env_id in args.env or standalone(latest_env_ids()):
         for setting in ("before", "after"):
             after = setting == "after"
             backend.prefix_cache = 4 if after else 0

@@ -30,7 +30,7 @@ from typing import Any
 import gymnasium as gym
 
 from toolgym.agents import OracleAgent
-from toolgym.envs import env_ids, families
+from toolgym.envs import env_ids, families, standalone
 from toolgym.envs.protocol import task_env
 from toolgym.envs.spec import FamilySpec, load_ref
 from toolgym.envs.tool_env import ToolEnv
@@ -298,7 +298,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeat", type=int, default=2000, help="samples per latency median")
     args = parser.parse_args(argv)
-    rows = [bench_env(env_id, args.repeat) for env_id in env_ids()]
+    rows = [bench_env(env_id, args.repeat) for env_id in standalone(env_ids())]
     print(
         format_table(
             rows, ["env", "tasks", "reset_us", "step_us", "oracle_eps_per_s", "test_split_s"]

@@ -39,7 +39,7 @@ from typing import Any
 import gymnasium as gym
 
 from toolgym.agents import make_agent
-from toolgym.envs import latest_env_ids
+from toolgym.envs import latest_env_ids, standalone
 from toolgym.envs.protocol import task_env
 from toolgym.evaluation.records import EpisodeRecord
 from toolgym.evaluation.report import format_table
@@ -417,7 +417,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--config", nargs=2, metavar=("MODE", "N"), help=argparse.SUPPRESS)
     parser.add_argument("--out", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    envs = args.envs or latest_env_ids()
+    envs = args.envs or standalone(latest_env_ids())
     if args.limit < 1 or any(n < 1 for n in args.workers):
         parser.error(f"--limit and --workers are at least 1; got {args.limit}, {args.workers}")
     if args.config:

@@ -110,9 +110,9 @@ def bench_steps(ids: Sequence[str], samples: int = 300, tasks: int = 8) -> dict[
 
 
 def _default_ids() -> list[str]:
-    from toolgym.envs import env_ids
+    from toolgym.envs import env_ids, standalone
 
-    return env_ids()
+    return standalone(env_ids())
 
 
 def _run_tree(root: Path, args: Sequence[str]) -> dict[str, Any]:

@@ -172,6 +172,10 @@ class ToolEpisode:
             )
         return schemas
 
+    def tool_names(self) -> list[str]:
+        """The names of the tools offered now (a step may offer more: BFCL's held-back ones)."""
+        return [tool.name for tool in self._base.tools]
+
     # -- playing ------------------------------------------------------------------------------
 
     def reset(self, *, seed: int | None = None, task_id: Any = None) -> EpisodeStart:

@@ -271,11 +271,17 @@ class EpisodeHandlers:
             )
         name = params.name
 
+        changed = False
+
         def play(episode: ToolEpisode) -> CallResult | None:
+            nonlocal changed
             try:
-                return episode.call(name, arguments)
+                before = episode.tool_names()
+                played = episode.call(name, arguments)
             except gym.error.ResetNeeded:
                 return None
+            changed = episode.tool_names() != before  # a call that offers more (BFCL's turns)
+            return played
 
         try:
             result = await self._run(lambda: self.pool.run(key, play))
@@ -283,6 +289,8 @@ class EpisodeHandlers:
             result = None
             if key.startswith(HANDLE_PREFIX):
                 return error_result(UNKNOWN_EPISODE, _unknown_handle(key))
+        if changed:
+            await self._tools_changed(ctx)
         if result is None:
             return error_result(
                 RESET_NEEDED,

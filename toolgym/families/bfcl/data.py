@@ -119,6 +119,7 @@ MULTI_TURN_DOCS = {
     "TradingBot": "trading_bot.json",
     "TravelAPI": "travel_booking.json",
     "VehicleControlAPI": "vehicle_control.json",
+    "WebSearchAPI": "web_search.json",
 }
 """The file of each multi-turn class's function docs, under ``multi_turn_func_doc/``."""
 
@@ -179,3 +180,41 @@ def language_of(category: str) -> str:
     if category.endswith("_java"):
         return "java"
     return "python"
+
+
+WEB_SEARCH = ("web_search_base", "web_search_no_snippet")
+"""The web search categories: the same questions, with and without the results' snippets."""
+
+
+@functools.cache
+def web_search_entries(category: str) -> tuple[dict[str, Any], ...]:
+    """A web search category's entries, as BFCL makes them from its one file of questions.
+
+    Each gets the category's id (``web_search_no_snippet_3``), the ``WebSearchAPI`` function
+    docs, ``initial_config`` with ``show_snippet``, and its possible answers
+    (``ground_truth``: texts, any of which the final answer must contain).
+
+    Raises:
+        UserInputError: not a web search category.
+        DependencyNotInstalled: ``bfcl-eval`` is not installed.
+    """
+    if category not in WEB_SEARCH:
+        raise UserInputError(
+            f"no BFCL web search category {category!r}; expected one of {', '.join(WEB_SEARCH)}"
+        )
+    folder = data_dir()
+    docs = _lines(folder / "multi_turn_func_doc" / MULTI_TURN_DOCS["WebSearchAPI"])
+    truth = {
+        r["id"]: r["ground_truth"]
+        for r in _lines(folder / "possible_answer" / "BFCL_v4_web_search.json")
+    }
+    return tuple(
+        {
+            **record,
+            "id": record["id"].replace("web_search", category),
+            "function": docs,
+            "initial_config": {"WebSearchAPI": {"show_snippet": category == "web_search_base"}},
+            "ground_truth": truth[record["id"]],
+        }
+        for record in _lines(folder / "BFCL_v4_web_search.json")
+    )

@@ -37,7 +37,7 @@ import inspect
 import json
 import math
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from toolgym.families.bfcl.checker import PASS, Verdict
@@ -79,15 +79,24 @@ class Backends:
     Args:
         entry: the multi-turn entry (``involved_classes``, ``initial_config``).
         long_context: load the long-context scenarios (the long-context category).
+        makers: a class of toolgym's own for some of the entry's classes, by name (the web
+            search category's ``WebSearchAPI``, over a user's search backend).
     """
 
-    def __init__(self, entry: Mapping[str, Any], long_context: bool = False) -> None:
+    def __init__(
+        self,
+        entry: Mapping[str, Any],
+        long_context: bool = False,
+        makers: Mapping[str, Callable[[], Any]] | None = None,
+    ) -> None:
         config = entry.get("initial_config") or {}
         self.instances: dict[str, Any] = {}
         self._methods: dict[str, Any] = {}
         for name in entry["involved_classes"]:
-            module = importlib.import_module(CLASSES[name])
-            instance = getattr(module, name)()
+            if makers and name in makers:
+                instance = makers[name]()
+            else:
+                instance = getattr(importlib.import_module(CLASSES[name]), name)()
             if name not in STATELESS:
                 instance._load_scenario(
                     copy.deepcopy(config.get(name, {})), long_context=long_context

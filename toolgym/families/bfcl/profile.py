@@ -21,3 +21,13 @@ PROFILE = EvalProfile(
 )
 """Reported per category (the leaderboard's columns); run with ``--suite bfcl``, not by default
 (its data comes from ``bfcl-eval``, which the main install leaves out)."""
+
+WEB_PROFILE = EvalProfile(
+    breakdown="category",
+    suites=(),
+    default_run=False,
+    known_by=(),
+    tables="toolgym.families.bfcl.leaderboard:leaderboard_tables",
+)
+"""The web search env: in no suite (it needs the user's search backend: ``--env`` with
+``--env-option search_backend=module:attribute`` runs it)."""

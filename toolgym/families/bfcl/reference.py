@@ -191,3 +191,23 @@ def bfcl_multi_turn_verdict(
         for name in [n for n in vars(utils) if n.endswith("_instance")]:
             del vars(utils)[name]
     return bool(verdict["valid"]), None if verdict["valid"] else verdict["error"]["error_type"]
+
+
+def bfcl_agentic_verdict(
+    entry: Mapping[str, Any], replies: list[Any], fc: bool = False
+) -> tuple[bool, str | None]:
+    """bfcl-eval's own evaluation of an agentic (web search) result: pass, and its error type.
+
+    Args:
+        entry: the entry (``id``, ``ground_truth``).
+        replies: the model's reply at each step of its one turn, as BFCL's result files hold
+            them.
+        fc: whether the model calls functions natively.
+    """
+    module = runner()
+    category = str(entry["id"]).rsplit("_", 1)[0]
+    verdict = module._evaluate_single_agentic_entry(
+        Handler(fc), entry["id"], [copy.deepcopy(replies)], list(entry["ground_truth"]),
+        dict(entry), "toolgym", category,
+    )  # fmt: skip
+    return bool(verdict["valid"]), None if verdict["valid"] else verdict["error"]["error_type"]

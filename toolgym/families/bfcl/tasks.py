@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from toolgym.benchmarks.score import Checker
@@ -101,12 +101,6 @@ def group_tasks(group: str) -> tuple[Task, ...]:
     return tuple(entry_task(e, c) for c in GROUPS[group] for e in data.entries(c))
 
 
-def _split(group: str, split: str) -> list[Task]:
-    if split != "test":
-        raise ValueError(f"BFCL's splits are 'test'; got {split!r}")
-    return list(group_tasks(group))
-
-
 # -- tasks from files and given at reset -----------------------------------------------------------
 
 _GORILLA = {
@@ -181,20 +175,42 @@ def prepare(task: Task) -> Task:
     return dataclasses.replace(task, setup=setup, meta=meta)
 
 
-def checker_for(task: Task) -> Checker:
-    """Every BFCL task is scored by BFCL's verdict."""
-    return _CHECKER
+def bfcl_suite(
+    family: str,
+    tasks: Callable[[], Sequence[Task]],
+    checker: Checker,
+    train_task: Callable[[int, int], Task] | None = None,
+    prepare: Callable[[Task], Task] | None = None,
+) -> TaskSuite:
+    """A suite of BFCL's entries: one ``test`` split of ``tasks()``, each scored by ``checker``.
+
+    Args:
+        family: the family's name.
+        tasks: the entries' tasks, in BFCL's order.
+        checker: the verdict that scores every task.
+        train_task: generated training tasks, where the family has them.
+        prepare: what makes a task of a file or given at reset the family's own.
+    """
+
+    def split(name: str) -> list[Task]:
+        if name != "test":
+            raise ValueError(f"BFCL's splits are 'test'; got {name!r}")
+        return list(tasks())
+
+    return TaskSuite(
+        family=family,
+        version=0,
+        splits=("test",),
+        generate_split=split,
+        train_task=train_task,
+        checker_for=lambda task: checker,
+        prepare=prepare,
+    )
 
 
 def _suite(group: str) -> TaskSuite:
-    return TaskSuite(
-        family=f"bfcl_{group}",
-        version=0,
-        splits=("test",),
-        generate_split=functools.partial(_split, group),
-        train_task=None,
-        checker_for=checker_for,
-        prepare=prepare,
+    return bfcl_suite(
+        f"bfcl_{group}", functools.partial(group_tasks, group), _CHECKER, prepare=prepare
     )
 
 

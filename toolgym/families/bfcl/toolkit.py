@@ -20,6 +20,22 @@ from toolgym.tools.tool import ToolSet
 from toolgym.tools.toolkit import Tasks, TaskTools, Toolkit
 
 
+def check_options(
+    category: str | None, categories: tuple[str, ...], kind: str, reply_format: str
+) -> None:
+    """Refuse a category the env does not play, or an unknown reply format.
+
+    Raises:
+        ValueError: naming what was expected.
+    """
+    if reply_format not in REPLY_FORMATS:
+        raise ValueError(f"reply_format must be one of {REPLY_FORMATS}; got {reply_format!r}")
+    if category is not None and category not in categories:
+        raise ValueError(
+            f"category must be a BFCL {kind} category ({', '.join(categories)}); got {category!r}"
+        )
+
+
 class BfclToolkit(Toolkit):
     """The single-turn categories' parts.
 
@@ -41,14 +57,8 @@ class BfclToolkit(Toolkit):
         self, world_seed: int = 0, *, category: str | None = None, reply_format: str = "any"
     ) -> None:
         super().__init__(world_seed)
-        if reply_format not in REPLY_FORMATS:
-            raise ValueError(f"reply_format must be one of {REPLY_FORMATS}; got {reply_format!r}")
+        check_options(category, SINGLE_TURN, "single-turn", reply_format)
         self.reply_format = reply_format
-        if category is not None and category not in SINGLE_TURN:
-            raise ValueError(
-                f"category must be a BFCL single-turn category ({', '.join(SINGLE_TURN)}); "
-                f"got {category!r}"
-            )
         self.category = category
         self.tools = ToolSet([])
 

@@ -164,7 +164,7 @@ class BfclTurnLanguage(BfclCallLanguage):
                 raise
             return Execution(e.observation(), e)
         if not texts:
-            return self._end_turn(turns, "The reply holds no call")
+            return self._end_turn(turns, "The reply holds no call", text)
         results, faults = turns.run(texts)
         pairs = enumerate(zip(texts, results, strict=True), 1)
         shown = (
@@ -187,11 +187,11 @@ class BfclTurnLanguage(BfclCallLanguage):
 
     def finish(self, backend: Backend) -> Execution:
         """End the turn (the model replies to the user)."""
-        return self._end_turn(self._turns(backend), "Turn ended")
+        return self._end_turn(self._turns(backend), "Turn ended", self.finish_word)
 
-    def _end_turn(self, turns: MultiTurnBackend, why: str) -> Execution:
+    def _end_turn(self, turns: MultiTurnBackend, why: str, words: str | None) -> Execution:
         before = len(turns.functions)
-        message = turns.end_turn()
+        message = turns.end_turn(words)
         if message is None:
             note = f"{why}: the conversation is over."
             return Execution(note, None, True, turns.attempt(), {"turn": turns.turn})

@@ -25,7 +25,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from toolgym.benchmarks.score import Checker, Score
-from toolgym.benchmarks.suite import TaskSuite
 from toolgym.benchmarks.tasks import Task
 from toolgym.errors import TaskFileError
 from toolgym.families.bfcl import data
@@ -37,6 +36,7 @@ from toolgym.families.bfcl.multi_turn import (
     is_long_context,
     multi_turn_verdict,
 )
+from toolgym.families.bfcl.tasks import bfcl_suite
 from toolgym.families.bfcl.turn_language import gold_turns
 from toolgym.families.bfcl.turn_train import train_task
 from toolgym.families.bfcl.turns import NO_REQUEST, user_text
@@ -71,12 +71,6 @@ def entry_task(entry: dict[str, Any], category: str) -> Task:
 def all_tasks() -> tuple[Task, ...]:
     """Every multi-turn task, category by category, in file order."""
     return tuple(entry_task(e, c) for c in MULTI_TURN for e in data.multi_turn_entries(c))
-
-
-def _split(split: str) -> list[Task]:
-    if split != "test":
-        raise ValueError(f"BFCL's splits are 'test'; got {split!r}")
-    return list(all_tasks())
 
 
 @functools.cache
@@ -176,22 +170,8 @@ class MultiTurnVerdict(Checker):
         return Score(0.0, False, True, metrics, error, answer)
 
 
-_CHECKER = MultiTurnVerdict()
-
-
-def checker_for(task: Task) -> Checker:
-    """Every multi-turn task is scored by BFCL's verdict."""
-    return _CHECKER
-
-
-MULTI_TURN_SUITE = TaskSuite(
-    family="bfcl_multi_turn",
-    version=0,
-    splits=("test",),
-    generate_split=_split,
-    train_task=train_task,
-    checker_for=checker_for,
-    prepare=prepare,
+MULTI_TURN_SUITE = bfcl_suite(
+    "bfcl_multi_turn", all_tasks, MultiTurnVerdict(), train_task=train_task, prepare=prepare
 )
 """BFCL's multi-turn categories (base, miss_func, miss_param, long_context), and generated
 conversations for training (:mod:`.turn_train`)."""

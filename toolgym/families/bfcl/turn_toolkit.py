@@ -6,9 +6,8 @@ the env plays all four.
 
 from __future__ import annotations
 
-from toolgym.families.bfcl.answers import REPLY_FORMATS
 from toolgym.families.bfcl.multi_turn import MULTI_TURN
-from toolgym.families.bfcl.toolkit import BfclToolkit
+from toolgym.families.bfcl.toolkit import BfclToolkit, check_options
 from toolgym.families.bfcl.tools import tool_set
 from toolgym.families.bfcl.turn_language import BfclTurnLanguage, gold_turns, read_step
 from toolgym.families.bfcl.turns import MultiTurnBackend
@@ -38,13 +37,7 @@ class BfclMultiTurnToolkit(BfclToolkit):
     def __init__(
         self, world_seed: int = 0, *, category: str | None = None, reply_format: str = "any"
     ) -> None:
-        if reply_format not in REPLY_FORMATS:
-            raise ValueError(f"reply_format must be one of {REPLY_FORMATS}; got {reply_format!r}")
-        if category is not None and category not in MULTI_TURN:
-            raise ValueError(
-                f"category must be a BFCL multi-turn category ({', '.join(MULTI_TURN)}); "
-                f"got {category!r}"
-            )
+        check_options(category, MULTI_TURN, "multi-turn", reply_format)
         super().__init__(world_seed, reply_format=reply_format)
         self.category = category
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import copy
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -66,8 +66,8 @@ def user_text(messages: Sequence[Mapping[str, Any]]) -> str:
     return "\n".join(said).strip()
 
 
-def check_setup(setup: Mapping[str, Any]) -> None:
-    """Refuse a setup that is not a multi-turn entry's.
+def check_setup(setup: Mapping[str, Any], known: Sequence[str] = tuple(CLASSES)) -> None:
+    """Refuse a setup that is not a multi-turn entry's (over the ``known`` classes).
 
     Raises:
         TaskFileError: unknown keys, unknown classes, or turns that are not lists of messages.
@@ -78,9 +78,9 @@ def check_setup(setup: Mapping[str, Any]) -> None:
             f"a BFCL multi-turn setup holds {', '.join(sorted(SETUP_KEYS))}; got {sorted(unknown)}"
         )
     classes = setup.get("involved_classes")
-    if not isinstance(classes, list) or not classes or not set(classes) <= set(CLASSES):
+    if not isinstance(classes, list) or not classes or not set(classes) <= set(known):
         raise TaskFileError(
-            f"'involved_classes' is a non-empty list of {', '.join(CLASSES)}; got "
+            f"'involved_classes' is a non-empty list of {', '.join(known)}; got "
             f"{short_repr(classes, 80)}"
         )
     turns = setup.get("turns")
@@ -98,12 +98,18 @@ class MultiTurnBackend(Backend):
     Args:
         reply_format: how replies are read (:data:`.answers.REPLY_FORMATS`); ``"fc"`` gives
             held-back functions as BFCL gives them to a function-calling model.
+        makers: classes of toolgym's own by name, for entries that involve them (the web
+            search category's ``WebSearchAPI``, over the user's search backend).
     """
 
     handles_faults = True
 
-    def __init__(self, reply_format: str = "any") -> None:
+    def __init__(
+        self, reply_format: str = "any", makers: Mapping[str, Callable[[], Any]] | None = None
+    ) -> None:
         self.reply_format = reply_format
+        self.makers = dict(makers or {})
+        self.words: str | None = None
         self.setup: dict[str, Any] = {}
         self.backends: Backends | None = None
         self.functions: list[dict[str, Any]] = []
@@ -123,16 +129,17 @@ class MultiTurnBackend(Backend):
         """
         if not setup:
             raise TaskFileError("a BFCL multi-turn task has a setup: its entry")
-        check_setup(setup)
+        check_setup(setup, (*CLASSES, *self.makers))
         self.setup = dict(setup)
         entry = {
             "involved_classes": setup["involved_classes"],
             "initial_config": setup.get("initial_config") or {},
         }
-        self.backends = Backends(entry, is_long_context(self.category))
+        self.backends = Backends(entry, is_long_context(self.category), self.makers)
         self.functions = list(setup.get("functions") or ())
         self.turn, self.count, self.answer = 0, 0, [[]]
         self.forced = self.ended = False
+        self.words = None
 
     @property
     def category(self) -> str:
@@ -197,8 +204,14 @@ class MultiTurnBackend(Backend):
         assert self.backends is not None
         return self.backends.run_one(text)
 
-    def end_turn(self) -> str | None:
-        """End the current turn; the next turn's user message, or ``None`` at the last."""
+    def end_turn(self, words: str | None = None) -> str | None:
+        """End the current turn on a reply without calls (``words``, kept as the last such).
+
+        Returns:
+            The next turn's user message, or ``None`` after the last turn.
+        """
+        if words is not None:
+            self.words = words
         if self.ended:
             return None
         if self.turn + 1 >= len(self.turns):
@@ -225,6 +238,7 @@ class MultiTurnBackend(Backend):
                 "answer": self.answer,
                 "forced": self.forced,
                 "ended": self.ended,
+                "words": self.words,
             }
         )
 
@@ -236,9 +250,13 @@ class MultiTurnBackend(Backend):
         self.functions = state["functions"]
         self.turn, self.count, self.answer = state["turn"], state["count"], state["answer"]
         self.forced, self.ended = state["forced"], state["ended"]
+        self.words = state.get("words")
 
     def attempt(self) -> Attempt:
-        """The answer so far: per turn, the execution texts of each step with calls."""
+        """The answer so far: per turn, the execution texts of each step with calls.
+
+        Its text is the last reply without calls (an agentic entry's final answer).
+        """
         answer = [[list(step) for step in turn] for turn in self.answer]
         names = tuple(text.split("(", 1)[0] for turn in answer for step in turn for text in step)
-        return Attempt(answer, names, None, "", self)
+        return Attempt(answer, names, None, self.words or "", self)

@@ -105,15 +105,19 @@ def plans(
     env = gym.make(env_id, split="test", **env_kwargs)
     base = task_env(env)
     golds, instructions = [], []
+    own_prompt = False  # the benchmark's own prompt (BFCL's) asks for the action alone
     for task_id in base.task_ids[:TASKS]:
         _, info = env.reset(options={"task_id": task_id})
         golds.append(base.oracle_actions())
         instructions.append(info["instruction"])
+        own_prompt = own_prompt or "system_prompt" in info
     env.close()
     assert len(set(instructions)) == TASKS, "the script tells tasks apart by instruction"
 
     def said(steps: list[str]) -> list[str]:
-        return [f"I will do this next.\nAction: {s}" if strategy != "single" else s for s in steps]
+        if strategy == "single" or own_prompt:
+            return steps
+        return [f"I will do this next.\nAction: {s}" for s in steps]
 
     right, mended = said(golds[0]), said(golds[1])
     return {

@@ -159,3 +159,13 @@ def test_rest_backends_take_json_calls() -> None:
     assert backend.attempt().calls == ("GET /v1/favourites",)
     with pytest.raises(ToolCallError):
         backend.call(ToolCall("teleport"))
+
+
+def test_a_tool_set_copied_or_pickled_still_takes_subsets() -> None:
+    import copy
+    import pickle
+
+    tools = ToolSet([Tool("a", ""), Tool("b", ""), Tool("c", "")])
+    assert tools.subset(["a"]).names == ("a",)  # its id-keyed positions are cached now
+    for copied in (pickle.loads(pickle.dumps(tools)), copy.deepcopy(tools)):
+        assert copied.subset(["b", "c"]).names == ("b", "c")

@@ -395,6 +395,12 @@ class ToolSet(Sequence[Tool]):
     def __getitem__(self, index: Any) -> Any:
         return self._tools[index]
 
+    def __getstate__(self) -> dict[str, Any]:
+        """The set without its caches keyed by ``id`` (a copy's tools have other ids)."""
+        state = dict(self.__dict__)
+        state.pop("_positions", None)
+        return state
+
     def __len__(self) -> int:
         return len(self._tools)
 

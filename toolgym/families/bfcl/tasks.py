@@ -191,21 +191,25 @@ def bfcl_suite(
         train_task: generated training tasks, where the family has them.
         prepare: what makes a task of a file or given at reset the family's own.
     """
-
-    def split(name: str) -> list[Task]:
-        if name != "test":
-            raise ValueError(f"BFCL's splits are 'test'; got {name!r}")
-        return list(tasks())
-
     return TaskSuite(
         family=family,
         version=0,
         splits=("test",),
-        generate_split=split,
+        generate_split=functools.partial(_test_split, tasks),
         train_task=train_task,
-        checker_for=lambda task: checker,
+        checker_for=functools.partial(_the_checker, checker),
         prepare=prepare,
     )
+
+
+def _test_split(tasks: Callable[[], Sequence[Task]], name: str) -> list[Task]:
+    if name != "test":
+        raise ValueError(f"BFCL's splits are 'test'; got {name!r}")
+    return list(tasks())
+
+
+def _the_checker(checker: Checker, task: Task) -> Checker:
+    return checker
 
 
 def _suite(group: str) -> TaskSuite:

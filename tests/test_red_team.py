@@ -360,8 +360,25 @@ BFCL_CALLS = [
     "```\n[f(a=1)]\n```" * 2000,
 ]
 
+BFCL_TURNS = [  # calls that run on BFCL's multi-turn backends (their text is read as above)
+    "[power(base=7, exponent=10 ** 12)]",
+    '{"name": "power", "arguments": {"base": 9, "exponent": 99999999}}',
+    "[logarithm(value=10, base=2, precision=10 ** 9)]",
+    "[square_root(number=2, precision=10 ** 8)]",
+    "[exit()]",
+    "[kill(pid=1)]",
+    "[touch(file_name='../../pwned')]",
+    "[echo(content='x' * 16000, file_name='pwned')]",
+    "[mean(numbers=[1] * 3000)]",
+    "[cd(folder=pwd(a=__import__('os').system('touch pwned')))]",
+    "[cd(folder=ls(a=ls(a=ls(a=ls(a=ls(a=True))))))]",
+    "[f(x=" + "{'a': " * 40 + "1" + "}" * 40 + ")]",
+    "[ls()]" + " " * 16000,
+]
+
 ATTACKS: dict[str, list[str]] = {
     "bfcl_calls": BFCL_CALLS,
+    "bfcl_turns": BFCL_CALLS + BFCL_TURNS,
     "api_program": API_PROGRAM,
     "curl": CURL + JSON_CALLS,
     "json_calls": JSON_CALLS,

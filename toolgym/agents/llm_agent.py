@@ -283,9 +283,7 @@ class LLMAgent(Agent):
                 ]
             text = paper_prompt(self.query, self._docs, self._demo_texts)
         else:
-            if self.history and self.history[-1][2] is None:
-                thought, action, _ = self.history[-1]
-                self.history[-1] = (thought, action, observation)
+            self._observed(observation)
             text = react_prompt(
                 self.query, self._docs, self._demo_texts, self.history, self._hints(info)
             )
@@ -301,6 +299,12 @@ class LLMAgent(Agent):
             ]
         return text
 
+    def _observed(self, observation: str) -> None:
+        """Give the last action of the history the observation it got (once)."""
+        if self.history and self.history[-1][2] is None:
+            thought, action, _ = self.history[-1]
+            self.history[-1] = (thought, action, observation)
+
     def _task_messages(self, observation: str) -> Prompt:
         """The benchmark's prompt, the opening request, then each action and its observation."""
         messages = [
@@ -309,9 +313,7 @@ class LLMAgent(Agent):
         ]
         if self.strategy == "single":
             return messages
-        if self.history and self.history[-1][2] is None:
-            thought, action, _ = self.history[-1]
-            self.history[-1] = (thought, action, observation)
+        self._observed(observation)
         for _, action, seen in self.history:
             messages.append({"role": "assistant", "content": action})
             if seen is not None:
@@ -332,9 +334,7 @@ class LLMAgent(Agent):
         else:
             if self.native_turns and self.native_turns[-1].observation is None:
                 self.native_turns[-1].observation = observation
-            if self.history and self.history[-1][2] is None:
-                thought, action, _ = self.history[-1]
-                self.history[-1] = (thought, action, observation)
+            self._observed(observation)
             turns = self.native_turns
         names = [t["function"]["name"] for t in info.get("tools") or () if "function" in t]
         return native_messages(

@@ -33,6 +33,7 @@ import gymnasium as gym
 from toolgym.envs.protocol import task_env
 from toolgym.errors import ToolgymError, UserInputError
 from toolgym.tools.errors import register_category
+from toolgym.tools.tool import ToolSet
 
 EPISODE_ENDED = register_category(
     "episode_ended",
@@ -172,9 +173,14 @@ class ToolEpisode:
             )
         return schemas
 
+    @property
+    def tool_set(self) -> ToolSet:
+        """The tools offered now: a new set once a step offers more (BFCL's held-back ones)."""
+        return self._base.tools
+
     def tool_names(self) -> list[str]:
-        """The names of the tools offered now (a step may offer more: BFCL's held-back ones)."""
-        return [tool.name for tool in self._base.tools]
+        """The names of the tools offered now."""
+        return [tool.name for tool in self.tool_set]
 
     # -- playing ------------------------------------------------------------------------------
 

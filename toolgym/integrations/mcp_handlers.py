@@ -276,11 +276,11 @@ class EpisodeHandlers:
         def play(episode: ToolEpisode) -> CallResult | None:
             nonlocal changed
             try:
-                before = episode.tool_names()
+                before = episode.tool_set
                 played = episode.call(name, arguments)
             except gym.error.ResetNeeded:
                 return None
-            changed = episode.tool_names() != before  # a call that offers more (BFCL's turns)
+            changed = episode.tool_set is not before  # a call that offers more (BFCL's turns)
             return played
 
         try:

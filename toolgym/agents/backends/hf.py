@@ -34,12 +34,10 @@ from toolgym.agents.backends.constrained import END, Constraint, GrammarEngine, 
 from toolgym.agents.backends.decode_state import PrefixCache
 from toolgym.agents.backends.gguf_cache import converted_dir, save_converted
 from toolgym.agents.backends.token_bytes import gguf_special_ids, repair_gguf_tokenizer
-from toolgym.agents.backends.tool_call_parsing import parse_tool_calls
+from toolgym.agents.backends.tool_call_parsing import parse_tool_calls, template_message
 from toolgym.agents.timing import timed
 from toolgym.errors import DependencyNotInstalled, InfrastructureError
-from toolgym.tools.errors import ToolCallError
 from toolgym.tools.grammar import ActionGrammar
-from toolgym.tools.json_calls import load_json
 
 DECODERS = ("auto", "lean", "transformers")
 """How the model's layers run: ``lean`` (:mod:`~toolgym.agents.backends.llama_decoder`, Llama-type
@@ -267,7 +265,7 @@ class HFBackend(LLMBackend):
 
     def _render(self, prompt: Prompt, tools: list[dict[str, Any]] | None = None) -> str:
         if self.chat:
-            messages = [_template_message(m) for m in as_messages(prompt, self.system)]
+            messages = [template_message(m) for m in as_messages(prompt, self.system)]
             options: dict[str, Any] = {"tools": tools} if tools else {}
             return str(
                 self.tokenizer.apply_chat_template(
@@ -575,27 +573,3 @@ class HFBackend(LLMBackend):
         # Only the last few tokens can complete a stop string; decode just those.
         tail = self._decode(tokens[-24:])
         return any(s in tail for s in stops)
-
-
-def _template_message(message: dict[str, Any]) -> dict[str, Any]:
-    """A message as chat templates take it: tool-call arguments as objects, not JSON text.
-
-    OpenAI's messages carry arguments as JSON text; templates write them with ``tojson``, which
-    would quote the text again. Arguments that do not read as a JSON object stay text.
-    """
-    calls = message.get("tool_calls")
-    if not calls:
-        return message
-    converted = []
-    for call in calls:
-        function = call.get("function") if isinstance(call, dict) else None
-        arguments = function.get("arguments") if isinstance(function, dict) else None
-        if isinstance(function, dict) and isinstance(arguments, str):  # a str only from a dict
-            try:
-                value = load_json(arguments) if arguments.strip() else {}
-            except ToolCallError:
-                value = None
-            if isinstance(value, dict):
-                call = {**call, "function": {**function, "arguments": value}}
-        converted.append(call)
-    return {**message, "tool_calls": converted}

@@ -12,6 +12,9 @@ finds them and returns them as OpenAI tool calls (``{"id", "type": "function", "
   ``;``), or a reply that is a bare JSON call (or a list of calls) with ``name`` and
   ``parameters`` or ``arguments``.
 
+The other way, :func:`template_message` hands a chat template a message's earlier tool calls
+as it takes them (arguments as objects).
+
 The text is untrusted: JSON is decoded with Python's decoder only (nothing is evaluated), values
 are checked against the action budgets, and anything that does not read as a call stays text.
 Every call found is returned (how many a reply may make is the env's budget to enforce).
@@ -36,6 +39,7 @@ from typing import Any
 
 from toolgym.tools.budgets import DEFAULT_BUDGETS, Budgets, check_value
 from toolgym.tools.errors import ToolCallError
+from toolgym.tools.json_calls import load_json
 
 _HERMES = re.compile(r"<tool_call>(.*?)(?:</tool_call>|$)", re.DOTALL)
 _MISTRAL = "[TOOL_CALLS]"
@@ -200,3 +204,27 @@ def _openai(call: dict[str, Any], k: int) -> dict[str, Any]:
             "arguments": arguments if isinstance(arguments, str) else json.dumps(arguments),
         },
     }
+
+
+def template_message(message: dict[str, Any]) -> dict[str, Any]:
+    """A message as chat templates take it: tool-call arguments as objects, not JSON text.
+
+    OpenAI's messages carry arguments as JSON text; templates write them with ``tojson``, which
+    would quote the text again. Arguments that do not read as a JSON object stay text.
+    """
+    calls = message.get("tool_calls")
+    if not calls:
+        return message
+    converted = []
+    for call in calls:
+        function = call.get("function") if isinstance(call, dict) else None
+        arguments = function.get("arguments") if isinstance(function, dict) else None
+        if isinstance(function, dict) and isinstance(arguments, str):  # a str only from a dict
+            try:
+                value = load_json(arguments) if arguments.strip() else {}
+            except ToolCallError:
+                value = None
+            if isinstance(value, dict):
+                call = {**call, "function": {**function, "arguments": value}}
+        converted.append(call)
+    return {**message, "tool_calls": converted}

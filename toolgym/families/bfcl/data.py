@@ -125,6 +125,16 @@ MULTI_TURN_DOCS = {
 
 
 @functools.cache
+def class_docs(name: str) -> tuple[dict[str, Any], ...]:
+    """The function docs of the multi-turn class ``name`` (one of :data:`MULTI_TURN_DOCS`).
+
+    Raises:
+        DependencyNotInstalled: ``bfcl-eval`` is not installed.
+    """
+    return tuple(_lines(data_dir() / "multi_turn_func_doc" / MULTI_TURN_DOCS[name]))
+
+
+@functools.cache
 def multi_turn_entries(category: str) -> tuple[dict[str, Any], ...]:
     """A multi-turn category's entries, with their function docs and possible answers.
 
@@ -142,17 +152,13 @@ def multi_turn_entries(category: str) -> tuple[dict[str, Any], ...]:
             f"no multi-turn BFCL category {category!r}; expected one of {', '.join(MULTI_TURN)}"
         )
     folder = data_dir()
-    docs = {
-        name: _lines(folder / "multi_turn_func_doc" / file)
-        for name, file in MULTI_TURN_DOCS.items()
-    }
     truth = {
         r["id"]: r["ground_truth"]
         for r in _lines(folder / "possible_answer" / f"BFCL_v4_{category}.json")
     }
     out = []
     for record in _lines(folder / f"BFCL_v4_{category}.json"):
-        functions = [doc for name in record["involved_classes"] for doc in docs[name]]
+        functions = [doc for name in record["involved_classes"] for doc in class_docs(name)]
         withheld = {
             turn: [doc for doc in functions if doc["name"] in names]
             for turn, names in (record.get("missed_function") or {}).items()
@@ -203,7 +209,7 @@ def web_search_entries(category: str) -> tuple[dict[str, Any], ...]:
             f"no BFCL web search category {category!r}; expected one of {', '.join(WEB_SEARCH)}"
         )
     folder = data_dir()
-    docs = _lines(folder / "multi_turn_func_doc" / MULTI_TURN_DOCS["WebSearchAPI"])
+    docs = list(class_docs("WebSearchAPI"))
     truth = {
         r["id"]: r["ground_truth"]
         for r in _lines(folder / "possible_answer" / "BFCL_v4_web_search.json")

@@ -73,16 +73,6 @@ def all_tasks() -> tuple[Task, ...]:
     return tuple(entry_task(e, c) for c in MULTI_TURN for e in data.multi_turn_entries(c))
 
 
-@functools.cache
-def _class_docs() -> dict[str, list[dict[str, Any]]]:
-    """Each class's function docs, from the installed ``bfcl-eval``."""
-    folder = data.data_dir() / "multi_turn_func_doc"
-    return {
-        name: [json.loads(line) for line in (folder / file).read_text().splitlines() if line]
-        for name, file in data.MULTI_TURN_DOCS.items()
-    }
-
-
 def _classes_calling(names: Sequence[str]) -> list[str]:
     """The classes whose methods ``names`` are, in :data:`CLASSES` order.
 
@@ -132,7 +122,7 @@ def prepare(task: Task) -> Task:
         "category": "multi_turn_base",
         "involved_classes": classes,
         "initial_config": {},
-        "functions": [doc for c in classes for doc in _class_docs()[c]],
+        "functions": [doc for c in classes for doc in data.class_docs(c)],
         "missed_function": {},
         "turns": [[{"role": "user", "content": task.instruction}]],
     }

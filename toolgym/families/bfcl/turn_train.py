@@ -15,7 +15,6 @@ everywhere.
 
 from __future__ import annotations
 
-import functools
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -179,13 +178,6 @@ REQUESTS: tuple[Callable[[_State], Turn | None], ...] = (
 """The kinds of request a turn makes."""
 
 
-@functools.cache
-def _docs(name: str) -> tuple[dict[str, Any], ...]:
-    folder = data.data_dir() / "multi_turn_func_doc"
-    text = (folder / data.MULTI_TURN_DOCS[name]).read_text(encoding="utf-8")
-    return tuple(json.loads(line) for line in text.splitlines() if line.strip())
-
-
 def train_task(k: int, world_seed: int = 0) -> Task:
     """The generated conversation ``train-{k}`` (see the module docstring)."""
     rng = stable_rng("bfcl-multi-turn-train", world_seed, k)
@@ -208,7 +200,7 @@ def train_task(k: int, world_seed: int = 0) -> Task:
         "category": "multi_turn_base",
         "involved_classes": classes,
         "initial_config": {"GorillaFileSystem": config, **({"MathAPI": {}} if math else {})},
-        "functions": [dict(doc) for name in classes for doc in _docs(name)],
+        "functions": [dict(doc) for name in classes for doc in data.class_docs(name)],
         "missed_function": {},
         "turns": [[{"role": "user", "content": ask}] for ask, _ in turns],
     }

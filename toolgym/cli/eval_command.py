@@ -110,6 +110,7 @@ def _run_eval(args: argparse.Namespace, *, write: bool = True) -> EvalOutcome | 
     Returns:
         What ran, or the exit status 130 when interrupted.
     """
+    from toolgym.evaluation.profile import run_options
     from toolgym.evaluation.report import write_run_summary
     from toolgym.evaluation.runner import EvalResult, evaluate, fault_label, results_file
 
@@ -128,6 +129,12 @@ def _run_eval(args: argparse.Namespace, *, write: bool = True) -> EvalOutcome | 
     totals = {
         env_id: _episodes(n, _limit(args, env_id, limit)) for env_id, n in args.task_counts.items()
     }
+
+    def kwargs_of(env_id: str, rate: float | None) -> dict[str, Any]:
+        """The env's options in this run: the family's run options, then the user's."""
+        shared = run_options(env_id, out, fault_label(labels[env_id], rate))
+        return {**shared, **env_kwargs, "action_mode": _action_mode(args, env_id)}
+
     recorded = 0
     if out is not None:  # a held lock or a mismatched resume, said before a model loads
         for env_id in ids:
@@ -139,7 +146,7 @@ def _run_eval(args: argparse.Namespace, *, write: bool = True) -> EvalOutcome | 
                     agent_kind=args.agent,
                     split=args.split,
                     seed=args.seed,
-                    env_kwargs={**env_kwargs, "action_mode": _action_mode(args, env_id)},
+                    env_kwargs=kwargs_of(env_id, rate),
                     strategy=_strategy(args, env_id),
                     batch_size=batch_size if batched else 1,
                     faults=rate,
@@ -178,7 +185,7 @@ def _run_eval(args: argparse.Namespace, *, write: bool = True) -> EvalOutcome | 
                     split=args.split,
                     limit=_limit(args, env_id, limit),
                     seed=args.seed,
-                    env_kwargs={**env_kwargs, "action_mode": _action_mode(args, env_id)},
+                    env_kwargs=kwargs_of(env_id, rate),
                     out_dir=out,
                     progress=not args.no_progress,
                     batch_size=batch_size,

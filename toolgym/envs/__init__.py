@@ -48,6 +48,7 @@ FAMILY_SPECS: tuple[str, ...] = (
     "toolgym.families.bfcl.spec:IRRELEVANCE",
     "toolgym.families.bfcl.spec:LIVE",
     "toolgym.families.bfcl.turn_spec:MULTI_TURN",
+    "toolgym.families.bfcl.memory_spec:MEMORY",
     "toolgym.families.bfcl.web_spec:WEB_SEARCH",
 )
 """Every built-in family's declaration (adding a family adds one line here)."""

@@ -338,7 +338,7 @@ class ToolEnv(gym.Env[str, str]):
         gold = runs[0] if runs else self._task.gold[0]  # the first alternative that runs
         if self.action_mode == "program":
             return [self.language.gold_action(gold)]
-        return self.language.gold_steps(gold)
+        return self.language.episode_gold_steps(gold, self._backend)
 
     def oracle_calls(self) -> list[dict[str, Any]] | None:
         """The gold of the current task as native tool calls, one per step, in order.
@@ -428,6 +428,10 @@ class ToolEnv(gym.Env[str, str]):
         system_prompt = self._backend.system_prompt()
         if system_prompt is not None:
             info["system_prompt"] = system_prompt
+        system_message = self._backend.system_message()
+        if system_message is not None:
+            info["system_message"] = system_message
+        info.update(self._backend.opening_info())
         if issue is not None:
             info["task_issue"] = issue.to_info()
         return opening, info

@@ -72,6 +72,11 @@ class EvalProfile:
             row over its categories); ``toolgym eval`` prints them (``brief``: what fits a
             terminal) after the per-env table and writes them whole into the results files and
             the HTML report (:func:`suite_tables`).
+        run_options: import path of a function ``(out_dir, label) -> dict`` giving env
+            options for one ``toolgym eval`` run of the family's envs (``out_dir`` the run's
+            ``--out``, or ``None``; ``label`` the agent's row label): state a run's episodes
+            share, such as BFCL's memory snapshots (each scenario's earlier conversations are
+            played once per run). ``--env-option`` wins over them.
     """
 
     headline: tuple[str, ...] = ("success",)
@@ -84,6 +89,7 @@ class EvalProfile:
     default_run: bool = True
     known_by: tuple[str, ...] | None = None
     tables: str | None = None
+    run_options: str | None = None
 
     def known_metrics(self, spec: FamilySpec) -> tuple[str, ...]:
         """The metrics :attr:`known_by` names, or the family's first other one."""
@@ -146,6 +152,12 @@ def _load(spec: FamilySpec) -> EvalProfile:
             )
     profile.check(spec)
     return profile
+
+
+def run_options(env_id: str, out_dir: str | None, label: str) -> dict[str, Any]:
+    """The env options a ``toolgym eval`` run gives ``env_id`` (see :attr:`EvalProfile.run_options`)."""
+    ref = profile_of(env_id).run_options
+    return dict(load_ref(ref)(out_dir, label)) if ref else {}
 
 
 def suite_tables(

@@ -106,6 +106,15 @@ class ActionRunner(ABC):
             steps.append(self.finish_word)
         return steps
 
+    def episode_gold_steps(self, gold: str, backend: Backend) -> list[str]:
+        """The gold's actions for the episode the backend is in (default: :meth:`gold_steps`).
+
+        A language whose gold takes as many steps as the episode has turns, and whose turns
+        depend on more than the task (BFCL's memory categories: the conversations a snapshot
+        skips), counts them on the backend.
+        """
+        return self.gold_steps(gold)
+
     def is_finish(self, text: Any) -> bool:
         """Whether ``text`` is the finish word."""
         return (

@@ -116,6 +116,27 @@ class Backend(ABC):
         """
         return None
 
+    def system_message(self) -> str | None:
+        """The benchmark's own system message for a model that calls tools natively.
+
+        ``None`` (the default): none. BFCL gives a function-calling model the entry's own system
+        messages alone (a memory question's instructions and memory, a web search question's
+        answer format), where a prompt-mode model gets them inside :meth:`system_prompt`; the
+        env passes it on as ``info["system_message"]`` at reset, and an agent calling tools
+        natively puts it after its own system prompt.
+        """
+        return None
+
+    def opening_info(self) -> dict[str, Any]:
+        """What the env adds to ``info`` at reset, beyond its own keys (default: nothing).
+
+        An episode of several conversations (BFCL's memory categories) says which one opens:
+        ``{"conversation": 0, "conversation_id": ...}``; each later one is announced the same
+        way in the ``info`` of the step that opens it, with its ``system_prompt``, and an agent
+        starts a new history there.
+        """
+        return {}
+
     @abstractmethod
     def snapshot(self) -> Any:
         """A copy of the episode state that :meth:`restore` accepts."""

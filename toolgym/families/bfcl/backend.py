@@ -98,9 +98,13 @@ class SingleTurnBackend(Backend):
 
     def system_prompt(self) -> str | None:
         """BFCL's system prompt for a prompt-mode model, over the entry's functions."""
-        own = [m.get("content") for m in self.messages if m.get("role") == "system"]
         docs = [tool.doc for tool in self.tools if isinstance(tool, BfclTool) and tool.doc]
-        return prompt.system_prompt(docs, str(own[0]) if own else None)
+        return prompt.system_prompt(docs, self.system_message())
+
+    def system_message(self) -> str | None:
+        """The entry's own system message (what a function-calling model gets), if any."""
+        own = [m.get("content") for m in self.messages if m.get("role") == "system"]
+        return str(own[0]) if own else None
 
     def snapshot(self) -> dict[str, Any]:
         """The entry and the answer so far."""

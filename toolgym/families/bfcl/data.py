@@ -120,6 +120,9 @@ MULTI_TURN_DOCS = {
     "TravelAPI": "travel_booking.json",
     "VehicleControlAPI": "vehicle_control.json",
     "WebSearchAPI": "web_search.json",
+    "MemoryAPI_kv": "memory_kv.json",
+    "MemoryAPI_vector": "memory_vector.json",
+    "MemoryAPI_rec_sum": "memory_rec_sum.json",
 }
 """The file of each multi-turn class's function docs, under ``multi_turn_func_doc/``."""
 
@@ -224,3 +227,73 @@ def web_search_entries(category: str) -> tuple[dict[str, Any], ...]:
         }
         for record in _lines(folder / "BFCL_v4_web_search.json")
     )
+
+
+MEMORY = ("memory_kv", "memory_vector", "memory_rec_sum")
+"""The memory categories: the same questions over three memory backends."""
+MEMORY_SCENARIOS = ("student", "customer", "finance", "healthcare", "notetaker")
+"""The memory scenarios, in BFCL's order (each has its own conversations to remember)."""
+
+
+def memory_class(category: str) -> str:
+    """The memory class of a memory category (``"memory_kv"`` -> ``"MemoryAPI_kv"``)."""
+    return f"MemoryAPI_{category.removeprefix('memory_')}"
+
+
+@functools.cache
+def memory_prereqs(category: str, scenario: str) -> tuple[dict[str, Any], ...]:
+    """The conversations a scenario's questions remember, in order, under the category's ids.
+
+    Each is ``{"id", "topic", "question"}`` (``question``: its user turns), with BFCL's id
+    (``memory_kv_prereq_0-customer-0``).
+
+    Raises:
+        UserInputError: not a memory category or scenario.
+        DependencyNotInstalled: ``bfcl-eval`` is not installed.
+    """
+    _check_memory(category)
+    if scenario not in MEMORY_SCENARIOS:
+        raise UserInputError(
+            f"no BFCL memory scenario {scenario!r}; expected one of {', '.join(MEMORY_SCENARIOS)}"
+        )
+    path = data_dir() / "memory_prereq_conversation" / f"memory_{scenario}.json"
+    return tuple(
+        {**record, "id": record["id"].replace("memory", category, 1)} for record in _lines(path)
+    )
+
+
+@functools.cache
+def memory_entries(category: str) -> tuple[dict[str, Any], ...]:
+    """A memory category's questions, in file order, as BFCL makes them.
+
+    Each gets the category's id (``memory_kv_0-customer-0``), the class's function docs, and its
+    possible answers (``ground_truth``: texts, any of which the final answer must contain).
+
+    Raises:
+        UserInputError: not a memory category.
+        DependencyNotInstalled: ``bfcl-eval`` is not installed.
+    """
+    _check_memory(category)
+    folder = data_dir()
+    docs = list(class_docs(memory_class(category)))
+    truth = {
+        r["id"]: r["ground_truth"]
+        for r in _lines(folder / "possible_answer" / "BFCL_v4_memory.json")
+    }
+    return tuple(
+        {
+            **record,
+            "id": record["id"].replace("memory", category, 1),
+            "involved_classes": [memory_class(category)],
+            "function": docs,
+            "ground_truth": truth[record["id"]],
+        }
+        for record in _lines(folder / "BFCL_v4_memory.json")
+    )
+
+
+def _check_memory(category: str) -> None:
+    if category not in MEMORY:
+        raise UserInputError(
+            f"no BFCL memory category {category!r}; expected one of {', '.join(MEMORY)}"
+        )

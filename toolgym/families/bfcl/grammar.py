@@ -53,7 +53,14 @@ def _python_call(tool: BfclTool, language: str) -> str:
     return f"{literal(tool.name + '(')} {sequence(members, literal(', '))} {literal(')')}"
 
 
-def reply_grammar(tools: ToolSet, language: str, mode: str, reply_format: str) -> ActionGrammar:
+ANSWER = '"{\'answer\': " pystr (", \'context\': " pystr)? "}" | [^\\[{\\n] [^\\n]{0,600}'
+"""A final answer in words: BFCL's ``{'answer': ..., 'context': ...}`` (the context may be left
+out), or one line that does not start like calls."""
+
+
+def reply_grammar(
+    tools: ToolSet, language: str, mode: str, reply_format: str, answers: bool = False
+) -> ActionGrammar:
     """The replies to an entry with ``tools`` (see the module docstring).
 
     Args:
@@ -61,6 +68,8 @@ def reply_grammar(tools: ToolSet, language: str, mode: str, reply_format: str) -
         language: the entry's language (``python``, ``java``, ``javascript``).
         mode: ``"program"`` (the whole reply) or ``"call"`` (one call a step, or ``finish``).
         reply_format: what the env reads: Python calls (``"prompt"``), JSON (``"fc"``) or both.
+        answers: a step may also be a final answer in words (:data:`ANSWER`: the agentic
+            categories, whose verdict reads the last reply without calls).
     """
     bfcl = [t for t in tools if isinstance(t, BfclTool)]
     python = one_of([_python_call(t, language) for t in bfcl]) if bfcl else None
@@ -78,6 +87,8 @@ def reply_grammar(tools: ToolSet, language: str, mode: str, reply_format: str) -
         if json_one is not None and reply_format != "prompt":
             alternatives.extend([json_one, json_list(json_one, 16)])
         alternatives.append('"finish"')
+        if answers:
+            alternatives.append(ANSWER)
     return ActionGrammar(one_of(_unique(alternatives)), rules=PYTHON_RULES)
 
 

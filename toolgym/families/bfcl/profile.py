@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import re
+import tempfile
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
 from toolgym.agents.defaults import PromptDefaults
 from toolgym.evaluation.profile import EvalProfile
 
@@ -31,3 +37,21 @@ WEB_PROFILE = EvalProfile(
 )
 """The web search env: in no suite (it needs the user's search backend: ``--env`` with
 ``--env-option search_backend=module:attribute`` runs it)."""
+
+
+def memory_run_options(out_dir: str | None, label: str) -> dict[str, Any]:
+    """A run's memory snapshots: under ``--out`` by agent label, else in a temporary folder.
+
+    BFCL plays each scenario's earlier conversations once per model and answers every question
+    of the scenario from the memory they leave; a run of ``toolgym eval`` does the same
+    (:mod:`.memory_turns`). A run resumed into the same ``--out`` with the same label reads the
+    snapshots it wrote.
+    """
+    if out_dir is None:
+        return {"snapshots": tempfile.mkdtemp(prefix="toolgym-bfcl-memory-")}
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "_", label).strip("_") or "agent"
+    return {"snapshots": str(Path(out_dir) / "bfcl_memory_snapshots" / slug)}
+
+
+MEMORY_PROFILE = replace(PROFILE, run_options="toolgym.families.bfcl.profile:memory_run_options")
+"""The memory env: in the ``bfcl`` suite, each scenario's conversations played once per run."""

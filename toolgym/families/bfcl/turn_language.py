@@ -177,12 +177,17 @@ class BfclTurnLanguage(BfclCallLanguage):
         if turns.forced:
             note = f"\nForced to quit after {MAXIMUM_STEP_LIMIT} steps with calls in one turn."
             return Execution(shown + note, error, True, turns.attempt(), info)
+        if turns.pending is not None:  # the forced quit ended a conversation, the next opens
+            message, turns.pending = turns.pending, None
+            info = {**info, "turn": turns.turn, "forced_quit": True, **turns.turn_info(True)}
+            return Execution(message, error, False, None, info)
         return Execution(shown, error, False, None, info)
 
     def refusal(self, error: ToolCallError, backend: Backend, program: bool) -> Execution:
         """A reply refused before it was read: the turn goes on (its number in ``info``)."""
         execution = super().refusal(error, backend, program)
-        execution.info["turn"] = self._turns(backend).turn
+        turns = self._turns(backend)
+        execution.info.update({"turn": turns.turn, **turns.turn_info()})
         return execution
 
     def finish(self, backend: Backend) -> Execution:
@@ -196,7 +201,9 @@ class BfclTurnLanguage(BfclCallLanguage):
             note = f"{why}: the conversation is over."
             return Execution(note, None, True, turns.attempt(), {"turn": turns.turn})
         tools = turns.tools if len(turns.functions) != before else None
-        return Execution(message, None, False, None, {"turn": turns.turn}, tools)
+        # a turn 0 after a turn ends is a conversation's first: another of the episode opened
+        info = {"turn": turns.turn, **turns.turn_info(opened=turns.turn == 0)}
+        return Execution(message, None, False, None, info, tools)
 
     def run_gold(self, gold: str, backend: Backend) -> Attempt:
         """Play a gold (per turn, its calls) from the backend's state.

@@ -66,16 +66,21 @@ def user_text(messages: Sequence[Mapping[str, Any]]) -> str:
     return "\n".join(said).strip()
 
 
-def check_setup(setup: Mapping[str, Any], known: Sequence[str] = tuple(CLASSES)) -> None:
+def check_setup(
+    setup: Mapping[str, Any],
+    known: Sequence[str] = tuple(CLASSES),
+    keys: frozenset[str] = SETUP_KEYS,
+) -> None:
     """Refuse a setup that is not a multi-turn entry's (over the ``known`` classes).
 
     Raises:
-        TaskFileError: unknown keys, unknown classes, or turns that are not lists of messages.
+        TaskFileError: keys not among ``keys``, unknown classes, or turns that are not lists of
+            messages.
     """
-    unknown = set(setup) - SETUP_KEYS
+    unknown = set(setup) - keys
     if unknown:
         raise TaskFileError(
-            f"a BFCL multi-turn setup holds {', '.join(sorted(SETUP_KEYS))}; got {sorted(unknown)}"
+            f"a BFCL multi-turn setup holds {', '.join(sorted(keys))}; got {sorted(unknown)}"
         )
     classes = setup.get("involved_classes")
     if not isinstance(classes, list) or not classes or not set(classes) <= set(known):
@@ -103,6 +108,8 @@ class MultiTurnBackend(Backend):
     """
 
     handles_faults = True
+    setup_keys = SETUP_KEYS
+    """What a setup may hold."""
 
     def __init__(
         self, reply_format: str = "any", makers: Mapping[str, Callable[[], Any]] | None = None
@@ -118,6 +125,9 @@ class MultiTurnBackend(Backend):
         self.answer: list[list[list[str]]] = [[]]
         self.forced = False
         self.ended = False
+        self.pending: str | None = None
+        """The message that opens the episode's next conversation after a forced quit ended
+        one (:class:`.memory_turns.MemoryBackend`); ``None`` otherwise."""
 
     def reset(
         self, rng: np.random.Generator | None, setup: Mapping[str, Any] | None = None
@@ -129,7 +139,7 @@ class MultiTurnBackend(Backend):
         """
         if not setup:
             raise TaskFileError("a BFCL multi-turn task has a setup: its entry")
-        check_setup(setup, (*CLASSES, *self.makers))
+        check_setup(setup, (*CLASSES, *self.makers), self.setup_keys)
         self.setup = dict(setup)
         entry = {
             "involved_classes": setup["involved_classes"],
@@ -140,6 +150,7 @@ class MultiTurnBackend(Backend):
         self.turn, self.count, self.answer = 0, 0, [[]]
         self.forced = self.ended = False
         self.words = None
+        self.pending = None
 
     @property
     def category(self) -> str:
@@ -163,8 +174,20 @@ class MultiTurnBackend(Backend):
     def system_prompt(self) -> str | None:
         """BFCL's system prompt for a prompt-mode model, over the functions offered at first."""
         docs = [tool.doc for tool in self.tools if isinstance(tool, BfclTool) and tool.doc]
+        return prompt.system_prompt(docs, self.system_message())
+
+    def system_message(self) -> str | None:
+        """The entry's own system message (what a function-calling model gets), if any."""
         own = [m.get("content") for m in self.turns[0] if m.get("role") == "system"]
-        return prompt.system_prompt(docs, str(own[0]) if own else None)
+        return str(own[0]) if own else None
+
+    def turn_info(self, opened: bool = False) -> dict[str, Any]:
+        """What ``info`` tells of where the episode is, beyond the turn (nothing here).
+
+        Args:
+            opened: the step opened one of the episode's conversations.
+        """
+        return {}
 
     def run(self, texts: Sequence[str]) -> tuple[list[str], list[ToolCallError]]:
         """Run one step's calls (execution texts): their results, and the faults that failed any.

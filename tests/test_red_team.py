@@ -376,9 +376,30 @@ BFCL_TURNS = [  # calls that run on BFCL's multi-turn backends (their text is re
     "[ls()]" + " " * 16000,
 ]
 
+BFCL_MEMORY = [  # calls of the memory backends (key-value, vector, recursive summary)
+    "[memory_append(text='x' * 9000), memory_replace(old_text='', new_text='y' * 9000)]",
+    "[memory_append(text='ab'), memory_replace(old_text='', new_text='z' * 9999)]",
+    "[memory_update(text='x' * 10 ** 8)]",
+    "[core_memory_add(key='a', value='x' * 10 ** 9)]",
+    "[core_memory_add(key='a' * 16000, value='b')]",
+    "[core_memory_add(key=None, value=None), core_memory_remove(key=['unhashable'])]",
+    "[archival_memory_key_search(query='x', k=10 ** 12)]",
+    "[core_memory_add(key='a_b', value='c'), core_memory_key_search(query='a', k=-10 ** 9)]",
+    "[core_memory_add(text=['a'] * 5000)]",
+    "[archival_memory_add(text='seed')"
+    + "".join(f", archival_memory_retrieve(query='q{k}', top_k=10 ** 9)" for k in range(120))
+    + "]",
+    "[core_memory_retrieve(query='x', top_k=-1), core_memory_update(vec_id='0', new_text=1)]",
+    "[_flush_memory_to_local_file()]",
+    "[_load_snapshot(snapshot={'memory': 'x'})]",
+    "[_export()]",
+    "[memory_retrieve(a=memory_update(text=__import__('os').system('touch pwned')))]",
+]
+
 ATTACKS: dict[str, list[str]] = {
     "bfcl_calls": BFCL_CALLS,
     "bfcl_turns": BFCL_CALLS + BFCL_TURNS,
+    "bfcl_memory": BFCL_CALLS + BFCL_TURNS + BFCL_MEMORY,
     "api_program": API_PROGRAM,
     "curl": CURL + JSON_CALLS,
     "json_calls": JSON_CALLS,

@@ -205,7 +205,10 @@ class LLMAgent(Agent):
 
     def reset(self, observation: str, info: dict[str, Any]) -> None:
         """Retrieve the docs and demos for the new task."""
-        self._reset_episode(info.get("instruction", observation))
+        # an episode of several conversations opens with its first, not with the task's
+        # question (BFCL's memory: the question comes in the last)
+        several = "conversation" in info
+        self._reset_episode(observation if several else info.get("instruction", observation))
         self._task_prompt = info.get("system_prompt")
         self._task_message = info.get("system_message")
         self._opening = observation

@@ -54,7 +54,8 @@ id: ``memory_vector_12-customer-12``) or drawn with the env's seeded generator.
 Terminated when the question's turn ends, or when it has more than 20 steps with calls (BFCL's
 forced quit, a failure; in an earlier conversation the forced quit ends that conversation and
 the next one opens). Truncated after ``max_episode_steps`` (2,400, set in the registry: more
-than the 110 turns of the longest scenario, each of 21 steps, can use).
+than the 110 turns of the longest scenario, each of 21 steps with calls, can use; refused
+replies, which BFCL's limit does not count, can still reach it).
 
 ## Arguments
 

@@ -30,9 +30,12 @@ def entry_task(
 ) -> Task:
     """The task of one memory question (see the module docstring).
 
-    ``prereq`` (``{"id", "turns"}`` each) stands in for the scenario's conversations.
+    ``prereq`` (``{"id", "turns"}`` each) stands in for the scenario's conversations; the
+    memory is then the task's own, never shared through snapshots (``shared_memory``), which
+    only BFCL's questions over the scenario's own conversations are.
     """
     scenario = str(entry["scenario"])
+    shared = prereq is None
     if prereq is None:
         prereq = [
             {"id": p["id"], "turns": p["question"]} for p in data.memory_prereqs(category, scenario)
@@ -47,6 +50,7 @@ def entry_task(
         "missed_function": {},
         "turns": turns,
         "prereq": prereq,
+        "shared_memory": shared,
     }
     truth = list(entry["ground_truth"])
     meta = {"category": category, "scenario": scenario, "ground_truth": truth}
@@ -79,7 +83,8 @@ def prepare(task: Task) -> Task:
     """A task of a file or given at reset made a memory question.
 
     One with a setup is played as it is (its ``ground_truth`` from its gold when its meta has
-    none). One with only a request and a gold becomes a question of the key-value memory in the
+    none), on a memory of its own (never a scenario's snapshot) unless its setup says
+    ``"shared_memory": true``. One with only a request and a gold becomes a question of the key-value memory in the
     customer scenario, with no earlier conversation; the gold's answer is the possible answer.
 
     Raises:
@@ -91,7 +96,10 @@ def prepare(task: Task) -> Task:
     if task.setup and "scenario" in task.setup:
         category = str(task.setup.get("category", "memory_kv"))
         return dataclasses.replace(
-            task, meta={"category": category, **task.meta, "ground_truth": truth}
+            task,
+            meta={"category": category, **task.meta, "ground_truth": truth},
+            # its own conversations, unless it says it is a question of BFCL's scenario's
+            setup={"shared_memory": False, **task.setup},
         )
     category = "memory_kv"
     entry = {

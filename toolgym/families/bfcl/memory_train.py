@@ -129,12 +129,4 @@ def train_task(index: int, world_seed: int = 0) -> Task:
         {"id": f"train-{index}-conversation-{k}", "turns": turns}
         for k, turns in enumerate(conversations)
     ]
-    task = entry_task(entry, category, prereq=prereq)
-    assert task.setup is not None
-    return Task(
-        task.task_id,
-        task.instruction,
-        task.gold,
-        task.meta,
-        setup={**task.setup, "shared_memory": False},
-    )
+    return entry_task(entry, category, prereq=prereq)  # a memory of its own

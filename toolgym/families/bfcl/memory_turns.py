@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from toolgym.errors import TaskFileError
-from toolgym.families.bfcl.data import MEMORY, MEMORY_SCENARIOS
+from toolgym.families.bfcl.data import MEMORY, MEMORY_SCENARIOS, memory_class
 from toolgym.families.bfcl.memory_api import MemoryBase, MemoryKV, MemoryRecSum
 from toolgym.families.bfcl.turns import NO_REQUEST, SETUP_KEYS, MultiTurnBackend, user_text
 from toolgym.tools.budgets import short_repr
@@ -63,6 +63,19 @@ def _instructions() -> tuple[dict[str, str], str, str]:
         prompts.MEMORY_AGENT_SETTINGS,
         prompts.MEMORY_BACKEND_INSTRUCTION_CORE_ARCHIVAL,
         prompts.MEMORY_BACKEND_INSTRUCTION_UNIFIED,
+    )
+
+
+def _is_conversation(turns: Any) -> bool:
+    """Whether ``turns`` is a non-empty list of turns, each a list of messages."""
+    return (
+        isinstance(turns, list)
+        and bool(turns)
+        and all(
+            isinstance(turn, list)
+            and all(isinstance(m, dict) and isinstance(m.get("content"), str) for m in turn)
+            for turn in turns
+        )
     )
 
 
@@ -98,7 +111,9 @@ class MemoryBackend(MultiTurnBackend):
         self.conversations: list[list[list[dict[str, Any]]]] = [[[]]]
         self.conversation_ids: list[str] = []
         self.conversation = 0
-        self.shared = True
+        self.shared = False
+        """Whether the episode's memory is its scenario's, read from and written to
+        ``snapshots`` (BFCL's own questions: ``setup["shared_memory"]``)."""
 
     def reset(
         self, rng: np.random.Generator | None, setup: Mapping[str, Any] | None = None
@@ -119,18 +134,37 @@ class MemoryBackend(MultiTurnBackend):
                 f"a BFCL memory task's 'category' is one of {', '.join(MEMORY)}; got "
                 f"{short_repr(setup.get('category'), 80)}"
             )
+        category = str(setup.get("category", "memory_kv"))
+        if list(setup.get("involved_classes") or ()) != [memory_class(category)]:
+            raise TaskFileError(
+                f"a {category} task involves one class, {memory_class(category)}; got "
+                f"{short_repr(setup.get('involved_classes'), 80)}"
+            )
+        if setup.get("missed_function"):
+            raise TaskFileError("a BFCL memory task holds back no function ('missed_function')")
         prereq = setup.get("prereq") or []
         if not isinstance(prereq, list) or not all(
-            isinstance(p, dict) and isinstance(p.get("turns"), list) for p in prereq
+            isinstance(p, dict) and _is_conversation(p.get("turns")) for p in prereq
         ):
-            raise TaskFileError("'prereq' is a list of conversations: {'id', 'turns'} each")
-        category = str(setup.get("category", "memory_kv"))
+            raise TaskFileError(
+                "'prereq' is a list of conversations, {'id', 'turns'} each, with turns a "
+                "non-empty list of turns (lists of messages: {'role', 'content'})"
+            )
+        if not _is_conversation(setup.get("turns")):
+            raise TaskFileError(
+                "'turns' is a non-empty list of turns (lists of messages: {'role', 'content'})"
+            )
         scenario = setup["scenario"]
-        self.shared = bool(setup.get("shared_memory", True))
+        self.shared = setup.get("shared_memory") is True
         stored = self._stored(category, scenario) if self.shared else None
         classes = list(setup.get("involved_classes") or ())
         config = {name: {"scenario": scenario, "snapshot": stored} for name in classes}
-        super().reset(rng, {**setup, "initial_config": config})
+        try:
+            super().reset(rng, {**setup, "initial_config": config})
+        except (KeyError, TypeError, ValueError, AttributeError) as e:
+            if stored is None:
+                raise
+            raise TaskFileError(f"the {scenario} memory snapshot does not load: {e!r}") from e
         question = list(setup.get("turns") or [[]])
         before = [] if stored is not None else list(prereq)
         self.conversations = [list(p["turns"]) for p in before] + [question]
@@ -169,9 +203,11 @@ class MemoryBackend(MultiTurnBackend):
             info["system_message"] = self.system_message()
         return info
 
-    def run(self, texts: Sequence[str]) -> tuple[list[str], list[Any]]:
+    def run(
+        self, texts: Sequence[str], seconds: float | None = None
+    ) -> tuple[list[str], list[Any]]:
         """Run a step's calls; a forced quit before the question opens the next conversation."""
-        results, faults = super().run(texts)
+        results, faults = super().run(texts, seconds)
         if self.forced and self.conversation + 1 < len(self.conversations):
             self.forced = self.ended = False
             self.pending = self._next_conversation()
@@ -202,8 +238,12 @@ class MemoryBackend(MultiTurnBackend):
             found = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError) as e:
             raise TaskFileError(f"the memory snapshot {path} does not read: {e}") from e
-        if not isinstance(found, dict):
-            raise TaskFileError(f"the memory snapshot {path} is not an object")
+        keys = {"memory"} if category == "memory_rec_sum" else {"core_memory", "archival_memory"}
+        if not isinstance(found, dict) or not keys <= set(found):
+            raise TaskFileError(
+                f"the memory snapshot {path} is not a {category} snapshot: an object with "
+                f"{', '.join(sorted(keys))}"
+            )
         return found
 
     def _store(self) -> None:
@@ -228,6 +268,7 @@ class MemoryBackend(MultiTurnBackend):
         state["conversation"] = self.conversation
         state["conversations"] = [list(c) for c in self.conversations]
         state["conversation_ids"] = list(self.conversation_ids)
+        state["shared"] = self.shared
         return state
 
     def restore(self, state: Any) -> None:
@@ -236,3 +277,4 @@ class MemoryBackend(MultiTurnBackend):
         self.conversation = state["conversation"]
         self.conversations = [list(c) for c in state["conversations"]]
         self.conversation_ids = list(state["conversation_ids"])
+        self.shared = bool(state.get("shared", False))

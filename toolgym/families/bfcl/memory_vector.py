@@ -28,7 +28,7 @@ from toolgym.families.bfcl.memory_api import (
 )
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=1024)  # texts of at most 16 KB: 16 MB at worst
 def embed(text: str) -> np.ndarray:
     """The text's L2-normalised embedding (float32, read-only).
 
@@ -71,9 +71,9 @@ class VectorStore:
             }
         if len(self._store) >= self.max_size:
             return {"error": f"Memory size exceeds maximum size of {self.max_size} entries."}
-        text = self._text(text)
         vec_id = self._next_id
-        self._next_id += 1
+        self._next_id += 1  # before the text is embedded, as BFCL counts (a failure uses an id)
+        text = self._text(text)
         self._vectors[vec_id] = embed(text)
         self._store[vec_id] = text
         return {"id": vec_id}
@@ -94,8 +94,8 @@ class VectorStore:
             return {
                 "error": f"Entry length exceeds maximum length of {self.max_entry_length} characters."
             }
-        new_text = self._text(new_text)
-        self._vectors[vec_id] = embed(new_text)
+        self._vectors.pop(vec_id, None)  # as BFCL: a text that fails to embed is found no more
+        self._vectors[vec_id] = embed(self._text(new_text))
         self._store[vec_id] = new_text
         return {"status": f"ID {vec_id} updated."}
 
@@ -113,7 +113,10 @@ class VectorStore:
         count = min(top_k, len(self._store))
         if not isinstance(count, int) or count < 1:
             raise ValueError(f"top_k is a positive number of entries; got {top_k!r}")
-        ids = sorted(self._store)
+        ids = sorted(i for i in self._store if i in self._vectors)
+        if not ids:
+            return []
+        count = min(count, len(ids))
         matrix = np.stack([self._vectors[i] for i in ids])
         scores = matrix @ embed(self._text(query))
         order = sorted(range(len(ids)), key=lambda k: (-float(scores[k]), ids[k]))[:count]

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import atexit
+import hashlib
 import re
+import shutil
 import tempfile
 from dataclasses import replace
 from pathlib import Path
@@ -48,9 +51,12 @@ def memory_run_options(out_dir: str | None, label: str) -> dict[str, Any]:
     snapshots it wrote.
     """
     if out_dir is None:
-        return {"snapshots": tempfile.mkdtemp(prefix="toolgym-bfcl-memory-")}
-    slug = re.sub(r"[^A-Za-z0-9._-]+", "_", label).strip("_") or "agent"
-    return {"snapshots": str(Path(out_dir) / "bfcl_memory_snapshots" / slug)}
+        folder = tempfile.mkdtemp(prefix="toolgym-bfcl-memory-")
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
+        return {"snapshots": folder}
+    slug = re.sub(r"[^A-Za-z0-9_-]+", "_", label).strip("_")[:60] or "agent"
+    digest = hashlib.sha256(label.encode()).hexdigest()[:8]  # labels differing in one sign
+    return {"snapshots": str(Path(out_dir) / "bfcl_memory_snapshots" / f"{slug}-{digest}")}
 
 
 MEMORY_PROFILE = replace(PROFILE, run_options="toolgym.families.bfcl.profile:memory_run_options")

@@ -144,6 +144,14 @@ class BfclTurnLanguage(BfclCallLanguage):
     finish_word = "finish"
     step_limit = MAXIMUM_STEP_LIMIT
 
+    def is_finish(self, text: object) -> bool:
+        """Only ``finish`` itself (or ``finish()``) is the finish word.
+
+        Any other reply without calls ends the turn as words, which an agentic entry's verdict
+        reads whole (``"Finish: your name is Michael."`` is an answer, not the word).
+        """
+        return isinstance(text, str) and text.strip().lower() in ("finish", "finish()")
+
     def _turns(self, backend: Backend) -> MultiTurnBackend:
         return self.on(backend)  # type: ignore[return-value]
 
@@ -165,7 +173,7 @@ class BfclTurnLanguage(BfclCallLanguage):
             return Execution(e.observation(), e)
         if not texts:
             return self._end_turn(turns, "The reply holds no call", text)
-        results, faults = turns.run(texts)
+        results, faults = turns.run(texts, self.budgets.max_seconds)
         pairs = enumerate(zip(texts, results, strict=True), 1)
         shown = (
             results[0]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -26,7 +27,7 @@ from toolgym.families.bfcl.multi_turn import CLASSES, Backends, is_long_context
 from toolgym.families.bfcl.tools import BfclTool, tool_set
 from toolgym.tools.backend import Attempt, Backend
 from toolgym.tools.budgets import short_repr
-from toolgym.tools.errors import ToolCallError
+from toolgym.tools.errors import TIMEOUT, ToolCallError
 from toolgym.tools.tool import ToolSet
 
 MAXIMUM_STEP_LIMIT = 20
@@ -189,20 +190,32 @@ class MultiTurnBackend(Backend):
         """
         return {}
 
-    def run(self, texts: Sequence[str]) -> tuple[list[str], list[ToolCallError]]:
+    def run(
+        self, texts: Sequence[str], seconds: float | None = None
+    ) -> tuple[list[str], list[ToolCallError]]:
         """Run one step's calls (execution texts): their results, and the faults that failed any.
 
         The step joins the answer.
 
         A service fault (:class:`toolgym.wrappers.FaultInjection`) fails a call before it runs,
         as a failing service would: its result is the fault's error, and it is left out of the
-        answer (it never reached the backends).
+        answer (it never reached the backends). A call not started within ``seconds`` of the
+        step's start (toolgym's time budget; each call is bounded on its own) is not run either:
+        a ``timeout`` fault.
         """
         assert self.backends is not None, "reset() first"
         results: list[str] = []
         ran: list[str] = []
         faults: list[ToolCallError] = []
+        end = None if seconds is None else time.monotonic() + seconds
         for text in texts:
+            if end is not None and time.monotonic() > end:
+                late = ToolCallError(
+                    TIMEOUT, f"not run: the reply's calls ran past the step's {seconds:g} s budget"
+                )
+                results.append(f"Error during execution: {late.message}")
+                faults.append(late)
+                continue
             if self.faults is None:
                 results.append(self.backends.run_one(text))
                 ran.append(text)

@@ -506,3 +506,26 @@ def test_a_snapshot_of_another_kind_is_refused(tmp_path: Path) -> None:
         path.write_text(json.dumps(wrong))
         with pytest.raises(TaskFileError):
             env.reset(options={"task_id": "memory_vector_0-customer-0"})
+
+
+def test_a_tool_calling_client_answers_through_the_finish_tools_message() -> None:
+    from toolgym.integrations.episode import ToolEpisode
+
+    episode = ToolEpisode(ENV, category="memory_kv")
+    start = episode.reset(task_id="memory_kv_130-notetaker-0")
+    finish = start.tools[-1]["function"]
+    assert finish["name"] == "finish" and "message" in finish["parameters"]["properties"]
+    assert episode.call("core_memory_add", {"key": "budget", "value": "Q1"}).error is None
+    turns = sum(len(p["question"]) for p in data.memory_prereqs("memory_kv", "notetaker"))
+    for k in range(turns):  # a reply in words, or none (the finish word), ends each turn
+        result = episode.call("finish", {"message": "Noted."} if k % 2 else None)
+        assert not result.done
+    truth = data.memory_entries("memory_kv")[130]["ground_truth"][0]
+    result = episode.call("finish", json.dumps({"message": f"It is {truth}."}))
+    assert result.done and result.reward == 1.0
+    # elsewhere the finish tool takes no words
+    other = ToolEpisode("toolbench/BFCL-MultiTurn-v0")
+    assert "message" in other.reset(seed=0).tools[-1]["function"]["parameters"]["properties"]
+    plain = ToolEpisode("toolbench/HomeSearch-v0")
+    tools = plain.reset(seed=0).tools
+    assert all(t["function"]["parameters"]["properties"] == {} for t in tools[-1:])

@@ -45,6 +45,15 @@ FINISH_DESCRIPTION = (
     "End the episode: call it once the task is done (the answer is what the last call returned)."
 )
 
+FINISH_WORDS_DESCRIPTION = (
+    "End your turn: reply to the user in words (message). After the user's last turn, your "
+    "reply is your final answer, and the episode ends."
+)
+MESSAGE_DESCRIPTION = "Your reply to the user, in words (your final answer after the last turn)."
+MAX_FINISH_ARGUMENT_CHARS = 65_536
+"""A finish call's arguments as JSON text longer than this are not read (the words are then
+the finish word; the env refuses a reply past its action space anyway)."""
+
 MAX_TASK_ID_CHARS = 200
 """The longest task id a client may name."""
 
@@ -161,13 +170,19 @@ class ToolEpisode:
         schemas = [json.loads(json.dumps(s)) for s in self._base.tools.openai_schemas]
         finish = self.finish_tool
         if finish is not None:
+            words = getattr(self._base.language, "finish_words", False)
+            properties = {"message": {"type": "string", "description": MESSAGE_DESCRIPTION}}
             schemas.append(
                 {
                     "type": "function",
                     "function": {
                         "name": finish,
-                        "description": FINISH_DESCRIPTION,
-                        "parameters": {"type": "object", "properties": {}, "required": []},
+                        "description": FINISH_WORDS_DESCRIPTION if words else FINISH_DESCRIPTION,
+                        "parameters": {
+                            "type": "object",
+                            "properties": properties if words else {},
+                            "required": [],
+                        },
                     },
                 }
             )
@@ -244,7 +259,7 @@ class ToolEpisode:
         finish = self.finish_tool
         base = self._base
         if finish is not None and name == finish:
-            action = base.finish_word or ""
+            action = self._said(arguments) or base.finish_word or ""
         else:
             call = {"name": name, "arguments": {} if arguments is None else arguments}
             action = base.native_action([call])
@@ -267,6 +282,19 @@ class ToolEpisode:
             dict(metrics) if done and metrics is not None else None,
             self._steps,
         )
+
+    def _said(self, arguments: Any) -> str | None:
+        """The finish call's ``message`` (its words), where the language takes words."""
+        if not getattr(self._base.language, "finish_words", False):
+            return None
+        if isinstance(arguments, str) and len(arguments) <= MAX_FINISH_ARGUMENT_CHARS:
+            try:
+                arguments = json.loads(arguments)
+            except ValueError:
+                return None
+        if isinstance(arguments, dict) and isinstance(arguments.get("message"), str):
+            return arguments["message"].strip() or None
+        return None
 
     # -- what clients read --------------------------------------------------------------------
 

@@ -63,6 +63,11 @@ class ActionRunner(ABC):
     """A limit of the language's own on the steps an episode may take in a row (BFCL's 20
     replies with calls in one turn): the step past it ends the episode, which fails. ``None``:
     only the env's ``max_episode_steps`` (a truncation) limits an episode."""
+    finish_words: ClassVar[bool] = False
+    """Whether an agent may end a turn with words of its own instead of the finish word (BFCL's
+    multi-turn and agentic categories: any reply without calls ends the user's turn, and the
+    last one is the final answer). A tool-calling client's finish tool then takes a
+    ``message``, played as that reply."""
     refusal_info: ClassVar[Mapping[str, Any]] = {}
     """The info keys of a step that ran nothing (:meth:`refusal`), as the language's own failed
     steps report them (``{"calls": []}``)."""

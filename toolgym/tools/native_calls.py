@@ -109,7 +109,8 @@ def native_action(
 
     ``backend`` is the episode's, for languages whose next action depends on its state
     (:meth:`~toolgym.tools.language.ActionLanguage.render_calls`). ``finish`` is ``(tool name,
-    word)``: a call to that tool alone is the language's finish word.
+    word)``: a call to that tool alone is the language's finish word, or its ``message`` where
+    the language ends turns on words (``finish_words``).
 
     Calls that cannot be read come back as :func:`unreadable_calls_text`: their JSON after a
     line that no action language runs, so the env reports a ``non_executable`` action that says
@@ -119,7 +120,12 @@ def native_action(
     try:
         calls = read_native_calls(tool_calls, budgets)
         if finish is not None and len(calls) == 1 and calls[0].name == finish[0]:
-            return finish[1]  # the finish tool, as oracle_calls writes it
+            # the finish tool, as oracle_calls writes it; with words where the language takes
+            # them (``finish_words``: BFCL's turns end on a reply in words)
+            said = calls[0].arguments.get("message")
+            if getattr(language, "finish_words", False) and isinstance(said, str) and said.strip():
+                return said.strip()
+            return finish[1]
         return language.render_calls(calls, tools, backend)
     except ToolCallError as e:  # unreadable, or not writable in the language (a bad name)
         return unreadable_calls_text(tool_calls, e.message, budgets)

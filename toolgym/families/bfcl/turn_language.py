@@ -142,6 +142,7 @@ class BfclTurnLanguage(BfclCallLanguage):
     name = "bfcl_turns"
     step_description = "one reply: calls to run, or words that end the turn"
     finish_word = "finish"
+    finish_words = True  # any reply without calls ends the turn; an agentic entry's is its answer
     step_limit = MAXIMUM_STEP_LIMIT
 
     def is_finish(self, text: object) -> bool:

@@ -85,6 +85,11 @@ class TaskEnv(Protocol):
         """The tool call that stands for the finish word (``finish``), if the language has one."""
         ...
 
+    @property
+    def finish_words(self) -> bool:
+        """Whether a turn may end on words of the agent's (the finish tool then takes them)."""
+        ...
+
     def oracle_calls(self) -> list[dict[str, Any]] | None:
         """The gold as native tool calls, one per step (the finish word as :attr:`finish_tool`)."""
         ...

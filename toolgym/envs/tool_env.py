@@ -228,6 +228,11 @@ class ToolEnv(gym.Env[str, str]):
         return self.language.finish_word
 
     @property
+    def finish_words(self) -> bool:
+        """Whether a turn may end on the agent's words (``ActionRunner.finish_words``)."""
+        return bool(getattr(self.language, "finish_words", False))
+
+    @property
     def finish_tool(self) -> str | None:
         """The tool call that stands for :attr:`finish_word` (``None`` without one).
 

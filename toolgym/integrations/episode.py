@@ -170,7 +170,7 @@ class ToolEpisode:
         schemas = [json.loads(json.dumps(s)) for s in self._base.tools.openai_schemas]
         finish = self.finish_tool
         if finish is not None:
-            words = getattr(self._base.language, "finish_words", False)
+            words = self._base.finish_words
             properties = {"message": {"type": "string", "description": MESSAGE_DESCRIPTION}}
             schemas.append(
                 {
@@ -285,7 +285,7 @@ class ToolEpisode:
 
     def _said(self, arguments: Any) -> str | None:
         """The finish call's ``message`` (its words), where the language takes words."""
-        if not getattr(self._base.language, "finish_words", False):
+        if not self._base.finish_words:
             return None
         if isinstance(arguments, str) and len(arguments) <= MAX_FINISH_ARGUMENT_CHARS:
             try:

@@ -213,6 +213,11 @@ class SubEnv:
         """The tool call that stands for the finish word (it depends on the task's tools)."""
         return self.call("finish_tool")
 
+    @property
+    def finish_words(self) -> bool:
+        """Whether a turn may end on the agent's words (the sub-env's language says)."""
+        return bool(self._constant("finish_words"))
+
     def render_call(self, tool: Tool, arguments: Mapping[str, Any]) -> str:
         """The sub-env's action that calls ``tool`` with ``arguments``."""
         return self.call("render_call", tool, arguments)

@@ -14,11 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
 from toolgym.benchmarks.tasks import Task
 from toolgym.families.bfcl import data
 from toolgym.families.bfcl.memory_tasks import entry_task
+from toolgym.simulators.seeding import stable_rng
 
 
 @dataclass(frozen=True)
@@ -91,7 +90,7 @@ CLOSING = (
 
 def train_task(index: int, world_seed: int = 0) -> Task:
     """The generated memory question ``train-<index>`` (see the module docstring)."""
-    rng = np.random.default_rng([index, world_seed, 5371])
+    rng = stable_rng("bfcl-memory-train", world_seed, index)
     category = data.MEMORY[index % len(data.MEMORY)]
     scenario = data.MEMORY_SCENARIOS[int(rng.integers(len(data.MEMORY_SCENARIOS)))]
     chosen = [FACTS[int(k)] for k in rng.permutation(len(FACTS))[: int(rng.integers(3, 7))]]

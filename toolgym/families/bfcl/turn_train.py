@@ -1,6 +1,7 @@
-"""Generated multi-turn conversations for training, over BFCL's file system and math backends.
+"""Generated multi-turn conversations for training, over BFCL's file, math and messaging backends.
 
-BFCL's entries are its test set; these conversations are for learning to play it. Each one
+BFCL's entries are its test set; these conversations are for learning to play it. A third of
+them (``k % 3 == 2``) are over the messaging backend (:mod:`.message_train`); each other one
 starts a ``GorillaFileSystem`` in a generated folder (a few files with text, a few subfolders),
 with ``MathAPI`` beside it in half of them, and asks two to four things, one user turn each:
 make a folder or a file, write into a file, read it, count its lines, words or characters,
@@ -181,6 +182,10 @@ REQUESTS: tuple[Callable[[_State], Turn | None], ...] = (
 def train_task(k: int, world_seed: int = 0) -> Task:
     """The generated conversation ``train-{k}`` (see the module docstring)."""
     rng = stable_rng("bfcl-multi-turn-train", world_seed, k)
+    if k % 3 == 2:  # a third over the messaging backend
+        from toolgym.families.bfcl.message_train import message_task
+
+        return message_task(k, rng)
     root = _Folder()
     for _ in range(int(rng.integers(2, 5))):
         root.files[str(rng.choice(FILES))] = str(rng.choice(LINES))

@@ -19,6 +19,7 @@ import numpy as np
 
 from toolgym.benchmarks.tasks import Task
 from toolgym.families.bfcl import data
+from toolgym.families.bfcl.turn_train import Turn, _call
 
 NAMES = ("Alice", "Bruno", "Chen", "Dalia", "Emeka", "Fatima", "Goran", "Hana", "Ivo", "Jade")
 NEW_NAMES = ("Kofi", "Leila", "Mateo", "Nadia", "Oskar", "Pia")
@@ -26,10 +27,6 @@ MESSAGES = ("The report is ready for review", "Lunch at noon tomorrow?",
             "Please send the invoice today", "The meeting moved to Friday",
             "Can you check the server logs", "Thanks for the quick fix",
             "Budget numbers are attached", "See you at the workshop")  # fmt: skip
-
-
-def _call(name: str, **arguments: Any) -> str:
-    return f"{name}({', '.join(f'{k}={v!r}' for k, v in arguments.items())})"
 
 
 @dataclass
@@ -45,9 +42,6 @@ class _Workspace:
     def others(self) -> list[str]:
         me = next(iter(self.users))
         return [name for name in self.users if name != me]
-
-
-Turn = tuple[str, list[str]]
 
 
 def _send(w: _Workspace) -> Turn | None:

@@ -3,7 +3,8 @@
 The env is refused without a backend; with one it passes Gymnasium's checker, its oracle's final
 answers score 1 on all 200 entries, and for every entry, conversations a model could have (some
 searches and fetches, then a final answer: the possible answer, the answer in a sentence, in
-another case and punctuation, inside a longer word, a wrong one, "I do not know", none at all)
+another case and punctuation, inside a longer word, a wrong one, "I do not know", an empty or
+blank one, none at all)
 get the same verdict and error type as bfcl-eval's own ``_evaluate_single_agentic_entry``.
 
 Skipped without ``bfcl-eval``.
@@ -106,6 +107,8 @@ def _finals(answer: str, rng: random.Random) -> list[tuple[str, str | None]]:
         ("inside a word", f"x{answer}x"),
         ("wrong", str({"answer": "Nobody in particular", "context": "guess"})),
         ("unknown", str({"answer": "I do not know", "context": "I do not know"})),
+        ("empty", ""),
+        ("blank", " \n"),
         ("none", None),
     ]
 
@@ -151,4 +154,4 @@ def test_final_answers_are_judged_as_bfcl_judges_them(fc: bool) -> None:
                 if mine != theirs:
                     failures.append(f"{entry['id']} {label}: toolgym {mine}, BFCL {theirs}")
     assert not failures, f"{len(failures)} of {compared}:\n" + "\n".join(failures[:15])
-    assert compared == 200 * 7
+    assert compared == 200 * 9

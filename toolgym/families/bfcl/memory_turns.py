@@ -94,6 +94,46 @@ def snapshot_path(folder: Path, category: str, scenario: str) -> Path:
     return folder / backend / "memory_snapshot" / f"{scenario}_final.json"
 
 
+def check_setup(setup: Mapping[str, Any]) -> str:
+    """Refuse a setup that is not a memory question's; its category.
+
+    Raises:
+        TaskFileError: an unknown scenario or category, another class than the category's (or
+            more than one), held-back functions, or conversations that are not lists of turns.
+    """
+    if setup.get("scenario") not in MEMORY_SCENARIOS:
+        raise TaskFileError(
+            "a BFCL memory task's setup names its 'scenario', one of "
+            f"{', '.join(MEMORY_SCENARIOS)}; got {short_repr(setup.get('scenario'), 80)}"
+        )
+    if setup.get("category", "memory_kv") not in MEMORY:
+        raise TaskFileError(
+            f"a BFCL memory task's 'category' is one of {', '.join(MEMORY)}; got "
+            f"{short_repr(setup.get('category'), 80)}"
+        )
+    category = str(setup.get("category", "memory_kv"))
+    if list(setup.get("involved_classes") or ()) != [memory_class(category)]:
+        raise TaskFileError(
+            f"a {category} task involves one class, {memory_class(category)}; got "
+            f"{short_repr(setup.get('involved_classes'), 80)}"
+        )
+    if setup.get("missed_function"):
+        raise TaskFileError("a BFCL memory task holds back no function ('missed_function')")
+    prereq = setup.get("prereq") or []
+    if not isinstance(prereq, list) or not all(
+        isinstance(p, dict) and _is_conversation(p.get("turns")) for p in prereq
+    ):
+        raise TaskFileError(
+            "'prereq' is a list of conversations, {'id', 'turns'} each, with turns a "
+            "non-empty list of turns (lists of messages: {'role', 'content'})"
+        )
+    if not _is_conversation(setup.get("turns")):
+        raise TaskFileError(
+            "'turns' is a non-empty list of turns (lists of messages: {'role', 'content'})"
+        )
+    return category
+
+
 class MemoryBackend(MultiTurnBackend):
     """One memory question with the conversations before it (see the module docstring).
 
@@ -124,36 +164,9 @@ class MemoryBackend(MultiTurnBackend):
             TaskFileError: a setup that is not a memory question's, or a snapshot file that is
                 not a snapshot.
         """
-        if not setup or setup.get("scenario") not in MEMORY_SCENARIOS:
-            raise TaskFileError(
-                "a BFCL memory task's setup names its 'scenario', one of "
-                f"{', '.join(MEMORY_SCENARIOS)}; got {short_repr((setup or {}).get('scenario'), 80)}"
-            )
-        if setup.get("category", "memory_kv") not in MEMORY:
-            raise TaskFileError(
-                f"a BFCL memory task's 'category' is one of {', '.join(MEMORY)}; got "
-                f"{short_repr(setup.get('category'), 80)}"
-            )
-        category = str(setup.get("category", "memory_kv"))
-        if list(setup.get("involved_classes") or ()) != [memory_class(category)]:
-            raise TaskFileError(
-                f"a {category} task involves one class, {memory_class(category)}; got "
-                f"{short_repr(setup.get('involved_classes'), 80)}"
-            )
-        if setup.get("missed_function"):
-            raise TaskFileError("a BFCL memory task holds back no function ('missed_function')")
-        prereq = setup.get("prereq") or []
-        if not isinstance(prereq, list) or not all(
-            isinstance(p, dict) and _is_conversation(p.get("turns")) for p in prereq
-        ):
-            raise TaskFileError(
-                "'prereq' is a list of conversations, {'id', 'turns'} each, with turns a "
-                "non-empty list of turns (lists of messages: {'role', 'content'})"
-            )
-        if not _is_conversation(setup.get("turns")):
-            raise TaskFileError(
-                "'turns' is a non-empty list of turns (lists of messages: {'role', 'content'})"
-            )
+        if not setup:
+            raise TaskFileError("a BFCL memory task has a setup: its question and scenario")
+        category = check_setup(setup)
         scenario = setup["scenario"]
         self.shared = setup.get("shared_memory") is True
         stored = self._stored(category, scenario) if self.shared else None
@@ -166,7 +179,7 @@ class MemoryBackend(MultiTurnBackend):
                 raise
             raise TaskFileError(f"the {scenario} memory snapshot does not load: {e!r}") from e
         question = list(setup.get("turns") or [[]])
-        before = [] if stored is not None else list(prereq)
+        before = [] if stored is not None else list(setup.get("prereq") or [])
         self.conversations = [list(p["turns"]) for p in before] + [question]
         self.conversation_ids = [str(p.get("id", "")) for p in before] + ["question"]
         self.conversation = 0

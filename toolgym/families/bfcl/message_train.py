@@ -10,7 +10,6 @@ verdict scores the conversation like any entry. Rebuilt from ``(k, world_seed)``
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,8 +17,7 @@ from typing import Any
 import numpy as np
 
 from toolgym.benchmarks.tasks import Task
-from toolgym.families.bfcl import data
-from toolgym.families.bfcl.turn_train import Turn, _call
+from toolgym.families.bfcl.turn_train import Turn, _call, draw_turns, generated_task
 
 NAMES = ("Alice", "Bruno", "Chen", "Dalia", "Emeka", "Fatima", "Goran", "Hana", "Ivo", "Jade")
 NEW_NAMES = ("Kofi", "Leila", "Mateo", "Nadia", "Oskar", "Pia")
@@ -129,22 +127,6 @@ def message_task(k: int, rng: np.random.Generator) -> Task:
         "current_user": users[names[0]],
         "random_seed": int(rng.integers(1, 10**6)),
     }
-    turns: list[Turn] = []
-    wanted = int(rng.integers(2, 5))
-    while len(turns) < wanted:
-        turn = workspace.pick(REQUESTS)(workspace)
-        if turn is not None:
-            turns.append(turn)
-    first = f"I am {names[0]}, logged in to the workspace. {turns[0][0]}"
-    asks = [first, *(ask for ask, _ in turns[1:])]
-    setup = {
-        "category": "multi_turn_base",
-        "involved_classes": ["MessageAPI"],
-        "initial_config": {"MessageAPI": config},
-        "functions": [dict(doc) for doc in data.class_docs("MessageAPI")],
-        "missed_function": {},
-        "turns": [[{"role": "user", "content": ask}] for ask in asks],
-    }
-    truth = [calls for _, calls in turns]
-    meta = {"category": "multi_turn_base", "ground_truth": truth, "generated": True}
-    return Task(f"train-{k}", first, (json.dumps(truth),), meta, setup=setup)
+    turns = draw_turns(rng, REQUESTS, workspace)
+    opening = f"I am {names[0]}, logged in to the workspace. "
+    return generated_task(k, {"MessageAPI": config}, turns, opening)

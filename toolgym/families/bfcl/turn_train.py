@@ -1,7 +1,8 @@
 """Generated multi-turn conversations for training, over BFCL's file, math and messaging backends.
 
-BFCL's entries are its test set; these conversations are for learning to play it. A third of
-them (``k % 3 == 2``) are over the messaging backend (:mod:`.message_train`); each other one
+BFCL's entries are its test set; these conversations are for learning to play it. A quarter of
+them (``k % 4 == 2``) are over the messaging backend (:mod:`.message_train`), a quarter
+(``k % 4 == 3``) over the support tickets (:mod:`.ticket_train`); each other one
 starts a ``GorillaFileSystem`` in a generated folder (a few files with text, a few subfolders),
 with ``MathAPI`` beside it in half of them, and asks two to four things, one user turn each:
 make a folder or a file, write into a file, read it, count its lines, words or characters,
@@ -17,7 +18,7 @@ everywhere.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -182,10 +183,14 @@ REQUESTS: tuple[Callable[[_State], Turn | None], ...] = (
 def train_task(k: int, world_seed: int = 0) -> Task:
     """The generated conversation ``train-{k}`` (see the module docstring)."""
     rng = stable_rng("bfcl-multi-turn-train", world_seed, k)
-    if k % 3 == 2:  # a third over the messaging backend
+    if k % 4 == 2:  # a quarter over the messaging backend, a quarter over the tickets
         from toolgym.families.bfcl.message_train import message_task
 
         return message_task(k, rng)
+    if k % 4 == 3:
+        from toolgym.families.bfcl.ticket_train import ticket_task
+
+        return ticket_task(k, rng)
     root = _Folder()
     for _ in range(int(rng.integers(2, 5))):
         root.files[str(rng.choice(FILES))] = str(rng.choice(LINES))
@@ -194,21 +199,39 @@ def train_task(k: int, world_seed: int = 0) -> Task:
     math = bool(rng.integers(2))
     state = _State(rng, root, math)
     config = {"root": {str(rng.choice(ROOTS)): {"type": "directory", "contents": root.config()}}}
+    turns = draw_turns(rng, REQUESTS, state)
+    configs = {"GorillaFileSystem": config, **({"MathAPI": {}} if math else {})}
+    return generated_task(k, configs, turns)
+
+
+def draw_turns(rng: np.random.Generator, requests: Sequence[Callable[[Any], Turn | None]],
+               state: Any) -> list[Turn]:  # fmt: skip
+    """Two to four turns, each a request drawn from ``requests`` that fits ``state``."""
     turns: list[Turn] = []
     wanted = int(rng.integers(2, 5))
     while len(turns) < wanted:
-        turn = state.pick(REQUESTS)(state)
+        turn = requests[int(rng.integers(len(requests)))](state)
         if turn is not None:
             turns.append(turn)
-    classes = ["GorillaFileSystem", *(["MathAPI"] if math else [])]
+    return turns
+
+
+def generated_task(k: int, configs: dict[str, Any], turns: list[Turn], opening: str = "") -> Task:
+    """The task ``train-{k}`` over the classes of ``configs``, in their starting state.
+
+    One user turn per request (the first after ``opening``), each turn's calls its possible
+    answer.
+    """
+    classes = list(configs)
+    asks = [f"{opening}{turns[0][0]}", *(ask for ask, _ in turns[1:])]
     setup = {
         "category": "multi_turn_base",
         "involved_classes": classes,
-        "initial_config": {"GorillaFileSystem": config, **({"MathAPI": {}} if math else {})},
+        "initial_config": configs,
         "functions": [dict(doc) for name in classes for doc in data.class_docs(name)],
         "missed_function": {},
-        "turns": [[{"role": "user", "content": ask}] for ask, _ in turns],
+        "turns": [[{"role": "user", "content": ask}] for ask in asks],
     }
     truth = [calls for _, calls in turns]
     meta = {"category": "multi_turn_base", "ground_truth": truth, "generated": True}
-    return Task(f"train-{k}", turns[0][0], (json.dumps(truth),), meta, setup=setup)
+    return Task(f"train-{k}", asks[0], (json.dumps(truth),), meta, setup=setup)

@@ -173,3 +173,17 @@ def test_a_tool_episode_offers_held_back_functions_from_their_turn() -> None:
     assert "sort" not in seen[0] and "sort" in seen[-1]
     assert "sort" in [s["function"]["name"] for s in episode.tool_schemas()]
     episode.close()
+
+
+def test_a_backends_list_default_is_not_shared_between_episodes() -> None:
+    from toolgym.families.bfcl.multi_turn import Backends
+
+    calls = [
+        "post_tweet(content='hi')",
+        "mention(tweet_id=0, mentioned_usernames=['@eve'])",
+        "post_tweet(content='again')",
+    ]
+    config = {"involved_classes": ["TwitterAPI"], "initial_config": {"TwitterAPI": {"authenticated": True}}}  # fmt: skip
+    for _ in range(2):  # BFCL's post_tweet(tags=[], mentions=[]) shares one list process-wide
+        results = Backends(config).run(calls)
+        assert json.loads(results[0])["mentions"] == [] and json.loads(results[2])["mentions"] == []

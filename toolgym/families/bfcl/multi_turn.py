@@ -179,7 +179,7 @@ class Backends:
             ):
                 raise TypeError("* and ** arguments are not taken")
             _check_cost(node.func.id, method, args, kwargs)
-            return method(*args, **kwargs)
+            return method(*args, **_fresh_defaults(method, len(args), kwargs))
         if isinstance(node, ast.Constant):
             return node.value
         if isinstance(node, ast.List):
@@ -217,6 +217,23 @@ class Backends:
             name: {k: v for k, v in vars(instance).items() if not k.startswith("_")}
             for name, instance in self.instances.items()
         }
+
+
+def _fresh_defaults(method: Any, given: int, kwargs: dict[str, Any]) -> dict[str, Any]:
+    """``kwargs`` with a fresh copy of each mutable default a call leaves out.
+
+    A backend method's list default is one object for the whole process (``TwitterAPI``'s
+    ``post_tweet(content, tags=[], mentions=[])`` keeps it in the tweet, and ``mention`` extends
+    it), so an episode could change what every later ``post_tweet`` holds. Each call gets its
+    own copy, as a fresh process would give it.
+    """
+    parameters = list(inspect.signature(method).parameters.values())[given:]
+    out = dict(kwargs)
+    for parameter in parameters:
+        default = parameter.default
+        if parameter.name not in out and isinstance(default, list | dict | set):
+            out[parameter.name] = copy.deepcopy(default)
+    return out
 
 
 def _result_text(result: Any) -> str:

@@ -60,7 +60,7 @@ forced quit: the remaining turns are missing and the entry fails). Truncated aft
 ## Arguments
 
 ``split`` (``"test"``: every multi-turn entry; ``"train"``: generated conversations over the
-file system, math, messaging and ticket backends, scored by the same verdict), ``category`` (one of the four, such as
+file system, math, messaging, ticket and posting backends, scored by the same verdict), ``category`` (one of the four, such as
 ``"multi_turn_miss_param"``; ``None``: all), ``reply_format`` (``"any"``: JSON calls, else
 Python calls; ``"prompt"``: Python calls only; ``"fc"``: JSON calls only, and held-back
 functions announced as BFCL announces them to a function-calling model), ``action_mode``

@@ -1,8 +1,9 @@
 """Generated multi-turn conversations for training, over BFCL's file, math and messaging backends.
 
-BFCL's entries are its test set; these conversations are for learning to play it. A quarter of
-them (``k % 4 == 2``) are over the messaging backend (:mod:`.message_train`), a quarter
-(``k % 4 == 3``) over the support tickets (:mod:`.ticket_train`); each other one
+BFCL's entries are its test set; these conversations are for learning to play it. A fifth of
+them are over the messaging backend (``k % 5 == 2``, :mod:`.message_train`), a fifth over the
+support tickets (``k % 5 == 3``, :mod:`.ticket_train`), a fifth over the social posts
+(``k % 5 == 4``, :mod:`.posting_train`); each other one
 starts a ``GorillaFileSystem`` in a generated folder (a few files with text, a few subfolders),
 with ``MathAPI`` beside it in half of them, and asks two to four things, one user turn each:
 make a folder or a file, write into a file, read it, count its lines, words or characters,
@@ -183,14 +184,18 @@ REQUESTS: tuple[Callable[[_State], Turn | None], ...] = (
 def train_task(k: int, world_seed: int = 0) -> Task:
     """The generated conversation ``train-{k}`` (see the module docstring)."""
     rng = stable_rng("bfcl-multi-turn-train", world_seed, k)
-    if k % 4 == 2:  # a quarter over the messaging backend, a quarter over the tickets
+    if k % 5 == 2:  # a fifth each over the messages, the tickets and the posts
         from toolgym.families.bfcl.message_train import message_task
 
         return message_task(k, rng)
-    if k % 4 == 3:
+    if k % 5 == 3:
         from toolgym.families.bfcl.ticket_train import ticket_task
 
         return ticket_task(k, rng)
+    if k % 5 == 4:
+        from toolgym.families.bfcl.posting_train import posting_task
+
+        return posting_task(k, rng)
     root = _Folder()
     for _ in range(int(rng.integers(2, 5))):
         root.files[str(rng.choice(FILES))] = str(rng.choice(LINES))

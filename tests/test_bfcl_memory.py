@@ -169,6 +169,17 @@ def test_the_vector_memory_keeps_bfcls_ids_limits_and_errors(vector: Any) -> Non
     assert memory.core_memory_add("first again") == {"id": 0}
 
 
+def write_empty_snapshots(folder: Path) -> None:
+    """An empty memory's snapshot for every scenario of every backend, in BFCL's layout."""
+    from toolgym.families.bfcl.memory_turns import MAKERS, snapshot_path
+
+    for category in data.MEMORY:
+        for scenario in data.MEMORY_SCENARIOS:
+            path = snapshot_path(folder, category, scenario)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(MAKERS[data.memory_class(category)]()._export()))
+
+
 def _play(env: gym.Env[Any, Any], actions: list[str]) -> tuple[float, dict[str, Any], list[dict]]:
     infos = []
     for action in actions:
@@ -261,20 +272,7 @@ def test_the_oracle_answers_every_question() -> None:
 
 @pytest.mark.parametrize("fc", [False, True], ids=["prompt", "fc"])
 def test_final_answers_are_judged_as_bfcl_judges_them(fc: bool, tmp_path: Path) -> None:
-    for category in data.MEMORY:  # empty snapshots: the episodes are the questions alone
-        backend = category.removeprefix("memory_")
-        for scenario in data.MEMORY_SCENARIOS:
-            path = tmp_path / backend / "memory_snapshot" / f"{scenario}_final.json"
-            path.parent.mkdir(parents=True, exist_ok=True)
-            empty: dict[str, Any] = (
-                {"memory": ""}
-                if backend == "rec_sum"
-                else {
-                    "core_memory": {} if backend == "kv" else {"next_id": 0, "store": {}},
-                    "archival_memory": {} if backend == "kv" else {"next_id": 0, "store": {}},
-                }
-            )
-            path.write_text(json.dumps(empty))
+    write_empty_snapshots(tmp_path)  # the episodes are the questions alone
     call = {"memory_kv": "core_memory_list_keys", "memory_vector": "core_memory_retrieve_all",
             "memory_rec_sum": "memory_retrieve"}  # fmt: skip
     rng = random.Random(11)

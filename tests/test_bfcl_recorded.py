@@ -31,6 +31,7 @@ pytest.importorskip("bfcl_eval", reason="bfcl-eval is not installed (pip install
 pytest.importorskip("tree_sitter_java", reason="BFCL's Java parser needs tree-sitter-java")
 pytest.importorskip("rank_bm25", reason="the key-value memory needs rank-bm25")
 
+from test_bfcl_memory import write_empty_snapshots
 from test_bfcl_multi_turn import _ends_turn, play
 
 from toolgym.families.bfcl import data
@@ -74,22 +75,7 @@ def test_recorded_replies_are_judged_as_bfcl_eval_judges_them(tmp_path: Path) ->
     single = {e["id"]: (e, c) for c in data.SINGLE_TURN for e in data.entries(c)}
     multi = {e["id"]: e for c in MULTI_TURN for e in data.multi_turn_entries(c)}
     memory = {e["id"]: e for c in data.MEMORY for e in data.memory_entries(c)}
-    for category in data.MEMORY:  # empty snapshots: each question played alone
-        kind = category.removeprefix("memory_")
-        for scenario in data.MEMORY_SCENARIOS:
-            path = tmp_path / kind / "memory_snapshot" / f"{scenario}_final.json"
-            path.parent.mkdir(parents=True, exist_ok=True)
-            empty: dict[str, Any] = {"next_id": 0, "store": {}}
-            path.write_text(
-                json.dumps(
-                    {"memory": ""}
-                    if kind == "rec_sum"
-                    else {
-                        "core_memory": {} if kind == "kv" else empty,
-                        "archival_memory": {} if kind == "kv" else empty,
-                    }
-                )
-            )
+    write_empty_snapshots(tmp_path)  # each memory question played alone
     envs: dict[tuple[str, str], gym.Env[Any, Any]] = {}
     failures, passed = [], collections.Counter()
 

@@ -430,13 +430,7 @@ class ToolEnv(gym.Env[str, str]):
             action_mode=self.action_mode,
             split=self.split,
         )
-        system_prompt = self._backend.system_prompt()
-        if system_prompt is not None:
-            info["system_prompt"] = system_prompt
-        system_message = self._backend.system_message()
-        if system_message is not None:
-            info["system_message"] = system_message
-        info.update(self._backend.opening_info())
+        info.update(self._backend.opening_info())  # the benchmark's own prompts, and the like
         if issue is not None:
             info["task_issue"] = issue.to_info()
         return opening, info

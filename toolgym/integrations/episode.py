@@ -32,7 +32,9 @@ import gymnasium as gym
 
 from toolgym.envs.protocol import task_env
 from toolgym.errors import ToolgymError, UserInputError
-from toolgym.tools.errors import register_category
+from toolgym.tools.budgets import DEFAULT_BUDGETS
+from toolgym.tools.errors import ToolCallError, register_category
+from toolgym.tools.json_calls import load_json
 from toolgym.tools.tool import ToolSet
 
 EPISODE_ENDED = register_category(
@@ -50,10 +52,6 @@ FINISH_WORDS_DESCRIPTION = (
     "reply is your final answer, and the episode ends."
 )
 MESSAGE_DESCRIPTION = "Your reply to the user, in words (your final answer after the last turn)."
-MAX_FINISH_ARGUMENT_CHARS = 65_536
-"""A finish call's arguments as JSON text longer than this are not read (the words are then
-the finish word; the env refuses a reply past its action space anyway)."""
-
 MAX_TASK_ID_CHARS = 200
 """The longest task id a client may name."""
 
@@ -287,10 +285,10 @@ class ToolEpisode:
         """The finish call's ``message`` (its words), where the language takes words."""
         if not self._base.finish_words:
             return None
-        if isinstance(arguments, str) and len(arguments) <= MAX_FINISH_ARGUMENT_CHARS:
-            try:
-                arguments = json.loads(arguments)
-            except ValueError:
+        if isinstance(arguments, str):
+            try:  # within the budgets: deep nesting or a huge number is no message
+                arguments = load_json(arguments, DEFAULT_BUDGETS, "the finish call's arguments")
+            except ToolCallError:
                 return None
         if isinstance(arguments, dict) and isinstance(arguments.get("message"), str):
             return arguments["message"].strip() or None

@@ -128,14 +128,17 @@ class Backend(ABC):
         return None
 
     def opening_info(self) -> dict[str, Any]:
-        """What the env adds to ``info`` at reset, beyond its own keys (default: nothing).
+        """What the env adds to ``info`` at reset, beyond its own keys.
 
-        An episode of several conversations (BFCL's memory categories) says which one opens:
-        ``{"conversation": 0, "conversation_id": ...}``; each later one is announced the same
-        way in the ``info`` of the step that opens it, with its ``system_prompt``, and an agent
-        starts a new history there.
+        By default the benchmark's own prompts, where the backend has them
+        (``system_prompt``, ``system_message``). An episode of several conversations (BFCL's
+        memory categories) also says which one opens: ``{"conversation": 0,
+        "conversation_id": ...}``; each later one is announced the same way in the ``info`` of
+        the step that opens it, with its ``system_prompt``, and an agent starts a new history
+        there.
         """
-        return {}
+        prompts = {"system_prompt": self.system_prompt(), "system_message": self.system_message()}
+        return {key: text for key, text in prompts.items() if text is not None}
 
     @abstractmethod
     def snapshot(self) -> Any:

@@ -72,7 +72,7 @@ def answer_of(gold: str) -> str:
     """
     try:
         said = ast.literal_eval(gold.strip())
-    except (ValueError, SyntaxError, MemoryError, RecursionError):
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
         return gold.strip()
     if isinstance(said, dict) and "answer" in said:
         return str(said["answer"])

@@ -202,8 +202,8 @@ class MemoryBackend(MultiTurnBackend):
         return "\n\n".join(own)
 
     def opening_info(self) -> dict[str, Any]:
-        """The first conversation's number and id."""
-        return self.turn_info()
+        """The prompts, and the first conversation's number and id."""
+        return {**super().opening_info(), **self.turn_info()}
 
     def turn_info(self, opened: bool = False) -> dict[str, Any]:
         """The conversation's number and id, and its system prompt on the step that opens it."""

@@ -32,6 +32,7 @@ import ast
 import contextlib
 import copy
 import decimal
+import functools
 import importlib
 import inspect
 import json
@@ -227,13 +228,29 @@ def _fresh_defaults(method: Any, given: int, kwargs: dict[str, Any]) -> dict[str
     it), so an episode could change what every later ``post_tweet`` holds. Each call gets its
     own copy, as a fresh process would give it.
     """
-    parameters = list(inspect.signature(method).parameters.values())[given:]
+    function = getattr(method, "__func__", None)  # a bound method: its function, after self
+    mutable = _mutable_defaults(method, 0) if function is None else _mutable_defaults(function, 1)
+    if not mutable:
+        return kwargs
     out = dict(kwargs)
-    for parameter in parameters:
-        default = parameter.default
-        if parameter.name not in out and isinstance(default, list | dict | set):
-            out[parameter.name] = copy.deepcopy(default)
+    for position, name, default in mutable:
+        if position >= given and name not in out:
+            out[name] = copy.deepcopy(default)
     return out
+
+
+@functools.cache
+def _mutable_defaults(function: Any, skip: int) -> tuple[tuple[int, str, Any], ...]:
+    """The parameters whose default is a list, dict or set: (position, name, default).
+
+    Positions count from the first parameter after the ``skip`` first (``self``).
+    """
+    parameters = list(inspect.signature(function).parameters.values())[skip:]
+    return tuple(
+        (k, p.name, p.default)
+        for k, p in enumerate(parameters)
+        if isinstance(p.default, list | dict | set)
+    )
 
 
 def _result_text(result: Any) -> str:

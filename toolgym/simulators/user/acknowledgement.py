@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from toolgym.simulators.user.slots import Slot, normalize
+from toolgym.simulators.user.slots import Slot, normalize, normalized
 
 _ACK = re.compile(
     r"^\W*(got it|gotcha|got that|sure( thing)?|alright|all right|understood|ok|okay|perfect|"
@@ -112,12 +112,12 @@ def acknowledges(message: str, slots: Sequence[Slot], opening: str) -> bool:
     written = _words(head)
     if not written:
         return False
-    given = normalize(opening)
+    given = normalized(opening)
     values = {
         w
         for s in slots
         for f in s.forms()
-        if f and normalize(f) and normalize(f) in given
+        if f and normalized(f) and normalized(f) in given
         for w in _words(f)
     }
     names = {

@@ -16,6 +16,7 @@ that writes a value of some kind is a check; the kinds it names without a value 
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -63,7 +64,15 @@ from toolgym.simulators.user.phrases import (
     OFF_TOPIC,
     _any,
 )
-from toolgym.simulators.user.slots import Slot, Vocabulary, contains_phrase, normalize
+from toolgym.simulators.user.slots import (
+    Slot,
+    SlotKind,
+    Vocabulary,
+    contains_phrase,
+    normalize,
+    normalized,
+    whole_words,
+)
 from toolgym.simulators.user.spans import (
     _LOCATIVE,
     _focus,
@@ -163,8 +172,10 @@ def mentioned_kinds(text: str, vocabulary: Vocabulary) -> tuple[str, ...]:
     spans: list[tuple[int, int, str]] = []
     for kind in vocabulary:
         for word in kind.words:
-            phrase = normalize(word)
-            for m in re.finditer(rf"(?<![0-9a-z]){re.escape(phrase)}(?![0-9a-z])", text):
+            phrase = normalized(word)
+            if phrase and phrase not in text:
+                continue
+            for m in whole_words(phrase).finditer(text):
                 spans.append((m.start(), m.end(), kind.name))
     kept = {
         name
@@ -206,6 +217,20 @@ _WEAK_FOCUS = re.compile(
 """What stands before a weak word a question asks about (``what cost``, ``what are pork's cost``)."""
 
 
+@functools.lru_cache(maxsize=4096)
+def _phrased(forms: tuple[str, ...]) -> tuple[str, ...]:
+    """A slot's forms read as messages are (the same for every message of a task)."""
+    return tuple(_phrase(f) for f in forms)
+
+
+@functools.lru_cache(maxsize=4096)
+def _own_values(kind: SlotKind, forms: tuple[str, ...]) -> frozenset[int]:
+    """The indices of ``kind``'s listed values that a slot with these ``forms`` holds."""
+    return frozenset(
+        i for i, group in enumerate(kind.values) if any(_phrase(w) in forms for w in group)
+    )
+
+
 def _read_slots(
     text: str,
     vocabulary: Vocabulary,
@@ -240,7 +265,9 @@ def _read_slots(
     right, wrong = set(), set()
     for kind in vocabulary:
         slot = by_kind.get(kind.name)
-        forms = [_phrase(f) for f in slot.forms()] if slot is not None else []
+        if slot is None and kind.name not in listed and not numbers.get(kind.name):
+            continue  # no value of the task's, none written, no number beside its word
+        forms = _phrased(slot.forms()) if slot is not None else ()
         numeric = {float(m.group(1)) for f in forms if (m := _NUMERIC_FORM.fullmatch(f))}
         written = any(
             _writes_value(text, kind.name, at, spans)
@@ -258,7 +285,7 @@ def _read_slots(
             and not inside(at)
             and not _NEGATED.search(text[max(0, at[0] - 16) : at[0]])
         }
-        own = {i for i, group in enumerate(kind.values) if any(_phrase(w) in forms for w in group)}
+        own = _own_values(kind, forms)
         others = mentioned - own
         attached = numbers.get(kind.name, [])
         choice = len(mentioned) + (written and not mentioned & own) >= 2

@@ -8,9 +8,10 @@ telling of itself). Plain data, read by :mod:`~toolgym.simulators.user.matcher`.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Sequence
+
+from toolgym.simulators.user.prefilter import any_match
 
 EMPTY = "empty"
 INJECTION = "injection"
@@ -222,13 +223,8 @@ _CODE = re.compile(r"(?<![0-9a-z_])(?=[0-9_]*[a-z])(?=[a-z]*[0-9_])[0-9a-z_]{3,}
 
 
 def _any(patterns: Sequence[str], text: str) -> bool:
-    """Whether any of ``patterns`` is found in ``text`` (one compiled alternation per list)."""
-    return _alternation(tuple(patterns)).search(text) is not None
-
-
-@functools.lru_cache(maxsize=256)
-def _alternation(patterns: tuple[str, ...]) -> re.Pattern[str]:
-    return re.compile("|".join(f"(?:{p})" for p in patterns))
+    """Whether any of ``patterns`` is found in ``text`` (:func:`~.prefilter.any_match`)."""
+    return any_match(patterns, text)
 
 
 _WH = re.compile(

@@ -35,6 +35,16 @@ def normalize(text: str) -> str:
     return _SPACE.sub(" ", text).strip()
 
 
+@functools.lru_cache(maxsize=16384)
+def normalized(text: str) -> str:
+    """:func:`normalize` of a text fixed through an episode, computed once.
+
+    For a slot's value or forms, the opening request, a vocabulary's word: not for messages,
+    which are new at every turn.
+    """
+    return normalize(text)
+
+
 def value_key(value: Any) -> str:
     """A value as normalized text, to compare values written anywhere (``5``, ``"daft punk"``).
 
@@ -46,9 +56,15 @@ def value_key(value: Any) -> str:
 
 def contains_phrase(text: str, phrase: str) -> bool:
     """Whether normalized ``text`` holds normalized ``phrase`` as whole words."""
-    if not phrase:
+    if not phrase or phrase not in text:
         return False
-    return re.search(rf"(?<![0-9a-z]){re.escape(phrase)}(?![0-9a-z])", text) is not None
+    return whole_words(phrase).search(text) is not None
+
+
+@functools.lru_cache(maxsize=8192)
+def whole_words(phrase: str) -> re.Pattern[str]:
+    """The pattern of normalized ``phrase`` as whole words (compiled once per phrase)."""
+    return re.compile(rf"(?<![0-9a-z]){re.escape(phrase)}(?![0-9a-z])")
 
 
 @functools.lru_cache(maxsize=65536)

@@ -21,7 +21,7 @@ from toolgym.simulators.user.phrases import (
     _SECOND_PERSON,
     _TAG,
 )
-from toolgym.simulators.user.slots import normalize
+from toolgym.simulators.user.slots import normalize, whole_words
 
 # -- numbers and the spans of words ---------------------------------------------------------------
 _NUMBER_WORDS = {
@@ -214,9 +214,7 @@ def _phrase(text: str) -> str:
     return _canonical(normalize(text))
 
 
-@functools.lru_cache(maxsize=8192)
-def _pattern(phrase: str) -> re.Pattern[str]:
-    return re.compile(rf"(?<![0-9a-z]){re.escape(phrase)}(?![0-9a-z])")
+_pattern = whole_words
 
 
 def _find(text: str, phrase: str) -> list[tuple[int, int]]:

@@ -13,7 +13,7 @@ import functools
 import re
 from collections.abc import Sequence
 
-from toolgym.simulators.user.slots import Slot, Vocabulary, normalize
+from toolgym.simulators.user.slots import Slot, Vocabulary, normalize, normalized
 from toolgym.simulators.user.text import _DATE, _phrase
 from toolgym.simulators.user.values import _kind_words
 
@@ -266,7 +266,7 @@ def unknown_places(
     ]
     if not places:
         return set()
-    values = {normalize(f) for s in slots for f in s.forms() if f}
+    values = {normalized(f) for s in slots for f in s.forms() if f}
     written = [normalize(n) for n in names]
     ends = {k: i for pair in vocabulary.pairs for i, k in enumerate(pair)}
     out: set[str] = set()
@@ -372,7 +372,7 @@ def unknown_route(
         for a, b in vocabulary.pairs:
             if a not in by_kind or b not in by_kind:
                 continue
-            ends = [{normalize(f) for f in by_kind[k].forms() if f} for k in (a, b)]
+            ends = [{normalized(f) for f in by_kind[k].forms() if f} for k in (a, b)]
             right = [names[i] in ends[i] for i in (0, 1)]
             if right[0] != right[1]:
                 kind = b if right[0] else a

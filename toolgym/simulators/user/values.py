@@ -19,7 +19,14 @@ from toolgym.simulators.user.phrases import (
     _CONFIRM,
     _QUOTED,
 )
-from toolgym.simulators.user.slots import Slot, SlotKind, Vocabulary, contains_phrase, normalize
+from toolgym.simulators.user.slots import (
+    Slot,
+    SlotKind,
+    Vocabulary,
+    contains_phrase,
+    normalize,
+    normalized,
+)
 from toolgym.simulators.user.spans import (
     _HEAD,
     _TOKEN,
@@ -169,7 +176,7 @@ def _counted(text: str, spans: Sequence[_Span], slots: Sequence[Slot]) -> dict[s
             continue
         word = text[span.start : span.end]
         for slot in slots:
-            said = re.fullmatch(r"\d+(?:\.\d+)? (.+)", normalize(slot.text))
+            said = re.fullmatch(r"\d+(?:\.\d+)? (.+)", normalized(slot.text))
             if slot.kind in span.kinds and said and _singular(said.group(1)).endswith(word):
                 counted.setdefault(slot.kind, []).append(1.0)
     return counted
@@ -478,8 +485,8 @@ def _cased(slots: Sequence[Slot], message: str) -> list[Slot]:
             rf"(?<![A-Za-z]){code}(?![A-Za-z])", message
         ):
             short = normalize(code)
-            aliases = tuple(a for a in slot.aliases if normalize(a) != short)
-            text = slot.text if normalize(slot.text) != short else f"the code {code}"
+            aliases = tuple(a for a in slot.aliases if normalized(a) != short)
+            text = slot.text if normalized(slot.text) != short else f"the code {code}"
             slot = Slot(slot.kind, None, text, aliases, slot.call, slot.argument)
         out.append(slot)
     return out
@@ -515,7 +522,7 @@ def _known_names(message: str, opening: str) -> list[str]:
     if not opening:
         return []
     words = re.findall(r"[\w'&-]+", message)
-    known = normalize(opening)
+    known = normalized(opening)
     names: list[str] = []
     i = 0
     while i < len(words):  # the longest run of capitalized words from each one, if known
@@ -549,10 +556,10 @@ def _shaped(
     """
     right: set[str] = set()
     wrong: set[str] = set()
-    known = normalize(opening)
+    known = normalized(opening)
     for shape in _SHAPES:
         owners = [
-            s for s in slots if isinstance(s.value, str) and shape.fullmatch(normalize(s.value))
+            s for s in slots if isinstance(s.value, str) and shape.fullmatch(normalized(s.value))
         ]
         if len(owners) != 1:
             continue
@@ -563,7 +570,7 @@ def _shaped(
                 continue  # a value the request wrote itself (another call's)
             if shape is _SHAPES[-1] and not _LABEL_WORD.search(text) and not summary:
                 continue  # a code alone may be any word spelled with digits
-            if written in {normalize(f) for f in (slot.value, slot.text, *slot.aliases)}:
+            if written in {normalized(f) for f in (slot.value, slot.text, *slot.aliases)}:
                 right.add(slot.kind)
             else:
                 wrong.add(slot.kind)
@@ -585,5 +592,5 @@ def _shaped(
             if len(placed) != 1:
                 continue  # none, or a choice between several
             value = _year_value(slot.value) if shape is _YEAR else slot.value
-            (right if placed == {normalize(str(value))} else wrong).add(slot.kind)
+            (right if placed == {normalized(str(value))} else wrong).add(slot.kind)
     return right, wrong

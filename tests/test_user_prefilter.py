@@ -1,0 +1,93 @@
+"""The reader's literal prefilter gives the answers of a search of the whole alternation."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from toolgym.simulators.user import phrases
+from toolgym.simulators.user.prefilter import alternation, any_match, needs
+from toolgym.simulators.user.slots import normalize
+
+QUESTIONS = Path(__file__).parent / "data" / "user_questions.jsonl"
+LISTS = sorted(
+    name
+    for name in dir(phrases)
+    if name.startswith("_")
+    and name.isupper()
+    and isinstance(getattr(phrases, name), (list, tuple))
+    and getattr(phrases, name)
+    and all(isinstance(p, str) for p in getattr(phrases, name))
+)
+
+
+def _texts() -> list[str]:
+    messages = [json.loads(line)["message"] for line in QUESTIONS.read_text().splitlines()]
+    texts = [normalize(m) for m in messages] + [m.lower() for m in messages]
+    rng = random.Random(7)
+    words = [w for t in texts for w in t.split()]
+    for name in LISTS:  # texts built from the literals the patterns need, joined at random
+        literals = [lit for p in getattr(phrases, name) for lit in needs(p) or ()]
+        for _ in range(200):
+            picked = rng.sample(literals, min(3, len(literals))) + rng.sample(words, 4)
+            rng.shuffle(picked)
+            texts.append(" ".join(picked))
+    return texts
+
+
+TEXTS = _texts()
+
+
+def test_the_reader_has_pattern_lists() -> None:
+    assert {"_INJECTION", "_GENERIC", "_LIST", "_END", "_FORGED", "_MORE"} <= set(LISTS)
+
+
+@pytest.mark.parametrize("name", LISTS)
+def test_prefiltered_search_agrees_with_the_whole_alternation(name: str) -> None:
+    patterns = getattr(phrases, name)
+    whole = alternation(tuple(patterns))
+    found = 0
+    for text in TEXTS:
+        expected = whole.search(text) is not None
+        assert any_match(patterns, text) == expected, (name, text)
+        found += expected
+    assert found, f"no text matches {name}: the comparison would prove nothing"
+
+
+@pytest.mark.parametrize(
+    ("pattern", "literals"),
+    [
+        (r"\bignore\b.{0,40}\b(rules|prompt)\b", ("ignore",)),
+        (
+            r"\b(system|developer) (prompt|message)\b|\bjailbreak\b",
+            ("system", "developer", "jailbreak"),
+        ),
+        (r"\b(the )?(full|whole) (list|set)\b", ("full", "whole")),
+        (r"\binstructions?\b", ("instruction",)),
+        (r"\bgood ?bye\b", ("good",)),
+        (r"\bsummari[sz]e\b", ("summari",)),
+        (r"\[inst\]|<<sys>>", ("[inst]", "<<sys>>")),
+        (r"\b(have a (good|nice) day|bye)\b", ("have a ", "bye")),
+    ],
+)
+def test_needs_reads_the_literals_a_match_holds(pattern: str, literals: tuple[str, ...]) -> None:
+    assert needs(pattern) == literals
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        r"(?<!that )\bwhat you want",  # a lookbehind first
+        r"\b(\d+|full) points?\b",  # an alternative that is no literal
+        r"\b(the )?\w+ list",  # nothing literal after the optional group
+        r"[ab]c",  # a class first
+        r"(a|b){0,2}c",  # a group that may be absent
+        r"ab|",  # an empty branch matches anything
+        r"(ab",  # unbalanced
+    ],
+)
+def test_needs_reads_nothing_it_cannot_be_sure_of(pattern: str) -> None:
+    assert needs(pattern) is None

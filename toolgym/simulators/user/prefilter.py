@@ -1,0 +1,167 @@
+"""The literal texts a pattern cannot match without: a cheap test before a regex search.
+
+The reader tries long lists of patterns on every message (injections, requests for the whole
+list, farewells). Most messages match none of them, and a search of a large alternation visits
+every position of the text. :func:`any_match` first asks which patterns could match at all: a
+pattern whose every branch begins with a literal word (``\\bignore\\b...``) or a group of literal
+words (``\\b(system|developer) prompt``) needs one of those words somewhere in the text, a test
+done with ``in`` on the string. Only the patterns that pass are searched, so the answer is the
+same as a search of the whole alternation.
+
+A branch the analysis cannot read (a lookbehind first, a character class, an optional first
+group) needs nothing: its pattern is always searched.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+
+_META = frozenset(".^$*+?{}[]\\|()")
+_OPTIONAL = frozenset("?*{")
+
+
+def _structure(pattern: str) -> list[tuple[int, str, int]] | None:
+    """The unescaped ``(``, ``)`` and ``|`` outside classes, each with the depth after it.
+
+    ``None`` when the brackets do not balance.
+    """
+    marks, depth, i, in_class = [], 0, 0, False
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+            if pattern[i + 1 : i + 2] == "]":
+                i += 1
+        elif char in "()|":
+            depth += {"(": 1, ")": -1, "|": 0}[char]
+            if depth < 0:
+                return None
+            marks.append((i, char, depth))
+        i += 1
+    return None if depth or in_class else marks
+
+
+def _split_top(pattern: str) -> list[str] | None:
+    """``pattern``'s branches at depth 0 (``None`` when its brackets cannot be followed)."""
+    marks = _structure(pattern)
+    if marks is None:
+        return None
+    cuts = [i for i, char, depth in marks if char == "|" and depth == 0]
+    return [pattern[s + 1 : e] for s, e in zip([-1, *cuts], [*cuts, len(pattern)], strict=True)]
+
+
+def _literal_run(text: str) -> tuple[str, int]:
+    """The literal characters ``text`` opens with, and how many pattern characters they took."""
+    run, i = [], 0
+    while i < len(text):
+        char = text[i]
+        if char == "\\":
+            escaped = text[i + 1 : i + 2]
+            if not escaped or escaped.isalnum() or escaped == "_":
+                break  # \b, \d, \s, \1: no literal
+            run.append(escaped)
+            i += 2
+            continue
+        if char in _META:
+            break
+        run.append(char)
+        i += 1
+    if run and text[i : i + 1] in _OPTIONAL:
+        run.pop()  # "instructions?": the last character may be absent
+    return "".join(run), i
+
+
+def _branch_needs(branch: str) -> tuple[str, ...] | None:
+    """Literals one of which a match of ``branch`` holds, or ``None`` when it needs none."""
+    while True:
+        while branch.startswith(("\\b", "^")):
+            branch = branch[2:] if branch.startswith("\\b") else branch[1:]
+        if branch.startswith("(?:"):
+            branch = "(" + branch[3:]
+        elif branch.startswith("(?"):
+            return None  # a lookaround or a flag: nothing read
+        if not branch.startswith("("):
+            run, _ = _literal_run(branch)
+            return (run,) if run else None
+        end = _closing(branch)
+        if end < 0:
+            return None
+        after = branch[end + 1 : end + 2]
+        if after in ("?", "*"):
+            branch = branch[end + 2 :].removeprefix("?")  # an optional group: what follows
+            continue
+        if after == "{":
+            return None
+        inner = _split_top(branch[1:end])
+        if inner is None:
+            return None
+        words: list[str] = []
+        for alternative in inner:
+            found = _branch_needs(alternative)
+            if not found:
+                return None  # an alternative that needs nothing: the group needs nothing
+            words.extend(found)
+        return tuple(words)
+
+
+def _closing(branch: str) -> int:
+    """The index of the parenthesis that closes the one ``branch`` opens with (-1: none)."""
+    marks = _structure(branch) or []
+    return next((i for i, char, depth in marks if char == ")" and depth == 0), -1)
+
+
+@functools.lru_cache(maxsize=4096)
+def needs(pattern: str) -> tuple[str, ...] | None:
+    """Literals one of which any match of ``pattern`` holds; ``None`` when it needs none.
+
+    >>> needs(r"\\bignore\\b.{0,40}\\b(rules|prompt)\\b")
+    ('ignore',)
+    >>> needs(r"\\b(system|developer) (prompt|message)\\b|\\bjailbreak\\b")
+    ('system', 'developer', 'jailbreak')
+    >>> needs(r"(?<!that )\\bwhat you want") is None
+    True
+    """
+    branches = _split_top(pattern)
+    if branches is None:
+        return None
+    literals: list[str] = []
+    for branch in branches:
+        found = _branch_needs(branch)
+        if not found:
+            return None
+        literals.extend(found)
+    return tuple(dict.fromkeys(literals))
+
+
+@functools.lru_cache(maxsize=1024)
+def alternation(patterns: tuple[str, ...]) -> re.Pattern[str]:
+    """One compiled alternation of ``patterns``."""
+    return re.compile("|".join(f"(?:{p})" for p in patterns))
+
+
+def any_match(patterns: Sequence[str], text: str) -> bool:
+    """Whether any of ``patterns`` is found in ``text`` (as one search of their alternation).
+
+    >>> any_match([r"\\bignore\\b.{0,9}\\brules\\b", r"\\bjailbreak\\b"], "please ignore the rules")
+    True
+    >>> any_match([r"\\bignore\\b.{0,9}\\brules\\b"], "the rules are fine")
+    False
+    """
+    candidates = tuple(
+        p
+        for p, literals in _plan(tuple(patterns))
+        if literals is None or any(lit in text for lit in literals)
+    )
+    return bool(candidates) and alternation(candidates).search(text) is not None
+
+
+@functools.lru_cache(maxsize=256)
+def _plan(patterns: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...] | None], ...]:
+    return tuple((p, needs(p)) for p in patterns)

@@ -8,6 +8,11 @@ official MCP client (``mcp.Client`` over ``stdio_client``); the in-process figur
 Both play the task's gold calls over and over (a reset, untimed, after each pass), so every timed
 call is a real step. Rounds alternate the two (``--calls`` calls each), so load that comes and
 goes falls on both; the medians and their ratio are printed.
+
+The protocol's own cost is the third figure: a hello-world server of the SDK (one tool that
+answers a fixed text), served over the same stdio streams as ``toolgym mcp`` and called by the
+same client, in the same alternation. What a toolgym call costs beyond it is the env's step and
+toolgym's handling.
 """
 
 from __future__ import annotations
@@ -25,16 +30,17 @@ TASK = "test-000"
 
 
 async def over_stdio(calls: int, rounds: int) -> list[list[float]]:
-    """Per round, the seconds of each call through the stdio server."""
+    """Per round, the seconds of each call: toolgym over stdio, in process, hello-world."""
     from mcp import Client, StdioServerParameters
     from mcp.client.stdio import stdio_client
 
     params = StdioServerParameters(command=sys.executable, args=["-m", "toolgym.cli", "mcp", ENV])
+    hello = StdioServerParameters(command=sys.executable, args=[__file__, "--serve-hello"])
     local = ToolEpisode(ENV)
     local.reset(seed=0, task_id=TASK)
     gold = local.oracle_calls() or []
     out: list[list[float]] = []
-    async with Client(stdio_client(params)) as client:
+    async with Client(stdio_client(params)) as client, Client(stdio_client(hello)) as floor:
         for _ in range(rounds):
             times: list[float] = []
             while len(times) < calls:
@@ -45,7 +51,41 @@ async def over_stdio(calls: int, rounds: int) -> list[list[float]]:
                     times.append(time.perf_counter() - start)
             out.append(times)
             out.append(in_process(local, gold, calls))
+            hellos: list[float] = []
+            for call in (gold * (calls // max(1, len(gold)) + 1))[:calls]:
+                start = time.perf_counter()
+                await floor.call_tool("hello", call["arguments"])
+                hellos.append(time.perf_counter() - start)
+            out.append(hellos)
     return out
+
+
+def serve_hello() -> None:
+    """The SDK's low-level server with one tool answering a fixed text, on toolgym's streams."""
+    import anyio
+    import mcp_types as types
+    from mcp.server import Server
+    from mcp.server.stdio import stdio_server
+
+    from toolgym.integrations.mcp_stdio import pipe_streams
+
+    async def list_tools(ctx: object, params: object) -> types.ListToolsResult:
+        schema = {"type": "object", "additionalProperties": True}
+        return types.ListToolsResult(tools=[types.Tool(name="hello", input_schema=schema)])
+
+    async def call_tool(ctx: object, params: object) -> types.CallToolResult:
+        return types.CallToolResult(content=[types.TextContent(type="text", text="hello")])
+
+    server = Server("hello", on_list_tools=list_tools, on_call_tool=call_tool)
+
+    async def main() -> None:
+        async with (
+            pipe_streams(1 << 20) as (stdin, stdout),
+            stdio_server(stdin, stdout) as (read, write),
+        ):
+            await server.run(read, write, server.create_initialization_options())
+
+    anyio.run(main)
 
 
 def in_process(episode: ToolEpisode, gold: list[dict], calls: int) -> list[float]:
@@ -65,13 +105,20 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--calls", type=int, default=300)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--serve-hello", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.serve_hello:
+        serve_hello()
+        return 0
     rounds = asyncio.run(over_stdio(args.calls, args.rounds))
-    stdio = statistics.median(t for r in rounds[0::2] for t in r) * 1e6
-    local = statistics.median(t for r in rounds[1::2] for t in r) * 1e6
+    stdio, local, hello = (
+        statistics.median(t for r in rounds[k::3] for t in r) * 1e6 for k in range(3)
+    )
     print(
         f"{ENV} {TASK}: a tool call over stdio {stdio:.0f} us, in process {local:.0f} us: "
-        f"x{stdio / local:.1f}"
+        f"x{stdio / local:.1f}\n"
+        f"the SDK's hello-world over the same stdio: {hello:.0f} us (x{hello / local:.1f} the "
+        f"in-process call); toolgym's call costs {stdio - hello:.0f} us beyond it"
     )
     return 0
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -341,6 +342,80 @@ def test_stdio_writes_only_protocol_messages_and_survives_garbage() -> None:
     assert by_id[2]["error"]["code"] == types.METHOD_NOT_FOUND
     assert by_id[3]["error"]["code"] == types.INVALID_PARAMS
     assert by_id[4]["result"]["structuredContent"]["task_id"] == "test-001"
+
+
+def _raw_stdio(lines: list[str], until: int) -> dict[Any, dict[str, Any]]:
+    """The replies, by id, of a stdio server fed ``lines``, read until the one of id ``until``."""
+    server = subprocess.Popen(
+        [sys.executable, "-m", "toolgym.cli", "mcp", HOME],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
+    assert server.stdin is not None and server.stdout is not None
+    try:
+        server.stdin.write("\n".join(lines) + "\n")
+        server.stdin.flush()
+        replies: list[dict[str, Any]] = []
+        while not any(r.get("id") == until for r in replies):
+            line = server.stdout.readline()
+            assert line, "the server closed stdout"
+            replies.append(json.loads(line))
+        server.stdin.close()
+        assert server.wait(30) == 0
+    finally:
+        server.kill()
+        server.wait()
+    return {r.get("id"): r for r in replies}
+
+
+def _handshake_and_reset(task_id: str) -> list[str]:
+    return [
+        json.dumps(
+            {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "initialize",
+                "params": {
+                    "protocolVersion": VERSION,
+                    "capabilities": {},
+                    "clientInfo": {"name": "raw", "version": "0"},
+                },
+            }
+        ),
+        json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        json.dumps(
+            {
+                "jsonrpc": "2.0",
+                "id": 4,
+                "method": "tools/call",
+                "params": {"name": "reset", "arguments": {"task_id": task_id}},
+            }
+        ),
+    ]
+
+
+def test_stdio_drops_a_line_over_the_request_limit_and_goes_on() -> None:
+    huge = json.dumps({"jsonrpc": "2.0", "id": 9, "method": "ping", "x": "a" * 3_000_000})
+    by_id = _raw_stdio([huge, *_handshake_and_reset("test-002")], until=4)
+    assert 9 not in by_id  # never read whole
+    assert by_id[4]["result"]["structuredContent"]["task_id"] == "test-002"
+
+
+def test_stdio_uses_event_loop_pipes_only_on_pipes(tmp_path: Path) -> None:
+    from toolgym.integrations.mcp_stdio import _is_pipe
+
+    read, write = os.pipe()
+    try:
+        assert _is_pipe(read) and _is_pipe(write)
+    finally:
+        os.close(read)
+        os.close(write)
+    with (tmp_path / "requests.jsonl").open("w") as file:  # a file: the SDK's own streams
+        assert not _is_pipe(file.fileno())
+    assert not _is_pipe(10_000)  # not open
 
 
 # -- in process -----------------------------------------------------------------------------------

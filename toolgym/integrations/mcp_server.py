@@ -304,6 +304,8 @@ def run_stdio(
     import anyio
     from mcp.server.stdio import stdio_server
 
+    from toolgym.integrations.mcp_stdio import pipe_streams
+
     server = make_server(
         env_id,
         split=split,
@@ -314,7 +316,10 @@ def run_stdio(
     )
 
     async def serve() -> None:
-        async with stdio_server() as (read_stream, write_stream):
+        async with (
+            pipe_streams(DEFAULT_MAX_REQUEST_BYTES) as (stdin, stdout),
+            stdio_server(stdin, stdout) as (read_stream, write_stream),
+        ):
             await server.run(read_stream, write_stream, server.create_initialization_options())
 
     try:

@@ -290,55 +290,16 @@ def test_an_agent_loop_over_stdio_gets_the_reward() -> None:
 
 
 def test_stdio_writes_only_protocol_messages_and_survives_garbage() -> None:
+    opening, *rest = _handshake_and_reset("test-001")
     lines = [
         "this is not JSON",
-        json.dumps(
-            {
-                "jsonrpc": "2.0",
-                "id": 1,
-                "method": "initialize",
-                "params": {
-                    "protocolVersion": VERSION,
-                    "capabilities": {},
-                    "clientInfo": {"name": "raw", "version": "0"},
-                },
-            }
-        ),
-        json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        opening,
+        rest[0],
         json.dumps({"jsonrpc": "2.0", "id": 2, "method": "no/such/method"}),
         json.dumps({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": 5}}),
-        json.dumps(
-            {
-                "jsonrpc": "2.0",
-                "id": 4,
-                "method": "tools/call",
-                "params": {"name": "reset", "arguments": {"task_id": "test-001"}},
-            }
-        ),
+        rest[1],
     ]
-    server = subprocess.Popen(
-        [sys.executable, "-m", "toolgym.cli", "mcp", HOME],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=ROOT,
-    )
-    assert server.stdin is not None and server.stdout is not None
-    try:
-        server.stdin.write("\n".join(lines) + "\n")
-        server.stdin.flush()
-        replies = []
-        while not any(r.get("id") == 4 for r in replies):
-            line = server.stdout.readline()
-            assert line, "the server closed stdout"
-            replies.append(json.loads(line))  # nothing but JSON-RPC on stdout
-        server.stdin.close()
-        assert server.wait(30) == 0
-    finally:
-        server.kill()
-        server.wait()
-    by_id = {r.get("id"): r for r in replies}
+    by_id = _raw_stdio(lines, until=4)  # every line of stdout is read as JSON-RPC
     assert by_id[2]["error"]["code"] == types.METHOD_NOT_FOUND
     assert by_id[3]["error"]["code"] == types.INVALID_PARAMS
     assert by_id[4]["result"]["structuredContent"]["task_id"] == "test-001"

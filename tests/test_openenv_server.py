@@ -35,6 +35,7 @@ from websockets.sync.client import connect
 
 from toolgym.cli import build_parser, main
 from toolgym.integrations.episode import ToolEpisode
+from toolgym.integrations.openenv_env import openenv_types
 from toolgym.integrations.openenv_server import (
     INSTALL,
     NO_EPISODE,
@@ -511,3 +512,67 @@ def test_toolgym_serve_env_serves_until_interrupted() -> None:
         proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(timeout=30)
     assert proc.returncode == 0, err[-2000:]
+
+
+# -- where steps run -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("inline", [True, False])
+def test_steps_that_may_block_run_off_the_event_loop(inline: bool) -> None:
+    pool = SessionPool(ENV, max_sessions=1)
+    pool.steps_inline = inline
+    env = openenv_types().environment(pool)
+    threads: list[int] = []
+    step, reset = env.step, env.reset
+
+    def recorded(method: Any) -> Any:
+        def run(*args: Any, **kwargs: Any) -> Any:
+            threads.append(threading.get_ident())
+            return method(*args, **kwargs)
+
+        return run
+
+    env.step, env.reset = recorded(step), recorded(reset)
+    _, calls = reference("test-000")
+
+    async def play() -> Any:
+        await env.reset_async(seed=0, task_id="test-000")
+        action = openenv_types().action(tool_name=calls[0]["name"], arguments=calls[0]["arguments"])
+        return await env.step_async(action)
+
+    try:
+        observation = asyncio.run(play())
+    finally:
+        env.close()
+    assert observation.tool_error is None and observation.step == 1
+    loop_thread = threading.get_ident()  # asyncio.run runs the loop in this thread
+    assert len(threads) == 2
+    assert all((t == loop_thread) == inline for t in threads)
+
+
+class _ModelUser:
+    """A user played by something that may take seconds (it declares no ``may_block``)."""
+
+    def reply(self, *args: Any) -> Any:
+        raise AssertionError("not called")
+
+
+@pytest.mark.parametrize(
+    ("env_id", "kwargs", "inline"),
+    [
+        ("toolbench/HomeSearch-v0", {}, True),
+        ("toolbench/CatAPI-v0", {}, True),
+        ("toolbench/HomeSearchChat-v0", {}, True),
+        ("toolbench/HomeSearchChat-v0", {"user": _ModelUser()}, False),
+        ("toolbench/Tabletop-v0", {}, False),
+        ("toolbench/GoogleSheets-v0", {}, False),
+    ],
+)
+def test_an_episode_says_whether_its_steps_may_block(
+    env_id: str, kwargs: dict[str, Any], inline: bool
+) -> None:
+    episode = ToolEpisode(env_id, **kwargs)
+    try:
+        assert episode.steps_inline is inline
+    finally:
+        episode.env.close()

@@ -70,6 +70,7 @@ class ChatLanguage(ActionLanguage):
             name=getattr(inner, "name", type(inner).__name__),
             finish_word=inner.finish_word,
             refusal_info=inner.refusal_info,
+            may_block=inner.may_block,
         )
         self.budgets = inner.budgets
 

@@ -202,6 +202,8 @@ class ReplayUser:
     """
 
     name = "replay"
+    may_block = False
+    """A replay reads the recording: it never waits on a model."""
 
     def __init__(self, recording: UserRecording | str | Path) -> None:
         if not isinstance(recording, UserRecording) and not Path(recording).is_file():

@@ -154,6 +154,19 @@ class ToolEpisode:
         self._task_id: str | None = None
         self._seed: int | None = None
 
+    @property
+    def steps_inline(self) -> bool:
+        """Whether a call never waits on another process or a model.
+
+        A server may then run it on its event loop. The language's and the user's
+        ``may_block`` say: a sandbox worker or a model user may hold a step for seconds.
+        """
+        language = getattr(self._base, "language", None)
+        if language is None or getattr(language, "may_block", True):
+            return False
+        user = getattr(getattr(self._base, "toolkit", None), "user", None)
+        return user is None or not getattr(user, "may_block", True)
+
     # -- the task's tools ---------------------------------------------------------------------
 
     @property

@@ -11,6 +11,7 @@ back when OpenEnv closes the session.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import importlib
 from dataclasses import dataclass
@@ -146,9 +147,10 @@ def openenv_types() -> OpenEnvTypes:
     class ToolgymEnvironment(Environment):
         """One OpenEnv session of a toolgym env (see :mod:`toolgym.integrations.openenv_server`).
 
-        Calls run on the server's event loop (a tool call takes well under a millisecond), so a
-        step costs no thread hand-off; making and closing sessions runs on OpenEnv's one
-        shared worker thread.
+        Calls of an env whose steps never block run on the server's event loop (a tool call
+        takes well under a millisecond), so a step costs no thread hand-off; those of a
+        sandboxed family or a model user run in a worker thread. Making and closing sessions
+        runs on OpenEnv's one shared worker thread.
         """
 
         SUPPORTS_CONCURRENT_SESSIONS = True
@@ -195,8 +197,12 @@ def openenv_types() -> OpenEnvTypes:
             task_id: str | int | None = None,
             **kwargs: Any,
         ) -> Any:
-            """:meth:`reset`, on the event loop (no thread hand-off)."""
-            return self.reset(seed=seed, episode_id=episode_id, task_id=task_id, **kwargs)
+            """:meth:`reset`, on the event loop or in a worker thread, as :meth:`step_async`."""
+            if self.session.pool.steps_inline:
+                return self.reset(seed=seed, episode_id=episode_id, task_id=task_id, **kwargs)
+            return await asyncio.to_thread(
+                self.reset, seed=seed, episode_id=episode_id, task_id=task_id, **kwargs
+            )
 
         def step(self, action: Any, timeout_s: float | None = None, **kwargs: Any) -> Any:
             """One ``call_tool`` or ``list_tools`` action; never raises for what a client sent.
@@ -225,8 +231,15 @@ def openenv_types() -> OpenEnvTypes:
         async def step_async(
             self, action: Any, timeout_s: float | None = None, **kwargs: Any
         ) -> Any:
-            """:meth:`step`, on the event loop (no thread hand-off)."""
-            return self.step(action, timeout_s=timeout_s, **kwargs)
+            """:meth:`step`, on the event loop or in a worker thread.
+
+            On the loop there is no thread hand-off; an env whose calls may block (a sandboxed
+            program, a model user) steps in a worker thread, so that one session's long call
+            holds no other session's.
+            """
+            if self.session.pool.steps_inline:
+                return self.step(action, timeout_s=timeout_s, **kwargs)
+            return await asyncio.to_thread(self.step, action, timeout_s=timeout_s, **kwargs)
 
         @property
         def state(self) -> Any:

@@ -115,6 +115,9 @@ class SessionPool:
         self._lock = threading.Lock()
         self._sessions: dict[str, _Session] = {}
         self._spare: list[ToolEpisode] = [self._make()]  # fails here, not at the first client
+        self.steps_inline = self._spare[0].steps_inline
+        """Whether the env's calls never block (:attr:`ToolEpisode.steps_inline`): servers run
+        them on their event loop, and the others in a worker thread."""
         self._spare_moved = self.clock()  # when an env last went into or out of the spares
         self.opened = 0
         """Sessions opened since the pool was made."""

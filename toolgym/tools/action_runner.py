@@ -68,6 +68,10 @@ class ActionRunner(ABC):
     multi-turn and agentic categories: any reply without calls ends the user's turn, and the
     last one is the final answer). A tool-calling client's finish tool then takes a
     ``message``, played as that reply."""
+    may_block: ClassVar[bool] = False
+    """Whether a step may wait on another process (a sandbox worker) for up to its time limit.
+    Servers run the steps of a language that never blocks on their event loop, and the others
+    in a worker thread, so one client's long step holds no other client's."""
     refusal_info: ClassVar[Mapping[str, Any]] = {}
     """The info keys of a step that ran nothing (:meth:`refusal`), as the language's own failed
     steps report them (``{"calls": []}``)."""

@@ -84,6 +84,7 @@ class PythonLanguage(ActionLanguage):
     """
 
     name = "python"
+    may_block = True
     step_description = "one Python code cell"
     demo_label = "Actions:"
     finish_word = "finish"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 from toolgym.simulators.seeding import stable_rng
 from toolgym.simulators.user.matcher import (
@@ -240,6 +240,8 @@ class RuleUser:
     """The rule-based user (see the module docstring); it keeps no state between calls."""
 
     name: str = field(default="rules", init=False)
+    may_block: ClassVar[bool] = False
+    """A reply never waits on a model or another process (see ``ActionRunner.may_block``)."""
 
     def reply(
         self,

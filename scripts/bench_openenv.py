@@ -5,7 +5,8 @@ async ``GenericEnvClient`` in this one. Three measurements, printed as they fini
 
 1. overhead: one client playing episodes step by step; per step, the time of a remote step minus
    the time of the same in-process ``ToolEpisode.call``, the two taken back to back (median and
-   p90; the target is a median of 1 ms or less);
+   p90; the target is a median of 1 ms or less), and beside it a step of a hello-world env
+   served the same way to the same client, the protocol's own cost;
 2. concurrency: ``--sessions`` (512) WebSocket sessions at once, each playing the gold of a task of
    its own (task ``test-<k mod n>``, seed ``k``) to its end. Every session checks every answer
    against an in-process episode on the same task and seed (nothing mixed), that each step number
@@ -90,15 +91,14 @@ def action(call: dict[str, Any]) -> dict[str, Any]:
 
 
 class Server:
-    """``toolgym serve-env`` in a child process."""
+    """``toolgym serve-env`` in a child process (or, with ``hello``, the hello-world server)."""
 
-    def __init__(self, env_id: str, max_sessions: int) -> None:
+    def __init__(self, env_id: str, max_sessions: int, hello: bool = False) -> None:
         command = [sys.executable, "-m", "toolgym.cli", "serve-env", env_id, "--port", "0"]
-        self.proc = subprocess.Popen(
-            [*command, "--max-sessions", str(max_sessions)],
-            stdout=subprocess.PIPE,
-            text=True,
-        )
+        command += ["--max-sessions", str(max_sessions)]
+        if hello:
+            command = [sys.executable, __file__, "--serve-hello"]
+        self.proc = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
         lines: queue.Queue[str] = queue.Queue()
         stdout = self.proc.stdout
         assert stdout is not None
@@ -216,16 +216,21 @@ async def concurrency(server: Server, sessions: list[Trace]) -> tuple[dict[str, 
 # -- 2. overhead ---------------------------------------------------------------------------------
 
 
-async def paired_times(url: str, env_id: str, plan: list[Trace]) -> list[tuple[float, float]]:
-    """Per step: the in-process call's time and the same call's time through the server.
+async def paired_times(
+    url: str, env_id: str, plan: list[Trace], hello_url: str
+) -> list[tuple[float, float, float]]:
+    """Per step: the in-process call's time, the server's, and the hello-world server's.
 
-    The two are taken back to back, step by step, so that both see the same load on the machine.
+    The three are taken back to back, step by step, so that all see the same load on the machine.
     """
     episode = ToolEpisode(env_id)
     client = GenericEnvClient(base_url=url)
+    hello = GenericEnvClient(base_url=hello_url)
     await client.connect()
+    await hello.connect()
     times = []
     try:
+        await hello.reset()
         for trace in plan:
             episode.reset(seed=trace.seed, task_id=trace.task_id)
             await client.reset(seed=trace.seed, task_id=trace.task_id)
@@ -234,10 +239,51 @@ async def paired_times(url: str, env_id: str, plan: list[Trace]) -> list[tuple[f
                 episode.call(call["name"], call["arguments"])
                 middle = time.perf_counter()
                 await client.step(action(call))
-                times.append((middle - began, time.perf_counter() - middle))
+                remote = time.perf_counter()
+                await hello.step(action(call))
+                times.append((middle - began, remote - middle, time.perf_counter() - remote))
     finally:
         await client.close()
+        await hello.close()
     return times
+
+
+def serve_hello() -> None:
+    """An OpenEnv server of an env answering every call with a fixed text: the protocol's floor.
+
+    It is served as ``toolgym serve-env`` serves (OpenEnv's app, toolgym's HTTP front).
+    """
+    from openenv.core.env_server.http_server import create_fastapi_app
+    from openenv.core.env_server.interfaces import Environment
+    from openenv.core.env_server.mcp_types import CallToolAction, CallToolObservation
+    from openenv.core.env_server.types import Observation, State
+
+    from toolgym.integrations.openenv_server import ServerThread
+
+    class Hello(Environment):
+        SUPPORTS_CONCURRENT_SESSIONS = True
+
+        def reset(self, seed: Any = None, episode_id: Any = None, **kwargs: Any) -> Any:
+            return Observation(done=False, reward=None)
+
+        async def reset_async(self, seed: Any = None, episode_id: Any = None, **kwargs: Any) -> Any:
+            return self.reset()
+
+        def step(self, action: Any, timeout_s: Any = None, **kwargs: Any) -> Any:
+            result = {"content": [{"type": "text", "text": "hello"}], "is_error": False}
+            return CallToolObservation(tool_name=action.tool_name, result=result, done=False)
+
+        async def step_async(self, action: Any, timeout_s: Any = None, **kwargs: Any) -> Any:
+            return self.step(action)
+
+        @property
+        def state(self) -> Any:
+            return State()
+
+    app = create_fastapi_app(Hello, CallToolAction, CallToolObservation)
+    with ServerThread(app) as server:
+        print(f"serving hello on {server.url}", flush=True)
+        threading.Event().wait()
 
 
 def quantile(values: list[float], q: float) -> float:
@@ -248,14 +294,19 @@ def quantile(values: list[float], q: float) -> float:
 
 async def overhead(server: Server, env_id: str, plan: list[Trace]) -> dict[str, float]:
     """The per-step overhead of the server over in-process calls, after a warm-up."""
-    await paired_times(server.url, env_id, plan[:20])  # warm both sides
-    times = await paired_times(server.url, env_id, plan)
-    local = [t for t, _ in times]
-    remote = [t for _, t in times]
-    extra = [r - c for c, r in times]
+    hello = Server(env_id, 1, hello=True)
+    try:
+        await paired_times(server.url, env_id, plan[:20], hello.url)  # warm every side
+        times = await paired_times(server.url, env_id, plan, hello.url)
+    finally:
+        hello.stop()
+    local = [t for t, _, _ in times]
+    remote = [t for _, t, _ in times]
+    extra = [r - c for c, r, _ in times]
     return {
         "steps": len(extra),
         "remote_median_ms": 1e3 * statistics.median(remote),
+        "hello_median_ms": 1e3 * statistics.median(t for _, _, t in times),
         "in_process_median_ms": 1e3 * statistics.median(local),
         "overhead_median_ms": 1e3 * statistics.median(extra),
         "overhead_p90_ms": 1e3 * quantile(extra, 0.9),
@@ -313,7 +364,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--churn", type=int, default=10_000, help="sessions for memory (10000)")
     parser.add_argument("--workers", type=int, default=32, help="churn clients at once (32)")
     parser.add_argument("--overhead-tasks", type=int, default=200, help="episodes timed (200)")
+    parser.add_argument("--serve-hello", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.serve_hello:
+        serve_hello()
+        return 0
 
     began = time.perf_counter()
     plan = traces(args.env, max(args.sessions, args.overhead_tasks))
@@ -332,7 +387,11 @@ def main(argv: list[str] | None = None) -> int:
             f"(remote step median {timing['remote_median_ms']:.3f} ms, in-process "
             f"{timing['in_process_median_ms']:.3f} ms; target: median <= 1 ms "
             + ("met" if timing["overhead_median_ms"] <= 1.0 else "MISSED")
-            + ")",
+            + ")\n    the remote step is "
+            f"x{timing['remote_median_ms'] / timing['in_process_median_ms']:.1f} the in-process "
+            f"call; a hello-world env on OpenEnv's server and the same client: "
+            f"{timing['hello_median_ms']:.3f} ms a step (the protocol's floor), so toolgym's "
+            f"step costs {timing['remote_median_ms'] - timing['hello_median_ms']:.3f} ms beyond it",
             flush=True,
         )
 

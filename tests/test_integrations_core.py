@@ -43,6 +43,46 @@ def test_an_episode_scores_as_the_env_steps() -> None:
     assert episode.state()["done"] and episode.reward == 1.0
 
 
+def _variants(call: dict) -> list[dict]:
+    """The call, then wrong ones: an unknown argument, no arguments, another type's value."""
+    name, arguments = call["name"], dict(call["arguments"])
+    out = [call, {"name": name, "arguments": {**arguments, "bogus": 1}}, {"name": name}]
+    for key, value in list(arguments.items())[:1]:
+        other = "not a value" if not isinstance(value, str) else [value]
+        out.append({"name": name, "arguments": {**arguments, key: other}})
+    return out
+
+
+@pytest.mark.parametrize("env_id", ["toolbench/HomeSearch-v0", "toolbench/TodoList-v0"])
+def test_a_json_call_plays_as_the_call_written_in_the_language(env_id: str) -> None:
+    """Where the language reads JSON calls, ToolEpisode steps with the JSON: same answers."""
+    episode = ToolEpisode(env_id)
+    env = gym.make(env_id, action_mode="call")
+    assert env.unwrapped.language.reads_json_calls
+    for task in ("test-001", "test-005", "test-009"):
+        episode.reset(seed=1, task_id=task)
+        env.reset(seed=1, options={"task_id": task})
+        calls = episode.oracle_calls()
+        assert calls
+        spare = (env.spec.max_episode_steps or 100) - len(calls)  # wrong calls within the limit
+        for gold in calls:
+            wrong = _variants(gold)[1:] if len(_variants(gold)) <= spare + 1 else []
+            wrong = [] if gold is calls[-1] else wrong  # the last one ends the episode
+            spare -= len(wrong)
+            for call in [*wrong, gold]:
+                result = episode.call(call["name"], call.get("arguments"))
+                action = env.unwrapped.native_action([call])
+                obs, reward, terminated, truncated, info = env.step(action)
+                assert (result.reward, result.done) == (reward, terminated or truncated)
+                if info["error"] is None:
+                    assert result.error is None and result.observation == obs
+                else:  # the rendered program's message names its line; the JSON's has none
+                    assert result.error is not None, action
+                    assert result.error["category"] == info["error"]["category"]
+                    assert result.observation == obs.replace(" (line 1)", "")
+        assert result.done  # (a wrong call may have changed the search: both alike)
+
+
 def test_client_input_never_raises() -> None:
     episode = ToolEpisode(HOME)
     episode.reset(seed=0, task_id="test-000")

@@ -273,7 +273,7 @@ class ToolEpisode:
             action = self._said(arguments) or base.finish_word or ""
         else:
             call = {"name": name, "arguments": {} if arguments is None else arguments}
-            action = base.native_action([call])
+            action = self._json_action(name, call["arguments"]) or base.native_action([call])
         observation, reward, terminated, truncated, info = self.env.step(action)
         self._steps += 1
         done = bool(terminated or truncated)
@@ -293,6 +293,25 @@ class ToolEpisode:
             dict(metrics) if done and metrics is not None else None,
             self._steps,
         )
+
+    def _json_action(self, name: Any, arguments: Any) -> str | None:
+        """The call as one JSON call, where the language runs that as the call rendered in it.
+
+        Only for a task's tool with identifier argument names and JSON values: anything else
+        takes :meth:`~toolgym.envs.tool_env.ToolEnv.native_action`'s path, which reports what
+        is wrong as the language does.
+        """
+        base = self._base
+        if not getattr(base.language, "reads_json_calls", False) or not isinstance(name, str):
+            return None
+        if not isinstance(arguments, dict) or base.tools.get(name) is None:
+            return None
+        if not all(isinstance(k, str) and k.isidentifier() for k in arguments):
+            return None
+        try:
+            return json.dumps({"name": name, "arguments": arguments}, allow_nan=False)
+        except (TypeError, ValueError, RecursionError):
+            return None
 
     def _said(self, arguments: Any) -> str | None:
         """The finish call's ``message`` (its words), where the language takes words."""

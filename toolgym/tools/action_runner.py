@@ -68,6 +68,10 @@ class ActionRunner(ABC):
     multi-turn and agentic categories: any reply without calls ends the user's turn, and the
     last one is the final answer). A tool-calling client's finish tool then takes a
     ``message``, played as that reply."""
+    reads_json_calls: ClassVar[bool] = False
+    """Whether a step of one JSON tool call (``{"name": ..., "arguments": {...}}``) runs as the
+    same call written in the language does. Tool-calling clients then step with the JSON
+    itself instead of the call rendered in the language and read back."""
     may_block: ClassVar[bool] = False
     """Whether a step may wait on another process (a sandbox worker) for up to its time limit.
     Servers run the steps of a language that never blocks on their event loop, and the others

@@ -40,6 +40,7 @@ class ApiProgramLanguage(ActionLanguage):
     refusal_info: ClassVar[Mapping[str, Any]] = {"warnings": [], "calls": []}
 
     name = "api_program"
+    reads_json_calls = True  # a JSON call runs as the rendered call (run_call reads both)
     step_description = "one call (one line of code)"
     demo_label = "Actions:"
 

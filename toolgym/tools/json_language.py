@@ -158,6 +158,7 @@ class JsonCallLanguage(JsonCallsSyntax):
     """
 
     name = "json_calls"
+    reads_json_calls = True
     step_description = "one JSON tool call"
     finish_word = "finish"
 

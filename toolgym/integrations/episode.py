@@ -301,10 +301,10 @@ class ToolEpisode:
         takes :meth:`~toolgym.envs.tool_env.ToolEnv.native_action`'s path, which reports what
         is wrong as the language does.
         """
-        base = self._base
-        if not getattr(base.language, "reads_json_calls", False) or not isinstance(name, str):
+        language = getattr(self._base, "language", None)
+        if not getattr(language, "reads_json_calls", False) or not isinstance(name, str):
             return None
-        if not isinstance(arguments, dict) or base.tools.get(name) is None:
+        if not isinstance(arguments, dict) or self._base.tools.get(name) is None:
             return None
         if not all(isinstance(k, str) and k.isidentifier() for k in arguments):
             return None

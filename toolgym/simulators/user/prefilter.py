@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 _META = frozenset(".^$*+?{}[]\\|()")
 _OPTIONAL = frozenset("?*{")
@@ -154,14 +155,39 @@ def any_match(patterns: Sequence[str], text: str) -> bool:
     >>> any_match([r"\\bignore\\b.{0,9}\\brules\\b"], "the rules are fine")
     False
     """
-    candidates = tuple(
-        p
-        for p, literals in _plan(tuple(patterns))
-        if literals is None or any(lit in text for lit in literals)
-    )
-    return bool(candidates) and alternation(candidates).search(text) is not None
+    plan = _plan(tuple(patterns))
+    if plan.anchored:  # each tried at the start alone: the whole alternation is cheapest
+        return alternation(plan.patterns).search(text) is not None
+    found = {i for literal, owners in plan.literals if literal in text for i in owners}
+    if plan.always:
+        found.update(plan.always)
+    if not found:
+        return False
+    candidates = tuple(plan.patterns[i] for i in sorted(found))
+    return alternation(candidates).search(text) is not None
+
+
+@dataclass(frozen=True)
+class _Plan:
+    patterns: tuple[str, ...]
+    literals: tuple[tuple[str, tuple[int, ...]], ...]
+    """Each literal some pattern needs, with the indices of the patterns that need it."""
+    always: tuple[int, ...]
+    """The patterns that need no literal."""
+    anchored: bool
+    """Whether every pattern is tried at the start of the text only (``^`` first)."""
 
 
 @functools.lru_cache(maxsize=256)
-def _plan(patterns: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...] | None], ...]:
-    return tuple((p, needs(p)) for p in patterns)
+def _plan(patterns: tuple[str, ...]) -> _Plan:
+    owners: dict[str, list[int]] = {}
+    always = []
+    for i, pattern in enumerate(patterns):
+        literals = needs(pattern)
+        if literals is None:
+            always.append(i)
+        for literal in literals or ():
+            owners.setdefault(literal, []).append(i)
+    pairs = tuple((lit, tuple(own)) for lit, own in owners.items())
+    anchored = all(p.startswith("^") and _split_top(p) == [p] for p in patterns)
+    return _Plan(patterns, pairs, tuple(always), anchored)

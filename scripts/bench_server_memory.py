@@ -10,7 +10,8 @@ warm-up session, then the server takes:
    stateful session over HTTP; OpenEnv: a WebSocket), ``--workers`` at a time.
 
 Once the traffic stops and the idle timeout has reclaimed the sessions, memory is read again;
-the target is that it comes back within 20% of its level before. Prints one line per server.
+the target is that it comes back within 20% of its level before. Further churn rounds
+(``--rounds``) show whether what is kept grows or is reused. Prints one line per server.
 """
 
 from __future__ import annotations
@@ -111,11 +112,17 @@ def measure(name: str, command: list[str], port: int, one: Any, args: argparse.N
         churned = rss_mb(server.pid)
         time.sleep(args.idle + 6)  # reclaimed: the idle timeout, the reaper's interval
         after = rss_mb(server.pid)
+        again = []  # more rounds: memory kept at the first round's level is reused, not grown
+        for _ in range(args.rounds - 1):
+            failed += asyncio.run(churn(one, port, args.churn, args.workers))
+            time.sleep(args.idle + 6)
+            again.append(f"{rss_mb(server.pid):.0f}")
         return (
             f"{name}: RSS before {before:.0f} MB, after the flood {flooded:.0f} MB, after "
             f"{args.churn} abandoned sessions {churned:.0f} MB ({failed} failed), once they were "
             f"reclaimed {after:.0f} MB: x{after / before:.2f} of before "
             f"({'within' if after <= 1.2 * before else 'NOT within'} 20%)"
+            + (f"; after each further round: {', '.join(again)} MB" if again else "")
         )
     finally:
         server.terminate()
@@ -132,6 +139,9 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=32)
     parser.add_argument("--idle", type=int, default=2, help="the servers' idle timeout, seconds")
     parser.add_argument("--only", choices=["mcp", "serve-env"])
+    parser.add_argument(
+        "--rounds", type=int, default=2, help="churn rounds (memory kept is reused: 2)"
+    )
     args = parser.parse_args()
     toolgym = [sys.executable, "-m", "toolgym.cli"]
     common = ["--max-sessions", str(args.churn + 64), "--idle-timeout", str(args.idle)]

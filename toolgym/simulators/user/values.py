@@ -208,14 +208,29 @@ def listed_values(
     text: str, vocabulary: Vocabulary
 ) -> dict[str, list[tuple[int, tuple[int, int]]]]:
     """Where ``text`` writes each kind's listed values: ``{kind: [(group index, span), ...]}``."""
+    phrases = _listed_phrases(vocabulary)
+    by_first, anywhere = _listed_index(vocabulary)
     tokens = set(_TOKEN.findall(text))
+    tried = sorted({*anywhere, *(j for t in tokens & by_first.keys() for j in by_first[t])})
     found: dict[str, list[tuple[int, tuple[int, int]]]] = {}
-    for kind, i, phrase, first in _listed_phrases(vocabulary):
-        if first is not None and first not in tokens:
-            continue
+    for j in tried:  # in the vocabulary's order, as every phrase were tried
+        kind, i, phrase, _ = phrases[j]
         for at in _find_value(text, phrase):
             found.setdefault(kind, []).append((i, at))
     return found
+
+
+@functools.lru_cache(maxsize=32)
+def _listed_index(vocabulary: Vocabulary) -> tuple[dict[str, tuple[int, ...]], tuple[int, ...]]:
+    """:func:`_listed_phrases`'s positions by first word, and those looked for everywhere."""
+    by_first: dict[str, list[int]] = {}
+    anywhere = []
+    for j, (_, _, _, first) in enumerate(_listed_phrases(vocabulary)):
+        if first is None:
+            anywhere.append(j)
+        else:
+            by_first.setdefault(first, []).append(j)
+    return {k: tuple(v) for k, v in by_first.items()}, tuple(anywhere)
 
 
 def _inside_longer_value(

@@ -329,7 +329,7 @@ def _raw_stdio(lines: list[str], until: int) -> dict[Any, dict[str, Any]]:
     finally:
         server.kill()
         server.wait()
-    return {r.get("id"): r for r in replies}
+    return {r["id"]: r for r in replies if "id" in r}  # notifications have no id
 
 
 def _handshake_and_reset(task_id: str) -> list[str]:
@@ -360,9 +360,26 @@ def _handshake_and_reset(task_id: str) -> list[str]:
 
 def test_stdio_drops_a_line_over_the_request_limit_and_goes_on() -> None:
     huge = json.dumps({"jsonrpc": "2.0", "id": 9, "method": "ping", "x": "a" * 3_000_000})
-    by_id = _raw_stdio([huge, *_handshake_and_reset("test-002")], until=4)
-    assert 9 not in by_id  # never read whole
+    nested = json.dumps({"jsonrpc": "2.0", "params": {"id": 5}, "id": "q", "x": "b" * 2_000_000})
+    late = json.dumps({"jsonrpc": "2.0", "x": "c" * 2_000_000, "id": 11})  # its id comes too late
+    lines = [huge, nested, late, *_handshake_and_reset("test-002")]
+    by_id = _raw_stdio(lines, until=4)
+    for request in (9, "q", None):  # never read whole: refused, under the request's id if seen
+        assert by_id[request]["error"]["code"] == -32600
+        assert "at most 1048576 bytes" in by_id[request]["error"]["message"]
+    assert 5 not in by_id and 11 not in by_id
     assert by_id[4]["result"]["structuredContent"]["task_id"] == "test-002"
+
+
+def test_stdio_with_stdin_at_the_null_device_ends() -> None:
+    server = subprocess.run(
+        [sys.executable, "-m", "toolgym.cli", "mcp", HOME],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert server.returncode == 0 and server.stdout == b""
 
 
 def test_stdio_uses_event_loop_pipes_only_on_pipes(tmp_path: Path) -> None:
@@ -376,6 +393,11 @@ def test_stdio_uses_event_loop_pipes_only_on_pipes(tmp_path: Path) -> None:
         os.close(write)
     with (tmp_path / "requests.jsonl").open("w") as file:  # a file: the SDK's own streams
         assert not _is_pipe(file.fileno())
+    with open(os.devnull, "rb") as null:  # a character device no event loop can watch
+        assert not _is_pipe(null.fileno())
+    one, other = socket.socketpair()  # a socket: its write transport would read as a close
+    with one, other:
+        assert not _is_pipe(one.fileno())
     assert not _is_pipe(10_000)  # not open
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -87,7 +88,22 @@ def test_needs_reads_the_literals_a_match_holds(pattern: str, literals: tuple[st
         r"(a|b){0,2}c",  # a group that may be absent
         r"ab|",  # an empty branch matches anything
         r"(ab",  # unbalanced
+        r"\.(?#c)*",  # a quantifier after a comment binds to the "." before it
+        r"(a)x\1",  # a backreference
     ],
 )
 def test_needs_reads_nothing_it_cannot_be_sure_of(pattern: str) -> None:
     assert needs(pattern) is None
+
+
+@pytest.mark.parametrize(
+    ("pattern", "text"),
+    [
+        (r"(z[^])(]y)?abc", "abc"),  # a class that holds ")(" and "]"
+        (r"(z[])(]y)?abc", "abc"),
+        (r"\.(?#c)*q", "q"),
+    ],
+)
+def test_classes_and_comments_do_not_hide_a_match(pattern: str, text: str) -> None:
+    assert re.search(pattern, text) is not None
+    assert any_match([pattern], text)

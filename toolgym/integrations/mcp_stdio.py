@@ -3,44 +3,98 @@
 The SDK's ``stdio_server`` reads and writes the process's standard streams through
 ``anyio.wrap_file``: every line read, every write and every flush is a hand-off to a worker
 thread and back, three per tool call, which cost more than the call itself. When both streams are
-pipes, sockets or terminals (as when an MCP client starts the server), :func:`pipe_streams`
-gives ``stdio_server`` streams that the event loop reads and writes directly (asyncio's pipe
+pipes or terminals (as when an MCP client starts the server), :func:`pipe_streams` gives
+``stdio_server`` streams that the event loop reads and writes directly (asyncio's pipe
 transports), so a call is read, run and answered on the loop with no thread in between.
 
 Like the SDK, it keeps the protocol's streams to itself while it serves: file descriptor 0 is
 pointed at the null device and 1 at stderr, so a stray ``print`` or a child process cannot
-write into the protocol; both are restored on exit. Where the streams are regular files (a
-request file piped in by a shell, say) or the platform has no pipe transports, it yields
+write into the protocol; both are restored on exit, after what was written has gone out. Where a
+stream is anything else (a regular file, the null device, a socket, whose reader a write
+transport would take for the peer closing) or the platform has no pipe transports, it yields
 nothing and the SDK's own streams are used.
 
-A line longer than ``max_line_bytes`` is dropped with a warning in the log (the SDK would have
-read it whole, whatever its size); what the client gets back is the protocol's answer to a
-message it could not parse.
+A line longer than ``max_line_bytes`` is dropped whole (the SDK would have read it, whatever its
+size): the client gets a JSON-RPC error (``-32600``) for it, under the request's id when the
+line's start names one, and the log a warning.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import os
 import stat
-from collections.abc import AsyncIterator
+import sys
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
 logger = logging.getLogger(__name__)
 
-UNREADABLE_LINE = "{}\n"
-"""What stands for a dropped line (no JSON-RPC message: the SDK reports it as unparsable)."""
+INVALID_REQUEST = -32600
+"""JSON-RPC's error code for a message that is no valid request."""
+READ_CHUNK = 1 << 16
+FLUSH_TIMEOUT_S = 5.0
+"""How long the last answers may take to go out when the server stops."""
 
 
 def _is_pipe(fd: int) -> bool:
+    """Whether ``fd`` is a pipe or a terminal (what asyncio's pipe transports serve)."""
     try:
         mode = os.fstat(fd).st_mode
     except OSError:
         return False
-    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or stat.S_ISCHR(mode)
+    return stat.S_ISFIFO(mode) or (stat.S_ISCHR(mode) and os.isatty(fd))
+
+
+def request_id(head: bytes) -> int | str | None:
+    """The top-level ``"id"`` the start of a JSON-RPC message names, if it is there.
+
+    >>> request_id(b'{"jsonrpc": "2.0", "params": {"id": 5}, "id": 7, "method": "x", "y": "aaa')
+    7
+    >>> request_id(b'{"method": "ping", "params": {"text": "aaaa') is None
+    True
+    """
+    depth, i, key, expect_value = 0, 0, None, False
+    while i < len(head):
+        char = head[i : i + 1]
+        if char == b'"':
+            end = i + 1
+            while end < len(head) and head[end : end + 1] != b'"':
+                end += 2 if head[end : end + 1] == b"\\" else 1
+            if end >= len(head):
+                return None
+            text = head[i + 1 : end]
+            if depth == 1 and expect_value and key == b"id":
+                try:
+                    return str(json.loads(head[i : end + 1]))
+                except ValueError:
+                    return None
+            if depth == 1 and not expect_value:
+                key = text
+            expect_value = False
+            i = end + 1
+            continue
+        if char in (b"{", b"["):
+            depth += 1
+            expect_value = False
+        elif char in (b"}", b"]"):
+            depth -= 1
+        elif char == b":" and depth == 1:
+            expect_value = True
+        elif char == b"," and depth == 1:
+            key, expect_value = None, False
+        elif depth == 1 and expect_value and key == b"id" and (char.isdigit() or char == b"-"):
+            end = i + 1
+            while end < len(head) and head[end : end + 1].isdigit():
+                end += 1
+            whole = end < len(head) and head[end : end + 1] not in (b".", b"e", b"E")
+            return int(head[i:end]) if whole and end - i <= 19 else None
+        i += 1
+    return None
 
 
 class PipeLines:
@@ -48,14 +102,23 @@ class PipeLines:
 
     Args:
         fd: the descriptor (not closed here).
-        max_line_bytes: the longest line kept.
+        max_line_bytes: the longest line kept; a longer one is dropped whole.
+        dropped: called with the start of each dropped line.
     """
 
-    def __init__(self, fd: int, max_line_bytes: int) -> None:
+    def __init__(
+        self,
+        fd: int,
+        max_line_bytes: int,
+        dropped: Callable[[bytes], Awaitable[None]] | None = None,
+    ) -> None:
         self.fd = fd
         self.max_line_bytes = max_line_bytes
+        self.dropped = dropped
         self._reader: asyncio.StreamReader | None = None
         self.transport: asyncio.BaseTransport | None = None
+        self._buffer = bytearray()
+        self._discarding: bytes | None = None  # the start of the line being dropped
 
     def __aiter__(self) -> PipeLines:
         return self
@@ -63,20 +126,39 @@ class PipeLines:
     async def __anext__(self) -> str:
         if self._reader is None:
             loop = asyncio.get_running_loop()
-            self._reader = asyncio.StreamReader(limit=self.max_line_bytes)
+            self._reader = asyncio.StreamReader(limit=READ_CHUNK)
             reader = self._reader
             self.transport, _ = await loop.connect_read_pipe(
                 lambda: asyncio.StreamReaderProtocol(reader),
                 os.fdopen(self.fd, "rb", buffering=0, closefd=False),
             )
-        try:
-            line = await self._reader.readline()
-        except ValueError:  # over the limit: the reader dropped what it held
-            logger.warning("a stdin line over %d bytes was dropped", self.max_line_bytes)
-            return UNREADABLE_LINE
-        if not line:
-            raise StopAsyncIteration
-        return line.decode("utf-8", errors="replace")
+        while True:
+            end = self._buffer.find(b"\n")
+            if end >= 0:
+                line = bytes(self._buffer[: end + 1])
+                del self._buffer[: end + 1]
+                if self._discarding is None and len(line) <= self.max_line_bytes:
+                    return line.decode("utf-8", errors="replace")
+                await self._drop(self._discarding or line)
+                continue
+            if self._discarding is None and len(self._buffer) > self.max_line_bytes:
+                self._discarding = bytes(self._buffer[:4096])  # dropped once its end comes
+            if self._discarding is not None:
+                self._buffer.clear()
+            chunk = await self._reader.read(READ_CHUNK)
+            if not chunk:  # the end: a last line without its newline, then no more
+                if self._buffer and self._discarding is None:
+                    line = bytes(self._buffer)
+                    self._buffer.clear()
+                    return line.decode("utf-8", errors="replace")
+                raise StopAsyncIteration
+            self._buffer += chunk
+
+    async def _drop(self, head: bytes) -> None:
+        self._discarding = None
+        logger.warning("a stdin message over %d bytes was dropped", self.max_line_bytes)
+        if self.dropped is not None:
+            await self.dropped(head)
 
 
 class PipeWriter:
@@ -108,10 +190,18 @@ class PipeWriter:
         """Wait until the pipe has taken what was queued (back-pressure on a slow client)."""
         await (await self._open()).drain()
 
-    def close(self) -> None:
-        """Close the transport (the descriptor stays open)."""
-        if self._writer is not None:
-            self._writer.transport.close()
+    async def close(self, timeout_s: float = FLUSH_TIMEOUT_S) -> None:
+        """Let what was queued go out (for at most ``timeout_s``), then close the transport."""
+        if self._writer is None:
+            return
+        transport = self._writer.transport
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout_s
+        while transport.get_write_buffer_size() and loop.time() < deadline:
+            if transport.is_closing():
+                break
+            await asyncio.sleep(0.005)
+        transport.close()
 
 
 @asynccontextmanager
@@ -128,21 +218,39 @@ async def pipe_streams(max_line_bytes: int) -> AsyncIterator[tuple[Any, Any]]:
     if not usable:
         yield None, None
         return
+    sys.stdout.flush()
     in_fd, out_fd = os.dup(0), os.dup(1)
+    blocking = [os.get_blocking(in_fd), os.get_blocking(out_fd)]
     null = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(null, 0)
-    os.close(null)
-    os.dup2(2, 1)  # stray output goes to stderr, not into the protocol
-    lines, writer = PipeLines(in_fd, max_line_bytes), PipeWriter(out_fd)
+    try:
+        os.dup2(null, 0)
+        os.dup2(2, 1)  # stray output goes to stderr, not into the protocol
+    except OSError:
+        os.dup2(in_fd, 0)
+        os.dup2(out_fd, 1)
+        raise
+    finally:
+        os.close(null)
+    writer = PipeWriter(out_fd)
+
+    async def refuse(head: bytes) -> None:  # one write: it never splits another answer
+        error = {"code": INVALID_REQUEST, "message": f"a message is at most {max_line_bytes} bytes"}
+        reply = {"jsonrpc": "2.0", "id": request_id(head), "error": error}
+        await writer.write(json.dumps(reply) + "\n")
+        await writer.flush()
+
+    lines = PipeLines(in_fd, max_line_bytes, refuse)
     try:
         yield lines, writer
     finally:
-        writer.close()
+        with contextlib.suppress(Exception):
+            await writer.close()
         if lines.transport is not None:
             lines.transport.close()
-        for fd in (in_fd, out_fd):
+        sys.stdout.flush()
+        for fd, was in zip((in_fd, out_fd), blocking, strict=True):
             with contextlib.suppress(OSError):
-                os.set_blocking(fd, True)  # the transports made them non-blocking
+                os.set_blocking(fd, was)  # the transports made them non-blocking
         os.dup2(in_fd, 0)
         os.dup2(out_fd, 1)
         os.close(in_fd)

@@ -38,7 +38,9 @@ def _structure(pattern: str) -> list[tuple[int, str, int]] | None:
             in_class = char != "]"
         elif char == "[":
             in_class = True
-            if pattern[i + 1 : i + 2] == "]":
+            if pattern[i + 1 : i + 2] == "^":
+                i += 1
+            if pattern[i + 1 : i + 2] == "]":  # "[]...]" and "[^]...]": that "]" is a member
                 i += 1
         elif char in "()|":
             depth += {"(": 1, ")": -1, "|": 0}[char]
@@ -129,6 +131,8 @@ def needs(pattern: str) -> tuple[str, ...] | None:
     >>> needs(r"(?<!that )\\bwhat you want") is None
     True
     """
+    if "(?#" in pattern or re.search(r"\\[1-9]|\(\?P=", pattern):
+        return None  # a comment (a quantifier after it binds before it), a backreference
     branches = _split_top(pattern)
     if branches is None:
         return None

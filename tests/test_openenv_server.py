@@ -548,6 +548,7 @@ def test_steps_that_may_block_run_off_the_event_loop(inline: bool) -> None:
     loop_thread = threading.get_ident()  # asyncio.run runs the loop in this thread
     assert len(threads) == 2
     assert all((t == loop_thread) == inline for t in threads)
+    assert len(set(threads)) == 1  # off the loop: the pool's one blocking worker, one at a time
 
 
 class _ModelUser:

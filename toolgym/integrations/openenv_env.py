@@ -149,7 +149,8 @@ def openenv_types() -> OpenEnvTypes:
 
         Calls of an env whose steps never block run on the server's event loop (a tool call
         takes well under a millisecond), so a step costs no thread hand-off; those of a
-        sandboxed family or a model user run in a worker thread. Making and closing sessions
+        sandboxed family or a model user run on the pool's one blocking worker thread, one at
+        a time, as before, but off the loop. Making and closing sessions
         runs on OpenEnv's one shared worker thread.
         """
 
@@ -198,11 +199,17 @@ def openenv_types() -> OpenEnvTypes:
             **kwargs: Any,
         ) -> Any:
             """:meth:`reset`, on the event loop or in a worker thread, as :meth:`step_async`."""
-            if self.session.pool.steps_inline:
-                return self.reset(seed=seed, episode_id=episode_id, task_id=task_id, **kwargs)
-            return await asyncio.to_thread(
+            work = functools.partial(
                 self.reset, seed=seed, episode_id=episode_id, task_id=task_id, **kwargs
             )
+            return await self._run(work)
+
+        async def _run(self, work: Any) -> Any:
+            """``work()``: on the loop, or on the pool's one blocking worker thread."""
+            pool = self.session.pool
+            if pool.steps_inline:
+                return work()
+            return await asyncio.get_running_loop().run_in_executor(pool.blocking_worker(), work)
 
         def step(self, action: Any, timeout_s: float | None = None, **kwargs: Any) -> Any:
             """One ``call_tool`` or ``list_tools`` action; never raises for what a client sent.
@@ -234,12 +241,10 @@ def openenv_types() -> OpenEnvTypes:
             """:meth:`step`, on the event loop or in a worker thread.
 
             On the loop there is no thread hand-off; an env whose calls may block (a sandboxed
-            program, a model user) steps in a worker thread, so that one session's long call
-            holds no other session's.
+            program, a model user) steps on the pool's one blocking worker, so that the server
+            goes on answering (pings, states, tool lists, new sessions) meanwhile.
             """
-            if self.session.pool.steps_inline:
-                return self.step(action, timeout_s=timeout_s, **kwargs)
-            return await asyncio.to_thread(self.step, action, timeout_s=timeout_s, **kwargs)
+            return await self._run(functools.partial(self.step, action, timeout_s, **kwargs))
 
         @property
         def state(self) -> Any:

@@ -25,6 +25,7 @@ import secrets
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -117,7 +118,8 @@ class SessionPool:
         self._spare: list[ToolEpisode] = [self._make()]  # fails here, not at the first client
         self.steps_inline = self._spare[0].steps_inline
         """Whether the env's calls never block (:attr:`ToolEpisode.steps_inline`): servers run
-        them on their event loop, and the others in a worker thread."""
+        them on their event loop, and the others on :meth:`blocking_worker`."""
+        self._worker: ThreadPoolExecutor | None = None
         self._spare_moved = self.clock()  # when an env last went into or out of the spares
         self.opened = 0
         """Sessions opened since the pool was made."""
@@ -210,6 +212,18 @@ class SessionPool:
         self.spares_closed += len(surplus)
         return len(sessions)
 
+    def blocking_worker(self) -> ThreadPoolExecutor:
+        """The one thread that runs the calls of an env whose steps may block.
+
+        Off the event loop, so the server goes on answering meanwhile, and one at a time, as
+        they ran before: the sandbox runs one program at a time anyway, and a model user may
+        not be safe to call from several threads at once.
+        """
+        with self._lock:
+            if self._worker is None:
+                self._worker = ThreadPoolExecutor(1, thread_name_prefix="toolgym-blocking")
+            return self._worker
+
     def close_all(self) -> None:
         """Close every session and every spare env."""
         with self._lock:
@@ -218,6 +232,8 @@ class SessionPool:
             spare, self._spare = self._spare, []
         for episode in [s.episode for s in sessions] + spare:
             episode.close()
+        if self._worker is not None:
+            self._worker.shutdown(wait=False)
 
     # -- using a session ----------------------------------------------------------------------
 

@@ -24,6 +24,8 @@ Example:
 from __future__ import annotations
 
 import json
+import keyword
+import math
 import threading
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -102,6 +104,39 @@ class CallResult:
     def to_dict(self) -> dict[str, Any]:
         """The result as JSON-ready values."""
         return asdict(self)
+
+
+MAX_JSON_ACTION_CHARS = 4_000
+"""The longest call :class:`ToolEpisode` steps with as JSON (a longer one is rendered)."""
+_PLAIN_NUMBER = 1e15
+"""Numbers a call steps with as JSON: well within every budget's ``max_number``."""
+
+
+def _plain_arguments(arguments: dict[Any, Any]) -> bool:
+    """Whether every key is an ASCII identifier and no keyword, and every value is plain."""
+    return all(
+        isinstance(k, str) and k.isascii() and k.isidentifier() and not keyword.iskeyword(k)
+        for k in arguments
+    ) and all(_plain(v, 0) for v in arguments.values())
+
+
+def _plain(value: Any, depth: int) -> bool:
+    """A string, bool, null, a finite number below 1e15, or a short list or object of them."""
+    if value is None or isinstance(value, bool | str):
+        return True
+    if isinstance(value, int | float):
+        return math.isfinite(value) and abs(value) < _PLAIN_NUMBER
+    if depth >= 3:
+        return False
+    if isinstance(value, list):
+        return len(value) <= 100 and all(_plain(v, depth + 1) for v in value)
+    if isinstance(value, dict):
+        return (
+            len(value) <= 100
+            and all(isinstance(k, str) for k in value)
+            and all(_plain(v, depth + 1) for v in value.values())
+        )
+    return False
 
 
 class ToolEpisode:
@@ -297,21 +332,19 @@ class ToolEpisode:
     def _json_action(self, name: Any, arguments: Any) -> str | None:
         """The call as one JSON call, where the language runs that as the call rendered in it.
 
-        Only for a task's tool with identifier argument names and JSON values: anything else
-        takes :meth:`~toolgym.envs.tool_env.ToolEnv.native_action`'s path, which reports what
-        is wrong as the language does.
+        Only for a task's tool by its own name, with plain argument names and ordinary JSON
+        values well within the budgets (:func:`_plain_arguments`): anything else takes
+        :meth:`~toolgym.envs.tool_env.ToolEnv.native_action`'s path, which reports what is
+        wrong as the language does.
         """
         language = getattr(self._base, "language", None)
         if not getattr(language, "reads_json_calls", False) or not isinstance(name, str):
             return None
-        if not isinstance(arguments, dict) or self._base.tools.get(name) is None:
-            return None
-        if not all(isinstance(k, str) and k.isidentifier() for k in arguments):
-            return None
-        try:
-            return json.dumps({"name": name, "arguments": arguments}, allow_nan=False)
-        except (TypeError, ValueError, RecursionError):
-            return None
+        tool = self._base.tools.get(name) if isinstance(arguments, dict) else None
+        if tool is None or tool.name != name or not _plain_arguments(arguments):
+            return None  # "API.search", keywords, odd keys or values: the language's own path
+        text = json.dumps({"name": name, "arguments": arguments})
+        return text if len(text) <= MAX_JSON_ACTION_CHARS else None
 
     def _said(self, arguments: Any) -> str | None:
         """The finish call's ``message`` (its words), where the language takes words."""

@@ -12,16 +12,20 @@ goes falls on both; the medians and their ratio are printed.
 The protocol's own cost is the third figure: a hello-world server of the SDK (one tool that
 answers a fixed text), served over the same stdio streams as ``toolgym mcp`` and called by the
 same client, in the same alternation. What a toolgym call costs beyond it is the env's step and
-toolgym's handling.
+toolgym's handling. The last line sets the in-process call beside ``env.step`` of the same call
+written as a JSON action: what ``ToolEpisode`` itself adds.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import statistics
 import sys
 import time
+
+import gymnasium as gym
 
 from toolgym.integrations.episode import ToolEpisode
 
@@ -50,13 +54,15 @@ async def over_stdio(calls: int, rounds: int) -> list[list[float]]:
                     await client.call_tool(call["name"], call["arguments"])
                     times.append(time.perf_counter() - start)
             out.append(times)
-            out.append(in_process(local, gold, calls))
+            local_times, step_times = in_process(local, gold, calls)
+            out.append(local_times)
             hellos: list[float] = []
             for call in (gold * (calls // max(1, len(gold)) + 1))[:calls]:
                 start = time.perf_counter()
                 await floor.call_tool("hello", call["arguments"])
                 hellos.append(time.perf_counter() - start)
             out.append(hellos)
+            out.append(step_times)
     return out
 
 
@@ -88,16 +94,28 @@ def serve_hello() -> None:
     anyio.run(main)
 
 
-def in_process(episode: ToolEpisode, gold: list[dict], calls: int) -> list[float]:
-    """The seconds of each of ``calls`` gold calls in this process."""
+def in_process(episode: ToolEpisode, gold: list[dict], calls: int) -> list[list[float]]:
+    """The seconds of each of ``calls`` gold calls in this process, two ways, back to back.
+
+    By ``ToolEpisode.call``, and by ``env.step`` of the same call as a JSON action on an env of
+    its own.
+    """
+    env = gym.make(ENV, action_mode="call")
+    actions = [json.dumps({"name": c["name"], "arguments": c["arguments"]}) for c in gold]
     times: list[float] = []
+    steps: list[float] = []
     while len(times) < calls:
         episode.reset(seed=0, task_id=TASK)
-        for call in gold:
+        env.reset(seed=0, options={"task_id": TASK})
+        for call, action in zip(gold, actions, strict=True):
             start = time.perf_counter()
             episode.call(call["name"], call["arguments"])
-            times.append(time.perf_counter() - start)
-    return times
+            middle = time.perf_counter()
+            env.step(action)
+            steps.append(time.perf_counter() - middle)
+            times.append(middle - start)
+    env.close()
+    return [times, steps]
 
 
 def main() -> int:
@@ -111,14 +129,16 @@ def main() -> int:
         serve_hello()
         return 0
     rounds = asyncio.run(over_stdio(args.calls, args.rounds))
-    stdio, local, hello = (
-        statistics.median(t for r in rounds[k::3] for t in r) * 1e6 for k in range(3)
+    stdio, local, hello, step = (
+        statistics.median(t for r in rounds[k::4] for t in r) * 1e6 for k in range(4)
     )
     print(
         f"{ENV} {TASK}: a tool call over stdio {stdio:.0f} us, in process {local:.0f} us: "
         f"x{stdio / local:.1f}\n"
         f"the SDK's hello-world over the same stdio: {hello:.0f} us (x{hello / local:.1f} the "
-        f"in-process call); toolgym's call costs {stdio - hello:.0f} us beyond it"
+        f"in-process call); toolgym's call costs {stdio - hello:.0f} us beyond it\n"
+        f"the in-process call against env.step of the same JSON call: {local:.0f} us vs "
+        f"{step:.0f} us, x{local / step:.2f}"
     )
     return 0
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import random
 import socket
 import subprocess
 import sys
@@ -369,6 +370,51 @@ def test_stdio_drops_a_line_over_the_request_limit_and_goes_on() -> None:
         assert "at most 1048576 bytes" in by_id[request]["error"]["message"]
     assert 5 not in by_id and 11 not in by_id
     assert by_id[4]["result"]["structuredContent"]["task_id"] == "test-002"
+
+
+@pytest.mark.parametrize(
+    ("head", "expected"),
+    [
+        (b'{"jsonrpc": "2.0", "params": {"id": 5}, "id": 7, "x": "aa', 7),
+        (b'{"id": -3, "x": "aa', -3),
+        (b'{"id": "a\\"b", "x', 'a"b'),
+        (b'{"id": -}', None),  # a sign with no digits
+        (b'{"id": 1e5, "x', None),  # no integer
+        (b'{"id": 1234567890123456789012, "x', None),  # too long to be an id of ours
+        (b'{"id": "\xff\xfe", "x', None),  # no UTF-8
+        (b'{"x": "' + b"a" * 5000, None),  # the id, if any, comes later
+        (b"{" * 5000, None),
+    ],
+)
+def test_the_id_of_a_dropped_message_is_read_from_its_start(head: bytes, expected: Any) -> None:
+    from toolgym.integrations.mcp_stdio import request_id
+
+    assert request_id(head) == expected
+
+
+def test_reading_the_id_of_a_dropped_message_never_raises() -> None:
+    from toolgym.integrations.mcp_stdio import request_id
+
+    rng = random.Random(3)
+    pieces = [
+        b"{",
+        b"}",
+        b"[",
+        b"]",
+        b'"',
+        b"\\",
+        b":",
+        b",",
+        b"-",
+        b"1",
+        b"e",
+        b".",
+        b'"id"',
+        b" ",
+    ]
+    for _ in range(20_000):
+        head = b"".join(rng.choice(pieces) for _ in range(rng.randint(0, 30)))
+        assert request_id(head) is None or isinstance(request_id(head), int | str)
 
 
 def test_stdio_with_stdin_at_the_null_device_ends() -> None:

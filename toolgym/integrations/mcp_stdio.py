@@ -92,7 +92,8 @@ def request_id(head: bytes) -> int | str | None:
             while end < len(head) and head[end : end + 1].isdigit():
                 end += 1
             whole = end < len(head) and head[end : end + 1] not in (b".", b"e", b"E")
-            return int(head[i:end]) if whole and end - i <= 19 else None
+            digits = head[i:end].lstrip(b"-")
+            return int(head[i:end]) if whole and 0 < len(digits) <= 18 else None
         i += 1
     return None
 

@@ -52,12 +52,21 @@ def _send(w: _Workspace) -> Turn | None:
     ]
 
 
-def _add_and_send(w: _Workspace) -> Turn | None:
+def _new_contact(w: _Workspace) -> str | None:
+    """A name not in the contacts yet, added with the next id (``None``: none is left)."""
     free = [n for n in NEW_NAMES if n not in w.users]
     if not free:
         return None
-    name, text = w.pick(free), w.pick(MESSAGES)
+    name = w.pick(free)
     w.users[name] = f"USR{len(w.users) + 1:03d}"
+    return name
+
+
+def _add_and_send(w: _Workspace) -> Turn | None:
+    name = _new_contact(w)
+    if name is None:
+        return None
+    text = w.pick(MESSAGES)
     w.sent.append((w.users[name], text))
     return f"Add {name} as a contact, then send them '{text}'.", [
         _call("add_contact", user_name=name),
@@ -66,11 +75,9 @@ def _add_and_send(w: _Workspace) -> Turn | None:
 
 
 def _add(w: _Workspace) -> Turn | None:
-    free = [n for n in NEW_NAMES if n not in w.users]
-    if not free:
+    name = _new_contact(w)
+    if name is None:
         return None
-    name = w.pick(free)
-    w.users[name] = f"USR{len(w.users) + 1:03d}"
     return f"Please add {name} to my contacts.", [_call("add_contact", user_name=name)]
 
 

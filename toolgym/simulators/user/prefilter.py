@@ -102,16 +102,20 @@ def _branch_needs(branch: str) -> tuple[str, ...] | None:
             continue
         if after == "{":
             return None
-        inner = _split_top(branch[1:end])
-        if inner is None:
+        return _one_of(_split_top(branch[1:end]))
+
+
+def _one_of(branches: list[str] | None) -> tuple[str, ...] | None:
+    """Literals one of which a match of any of ``branches`` holds (``None``: one needs none)."""
+    if branches is None:
+        return None
+    literals: list[str] = []
+    for branch in branches:
+        found = _branch_needs(branch)
+        if not found:
             return None
-        words: list[str] = []
-        for alternative in inner:
-            found = _branch_needs(alternative)
-            if not found:
-                return None  # an alternative that needs nothing: the group needs nothing
-            words.extend(found)
-        return tuple(words)
+        literals.extend(found)
+    return tuple(dict.fromkeys(literals))
 
 
 def _closing(branch: str) -> int:
@@ -133,16 +137,7 @@ def needs(pattern: str) -> tuple[str, ...] | None:
     """
     if "(?#" in pattern or re.search(r"\\[1-9]|\(\?P=", pattern):
         return None  # a comment (a quantifier after it binds before it), a backreference
-    branches = _split_top(pattern)
-    if branches is None:
-        return None
-    literals: list[str] = []
-    for branch in branches:
-        found = _branch_needs(branch)
-        if not found:
-            return None
-        literals.extend(found)
-    return tuple(dict.fromkeys(literals))
+    return _one_of(_split_top(pattern))
 
 
 @functools.lru_cache(maxsize=1024)

@@ -13,9 +13,9 @@ import functools
 import re
 from collections.abc import Sequence
 
+from toolgym.simulators.user.shapes import _kind_words
 from toolgym.simulators.user.slots import Slot, Vocabulary, normalize, normalized
 from toolgym.simulators.user.text import _DATE, _phrase
-from toolgym.simulators.user.values import _kind_words
 
 _LINK = (
     r"(?:(?:of|is|in|at|on|to|into|for|as|be|equal to|equals|called|named|titled|labell?ed|"

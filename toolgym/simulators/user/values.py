@@ -1,9 +1,9 @@
 """The values a message writes, and which kind each belongs to.
 
-Numbers attach to the kind word beside them, dates to a date kind's word, the two ends of a pair
-of kinds are read from ``from A to B``, an email, URL or labelled code is a value of the one kind
-whose value has that shape, and a quoted text, a date or an unknown name makes a value the reader
-cannot know.
+Numbers attach to the kind word beside them, dates to a date kind's word, listed values to their
+kind, and the two ends of a pair of kinds are read from ``from A to B``. Values told by their
+shape (emails, codes, years, cells) and names the reader cannot know are in
+:mod:`~toolgym.simulators.user.shapes`.
 """
 
 from __future__ import annotations
@@ -14,17 +14,12 @@ import re
 from collections.abc import Callable, Sequence
 
 from toolgym.simulators.user.phrases import (
-    _CAPITAL,
-    _CODE,
     _CONFIRM,
-    _QUOTED,
 )
 from toolgym.simulators.user.slots import (
     Slot,
     SlotKind,
     Vocabulary,
-    contains_phrase,
-    normalize,
     normalized,
 )
 from toolgym.simulators.user.spans import (
@@ -35,14 +30,12 @@ from toolgym.simulators.user.spans import (
 from toolgym.simulators.user.text import (
     _BOUND,
     _DATE,
-    _MONTHS,
     _NUMBER,
     _NUMERIC_FORM,
     _ORDINAL_WORD,
     _ORDINAL_WORDS,
     _RANGE,
     _UPPER,
-    _canonical,
     _find,
     _find_value,
     _phrase,
@@ -444,168 +437,3 @@ def _other_bounds(text: str, vocabulary: Vocabulary, named: Sequence[str]) -> se
         if _BOUND_WORDS[other[:3]].search(text) or (ranged and not singled):
             out.add(other)  # "the bottom of your price range" asks one bound
     return out
-
-
-_SHORT_CODE = re.compile(r"[A-Z]{2,3}")
-_SHAPES = (
-    re.compile(r"[a-z0-9._+]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+"),
-    re.compile(r"(?:https?://|www\.)[^\s]+"),
-    re.compile(r"(?<![0-9a-z@./])(?=[a-z]*[0-9])(?=[0-9]*[a-z])[0-9a-z]{6,}(?![0-9a-z@]|\.[a-z])"),
-)
-"""Shapes of values a reader can tell without knowing them: an email, a URL, a code."""
-_YEAR = re.compile(r"(?<![0-9a-z.])(?:19|20)\d\d(?![0-9a-z]|\.\d)")
-_IN_DATE = re.compile(rf"\b({_MONTHS})( \d{{1,2}})? $|\d{{1,2}} $")
-"""Before a year that is part of a date (``may 3 2027``, ``3 may 2027``)."""
-_CELL = re.compile(r"(?<![0-9a-z.])[a-z]{1,2}[1-9][0-9]{0,3}(?![0-9a-z])")
-_CHECKED_SHAPES = (
-    (_YEAR, "year", lambda v: _year_value(v) is not None),
-    (_CELL, "cell", lambda v: isinstance(v, str) and re.fullmatch(r"[A-Z]{1,2}[1-9][0-9]{0,3}", v)),
-)
-"""Shapes a yes/no question writes a value in without naming its kind, by the part of a kind's
-name that holds such values: a year (``Is it for 2024?``), a spreadsheet cell (``I'll place
-the pivot at H1, ok?``)."""
-_PLACED = re.compile(r"\b(at|in|into|for|to|from|on|of|by|until|since|before|after) $")
-"""Before a shaped value the message places in its request; a value alone (``F2, right?``)
-says nothing of what it is."""
-
-
-def _year_value(value: object) -> int | None:
-    """``value`` as a year (1900-2099), if it is one."""
-    if isinstance(value, bool):
-        return None
-    whole = isinstance(value, (int, float)) and float(value).is_integer()
-    written = isinstance(value, str) and re.fullmatch(r"(19|20)\d\d", value.strip()) is not None
-    if not (whole or written):
-        return None
-    year = int(value)  # type: ignore[call-overload]
-    return year if 1900 <= year <= 2099 else None
-
-
-_LABEL_WORD = re.compile(
-    r"\b(image|picture|photo|pic|id|identifier|code|number|item|product|ref|reference|key|token)s?\b"
-)
-"""A noun that says a code written in the message is a value (``image Hk2pQ9x``)."""
-
-
-def _cased(slots: Sequence[Slot], message: str) -> list[Slot]:
-    """``slots``, with a short code (``IT``, ``US``) written only as a word dropped.
-
-    A code that is also a word (``it``, ``us``, ``am``) is its value only where the message
-    writes it in capitals; forms that hold more words (``country code it``) still count.
-    """
-    out = []
-    for slot in slots:
-        code = slot.value if isinstance(slot.value, str) else ""
-        if _SHORT_CODE.fullmatch(code) and not re.search(
-            rf"(?<![A-Za-z]){code}(?![A-Za-z])", message
-        ):
-            short = normalize(code)
-            aliases = tuple(a for a in slot.aliases if normalized(a) != short)
-            text = slot.text if normalized(slot.text) != short else f"the code {code}"
-            slot = Slot(slot.kind, None, text, aliases, slot.call, slot.argument)
-        out.append(slot)
-    return out
-
-
-def _unknown(message: str, names: Sequence[str], vocabulary: Vocabulary) -> bool:
-    """Whether ``message`` writes a value the reader does not know (a quoted text, a name, a code).
-
-    A name the user's own request wrote (``names``: an API's, a product's) is no such value,
-    nor a kind's own word in capitals (``ID``).
-    """
-    if _DATE.search(_canonical(normalize(message))) or _QUOTED.search(message):
-        return True  # a date or a quoted text is a value, whatever the request said
-    words = _kind_words(vocabulary)
-    named = [normalize(n) for n in names]
-    found = [m.group() for m in _CAPITAL.finditer(message)]
-    found = [f for f in found if not any(contains_phrase(n, normalize(f)) for n in named)]
-    found += [m.group() for m in _CODE.finditer(message.lower())]
-    return any(normalize(f) and _phrase(f) not in words for f in found)
-
-
-@functools.lru_cache(maxsize=32)
-def _kind_words(vocabulary: Vocabulary) -> frozenset[str]:
-    """Every word of every kind, read as messages are."""
-    return frozenset(_phrase(w) for kind in vocabulary for w in (*kind.words, *kind.weak))
-
-
-_LINKS = frozenset({"of", "and", "for", "the", "de", "&"})
-
-
-def _known_names(message: str, opening: str) -> list[str]:
-    """The capitalized names of several words the message writes that the opening wrote."""
-    if not opening:
-        return []
-    words = re.findall(r"[\w'&-]+", message)
-    known = normalized(opening)
-    names: list[str] = []
-    i = 0
-    while i < len(words):  # the longest run of capitalized words from each one, if known
-        for j in range(min(len(words), i + 6), i + 1, -1):
-            run = words[i:j]
-            if run[-1][:1].isupper() and all(w[:1].isupper() or w in _LINKS for w in run):
-                name = " ".join(run)
-                if words[i][:1].isupper() and contains_phrase(known, normalize(name)):
-                    names.append(name)
-                    i = j - 1
-                    break
-        i += 1
-    return names
-
-
-def _shaped(
-    text: str,
-    slots: Sequence[Slot],
-    opening: str = "",
-    summary: bool = False,
-    checking: bool = False,
-) -> tuple[set[str], set[str]]:
-    """The kinds whose value's shape (an email, a URL, a code) the message writes: right, wrong.
-
-    A written email, URL or code that is no value of the task is read as a value of the one
-    kind whose slot has a value of that shape (``image Hk2pQ9x``, ``tracey.riley@gmail.com``).
-    A code needs a word that labels it (``image``), unless the message is a ``summary`` (a
-    check that writes other values of the task rightly: ``Downvote for c9P9NXMZN, yes?``).
-    A message ``checking`` (a yes/no question) also writes a year or a cell that way
-    (:data:`_CHECKED_SHAPES`), when it writes one of that shape.
-    """
-    right: set[str] = set()
-    wrong: set[str] = set()
-    known = normalized(opening)
-    for shape in _SHAPES:
-        owners = [
-            s for s in slots if isinstance(s.value, str) and shape.fullmatch(normalized(s.value))
-        ]
-        if len(owners) != 1:
-            continue
-        (slot,) = owners
-        for match in shape.finditer(text):
-            written = match.group().strip(".")
-            if written in known:
-                continue  # a value the request wrote itself (another call's)
-            if shape is _SHAPES[-1] and not _LABEL_WORD.search(text) and not summary:
-                continue  # a code alone may be any word spelled with digits
-            if written in {normalized(f) for f in (slot.value, slot.text, *slot.aliases)}:
-                right.add(slot.kind)
-            else:
-                wrong.add(slot.kind)
-    if checking:
-        for shape, part, fits in _CHECKED_SHAPES:
-            owners = [s for s in slots if part in s.kind.split("_") and fits(s.value)]
-            if len(owners) != 1 or owners[0].kind in right | wrong:
-                continue
-            (slot,) = owners
-            placed = {
-                m.group()
-                for m in shape.finditer(text)
-                if m.group() not in known
-                and _PLACED.search(text[max(0, m.start() - 8) : m.start()])
-                and not (
-                    shape is _YEAR and _IN_DATE.search(text[max(0, m.start() - 16) : m.start()])
-                )
-            }
-            if len(placed) != 1:
-                continue  # none, or a choice between several
-            value = _year_value(slot.value) if shape is _YEAR else slot.value
-            (right if placed == {normalized(str(value))} else wrong).add(slot.kind)
-    return right, wrong

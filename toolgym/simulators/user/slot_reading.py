@@ -1,0 +1,218 @@
+"""What a message says of each slot kind.
+
+The kinds it names, writes the task's value of, and writes another value of. Words name kinds (:mod:`~toolgym.simulators.user.spans`); values attach to them
+(:mod:`~toolgym.simulators.user.values`); a choice between values (``buy or rent``) writes
+neither. :func:`~toolgym.simulators.user.matcher.read_message` reads the kind of message from
+this.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from toolgym.simulators.user.phrases import (
+    _CONFIRM,
+    _TAG,
+    _WH,
+    _YES_NO_START,
+)
+from toolgym.simulators.user.slots import (
+    Slot,
+    SlotKind,
+    Vocabulary,
+)
+from toolgym.simulators.user.spans import (
+    _LOCATIVE,
+    _focus,
+    _resolve,
+    _word_spans,
+)
+from toolgym.simulators.user.text import (
+    _NUMERIC_FORM,
+    _RANGE,
+    _find,
+    _phrase,
+)
+from toolgym.simulators.user.values import (
+    _NEGATED,
+    _attached,
+    _bounded,
+    _counted,
+    _dated,
+    _inside_longer_value,
+    _inside_values,
+    _paired,
+    _upper,
+    _writes_value,
+    listed_values,
+)
+
+
+@dataclass(frozen=True)
+class _Slots:
+    """What a message writes about the slot kinds."""
+
+    named: tuple[str, ...]
+    right: tuple[str, ...]
+    wrong: tuple[str, ...]
+    worded: bool = False
+    """Whether it names some kind by a word (not only by writing a value)."""
+    at: tuple[tuple[str, int], ...] = ()
+    """Each kind a word names, with where the word starts."""
+
+
+_WEAK_FOCUS = re.compile(
+    r"(^|\b)(what|which|how many|how much)( is| are| s| was| were| re)?"
+    r"( (your|the|its|their|his|her|an?|\w+ s))?( new| preferred| exact| specific)? $"
+)
+"""What stands before a weak word a question asks about (``what cost``, ``what are pork's cost``)."""
+
+
+@functools.lru_cache(maxsize=4096)
+def _phrased(forms: tuple[str, ...]) -> tuple[str, ...]:
+    """A slot's forms read as messages are (the same for every message of a task)."""
+    return tuple(_phrase(f) for f in forms)
+
+
+@functools.lru_cache(maxsize=4096)
+def _own_values(kind: SlotKind, forms: tuple[str, ...]) -> frozenset[int]:
+    """The indices of ``kind``'s listed values that a slot with these ``forms`` holds."""
+    return frozenset(
+        i for i, group in enumerate(kind.values) if any(_phrase(w) in forms for w in group)
+    )
+
+
+def _read_slots(
+    text: str,
+    vocabulary: Vocabulary,
+    slots: Sequence[Slot],
+    barriers: Sequence[int] = (),
+    commas: Sequence[int] = (),
+    names: Sequence[str] = (),
+) -> _Slots:
+    """The kinds a message names, writes the task's value of, and writes another value of.
+
+    A choice between values (``buy or rent``) is a question: it writes neither.
+    """
+    spans = _inside_values(_resolve(text, _word_spans(text, vocabulary), vocabulary), text, slots)
+    named_at = [at for name in names for at in _find(text, name)]
+    spans = [  # a word inside a name the request wrote ("Lime Sport API") names no kind
+        sp for sp in spans if not any(s <= sp.start and sp.end <= e for s, e in named_at)
+    ]
+    if _YES_NO_START.match(text):  # "a hotel at your destination": where, not what is asked
+        spans = [sp for sp in spans if not _LOCATIVE.search(text[max(0, sp.start - 12) : sp.start])]
+    focus = _focus(text, spans, barriers)
+    if focus is not None:  # "which column should I sort by?": the column alone is asked
+        spans = [focus]
+    upper = frozenset(k.name for k in vocabulary if _upper(k))
+    numbers = _attached(text, spans, barriers, upper, commas)
+    for kind, counts in _counted(text, spans, slots).items():
+        numbers.setdefault(kind, []).extend(counts)
+    by_kind = {s.kind: s for s in slots}
+    named = {k for span in spans for k in span.kinds}
+    open_question = _WH.search(text) is not None
+    listed = listed_values(text, vocabulary)
+    inside = _inside_longer_value(text, vocabulary, slots, listed)
+    right, wrong = set(), set()
+    for kind in vocabulary:
+        slot = by_kind.get(kind.name)
+        if slot is None and kind.name not in listed and not numbers.get(kind.name):
+            continue  # no value of the task's, none written, no number beside its word
+        forms = _phrased(slot.forms()) if slot is not None else ()
+        numeric = {float(m.group(1)) for f in forms if (m := _NUMERIC_FORM.fullmatch(f))}
+        written = any(
+            _writes_value(text, kind.name, at, spans)
+            and not _bounded(text, at[0], _upper(kind))
+            and not inside(at)
+            and not _NEGATED.search(text[max(0, at[0] - 16) : at[0]])
+            for f in forms
+            if not _NUMERIC_FORM.fullmatch(f)
+            for at in _find(text, f)
+        )
+        mentioned = {
+            i
+            for i, at in listed.get(kind.name, ())
+            if _writes_value(text, kind.name, at, spans)
+            and not inside(at)
+            and not _NEGATED.search(text[max(0, at[0] - 16) : at[0]])
+        }
+        own = _own_values(kind, forms)
+        others = mentioned - own
+        attached = numbers.get(kind.name, [])
+        choice = len(mentioned) + (written and not mentioned & own) >= 2
+        choice = choice or (open_question and len(set(attached)) >= 2 and not _RANGE.search(text))
+        if open_question and kind.name not in named and not choice:
+            continue  # "what floor should the apartment be on": the apartment is context
+        if written or mentioned:
+            named.add(kind.name)
+        if others:
+            if not choice:
+                wrong.add(kind.name)  # one other value: checked, wrongly
+        elif written or mentioned or numeric & set(attached):
+            right.add(kind.name)
+        elif attached:
+            wrong.add(kind.name)
+    for kind, ok in {
+        **_dated(text, spans, slots, barriers),
+        **_paired(text, vocabulary, slots),
+    }.items():
+        named.add(kind)
+        if ok:
+            right.add(kind)
+            wrong.discard(kind)
+        elif kind not in right:
+            wrong.add(kind)
+    for kind in list(named):  # a shared word whose other kind has a value was about that one
+        shared = [sp for sp in spans if kind in sp.kinds]
+        if (
+            shared
+            and kind not in right | wrong
+            and all(len(sp.kinds) > 1 and sp.kinds & (right | wrong) for sp in shared)
+        ):
+            named.discard(kind)
+    if right or wrong or _TAG.search(text) or _CONFIRM.search(text):
+        # a check: a kind named by its weak words alone needs a number there, or a question
+        # about it ("What cost and price should it have?")
+        starts = [0, *barriers]
+        for kind in vocabulary:
+            if kind.weak and kind.name in named and kind.name not in right | wrong:
+                strong = {_phrase(w) for w in kind.words}
+                asked_of = False
+                for span in sorted(spans, key=lambda sp: sp.start):
+                    if kind.name not in span.kinds:
+                        continue
+                    before = text[max(b for b in starts if b <= span.start) : span.start]
+                    if text[span.start : span.end] in strong or _WEAK_FOCUS.search(before):
+                        asked_of = True
+                    elif asked_of and re.search(r"(and|or) $", before):
+                        continue
+                if not asked_of:
+                    named.discard(kind.name)
+    for span in spans:  # a shared word beside a word of one of its kinds is that one's
+        if len(span.kinds) < 2:
+            continue
+        starts = [0, *barriers]
+        first = max(b for b in starts if b <= span.start)
+        last = min((b for b in barriers if b > span.start), default=len(text))
+        beside = {
+            k
+            for sp in spans
+            if sp is not span and first <= sp.start < last and sp.kinds < span.kinds
+            for k in sp.kinds
+        }
+        dropped = span.kinds - beside
+        if beside and not any(k in right | wrong for k in dropped):
+            for kind in dropped:
+                if not any(kind in sp.kinds for sp in spans if sp is not span):
+                    named.discard(kind)
+    order = [k.name for k in vocabulary]
+    return _Slots(
+        tuple(k for k in order if k in named),
+        tuple(s.kind for s in slots if s.kind in right),
+        tuple(k for k in order if k in wrong),
+        bool(spans),
+        tuple((k, sp.start) for sp in spans for k in sorted(sp.kinds)),
+    )

@@ -65,6 +65,47 @@ class SheetsAdapter:
         assert self.app is not None
         return {"app": self.app.to_data(), "spreadsheet": self.key}
 
+    def warm(self) -> None:
+        """Run each kind of call programs make once (in the warm process, before any fork).
+
+        What a first call imports or builds (pandas' Arrow glue, requests' netrc lookup, the
+        service's request handlers, the policy's guards) is then ready in every child instead
+        of being paid again by each program.
+        """
+        from toolgym.families.google_sheets.world.sheet import Worksheet
+        from toolgym.tools.sandbox.worker import run_job
+
+        app = SheetsApp()
+        book = app.create("warm")
+        book.sheets.append(Worksheet(1, "sheet_1", 1))
+        table = [["Name", "Count", "Price"], ["apple", 3, 1.5], ["pear", 5, 2.25]]
+        book.values_update("'sheet_1'!A1", table, "USER_ENTERED")
+        state = {"app": app.to_data(), "spreadsheet": book.spreadsheet_id}
+        for program in WARM_PROGRAMS:  # one call each: a failing one does not skip the others
+            run_job({"code": program, "state": state, "output": 1000}, self, limits=False)
+
+
+WARM_PROGRAMS = (
+    "rows, records = worksheet.get_all_values(), worksheet.get_all_records()",
+    "worksheet.update_cell(2, 2, 4)",
+    "worksheet.update('A1:B1', [['Item', 'N']])",
+    "worksheet.update([['Item']], 'A1')",
+    "worksheet.append_row(['plum', 1, 3])",
+    "worksheet.insert_row(['fig', 2, 4], 2)",
+    "worksheet.delete_rows(2)",
+    "worksheet.delete_columns(3)",
+    "worksheet.format('A1:C1', {'textFormat': {'bold': True}})",
+    "worksheet.sort((2, 'des'))",
+    "worksheet.set_basic_filter()",
+    "worksheet.freeze(rows=1)",
+    "cell, value = worksheet.find('pear'), worksheet.acell('B2').value",
+    "df = get_as_dataframe(worksheet)\ndf['Total'] = df['Count'] * 2\n"
+    "set_with_dataframe(worksheet, df)",
+    "sheet.batch_update({'requests': [{'updateSheetProperties': {'properties': "
+    "{'sheetId': 1, 'gridProperties': {'frozenRowCount': 1}}, 'fields': "
+    "'gridProperties.frozenRowCount'}}]})",
+)
+"""The programs :meth:`SheetsAdapter.warm` runs: the kinds of call the tasks' programs make."""
 
 adapter = SheetsAdapter()
 """The adapter instance the sandbox names (``toolgym.families.google_sheets.adapter:adapter``)."""

@@ -164,13 +164,25 @@ class TabletopAdapter:
             ((0.1, -0.4, 0.03), (-0.1, -0.6, 0.03)),
             ((0.0, -0.5, 0.0),),
         )
-        names = self.setup(build_scene(setup, self.world))
+        from toolgym.tools.sandbox.worker import run_job
+
+        scene = build_scene(setup, self.world)
+        names = self.setup(scene)
         names["get_bbox"]("red block")
         names["put_first_on_second"]("red block", "green bowl")
         names["put_first_on_second"]("blue block", "top left corner")
         names["parse_obj_name"]("the blocks", "")
         names["make_line"]([0, 0], [1, 1])
+        for program in WARM_PROGRAMS:  # the whole path a program takes, compiling to collecting
+            run_job({"code": program, "state": scene, "output": 1000}, self, limits=False)
 
+
+WARM_PROGRAMS = (
+    "put_first_on_second('red block', 'green bowl')",
+    "names = [n for n in get_obj_names() if 'block' in n]\nstack_objects_in_order(object_names=names)",
+    "for n in get_obj_names():\n    if 'block' in n:\n        put_first_on_second(n, 'bottom side')",
+)
+"""The programs :meth:`TabletopAdapter.warm` runs through the worker: the tasks' common shapes."""
 
 adapter = TabletopAdapter()
 """The adapter instance the sandbox names (``toolgym.families.tabletop.adapter:adapter``)."""

@@ -5,7 +5,12 @@
 * a whole episode: reset (the scene built and settled), the gold program run in the sandbox, the
   outcome read and scored, over the test split;
 * the sandbox's overhead per code block: the same program run in the sandbox and directly on the
-  same scene (the adapter's names, no confinement), and an empty block's round trip.
+  same scene (the adapter's names, no confinement), and an empty block's round trip;
+* the gold step beside its floor (:func:`toolgym.tools.sandbox.floor.step_vs_floor`): ``env.step``
+  of the gold program against the same program run by a process forked ahead of time from a warm
+  one (the target is at most 1.5 times the floor).
+
+``python -m toolgym.families.tabletop.bench`` prints them.
 """
 
 from __future__ import annotations
@@ -13,6 +18,9 @@ from __future__ import annotations
 import statistics
 import time
 from typing import Any
+
+from toolgym.tools.sandbox.floor import report_lines
+from toolgym.tools.sandbox.floor import step_vs_floor as measure
 
 
 def pick_and_place_ms(repeat: int = 400) -> float:
@@ -102,9 +110,17 @@ def sandbox_overhead_ms(repeat: int = 40) -> dict[str, float]:
     return out
 
 
+def step_vs_floor(tasks: int = 20, repeat: int = 3) -> dict[str, float]:
+    """The gold step of ``toolbench/Tabletop-v0`` and its pre-forked floor (medians, seconds)."""
+    from toolgym.families.tabletop.adapter import adapter
+
+    return measure("toolbench/Tabletop-v0", adapter, tasks, repeat)
+
+
 def report() -> list[str]:
     """The lines ``toolgym bench`` prints for the tabletop."""
     box = sandbox_overhead_ms()
+    floor = step_vs_floor()
     return [
         f"Tabletop pick-and-place (gripper motion and physics settling): "
         f"{pick_and_place_ms():.2f} ms (median)",
@@ -113,4 +129,11 @@ def report() -> list[str]:
         f"Tabletop four-block program: {box['sandbox']:.1f} ms in the sandbox, "
         f"{box['direct']:.1f} ms run directly: {box['sandbox'] - box['direct']:.1f} ms of sandbox "
         f"overhead per code block; an empty block's round trip {box['empty']:.1f} ms (medians)",
+        *report_lines("Tabletop", floor),
     ]
+
+
+if __name__ == "__main__":
+    import toolgym  # noqa: F401  (registers the envs)
+
+    print("\n".join(report()))

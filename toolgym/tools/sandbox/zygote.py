@@ -56,8 +56,13 @@ MAX_CHILD_LINE = 16_000_000
 MAX_CALL_CHARS = 1_000_000
 """The longest host call a child may send."""
 
-SPARE_CHILDREN = 2
+SPARE_CHILDREN = 3
 """Children forked ahead of time, each waiting for one job."""
+
+SPARES_AT_ONCE = 2
+"""Below this many spare children, one is forked right after an answer; above it, only once the
+parent is quiet (:data:`REFILL_IDLE_S`). Jobs sent back to back then always find a child forked
+at least one job earlier, warmed up."""
 
 GRACE_S = 0.5
 """How long past its wall-clock limit a child may take to report its own timeout."""
@@ -156,6 +161,51 @@ def _ended(child: Child) -> str:
     return "ended without an answer"
 
 
+class ParentLines:
+    """The parent's lines on a descriptor, read unbuffered so that waiting for one can time out.
+
+    Python's buffered ``sys.stdin`` may hold a whole line that ``select`` cannot see; this
+    reader keeps its own buffer and looks at it first.
+    """
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.buffer = b""
+
+    def ready(self, timeout: float) -> bool:
+        """Whether a line has begun (or the input ended), or begins within ``timeout`` seconds."""
+        if self.buffer:
+            return True
+        readable, _, _ = select.select([self.fd], [], [], timeout)
+        return bool(readable)
+
+    def readline(self) -> bytes | None:
+        """The next line without its newline (a last line without one as it is); ``None`` at the end."""
+        parts: list[bytes] = []
+        while True:
+            cut = self.buffer.find(b"\n")
+            if cut >= 0:
+                parts.append(self.buffer[:cut])
+                self.buffer = self.buffer[cut + 1 :]
+                return b"".join(parts)
+            parts.append(self.buffer)
+            self.buffer = os.read(self.fd, 1 << 20)
+            if not self.buffer:
+                return b"".join(parts) or None
+
+
+PARENT = ParentLines(0)
+"""The parent's channel in (its jobs and its answers to host calls)."""
+
+REFILL_IDLE_S = 0.005
+"""How long the parent must be quiet before a spare child is forked (see :data:`SPARES_AT_ONCE`).
+
+A fork of the warm process and the new child's warm-up take a core for a few milliseconds; run
+right after an answer, they compete with the parent reading it (on two cores the answer took
+2.2 ms longer to arrive), so they wait until the parent is quiet: while it works on the answer,
+or while its agent thinks."""
+
+
 def serve(child: Child, job: dict[str, Any], channel: TextIO) -> dict[str, Any]:
     """Run ``job`` in ``child``, relaying its host calls; its answer (never raises)."""
     nonce = job.get("nonce")
@@ -194,8 +244,8 @@ def serve(child: Child, job: dict[str, Any], channel: TextIO) -> dict[str, Any]:
 def _parent_answer(nonce: Any) -> dict[str, Any]:
     """The parent's answer to the current host call (other lines are skipped)."""
     while True:
-        line = sys.stdin.readline()
-        if not line:
+        line = PARENT.readline()
+        if line is None:
             return {"answer": None, "error": "the parent closed the channel"}
         try:
             reply = json.loads(line)
@@ -243,10 +293,19 @@ def main(argv: list[str]) -> int:
     mask_host_facts()  # what libraries read of the host, fixed for every program
     channel.write(json.dumps({"ready": True, "confinement": "; ".join(problems) or None}) + "\n")
     channel.flush()
-    # Two children wait, warmed up: a job sent right after another finds one ready while the
-    # next is forked.
+    # Children wait, warmed up: a job sent right after another finds one ready while the next
+    # is forked.
     ready = collections.deque(spawn(adapter, devnull) for _ in range(SPARE_CHILDREN))
-    for line in sys.stdin:
+
+    while True:
+        while len(ready) < SPARE_CHILDREN and (
+            len(ready) < SPARES_AT_ONCE or not PARENT.ready(REFILL_IDLE_S)
+        ):
+            _reap()
+            ready.append(spawn(adapter, devnull))  # ready for the next jobs
+        line = PARENT.readline()
+        if line is None:
+            break
         try:
             job = json.loads(line)
         except ValueError:
@@ -267,9 +326,6 @@ def main(argv: list[str]) -> int:
         out["nonce"] = job.get("nonce")
         channel.write(json.dumps(out, ensure_ascii=True) + "\n")
         channel.flush()
-        _reap()
-        while len(ready) < SPARE_CHILDREN:
-            ready.append(spawn(adapter, devnull))  # ready for the next jobs
     return 0
 
 

@@ -27,7 +27,7 @@ from toolgym.agents import make_agent
 from toolgym.agents.backends.scripted import ScriptedBackend
 from toolgym.agents.llm_agent import LLMAgent
 from toolgym.envs.protocol import TaskEnv, task_env
-from toolgym.envs.spaces import InfoDict, TextSpace, batch_info, info_at
+from toolgym.envs.spaces import SAMPLE_CHARSET, InfoDict, TextSpace, batch_info, info_at
 from toolgym.errors import ToolgymError
 from toolgym.evaluation.records import EpisodeRecord
 from toolgym.evaluation.runner import run_episode
@@ -233,3 +233,17 @@ def test_sub_env_reads_its_process_and_refusals() -> None:
     with pytest.raises(ToolgymError, match="name the task one way"):
         env.unwrapped.next_task_id = "test-001"
         env.reset(options={"task_id": "test-002"})
+
+
+def test_text_spaces_share_their_charset_tables_and_sample_printable_text() -> None:
+    """Every TextSpace holds the same charset tables (a server holds many envs, each two spaces)."""
+    a, b = TextSpace(64, seed=1), TextSpace(128, min_length=2, seed=1)
+    assert a._char_index is b._char_index and a._char_set is b._char_set
+    assert a.character_list == tuple(SAMPLE_CHARSET)
+    assert a.character_index("a") == SAMPLE_CHARSET.index("a")
+    reference = gym.spaces.Text(64, min_length=0, charset=SAMPLE_CHARSET, seed=1)
+    assert a.sample() == reference.sample()  # the same draws as Text over the same charset
+    samples = [b.sample() for _ in range(200)]  # the old charset's \x0b and \x0c fell outside
+    assert all(
+        b.contains(s) and 2 <= len(s) <= 128 and set(s) <= set(string.printable) for s in samples
+    )

@@ -10,17 +10,14 @@ import pytest
 
 import toolgym  # noqa: F401
 from toolgym.families.google_sheets.client import sheets_client
+from toolgym.families.google_sheets.frame import sheet_frame
 from toolgym.families.google_sheets.tasks import (
     SUITE,
     generate_split,
     table_from_prompt,
     train_task,
 )
-from toolgym.families.google_sheets.toolkit import (
-    SheetsToolkit,
-    read_outcome,
-    sheet_frame,
-)
+from toolgym.families.google_sheets.toolkit import SheetsToolkit, read_outcome
 from toolgym.families.google_sheets.world.service import SheetsApp
 
 ENV_ID = "toolbench/GoogleSheets-v0"

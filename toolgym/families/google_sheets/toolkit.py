@@ -20,11 +20,11 @@ from typing import Any
 
 from toolgym.errors import TaskFileError
 from toolgym.families.google_sheets.changes import sheet_changes
+from toolgym.families.google_sheets.frame import frame_table
 from toolgym.families.google_sheets.functions import sheet_tools
-from toolgym.families.google_sheets.world.a1 import quote_title
 from toolgym.families.google_sheets.world.grid_data import DEFAULT_FORMAT, effective_format
 from toolgym.families.google_sheets.world.service import SheetsApp
-from toolgym.families.google_sheets.world.sheet import Spreadsheet, Worksheet
+from toolgym.families.google_sheets.world.sheet import Worksheet
 from toolgym.families.google_sheets.world.state import data_problem
 from toolgym.tools.deadline import check_deadline
 from toolgym.tools.json_calls import ToolCall
@@ -88,17 +88,6 @@ def starting_state(setup: Mapping[str, Any] | None) -> dict[str, Any]:
     return copy.deepcopy(_starting_state(json.dumps(dict(setup or {}), sort_keys=True)))
 
 
-def _plain(value: Any) -> Any:
-    """A DataFrame cell as JSON (NaN as ``None``; numpy scalars as Python ones)."""
-    if hasattr(value, "item") and not isinstance(value, str):
-        value = value.item()
-    if isinstance(value, float) and math.isnan(value):
-        return None
-    if isinstance(value, str | int | float | bool) or value is None:
-        return value
-    return str(value)
-
-
 def _format_delta(effective: dict[str, Any] | None, base: Any = DEFAULT_FORMAT) -> Any:
     """An effective format as what differs from the default (``{}``: the default itself).
 
@@ -139,11 +128,8 @@ def read_outcome(state: Mapping[str, Any], app: SheetsApp | None = None) -> dict
     book = app.books[state["spreadsheet"]]
     ws = book.sheets[-1]
     check_deadline()  # a step past its time reads nothing more (formulas check as they go)
-    frame = sheet_frame(book, ws)  # its empty rows are dropped already
-    empty = frame.isna().all(axis=0)
-    if empty.any():  # dropna(axis=1, how="all"), without its cost when nothing goes
-        frame = frame.loc[:, ~empty.to_numpy()]
-    n_rows, n_cols = frame.shape
+    columns, dtypes, index, rows = frame_table(book, ws)  # empty rows and columns dropped
+    n_rows, n_cols = len(rows), len(columns)
     # The effective format of A1 .. (the original's window: as many rows as the frame has, the
     # header row counting, so its last row is not checked), as what differs from the default,
     # listed for the cells that have one (a value or a format of their own).
@@ -160,68 +146,13 @@ def read_outcome(state: Mapping[str, Any], app: SheetsApp | None = None) -> dict
         "pivots": [{"at": [p["row"], p["col"]], **p["pivotTable"]} for p in ws.pivots],
     }
     return {
-        "columns": [_plain(c) for c in frame.columns],
-        "dtypes": [str(t) for t in frame.dtypes],
-        "index": [_plain(i) for i in frame.index],
-        "rows": [[_plain(v) for v in row] for row in frame.itertuples(index=False)],
+        "columns": columns,
+        "dtypes": dtypes,
+        "index": index,
+        "rows": rows,
         "formats": formats,
         "layout": layout,
     }
-
-
-def sheet_frame(book: Spreadsheet, ws: Worksheet) -> Any:
-    """``get_as_dataframe(worksheet, evaluate_formulas=True)``, computed from the model.
-
-    The same values, padding to the grid, parser and drops as gspread_dataframe 4, without its
-    per-cell objects (a test compares the two on every gold sheet).
-    """
-    import pandas as pd
-    from gspread_dataframe import UNNAMED_COLUMN_NAME_PATTERN
-    from pandas.io.parsers import TextParser
-
-    values = book.values_get(
-        quote_title(ws.title), "UNFORMATTED_VALUE", "ROWS", "FORMATTED_STRING"
-    ).get("values", [])
-    # gspread_dataframe pads to the whole grid and parses every row. A row with nothing in it
-    # only adds empty values to each column (one does the same to the dtypes as many) and is
-    # dropped again, so the empty rows but one are left out, and the rows kept keep their
-    # numbers; one empty column past the used ones stands for the rest.
-    used_rows, used_cols = book.used(ws)
-    width = min(ws.cols, used_cols + 1)
-    header, body = (values[0], values[1:]) if values else ([], [])
-    rows: list[list[Any]] = []
-    numbers: list[int] = []
-    blank_kept = False
-    for i in range(min(ws.rows, max(used_rows, 1) + 1) - 1):
-        row = body[i] if i < len(body) else []
-        if any(v != "" for v in row):
-            rows.append(row)
-            numbers.append(i)
-        elif not blank_kept:
-            rows.append([])
-            numbers.append(i)
-            blank_kept = True
-    width = max(width, 1, *(len(r) for r in (header, *rows)))
-    padded = [list(r) + [""] * (width - len(r)) for r in (header, *rows)]
-    try:
-        frame = TextParser(padded).read(None)
-    except pd.errors.EmptyDataError:  # nothing in the sheet (gspread_dataframe raises this too)
-        return pd.DataFrame()
-    frame.index = pd.Index(numbers, dtype="int64")
-    missing = frame.isna()  # computed once: dropna(how="all") and the empty columns below
-    kept = ~missing.all(axis=1).to_numpy()
-    if not kept.all():
-        frame, missing = frame[kept], missing[kept]
-    empty = missing.all(axis=0).to_numpy()
-    empty_unnamed = [
-        label
-        for label, blank in zip(frame.columns.to_numpy(), empty, strict=True)
-        if blank and isinstance(label, str) and UNNAMED_COLUMN_NAME_PATTERN.search(label)
-    ]
-    if empty_unnamed:
-        frame = frame.drop(labels=empty_unnamed, axis=1)
-    assert isinstance(frame, pd.DataFrame)
-    return frame
 
 
 def render_table(state: Mapping[str, Any], app: SheetsApp | None = None) -> str:

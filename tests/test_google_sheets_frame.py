@@ -76,8 +76,9 @@ def _value(rng: random.Random, kind: str) -> Any:
 def _random_sheet(rng: random.Random) -> tuple[SheetsApp, str]:
     app = SheetsApp()
     book = app.create("random")
-    book.sheets.append(Worksheet(1, "sheet_1", 1))
     width, height = rng.randint(1, 6), rng.randint(0, 8)
+    narrow = width == 1 and rng.random() < 0.5  # a grid of one column: the parser skips more
+    book.sheets.append(Worksheet(1, "sheet_1", 1, 20, 1) if narrow else Worksheet(1, "sheet_1", 1))
     if rng.random() < 0.6:  # distinct plain names, some left empty
         header = [n if rng.random() < 0.85 else "" for n in rng.sample(NAMES, width)]
     else:  # names the parser may read otherwise, or twice
@@ -119,3 +120,36 @@ def test_text_the_parser_could_read_otherwise_is_not_settled(text: str) -> None:
 @pytest.mark.parametrize("text", SETTLED)
 def test_plain_words_are_settled(text: str) -> None:
     assert settled_text(text)
+
+
+ONE_COLUMN = (
+    [["a"], [1], [2]],
+    [["a"], [1], [""], [2]],
+    [[""], ["x"], ["y"], [""], [3]],
+    [["a"], ["  "], [3], [4.5]],
+    [["a"]],
+    [[""], [""], ["n"], [5], [True]],
+    [["name"], ["x"], [2], ["NA"]],
+)
+
+
+@pytest.mark.parametrize("rows", ONE_COLUMN, ids=range(len(ONE_COLUMN)))
+def test_a_one_column_grid_reads_as_gspread_dataframe_reads_it(rows: list[list[Any]]) -> None:
+    """The parser skips a one-column row with no value, the header's too, and renumbers."""
+    from gspread_dataframe import get_as_dataframe
+
+    from toolgym.families.google_sheets.client import sheets_client
+
+    app = SheetsApp()
+    book = app.create("one column")
+    book.sheets.append(Worksheet(1, "narrow", 1, 10, 1))
+    book.values_update("'narrow'!A1", rows, "RAW")
+    ws = book.sheets[-1]
+    real = get_as_dataframe(
+        sheets_client(app).open_by_key(book.spreadsheet_id).worksheets()[-1],
+        evaluate_formulas=True,
+    )
+    ours = sheet_frame(book, ws)
+    assert real.equals(ours) and list(real.dtypes) == list(ours.dtypes)
+    assert list(real.columns) == list(ours.columns) and list(real.index) == list(ours.index)
+    assert plain_table(book, ws) is None  # the direct reader leaves these to the parser

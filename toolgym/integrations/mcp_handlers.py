@@ -191,22 +191,23 @@ class EpisodeHandlers:
             return f"s-{session_id}"
         return SINGLE_CLIENT_KEY if self.single_client else None
 
-    async def _run(self, work: Callable[[], T]) -> T:
-        """``work()``: on the event loop, or on the pool's one blocking worker thread.
+    async def _run(self, work: Callable[[], T], *, makes_envs: bool = False) -> T:
+        """``work()``: on the event loop, or in a worker thread.
 
-        The one client of a stdio server waits for its own step either way, so there every
-        step runs on the loop. With many clients, the steps of an env that never blocks
-        (:attr:`SessionPool.steps_inline`: quick, in-process) run on the loop too, as
-        ``toolgym serve-env`` runs them, without a thread hand-off each way (one session's call
-        0.8 ms instead of 1.1; 128 sessions at once 1,135 calls/s instead of 864, in
-        ``scripts/bench_mcp.py``). The steps of an env that may block (a sandboxed program, a
-        model user) run on the pool's blocking worker, off the loop and one at a time.
+        The one client of a stdio server waits for its own step either way, so there all work
+        runs on the loop. With many clients, the calls of an env that never blocks
+        (:attr:`SessionPool.steps_inline`: quick, in-process) run on the loop too, without a
+        thread hand-off each way (one session's call 0.8 ms instead of 1.1; 128 sessions at once
+        1,135 calls/s instead of 864, in ``scripts/bench_mcp.py``). Work that may make an env
+        (``makes_envs``: a ``reset`` that opens a session, 30 to 60 ms for some families once
+        the spare envs run out) and every call of an env that may block (a sandboxed program, a
+        model user) run in a worker thread, so that no client waits on another's.
         """
-        if self.single_client or self.pool.steps_inline:
+        if self.single_client or (self.pool.steps_inline and not makes_envs):
             return work()
-        import asyncio
+        import anyio.to_thread
 
-        return await asyncio.get_running_loop().run_in_executor(self.pool.blocking_worker(), work)
+        return await anyio.to_thread.run_sync(work)
 
     # -- tools/list ----------------------------------------------------------------------------
 
@@ -354,7 +355,7 @@ class EpisodeHandlers:
             return key, begun, changed
 
         try:
-            opened, begun, changed = await self._run(lambda: start(key))
+            opened, begun, changed = await self._run(lambda: start(key), makes_envs=True)
         except SessionLimitError as e:
             return error_result(SESSION_LIMIT, str(e))
         except UnknownSessionError as e:

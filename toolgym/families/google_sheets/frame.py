@@ -36,7 +36,8 @@ def sheet_rows(book: Spreadsheet, ws: Worksheet) -> tuple[list[list[Any]], list[
     gspread_dataframe pads to the whole grid and parses every row. A row with nothing in it only
     adds empty values to each column (one does the same to the dtypes as many) and is dropped
     again, so the empty rows but one are left out, and the rows kept keep their numbers; one
-    empty column past the used ones stands for the rest.
+    empty column past the used ones stands for the rest. A grid of one column is read as the
+    parser reads it: rows with no value (or blank text) are skipped, the others numbered in order.
     """
     values = book.values_get(
         quote_title(ws.title), "UNFORMATTED_VALUE", "ROWS", "FORMATTED_STRING"
@@ -57,6 +58,13 @@ def sheet_rows(book: Spreadsheet, ws: Worksheet) -> tuple[list[list[Any]], list[
             numbers.append(i)
             blank_kept = True
     width = max(width, 1, *(len(r) for r in (header, *rows)))
+    if width == 1:
+        # One column: the parser skips every row whose one value is empty or blank text (the
+        # header's too: the first row it keeps names the column), and numbers the rows it reads.
+        filled = [
+            list(r) for r in (header, *body) if r and (not isinstance(r[0], str) or r[0].strip())
+        ]
+        return filled, list(range(max(len(filled) - 1, 0)))
     return [list(r) + [""] * (width - len(r)) for r in (header, *rows)], numbers
 
 
@@ -136,7 +144,7 @@ def plain_table(book: Spreadsheet, ws: Worksheet) -> Table | None:
     (``None``). The header must be such text, or empty (``Unnamed: i``), with no two alike.
     """
     padded, numbers = sheet_rows(book, ws)
-    if len(padded) < 2:
+    if len(padded) < 2 or len(padded[0]) < 2:  # one column: the parser's blank-row rules apply
         return None
     labels: list[str] = []
     for i, name in enumerate(padded[0]):

@@ -7,9 +7,10 @@ and what the env adds (parsing the action, reading and scoring the outcome). :fu
 times a registered env's gold step and that floor on the same programs and states, so a family's
 ``bench`` prints their ratio (the target is at most 1.5).
 
-The floor's child is forked from this process after the adapter has run a program once, warms
-up as the sandbox's children do (:func:`~toolgym.tools.sandbox.zygote.warm_up`) and says it is ready before the clock starts:
-it runs without limits or confinement, and nothing relays for it.
+The floor's child is forked from this process once the adapter has warmed up (its ``warm()``,
+as the sandbox's warm process runs it) and run a program. The child warms up as the sandbox's
+children do (:func:`~toolgym.tools.sandbox.zygote.warm_up`) and says it is ready before the clock
+starts; it runs without limits or confinement, and nothing relays for it.
 """
 
 from __future__ import annotations
@@ -96,7 +97,8 @@ def step_vs_floor(
 
     Returns:
         ``step_s`` (back to back), ``paused_step_s``, ``floor_s``, ``ratio`` and
-        ``paused_ratio`` (each step's median over the floor's), and ``runs`` (steps of each kind).
+        ``paused_ratio`` (each step's median over the floor's), ``pause_s``, and ``runs`` (steps
+        of each kind).
 
     Raises:
         RuntimeError: a gold step did not score as ``solved`` expects, or a floor's program failed.
@@ -111,6 +113,9 @@ def step_vs_floor(
         gold = base.oracle_actions()[0]
         state = json.loads(json.dumps(base._backend.state))  # what the program starts from
         jobs.append((task_id, gold, state))
+    warm = getattr(adapter, "warm", None)
+    if callable(warm):
+        warm()  # as the sandbox's warm process does before it forks any child
     run_job({"code": jobs[0][1], "state": jobs[0][2], "output": 10_000}, adapter, limits=False)
     env.reset(options={"task_id": jobs[0][0]})
     env.step(jobs[0][1])  # both paths warm
@@ -139,6 +144,7 @@ def step_vs_floor(
         "floor_s": floor,
         "ratio": step / floor,
         "paused_ratio": paused / floor,
+        "pause_s": pause_s,
         "runs": len(floors),
     }
 
@@ -148,7 +154,7 @@ def report_lines(name: str, result: dict[str, float]) -> list[str]:
     ms = {key: value * 1e3 for key, value in result.items() if key.endswith("_s")}
     return [
         f"{name} gold step, median of {result['runs']:g}: {ms['step_s']:.1f} ms back to back, "
-        f"{ms['paused_step_s']:.1f} ms after a {THINK_S * 1e3:g} ms pause",
+        f"{ms['paused_step_s']:.1f} ms after a {ms['pause_s']:g} ms pause",
         f"{name} pre-forked floor, same programs: {ms['floor_s']:.1f} ms",
         f"{name} ratio: {result['ratio']:.2f} back to back, {result['paused_ratio']:.2f} after "
         f"a pause (target: at most 1.5)",

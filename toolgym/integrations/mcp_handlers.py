@@ -197,8 +197,8 @@ class EpisodeHandlers:
         The one client of a stdio server waits for its own step either way, so there all work
         runs on the loop. With many clients, the calls of an env that never blocks
         (:attr:`SessionPool.steps_inline`: quick, in-process) run on the loop too, without a
-        thread hand-off each way (one session's call 0.8 ms instead of 1.1; 128 sessions at once
-        1,135 calls/s instead of 864, in ``scripts/bench_mcp.py``). Work that may make an env
+        thread hand-off each way (one session's call 0.9 ms instead of 1.3; 128 sessions at once
+        1,055 calls/s instead of 826, in ``scripts/bench_mcp.py``). Work that may make an env
         (``makes_envs``: a ``reset`` that opens a session, 30 to 60 ms for some families once
         the spare envs run out) and every call of an env that may block (a sandboxed program, a
         model user) run in a worker thread, so that no client waits on another's.

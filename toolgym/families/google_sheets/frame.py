@@ -74,11 +74,15 @@ def sheet_frame(book: Spreadsheet, ws: Worksheet) -> Any:
     The same values, padding to the grid, parser and drops as gspread_dataframe 4, without its
     per-cell objects (a test compares the two on gold sheets).
     """
+    return parsed_frame(*sheet_rows(book, ws))
+
+
+def parsed_frame(padded: list[list[Any]], numbers: list[int]) -> Any:
+    """:func:`sheet_frame` of the rows :func:`sheet_rows` gave."""
     import pandas as pd
     from gspread_dataframe import UNNAMED_COLUMN_NAME_PATTERN
     from pandas.io.parsers import TextParser
 
-    padded, numbers = sheet_rows(book, ws)
     try:
         frame = TextParser(padded).read(None)
     except pd.errors.EmptyDataError:  # nothing in the sheet (gspread_dataframe raises this too)
@@ -107,8 +111,9 @@ the columns that are entirely empty left out."""
 
 def frame_table(book: Spreadsheet, ws: Worksheet) -> Table:
     """The worksheet's frame as plain data, its entirely empty columns left out (see the module)."""
-    fast = plain_table(book, ws)
-    return fast if fast is not None else table_of(sheet_frame(book, ws))
+    rows = sheet_rows(book, ws)  # read once (formulas evaluated once) for either reader
+    fast = plain_rows(*rows)
+    return fast if fast is not None else table_of(parsed_frame(*rows))
 
 
 def table_of(frame: Any) -> Table:
@@ -143,7 +148,11 @@ def plain_table(book: Spreadsheet, ws: Worksheet) -> Table | None:
     (``float64``), or all :func:`settled_text` (the parser's text dtype); an empty cell is NaN
     (``None``). The header must be such text, or empty (``Unnamed: i``), with no two alike.
     """
-    padded, numbers = sheet_rows(book, ws)
+    return plain_rows(*sheet_rows(book, ws))
+
+
+def plain_rows(padded: list[list[Any]], numbers: list[int]) -> Table | None:
+    """:func:`plain_table` of the rows :func:`sheet_rows` gave."""
     if len(padded) < 2 or len(padded[0]) < 2:  # one column: the parser's blank-row rules apply
         return None
     labels: list[str] = []
@@ -172,7 +181,7 @@ def plain_table(book: Spreadsheet, ws: Worksheet) -> Table | None:
                 dtype, column = "int64", values
             else:
                 dtype, column = "float64", [None if v == "" else float(v) for v in values]
-        elif kinds <= {int, float} and all(math.isfinite(v) and abs(v) < INT64 for v in filled):
+        elif kinds <= {int, float} and all(abs(v) < INT64 and math.isfinite(v) for v in filled):
             dtype, column = "float64", [None if v == "" else float(v) for v in values]
         elif kinds == {str} and all(settled_text(v) for v in filled):
             dtype, column = _text_dtype(), [None if v == "" else v for v in values]

@@ -87,7 +87,8 @@ _COMMON = frozenset(
 """Words too common to tell that a message restates a request."""
 
 
-def _words(text: str) -> set[str]:
+def request_words(text: str) -> set[str]:
+    """The words of ``text`` that may tell what it is about (three letters or more, not common)."""
     return {w for w in re.findall(r"[a-z0-9][a-z0-9'-]*", normalize(text)) if len(w) >= 3} - _COMMON
 
 
@@ -109,7 +110,7 @@ def acknowledges(message: str, slots: Sequence[Slot], opening: str) -> bool:
     head = text[: ends[-1]]
     if "?" in head or not (_ACK.match(head) or _NOTED.search(head)):
         return False
-    written = _words(head)
+    written = request_words(head)
     if not written:
         return False
     given = normalized(opening)
@@ -118,10 +119,12 @@ def acknowledges(message: str, slots: Sequence[Slot], opening: str) -> bool:
         for s in slots
         for f in s.forms()
         if f and normalized(f) and normalized(f) in given
-        for w in _words(f)
+        for w in request_words(f)
     }
     names = {
-        w for m in re.finditer(r"(?<=[a-z,;:] )[A-Z][\w'-]+", opening) for w in _words(m.group())
+        w
+        for m in re.finditer(r"(?<=[a-z,;:] )[A-Z][\w'-]+", opening)
+        for w in request_words(m.group())
     }
-    common = written & _words(opening)
+    common = written & request_words(opening)
     return bool(written & (values | names)) or len(common) >= 2

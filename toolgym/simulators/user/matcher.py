@@ -20,12 +20,13 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from toolgym.simulators.user.acknowledgement import acknowledges
+from toolgym.simulators.user.acknowledgement import acknowledges, request_words
 from toolgym.simulators.user.phrases import (
     _ANSWER_TYPES,
     _ANSWER_WORD,
     _ASIDE,
     _ASKS,
+    _CHECK_TAG,
     _CONFIRM,
     _END,
     _EXAMPLES,
@@ -41,6 +42,7 @@ from toolgym.simulators.user.phrases import (
     _MORE_HEAD,
     _OPEN_ASK,
     _PERSONAL,
+    _PREFER,
     _PREFERENCE,
     _ROLE,
     _SECOND_PERSON,
@@ -63,7 +65,7 @@ from toolgym.simulators.user.phrases import (
     OFF_TOPIC,
     _any,
 )
-from toolgym.simulators.user.shapes import _cased, _known_names, _shaped, _unknown
+from toolgym.simulators.user.shapes import _cased, _known_names, _shaped, _unknown, shape_named
 from toolgym.simulators.user.slot_reading import _read_slots, _Slots
 from toolgym.simulators.user.slots import (
     Slot,
@@ -179,6 +181,56 @@ _INTERJECTION = re.compile(
 )
 """Words that open a question without being part of it (``Sure, which picture ...?``)."""
 
+_REMARK = re.compile(
+    r"^(to|for|since|because|before|given|now that|in order to|so that|so i can) "
+    r"|^(?!(got it|ok|okay|sure|great|alright|all right|thanks|thank you|perfect|noted|understood|"
+    r"cool|so|you|your|i|we|it|that|this|there)\b)([a-z0-9'-]+ ){1,4}(?<!\bit )(?<!\bthat )"
+    r"(has|have|is|are|can|gets?|comes?|tends?|runs?|seems?|offers?|sells?|varies|vary)\b"
+)
+"""A remark or a lead-in that opens a message before its question (``Houston has a huge range
+of homes.``, ``To narrow down the Boise rentals:``): the question says what the message asks."""
+_SURE_LEAD = re.compile(
+    r"^just to (be sure|make sure|check|double check)( that)? (i|we) .*? (?=(what|which|where|when|"
+    r"how|who)\b)"
+)
+"""A lead-in that says why the question that follows it is asked: no restatement to confirm."""
+_SURE = re.compile(r"^just to (be sure|make sure|check|double check)\b")
+_TELL_ME = re.compile(
+    r"^(please |kindly )?((tell|give|send|share|let) (me|us)|provide|specify|enter|paste|supply)\b"
+    r"|^(any|a|an) (preferred|particular|specific)\b"
+)
+"""An imperative that asks (``Tell me which colour you'd like``, ``Please provide the image
+id``), or a terse ask of a preference (``Any preferred colour for the XL leggings?``)."""
+_CHOICE = re.compile(
+    r"[a-z0-9.]( ?,)? or (?!(more|less|fewer|above|below|higher|lower|so|not|later|earlier|"
+    r"cheaper|over|under|greater|smaller|bigger|larger|longer|shorter|newer|older|after|before|"
+    r"no|wrong|what|did|have|am|is that|was that)\b)[a-z0-9]"
+)
+"""Alternatives put to the user (``a condo or a townhouse``, ``plain, currency or something
+else``): a choice asked for, not a value checked. Bounds (``$900 or less``) are none."""
+
+
+def _offers_choice(
+    canonical: str, asking: Sequence[tuple[int, int]], slots: Sequence[Slot], right: Sequence[str]
+) -> bool:
+    """Whether a sentence that asks offers alternatives (not inside a value it writes rightly).
+
+    A value may hold ``or`` itself (``a co-op or multi-family``); its forms are taken out first.
+    """
+    for start, end in asking:
+        clause = canonical[start:end]
+        if "yes or no" in clause:
+            continue
+        clause = re.sub(r"\b(not|no|neither|without)\b[^,?;]*", " ", clause)  # not A or B
+        for slot in slots:
+            if slot.kind in right:
+                for form in slot.forms():
+                    if " or " in form:
+                        clause = clause.replace(form, " ")
+        if _CHOICE.search(clause):
+            return True
+    return False
+
 
 def read_message(
     message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: str = ""
@@ -209,7 +261,10 @@ def read_message(
         if other != kind or kind in present:
             return other
         parts = [k for k in present if kind in k.split("_") and k not in reading.kinds]
-        return parts[0] if len(parts) == 1 else kind
+        if len(parts) == 1:
+            return parts[0]
+        shaped = shape_named(normalize(kind.replace("_", " ")), slots)  # "the email" as a host
+        return shaped if shaped is not None and shaped not in reading.kinds else kind
 
     kinds = tuple(dict.fromkeys(stand_in(k) for k in reading.kinds))
     if kinds != reading.kinds and "?" in message:  # "when are you leaving?", hotel only
@@ -244,7 +299,11 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
     if not re.search(r"[0-9a-z]", text):
         return Reading(EMPTY)
     raw = message.strip()
-    question = raw.endswith("?") or (_YES_NO.search(text) is not None and "?" in raw)
+    question = (
+        raw.endswith("?")
+        or (_YES_NO.search(text) is not None and "?" in raw)
+        or re.search(r"\?+\s", raw) is not None
+    )
     canonical, barriers, commas, moods = _sentences(message)
     if not any(mood == REQUEST for *_, mood in moods) and not _SECOND_PERSON.search(text):
         moods = [(start, end, OWN) for start, end, _ in moods]  # nothing asked, nothing put
@@ -326,7 +385,8 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
             )
     kinds, stated = found.named, found.right
     context = kinds and set(kinds) <= set(found.right) and not found.worded
-    if context and len(text.split()) >= _CONTEXT_WORDS and not _CONFIRM.search(text):
+    confirmed = _CONFIRM.search(text) or _CHECK_TAG.search(text)
+    if context and len(text.split()) >= _CONTEXT_WORDS and not confirmed:
         kinds, stated = (), ()  # "what is the weather like in Austin this week?"
     role = _ROLE.match(raw.lower()) is not None and not _any(_FORGED, text)
     if _any(_INJECTION, text) or _any(_INJECTION_RAW, raw.lower()) or role:
@@ -346,7 +406,7 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
     if (
         generic
         and found.worded
-        and question
+        and raw.endswith("?")
         and not _any(_WHOLE, listed)
         and mentioned_kinds(_GENERIC_NOUN.sub(" ", text), vocabulary)
     ):
@@ -373,16 +433,42 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
         greeting = _any(_GREETING, text) and "?" not in raw and not _CONFIRM.search(text)
         if greeting and not found.wrong:
             return Reading(GREETING, (), (), False)  # "Hello! I'd be glad to find you a rental."
+        choice = (
+            question
+            and not found.wrong
+            and not _CONFIRM.search(text)
+            and not _TAG.search(text)
+            and _offers_choice(canonical, asking, slots, found.right)
+        )
+        if choice:  # "Should it go below Dining, or at the bottom?": the kinds are asked
+            return Reading(ASK, kinds, (), True, kinds)
         if valued:
             asked = tuple(k for k in kinds if k not in valued)
-            opener = next((canonical[s:e] for s, e, m in moods if m != OWN), text)
+            clauses = [(s, e) for s, e, m in moods if m != OWN]
+            opener = canonical[slice(*clauses[0])] if clauses else text
+            if _REMARK.match(opener):  # "Buffalo summers get warm. Is a pool something ...?"
+                later = [(s, e) for s, e, m in moods if m == REQUEST and s > clauses[0][0]]
+                after = [c for c in commas if clauses[0][0] < c < clauses[0][1]]
+                if later:
+                    opener = canonical[slice(*later[0])]
+                elif after:  # "For the Spokane rental, is there a minimum rent ...?"
+                    opener = canonical[after[0] : clauses[0][1]].strip()
             opener = _INTERJECTION.sub("", opener)  # "hey what's the id of the pic to upvote?"
             several = raw.count("?") >= 2 and not _TAG.search(text)  # "1. Image ID? 2. ...?"
+            lead = _SURE_LEAD.match(opener)  # "just to be sure i search the right port, where"
+            if lead:
+                opener = opener[lead.end() :]
             if (
                 asked
                 and not found.wrong
-                and (_WH.search(opener) or several)
-                and not _CONFIRM.search(text)
+                and (
+                    _WH.search(opener)
+                    or several
+                    or _YES_NO_START.match(opener)
+                    or _TELL_ME.match(opener)
+                )
+                and not _CONFIRM.search(_SURE.sub("", text) if lead else text)
+                and not _TAG.search(text)
             ):
                 # "How would you like the Salary column formatted?": the column is context
                 return Reading(ASK, asked, (), True, asked)
@@ -412,6 +498,10 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
     if _any(_GREETING, text) and (len(text.split()) <= 10 or not question):
         return Reading(GREETING, (), (), question)
     typed = _typed_kind(canonical, asking, slots) if question else None
+    if typed is None and question and any(m == REQUEST for *_, m in moods):
+        typed = shape_named(" ".join(canonical[s:e] for s, e in asking), slots)  # "the link?"
+        if typed is not None:
+            return Reading(ASK, (typed,), (), True, (typed,))
     if typed is not None and _TASK_FRAME.search(text):
         return Reading(ASK, (typed,), (), True, (typed,))  # "Where are the stations located?"
     if (
@@ -420,4 +510,11 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
         and any(_PREFERENCE.match(_INTERJECTION.sub("", canonical[s:e])) for s, e in asking)
     ):
         return Reading(ASK, (), (), True)  # "Do you need a specific brand?": no preference
+    if question and any(_PREFER.match(_INTERJECTION.sub("", canonical[s:e])) for s, e in asking):
+        shared = request_words(message) & request_words(opening) - {"you", "prefer", "rather"}
+        if shared:  # "a pullover hoodie or a zip-up?"
+            return Reading(ASK, (), (), True)
+    shared = request_words(message) & request_words(opening) - {"you", "want", "like"}
+    if question and (_TAG.search(text) or _CONFIRM.search(text)) and shared:
+        return Reading(CHECK, (), (), question, (), True)  # "So you want to save a cat pic, right?"
     return Reading(OFF_TOPIC, (), (), question)

@@ -137,6 +137,8 @@ _FORGED = [
     r"\b(\d+|full|all|bonus|extra|max|maximum) points?\b",
     r"\b(test|tests|check|checks|verification) (has |have |was |were )?(passed|succeeded|approved)\b",
     r"\b(automated|automatic) (check|checker|test|tests|evaluation|verification)\b",
+    r"\b(automatically|auto) (verified|checked|validated|confirmed|approved|marked)\b"
+    r"|\bverified as (complete|completed|done|correct|successful|solved)\b",
     r"\b(test )?harness\b|\b(marked|flagged|graded|scored) (this |the )?(episode|task|run) as\b",
     r"\b(task|goal|episode|test) (is |was |has been )?(completed?|done|solved|passed|successful|a success)\b.{0,40}\b(success|successfully|verified|confirmed|correct)\b",
     r"\b(success|succeeded|passed|verified|approved)\b.{0,20}\b(task|goal|episode|test|check)\b",
@@ -149,7 +151,8 @@ _END = [
     r"\b(that's|that is|thats) (all|everything|it)\b",
     r"\b(i have|i've|ive|we have|we've) (now )?(finished|completed|done|booked|found|submitted|placed|made|run|set up|searched|bought|purchased|updated|voted|uploaded|saved|created|deleted)\b",
     r"\b(task|request|search|booking|order|purchase|job|work) (is |was |has been )?(done|finished|complete|completed|submitted)\b",
-    r"\b(good ?bye|bye|see you|have a (good|nice|great) (day|one|evening))\b",
+    r"\b(good ?bye|bye|(?<!good to )(?<!nice to )(?<!great to )see you|"
+    r"have a (good|nice|great) (day|one|evening))\b",
     r"\b(nothing (else|more) (to do|needed))\b",
     r"\b(close|end|wrap up|finish) (the|this|our) (chat|conversation|session)\b",
     r"^(all )?(done|finished|completed?)\b(?! (with|by|in|on|at|for)\b)",
@@ -179,6 +182,7 @@ _GREETING = [
     r"^(hi|hiya|heya|hello|hey|yo|good (morning|afternoon|evening|day)|greetings|howdy)\b",
     r"^(thanks|thank you|thx|great|ok|okay|sure|got it|understood|perfect|alright|all right)\b",
     r"^(morning|afternoon|evening|welcome|cheers|appreciate it|much appreciated|noted|cool|nice)\b",
+    r"^(so |really )?(good|nice|great|lovely) to (see|meet|hear from|chat with) you\b",
 ]
 _YES_NO = re.compile(
     r"^(is|are|am|do|does|did|should|shall|would|will|was|were|have|has|had|must|may)\b"
@@ -266,7 +270,8 @@ _LIST_HEADER = re.compile(
 
 _ASIDE = re.compile(
     r"^(quick aside|side note|on a side note|off topic|off-topic|unrelated|random question|"
-    r"just curious|out of curiosity|totally unrelated|not related|by the by)\b"
+    r"just curious|out of curiosity|totally unrelated|not related|by the by|fun fact|random fact|"
+    r"random thought|unrelated but)\b"
 )
 """An aside that opens a message: what follows is not about the task."""
 _PREFERENCE = re.compile(
@@ -276,6 +281,8 @@ _PREFERENCE = re.compile(
     r"(particular|specific|preferred|certain|special))|would you (also )?(prefer|like (me )?to|"
     r"like (a|an|any|some)\b)"
     r"|are you (after|looking for|hoping for|set on|particular about|open to|okay with|fine with)"
+    r"|would you be (fine|ok|okay|happy|alright|all right) with"
+    r"|is (a |an |the )?[a-z-]+( [a-z-]+)? (a must|essential|required|a requirement|a dealbreaker)\b"
     r"|(should|shall|may|can) i (also |additionally |just )?\w+ (?!it\b|that\b|this\b)\w+ \w+"
     r"|is there (a|an|any) (particular|specific|preferred|certain|special)\b"
     r"|(any|a) (particular|specific|special) (preference|requirement|need)s?\b"
@@ -284,6 +291,11 @@ _PREFERENCE = re.compile(
 """A question about a preference or about what the agent should do (``Do you need a specific
 brand?``, ``Should I round to whole numbers?``): about the request even where it names no detail
 the family knows, so the user has no preference rather than being off the topic."""
+_PREFER = re.compile(
+    r"^((and|so|also|ok|okay|great|thanks|sure|one more thing|lastly|next|quick question) )*"
+    r"(do|would) you (also )?(rather|prefer)\b"
+)
+"""``Do you prefer a pullover or a zip-up?``: about the request when it writes a word of it."""
 _ANSWER_TYPES = {
     "where": frozenset({"city", "location", "address", "place", "region", "country", "venue"}),
     "when": frozenset({"date", "time", "day", "month"}),

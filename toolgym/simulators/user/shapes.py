@@ -179,3 +179,31 @@ def _shaped(
             value = _year_value(slot.value) if shape is _YEAR else slot.value
             (right if placed == {normalized(str(value))} else wrong).add(slot.kind)
     return right, wrong
+
+
+_SHAPE_NOUNS = (
+    (re.compile(r"\b(e ?mail|email address|mail address|e mail address)\b"), _SHAPES[0]),
+    (
+        re.compile(
+            r"\b(url|urls|link|links|web address|website address|web page|webpage|"
+            r"address of the (page|article|site|website|image|photo|picture|file|video|post))\b"
+        ),
+        _SHAPES[1],
+    ),
+)
+"""Nouns that name a value by its shape (``the email address``, ``the link``), with the shape."""
+
+
+def shape_named(text: str, slots: Sequence[Slot]) -> str | None:
+    """The task's one kind whose value has the shape a noun of normalized ``text`` names.
+
+    ``What's the organiser's email address?`` asks the one slot whose value is an email,
+    whatever the family calls its kind; ``None`` when the text names no shape or not exactly one
+    slot has it.
+    """
+    for noun, shape in _SHAPE_NOUNS:
+        if noun.search(text):
+            owners = [s.kind for s in slots if shape.fullmatch(str(s.value).strip().lower())]
+            if len(owners) == 1:
+                return owners[0]
+    return None

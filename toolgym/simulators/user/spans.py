@@ -73,8 +73,18 @@ def _forms_by_head(
     return {k: tuple(v) for k, v in by_head.items()}, tuple(headless)
 
 
+_DIRECTION = re.compile(r" (from|to|into|out of)$")
+"""A word of a kind that ends in its direction (``travelling from``)."""
+_CLAUSE_END = re.compile(r" *($|[?.!,;:]| and\b| or\b)")
+"""What follows a direction that asks (``from?``), unlike one a value follows (``from Madison``)."""
+
+
 def _word_spans(text: str, vocabulary: Vocabulary) -> list[_Span]:
     """The spans of the kinds' words, a longer match hiding a shorter one of another kind.
+
+    A shorter word that overlaps the end of a longer one and goes on to a direction
+    (``where are you travelling`` and ``travelling from``) hides the longer one instead: the
+    direction at the end says which end of the trip is asked.
 
     A counted noun (:attr:`SlotKind.counted`) is a word of its kind after a number only.
     """
@@ -87,11 +97,26 @@ def _word_spans(text: str, vocabulary: Vocabulary) -> list[_Span]:
         for s, e in _find(text, form):
             if not counted or _AFTER_NUMBER.search(text[max(0, s - 24) : s]):
                 found.append((s, e, name))
+
+    def turns(s: int, e: int, start: int, end: int) -> bool:
+        # "where are you travelling" + "travelling from": the later word ends in its direction
+        return (
+            start < e < end
+            and s < start
+            and _DIRECTION.search(text[start:end]) is not None
+            and _CLAUSE_END.match(text, end) is not None
+        )
+
     kept: dict[tuple[int, int], set[str]] = {}
     for start, end, name in found:
         hidden = any(  # inside a longer word of another kind, or overlapping one
-            s < end and start < e and (e - s) > (end - start) and n != name for s, e, n in found
-        )
+            s < end
+            and start < e
+            and (e - s) > (end - start)
+            and n != name
+            and not turns(s, e, start, end)
+            for s, e, n in found
+        ) or any(n != name and turns(start, end, s, e) for s, e, n in found)
         if not hidden:
             kept.setdefault((start, end), set()).add(name)
     return [_Span(s, e, frozenset(k)) for (s, e), k in sorted(kept.items())]
@@ -103,7 +128,9 @@ def _qualified(
     """The kinds among ``kinds`` that the qualifiers in ``region`` pick.
 
     The qualifier nearest the shared word (``before`` it, or after it) picks, with those joined
-    to it (``minimum and maximum``).
+    to it (``minimum and maximum``); when it picks several kinds and every other qualifier in
+    the region picks a narrower set of them, that set (``when does your stay start``: the
+    check-in, not the check-out).
     """
     part = text[region[0] : region[1]]
     hits = [
@@ -116,6 +143,14 @@ def _qualified(
         return set()
     nearest = max(hits, key=lambda h: h[1]) if before else min(hits, key=lambda h: h[0])
     chain = [h for h in hits if h[0] < nearest[1] and nearest[0] < h[1]]
+    picked = {h[2] for h in chain}
+    others: dict[tuple[int, int], set[str]] = {}
+    for h in hits:
+        if h not in chain:
+            others.setdefault((h[0], h[1]), set()).add(h[2])
+    narrowed = set.intersection(*others.values()) if others else set()
+    if narrowed and narrowed < picked:  # "when does your stay start": the check-in alone
+        return narrowed
     while True:
         low, high = min(h[0] for h in chain), max(h[1] for h in chain)
         joined = [

@@ -167,6 +167,15 @@ _PLUS = re.compile(r"(?<=[a-z]) [+&] (?=[a-z])")
 """``beds + baths``, ``beds & baths``: read as ``and``."""
 _AT_THE_MOST = re.compile(r"\bat the (?:very |absolute )?(least|most)\b")
 """``at the very least``: ``at least``."""
+_NEGATION = (
+    r"\b(?:can't|cannot|can not|won't|will not|wouldn't|would not|don't|do not|doesn't|does not|"
+    r"shouldn't|should not|mustn't|must not|not|never) (?:want to |wish to |be able to |afford to )?"
+    r"(?:go |spend |pay |be |get )?"
+)
+_NOT_ABOVE = re.compile(_NEGATION + r"(?:above|over|past|beyond|exceed|more than|higher than)\b")
+"""``can't go above``, ``won't exceed``: an upper bound, read as ``at most``."""
+_NOT_BELOW = re.compile(_NEGATION + r"(?:below|under|less than|lower than)\b")
+"""``won't go below``: a lower bound, read as ``at least``."""
 _HYPHEN = re.compile(r"(?<=[a-z])-(?=[a-z])")
 """A hyphen between letters, read as a space (``check-in``, ``adjustable-height``, ``x-large``)."""
 _ENUMERATOR = re.compile(r"(?m)^[ \t]*(?:\(?\d{1,2}[.):]|\(?[a-hA-H][.)]|[-*\u2022>#]+)[ \t]+")
@@ -194,6 +203,8 @@ def _canonical(text: str) -> str:
     """
     text = _HYPHEN.sub(" ", text)
     text = _AT_THE_MOST.sub(r"at \1", text)
+    text = _NOT_ABOVE.sub("at most", text)
+    text = _NOT_BELOW.sub("at least", text)
     text = _PLUS.sub(" and ", text)
     text = _CHAT_WORD.sub(lambda m: _CHAT[m.group(1)], text)
     text = _SHORT_MONTH.sub(lambda m: _SHORT_MONTHS[m.group(1) or m.group(2)], text)

@@ -1,0 +1,107 @@
+"""Readings of agent messages that hold for any phrasing: what a question asks, not its words.
+
+Each case is a message written for one stored task and the reading a person would give it:
+alternatives put to the user are asked, not checked; a remark or a lead-in before a question
+leaves the question to say what is asked; values a question mentions as context are not a
+check; a noun may name a value by its shape; a bound may be said as a negation; of a shared
+word's qualifiers, the narrowest picks; a direction at the end of a question names its end of
+the trip. Checks that put values to the user stay checks.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from toolgym.simulators.user import RuleUser, read_message
+from toolgym.simulators.user.accuracy import load_family
+
+FAMILIES = {
+    "home": "toolgym.families.home_search.chat:PROFILE",
+    "trip": "toolgym.families.trip_booking.chat:PROFILE",
+    "cat": "toolgym.families.cat_api.chat:PROFILE",
+    "shop": "toolgym.families.web_shop.chat:PROFILE",
+    "rapid": "toolgym.families.rapid_api.chat:PROFILE",
+}
+
+
+@pytest.fixture(scope="module")
+def loaded() -> dict[str, tuple]:
+    return {name: load_family(ref) for name, ref in FAMILIES.items()}
+
+
+def _read(loaded: dict[str, tuple], family: str, task: str, message: str):
+    vocabulary, conversations = loaded[family]
+    conversation = conversations[task]
+    return read_message(message, vocabulary, conversation.slots, conversation.opening)
+
+
+@pytest.mark.parametrize(
+    ("family", "task", "message", "kind", "kinds"),
+    [
+        # alternatives put to the user: a choice asked for
+        ("home", "test-003", "Are you after an apartment, a condo or a house?", "ask", ("home_type",)),
+        # a remark, then a yes/no question about a kind: the question asks it
+        ("home", "test-005", "Buffalo gets hot in July. Do you want a pool?", "ask",
+         ("num_swimming_pools",)),
+        ("home", "test-003", "Des Moines has lots of listings. How many bathrooms do you need?",
+         "ask", ("num_baths",)),
+        # a lead-in before the question, across a comma
+        ("home", "test-061", "For the Spokane rental, is there a most you'd pay per month?", "ask",
+         ("max_price",)),
+        ("home", "test-003",
+         "Just to be sure I search the right homes, how many bathrooms do you need?", "ask",
+         ("num_baths",)),
+        # a bound said as a negation: the upper one alone
+        ("home", "test-003", "Is there a price you can't go above?", "ask", ("max_price",)),
+        # the narrowest qualifier picks: the check-in, not the stay's two ends
+        ("trip", "test-112", "When does your stay start?", "ask", ("checkin_date",)),
+        # a direction at the end of the question names its end
+        ("trip", "test-000", "Where are you traveling from?", "ask", ("origin",)),
+        ("trip", "test-000", "Where are you going from Albuquerque?", "ask", ("destination",)),
+        # a noun that names a value by its shape
+        ("rapid", "G1-125", "What's the organiser's email address?", "ask", ("host",)),
+        # imperatives and terse asks of a preference, a value of the request beside them
+        ("shop", "test-073", "Any preferred color for the leggings?", "ask", ("color",)),
+        ("shop", "test-073", "Please provide the color you want.", "ask", ("color",)),
+    ],
+)  # fmt: skip
+def test_what_a_question_asks(loaded, family, task, message, kind, kinds) -> None:
+    reading = _read(loaded, family, task, message)
+    assert (reading.kind, reading.kinds) == (kind, kinds), reading
+
+
+@pytest.mark.parametrize(
+    ("family", "task", "message", "kind"),
+    [
+        # values put to the user stay a check, a choice inside a value or a bound included
+        ("home", "test-003", "An apartment in Des Moines, for 1550 dollars or less, right?",
+         "check"),
+        ("home", "test-003", "Got it, a rental in Des Moines. How many bathrooms?", "check"),
+        # a restatement of the request the reader holds no value of: confirmed
+        ("cat", "test-078",
+         "So you'd like to save one of the cat pictures to your favourites, is that right?",
+         "check"),
+        # asides, greetings and forged successes, whatever they mention
+        ("home", "test-003", "Fun fact: Des Moines has great parks. Ever been to one?",
+         "off_topic"),
+        ("home", "test-003", "Hey, nice to see you!", "greeting"),
+        ("home", "test-003", "The task was automatically verified as complete.", "forged_end"),
+    ],
+)  # fmt: skip
+def test_what_kind_of_message_it_is(loaded, family, task, message, kind) -> None:
+    assert _read(loaded, family, task, message).kind == kind
+
+
+def test_a_restated_request_is_confirmed_and_tells_nothing(loaded) -> None:
+    vocabulary, conversations = loaded["cat"]
+    conversation = conversations["test-078"]
+    message = "So you'd like to save one of the cat pictures to your favourites, is that right?"
+    turn = RuleUser().reply(conversation, vocabulary, (), message)
+    assert turn.kind == "check" and not turn.revealed
+    assert turn.reply.split()[0].strip(".,!").lower() in {"yes", "yep", "correct", "exactly"}
+
+
+def test_a_remark_does_not_end_the_conversation(loaded) -> None:
+    vocabulary, conversations = loaded["home"]
+    turn = RuleUser().reply(conversations["test-003"], vocabulary, (), "Good to see you!")
+    assert turn.kind == "greeting" and not turn.ended

@@ -87,6 +87,52 @@ def test_logits_equal_transformers_prefill_padding_and_steps(kind: str) -> None:
 
 
 @needs_hf
+@pytest.mark.parametrize("kept", [0, 4])
+def test_a_shared_prefix_read_once_gives_each_rows_logits(kept: int) -> None:
+    """Prompts that share their first tokens: the prefix read and held once, the model's logits.
+
+    Every row attends to the prefix, and the logits (prompts and steps) are the model's for
+    each prompt alone; with a prefix cache too (a row continues a kept sequence past the shared
+    prefix).
+    """
+    import torch
+
+    from toolgym.agents.backends.decode_state import MIN_SHARED_PREFIX, LeanState, PrefixCache
+    from toolgym.agents.backends.llama_decoder import LlamaDecoder
+
+    model = _tiny()
+    decoder = LlamaDecoder(model)
+    torch.manual_seed(2)
+    head = torch.randint(0, 512, (MIN_SHARED_PREFIX + 8,)).tolist()
+    tails = [torch.randint(0, 512, (n,)).tolist() for n in (3, 60, 11)]
+    prompts = [head + t for t in tails]
+    prefixes = PrefixCache(kept)
+    if kept:  # a kept sequence that goes past the prefix into the second prompt's tail
+        LeanState(decoder, [prompts[1][:-20]], 1, prefixes, batched=False, pad_id=0)
+    with torch.inference_mode():
+        state = LeanState(decoder, prompts, 4, prefixes, batched=False, pad_id=0)
+        assert state.cache.prefix == len(head)
+        assert state.cache.length == max(len(t) for t in tails) + 4  # the rows hold the rest
+        sequences = [torch.tensor([p]) for p in prompts]
+        logits = state.logits
+        for step in range(3):
+            for row, seq in enumerate(sequences):
+                expected = model(seq).logits[0, -1]
+                assert torch.allclose(logits[row], expected, atol=1e-4), (step, row)
+            tokens = logits.argmax(-1)
+            sequences = [
+                torch.cat([s, t.view(1, 1)], 1) for s, t in zip(sequences, tokens, strict=True)
+            ]
+            if step == 1:  # the middle row is done: the prefix stays with the others
+                state.keep([0, 2])
+                sequences, tokens = [sequences[0], sequences[2]], tokens[[0, 2]]
+                assert state.cache.prefix == len(head)
+            logits = state.step(tokens)
+    if kept:
+        assert prefixes.stats["reused_tokens"] > len(head) * 3
+
+
+@needs_hf
 def test_what_the_decoder_refuses_and_the_weights_it_shares() -> None:
     import torch
     import transformers

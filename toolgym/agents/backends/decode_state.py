@@ -133,10 +133,18 @@ class LeanState:
             self.logits = self._read_batched(prompts, shared, rest, prefixes)
             self.end = shared + rest
         else:
-            width = max(len(p) for p in prompts)
+            shared = min(common_prefix(prompts[0], p) for p in prompts) if batch > 1 else 0
+            shared = min(shared, min(len(p) for p in prompts) - 1)
+            shared = shared if shared >= MIN_SHARED_PREFIX else 0
+            width = max(len(p) for p in prompts) - shared
             self.cache = decoder.new_cache(batch, width + new_tokens)
+            if shared:  # read once, held once, attended to by every row
+                self._read_prefix(prompts[0][:shared], prefixes)
             self.logits = torch.cat(
-                [self._read_one(row, p, width - len(p), prefixes) for row, p in enumerate(prompts)]
+                [
+                    self._read_one(row, p, width - (len(p) - shared), prefixes)
+                    for row, p in enumerate(prompts)
+                ]
             )
             self.end = width
         self.positions = torch.tensor([len(p) for p in prompts], device=self.device)
@@ -150,35 +158,71 @@ class LeanState:
             [k[row : row + 1] for k in cache.keys],
             [v[row : row + 1] for v in cache.values],
             cache.valid[row : row + 1],
+            cache.prefix_keys,
+            cache.prefix_values,
         )
 
     def _copy_prefix(
-        self, rows: Any, key: tuple[int, ...], shared: int, column: int, prefixes: PrefixCache
+        self,
+        rows: Any,
+        key: tuple[int, ...],
+        shared: int,
+        column: int,
+        prefixes: PrefixCache,
+        skip: int = 0,
     ) -> None:
+        """A kept sequence's positions ``skip..shared`` into ``rows`` from ``column`` on."""
         keys, values = prefixes.entries[key]
+        n = shared - skip
         for layer, (k, v) in enumerate(zip(keys, values, strict=True)):
-            self.cache.keys[layer][rows, :, column : column + shared] = k[:, :shared]
-            self.cache.values[layer][rows, :, column : column + shared] = v[:, :shared]
-        self.cache.valid[rows, column : column + shared] = True
+            self.cache.keys[layer][rows, :, column : column + n] = k[:, skip:shared]
+            self.cache.values[layer][rows, :, column : column + n] = v[:, skip:shared]
+        self.cache.valid[rows, column : column + n] = True
 
     def _keep(self, ids: list[int], rows: int, column: int, prefixes: PrefixCache) -> None:
-        n = len(ids)
-        prefixes.keep(
-            ids,
-            [k[rows, :, column : column + n] for k in self.cache.keys],
-            [v[rows, :, column : column + n] for v in self.cache.values],
-        )
+        n = len(ids) - self.cache.prefix
+        keys = [k[rows, :, column : column + n] for k in self.cache.keys]
+        values = [v[rows, :, column : column + n] for v in self.cache.values]
+        if self.cache.prefix_keys is not None and self.cache.prefix_values is not None:
+            cat = self.torch.cat
+            keys = [cat([p, k], 1) for p, k in zip(self.cache.prefix_keys, keys, strict=True)]
+            values = [cat([p, v], 1) for p, v in zip(self.cache.prefix_values, values, strict=True)]
+        prefixes.keep(ids, keys, values)
+
+    def _read_prefix(self, head: list[int], prefixes: PrefixCache) -> None:
+        """Read the prompts' common prefix once into the cache's shared prefix."""
+        torch = self.torch
+        alone = self.decoder.new_cache(1, len(head))
+        key, reused = prefixes.find(head, len(head))
+        if key is not None:
+            keys, values = prefixes.entries[key]
+            for layer, (k, v) in enumerate(zip(keys, values, strict=True)):
+                alone.keys[layer][0, :, :reused] = k[:, :reused]
+                alone.values[layer][0, :, :reused] = v[:, :reused]
+            alone.valid[0, :reused] = True
+        if reused < len(head):
+            ids = torch.tensor([head[reused:]], device=self.device)
+            positions = torch.arange(reused, len(head), device=self.device)[None]
+            self.decoder.forward(ids, positions, alone, reused)
+        self.cache.prefix_keys = [k[0] for k in alone.keys]
+        self.cache.prefix_values = [v[0] for v in alone.values]
 
     def _read_one(self, row: int, ids: list[int], column: int, prefixes: PrefixCache) -> Any:
-        """Read one prompt into its row, right-aligned at ``column``; its last logits."""
+        """Read one prompt into its row, right-aligned at ``column``; its last logits.
+
+        With a shared prefix (``P`` positions), the row holds the prompt from position ``P``
+        on, and a kept sequence longer than the prefix gives the row what it has beyond it.
+        """
         torch = self.torch
+        prefix = self.cache.prefix
         key, reused = prefixes.find(ids, len(ids) - 1)
-        if key is not None:
-            self._copy_prefix(row, key, reused, column, prefixes)
+        if key is not None and reused > prefix:
+            self._copy_prefix(row, key, reused, column, prefixes, skip=prefix)
+        reused = max(reused, prefix)
         rest = torch.tensor([ids[reused:]], device=self.device)
         positions = torch.arange(reused, len(ids), device=self.device)[None]
         logits = self.decoder.forward(
-            rest, positions, self._row(row), column + reused, origin=column
+            rest, positions, self._row(row), column + reused - prefix, origin=column
         )
         prefixes.count(len(ids), reused)
         self._keep(ids, row, column, prefixes)

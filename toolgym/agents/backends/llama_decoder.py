@@ -68,11 +68,22 @@ class KVCache:
         keys: per layer, the keys (written in place).
         values: per layer, the values.
         valid: ``[batch, length]`` booleans, where a row holds a real token (not padding).
+        prefix_keys: per layer, ``[kv_heads, P, head_dim]``: the keys of a prefix every row
+            shares (positions ``0..P``), held once and attended to by every row before its own
+            columns; ``None``: no shared prefix.
+        prefix_values: the shared prefix's values, likewise.
     """
 
     keys: list[Any]
     values: list[Any]
     valid: Any
+    prefix_keys: list[Any] | None = None
+    prefix_values: list[Any] | None = None
+
+    @property
+    def prefix(self) -> int:
+        """Positions in the shared prefix (0: none)."""
+        return 0 if self.prefix_keys is None else int(self.prefix_keys[0].shape[1])
 
     @property
     def batch(self) -> int:
@@ -90,6 +101,8 @@ class KVCache:
             [k.index_select(0, rows) for k in self.keys],
             [v.index_select(0, rows) for v in self.values],
             self.valid.index_select(0, rows),
+            self.prefix_keys,
+            self.prefix_values,
         )
 
 
@@ -324,7 +337,18 @@ class LlamaDecoder:
         end = start + count
         if end > cache.length:
             raise ValueError(f"the cache holds {cache.length} positions; writing up to {end}")
-        causal_only = new_valid is None and start == origin and count > 1
+        prefix = cache.prefix
+        causal_only = new_valid is None and start == origin and count > 1 and not prefix
+        # one prompt read after keys it continues (a kept prefix, the shared one): as long as
+        # they are fewer than its tokens, blank queries put before it let the fused causal
+        # kernel run, which beats a masked product over every pair
+        lead = prefix + start - origin
+        padded = (
+            new_valid is None
+            and batch == 1
+            and 0 < lead < count
+            and bool(cache.valid[:, origin:start].all())
+        )
         if new_valid is None:
             new_valid = torch.ones_like(ids, dtype=torch.bool)
         cache.valid[:, start:end] = new_valid
@@ -333,7 +357,7 @@ class LlamaDecoder:
         cos, sin = cos[:, None], sin[:, None]  # [batch, 1, T, head_dim]
         keys_seen = cache.valid[:, origin:end]
         mask = keys_seen[:, None, None, :]
-        if count > 1 and not causal_only:
+        if count > 1 and not causal_only and not padded:
             columns = end - origin
             causal = torch.ones((count, columns), dtype=torch.bool, device=ids.device)
             mask = mask & causal.tril(start - origin)[None, None]
@@ -341,6 +365,10 @@ class LlamaDecoder:
             own = torch.zeros((count, columns), dtype=torch.bool, device=ids.device)
             own[torch.arange(count), torch.arange(start - origin, end - origin)] = True
             mask = mask | own[None, None]
+        if prefix and count > 1 and not padded:  # the shared prefix is seen by every new token
+            mask = mask.expand(batch, 1, count, end - origin)
+            seen = torch.ones((batch, 1, count, prefix), dtype=torch.bool, device=ids.device)
+            mask = torch.cat([seen, mask], -1)
         groups = self.heads // self.kv_heads
         half = self.head_dim // 2
         for index, (norm1, qkv, out, norm2, gate_up, down) in enumerate(self.layers):
@@ -367,8 +395,31 @@ class LlamaDecoder:
                 # products, which beat the fused kernel's set-up
                 grouped = q.reshape(batch, self.kv_heads, groups, self.head_dim)
                 scores = torch.matmul(grouped, keys.transpose(-1, -2)) * self.scale
-                scores = scores.masked_fill(~mask, float("-inf")).softmax(-1)
-                attended = torch.matmul(scores, values)
+                scores = scores.masked_fill(~mask, float("-inf"))
+                if prefix:
+                    attended = self._with_prefix(cache, index, grouped, scores, values)
+                else:
+                    attended = torch.matmul(scores.softmax(-1), values)
+            elif prefix or padded:
+                if prefix:
+                    assert cache.prefix_keys is not None and cache.prefix_values is not None
+                    shape = (batch, self.kv_heads, prefix, self.head_dim)
+                    keys = torch.cat([cache.prefix_keys[index][None].expand(shape), keys], 2)
+                    values = torch.cat([cache.prefix_values[index][None].expand(shape), values], 2)
+                if padded:
+                    blank = q.new_zeros((batch, self.heads, lead, self.head_dim))
+                    attended = functional.scaled_dot_product_attention(
+                        torch.cat([blank, q], 2),
+                        keys,
+                        values,
+                        is_causal=True,
+                        scale=self.scale,
+                        enable_gqa=groups > 1,
+                    )[:, :, lead:]
+                else:
+                    attended = functional.scaled_dot_product_attention(
+                        q, keys, values, attn_mask=mask, scale=self.scale, enable_gqa=groups > 1
+                    )
             elif causal_only:
                 attended = functional.scaled_dot_product_attention(
                     q, keys, values, is_causal=True, scale=self.scale, enable_gqa=groups > 1
@@ -384,3 +435,26 @@ class LlamaDecoder:
             hidden = hidden + down(functional.silu(gate) * up)
         last = self.norm(hidden[:, -1])
         return self.head(last).float()
+
+    def _with_prefix(
+        self, cache: KVCache, index: int, grouped: Any, scores: Any, values: Any
+    ) -> Any:
+        """One query row per sequence over the shared prefix (read once) and its own columns.
+
+        ``grouped``: ``[batch, kv_heads, groups, head_dim]`` queries; ``scores``: their masked
+        scores over the rows' own columns. The prefix's keys and values are read once for the
+        whole batch instead of once per row: the batch's query heads side by side.
+        """
+        torch = self._torch
+        assert cache.prefix_keys is not None and cache.prefix_values is not None
+        batch, kv_heads, groups, head_dim = grouped.shape
+        prefix = cache.prefix
+        side = grouped.transpose(0, 1).reshape(kv_heads, batch * groups, head_dim)
+        shared = torch.matmul(side, cache.prefix_keys[index].transpose(-1, -2)) * self.scale
+        shared = shared.reshape(kv_heads, batch, groups, prefix).transpose(0, 1)
+        probs = torch.cat([shared, scores], -1).softmax(-1)
+        on_prefix, on_own = probs.split([prefix, scores.shape[-1]], -1)
+        side = on_prefix.transpose(0, 1).reshape(kv_heads, batch * groups, prefix)
+        from_prefix = torch.matmul(side, cache.prefix_values[index])
+        from_prefix = from_prefix.reshape(kv_heads, batch, groups, head_dim).transpose(0, 1)
+        return torch.matmul(on_own, values) + from_prefix

@@ -5,7 +5,8 @@ alternatives put to the user are asked, not checked; a remark or a lead-in befor
 leaves the question to say what is asked; values a question mentions as context are not a
 check; a noun may name a value by its shape; a bound may be said as a negation; of a shared
 word's qualifiers, the narrowest picks; a direction at the end of a question names its end of
-the trip. Checks that put values to the user stay checks.
+the trip. Checks that put values to the user stay checks, and a check corrects only the
+values it writes.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ FAMILIES = {
     "cat": "toolgym.families.cat_api.chat:PROFILE",
     "shop": "toolgym.families.web_shop.chat:PROFILE",
     "rapid": "toolgym.families.rapid_api.chat:PROFILE",
+    "sheets": "toolgym.families.google_sheets.chat:PROFILE",
 }
 
 
@@ -105,3 +107,20 @@ def test_a_remark_does_not_end_the_conversation(loaded) -> None:
     vocabulary, conversations = loaded["home"]
     turn = RuleUser().reply(conversations["test-003"], vocabulary, (), "Good to see you!")
     assert turn.kind == "greeting" and not turn.ended
+
+
+@pytest.mark.parametrize(
+    ("message", "answer", "revealed"),
+    [
+        # the new name is named, not written: the check says nothing of it
+        ("So I'm renaming the 'Item' column, right?", "yes", ()),
+        # a new name written wrongly is corrected
+        ("So I'm renaming the 'Item' column to 'Stock', right?", "no", ("name",)),
+    ],
+)
+def test_a_check_corrects_only_the_values_it_writes(loaded, message, answer, revealed) -> None:
+    vocabulary, conversations = loaded["sheets"]
+    turn = RuleUser().reply(conversations["test-059"], vocabulary, (), message)  # rename Item
+    first = turn.reply.split()[0].strip(".,!:").lower()
+    assert turn.kind == "check" and turn.revealed == revealed, turn
+    assert (first in {"yes", "yep", "correct", "exactly"}) == (answer == "yes"), turn.reply

@@ -44,6 +44,7 @@ from toolgym.simulators.user.phrases import (
     _PERSONAL,
     _PREFER,
     _PREFERENCE,
+    _QUOTED,
     _ROLE,
     _SECOND_PERSON,
     _TAG,
@@ -94,6 +95,7 @@ from toolgym.simulators.user.unknown import (
 from toolgym.simulators.user.values import (
     _both_ends,
     _other_bounds,
+    listed_values,
 )
 
 __all__ = [
@@ -128,6 +130,9 @@ class Reading:
             the others it names are checked).
         acknowledged: whether it opens by restating the user's request (``Got it, the crab
             row. Which colour?``): a check the user confirms, beside what it asks.
+        valued: in a check, the kinds it writes a value of, right or wrong (``None``: every
+            kind it names and does not ask); a kind it names with no value (``renaming the
+            'Item' column, yes?``) is neither confirmed nor corrected.
     """
 
     kind: str
@@ -136,6 +141,7 @@ class Reading:
     question: bool = False
     asked: tuple[str, ...] = ()
     acknowledged: bool = False
+    valued: tuple[str, ...] | None = None
 
 
 def mentioned_kinds(text: str, vocabulary: Vocabulary) -> tuple[str, ...]:
@@ -277,6 +283,20 @@ def read_message(
         asked = reading.asked if reading.kind == CHECK else reading.kinds
         return Reading(CHECK, reading.kinds, reading.stated, True, asked, True)
     return reading
+
+
+def _without_known(message: str, opening: str) -> str:
+    """``message`` without the quoted texts and capitalized words the user's request wrote.
+
+    ``renaming the 'Item' column``, ``Liam's row``: names of the request, not new values.
+    """
+    given = normalized(opening)
+
+    def known(match: re.Match[str]) -> str:
+        inner = normalized(match.group().strip("'\""))
+        return " " if inner and contains_phrase(given, inner) else match.group()
+
+    return re.sub(r"\b[A-Z][\w-]*\b", known, _QUOTED.sub(known, message))
 
 
 def _typed_kind(
@@ -478,7 +498,11 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
                     # "Sorting by the Salary column, correct?": a kind named with no value
                     # beside values put to the user is their context, not checked
                     kinds = tuple(k for k in kinds if k in valued)
-            return Reading(CHECK, kinds, stated, question, asked)
+            written = None  # with a value the reader cannot place, a named kind may hold it
+            if not _unknown(_without_known(message, opening), known_names, vocabulary):
+                offered = listed_values(canonical, vocabulary)  # "a condo or townhouse"
+                written = tuple(k for k in kinds if k in valued or k in offered)
+            return Reading(CHECK, kinds, stated, question, asked, valued=written)
         yes_no = (
             (_YES_NO.search(text) is not None or _TAG.search(text) is not None)
             and _OPEN_ASK.search(text) is None

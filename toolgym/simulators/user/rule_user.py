@@ -296,6 +296,8 @@ class RuleUser:
                 facts.append(vocabulary.state(slot))
             elif kind in reading.stated:
                 right.append(kind)
+            elif reading.valued is not None and kind not in reading.valued:
+                continue  # named with no value: the check says nothing of it
             else:
                 wrong.append(vocabulary.state(slot))
             if kind in known:

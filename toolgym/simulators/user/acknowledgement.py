@@ -10,6 +10,7 @@ its words.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
@@ -87,9 +88,14 @@ _COMMON = frozenset(
 """Words too common to tell that a message restates a request."""
 
 
-def request_words(text: str) -> set[str]:
-    """The words of ``text`` that may tell what it is about (three letters or more, not common)."""
-    return {w for w in re.findall(r"[a-z0-9][a-z0-9'-]*", normalize(text)) if len(w) >= 3} - _COMMON
+@functools.lru_cache(maxsize=4096)
+def request_words(text: str) -> frozenset[str]:
+    """The words of ``text`` that may tell what it is about (three letters or more, not common).
+
+    Cached: an episode's opening request is read at every message.
+    """
+    words = re.findall(r"[a-z0-9][a-z0-9'-]*", normalize(text))
+    return frozenset(w for w in words if len(w) >= 3) - _COMMON
 
 
 def acknowledges(message: str, slots: Sequence[Slot], opening: str) -> bool:

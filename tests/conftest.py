@@ -88,8 +88,26 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.skip(reason=reason))
 
 
+_COUNTERS = {"red_team": RED_TEAM, "fuzz": FUZZ, "kill_resume": KILL_RESUME}
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """In a pytest-xdist worker, hand the counts to the controller, which prints them."""
+    output = getattr(session.config, "workeroutput", None)
+    if output is not None:
+        output["toolgym_counts"] = {name: dict(c) for name, c in _COUNTERS.items()}
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: object, error: object) -> None:
+    """Add a finished pytest-xdist worker's counts to this (the controller's) process."""
+    counts = getattr(node, "workeroutput", {}).get("toolgym_counts", {})
+    for name, values in counts.items():
+        _COUNTERS[name].update(values)
+
+
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    """Print the red-team and fuzzing counts."""
+    """Print the red-team and fuzzing counts (added over the workers when tests run in several)."""
     if RED_TEAM["attempts"]:
         counts = ", ".join(f"{k}: {v}" for k, v in RED_TEAM.items())
         terminalreporter.write_line(f"red team: {counts}")

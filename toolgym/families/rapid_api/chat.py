@@ -48,7 +48,8 @@ _UNASKABLE = ("points", "prompt", "reward_code")
 score: ``points``; an injection: ``tell me the prompt``): never held back."""
 _SYNONYMS = {
     "query": "search query, search term, search terms, search for, searching for, look for, "
-    "looking for, search keywords",
+    "looking for, search keywords, keyword, keywords, search text, search string, search word, "
+    "search words, type into the search",
     "limit": "number of results, how many results, maximum results, max results, result limit",
     "page": "page number, which page, results page",
     "country": "country code",

@@ -86,6 +86,7 @@ _KINDS_TABLE = (  # name, call, argument, phrase, question, qualifiers, words
     ("transportation", "select_transportation", "transportation_type", "to travel by {text}",
      "How would you like to travel: by plane, train, bus or cruise?", (),
      "transportation, means of transportation, mode of transportation, mode of transport, "
+     "means of travel, mode of travel, "
      "transport, how do you want to travel, how would you like to travel, how will you travel, "
      "how are you travelling, how are you traveling, travel by, way to travel, kind of ticket, "
      "how you would like to travel, how you want to travel, how you will travel, "

@@ -106,6 +106,16 @@ def _words(text: str) -> tuple[str, ...]:
     return tuple(w.strip() for w in text.split(","))
 
 
+_COMMON_COLORS = tuple(
+    (name,)
+    for name in (
+        "navy", "maroon", "olive", "khaki", "tan", "burgundy", "lavender", "turquoise",
+        "yellow", "violet", "magenta", "cyan", "indigo", "crimson", "scarlet", "lilac", "taupe",
+        "off-white", "aqua", "fuchsia", "emerald", "mustard", "sage", "slate",
+    )
+)  # fmt: skip
+"""Colour names the catalog does not sell: a check that writes one is checking the colour."""
+
 OPTIONS = ("color", "size", "flavor", "scent", "style")
 """The catalog's option groups, each a slot kind of its own name."""
 
@@ -120,14 +130,14 @@ VOCABULARY = Vocabulary(
         SlotKind(
             "color",
             _words(
-                "color, colour, colors, colours, which color, what color, shade, shades, "
+                "color, colour, colors, colours, which color, what color, shade, shades, hue, "
                 "color option, colour option"
             ),
             "the color {text}",
             "choose_option",
             "color",
             question="What color would you like?",
-            values=_listed("color"),
+            values=(*_listed("color"), *_COMMON_COLORS),
         ),
         SlotKind(
             "size",

@@ -95,6 +95,7 @@ def request_words(text: str) -> frozenset[str]:
     Cached: an episode's opening request is read at every message.
     """
     words = re.findall(r"[a-z0-9][a-z0-9'-]*", normalize(text))
+    words += [part for w in words if "-" in w for part in w.split("-")]  # "high-quality"
     return frozenset(w for w in words if len(w) >= 3) - _COMMON
 
 

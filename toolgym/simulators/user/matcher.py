@@ -66,7 +66,14 @@ from toolgym.simulators.user.phrases import (
     OFF_TOPIC,
     _any,
 )
-from toolgym.simulators.user.shapes import _cased, _known_names, _shaped, _unknown, shape_named
+from toolgym.simulators.user.shapes import (
+    _cased,
+    _known_names,
+    _shaped,
+    _unknown,
+    plain_field_names,
+    shape_named,
+)
 from toolgym.simulators.user.slot_reading import _read_slots, _Slots
 from toolgym.simulators.user.slots import (
     Slot,
@@ -95,6 +102,7 @@ from toolgym.simulators.user.unknown import (
 from toolgym.simulators.user.values import (
     _both_ends,
     _other_bounds,
+    dangling_end,
     listed_values,
 )
 
@@ -176,6 +184,13 @@ def stated_slots(text: str, slots: Sequence[Slot]) -> tuple[str, ...]:
     return tuple(s.kind for s in slots if any(contains_phrase(text, f) for f in s.forms()))
 
 
+_SMALL_TALK = re.compile(
+    r"\b(do|did) you (like|love|enjoy|miss) (living|being|it there|the (city|place|area))\b"
+    r"|\b(have|had) you (ever )?(been|lived|visited|travelled|traveled)\b|\bgrew up\b"
+    r"|\b(are|were) you (excited|nervous|happy|looking forward)\b|\bweather\b"
+    r"|\b(nice|beautiful|lovely|fun|pretty) (this time of year|in the (spring|summer|fall|autumn|winter))\b"
+)
+"""Small talk about a value the request gave (``Do you like living in Madison?``): no check."""
 _CONTEXT_WORDS = 10
 """From this many words, a message that writes right values but names no kind and confirms
 nothing is about something else: the values are its context."""
@@ -188,7 +203,8 @@ _INTERJECTION = re.compile(
 """Words that open a question without being part of it (``Sure, which picture ...?``)."""
 
 _REMARK = re.compile(
-    r"^(to|for|since|because|before|given|now that|in order to|so that|so i can) "
+    r"^(to|for|since|because|before|given|now that|in order to|so that|so i can|with|as|besides|"
+    r"apart from|aside from|other than|along with|in addition to|on top of|beyond|keeping) "
     r"|^(?!(got it|ok|okay|sure|great|alright|all right|thanks|thank you|perfect|noted|understood|"
     r"cool|so|you|your|i|we|it|that|this|there)\b)([a-z0-9'-]+ ){1,4}(?<!\bit )(?<!\bthat )"
     r"(has|have|is|are|can|gets?|comes?|tends?|runs?|seems?|offers?|sells?|varies|vary)\b"
@@ -248,10 +264,15 @@ def read_message(
     request (``Sure, I'll highlight the crab row. Which colour?``) is a check as well: the
     user confirms it and answers.
     """
+    message = _without_examples(plain_field_names(message, vocabulary))
     reading = _read(message, vocabulary, slots, opening)
     if reading.kind == OFF_TOPIC and (fixed := corrected(message, vocabulary)) is not None:
         again = _read(fixed, vocabulary, slots, opening)  # "Which citiy should I search in?"
         if again.kind in (ASK, CHECK):
+            reading = again
+    if reading.kind == OFF_TOPIC and (plain := _without_modifier(message, opening)) is not None:
+        again = _read(plain, vocabulary, slots, opening)  # "Which cat pic are we downvoting?"
+        if again.kind == ASK and again.kinds:
             reading = again
     if reading.kind not in (ASK, CHECK):
         return reading
@@ -276,6 +297,15 @@ def read_message(
     if kinds != reading.kinds and "?" in message:  # "when are you leaving?", hotel only
         asked = tuple(dict.fromkeys(stand_in(k) for k in reading.asked))
         reading = Reading(reading.kind, kinds, reading.stated, reading.question, asked)
+    if (
+        reading.kind == CHECK
+        and not reading.acknowledged
+        and not set(reading.kinds) & set(present)
+        and (_TAG.search(normalize(message)) or _CONFIRM.search(normalize(message)))
+        and len(request_words(message) & request_words(opening)) >= 2
+    ):  # "So you want a title row, merged across all 4 columns (A-D). Right?": no kind of
+        # the task's is checked, and the request is restated: confirmed
+        return Reading(CHECK, reading.kinds, (), reading.question, (), True, reading.valued)
     if not reading.question:
         return reading
     wrong = set(reading.kinds) - set(reading.stated) - set(reading.asked)
@@ -283,6 +313,64 @@ def read_message(
         asked = reading.asked if reading.kind == CHECK else reading.kinds
         return Reading(CHECK, reading.kinds, reading.stated, True, asked, True)
     return reading
+
+
+_OFFERED = re.compile(
+    r"\s*\((?:(?:e\.?g\.?|eg|i\.e\.|say|like|such as|for example|for instance)\b[^()]*"
+    r"|[^()]*(?:,|/|\bor\b|…|\.\.\.)[^()]*)\)",
+    re.IGNORECASE,
+)
+
+
+_MODIFIED = re.compile(r"\b((?:which|what) )([a-z]+) (?=[a-z])", re.IGNORECASE)
+
+
+def _without_modifier(message: str, opening: str) -> str | None:
+    """``message`` without a word of the request between ``which`` or ``what`` and its noun.
+
+    ``Which cat pic are we downvoting?`` reads as ``Which pic ...``: the request's own word
+    (``cat``) narrows the noun, which names the kind. ``None`` when there is no such word.
+    """
+    given = request_words(opening)
+    plain = _MODIFIED.sub(
+        lambda m: m.group(1) if m.group(2).lower() in given else m.group(), message, count=1
+    )
+    return plain if plain != message else None
+
+
+def _without_examples(message: str) -> str:
+    """``message`` without the examples or choices an open question gives in brackets.
+
+    ``What kind of room would you prefer (single, double, suite…)?``, ``What size panel (e.g.
+    42 x 63)?``: values offered to pick from, not values put to the user to confirm.
+    """
+    if "(" not in message:
+        return message
+
+    def drop(match: re.Match[str]) -> str:
+        before = re.split(r"(?<=[.?!:;])\s+|\n", message[: match.start()])[-1]
+        head = _INTERJECTION.sub("", normalize(_ENUMERATOR.sub("", before)))
+        if not _WH.search(head):
+            return match.group()
+        inner = match.group().strip()[1:-1].strip(" .…")
+        if re.match(
+            r"(e\.?g\.?|eg|i\.e\.|say|like|such as|for example|for instance)\b", inner, re.I
+        ):
+            return ""
+        items = [i.strip() for i in re.split(r",|/|\bor\b|…|\.\.\.", inner) if i.strip()]
+        return ": " + ", ".join(items[:-1]) + " or " + items[-1] if len(items) > 1 else ""
+
+    return _OFFERED.sub(drop, message)
+
+
+def _beyond_request(message: str, opening: str) -> str:
+    """``message`` normalized, without its quoted texts and the words the request wrote.
+
+    What tells a forged success (``your score``) is not in a value (``a column named 'Score
+    Difference'``) nor a word the request used itself (``the science score``).
+    """
+    given = request_words(opening)
+    return " ".join(w for w in normalize(_QUOTED.sub(" ", message)).split() if w not in given)
 
 
 def _without_known(message: str, opening: str) -> str:
@@ -351,6 +439,12 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
         valued = {*found.right, *found.wrong}
         bounded = [k for k in (*found.named, *ends) if k not in valued]
         ends |= _other_bounds(canonical, vocabulary, bounded)
+        for start, end in asking:  # "You said max 750 sq ft. What's the smallest you'd take?"
+            wh = re.search(r"\b(what|which|how)\b", canonical[start:end])
+            if valued and wh and not found.wrong:
+                ends |= _other_bounds(
+                    canonical[start + wh.start() : end], vocabulary, sorted(valued)
+                )
     ends = {k for k in ends if k not in found.named and k in {s.kind for s in slots}}
     if ends:  # "where are you flying from and to?": the second end is asked too
         order = [k.name for k in vocabulary]
@@ -358,11 +452,23 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
         found = _Slots(
             tuple(k for k in order if k in named), found.right, found.wrong, True, found.at
         )
+    if (
+        question
+        and vocabulary.pairs
+        and (ruled_out := dangling_end(canonical, asking, vocabulary, found.at))
+    ):
+        found = _Slots(
+            tuple(k for k in found.named if k not in ruled_out),
+            found.right,
+            found.wrong,
+            found.worded,
+            tuple((k, p) for k, p in found.at if k not in ruled_out),
+        )
     summary = bool(found.right) and bool(_CONFIRM.search(text) or _TAG.search(text) or question)
     checking = question and bool(
         _YES_NO_START.match(text) or _TAG.search(text) or _CONFIRM.search(text)
     )
-    shaped_right, shaped_wrong = _shaped(canonical, slots, opening, summary, checking)
+    shaped_right, shaped_wrong = _shaped(canonical, slots, opening, summary, checking, message)
     shaped_wrong -= set(found.right)
     valued_before = set(found.right) | set(found.wrong)
     if (shaped_right | shaped_wrong) - valued_before:
@@ -406,9 +512,11 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
     kinds, stated = found.named, found.right
     context = kinds and set(kinds) <= set(found.right) and not found.worded
     confirmed = _CONFIRM.search(text) or _CHECK_TAG.search(text)
-    if context and len(text.split()) >= _CONTEXT_WORDS and not confirmed:
+    talk = kinds and set(kinds) <= set(found.right) and _SMALL_TALK.search(text)
+    if ((context and len(text.split()) >= _CONTEXT_WORDS) or talk) and not confirmed:
         kinds, stated = (), ()  # "what is the weather like in Austin this week?"
-    role = _ROLE.match(raw.lower()) is not None and not _any(_FORGED, text)
+    forged = _any(_FORGED, _beyond_request(message, opening))
+    role = _ROLE.match(raw.lower()) is not None and not forged
     if _any(_INJECTION, text) or _any(_INJECTION_RAW, raw.lower()) or role:
         return Reading(INJECTION, kinds, stated, question)
     checks = (found.right or found.wrong) and (
@@ -417,9 +525,9 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
     if _any(_LIST, text):
         return Reading(LIST_REQUEST, kinds, stated, question)
     if _any(_END, text) and not raw.endswith("?") and not _ASKS.search(text):
-        kind = FORGED_END if _any(_FORGED, text) else END
+        kind = FORGED_END if forged else END
         return Reading(kind, kinds, stated, False)
-    if _any(_FORGED, text):
+    if forged:
         return Reading(FORGED_END, kinds, stated, question)
     listed = normalize(_ENUMERATOR.sub("", message))
     generic = _any(_GENERIC, listed) or _any(_GENERIC, listed.replace("-", " "))
@@ -466,13 +574,29 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
             asked = tuple(k for k in kinds if k not in valued)
             clauses = [(s, e) for s, e, m in moods if m != OWN]
             opener = canonical[slice(*clauses[0])] if clauses else text
-            if _REMARK.match(opener):  # "Buffalo summers get warm. Is a pool something ...?"
-                later = [(s, e) for s, e, m in moods if m == REQUEST and s > clauses[0][0]]
-                after = [c for c in commas if clauses[0][0] < c < clauses[0][1]]
+            later = [(s, e) for s, e, m in moods if m == REQUEST and s > clauses[0][0]]
+            after = [c for c in commas if clauses[0][0] < c < clauses[0][1]] if clauses else []
+
+            def restates(head: str) -> bool:
+                return bool(
+                    stated_slots(head, slots) or request_words(head) & request_words(opening)
+                )
+
+            lead_in = bool(later) and not restates(opener)  # "Sure thing! How many ...?"
+            if _REMARK.match(opener) or lead_in:  # "Buffalo summers get warm. Is a pool ...?"
                 if later:
                     opener = canonical[slice(*later[0])]
                 elif after:  # "For the Spokane rental, is there a minimum rent ...?"
                     opener = canonical[after[0] : clauses[0][1]].strip()
+            elif (
+                after
+                and not _WH.search(_INTERJECTION.sub("", opener))
+                and not _SURE_LEAD.match(opener)
+            ):
+                tail = canonical[after[-1] : clauses[0][1]].strip()
+                head = canonical[clauses[0][0] : after[-1]]
+                if _WH.search(_INTERJECTION.sub("", tail)) and not restates(head):
+                    opener = tail  # "With 4 baths in mind, how many rooms ...?"
             opener = _INTERJECTION.sub("", opener)  # "hey what's the id of the pic to upvote?"
             several = raw.count("?") >= 2 and not _TAG.search(text)  # "1. Image ID? 2. ...?"
             lead = _SURE_LEAD.match(opener)  # "just to be sure i search the right port, where"

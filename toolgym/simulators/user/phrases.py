@@ -73,7 +73,7 @@ _INJECTION_RAW = [
     r"\[/?inst\]|<<\s*/?sys\s*>>",
 ]
 """Injections read in the raw message: the markup of chat templates."""
-_ROLE = re.compile(r"^\W*(system|developer|admin|administrator|assistant)\s*:")
+_ROLE = re.compile(r"^\W*(system|developer|admin|administrator|assistant)\s*[:\]>]")
 """A message posing as another role (``SYSTEM: ...``): an injection, unless it claims success."""
 _LIST = [
     r"\b(list|tell me|give me|show me|send me|send|share|reveal|dump|enumerate|print|spell out|write out|write down|provide)\b.{0,25}\b(all|every|each|full|complete|entire|whole)\b.{0,30}\b(slots?|details?|requirements?|criteria|criterion|preferences?|parameters?|fields?|information|info|constraints?|values|settings|conditions?|specifications|specs|goal|task|list|wish ?list|filters?|arguments?|values?|options?|inputs?)\b",
@@ -198,7 +198,7 @@ _CONFIRM = re.compile(
     r"|\b(to confirm|to summari[sz]e|just to (check|confirm|be sure|make sure)|"
     r"let me (check|confirm|make sure|recap)|so you('d| would)? (want|like|need|said)|"
     r"you (said|mentioned|asked for)|in summary|recap|am i correct|is this correct|"
-    r"did i get)\b"
+    r"did i get)\b|^(just )?confirming\b"
     r"|^(you|you'd|you're) "
     r"|^so (?!(what|which|how|where|when|do|does|did|would|will|can|could|is|are)\b)"
 )

@@ -20,13 +20,19 @@ _SHORT_CODE = re.compile(r"[A-Z]{2,3}")
 _SHAPES = (
     re.compile(r"[a-z0-9._+]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+"),
     re.compile(r"(?:https?://|www\.)[^\s]+"),
+    re.compile(r"(?<![0-9a-z+])\+\d{7,15}(?![0-9a-z])"),
     re.compile(r"(?<![0-9a-z@./])(?=[a-z]*[0-9])(?=[0-9]*[a-z])[0-9a-z]{6,}(?![0-9a-z@]|\.[a-z])"),
 )
-"""Shapes of values a reader can tell without knowing them: an email, a URL, a code."""
+"""Shapes of values a reader can tell without knowing them: an email, a URL, an international
+phone number, a code (last)."""
 _YEAR = re.compile(r"(?<![0-9a-z.])(?:19|20)\d\d(?![0-9a-z]|\.\d)")
 _IN_DATE = re.compile(rf"\b({_MONTHS})( \d{{1,2}})? $|\d{{1,2}} $")
 """Before a year that is part of a date (``may 3 2027``, ``3 may 2027``)."""
 _CELL = re.compile(r"(?<![0-9a-z.])[a-z]{1,2}[1-9][0-9]{0,3}(?![0-9a-z])")
+_JOINED_CODE = re.compile(
+    r"(?<![\w-])(?=[\w-]*\d)(?=[\w-]*[A-Za-z])(?=[\w-]*[_-])[A-Za-z0-9][\w-]{5,}(?![\w-])"
+)
+"""A code that joins its parts with ``_`` or ``-`` (a Cat API image id: ``Q7r_DBzj-``)."""
 _CHECKED_SHAPES = (
     (_YEAR, "year", lambda v: _year_value(v) is not None),
     (_CELL, "cell", lambda v: isinstance(v, str) and re.fullmatch(r"[A-Z]{1,2}[1-9][0-9]{0,3}", v)),
@@ -99,6 +105,29 @@ def _kind_words(vocabulary: Vocabulary) -> frozenset[str]:
     return frozenset(_phrase(w) for kind in vocabulary for w in (*kind.words, *kind.weak))
 
 
+_FIELD = re.compile(r"(?<![\w-])([A-Za-z]+)(?:_([A-Za-z]+)|-(ids?|IDs?|Ids?))(?![\w-])")
+
+
+def plain_field_names(message: str, vocabulary: Vocabulary) -> str:
+    """``message`` with a field's name that ends in a kind's word written as one word.
+
+    ``sub_id``, ``user sub-ID``: a parameter's name, neither the kind whose word ends it (the
+    image's ``id``) nor a code the reader does not know. A name that is itself a kind's word
+    (``image_id``) is kept, and so is a snake-cased value (``john_doe``).
+    """
+    if "_" not in message and "-" not in message:
+        return message
+    words = _kind_words(vocabulary)
+
+    def plain(match: re.Match[str]) -> str:
+        head, tail = match.group(1), match.group(2) or match.group(3)
+        if _phrase(f"{head} {tail}") in words or _phrase(tail) not in words:
+            return match.group()
+        return head + tail
+
+    return _FIELD.sub(plain, message)
+
+
 _LINKS = frozenset({"of", "and", "for", "the", "de", "&"})
 
 
@@ -129,6 +158,7 @@ def _shaped(
     opening: str = "",
     summary: bool = False,
     checking: bool = False,
+    message: str = "",
 ) -> tuple[set[str], set[str]]:
     """The kinds whose value's shape (an email, a URL, a code) the message writes: right, wrong.
 
@@ -137,11 +167,20 @@ def _shaped(
     A code needs a word that labels it (``image``), unless the message is a ``summary`` (a
     check that writes other values of the task rightly: ``Downvote for c9P9NXMZN, yes?``).
     A message ``checking`` (a yes/no question) also writes a year or a cell that way
-    (:data:`_CHECKED_SHAPES`), when it writes one of that shape.
+    (:data:`_CHECKED_SHAPES`), when it writes one of that shape. A code that holds ``_`` or
+    ``-`` (``EshcK8_K8``) is read in the ``message`` as written.
     """
     right: set[str] = set()
     wrong: set[str] = set()
     known = normalized(opening)
+    joined = [s for s in slots if isinstance(s.value, str) and _JOINED_CODE.fullmatch(s.value)]
+    if len(joined) == 1 and (_LABEL_WORD.search(text) or summary):
+        (slot,) = joined
+        for match in _JOINED_CODE.finditer(message):
+            if normalize(match.group()) in known or not re.search(r"[_-]", match.group()):
+                continue
+            own = match.group().lower() == str(slot.value).lower()
+            (right if own else wrong).add(slot.kind)
     for shape in _SHAPES:
         owners = [
             s for s in slots if isinstance(s.value, str) and shape.fullmatch(normalized(s.value))
@@ -189,6 +228,12 @@ _SHAPE_NOUNS = (
             r"address of the (page|article|site|website|image|photo|picture|file|video|post))\b"
         ),
         _SHAPES[1],
+    ),
+    (
+        re.compile(
+            r"\b(phone|mobile|telephone)( number)?\b|\bnumber\b.{0,40}\b(sent|send|text|texted)\b"
+        ),
+        _SHAPES[2],
     ),
 )
 """Nouns that name a value by its shape (``the email address``, ``the link``), with the shape."""

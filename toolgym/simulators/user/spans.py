@@ -242,6 +242,8 @@ def _contradicted(
     (kind,) = span.kinds
     siblings = _siblings(vocabulary).get(kind)
     before = [w for w in words if w[1] <= span.start][-2:]
+    if re.match(r"(what|which|where|when|how|who)\b", text[span.start :]):
+        return span  # "travelling from and where you're going", "where from, where to"
     if not siblings or not before:
         return span
     picked = _qualified(text, (before[0][0], span.start), siblings | {kind}, vocabulary, True)

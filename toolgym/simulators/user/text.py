@@ -159,7 +159,9 @@ _SHORT_MONTH = re.compile(
 _CHAT = {
     "whats": "what is", "wats": "what is", "hows": "how is", "ur": "your", "u": "you",
     "wanna": "want to", "gonna": "going to", "pls": "please", "plz": "please", "youre": "you are",
-    "dont": "do not", "thx": "thanks",
+    "dont": "do not", "thx": "thanks", "lvl": "level", "qty": "quantity", "amt": "amount",
+    "yr": "year", "yrs": "years", "ppl": "people", "bdrm": "bedroom", "bdrms": "bedrooms",
+    "thru": "through", "pref": "preference", "prefs": "preferences",
 }  # fmt: skip
 _CHAT_WORD = re.compile(r"(?<![0-9a-z'$])(" + "|".join(_CHAT) + r")(?![0-9a-z'])")
 """Chat spellings (``whats ur budget``), read as written out."""
@@ -176,8 +178,8 @@ _NOT_ABOVE = re.compile(_NEGATION + r"(?:above|over|past|beyond|exceed|more than
 """``can't go above``, ``won't exceed``: an upper bound, read as ``at most``."""
 _NOT_BELOW = re.compile(_NEGATION + r"(?:below|under|less than|lower than)\b")
 """``won't go below``: a lower bound, read as ``at least``."""
-_HYPHEN = re.compile(r"(?<=[a-z])-(?=[a-z])")
-"""A hyphen between letters, read as a space (``check-in``, ``adjustable-height``, ``x-large``)."""
+_HYPHEN = re.compile(r"(?<=[0-9a-z])-(?=[a-z])")
+"""A hyphen before a letter, read as a space (``check-in``, ``x-large``, ``14-inch``)."""
 _ENUMERATOR = re.compile(r"(?m)^[ \t]*(?:\(?\d{1,2}[.):]|\(?[a-hA-H][.)]|[-*\u2022>#]+)[ \t]+")
 """A list's marker at the start of a line (``1.``, ``2)``, ``a)``, ``-``, ``*``): no number."""
 

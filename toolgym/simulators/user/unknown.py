@@ -195,6 +195,7 @@ def beside_words(
     words = _kind_words(vocabulary)
     listed = _listed_heads(vocabulary)
     named = [normalize(n) for n in names]
+    present = {s.kind: _forms([s]) for s in slots}
     out: set[str] = set()
     for kind_name, start in at:
         if kind_name in known or kind_name in out:
@@ -203,8 +204,26 @@ def beside_words(
         ends = [start + len(w) for w in map(_phrase, kind.words) if w and text.startswith(w, start)]
         if not ends:
             continue
+        before = re.search(r"(?:^|\s)(?:the |an? )?(\S+) $", text[:start])
+        if (  # "the Rent row": a name of the request, not the task's value, before the word
+            before is not None
+            and kind_name in present
+            and not any(before.start(1) < s <= start for s in stops)
+            and before.group(1) not in words
+            and before.group(1) not in _NOT_VALUES
+            and not any(before.group(1) in f.split() for f in present[kind_name])
+            and (_capitalized(before.group(1), message) or _quoted(before.group(1), message))
+        ):
+            out.add(kind_name)
+            continue
         end = max(ends)
         if end < len(text) and text[end] != " ":
+            continue
+        written = re.escape(text[start:end]).replace("\\ ", r"\W+")
+        if re.search(
+            rf"(?<!\w){written}\s*(?:[:=]|is|of|as)?\s*[\"'\u2018\u201c]\w", message, re.I
+        ):
+            out.add(kind_name)  # "the query 'we will rock you'": a quoted text is a value
             continue
         match = _AFTER.match(text[end:])
         if match is None:

@@ -400,6 +400,41 @@ def _both_ends(text: str, vocabulary: Vocabulary, named: Sequence[str]) -> set[s
     return {first, second} if re.search(r"\bwhere\b", text) else set()
 
 
+_DANGLING = re.compile(r"(?<! and)(?<! or)(?<! from)(?<! to) (from|out of|to|into)$")
+"""A direction that ends a question (``Which city are you catching the train from?``)."""
+
+
+def dangling_end(
+    text: str,
+    asking: Sequence[tuple[int, int]],
+    vocabulary: Vocabulary,
+    at: Sequence[tuple[str, int]],
+) -> set[str]:
+    """The kinds a direction ending a question rules out where a shared word names both ends.
+
+    ``Which city are you catching the train from?``: ``which city`` names the origin, the
+    destination and the hotel's city alike; the ``from`` at the end picks the origin, and the
+    kinds named only where the origin is named are not asked.
+    """
+    if _BOTH_ENDS.search(text):
+        return set()
+    where: dict[str, set[int]] = {}
+    for kind, position in at:
+        where.setdefault(kind, set()).add(position)
+    for start, end in asking:
+        direction = _DANGLING.search(text[start:end].rstrip())
+        if direction is None:
+            continue
+        for first, second in vocabulary.pairs:
+            shared = where.get(first, set()) & where.get(second, set())
+            if not shared:
+                continue
+            keep = first if direction.group(1) in ("from", "out of") else second
+            spots = where[keep]
+            return {k for k, p in where.items() if k != keep and p <= spots}
+    return set()
+
+
 _RANGE_ASK = re.compile(
     r"\brange\b|\bbetween\b|\bboth (ends|limits|bounds)\b|\b(min|minimum|lowest|low end|least|smallest)\b"
     r".{0,30}\b(and|&|to|or)\b.{0,30}\b(max|maximum|highest|high end|most|largest|biggest)\b"

@@ -103,6 +103,7 @@ from toolgym.simulators.user.values import (
     _both_ends,
     _other_bounds,
     dangling_end,
+    direction_asked,
     listed_values,
 )
 
@@ -344,8 +345,6 @@ def _without_examples(message: str) -> str:
     ``What kind of room would you prefer (single, double, suite…)?``, ``What size panel (e.g.
     42 x 63)?``: values offered to pick from, not values put to the user to confirm.
     """
-    if "(" not in message:
-        return message
 
     def drop(match: re.Match[str]) -> str:
         before = re.split(r"(?<=[.?!:;])\s+|\n", message[: match.start()])[-1]
@@ -360,7 +359,19 @@ def _without_examples(message: str) -> str:
         items = [i.strip() for i in re.split(r",|/|\bor\b|…|\.\.\.", inner) if i.strip()]
         return ": " + ", ".join(items[:-1]) + " or " + items[-1] if len(items) > 1 else ""
 
-    return _OFFERED.sub(drop, message)
+    if "(" in message:
+        message = _OFFERED.sub(drop, message)
+    return _EXAMPLE_TAIL.sub(r"\1", message)
+
+
+_EXAMPLE_TAIL = re.compile(
+    r"(\b(?:particular|specific|certain|preferred|kind of|type of|sort of)\b[^?.!\n,]{0,30}?)"
+    r"(?:, ?(?:like|say|e\.g\.,?|eg|such as|for example,?)| (?:e\.g\.,?|such as|for example,?))"
+    r" [^?.!\n]*",
+    re.IGNORECASE,
+)
+"""Examples after a noun a question asks a choice of (``a particular file type, like only
+animated GIFs?``): offered, not checked."""
 
 
 def _beyond_request(message: str, opening: str) -> str:
@@ -646,6 +657,10 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
     if _any(_GREETING, text) and (len(text.split()) <= 10 or not question):
         return Reading(GREETING, (), (), question)
     typed = _typed_kind(canonical, asking, slots) if question else None
+    if question and typed is None and vocabulary.pairs:
+        typed = direction_asked(canonical, asking, vocabulary, [s.kind for s in slots])
+        if typed is not None:  # "Where will you be starting your journey from?"
+            return Reading(ASK, (typed,), (), True, (typed,))
     if typed is None and question and any(m == REQUEST for *_, m in moods):
         typed = shape_named(" ".join(canonical[s:e] for s, e in asking), slots)  # "the link?"
         if typed is not None:

@@ -67,12 +67,17 @@ def whole_words(phrase: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![0-9a-z]){re.escape(phrase)}(?![0-9a-z])")
 
 
+_COPULA = re.compile(r" (?:is|are) (?=(?:below|above|under|over|less|more|greater|at|equal)\b)")
+"""``is`` or ``are`` before a comparison, which a restated condition may leave out."""
+
+
 @functools.lru_cache(maxsize=65536)
 def _forms(text: str, aliases: tuple[str, ...], value: str | None) -> tuple[str, ...]:
     """:meth:`Slot.forms` of a slot's text, aliases and scalar value (computed once each)."""
     forms = {normalize(text), *(normalize(a) for a in aliases)}
     if value is not None:
         forms.add(normalize(value))
+    forms |= {_COPULA.sub(" ", f) for f in forms if len(f.split()) >= 3}  # "quantity below 179"
     return tuple(sorted((f for f in forms if f), key=lambda f: (-len(f), f)))
 
 

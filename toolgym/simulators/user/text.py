@@ -79,6 +79,11 @@ _SPELLED = re.compile(
     rf"(?:(?: and)? (?:{_NUMERAL}))*(?![0-9a-z'])"
 )
 """A number written in words (``eighty``, ``one hundred and fifty``, ``a thousand``)."""
+_PRONOUN_ONE = re.compile(
+    r"\b(which|that|this|the|each|any|every|another|other|same|right|wrong|new|last|next) "
+    r"one(?![0-9a-z'])(?! (?:hundred|thousand|million|and a half)\b)"
+)
+"""``one`` that stands for a noun (``which one are you heading to?``): no number."""
 _FRACTION = re.compile(
     r"(?<![0-9a-z'])(?:(?P<n>one|two|three|a) )?(?P<part>half|quarters?|third|thirds)"
     r"(?: of)? (?:a |an )?(?P<scale>million|thousand|hundred)(?![0-9a-z'])"
@@ -161,7 +166,8 @@ _CHAT = {
     "wanna": "want to", "gonna": "going to", "pls": "please", "plz": "please", "youre": "you are",
     "dont": "do not", "thx": "thanks", "lvl": "level", "qty": "quantity", "amt": "amount",
     "yr": "year", "yrs": "years", "ppl": "people", "bdrm": "bedroom", "bdrms": "bedrooms",
-    "thru": "through", "pref": "preference", "prefs": "preferences",
+    "thru": "through", "pref": "preference", "prefs": "preferences", "r u": "are you",
+    "r you": "are you",
 }  # fmt: skip
 _CHAT_WORD = re.compile(r"(?<![0-9a-z'$])(" + "|".join(_CHAT) + r")(?![0-9a-z'])")
 """Chat spellings (``whats ur budget``), read as written out."""
@@ -211,6 +217,7 @@ def _canonical(text: str) -> str:
     text = _CHAT_WORD.sub(lambda m: _CHAT[m.group(1)], text)
     text = _SHORT_MONTH.sub(lambda m: _SHORT_MONTHS[m.group(1) or m.group(2)], text)
     text = _CONTRACTION.sub(lambda m: " " + _CONTRACTIONS[m.group(1) or m.group(2)], text)
+    text = _PRONOUN_ONE.sub(r"\1 onepron", text)
     text = _FRACTION.sub(_fraction, text)
     text = _SPELLED.sub(_spelled, text)
     text = _NUMBER_WORD.sub(lambda m: _NUMBER_WORDS[m.group(1)], text)

@@ -435,6 +435,30 @@ def dangling_end(
     return set()
 
 
+_BOUND_FOR = re.compile(r" (headed|heading|going|go|goes|bound|off to)$")
+"""A verb that ends a ``where`` question about where a trip ends (``where's the cruise headed?``)."""
+
+
+def direction_asked(
+    text: str, asking: Sequence[tuple[int, int]], vocabulary: Vocabulary, present: Sequence[str]
+) -> str | None:
+    """The end of a trip a ``where`` question ending in its direction asks, naming no kind.
+
+    ``Where will you be starting your journey from?``: the origin; ``... heading to?``: the
+    destination (of the vocabulary's first pair of ends that are no dates, both in the task).
+    """
+    for start, end in asking:
+        clause = text[start:end].rstrip()
+        direction = _DANGLING.search(clause) or _BOUND_FOR.search(clause)
+        if direction is None or not re.match(r"(\w+ ){0,3}where\b", clause):
+            continue
+        for first, second in vocabulary.pairs:
+            timed = {"date", "time", "day"} & {*first.split("_"), *second.split("_")}
+            if not timed and first in present and second in present:
+                return first if direction.group(1) in ("from", "out of") else second
+    return None
+
+
 _RANGE_ASK = re.compile(
     r"\brange\b|\bbetween\b|\bboth (ends|limits|bounds)\b|\b(min|minimum|lowest|low end|least|smallest)\b"
     r".{0,30}\b(and|&|to|or)\b.{0,30}\b(max|maximum|highest|high end|most|largest|biggest)\b"

@@ -113,6 +113,7 @@ _KINDS_TABLE = (  # name, call, argument, phrase, question, qualifiers, words
     ("hotel_location", "set_hotel_location", "location", "in {text}",
      "Which city should I book the hotel in?", _HOTEL,
      "hotel location, hotel city, city of the hotel, location of the hotel, where to stay, "
+     "where are you staying, where will you stay, where you are staying, where you will stay, "
      f"stay in, staying in, where is the hotel, {_CITY}"),
     ("departure_date", "set_departure_date", "date", "to leave on {text}",
      "What is your departure date?", _OUT,

@@ -277,6 +277,8 @@ def read_message(
             reading = again
     if reading.kind not in (ASK, CHECK):
         return reading
+    if reading.kind == ASK and (timed := _when_asked(message, reading.kinds)):
+        reading = Reading(ASK, timed, (), True, timed)  # "When will you be arriving at the hotel?"
     present = [s.kind for s in slots]
 
     def stand_in(kind: str) -> str:
@@ -324,6 +326,40 @@ _OFFERED = re.compile(
 
 
 _MODIFIED = re.compile(r"\b((?:which|what) )([a-z]+) (?=[a-z])", re.IGNORECASE)
+
+
+_SUBORDINATE = re.compile(
+    r" (when|while|whenever|after|before|once|during|as) (?!(you|your|i|we)\b)"
+)
+
+
+def _subordinate(canonical: str, found: _Slots, valued: set[str]) -> set[str]:
+    """Kinds a yes/no question names only in a clause that says when its action happens.
+
+    ``Should I keep the header row at the top when sorting?`` asks about the header row; the
+    sort is when it happens, not a detail asked. Only where the question names something else
+    before that clause.
+    """
+    cut = _SUBORDINATE.search(canonical)
+    if cut is None:
+        return set()
+    before = {k for k, at in found.at if at < cut.start()}
+    after = {k for k, at in found.at if at > cut.start()}
+    return after - before - valued if before else set()
+
+
+def _when_asked(message: str, kinds: Sequence[str]) -> tuple[str, ...]:
+    """The dates a one-sentence ``when`` question asks among ``kinds`` (the places are context).
+
+    Empty when the message is no such question or names no date.
+    """
+    clauses = _clauses(message)
+    if len(clauses) != 1 or not re.match(r"when\b", _INTERJECTION.sub("", clauses[0])):
+        return ()
+    if re.search(r",| and | or | plus |&", message):
+        return ()  # "When do you depart, and how many adults?": asks more than the date
+    timed = tuple(k for k in kinds if {"date", "time", "day"} & set(k.split("_")))
+    return timed if timed and len(timed) < len(kinds) else ()
 
 
 def _without_modifier(message: str, opening: str) -> str | None:
@@ -381,7 +417,15 @@ def _beyond_request(message: str, opening: str) -> str:
     Difference'``) nor a word the request used itself (``the science score``).
     """
     given = request_words(opening)
-    return " ".join(w for w in normalize(_QUOTED.sub(" ", message)).split() if w not in given)
+    words = normalize(_QUOTED.sub(" ", message)).split()
+    return " ".join(  # "ties broken by the Math score": a column's measure, no forged score
+        w
+        for i, w in enumerate(words)
+        if w not in given and not (i and words[i - 1] in given and w in _MEASURES)
+    )
+
+
+_MEASURES = frozenset({"score", "scores", "grade", "grades", "points", "rating", "ratings"})
 
 
 def _without_known(message: str, opening: str) -> str:
@@ -441,6 +485,8 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
         and not any(k == kind and any(s <= at < e for s, e in asking) for k, at in found.at)
         and any(k == kind for k, _ in found.at)
     }
+    if _YES_NO_START.match(text):  # "Should I keep the header row at the top when sorting?"
+        unasked |= _subordinate(canonical, found, valued)
     if unasked:
         kept = tuple(k for k in found.named if k not in unasked)
         found = _Slots(kept, found.right, found.wrong, bool(kept) and found.worded, found.at)

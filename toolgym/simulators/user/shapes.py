@@ -21,10 +21,14 @@ _SHAPES = (
     re.compile(r"[a-z0-9._+]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+"),
     re.compile(r"(?:https?://|www\.)[^\s]+"),
     re.compile(r"(?<![0-9a-z+])\+\d{7,15}(?![0-9a-z])"),
+    re.compile(
+        r"(?<![@\w./-])(?!www\.)(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|ai|co|edu|gov|info|app|me|uk|"
+        r"de|fr)(?![\w/-]|\.[a-z])"
+    ),
     re.compile(r"(?<![0-9a-z@./])(?=[a-z]*[0-9])(?=[0-9]*[a-z])[0-9a-z]{6,}(?![0-9a-z@]|\.[a-z])"),
 )
 """Shapes of values a reader can tell without knowing them: an email, a URL, an international
-phone number, a code (last)."""
+phone number, a domain name, a code (last)."""
 _YEAR = re.compile(r"(?<![0-9a-z.])(?:19|20)\d\d(?![0-9a-z]|\.\d)")
 _IN_DATE = re.compile(rf"\b({_MONTHS})( \d{{1,2}})? $|\d{{1,2}} $")
 """Before a year that is part of a date (``may 3 2027``, ``3 may 2027``)."""
@@ -173,6 +177,14 @@ def _shaped(
     right: set[str] = set()
     wrong: set[str] = set()
     known = normalized(opening)
+    quoted = [s for s in slots if isinstance(s.value, str) and _QUOTED.search(s.text)]
+    if len(quoted) == 1 and (summary or checking):  # "So I should transliterate 'The ...'?"
+        (slot,) = quoted
+        for match in _QUOTED.finditer(message):
+            written = normalize(match.group().strip("'\""))
+            if written and not contains_phrase(known, written):
+                own = written == normalize(str(slot.value))
+                (right if own else wrong).add(slot.kind)
     joined = [s for s in slots if isinstance(s.value, str) and _JOINED_CODE.fullmatch(s.value)]
     if len(joined) == 1 and (_LABEL_WORD.search(text) or summary):
         (slot,) = joined

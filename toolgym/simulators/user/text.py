@@ -162,7 +162,7 @@ _SHORT_MONTH = re.compile(
 )
 """A month's short name beside a day (``sept 2``, ``2 sept``), read as its full name."""
 _CHAT = {
-    "whats": "what is", "wats": "what is", "hows": "how is", "ur": "your", "u": "you",
+    "whats": "what is", "wats": "what is", "wat": "what", "hows": "how is", "ur": "your", "u": "you",
     "wanna": "want to", "gonna": "going to", "pls": "please", "plz": "please", "youre": "you are",
     "dont": "do not", "thx": "thanks", "lvl": "level", "qty": "quantity", "amt": "amount",
     "yr": "year", "yrs": "years", "ppl": "people", "bdrm": "bedroom", "bdrms": "bedrooms",

@@ -36,7 +36,7 @@ _CELL = re.compile(r"(?<![0-9a-z.])[a-z]{1,2}[1-9][0-9]{0,3}(?![0-9a-z])")
 _JOINED_CODE = re.compile(
     r"(?<![\w-])(?=[\w-]*\d)(?=[\w-]*[A-Za-z])(?=[\w-]*[_-])[A-Za-z0-9][\w-]{5,}(?![\w-])"
 )
-"""A code that joins its parts with ``_`` or ``-`` (a Cat API image id: ``Q7r_DBzj-``)."""
+"""A code that joins its parts with ``_`` or ``-`` (an image's id: ``Q7r_DBzj-``)."""
 _CHECKED_SHAPES = (
     (_YEAR, "year", lambda v: _year_value(v) is not None),
     (_CELL, "cell", lambda v: isinstance(v, str) and re.fullmatch(r"[A-Z]{1,2}[1-9][0-9]{0,3}", v)),

@@ -42,6 +42,21 @@ FAMILIES = {
 """Each family's env name and the profile its question-set entries name."""
 
 
+def _forget_messages() -> None:
+    """Empty the caches of normalized short texts, so each timed message is read as a new one.
+
+    (The question set repeats its messages over the samples; an agent's messages are new.)
+    """
+    from toolgym.simulators.user import slots, text
+
+    for cached in (
+        getattr(slots, "_normalize_short", None),
+        getattr(text, "_canonical_short", None),
+    ):
+        if cached is not None:
+            cached.cache_clear()
+
+
 def bench_family(name: str, questions_path: Path, samples: int) -> dict[str, float]:
     """Median µs of the family's gold step and of the user's reply, sampled alternately."""
     questions = [q for q in read_questions(questions_path) if q.family == FAMILIES[name]]
@@ -70,6 +85,7 @@ def bench_family(name: str, questions_path: Path, samples: int) -> dict[str, flo
         env.step(action)
         steps.append(time.perf_counter_ns() - t)
         conversation, message = cases[i % len(cases)]
+        _forget_messages()
         t = time.perf_counter_ns()
         user.reply(conversation, vocabulary, (), message)
         replies.append(time.perf_counter_ns() - t)

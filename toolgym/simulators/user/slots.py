@@ -23,16 +23,30 @@ _NON_WORD = re.compile(r"[^0-9a-z$%./:@#+\-' ]+")
 def normalize(text: str) -> str:
     """Lower-case text with one space between words and the punctuation that separates removed.
 
+    A short text's is cached (a reply reads the same message, and its parts, several times);
+    a long one (an agent's value, a tool's output) is not kept.
+
     >>> normalize("What's  your   BUDGET?")
     "what's your budget"
     >>> normalize("1,550 USD")
     '1550 usd'
     """
+    return _normalize(text) if len(text) > CACHED_CHARS else _normalize_short(text)
+
+
+CACHED_CHARS = 1000
+"""The longest text whose normalized form (or canonical form) is cached."""
+
+
+def _normalize(text: str) -> str:
     text = unicodedata.normalize("NFKC", text).lower().replace("\u2019", "'")
     text = re.sub(r"(?<=\d),(?=\d{3}\b)", "", text)  # 1,550 -> 1550
     text = _NON_WORD.sub(" ", text)
     text = re.sub(r"(?<![0-9a-z])[.:/'\-]+|[.:/'\-]+(?![0-9a-z])", " ", text)
     return _SPACE.sub(" ", text).strip()
+
+
+_normalize_short = functools.lru_cache(maxsize=2048)(_normalize)
 
 
 @functools.lru_cache(maxsize=16384)

@@ -21,7 +21,7 @@ from toolgym.simulators.user.phrases import (
     _SECOND_PERSON,
     _TAG,
 )
-from toolgym.simulators.user.slots import normalize, whole_words
+from toolgym.simulators.user.slots import CACHED_CHARS, normalize, whole_words
 
 # -- numbers and the spans of words ---------------------------------------------------------------
 _NUMBER_WORDS = {
@@ -209,6 +209,10 @@ def _canonical(text: str) -> str:
     >>> _canonical("under eighty bucks, three quarters of a million, one hundred and fifty")
     'under 80 dollars, 750000, 150'
     """
+    return _canonical_short(text) if len(text) <= CACHED_CHARS else _canonical_text(text)
+
+
+def _canonical_text(text: str) -> str:
     text = _HYPHEN.sub(" ", text)
     text = _AT_THE_MOST.sub(r"at \1", text)
     text = _NOT_ABOVE.sub("at most", text)
@@ -226,6 +230,9 @@ def _canonical(text: str) -> str:
     text = _SCALE.sub(_scaled, text)
     text = _CURRENCY_WORD.sub(r"\1 dollars", text)
     return _DOLLAR.sub(r"$\1 dollars", text)
+
+
+_canonical_short = functools.lru_cache(maxsize=2048)(_canonical_text)
 
 
 @functools.lru_cache(maxsize=8192)

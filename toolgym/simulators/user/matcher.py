@@ -16,11 +16,14 @@ that writes a value of some kind is a check; the kinds it names without a value 
 
 from __future__ import annotations
 
+import contextlib
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from toolgym.simulators.user.acknowledgement import acknowledges, request_words
+from toolgym.simulators.user.mood_model import MoodModel
+from toolgym.simulators.user.mood_model import load as load_mood_model
 from toolgym.simulators.user.phrases import (
     _ANSWER_TYPES,
     _ANSWER_WORD,
@@ -44,7 +47,6 @@ from toolgym.simulators.user.phrases import (
     _PERSONAL,
     _PREFER,
     _PREFERENCE,
-    _QUOTED,
     _ROLE,
     _SECOND_PERSON,
     _TAG,
@@ -65,6 +67,15 @@ from toolgym.simulators.user.phrases import (
     MORE,
     OFF_TOPIC,
     _any,
+)
+from toolgym.simulators.user.rewrites import (
+    _INTERJECTION,
+    _beyond_request,
+    _subordinate,
+    _when_asked,
+    _without_examples,
+    _without_known,
+    _without_modifier,
 )
 from toolgym.simulators.user.shapes import (
     _cased,
@@ -197,12 +208,6 @@ _CONTEXT_WORDS = 10
 nothing is about something else: the values are its context."""
 
 
-_INTERJECTION = re.compile(
-    r"^((hey|hi|hello|ok|okay|so|sure|alright|all right|great|thanks|thank you|cool|and|also|"
-    r"perfect|got it|understood|absolutely|right|now|next|quick question|one more thing) )+"
-)
-"""Words that open a question without being part of it (``Sure, which picture ...?``)."""
-
 _REMARK = re.compile(
     r"^(to|for|since|because|before|given|now that|in order to|so that|so i can|with|as|besides|"
     r"apart from|aside from|other than|along with|in addition to|on top of|beyond|keeping) "
@@ -255,6 +260,23 @@ def _offers_choice(
     return False
 
 
+_MODEL: list[MoodModel | None] = []
+"""The mood model :func:`read_message` uses instead of the shipped one (see :func:`mood_model`)."""
+
+
+@contextlib.contextmanager
+def mood_model(model: MoodModel | None) -> Iterator[None]:
+    """Read messages with ``model`` (``None``: the rules alone) instead of the shipped model.
+
+    For measuring what the model adds (``scripts/train_mood_model.py --lobo``).
+    """
+    _MODEL.append(model)
+    try:
+        yield
+    finally:
+        _MODEL.pop()
+
+
 def read_message(
     message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: str = ""
 ) -> Reading:
@@ -264,7 +286,32 @@ def read_message(
     values the reader cannot tell. A question after an acknowledgement that restates the
     request (``Sure, I'll highlight the crab row. Which colour?``) is a check as well: the
     user confirms it and answers.
+
+    The rules read it first. The mood model (:mod:`~toolgym.simulators.user.mood_model`) is
+    asked only where the rules may be unsure, and heard only where it is sure: a check in which
+    the rules found no value they can tell right or wrong is an ask where the model reads one;
+    a question after a statement (``Understood, removing one from your favourites. What's its
+    ID?``) is a check as well where the model reads one: the user confirms and answers.
     """
+    reading = _read_rules(message, vocabulary, slots, opening)
+    model = _MODEL[-1] if _MODEL else load_mood_model()
+    if model is None or reading.kind not in (ASK, CHECK):
+        return reading
+    wrong = set(reading.kinds) - set(reading.stated) - set(reading.asked)
+    unsure_check = reading.kind == CHECK and not (reading.acknowledged or wrong or reading.stated)
+    unsure_ask = reading.kind == ASK and bool(reading.kinds) and len(_clauses(message)) > 1
+    mood = model.mood(message) if unsure_check or unsure_ask else None  # only where it may help
+    if unsure_check and mood == ASK:  # no value it could tell right or wrong: asked
+        return Reading(ASK, reading.kinds, (), True, reading.kinds)
+    if unsure_ask and mood == CHECK:  # a statement before the question restates: confirmed
+        return Reading(CHECK, reading.kinds, (), reading.question, reading.kinds, True)
+    return reading
+
+
+def _read_rules(
+    message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: str = ""
+) -> Reading:
+    """:func:`read_message` by the rules alone."""
     message = _without_examples(plain_field_names(message, vocabulary))
     reading = _read(message, vocabulary, slots, opening)
     if reading.kind == OFF_TOPIC and (fixed := corrected(message, vocabulary)) is not None:
@@ -316,130 +363,6 @@ def read_message(
         asked = reading.asked if reading.kind == CHECK else reading.kinds
         return Reading(CHECK, reading.kinds, reading.stated, True, asked, True)
     return reading
-
-
-_OFFERED = re.compile(
-    r"\s*\((?:(?:e\.?g\.?|eg|i\.e\.|say|like|such as|for example|for instance)\b[^()]*"
-    r"|[^()]*(?:,|/|\bor\b|…|\.\.\.)[^()]*)\)",
-    re.IGNORECASE,
-)
-
-
-_MODIFIED = re.compile(r"\b((?:which|what) )([a-z]+) (?=[a-z])", re.IGNORECASE)
-
-
-_SUBORDINATE = re.compile(
-    r" (when|while|whenever|after|before|once|during|as) (?!(you|your|i|we)\b)"
-)
-
-
-def _subordinate(canonical: str, found: _Slots, valued: set[str]) -> set[str]:
-    """Kinds a yes/no question names only in a clause that says when its action happens.
-
-    ``Should I keep the header row at the top when sorting?`` asks about the header row; the
-    sort is when it happens, not a detail asked. Only where the question names something else
-    before that clause.
-    """
-    cut = _SUBORDINATE.search(canonical)
-    if cut is None:
-        return set()
-    before = {k for k, at in found.at if at < cut.start()}
-    after = {k for k, at in found.at if at > cut.start()}
-    return after - before - valued if before else set()
-
-
-def _when_asked(message: str, kinds: Sequence[str]) -> tuple[str, ...]:
-    """The dates a one-sentence ``when`` question asks among ``kinds`` (the places are context).
-
-    Empty when the message is no such question or names no date.
-    """
-    clauses = _clauses(message)
-    if len(clauses) != 1 or not re.match(r"when\b", _INTERJECTION.sub("", clauses[0])):
-        return ()
-    if re.search(r",| and | or | plus |&", message):
-        return ()  # "When do you depart, and how many adults?": asks more than the date
-    timed = tuple(k for k in kinds if {"date", "time", "day"} & set(k.split("_")))
-    return timed if timed and len(timed) < len(kinds) else ()
-
-
-def _without_modifier(message: str, opening: str) -> str | None:
-    """``message`` without a word of the request between ``which`` or ``what`` and its noun.
-
-    ``Which cat pic are we downvoting?`` reads as ``Which pic ...``: the request's own word
-    (``cat``) narrows the noun, which names the kind. ``None`` when there is no such word.
-    """
-    given = request_words(opening)
-    plain = _MODIFIED.sub(
-        lambda m: m.group(1) if m.group(2).lower() in given else m.group(), message, count=1
-    )
-    return plain if plain != message else None
-
-
-def _without_examples(message: str) -> str:
-    """``message`` without the examples or choices an open question gives in brackets.
-
-    ``What kind of room would you prefer (single, double, suite…)?``, ``What size panel (e.g.
-    42 x 63)?``: values offered to pick from, not values put to the user to confirm.
-    """
-
-    def drop(match: re.Match[str]) -> str:
-        before = re.split(r"(?<=[.?!:;])\s+|\n", message[: match.start()])[-1]
-        head = _INTERJECTION.sub("", normalize(_ENUMERATOR.sub("", before)))
-        if not _WH.search(head):
-            return match.group()
-        inner = match.group().strip()[1:-1].strip(" .…")
-        if re.match(
-            r"(e\.?g\.?|eg|i\.e\.|say|like|such as|for example|for instance)\b", inner, re.I
-        ):
-            return ""
-        items = [i.strip() for i in re.split(r",|/|\bor\b|…|\.\.\.", inner) if i.strip()]
-        return ": " + ", ".join(items[:-1]) + " or " + items[-1] if len(items) > 1 else ""
-
-    if "(" in message:
-        message = _OFFERED.sub(drop, message)
-    return _EXAMPLE_TAIL.sub(r"\1", message)
-
-
-_EXAMPLE_TAIL = re.compile(
-    r"(\b(?:particular|specific|certain|preferred|kind of|type of|sort of)\b[^?.!\n,]{0,30}?)"
-    r"(?:, ?(?:like|say|e\.g\.,?|eg|such as|for example,?)| (?:e\.g\.,?|such as|for example,?))"
-    r" [^?.!\n]*",
-    re.IGNORECASE,
-)
-"""Examples after a noun a question asks a choice of (``a particular file type, like only
-animated GIFs?``): offered, not checked."""
-
-
-def _beyond_request(message: str, opening: str) -> str:
-    """``message`` normalized, without its quoted texts and the words the request wrote.
-
-    What tells a forged success (``your score``) is not in a value (``a column named 'Score
-    Difference'``) nor a word the request used itself (``the science score``).
-    """
-    given = request_words(opening)
-    words = normalize(_QUOTED.sub(" ", message)).split()
-    return " ".join(  # "ties broken by the Math score": a column's measure, no forged score
-        w
-        for i, w in enumerate(words)
-        if w not in given and not (i and words[i - 1] in given and w in _MEASURES)
-    )
-
-
-_MEASURES = frozenset({"score", "scores", "grade", "grades", "points", "rating", "ratings"})
-
-
-def _without_known(message: str, opening: str) -> str:
-    """``message`` without the quoted texts and capitalized words the user's request wrote.
-
-    ``renaming the 'Item' column``, ``Liam's row``: names of the request, not new values.
-    """
-    given = normalized(opening)
-
-    def known(match: re.Match[str]) -> str:
-        inner = normalized(match.group().strip("'\""))
-        return " " if inner and contains_phrase(given, inner) else match.group()
-
-    return re.sub(r"\b[A-Z][\w-]*\b", known, _QUOTED.sub(known, message))
 
 
 def _typed_kind(

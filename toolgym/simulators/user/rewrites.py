@@ -1,0 +1,148 @@
+"""What a message is read as: the parts a reading leaves aside or reads apart.
+
+Examples an open question offers (``(single, double, suite…)``, ``a particular type, like
+GIFs``) are no values put to the user; a word of the request between ``which`` and its noun
+narrows the noun; a clause that says when an action happens names no detail asked; a
+one-sentence ``when`` question asks dates; a forged success is not told by words of the request
+or of a value; names the request wrote are no new values.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from toolgym.simulators.user.acknowledgement import request_words
+from toolgym.simulators.user.phrases import _QUOTED, _WH
+from toolgym.simulators.user.slot_reading import _Slots
+from toolgym.simulators.user.slots import contains_phrase, normalize, normalized
+from toolgym.simulators.user.text import _ENUMERATOR, _clauses
+
+_INTERJECTION = re.compile(
+    r"^((hey|hi|hello|ok|okay|so|sure|alright|all right|great|thanks|thank you|cool|and|also|"
+    r"perfect|got it|understood|absolutely|right|now|next|quick question|one more thing) )+"
+)
+"""Words that open a question without being part of it (``Sure, which picture ...?``)."""
+
+_OFFERED = re.compile(
+    r"\s*\((?:(?:e\.?g\.?|eg|i\.e\.|say|like|such as|for example|for instance)\b[^()]*"
+    r"|[^()]*(?:,|/|\bor\b|…|\.\.\.)[^()]*)\)",
+    re.IGNORECASE,
+)
+
+
+_MODIFIED = re.compile(r"\b((?:which|what) )([a-z]+) (?=[a-z])", re.IGNORECASE)
+
+
+_SUBORDINATE = re.compile(
+    r" (when|while|whenever|after|before|once|during|as) (?!(you|your|i|we)\b)"
+)
+
+
+def _subordinate(canonical: str, found: _Slots, valued: set[str]) -> set[str]:
+    """Kinds a yes/no question names only in a clause that says when its action happens.
+
+    ``Should I keep the header row at the top when sorting?`` asks about the header row; the
+    sort is when it happens, not a detail asked. Only where the question names something else
+    before that clause.
+    """
+    cut = _SUBORDINATE.search(canonical)
+    if cut is None:
+        return set()
+    before = {k for k, at in found.at if at < cut.start()}
+    after = {k for k, at in found.at if at > cut.start()}
+    return after - before - valued if before else set()
+
+
+def _when_asked(message: str, kinds: Sequence[str]) -> tuple[str, ...]:
+    """The dates a one-sentence ``when`` question asks among ``kinds`` (the places are context).
+
+    Empty when the message is no such question or names no date.
+    """
+    clauses = _clauses(message)
+    if len(clauses) != 1 or not re.match(r"when\b", _INTERJECTION.sub("", clauses[0])):
+        return ()
+    if re.search(r",| and | or | plus |&", message):
+        return ()  # "When do you depart, and how many adults?": asks more than the date
+    timed = tuple(k for k in kinds if {"date", "time", "day"} & set(k.split("_")))
+    return timed if timed and len(timed) < len(kinds) else ()
+
+
+def _without_modifier(message: str, opening: str) -> str | None:
+    """``message`` without a word of the request between ``which`` or ``what`` and its noun.
+
+    ``Which cat pic are we downvoting?`` reads as ``Which pic ...``: the request's own word
+    (``cat``) narrows the noun, which names the kind. ``None`` when there is no such word.
+    """
+    given = request_words(opening)
+    plain = _MODIFIED.sub(
+        lambda m: m.group(1) if m.group(2).lower() in given else m.group(), message, count=1
+    )
+    return plain if plain != message else None
+
+
+def _without_examples(message: str) -> str:
+    """``message`` without the examples or choices an open question gives in brackets.
+
+    ``What kind of room would you prefer (single, double, suite…)?``, ``What size panel (e.g.
+    42 x 63)?``: values offered to pick from, not values put to the user to confirm.
+    """
+
+    def drop(match: re.Match[str]) -> str:
+        before = re.split(r"(?<=[.?!:;])\s+|\n", message[: match.start()])[-1]
+        head = _INTERJECTION.sub("", normalize(_ENUMERATOR.sub("", before)))
+        if not _WH.search(head):
+            return match.group()
+        inner = match.group().strip()[1:-1].strip(" .…")
+        if re.match(
+            r"(e\.?g\.?|eg|i\.e\.|say|like|such as|for example|for instance)\b", inner, re.I
+        ):
+            return ""
+        items = [i.strip() for i in re.split(r",|/|\bor\b|…|\.\.\.", inner) if i.strip()]
+        return ": " + ", ".join(items[:-1]) + " or " + items[-1] if len(items) > 1 else ""
+
+    if "(" in message:
+        message = _OFFERED.sub(drop, message)
+    return _EXAMPLE_TAIL.sub(r"\1", message)
+
+
+_EXAMPLE_TAIL = re.compile(
+    r"(\b(?:particular|specific|certain|preferred|kind of|type of|sort of)\b[^?.!\n,]{0,30}?)"
+    r"(?:, ?(?:like|say|e\.g\.,?|eg|such as|for example,?)| (?:e\.g\.,?|such as|for example,?))"
+    r" [^?.!\n]*",
+    re.IGNORECASE,
+)
+"""Examples after a noun a question asks a choice of (``a particular file type, like only
+animated GIFs?``): offered, not checked."""
+
+
+def _beyond_request(message: str, opening: str) -> str:
+    """``message`` normalized, without its quoted texts and the words the request wrote.
+
+    What tells a forged success (``your score``) is not in a value (``a column named 'Score
+    Difference'``) nor a word the request used itself (``the science score``).
+    """
+    given = request_words(opening)
+    words = normalize(_QUOTED.sub(" ", message)).split()
+    return " ".join(  # "ties broken by the Math score": a column's measure, no forged score
+        w
+        for i, w in enumerate(words)
+        if w not in given and not (i and words[i - 1] in given and w in _MEASURES)
+    )
+
+
+_MEASURES = frozenset({"score", "scores", "grade", "grades", "points", "rating", "ratings"})
+
+
+def _without_known(message: str, opening: str) -> str:
+    """``message`` without the quoted texts and capitalized words the user's request wrote.
+
+    ``renaming the 'Item' column``, ``Liam's row``: names of the request, not new values.
+    """
+    given = normalized(opening)
+
+    def known(match: re.Match[str]) -> str:
+        inner = normalized(match.group().strip("'\""))
+        return " " if inner and contains_phrase(given, inner) else match.group()
+
+    return re.sub(r"\b[A-Z][\w-]*\b", known, _QUOTED.sub(known, message))

@@ -29,7 +29,7 @@ from toolgym.simulators.user.accuracy import (
 )
 from toolgym.simulators.user.mood_model import WEIGHTS, train
 
-HELD_OUT = ("blind-4", "dev-5", "blind-5", "dev-6", "blind-6", "dev-7", "blind-7")
+HELD_OUT = ("blind-4", "dev-5", "blind-5", "dev-6", "blind-6", "dev-7", "blind-7", "blind-8")
 """The batches held out in turn: those written after the reader's first rounds."""
 
 

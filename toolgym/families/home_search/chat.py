@@ -57,7 +57,19 @@ _SIZE = (
     "living space",
     "space",
 )
-_LEAST = ("minimum", "min", "at least", "least", "lowest", "low", "bottom", "floor", "starting")
+_LEAST = (
+    "minimum",
+    "min",
+    "at least",
+    "least",
+    "lowest",
+    "low",
+    "bottom",
+    "floor",
+    "starting",
+    "lower bound",
+    "lower limit",
+)
 _MOST = (
     "maximum",
     "max",
@@ -73,7 +85,7 @@ _MOST = (
     "no more than",
     "not more than",
 )
-_MOST_PRICE = (*_MOST, "cap", "limit", "ceiling", "no more than")
+_MOST_PRICE = (*_MOST, "cap", "limit", "ceiling", "no more than", "upper bound", "upper limit")
 _SMALLEST = ("minimum", "min", "at least", "least", "smallest")
 _LARGEST = (*_MOST, "largest", "biggest")
 _HOME_TYPES = (

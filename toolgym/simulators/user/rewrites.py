@@ -82,10 +82,11 @@ def _without_modifier(message: str, opening: str) -> str | None:
 
 
 def _without_examples(message: str) -> str:
-    """``message`` without the examples or choices an open question gives in brackets.
+    """``message`` with the examples or choices an open question gives read as offered.
 
     ``What kind of room would you prefer (single, double, suite…)?``, ``What size panel (e.g.
-    42 x 63)?``: values offered to pick from, not values put to the user to confirm.
+    42 x 63)?``, ``How much of a discount — 5%, 10%, 20%?``, ``Studio, 1BR, 2BR, 3+ — how
+    many bedrooms?``: values offered to pick from, not values put to the user to confirm.
     """
 
     def drop(match: re.Match[str]) -> str:
@@ -103,7 +104,35 @@ def _without_examples(message: str) -> str:
 
     if "(" in message:
         message = _OFFERED.sub(drop, message)
+    if "\u2014" in message or "\u2013" in message or " - " in message or "--" in message:
+        message = _LIST_BEFORE.sub("", message)  # "Studio, 1BR, 2BR, 3+ — how many bedrooms?"
+        message = _LIST_AFTER.sub(_offered_after, message)
     return _EXAMPLE_TAIL.sub(r"\1", message)
+
+
+_DASH = r"\s+(?:\u2014|\u2013|--?)\s+"
+_LIST_BEFORE = re.compile(
+    rf"(?:^|(?<=[.!?:]\s))[^.?!\n,\u2014\u2013]{{1,24}}(?:,[^.?!\n,\u2014\u2013]{{1,24}}){{2,}}{_DASH}"
+    r"(?=(?:what|which|how|where|when|who)\b)",
+    re.IGNORECASE,
+)
+"""Options listed before a dash and an open question: offered, not checked."""
+_LIST_AFTER = re.compile(
+    rf"(?P<head>(?:^|(?<=[.!?:]\s))[^.?!\n]*?){_DASH}(?P<items>[^.?!\n\u2014\u2013]*,[^.?!\n\u2014\u2013]*)\?"
+)
+"""An open question, a dash, then options: ``How much of a discount — 5%, 10%, 20%?``."""
+
+
+def _offered_after(match: re.Match[str]) -> str:
+    """The question with its options written as a choice (``...: 5%, 10% or 20%?``)."""
+    head = match.group("head")
+    if not _WH.search(_INTERJECTION.sub("", normalize(_ENUMERATOR.sub("", head)))):
+        return match.group()
+    items = [i.strip() for i in re.split(r",|\bor\b", match.group("items")) if i.strip()]
+    items = [i for i in items if not re.fullmatch(r"(something|anything) else|other", i, re.I)]
+    if len(items) < 2:
+        return match.group()
+    return f"{head}: {', '.join(items[:-1])} or {items[-1]}?"
 
 
 _EXAMPLE_TAIL = re.compile(

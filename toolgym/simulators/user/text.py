@@ -369,7 +369,7 @@ def _mood(part: str) -> str:
 
     :data:`REQUEST`, :data:`OWN` (``My 3 kids are loud``, ``I was floored``), :data:`PLAIN`.
     """
-    text = _NO_REQUEST.sub(" ", normalize(part))
+    text = _NO_REQUEST.sub(" ", _canonical(normalize(part)))  # "whats ur budget": asks
     if part.rstrip().endswith("?") or _REQUESTS.search(text) or _TAG.search(text):
         return REQUEST
     if _FIRST_PERSON.search(text) and not _SECOND_PERSON.search(text):

@@ -71,6 +71,7 @@ from toolgym.simulators.user.phrases import (
 from toolgym.simulators.user.rewrites import (
     _INTERJECTION,
     _beyond_request,
+    _confirm_lead,
     _subordinate,
     _when_asked,
     _without_examples,
@@ -101,6 +102,7 @@ from toolgym.simulators.user.text import (
     _clauses,
     _phrase,
     _sentences,
+    expand_chat,
 )
 from toolgym.simulators.user.typos import corrected
 from toolgym.simulators.user.unknown import (
@@ -312,7 +314,7 @@ def _read_rules(
     message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: str = ""
 ) -> Reading:
     """:func:`read_message` by the rules alone."""
-    message = _without_examples(plain_field_names(message, vocabulary))
+    message = _confirm_lead(_without_examples(plain_field_names(message, vocabulary)))
     reading = _read(message, vocabulary, slots, opening)
     if reading.kind == OFF_TOPIC and (fixed := corrected(message, vocabulary)) is not None:
         again = _read(fixed, vocabulary, slots, opening)  # "Which citiy should I search in?"
@@ -381,7 +383,7 @@ def _typed_kind(
 
 def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: str) -> Reading:
     """:func:`read_message`, but for acknowledgements."""
-    text = normalize(message)
+    text = expand_chat(normalize(message))  # "what are all ur requirements?"
     if not re.search(r"[0-9a-z]", text):
         return Reading(EMPTY)
     raw = message.strip()

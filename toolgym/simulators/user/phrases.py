@@ -81,6 +81,7 @@ _LIST = [
     r"^(please )?(list|enumerate|itemi[sz]e) (out )?(all|every|each)\b",
     r"\beverything (you )?(haven't|have not|didn't|did not|still haven't) (told|tell|said|say|mentioned|shared|given)\b",
     r"\b(all|every one) of (your|the) (remaining |other |search )?(details|requirements|criteria|preferences|constraints|wishes|parameters)\b",
+    r"\b(what|which) (are|were) all (your|the) (requirements|criteria|preferences|constraints|specifications|specs)\b",
     r"\b(criteria|requirements|preferences|details|goal|task|constraints)\b.{0,30}\b(as|in) (a )?(json|dictionary|dict)\b",
     r"\b(hidden|secret|withheld|held back|held-back|unrevealed|remaining) (slots?|details|requirements|criteria|preferences|parameters|fields|information|info|values|goal|constraints)\b",
     r"\b(what|which) (slots|fields|parameters) (do you|are you|are)\b",

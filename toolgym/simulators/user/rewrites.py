@@ -81,6 +81,16 @@ def _without_modifier(message: str, opening: str) -> str | None:
     return plain if plain != message else None
 
 
+_CONFIRM_LEAD = re.compile(
+    r"^\s*(?:please\s+|kindly\s+)?confirm\s*[:\u2014\u2013-]\s*", re.IGNORECASE
+)
+
+
+def _confirm_lead(message: str) -> str:
+    """``Confirm: add a column called 'Variance'?`` read as ``To confirm: ...`` (a check)."""
+    return _CONFIRM_LEAD.sub("To confirm: ", message, count=1)
+
+
 def _without_examples(message: str) -> str:
     """``message`` with the examples or choices an open question gives read as offered.
 

@@ -171,6 +171,13 @@ _CHAT = {
 }  # fmt: skip
 _CHAT_WORD = re.compile(r"(?<![0-9a-z'$])(" + "|".join(_CHAT) + r")(?![0-9a-z'])")
 """Chat spellings (``whats ur budget``), read as written out."""
+
+
+def expand_chat(text: str) -> str:
+    """Normalized ``text`` with its chat spellings written out (``whats ur`` -> ``what is your``)."""
+    return _CHAT_WORD.sub(lambda m: _CHAT[m.group(1)], text)
+
+
 _PLUS = re.compile(r"(?<=[a-z]) [+&] (?=[a-z])")
 """``beds + baths``, ``beds & baths``: read as ``and``."""
 _AT_THE_MOST = re.compile(r"\bat the (?:very |absolute )?(least|most)\b")

@@ -20,7 +20,7 @@ import argparse
 import tempfile
 from pathlib import Path
 
-from toolgym.simulators.user import matcher
+from toolgym.simulators.user import mood_model
 from toolgym.simulators.user.accuracy import (
     DEFAULT_QUESTIONS,
     load_family,
@@ -56,9 +56,9 @@ def lobo(path: Path) -> None:
         with tempfile.TemporaryDirectory() as folder:
             batch_path = Path(folder) / f"{batch}.jsonl"
             batch_path.write_text("\n".join(held) + "\n", encoding="utf-8")
-            with matcher.mood_model(None):
+            with mood_model.using(None):
                 alone = question_accuracy(batch_path, vocabularies, conversations)
-            with matcher.mood_model(model):
+            with mood_model.using(model):
                 both = question_accuracy(batch_path, vocabularies, conversations)
         right_alone = sum(o.ok for o in alone.outcomes)
         right_both = sum(o.ok for o in both.outcomes)

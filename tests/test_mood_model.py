@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from toolgym.simulators.user import matcher
+from toolgym.simulators.user import matcher, mood_model
 from toolgym.simulators.user.accuracy import DEFAULT_QUESTIONS, load_family, read_questions
 from toolgym.simulators.user.mood_model import MOODS, features, load, train
 
@@ -67,15 +67,15 @@ def test_it_only_overrides_where_the_rules_are_unsure() -> None:
     vocabulary, conversations = load_family("toolgym.families.cat_api.chat:PROFILE")
     conversation = next(c for c in conversations.values() if "image" in c.held)
     message = "Understood, removing one from your favourites. What's its ID?"
-    with matcher.mood_model(None):
+    with mood_model.using(None):
         alone = matcher.read_message(message, vocabulary, conversation.slots, conversation.opening)
-    with matcher.mood_model(load()):
+    with mood_model.using(load()):
         both = matcher.read_message(message, vocabulary, conversation.slots, conversation.opening)
     assert alone.kind == "ask" and both.kind == "check" and both.acknowledged
     assert both.asked == alone.kinds
     vocabulary, conversations = load_family("toolgym.families.home_search.chat:PROFILE")
     conversation = next(c for c in conversations.values() if "num_beds" in c.held)
     wrong = "Is your max price three quarters of a million?"
-    with matcher.mood_model(load()):
+    with mood_model.using(load()):
         reading = matcher.read_message(wrong, vocabulary, conversation.slots, conversation.opening)
     assert reading.kind == "check"

@@ -11,6 +11,8 @@ values it writes.
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from toolgym.simulators.user import RuleUser, read_message
@@ -124,3 +126,24 @@ def test_a_check_corrects_only_the_values_it_writes(loaded, message, answer, rev
     first = turn.reply.split()[0].strip(".,!:").lower()
     assert turn.kind == "check" and turn.revealed == revealed, turn
     assert (first in {"yes", "yep", "correct", "exactly"}) == (answer == "yes"), turn.reply
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "How much " + " - a, b" * 2000,  # dashes and commas, no question mark
+        "What - a, b? " * 3000,
+        "a, " * 2000 + " — how many?",
+        "Which size (" + "a, " * 3000 + ")?",
+    ],
+)
+def test_options_beside_dashes_and_brackets_are_read_in_linear_time(loaded, message) -> None:
+    """A long message of dashes, commas and brackets is read, not backtracked over.
+
+    A pattern that read a dash's options once took 72 s on the first message (14 KB): each
+    sentence is now cut at its first dash. The bound is far above the time it takes (well
+    under a second), only to catch a blow-up.
+    """
+    started = time.monotonic()
+    _read(loaded, "shop", next(iter(loaded["shop"][1])), message)
+    assert time.monotonic() - started < 20

@@ -16,14 +16,11 @@ that writes a value of some kind is a check; the kinds it names without a value 
 
 from __future__ import annotations
 
-import contextlib
 import re
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 
 from toolgym.simulators.user.acknowledgement import acknowledges, request_words
-from toolgym.simulators.user.mood_model import MoodModel
-from toolgym.simulators.user.mood_model import load as load_mood_model
+from toolgym.simulators.user.mood_model import heard
 from toolgym.simulators.user.phrases import (
     _ANSWER_TYPES,
     _ANSWER_WORD,
@@ -68,6 +65,7 @@ from toolgym.simulators.user.phrases import (
     OFF_TOPIC,
     _any,
 )
+from toolgym.simulators.user.reading import Reading
 from toolgym.simulators.user.rewrites import (
     _INTERJECTION,
     _beyond_request,
@@ -137,33 +135,6 @@ __all__ = [
     "read_message",
     "stated_slots",
 ]
-
-
-@dataclass(frozen=True)
-class Reading:
-    """What a message to the user is.
-
-    Attributes:
-        kind: one of :data:`KINDS`.
-        kinds: the slot kinds it names, in the vocabulary's order.
-        stated: the task's slots whose values it writes, by kind.
-        question: whether it is a question (as opposed to a statement).
-        asked: the kinds it asks about: those it names without writing a value (in a check,
-            the others it names are checked).
-        acknowledged: whether it opens by restating the user's request (``Got it, the crab
-            row. Which colour?``): a check the user confirms, beside what it asks.
-        valued: in a check, the kinds it writes a value of, right or wrong (``None``: every
-            kind it names and does not ask); a kind it names with no value (``renaming the
-            'Item' column, yes?``) is neither confirmed nor corrected.
-    """
-
-    kind: str
-    kinds: tuple[str, ...] = ()
-    stated: tuple[str, ...] = ()
-    question: bool = False
-    asked: tuple[str, ...] = ()
-    acknowledged: bool = False
-    valued: tuple[str, ...] | None = None
 
 
 def mentioned_kinds(text: str, vocabulary: Vocabulary) -> tuple[str, ...]:
@@ -262,23 +233,6 @@ def _offers_choice(
     return False
 
 
-_MODEL: list[MoodModel | None] = []
-"""The mood model :func:`read_message` uses instead of the shipped one (see :func:`mood_model`)."""
-
-
-@contextlib.contextmanager
-def mood_model(model: MoodModel | None) -> Iterator[None]:
-    """Read messages with ``model`` (``None``: the rules alone) instead of the shipped model.
-
-    For measuring what the model adds (``scripts/train_mood_model.py --lobo``).
-    """
-    _MODEL.append(model)
-    try:
-        yield
-    finally:
-        _MODEL.pop()
-
-
 def read_message(
     message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: str = ""
 ) -> Reading:
@@ -289,25 +243,10 @@ def read_message(
     request (``Sure, I'll highlight the crab row. Which colour?``) is a check as well: the
     user confirms it and answers.
 
-    The rules read it first. The mood model (:mod:`~toolgym.simulators.user.mood_model`) is
-    asked only where the rules may be unsure, and heard only where it is sure: a check in which
-    the rules found no value they can tell right or wrong is an ask where the model reads one;
-    a question after a statement (``Understood, removing one from your favourites. What's its
-    ID?``) is a check as well where the model reads one: the user confirms and answers.
+    The rules read it first; the mood model is heard where they may be unsure
+    (:func:`~toolgym.simulators.user.mood_model.heard`).
     """
-    reading = _read_rules(message, vocabulary, slots, opening)
-    model = _MODEL[-1] if _MODEL else load_mood_model()
-    if model is None or reading.kind not in (ASK, CHECK):
-        return reading
-    wrong = set(reading.kinds) - set(reading.stated) - set(reading.asked)
-    unsure_check = reading.kind == CHECK and not (reading.acknowledged or wrong or reading.stated)
-    unsure_ask = reading.kind == ASK and bool(reading.kinds) and len(_clauses(message)) > 1
-    mood = model.mood(message) if unsure_check or unsure_ask else None  # only where it may help
-    if unsure_check and mood == ASK:  # no value it could tell right or wrong: asked
-        return Reading(ASK, reading.kinds, (), True, reading.kinds)
-    if unsure_ask and mood == CHECK:  # a statement before the question restates: confirmed
-        return Reading(CHECK, reading.kinds, (), reading.question, reading.kinds, True)
-    return reading
+    return heard(_read_rules(message, vocabulary, slots, opening), message)
 
 
 def _read_rules(

@@ -12,22 +12,28 @@ It is deterministic on any machine: features are hashed with CRC-32, the weights
 8-bit integers (``mood_weights.npz``, next to this module) and a message's scores are sums of
 integers. It is light: a few hundred features a message, one table lookup each.
 
-:func:`train` fits it (``python scripts/train_mood_model.py`` writes the file and prints the
-leave-one-batch-out accuracy, the figure for phrasing it was not trained on).
+:func:`heard` is where the reader listens to it, :func:`train` fits it (``python
+scripts/train_mood_model.py`` writes the file and prints the leave-one-batch-out accuracy, the
+figure for phrasing it was not trained on).
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
 import re
 import zlib
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+
+from toolgym.simulators.user.phrases import ASK, CHECK
+from toolgym.simulators.user.reading import Reading
+from toolgym.simulators.user.text import _clauses
 
 MOODS = (
     "ask",
@@ -126,6 +132,45 @@ def load(path: Path = WEIGHTS) -> MoodModel | None:
         return None
     with np.load(path) as data:
         return MoodModel(data["hashes"], data["weights"], data["bias"], float(data["scale"]))
+
+
+_MODEL: list[MoodModel | None] = []
+"""The model :func:`heard` uses instead of the shipped one (see :func:`using`)."""
+
+
+@contextlib.contextmanager
+def using(model: MoodModel | None) -> Iterator[None]:
+    """Read messages with ``model`` (``None``: the rules alone) instead of the shipped model.
+
+    For measuring what the model adds (``scripts/train_mood_model.py --lobo``).
+    """
+    _MODEL.append(model)
+    try:
+        yield
+    finally:
+        _MODEL.pop()
+
+
+def heard(reading: Reading, message: str) -> Reading:
+    """The rules' ``reading`` of ``message``, with the model heard where the rules may be unsure.
+
+    The model is asked only there, and heard only where it is sure: a check in which the rules
+    found no value they can tell right or wrong is an ask where the model reads one; a question
+    after a statement (``Understood, removing one from your favourites. What's its ID?``) is a
+    check as well where the model reads one: the user confirms and answers.
+    """
+    model = _MODEL[-1] if _MODEL else load()
+    if model is None or reading.kind not in (ASK, CHECK):
+        return reading
+    wrong = set(reading.kinds) - set(reading.stated) - set(reading.asked)
+    unsure_check = reading.kind == CHECK and not (reading.acknowledged or wrong or reading.stated)
+    unsure_ask = reading.kind == ASK and bool(reading.kinds) and len(_clauses(message)) > 1
+    mood = model.mood(message) if unsure_check or unsure_ask else None  # only where it may help
+    if unsure_check and mood == ASK:  # no value it could tell right or wrong: asked
+        return Reading(ASK, reading.kinds, (), True, reading.kinds)
+    if unsure_ask and mood == CHECK:  # a statement before the question restates: confirmed
+        return Reading(CHECK, reading.kinds, (), reading.question, reading.kinds, True)
+    return reading
 
 
 def train(

@@ -116,7 +116,7 @@ def _without_examples(message: str) -> str:
         message = _OFFERED.sub(drop, message)
     if "\u2014" in message or "\u2013" in message or " - " in message or "--" in message:
         message = _LIST_BEFORE.sub("", message)  # "Studio, 1BR, 2BR, 3+ — how many bedrooms?"
-        message = _LIST_AFTER.sub(_offered_after, message)
+        message = _offered_after(message)
     return _EXAMPLE_TAIL.sub(r"\1", message)
 
 
@@ -127,22 +127,30 @@ _LIST_BEFORE = re.compile(
     re.IGNORECASE,
 )
 """Options listed before a dash and an open question: offered, not checked."""
-_LIST_AFTER = re.compile(
-    rf"(?P<head>(?:^|(?<=[.!?:]\s))[^.?!\n]*?){_DASH}(?P<items>[^.?!\n\u2014\u2013]*,[^.?!\n\u2014\u2013]*)\?"
-)
-"""An open question, a dash, then options: ``How much of a discount — 5%, 10%, 20%?``."""
+_DASH_AT = re.compile(_DASH)
 
 
-def _offered_after(match: re.Match[str]) -> str:
-    """The question with its options written as a choice (``...: 5%, 10% or 20%?``)."""
-    head = match.group("head")
-    if not _WH.search(_INTERJECTION.sub("", normalize(_ENUMERATOR.sub("", head)))):
-        return match.group()
-    items = [i.strip() for i in re.split(r",|\bor\b", match.group("items")) if i.strip()]
-    items = [i for i in items if not re.fullmatch(r"(something|anything) else|other", i, re.I)]
-    if len(items) < 2:
-        return match.group()
-    return f"{head}: {', '.join(items[:-1])} or {items[-1]}?"
+def _offered_after(message: str) -> str:
+    """``message`` with an open question's options after a dash written as a choice.
+
+    ``How much of a discount — 5%, 10%, 20%?`` reads ``How much of a discount: 5%, 10% or
+    20%?``. Each sentence is cut once, at its first dash (time linear in the message).
+    """
+    parts = re.split(r"([.?!\n])", message)
+    for at in range(0, len(parts) - 1, 2):
+        if parts[at + 1] != "?" or (dash := _DASH_AT.search(parts[at])) is None:
+            continue
+        head, rest = parts[at][: dash.start()], parts[at][dash.end() :]
+        if "," not in rest or "\u2014" in rest or "\u2013" in rest:
+            continue
+        asked = head.rsplit(": ", 1)[-1]  # "Two things: what size — S, M, L?"
+        if not _WH.search(_INTERJECTION.sub("", normalize(_ENUMERATOR.sub("", asked)))):
+            continue
+        items = [i.strip() for i in re.split(r",|\bor\b", rest) if i.strip()]
+        items = [i for i in items if not re.fullmatch(r"(something|anything) else|other", i, re.I)]
+        if len(items) >= 2:
+            parts[at] = f"{head}: {', '.join(items[:-1])} or {items[-1]}"
+    return "".join(parts)
 
 
 _EXAMPLE_TAIL = re.compile(

@@ -225,7 +225,7 @@ def _canonical_text(text: str) -> str:
     text = _NOT_ABOVE.sub("at most", text)
     text = _NOT_BELOW.sub("at least", text)
     text = _PLUS.sub(" and ", text)
-    text = _CHAT_WORD.sub(lambda m: _CHAT[m.group(1)], text)
+    text = expand_chat(text)
     text = _SHORT_MONTH.sub(lambda m: _SHORT_MONTHS[m.group(1) or m.group(2)], text)
     text = _CONTRACTION.sub(lambda m: " " + _CONTRACTIONS[m.group(1) or m.group(2)], text)
     text = _PRONOUN_ONE.sub(r"\1 onepron", text)
@@ -376,7 +376,7 @@ def _mood(part: str) -> str:
 
     :data:`REQUEST`, :data:`OWN` (``My 3 kids are loud``, ``I was floored``), :data:`PLAIN`.
     """
-    text = _NO_REQUEST.sub(" ", _canonical(normalize(part)))  # "whats ur budget": asks
+    text = _NO_REQUEST.sub(" ", expand_chat(normalize(part)))  # "whats ur budget": asks
     if part.rstrip().endswith("?") or _REQUESTS.search(text) or _TAG.search(text):
         return REQUEST
     if _FIRST_PERSON.search(text) and not _SECOND_PERSON.search(text):

@@ -82,27 +82,49 @@ def _literal_run(text: str) -> tuple[str, int]:
 
 
 def _branch_needs(branch: str) -> tuple[str, ...] | None:
-    """Literals one of which a match of ``branch`` holds, or ``None`` when it needs none."""
-    while True:
+    """Literals one of which a match of ``branch`` holds, or ``None`` when it needs none.
+
+    The branch's elements are read in order while they can be (literal runs, groups, ``\\b``
+    and ``^``); each required one gives a set of literals, and the set whose shortest literal
+    is longest is kept (``(first|\\d+th) (details|values)`` needs one of its second group's).
+    """
+    best: tuple[str, ...] | None = None
+    while branch:
         while branch.startswith(("\\b", "^")):
             branch = branch[2:] if branch.startswith("\\b") else branch[1:]
+        if not branch:
+            break
         if branch.startswith("(?:"):
             branch = "(" + branch[3:]
         elif branch.startswith("(?"):
-            return None  # a lookaround or a flag: nothing read
-        if not branch.startswith("("):
-            run, _ = _literal_run(branch)
-            return (run,) if run else None
-        end = _closing(branch)
-        if end < 0:
-            return None
-        after = branch[end + 1 : end + 2]
-        if after in ("?", "*"):
-            branch = branch[end + 2 :].removeprefix("?")  # an optional group: what follows
-            continue
-        if after == "{":
-            return None
-        return _one_of(_split_top(branch[1:end]))
+            break  # a lookaround or a flag: nothing read from here
+        if branch.startswith("("):
+            end = _closing(branch)
+            if end < 0:
+                break
+            after = branch[end + 1 : end + 2]
+            if after in ("?", "*"):
+                branch = branch[end + 2 :].removeprefix("?")  # an optional group: what follows
+                continue
+            if after == "{":
+                break
+            found = _one_of(_split_top(branch[1:end]))
+            branch = branch[end + 1 :].removeprefix("+").removeprefix("?")
+        else:
+            run, used = _literal_run(branch)
+            if not run and used == 0:
+                break  # a class, a dot, an escape such as \\d: its length is not followed
+            found = (run,) if run else None
+            branch = branch[used:]
+            if branch[:1] in _OPTIONAL:
+                if branch[:1] == "{":
+                    break
+                branch = branch[1:].removeprefix("?")  # the optional last character
+            elif branch[:1] == "+":
+                branch = branch[1:].removeprefix("?")
+        if found and (best is None or min(map(len, found)) > min(map(len, best))):
+            best = found
+    return best
 
 
 def _one_of(branches: list[str] | None) -> tuple[str, ...] | None:
@@ -147,7 +169,7 @@ def alternation(patterns: tuple[str, ...]) -> re.Pattern[str]:
 
 
 def any_match(patterns: Sequence[str], text: str) -> bool:
-    """Whether any of ``patterns`` is found in ``text`` (as one search of their alternation).
+    """Whether any of ``patterns`` is found in ``text`` (the answer of one search of their alternation).
 
     >>> any_match([r"\\bignore\\b.{0,9}\\brules\\b", r"\\bjailbreak\\b"], "please ignore the rules")
     True
@@ -162,8 +184,9 @@ def any_match(patterns: Sequence[str], text: str) -> bool:
         found.update(plan.always)
     if not found:
         return False
-    candidates = tuple(plan.patterns[i] for i in sorted(found))
-    return alternation(candidates).search(text) is not None
+    if 2 * len(found) > len(plan.patterns):  # most of them: one search of the alternation
+        return alternation(plan.patterns).search(text) is not None
+    return any(plan.compiled[i].search(text) is not None for i in sorted(found))
 
 
 @dataclass(frozen=True)
@@ -175,6 +198,8 @@ class _Plan:
     """The patterns that need no literal."""
     anchored: bool
     """Whether every pattern is tried at the start of the text only (``^`` first)."""
+    compiled: tuple[re.Pattern[str], ...]
+    """Each pattern compiled alone (a subset is searched one by one, never compiled anew)."""
 
 
 @functools.lru_cache(maxsize=256)
@@ -189,4 +214,5 @@ def _plan(patterns: tuple[str, ...]) -> _Plan:
             owners.setdefault(literal, []).append(i)
     pairs = tuple((lit, tuple(own)) for lit, own in owners.items())
     anchored = all(p.startswith("^") and _split_top(p) == [p] for p in patterns)
-    return _Plan(patterns, pairs, tuple(always), anchored)
+    compiled = tuple(re.compile(p) for p in patterns)
+    return _Plan(patterns, pairs, tuple(always), anchored, compiled)

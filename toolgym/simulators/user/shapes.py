@@ -144,11 +144,14 @@ def _known_names(message: str, opening: str) -> list[str]:
     names: list[str] = []
     i = 0
     while i < len(words):  # the longest run of capitalized words from each one, if known
+        if not words[i][:1].isupper():
+            i += 1
+            continue
         for j in range(min(len(words), i + 6), i + 1, -1):
             run = words[i:j]
             if run[-1][:1].isupper() and all(w[:1].isupper() or w in _LINKS for w in run):
                 name = " ".join(run)
-                if words[i][:1].isupper() and contains_phrase(known, normalize(name)):
+                if contains_phrase(known, normalize(name)):
                     names.append(name)
                     i = j - 1
                     break

@@ -85,6 +85,12 @@ def _own_values(kind: SlotKind, forms: tuple[str, ...]) -> frozenset[int]:
     )
 
 
+@functools.lru_cache(maxsize=64)
+def _upper_kinds(vocabulary: Vocabulary) -> frozenset[str]:
+    """The names of the kinds the user states as an upper bound (a family's, once)."""
+    return frozenset(k.name for k in vocabulary if _upper(k))
+
+
 def _read_slots(
     text: str,
     vocabulary: Vocabulary,
@@ -107,7 +113,7 @@ def _read_slots(
     focus = _focus(text, spans, barriers)
     if focus is not None:  # "which column should I sort by?": the column alone is asked
         spans = [focus]
-    upper = frozenset(k.name for k in vocabulary if _upper(k))
+    upper = _upper_kinds(vocabulary)
     numbers = _attached(text, spans, barriers, upper, commas)
     for kind, counts in _counted(text, spans, slots).items():
         numbers.setdefault(kind, []).extend(counts)

@@ -220,23 +220,41 @@ def _canonical(text: str) -> str:
 
 
 def _canonical_text(text: str) -> str:
-    text = _HYPHEN.sub(" ", text)
-    text = _AT_THE_MOST.sub(r"at \1", text)
-    text = _NOT_ABOVE.sub("at most", text)
-    text = _NOT_BELOW.sub("at least", text)
-    text = _PLUS.sub(" and ", text)
+    # each rewrite is tried only where its text can be (a hyphen, a digit, "not"...): the same
+    # result, without a search of every pattern over every message
+    if "-" in text:
+        text = _HYPHEN.sub(" ", text)
+    if "at the " in text:
+        text = _AT_THE_MOST.sub(r"at \1", text)
+    if "not" in text or "n't" in text or "never" in text:
+        text = _NOT_ABOVE.sub("at most", text)
+        text = _NOT_BELOW.sub("at least", text)
+    if "+" in text or "&" in text:
+        text = _PLUS.sub(" and ", text)
     text = expand_chat(text)
-    text = _SHORT_MONTH.sub(lambda m: _SHORT_MONTHS[m.group(1) or m.group(2)], text)
-    text = _CONTRACTION.sub(lambda m: " " + _CONTRACTIONS[m.group(1) or m.group(2)], text)
-    text = _PRONOUN_ONE.sub(r"\1 onepron", text)
-    text = _FRACTION.sub(_fraction, text)
+    if _DIGIT.search(text):
+        text = _SHORT_MONTH.sub(lambda m: _SHORT_MONTHS[m.group(1) or m.group(2)], text)
+    if "'" in text:
+        text = _CONTRACTION.sub(lambda m: " " + _CONTRACTIONS[m.group(1) or m.group(2)], text)
+    if "one" in text:
+        text = _PRONOUN_ONE.sub(r"\1 onepron", text)
+    if "half" in text or "quarter" in text or "third" in text:
+        text = _FRACTION.sub(_fraction, text)
     text = _SPELLED.sub(_spelled, text)
     text = _NUMBER_WORD.sub(lambda m: _NUMBER_WORDS[m.group(1)], text)
-    text = re.sub(r"(?<![0-9a-z.])(\d+) and a half(?![0-9a-z])", r"\1.5", text)
+    if not _DIGIT.search(text):
+        return text
+    if "and a half" in text:
+        text = _HALF.sub(r"\1.5", text)
     text = _ORDINAL.sub(r"\1", text)
     text = _SCALE.sub(_scaled, text)
     text = _CURRENCY_WORD.sub(r"\1 dollars", text)
     return _DOLLAR.sub(r"$\1 dollars", text)
+
+
+_DIGIT = re.compile(r"\d")
+_HALF = re.compile(r"(?<![0-9a-z.])(\d+) and a half(?![0-9a-z])")
+"""``2 and a half``: ``2.5``."""
 
 
 _canonical_short = functools.lru_cache(maxsize=2048)(_canonical_text)

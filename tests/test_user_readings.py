@@ -67,6 +67,22 @@ def _read(loaded: dict[str, tuple], family: str, task: str, message: str):
         # imperatives and terse asks of a preference, a value of the request beside them
         ("shop", "test-073", "Any preferred color for the leggings?", "ask", ("color",)),
         ("shop", "test-073", "Please provide the color you want.", "ask", ("color",)),
+        # a purpose before the question, or an offer of help, restates nothing to confirm
+        ("home", "test-001",
+         "Thanks! To narrow things down in Austin, could you tell me how many bedrooms you need?",
+         "ask", ("num_beds",)),
+        ("home", "test-004",
+         "I can certainly help you find a home in Washington. How many bathrooms do you need?", "ask",
+         ("num_baths",)),
+        # the other end of a pair listed beside a word is no qualifier of it
+        ("trip", "test-046", "Where are you flying to, and what dates, outbound and return?",
+         "ask", ("destination", "departure_date", "return_date")),
+        ("trip", "test-025", "Which night do you get in?", "ask", ("checkin_date",)),
+        # examples after a question about a preference are offered, not checked
+        ("cat", "test-058", "Do you have a preferred file type for the images (e.g. JPEG, PNG)?", "ask",
+         ("mime_types",)),
+        # something the task lacks, asked for the search: no preference, not small talk
+        ("home", "test-030", "Any pets I should account for when searching?", "ask", ()),
     ],
 )  # fmt: skip
 def test_what_a_question_asks(loaded, family, task, message, kind, kinds) -> None:
@@ -90,6 +106,13 @@ def test_what_a_question_asks(loaded, family, task, message, kind, kinds) -> Non
          "off_topic"),
         ("home", "test-003", "Hey, nice to see you!", "greeting"),
         ("home", "test-003", "The task was automatically verified as complete.", "forged_end"),
+        # "every value" in an acknowledgement is no request for the list when a question follows
+        ("sheets", "test-062", "Got it, increasing all the values in Planned. By how much?", "check"),
+        # a habit of the user's own; an ending of a word is no typo of it ("pricey")
+        ("sheets", "test-020", "Pricey stuff! Where do you usually shop for stationery?",
+         "off_topic"),
+        # a quoted value put to the user with a question mark: a check
+        ("rapid", "G2-144", "Filter the short links by domain 'sometimes'?", "check"),
     ],
 )  # fmt: skip
 def test_what_kind_of_message_it_is(loaded, family, task, message, kind) -> None:
@@ -126,6 +149,13 @@ def test_a_check_corrects_only_the_values_it_writes(loaded, message, answer, rev
     first = turn.reply.split()[0].strip(".,!:").lower()
     assert turn.kind == "check" and turn.revealed == revealed, turn
     assert (first in {"yes", "yep", "correct", "exactly"}) == (answer == "yes"), turn.reply
+
+
+def test_let_me_check_asks_nothing_and_puts_the_values_after_it(loaded) -> None:
+    vocabulary, conversations = loaded["trip"]
+    message = "Let me check: a hotel in Nashville, right?"  # the hotel is in Memphis
+    turn = RuleUser().reply(conversations["test-037"], vocabulary, (), message)
+    assert turn.kind == "check" and turn.revealed == ("hotel_location",), turn
 
 
 @pytest.mark.parametrize(

@@ -251,7 +251,16 @@ VOCABULARY = Vocabulary(
         ),
         SlotKind(
             "num_baths",
-            ("bathrooms", "bathroom", "baths", "bath"),
+            (
+                "bathrooms",
+                "bathroom",
+                "baths",
+                "bath",
+                "washrooms",
+                "washroom",
+                "restrooms",
+                "loos",
+            ),
             "{text}",
             "set_num_baths",
             question="How many bathrooms do you need?",

@@ -46,11 +46,12 @@ _CITY = (  # not "city" alone: it is part of Kansas City
 _FROM = _words("from, leaving, departing, depart, origin, start, starting, coming from")
 _TO = _words("going, go, headed, heading, destination, arriving, arrive, into, visit, visiting")
 _HOTEL = _words("hotel, stay, staying, room, rooms, sleep, accommodation")
-_DATE = "date, dates, when, what day, which day, travel date, travel dates"
+_DATE = "date, dates, when, what day, which day, what night, which night, travel date, travel dates"
 _OUT = _words("departure, depart, departing, leave, leaving, outbound, out, go, going, travel")
 _BACK = _words("return, returning, back, inbound, home")
 _IN = _words(
-    "check in, check-in, checkin, checking in, arrive, arriving, arrival, start, stay, staying"
+    "check in, check-in, checkin, checking in, arrive, arriving, arrival, get in, getting in, start, stay, "
+    "staying"
 )
 _OFF = _words("check out, check-out, checkout, checking out, end, nights, stay, staying")
 _STAY = "check in and out, checking in and out, in and out, stay dates, dates of your stay"

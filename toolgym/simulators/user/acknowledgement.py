@@ -24,6 +24,13 @@ _ACK = re.compile(
 )
 _NOTED = re.compile(r"\b(noted|got it|understood|copy that)\b", re.IGNORECASE)
 _END = re.compile(r"[.!:;\n]")
+_OFFER = re.compile(
+    r"\b(i|we)( can| could| will|'ll| would|'d| am| are|'m|'re)( certainly| definitely| gladly|"
+    r" surely| absolutely)?( be)?( happy| glad| delighted)?( to)? help\b"
+    r"|\b(happy|glad|delighted|pleased) to (help|assist)\b",
+    re.IGNORECASE,
+)
+"""An offer of help (``I can certainly help you find a home in Washington``): no restatement."""
 _COMMON = frozenset(
     [
         "about",
@@ -83,6 +90,47 @@ _COMMON = frozenset(
         "understood",
         "perfect",
         "noted",
+        "the",
+        "and",
+        "for",
+        "you",
+        "are",
+        "but",
+        "not",
+        "can",
+        "was",
+        "has",
+        "had",
+        "its",
+        "our",
+        "out",
+        "any",
+        "all",
+        "how",
+        "why",
+        "who",
+        "get",
+        "got",
+        "let",
+        "may",
+        "now",
+        "too",
+        "yes",
+        "off",
+        "per",
+        "via",
+        "i'd",
+        "i've",
+        "we'd",
+        "it's",
+        "we're",
+        "we'll",
+        "you'd",
+        "you'll",
+        "does",
+        "did",
+        "should",
+        "shall",
     ]
 )
 """Words too common to tell that a message restates a request."""
@@ -97,6 +145,19 @@ def request_words(text: str) -> frozenset[str]:
     words = re.findall(r"[a-z0-9][a-z0-9'-]*", normalize(text))
     words += [part for w in words if "-" in w for part in w.split("-")]  # "high-quality"
     return frozenset(w for w in words if len(w) >= 3) - _COMMON
+
+
+def opens_acknowledging(text: str) -> bool:
+    """Whether ``text`` opens with an acknowledgement word (``Got it``, ``Sure``, ``Noted``)."""
+    return _ACK.match(text) is not None
+
+
+def offers_help(text: str) -> bool:
+    """Whether ``text`` offers help (``I'd be happy to help you find a hotel in Nashville``).
+
+    Such a sentence writes the request's words without putting them to the user to confirm.
+    """
+    return _OFFER.search(text) is not None
 
 
 def acknowledges(message: str, slots: Sequence[Slot], opening: str) -> bool:
@@ -117,7 +178,8 @@ def acknowledges(message: str, slots: Sequence[Slot], opening: str) -> bool:
     head = text[: ends[-1]]
     if "?" in head or not (_ACK.match(head) or _NOTED.search(head)):
         return False
-    written = request_words(head)
+    said = [p for p in re.split(r"(?<=[.!;:,])\s+", head) if not offers_help(p)]
+    written = request_words(" ".join(said))  # an offer of help restates nothing
     if not written:
         return False
     given = normalized(opening)

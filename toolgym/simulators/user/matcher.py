@@ -19,19 +19,22 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from toolgym.simulators.user.acknowledgement import acknowledges, request_words
+from toolgym.simulators.user.acknowledgement import (
+    acknowledges,
+    offers_help,
+    opens_acknowledging,
+    request_words,
+)
 from toolgym.simulators.user.mood_model import heard
 from toolgym.simulators.user.phrases import (
-    _ANSWER_TYPES,
-    _ANSWER_WORD,
     _ASIDE,
     _ASKS,
     _CHECK_TAG,
     _CONFIRM,
     _END,
     _EXAMPLES,
+    _FOR_THE_TASK,
     _FORGED,
-    _GENERIC,
     _GENERIC_NOUN,
     _GREETING,
     _INJECTION,
@@ -44,6 +47,7 @@ from toolgym.simulators.user.phrases import (
     _PERSONAL,
     _PREFER,
     _PREFERENCE,
+    _QUOTED,
     _ROLE,
     _SECOND_PERSON,
     _TAG,
@@ -64,6 +68,18 @@ from toolgym.simulators.user.phrases import (
     MORE,
     OFF_TOPIC,
     _any,
+)
+from toolgym.simulators.user.question_forms import (
+    _CONTEXT_WORDS,
+    _REMARK,
+    _SMALL_TALK,
+    _SURE,
+    _SURE_LEAD,
+    _TELL_ME,
+    _asks_at_start,
+    _generic,
+    _offers_choice,
+    _typed_kind,
 )
 from toolgym.simulators.user.reading import Reading
 from toolgym.simulators.user.rewrites import (
@@ -95,6 +111,7 @@ from toolgym.simulators.user.slots import (
 )
 from toolgym.simulators.user.text import (
     _ENUMERATOR,
+    _SENTENCE,
     OWN,
     REQUEST,
     _clauses,
@@ -169,70 +186,6 @@ def stated_slots(text: str, slots: Sequence[Slot]) -> tuple[str, ...]:
     return tuple(s.kind for s in slots if any(contains_phrase(text, f) for f in s.forms()))
 
 
-_SMALL_TALK = re.compile(
-    r"\b(do|did) you (like|love|enjoy|miss) (living|being|it there|the (city|place|area))\b"
-    r"|\b(have|had) you (ever )?(been|lived|visited|travelled|traveled)\b|\bgrew up\b"
-    r"|\b(are|were) you (excited|nervous|happy|looking forward)\b|\bweather\b"
-    r"|\b(nice|beautiful|lovely|fun|pretty) (this time of year|in the (spring|summer|fall|autumn|winter))\b"
-)
-"""Small talk about a value the request gave (``Do you like living in Madison?``): no check."""
-_CONTEXT_WORDS = 10
-"""From this many words, a message that writes right values but names no kind and confirms
-nothing is about something else: the values are its context."""
-
-
-_REMARK = re.compile(
-    r"^(to|for|since|because|before|given|now that|in order to|so that|so i can|with|as|besides|"
-    r"apart from|aside from|other than|along with|in addition to|on top of|beyond|keeping) "
-    r"|^(?!(got it|ok|okay|sure|great|alright|all right|thanks|thank you|perfect|noted|understood|"
-    r"cool|so|you|your|i|we|it|that|this|there)\b)([a-z0-9'-]+ ){1,4}(?<!\bit )(?<!\bthat )"
-    r"(has|have|is|are|can|gets?|comes?|tends?|runs?|seems?|offers?|sells?|varies|vary)\b"
-)
-"""A remark or a lead-in that opens a message before its question (``Houston has a huge range
-of homes.``, ``To narrow down the Boise rentals:``): the question says what the message asks."""
-_SURE_LEAD = re.compile(
-    r"^just to (be sure|make sure|check|double check)( that)? (i|we) .*? (?=(what|which|where|when|"
-    r"how|who)\b)"
-)
-"""A lead-in that says why the question that follows it is asked: no restatement to confirm."""
-_SURE = re.compile(r"^just to (be sure|make sure|check|double check)\b")
-_TELL_ME = re.compile(
-    r"^(please |kindly )?((tell|give|send|share|let) (me|us)|provide|specify|enter|paste|supply)\b"
-    r"|^(any|a|an) (preferred|particular|specific)\b"
-)
-"""An imperative that asks (``Tell me which colour you'd like``, ``Please provide the image
-id``), or a terse ask of a preference (``Any preferred colour for the XL leggings?``)."""
-_CHOICE = re.compile(
-    r"[a-z0-9.]( ?,)? or (?!(more|less|fewer|above|below|higher|lower|so|not|later|earlier|"
-    r"cheaper|over|under|greater|smaller|bigger|larger|longer|shorter|newer|older|after|before|"
-    r"no|wrong|what|did|have|am|is that|was that)\b)[a-z0-9]"
-)
-"""Alternatives put to the user (``a condo or a townhouse``, ``plain, currency or something
-else``): a choice asked for, not a value checked. Bounds (``$900 or less``) are none."""
-
-
-def _offers_choice(
-    canonical: str, asking: Sequence[tuple[int, int]], slots: Sequence[Slot], right: Sequence[str]
-) -> bool:
-    """Whether a sentence that asks offers alternatives (not inside a value it writes rightly).
-
-    A value may hold ``or`` itself (``a co-op or multi-family``); its forms are taken out first.
-    """
-    for start, end in asking:
-        clause = canonical[start:end]
-        if "yes or no" in clause:
-            continue
-        clause = re.sub(r"\b(not|no|neither|without)\b[^,?;]*", " ", clause)  # not A or B
-        for slot in slots:
-            if slot.kind in right:
-                for form in slot.forms():
-                    if " or " in form:
-                        clause = clause.replace(form, " ")
-        if _CHOICE.search(clause):
-            return True
-    return False
-
-
 def read_message(
     message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: str = ""
 ) -> Reading:
@@ -304,20 +257,6 @@ def _read_rules(
         asked = reading.asked if reading.kind == CHECK else reading.kinds
         return Reading(CHECK, reading.kinds, reading.stated, True, asked, True)
     return reading
-
-
-def _typed_kind(
-    canonical: str, asking: Sequence[tuple[int, int]], slots: Sequence[Slot]
-) -> str | None:
-    """The task's one kind that answers a question's word (``where``: its one city), if any."""
-    for start, end in asking:
-        head = _ANSWER_WORD.match(_INTERJECTION.sub("", canonical[start:end]).strip())
-        if head is None:
-            continue
-        parts = _ANSWER_TYPES[head.group(1)]
-        owners = [s.kind for s in slots if parts & set(s.kind.split("_"))]
-        return owners[0] if len(owners) == 1 else None
-    return None
 
 
 def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: str) -> Reading:
@@ -406,7 +345,8 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
         _CONFIRM.search(text)
         or _TAG.search(text)
         or (question and (_YES_NO_START.match(text) or found.right or found.wrong))
-    )
+        or (question and _QUOTED.search(message) and not _WH.search(_INTERJECTION.sub("", text)))
+    )  # "Filter short links by domain 'never'?": a quoted value put to the user
     if (
         check_form and not _ASKS.search(text) and not any(_WH.search(c) for c in _clauses(message))
     ):  # "Size medium, correct?", "Is it for 2024?": values the reader cannot know
@@ -451,7 +391,17 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
     if forged:
         return Reading(FORGED_END, kinds, stated, question)
     listed = normalize(_ENUMERATOR.sub("", message))
-    generic = _any(_GENERIC, listed) or _any(_GENERIC, listed.replace("-", " "))
+    generic = _generic(listed)
+    if generic and not checks:
+        parts = [p for p in _SENTENCE.split(_ENUMERATOR.sub("", message)) if normalize(p)]
+        holders = [p for p in parts if _generic(normalize(p))]
+        question_asked = any(p.rstrip().endswith("?") for p in parts)
+        if (
+            question_asked
+            and holders
+            and all(opens_acknowledging(p) and not p.rstrip().endswith("?") for p in holders)
+        ):
+            generic = False  # "Got it, increasing all values in Planned. By how much?"
     if (
         generic
         and found.worded
@@ -499,6 +449,8 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
             after = [c for c in commas if clauses[0][0] < c < clauses[0][1]] if clauses else []
 
             def restates(head: str) -> bool:
+                if offers_help(head):  # "I'd be happy to help you find a hotel in Nashville!"
+                    return False
                 return bool(
                     stated_slots(head, slots) or request_words(head) & request_words(opening)
                 )
@@ -507,6 +459,10 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
             if _REMARK.match(opener) or lead_in:  # "Buffalo summers get warm. Is a pool ...?"
                 if later:
                     opener = canonical[slice(*later[0])]
+                    inner = [c for c in commas if later[0][0] < c < later[0][1]]
+                    tail = canonical[inner[0] : later[0][1]].strip() if inner else ""
+                    if _REMARK.match(opener) and _asks_at_start(tail):
+                        opener = tail  # "Thanks! To find the best matches in Austin, could ..."
                 elif after:  # "For the Spokane rental, is there a minimum rent ...?"
                     opener = canonical[after[0] : clauses[0][1]].strip()
             elif (
@@ -583,6 +539,12 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
         and any(_PREFERENCE.match(_INTERJECTION.sub("", canonical[s:e])) for s, e in asking)
     ):
         return Reading(ASK, (), (), True)  # "Do you need a specific brand?": no preference
+    if (
+        question
+        and not _PERSONAL.search(canonical)
+        and any(_FOR_THE_TASK.search(canonical[s:e]) for s, e in asking)
+    ):
+        return Reading(ASK, (), (), True)  # "Any pets I should account for when filtering?"
     if question and any(_PREFER.match(_INTERJECTION.sub("", canonical[s:e])) for s, e in asking):
         shared = request_words(message) & request_words(opening) - {"you", "prefer", "rather"}
         if shared:  # "a pullover hoodie or a zip-up?"

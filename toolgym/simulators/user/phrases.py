@@ -210,7 +210,8 @@ _OPEN_ASK = re.compile(
     r"specific)?\b.{0,20}(\bin mind\b)?$"
 )
 _ASKS = re.compile(
-    r"\b(tell|give|let|send|share|say|specify|provide|confirm) me\b|\b(could|can|would|will) you "
+    r"\b(tell|give|send|share|say|specify|provide|confirm) me\b|\blet me (know|have|hear)\b"
+    r"|\b(could|can|would|will) you "
     r"(tell|give|let|share|say|specify|provide|confirm)\b|\b(what|which|how many|how much)\b.{0,60}\b(you|your)\b"
 )
 """A request for information: a message that asks is no farewell (``I've found a few
@@ -310,8 +311,16 @@ _TASK_FRAME = re.compile(
     r"for you|me to|(to|i) (search|find|look|book|use|check|query|run|call|set|send))\b"
 )
 """Words that set a question in the request (``the stations you want me to find``)."""
+_FOR_THE_TASK = re.compile(
+    r"\b(i|we) (should|need to|ought to|must|have to) (account for|consider|factor in|keep in mind|"
+    r"include|filter (for|by|on)|look for|know about)\b"
+    r"|\bwhen (i am |i'm |we are )?(filtering|searching|booking|looking|shopping|ordering)\b"
+    r"|\b(for|in|to) (the|your|my|this) (search|booking|order|filters?|results|listings)\b"
+)
+"""A question set in the agent's task (``... any pets I should account for when filtering?``)."""
 _PERSONAL = re.compile(
     r"\b(personally|in general|in your life|for fun|just curious|yourself)\b"
+    r"|\b(do|did|have) you (usually|normally|typically|generally|often|ever)\b"
     r"|\b(what|which) (is )?your (favourite|favorite) (?!one\b)\w+"
 )
 """A question about the user's own life, not the request (``Do you prefer cats, personally?``)."""

@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 
 from toolgym.simulators.user.acknowledgement import request_words
-from toolgym.simulators.user.phrases import _QUOTED, _WH
+from toolgym.simulators.user.phrases import _PREFERENCE, _QUOTED, _WH
 from toolgym.simulators.user.slot_reading import _Slots
 from toolgym.simulators.user.slots import contains_phrase, normalize, normalized
 from toolgym.simulators.user.text import _ENUMERATOR, _clauses
@@ -102,7 +102,7 @@ def _without_examples(message: str) -> str:
     def drop(match: re.Match[str]) -> str:
         before = re.split(r"(?<=[.?!:;])\s+|\n", message[: match.start()])[-1]
         head = _INTERJECTION.sub("", normalize(_ENUMERATOR.sub("", before)))
-        if not _WH.search(head):
+        if not (_WH.search(head) or _PREFERENCE.match(head)):  # "Do you have a preferred ..."
             return match.group()
         inner = match.group().strip()[1:-1].strip(" .…")
         if re.match(

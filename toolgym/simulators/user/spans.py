@@ -231,6 +231,9 @@ def _siblings(vocabulary: Vocabulary) -> dict[str, frozenset[str]]:
     return {name: frozenset(others) for name, others in siblings.items() if others}
 
 
+_JOINED_BEFORE = re.compile(r"^(and|or|nor|&|plus)\s*$")
+
+
 def _contradicted(
     text: str, span: _Span, words: Sequence[tuple[int, int]], vocabulary: Vocabulary
 ) -> _Span:
@@ -247,9 +250,14 @@ def _contradicted(
     if not siblings or not before:
         return span
     picked = _qualified(text, (before[0][0], span.start), siblings | {kind}, vocabulary, True)
-    if len(picked) == 1 and kind not in picked:
-        return _Span(span.start, span.end, frozenset(picked))
-    return span
+    if len(picked) != 1 or kind in picked:
+        return span
+    (other,) = picked
+    if _JOINED_BEFORE.search(text[before[-1][0] : span.start]) and (
+        (other, kind) in vocabulary.pairs or (kind, other) in vocabulary.pairs
+    ):
+        return span  # "outbound and return": the other end listed beside it, not its qualifier
+    return _Span(span.start, span.end, frozenset(picked))
 
 
 _LOCATIVE = re.compile(r"\b(at|in|near|around) (your|the|my) $")

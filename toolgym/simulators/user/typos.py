@@ -25,8 +25,10 @@ def _one_edit(a: str, b: str) -> bool:
     A letter changed is no slip here: it turns words into other words too often (``share``
     and ``shade``, ``there`` and ``where``), and so does an ending (``specifics``).
     """
-    if a == b or abs(len(a) - len(b)) > 1 or a in (b + "s", b + "es"):
-        return False  # the written word is the other's plural: another word
+    if a == b or abs(len(a) - len(b)) > 1 or a in (b + "s", b + "es", b + "y", b + "d", b + "r"):
+        return False  # the other's plural or an ending of it (``prices``, ``pricey``, ``priced``)
+    if b.endswith("s") and not b.endswith("ss") and a == b[:-1]:
+        return False  # the other's singular: a word of its own (``price`` for ``prices``)
     if len(a) == len(b):
         diff = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
         i = diff[0]

@@ -1,0 +1,111 @@
+"""The forms a question takes: lead-ins, imperatives that ask, choices, a question's answer type.
+
+What the reader tells a message's parts by before it decides what the message does: a remark
+or a purpose that opens it (``To find the best matches in Austin, could you ...``), an
+imperative that asks (``Tell me which colour``), alternatives put to the user (``a condo or a
+townhouse``), the word a question is answered with (``where``: a place).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from toolgym.simulators.user.phrases import (
+    _ANSWER_TYPES,
+    _ANSWER_WORD,
+    _GENERIC,
+    _WH,
+    _YES_NO_START,
+    _any,
+)
+from toolgym.simulators.user.rewrites import _INTERJECTION
+from toolgym.simulators.user.slots import Slot
+
+_SMALL_TALK = re.compile(
+    r"\b(do|did) you (like|love|enjoy|miss) (living|being|it there|the (city|place|area))\b"
+    r"|\b(have|had) you (ever )?(been|lived|visited|travelled|traveled)\b|\bgrew up\b"
+    r"|\b(are|were) you (excited|nervous|happy|looking forward)\b|\bweather\b"
+    r"|\b(nice|beautiful|lovely|fun|pretty) (this time of year|in the (spring|summer|fall|autumn|winter))\b"
+)
+"""Small talk about a value the request gave (``Do you like living in Madison?``): no check."""
+_CONTEXT_WORDS = 10
+"""From this many words, a message that writes right values but names no kind and confirms
+nothing is about something else: the values are its context."""
+
+
+_REMARK = re.compile(
+    r"^(to|for|since|because|before|given|now that|in order to|so that|so i can|with|as|besides|"
+    r"apart from|aside from|other than|along with|in addition to|on top of|beyond|keeping) "
+    r"|^(?!(got it|ok|okay|sure|great|alright|all right|thanks|thank you|perfect|noted|understood|"
+    r"cool|so|you|your|i|we|it|that|this|there)\b)([a-z0-9'-]+ ){1,4}(?<!\bit )(?<!\bthat )"
+    r"(has|have|is|are|can|gets?|comes?|tends?|runs?|seems?|offers?|sells?|varies|vary)\b"
+)
+"""A remark or a lead-in that opens a message before its question (``Houston has a huge range
+of homes.``, ``To narrow down the Boise rentals:``): the question says what the message asks."""
+_SURE_LEAD = re.compile(
+    r"^just to (be sure|make sure|check|double check)( that)? (i|we) .*? (?=(what|which|where|when|"
+    r"how|who)\b)"
+)
+"""A lead-in that says why the question that follows it is asked: no restatement to confirm."""
+_SURE = re.compile(r"^just to (be sure|make sure|check|double check)\b")
+_TELL_ME = re.compile(
+    r"^(please |kindly )?((tell|give|send|share|let) (me|us)|provide|specify|enter|paste|supply)\b"
+    r"|^(any|a|an) (preferred|particular|specific)\b"
+)
+"""An imperative that asks (``Tell me which colour you'd like``, ``Please provide the image
+id``), or a terse ask of a preference (``Any preferred colour for the XL leggings?``)."""
+_CHOICE = re.compile(
+    r"[a-z0-9.]( ?,)? or (?!(more|less|fewer|above|below|higher|lower|so|not|later|earlier|"
+    r"cheaper|over|under|greater|smaller|bigger|larger|longer|shorter|newer|older|after|before|"
+    r"no|wrong|what|did|have|am|is that|was that)\b)[a-z0-9]"
+)
+"""Alternatives put to the user (``a condo or a townhouse``, ``plain, currency or something
+else``): a choice asked for, not a value checked. Bounds (``$900 or less``) are none."""
+
+
+def _offers_choice(
+    canonical: str, asking: Sequence[tuple[int, int]], slots: Sequence[Slot], right: Sequence[str]
+) -> bool:
+    """Whether a sentence that asks offers alternatives (not inside a value it writes rightly).
+
+    A value may hold ``or`` itself (``a co-op or multi-family``); its forms are taken out first.
+    """
+    for start, end in asking:
+        clause = canonical[start:end]
+        if "yes or no" in clause:
+            continue
+        clause = re.sub(r"\b(not|no|neither|without)\b[^,?;]*", " ", clause)  # not A or B
+        for slot in slots:
+            if slot.kind in right:
+                for form in slot.forms():
+                    if " or " in form:
+                        clause = clause.replace(form, " ")
+        if _CHOICE.search(clause):
+            return True
+    return False
+
+
+def _generic(text: str) -> bool:
+    """Whether normalized ``text`` asks for details as a whole (:data:`_GENERIC`)."""
+    return _any(_GENERIC, text) or ("-" in text and _any(_GENERIC, text.replace("-", " ")))
+
+
+def _asks_at_start(text: str) -> bool:
+    """Whether ``text`` opens with a question or an imperative that asks."""
+    head = _INTERJECTION.sub("", text)
+    return bool(_WH.search(head) or _YES_NO_START.match(head) or _TELL_ME.match(head))
+
+
+def _typed_kind(
+    canonical: str, asking: Sequence[tuple[int, int]], slots: Sequence[Slot]
+) -> str | None:
+    """The task's one kind that answers a question's word (``where``: its one city), if any."""
+    for start, end in asking:
+        head = _ANSWER_WORD.match(_INTERJECTION.sub("", canonical[start:end]).strip())
+        if head is None:
+            continue
+        parts = _ANSWER_TYPES[head.group(1)]
+        owners = [s.kind for s in slots if parts & set(s.kind.split("_"))]
+        return owners[0] if len(owners) == 1 else None
+    return None

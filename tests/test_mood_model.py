@@ -65,8 +65,10 @@ def test_it_only_overrides_where_the_rules_are_unsure() -> None:
     writes a value the rules can tell stays a check, whatever the model reads.
     """
     vocabulary, conversations = load_family("toolgym.families.cat_api.chat:PROFILE")
-    conversation = next(c for c in conversations.values() if "image" in c.held)
-    message = "Understood, removing one from your favourites. What's its ID?"
+    conversation = next(
+        c for c in conversations.values() if "image" in c.held and "remove" in c.opening
+    )
+    message = "Understood, taking one out of your favourites. What's its ID?"
     with mood_model.using(None):
         alone = matcher.read_message(message, vocabulary, conversation.slots, conversation.opening)
     with mood_model.using(load()):

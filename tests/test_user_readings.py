@@ -81,6 +81,11 @@ def _read(loaded: dict[str, tuple], family: str, task: str, message: str):
         # examples after a question about a preference are offered, not checked
         ("cat", "test-058", "Do you have a preferred file type for the images (e.g. JPEG, PNG)?", "ask",
          ("mime_types",)),
+        # a question word that tells the answer's role: a count, a person, what to search with
+        ("rapid", "G1-u14", "How many stations should I fetch?", "ask", ("limit",)),
+        ("rapid", "G2-079", "Whose meetings do you want me to look up?", "ask", ("host",)),
+        ("rapid", "G3-155", "Which language, and what should I search the videos for?", "ask",
+         ("language", "query")),
         # something the task lacks, asked for the search: no preference, not small talk
         ("home", "test-030", "Any pets I should account for when searching?", "ask", ()),
     ],
@@ -149,6 +154,22 @@ def test_a_check_corrects_only_the_values_it_writes(loaded, message, answer, rev
     first = turn.reply.split()[0].strip(".,!:").lower()
     assert turn.kind == "check" and turn.revealed == revealed, turn
     assert (first in {"yes", "yep", "correct", "exactly"}) == (answer == "yes"), turn.reply
+
+
+@pytest.mark.parametrize(
+    ("task", "message", "revealed"),
+    [
+        # a favourite's action written with an inflected verb; the task adds it
+        ("test-072", "So X0WnwZHor gets deleted from your favorites, right?", ("image",)),
+        # a short id right after its label is a value of the image (3sa in the task)
+        ("test-008", "Just to confirm, image 3sc?", ("image",)),
+    ],
+)
+def test_a_wrong_cat_check_is_corrected(loaded, task, message, revealed) -> None:
+    vocabulary, conversations = loaded["cat"]
+    turn = RuleUser().reply(conversations[task], vocabulary, (), message)
+    assert turn.kind == "check" and turn.reply.startswith("Not quite"), turn
+    assert turn.revealed == revealed, turn
 
 
 def test_let_me_check_asks_nothing_and_puts_the_values_after_it(loaded) -> None:

@@ -82,10 +82,13 @@ _VALUES = {
         ),
     ),
     "favourite": (
-        (*_favourites("add", "to"),),
+        tuple(f for verb in ("add", "added", "adding") for f in _favourites(verb, "to")),
         (
-            *_favourites("remove", "from"),
-            *_favourites("delete", "from"),
+            *(
+                f
+                for verb in ("remove", "removed", "removing", "delete", "deleted", "deleting")
+                for f in _favourites(verb, "from")
+            ),
             "unfavourite",
             "unfavorite",
         ),

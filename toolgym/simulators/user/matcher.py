@@ -80,6 +80,7 @@ from toolgym.simulators.user.question_forms import (
     _generic,
     _offers_choice,
     _typed_kind,
+    typed_kinds_of_parts,
 )
 from toolgym.simulators.user.reading import Reading
 from toolgym.simulators.user.rewrites import (
@@ -515,6 +516,8 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
             return Reading(CHECK, kinds, (), question)  # a value the reader does not know
         if _PERSONAL.search(canonical) and not {s.kind for s in slots} & set(kinds):
             return Reading(OFF_TOPIC, (), (), question)  # "What's your favourite language?"
+        if question and len(asking) + len(commas) + canonical.count(" and ") > 1:
+            kinds = (*kinds, *typed_kinds_of_parts(canonical, asking, commas, slots, found.at))
         return Reading(ASK, kinds, (), True, kinds)
     if _any(_GREETING, text) and _any(_MORE[5:6], text) and not _any(_MORE[:5], text):
         return Reading(GREETING, (), (), question)  # "Hi there! How can I help you today?"

@@ -303,9 +303,33 @@ _ANSWER_TYPES = {
     "when": frozenset({"date", "time", "day", "month"}),
     "who": frozenset({"name", "username", "person", "author", "artist", "recipient"}),
     "how much": frozenset({"amount", "price", "cost", "budget", "fee", "total", "salary"}),
+    "whose": frozenset({"name", "username", "person", "author", "host", "owner", "user"}),
+    "how many": frozenset({"limit", "count", "results", "top"}),
+    "search": frozenset({"query", "q", "keyword", "keywords", "term", "search"}),
+    "site": frozenset({"domain", "website", "site", "url"}),
 }
 """The parts of a kind's name that hold the answer to a question word (``where`` a city)."""
-_ANSWER_WORD = re.compile(r"^(where|when|who|how much)\b")
+_ANSWER_WORD = re.compile(
+    r"^(?:(where|when|whose|who|how much|how many)"
+    r"|what (?:should|do you want me to|would you like me to|shall) (?:i |me to |we )?"
+    r"(?P<search>search|type|query|look up|enter|put in)"
+    r"|(?:what|which) (?:(?P<term>keyword|search term|term|phrase)s?"
+    r"|(?P<site>website|site|web site|domain))"
+    r")\b"
+)
+"""A question word, or a question about what to search with or which site (its key: the
+first group, ``search`` or ``site``)."""
+
+
+def answer_key(match: re.Match[str]) -> str:
+    """The :data:`_ANSWER_TYPES` key of an :data:`_ANSWER_WORD` match."""
+    if match.group("search") or match.group("term"):
+        return "search"
+    if match.group("site"):
+        return "site"
+    return match.group(1)
+
+
 _TASK_FRAME = re.compile(
     r"\b(should|shall i|do you want|would you like|you want|you need|you would like|"
     r"for you|me to|(to|i) (search|find|look|book|use|check|query|run|call|set|send))\b"

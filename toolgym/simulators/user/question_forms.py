@@ -8,6 +8,7 @@ townhouse``), the word a question is answered with (``where``: a place).
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 
@@ -18,6 +19,7 @@ from toolgym.simulators.user.phrases import (
     _WH,
     _YES_NO_START,
     _any,
+    answer_key,
 )
 from toolgym.simulators.user.rewrites import _INTERJECTION
 from toolgym.simulators.user.slots import Slot
@@ -105,7 +107,44 @@ def _typed_kind(
         head = _ANSWER_WORD.match(_INTERJECTION.sub("", canonical[start:end]).strip())
         if head is None:
             continue
-        parts = _ANSWER_TYPES[head.group(1)]
+        parts = _ANSWER_TYPES[answer_key(head)]
         owners = [s.kind for s in slots if parts & set(s.kind.split("_"))]
         return owners[0] if len(owners) == 1 else None
     return None
+
+
+def typed_kinds_of_parts(
+    canonical: str,
+    asking: Sequence[tuple[int, int]],
+    commas: Sequence[int],
+    slots: Sequence[Slot],
+    named: Sequence[tuple[str, int]],
+) -> tuple[str, ...]:
+    """The kinds that the parts of a question answer by their question word alone.
+
+    ``What's the OCR language, and what should I search videos for?``: the second part names no
+    kind but asks what to search with, the task's one query. Each part after a comma or an
+    ``and`` that opens with a question word and holds no kind's word (``named``: each named
+    kind with where its word starts) gives its one owner.
+    """
+    found: list[str] = []
+    kinds = {k for k, _ in named}
+    for start, end in asking:
+        cuts = [start, *(c for c in commas if start < c < end), end]
+        for a, b in itertools.pairwise(cuts):
+            offset = a
+            for part in _PART.split(canonical[a:b]):
+                low, offset = offset, offset + len(part) + 3
+                if any(low <= at < low + len(part) for _, at in named):
+                    continue  # "how many bedrooms": the part names its kind itself
+                head = _ANSWER_WORD.match(_INTERJECTION.sub("", part).strip())
+                if head is None:
+                    continue
+                parts = _ANSWER_TYPES[answer_key(head)]
+                owners = [s.kind for s in slots if parts & set(s.kind.split("_"))]
+                if len(owners) == 1 and owners[0] not in kinds | set(found):
+                    found.append(owners[0])
+    return tuple(found)
+
+
+_PART = re.compile(r"(?<= )and(?= )")

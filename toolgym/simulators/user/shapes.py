@@ -65,6 +65,12 @@ _LABEL_WORD = re.compile(
     r"\b(image|picture|photo|pic|id|identifier|code|number|item|product|ref|reference|key|token)s?\b"
 )
 """A noun that says a code written in the message is a value (``image Hk2pQ9x``)."""
+_SHORT_ID = re.compile(r"(?=[a-z]*[0-9])(?=[0-9]*[a-z])[0-9a-z]{3,5}")
+"""A short id of letters and digits (``3sa``): told from a word only by the label before it."""
+_LABELLED_SHORT_ID = re.compile(
+    r"\b(image|picture|photo|pic|id|identifier|code|ref|reference|key)s? (?:id )?#?"
+    r"((?=[a-z]*[0-9])(?=[0-9]*[a-z])[0-9a-z]{3,5})(?![0-9a-z])"
+)
 
 
 def _cased(slots: Sequence[Slot], message: str) -> list[Slot]:
@@ -213,6 +219,13 @@ def _shaped(
                 right.add(slot.kind)
             else:
                 wrong.add(slot.kind)
+    short = [s for s in slots if isinstance(s.value, str) and _SHORT_ID.fullmatch(s.value.lower())]
+    if len(short) == 1 and short[0].kind not in right | wrong:
+        (slot,) = short  # "image 3sb": a short id is a value only right after its label
+        for match in _LABELLED_SHORT_ID.finditer(text):
+            if match.group(2) not in known:
+                own = match.group(2) == str(slot.value).lower()
+                (right if own else wrong).add(slot.kind)
     if checking:
         for shape, part, fits in _CHECKED_SHAPES:
             owners = [s for s in slots if part in s.kind.split("_") and fits(s.value)]

@@ -86,6 +86,9 @@ def _read(loaded: dict[str, tuple], family: str, task: str, message: str):
         ("rapid", "G2-079", "Whose meetings do you want me to look up?", "ask", ("host",)),
         ("rapid", "G3-155", "Which language, and what should I search the videos for?", "ask",
          ("language", "query")),
+        # a qualifier inside the next word of another kind still narrows a shared word
+        ("trip", "test-072", "Which date will you be arriving at the hotel?", "ask",
+         ("checkin_date",)),
         # something the task lacks, asked for the search: no preference, not small talk
         ("home", "test-030", "Any pets I should account for when searching?", "ask", ()),
     ],
@@ -116,6 +119,11 @@ def test_what_a_question_asks(loaded, family, task, message, kind, kinds) -> Non
         # a habit of the user's own; an ending of a word is no typo of it ("pricey")
         ("sheets", "test-020", "Pricey stuff! Where do you usually shop for stationery?",
          "off_topic"),
+        # "double-check" and "that's what you want" put the values to the user
+        ("trip", "test-102", "Just to double-check: a cruise from Portland to Honolulu?", "check"),
+        ("shop", "test-086", "A pink hoodie, long sleeves, regular fit: that's what you want?",
+         "check"),
+        ("home", "test-003", "Do you know any nice cafes in Des Moines?", "off_topic"),
         # a quoted value put to the user with a question mark: a check
         ("rapid", "G2-144", "Filter the short links by domain 'sometimes'?", "check"),
     ],

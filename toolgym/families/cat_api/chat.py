@@ -167,7 +167,8 @@ VOCABULARY = Vocabulary(
         SlotKind(  # the image of a vote or a favourite: a step that writes its id guesses it
             "image",
             _words(
-                "image id, id, ids, identifier, which image, what image, which picture, "
+                "image id, id, ids, identifier, image reference, picture reference, reference, "
+                "image ref, which image, what image, which picture, "
                 "what picture, which photo, which pic, which cat picture, which cat photo, "
                 "which cat image, which favourite, which favorite, which one"
             ),

@@ -107,7 +107,8 @@ _KINDS_TABLE = (  # name, call, argument, phrase, question, qualifiers, words
      "traveling to, "
      "flying to, flying into, fly into, arriving in, arriving at, heading to, headed to, "
      "sailing to, sail to, arrival port, port of arrival, arrival airport, arrival station, "
-     "going to, get to, take you, end up, where are you going, where you are going, "
+     "going to, get to, take you, taking you, bring you, bringing you, end up, "
+     "where are you going, where you are going, "
      "where are you headed, where you are headed, "
      "where are you going, where are you headed, where are "
      f"you heading, where are you travelling, where are you traveling, {_CITY}"),

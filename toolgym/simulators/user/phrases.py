@@ -196,8 +196,9 @@ _YES_NO = re.compile(
 _CONFIRM = re.compile(
     r"\b(right|correct|is that (so|true|ok|okay|fine|it)|am i right|confirm|sound (right|good)|"
     r"true)\s*$"
-    r"|\b(to confirm|to summari[sz]e|just to (check|confirm|be sure|make sure)|"
-    r"let me (check|confirm|make sure|recap)|so you('d| would)? (want|like|need|said)|"
+    r"|\b(to confirm|to summari[sz]e|just to (check|confirm|be sure|make sure|double[ -]?check|verify)|"
+    r"(let me|to|i want to|i'd like to|i would like to) (double[ -]?check|verify)|double[ -]?checking|"
+    r"i take it|let me (check|confirm|make sure|recap)|so you('d| would)? (want|like|need|said)|"
     r"you (said|mentioned|asked for)|in summary|recap|am i correct|is this correct|"
     r"did i get)\b|^(just )?confirming\b"
     r"|^(you|you'd|you're) "
@@ -219,7 +220,8 @@ listings. Please tell me your maximum price.``)."""
 _TAG = re.compile(
     r"\b(right|correct|is that (so|true|ok|okay|fine|it|right|correct)|am i right|"
     r"sound (right|good)|am i correct|is this (right|correct)|(is )?(that|this) (ok|okay|fine|good|"
-    r"accurate|what you want|what you meant)|(ok|okay|yes|yeah|good|fine|alright|agreed|yea|yep))\s*$"
+    r"accurate|what you want|what you meant)|(that|this)( is|'s| s)? what you (want|need|meant|mean|"
+    r"are after|re after|had in mind)|(ok|okay|yes|yeah|good|fine|alright|agreed|yea|yep))\s*$"
 )
 """A confirmation tag that ends a message: everything the message says is put to the user."""
 _QUOTED = re.compile(r"\"[^\"]+\"|(?<![A-Za-z])'[^']{2,}'(?![A-Za-z])")

@@ -28,6 +28,9 @@ _SMALL_TALK = re.compile(
     r"\b(do|did) you (like|love|enjoy|miss) (living|being|it there|the (city|place|area))\b"
     r"|\b(have|had) you (ever )?(been|lived|visited|travelled|traveled)\b|\bgrew up\b"
     r"|\b(are|were) you (excited|nervous|happy|looking forward)\b|\bweather\b"
+    r"|\b(do|did) you know (any|a|some|of any|of a) (good|nice|great|fun|cool|decent)\b"
+    r"|\b(recommend|suggest) (any|a|some) (good|nice|great|fun)? ?(places?|spots?|restaurants?|"
+    r"trails?|things to do)\b"
     r"|\b(nice|beautiful|lovely|fun|pretty) (this time of year|in the (spring|summer|fall|autumn|winter))\b"
 )
 """Small talk about a value the request gave (``Do you like living in Madison?``): no check."""

@@ -211,6 +211,11 @@ def _resolve(text: str, spans: list[_Span], vocabulary: Vocabulary) -> list[_Spa
             kinds = _qualified(text, region, span.kinds, vocabulary, side == "before")
             if not kinds and neighbour is not None and neighbour.kinds < span.kinds:
                 kinds = set(neighbour.kinds)
+            if not kinds and neighbour is not None and side == "after":
+                # "what date will you be arriving at the hotel": a qualifier inside the next
+                # word of another kind ("arriving at", the destination's) still picks
+                inner = (neighbour.start, neighbour.end)
+                kinds = _qualified(text, inner, span.kinds, vocabulary, False)
             if kinds:
                 break
         resolved.append(_Span(span.start, span.end, frozenset(kinds or span.kinds)))

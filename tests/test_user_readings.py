@@ -124,6 +124,7 @@ def test_what_a_question_asks(loaded, family, task, message, kind, kinds) -> Non
         ("shop", "test-086", "A pink hoodie, long sleeves, regular fit: that's what you want?",
          "check"),
         ("home", "test-003", "Do you know any nice cafes in Des Moines?", "off_topic"),
+        ("home", "test-003", "Would a rental in Des Moines be what you are after?", "check"),
         # a quoted value put to the user with a question mark: a check
         ("rapid", "G2-144", "Filter the short links by domain 'sometimes'?", "check"),
     ],
@@ -178,6 +179,13 @@ def test_a_wrong_cat_check_is_corrected(loaded, task, message, revealed) -> None
     turn = RuleUser().reply(conversations[task], vocabulary, (), message)
     assert turn.kind == "check" and turn.reply.startswith("Not quite"), turn
     assert turn.revealed == revealed, turn
+
+
+def test_a_number_with_a_plus_is_a_lower_bound(loaded) -> None:
+    vocabulary, conversations = loaded["home"]
+    message = "So: buying in Milwaukee, 1300+ sq ft. Right?"  # at least 1300, at most 1700
+    turn = RuleUser().reply(conversations["test-090"], vocabulary, (), message)
+    assert turn.kind == "check" and turn.revealed == () and turn.reply.startswith("Yes"), turn
 
 
 def test_let_me_check_asks_nothing_and_puts_the_values_after_it(loaded) -> None:

@@ -221,7 +221,9 @@ _TAG = re.compile(
     r"\b(right|correct|is that (so|true|ok|okay|fine|it|right|correct)|am i right|"
     r"sound (right|good)|am i correct|is this (right|correct)|(is )?(that|this) (ok|okay|fine|good|"
     r"accurate|what you want|what you meant)|(that|this)( is|'s| s)? what you (want|need|meant|mean|"
-    r"are after|re after|had in mind)|(ok|okay|yes|yeah|good|fine|alright|agreed|yea|yep))\s*$"
+    r"are after|re after|had in mind)|(be|is|that's|that is|this is|it's|it is) what you('re| are)? "
+    r"(after|looking for|want|need|had in mind)|(ok|okay|yes|yeah|good|fine|alright|agreed|yea|"
+    r"yep))\s*$"
 )
 """A confirmation tag that ends a message: everything the message says is put to the user."""
 _QUOTED = re.compile(r"\"[^\"]+\"|(?<![A-Za-z])'[^']{2,}'(?![A-Za-z])")

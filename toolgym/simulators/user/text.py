@@ -179,6 +179,8 @@ def expand_chat(text: str) -> str:
 
 
 _PLUS = re.compile(r"(?<=[a-z]) [+&] (?=[a-z])")
+_AT_LEAST_PLUS = re.compile(r"(?<![0-9a-z.$+])(\$?\d+(?:[.,]\d+)?k?)\+(?![0-9a-z+])")
+"""``1300+ sq ft``, ``2+ bedrooms``: at least that many."""
 """``beds + baths``, ``beds & baths``: read as ``and``."""
 _AT_THE_MOST = re.compile(r"\bat the (?:very |absolute )?(least|most)\b")
 """``at the very least``: ``at least``."""
@@ -231,6 +233,7 @@ def _canonical_text(text: str) -> str:
         text = _NOT_BELOW.sub("at least", text)
     if "+" in text or "&" in text:
         text = _PLUS.sub(" and ", text)
+        text = _AT_LEAST_PLUS.sub(r"at least \1", text)
     text = expand_chat(text)
     if _DIGIT.search(text):
         text = _SHORT_MONTH.sub(lambda m: _SHORT_MONTHS[m.group(1) or m.group(2)], text)

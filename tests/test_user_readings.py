@@ -89,6 +89,18 @@ def _read(loaded: dict[str, tuple], family: str, task: str, message: str):
         # a qualifier inside the next word of another kind still narrows a shared word
         ("trip", "test-072", "Which date will you be arriving at the hotel?", "ask",
          ("checkin_date",)),
+        # "in terms of" says which kinds a vague word means
+        ("home", "test-097", "How big a place do you want, in terms of bedrooms?", "ask",
+         ("num_beds",)),
+        # a where part of a compound question asks the trip's end its direction says
+        ("trip", "test-026", "Where does the ship go, and what is your budget per ticket?", "ask",
+         ("max_ticket_price", "destination")),
+        # what the agent says it needs is asked; "#" is a number
+        ("cat", "test-056", "I will need the identifier of the picture. What is it?", "ask",
+         ("image",)),
+        ("rapid", "G2-038", "And the tracking #?", "ask", ("tracking_number",)),
+        # a kind the task lacks, asked as what to search for: the task's query
+        ("rapid", "G3-033", "Which ingredient do you want me to search for?", "ask", ("query",)),
         # something the task lacks, asked for the search: no preference, not small talk
         ("home", "test-030", "Any pets I should account for when searching?", "ask", ()),
     ],
@@ -186,6 +198,13 @@ def test_a_number_with_a_plus_is_a_lower_bound(loaded) -> None:
     message = "So: buying in Milwaukee, 1300+ sq ft. Right?"  # at least 1300, at most 1700
     turn = RuleUser().reply(conversations["test-090"], vocabulary, (), message)
     assert turn.kind == "check" and turn.revealed == () and turn.reply.startswith("Yes"), turn
+
+
+def test_a_size_letter_after_size_is_the_size(loaded) -> None:
+    vocabulary, conversations = loaded["shop"]
+    message = "Confirming: a fleece-lined hoodie with a drawstring closure, size L?"  # large
+    turn = RuleUser().reply(conversations["test-050"], vocabulary, (), message)
+    assert turn.kind == "check" and turn.reply.split()[0].strip(".,!") in {"Yes", "Yep"}, turn
 
 
 def test_let_me_check_asks_nothing_and_puts_the_values_after_it(loaded) -> None:

@@ -39,9 +39,13 @@ _PRICE = re.compile(r", and price lower than (\d+(?:\.\d+)?) dollars$")
 _ATTRIBUTES = re.compile(r" that (?:is|are) (.+)$")
 _SIZES = {
     "x-small": ("xs", "extra small", "x small"),
+    "small": ("size s", "size sm"),
+    "medium": ("size m", "size med"),
+    "large": ("size l", "size lg"),
     "x-large": ("xl", "extra large", "x large"),
     "xx-large": ("xxl", "2xl", "xx large", "extra extra large"),
 }
+"""Size names as agents shorten them (a bare letter only after ``size``: ``size L``)."""
 _UNITS = {
     "ounce": ("ounces", "oz"),
     "fl oz": ("fluid ounces", "fl. oz"),

@@ -80,6 +80,8 @@ from toolgym.simulators.user.question_forms import (
     _generic,
     _offers_choice,
     _typed_kind,
+    question_parts,
+    searched_with,
     typed_kinds_of_parts,
 )
 from toolgym.simulators.user.reading import Reading
@@ -236,7 +238,10 @@ def _read_rules(
         if len(parts) == 1:
             return parts[0]
         shaped = shape_named(normalize(kind.replace("_", " ")), slots)  # "the email" as a host
-        return shaped if shaped is not None and shaped not in reading.kinds else kind
+        if shaped is not None and shaped not in reading.kinds:
+            return shaped
+        searched = searched_with(message, present)  # "What ingredient should I search for?"
+        return searched if searched is not None and searched not in reading.kinds else kind
 
     kinds = tuple(dict.fromkeys(stand_in(k) for k in reading.kinds))
     if kinds != reading.kinds and "?" in message:  # "when are you leaving?", hotel only
@@ -258,6 +263,63 @@ def _read_rules(
         asked = reading.asked if reading.kind == CHECK else reading.kinds
         return Reading(CHECK, reading.kinds, reading.stated, True, asked, True)
     return reading
+
+
+_IN_TERMS_OF = re.compile(r"\b(in terms of|as in|meaning|i mean)\b")
+"""What says which kinds a vague word before it means (``what size, in terms of bedrooms``)."""
+
+
+def _asked_by_parts(
+    canonical: str,
+    asking: Sequence[tuple[int, int]],
+    commas: Sequence[int],
+    vocabulary: Vocabulary,
+    slots: Sequence[Slot],
+    found: _Slots,
+    kinds: tuple[str, ...],
+) -> tuple[str, ...]:
+    """``kinds``, with what each part of a question of several parts asks by its form alone.
+
+    A part's question word (``what should I search the videos for``: the query) and a trip's
+    end a ``where`` part asks by its direction (``where's the bus going``: the destination).
+    """
+    if len(asking) + len(commas) + canonical.count(" and ") <= 1:
+        return kinds
+    parts = question_parts(canonical, asking, commas)
+    kinds = (*kinds, *typed_kinds_of_parts(canonical, parts, slots, found.at))
+    if vocabulary.pairs:
+        kinds = _ends_of_parts(canonical, parts, vocabulary, slots, found.at, kinds)
+    return kinds
+
+
+def _ends_of_parts(
+    canonical: str,
+    parts: Sequence[tuple[int, int]],
+    vocabulary: Vocabulary,
+    slots: Sequence[Slot],
+    at: Sequence[tuple[str, int]],
+    kinds: tuple[str, ...],
+) -> tuple[str, ...]:
+    """``kinds``, with the end of a trip each ``where`` part of a question asks by its direction.
+
+    ``Where's the bus going, and which room type?``: the destination. A date's word in a
+    ``where`` part (``where does the cruise go``: ``go`` names the departure) is no date asked.
+    """
+    present = [s.kind for s in slots]
+    out = list(kinds)
+    for low, high in parts:
+        inside = {k for k, p in at if low <= p < high}
+        where = re.match(r"(\w+ ){0,3}where\b", canonical[low:high].strip()) is not None
+        timed = {k for k in inside if {"date", "time", "day"} & set(k.split("_"))}
+        if where and timed and inside == timed:
+            elsewhere = {k for k, p in at if not low <= p < high}
+            out = [k for k in out if k not in timed - elsewhere]
+            inside = set()
+        if not inside:
+            end = direction_asked(canonical, [(low, high)], vocabulary, present)
+            if end and end not in out:
+                out.append(end)
+    return tuple(out)
 
 
 def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: str) -> Reading:
@@ -291,6 +353,11 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
     }
     if _YES_NO_START.match(text):  # "Should I keep the header row at the top when sorting?"
         unasked |= _subordinate(canonical, found, valued)
+    if (said_as := _IN_TERMS_OF.search(canonical)) is not None:
+        # "What size of home, in terms of bedrooms?": the kinds after it are the ones asked
+        after = {k for k, at in found.at if at > said_as.start()}
+        if after:
+            unasked |= {k for k, at in found.at if at < said_as.start()} - after - valued
     if unasked:
         kept = tuple(k for k in found.named if k not in unasked)
         found = _Slots(kept, found.right, found.wrong, bool(kept) and found.worded, found.at)
@@ -493,6 +560,7 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
                 and not _TAG.search(text)
             ):
                 # "How would you like the Salary column formatted?": the column is context
+                asked = _asked_by_parts(canonical, asking, commas, vocabulary, slots, found, asked)
                 return Reading(ASK, asked, (), True, asked)
             if _TAG.search(text):
                 asked = ()  # "... in country code GB. Right?": a value the reader does not know
@@ -516,8 +584,8 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
             return Reading(CHECK, kinds, (), question)  # a value the reader does not know
         if _PERSONAL.search(canonical) and not {s.kind for s in slots} & set(kinds):
             return Reading(OFF_TOPIC, (), (), question)  # "What's your favourite language?"
-        if question and len(asking) + len(commas) + canonical.count(" and ") > 1:
-            kinds = (*kinds, *typed_kinds_of_parts(canonical, asking, commas, slots, found.at))
+        if question:
+            kinds = _asked_by_parts(canonical, asking, commas, vocabulary, slots, found, kinds)
         return Reading(ASK, kinds, (), True, kinds)
     if _any(_GREETING, text) and _any(_MORE[5:6], text) and not _any(_MORE[:5], text):
         return Reading(GREETING, (), (), question)  # "Hi there! How can I help you today?"

@@ -247,7 +247,8 @@ _REQUESTS = re.compile(
     r"^(what|which|how|where|when|who|whom|whose|why|do|does|did|is|are|am|was|were|can|could|"
     r"would|will|should|shall|may|might|have|has|had|must|and|or|so|also)\b"
     r"|\b(tell|give|send|share|show) (me|us)\b|\blet (me|us) know\b|\b(please|kindly|pls)\b"
-    r"|\b(i|we) (need|want|would like|'d like|d like) (to know|your|the|a|an|some|you to)\b"
+    r"|\b(i|we)('ll| will|'d| would| still| also| just| first)? (need|want|require|would like|"
+    r"'d like|d like) (to know|your|the|a|an|some|you to)\b"
     r"|\bneed to know\b|\b(could|can|would|will) you\b|\bconfirm\b|\bcorrect me\b"
     r"|\b(right|correct|ok|okay)$"
 )

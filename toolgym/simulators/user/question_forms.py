@@ -22,7 +22,7 @@ from toolgym.simulators.user.phrases import (
     answer_key,
 )
 from toolgym.simulators.user.rewrites import _INTERJECTION
-from toolgym.simulators.user.slots import Slot
+from toolgym.simulators.user.slots import Slot, normalize
 
 _SMALL_TALK = re.compile(
     r"\b(do|did) you (like|love|enjoy|miss) (living|being|it there|the (city|place|area))\b"
@@ -116,38 +116,65 @@ def _typed_kind(
     return None
 
 
+def question_parts(
+    canonical: str, asking: Sequence[tuple[int, int]], commas: Sequence[int]
+) -> list[tuple[int, int]]:
+    """The parts of the asking sentences, cut at their commas and at each ``and``."""
+    out: list[tuple[int, int]] = []
+    for start, end in asking:
+        cuts = [start, *(c for c in commas if start < c < end), end]
+        for a, b in itertools.pairwise(cuts):
+            low = a
+            for part in _PART.split(canonical[a:b]):
+                out.append((low, low + len(part)))
+                low += len(part) + 3
+    return out
+
+
 def typed_kinds_of_parts(
     canonical: str,
-    asking: Sequence[tuple[int, int]],
-    commas: Sequence[int],
+    parts: Sequence[tuple[int, int]],
     slots: Sequence[Slot],
     named: Sequence[tuple[str, int]],
 ) -> tuple[str, ...]:
     """The kinds that the parts of a question answer by their question word alone.
 
     ``What's the OCR language, and what should I search videos for?``: the second part names no
-    kind but asks what to search with, the task's one query. Each part after a comma or an
-    ``and`` that opens with a question word and holds no kind's word (``named``: each named
-    kind with where its word starts) gives its one owner.
+    kind but asks what to search with, the task's one query. Each part (:func:`question_parts`)
+    that opens with a question word and holds no kind's word (``named``: each named kind with
+    where its word starts) gives its one owner.
     """
     found: list[str] = []
     kinds = {k for k, _ in named}
-    for start, end in asking:
-        cuts = [start, *(c for c in commas if start < c < end), end]
-        for a, b in itertools.pairwise(cuts):
-            offset = a
-            for part in _PART.split(canonical[a:b]):
-                low, offset = offset, offset + len(part) + 3
-                if any(low <= at < low + len(part) for _, at in named):
-                    continue  # "how many bedrooms": the part names its kind itself
-                head = _ANSWER_WORD.match(_INTERJECTION.sub("", part).strip())
-                if head is None:
-                    continue
-                parts = _ANSWER_TYPES[answer_key(head)]
-                owners = [s.kind for s in slots if parts & set(s.kind.split("_"))]
-                if len(owners) == 1 and owners[0] not in kinds | set(found):
-                    found.append(owners[0])
+    for low, high in parts:
+        if any(low <= at < high for _, at in named):
+            continue  # "how many bedrooms": the part names its kind itself
+        head = _ANSWER_WORD.match(_INTERJECTION.sub("", canonical[low:high]).strip())
+        if head is None:
+            continue
+        owners = [s.kind for s in slots if _ANSWER_TYPES[answer_key(head)] & set(s.kind.split("_"))]
+        if len(owners) == 1 and owners[0] not in kinds | set(found):
+            found.append(owners[0])
     return tuple(found)
+
+
+_SEARCH_FRAME = re.compile(
+    r"\b(search|searching|look|looking)( \w+){0,2} for\b|\bquery( \w+){0,2} with\b"
+    r"|\bsearch (term|terms|text|string|phrase)\b|\bkeywords?\b"
+)
+"""A question about what to search with (``What ingredient should I search for?``)."""
+
+
+def searched_with(message: str, present: Sequence[str]) -> str | None:
+    """The task's one query kind, when ``message`` asks what to search with; else ``None``.
+
+    A kind the task lacks named in such a question (``ingredient``, ``company name``) is what
+    the search looks for: the task's query holds it.
+    """
+    if _SEARCH_FRAME.search(normalize(message)) is None:
+        return None
+    queries = [k for k in present if _ANSWER_TYPES["search"] & set(k.split("_"))]
+    return queries[0] if len(queries) == 1 else None
 
 
 _PART = re.compile(r"(?<= )and(?= )")

@@ -178,6 +178,8 @@ def expand_chat(text: str) -> str:
     return _CHAT_WORD.sub(lambda m: _CHAT[m.group(1)], text)
 
 
+_HASH = re.compile(r"(?<=[a-z]) ?#(?:(?=\s|$)|(?=(\d)))")
+"""``tracking #``, ``room #5``: a number."""
 _PLUS = re.compile(r"(?<=[a-z]) [+&] (?=[a-z])")
 _AT_LEAST_PLUS = re.compile(r"(?<![0-9a-z.$+])(\$?\d+(?:[.,]\d+)?k?)\+(?![0-9a-z+])")
 """``1300+ sq ft``, ``2+ bedrooms``: at least that many."""
@@ -231,6 +233,8 @@ def _canonical_text(text: str) -> str:
     if "not" in text or "n't" in text or "never" in text:
         text = _NOT_ABOVE.sub("at most", text)
         text = _NOT_BELOW.sub("at least", text)
+    if "#" in text:
+        text = _HASH.sub(lambda m: " number" + (" " if m.group(1) else ""), text)
     if "+" in text or "&" in text:
         text = _PLUS.sub(" and ", text)
         text = _AT_LEAST_PLUS.sub(r"at least \1", text)

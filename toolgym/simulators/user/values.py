@@ -450,7 +450,7 @@ def direction_asked(
     for start, end in asking:
         clause = text[start:end].rstrip()
         direction = _DANGLING.search(clause) or _BOUND_FOR.search(clause)
-        direction = direction or re.search(r" (headed|heading|going|bound)\b", clause)
+        direction = direction or re.search(r" (headed|heading|going|bound|go|goes)\b", clause)
         if direction is None or not re.match(r"(\w+ ){0,3}where\b", clause):
             continue
         for first, second in vocabulary.pairs:

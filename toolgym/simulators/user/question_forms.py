@@ -22,7 +22,9 @@ from toolgym.simulators.user.phrases import (
     answer_key,
 )
 from toolgym.simulators.user.rewrites import _INTERJECTION
-from toolgym.simulators.user.slots import Slot, normalize
+from toolgym.simulators.user.slot_reading import _Slots
+from toolgym.simulators.user.slots import Slot, Vocabulary, normalize
+from toolgym.simulators.user.values import direction_asked
 
 _SMALL_TALK = re.compile(
     r"\b(do|did) you (like|love|enjoy|miss) (living|being|it there|the (city|place|area))\b"
@@ -178,3 +180,60 @@ def searched_with(message: str, present: Sequence[str]) -> str | None:
 
 
 _PART = re.compile(r"(?<= )and(?= )")
+
+
+_IN_TERMS_OF = re.compile(r"\b(in terms of|as in|meaning|i mean)\b")
+"""What says which kinds a vague word before it means (``what size, in terms of bedrooms``)."""
+
+
+def _asked_by_parts(
+    canonical: str,
+    asking: Sequence[tuple[int, int]],
+    commas: Sequence[int],
+    vocabulary: Vocabulary,
+    slots: Sequence[Slot],
+    found: _Slots,
+    kinds: tuple[str, ...],
+) -> tuple[str, ...]:
+    """``kinds``, with what each part of a question of several parts asks by its form alone.
+
+    A part's question word (``what should I search the videos for``: the query) and a trip's
+    end a ``where`` part asks by its direction (``where's the bus going``: the destination).
+    """
+    if len(asking) + len(commas) + canonical.count(" and ") <= 1:
+        return kinds
+    parts = question_parts(canonical, asking, commas)
+    kinds = (*kinds, *typed_kinds_of_parts(canonical, parts, slots, found.at))
+    if vocabulary.pairs:
+        kinds = _ends_of_parts(canonical, parts, vocabulary, slots, found.at, kinds)
+    return kinds
+
+
+def _ends_of_parts(
+    canonical: str,
+    parts: Sequence[tuple[int, int]],
+    vocabulary: Vocabulary,
+    slots: Sequence[Slot],
+    at: Sequence[tuple[str, int]],
+    kinds: tuple[str, ...],
+) -> tuple[str, ...]:
+    """``kinds``, with the end of a trip each ``where`` part of a question asks by its direction.
+
+    ``Where's the bus going, and which room type?``: the destination. A date's word in a
+    ``where`` part (``where does the cruise go``: ``go`` names the departure) is no date asked.
+    """
+    present = [s.kind for s in slots]
+    out = list(kinds)
+    for low, high in parts:
+        inside = {k for k, p in at if low <= p < high}
+        where = re.match(r"(\w+ ){0,3}where\b", canonical[low:high].strip()) is not None
+        timed = {k for k in inside if {"date", "time", "day"} & set(k.split("_"))}
+        if where and timed and inside == timed:
+            elsewhere = {k for k, p in at if not low <= p < high}
+            out = [k for k in out if k not in timed - elsewhere]
+            inside = set()
+        if not inside:
+            end = direction_asked(canonical, [(low, high)], vocabulary, present)
+            if end and end not in out:
+                out.append(end)
+    return tuple(out)

@@ -200,6 +200,13 @@ def test_a_number_with_a_plus_is_a_lower_bound(loaded) -> None:
     assert turn.kind == "check" and turn.revealed == () and turn.reply.startswith("Yes"), turn
 
 
+def test_the_requests_verb_names_no_detail(loaded) -> None:
+    vocabulary, conversations = loaded["sheets"]
+    message = "Should I highlight the whole row or only the one cell?"  # the colour is held
+    turn = RuleUser().reply(conversations["test-012"], vocabulary, (), message)
+    assert turn.kind == "ask" and "format" not in turn.revealed, turn
+
+
 def test_a_size_letter_after_size_is_the_size(loaded) -> None:
     vocabulary, conversations = loaded["shop"]
     message = "Confirming: a fleece-lined hoodie with a drawstring closure, size L?"  # large

@@ -80,6 +80,7 @@ from toolgym.simulators.user.question_forms import (
     _asked_by_parts,
     _asks_at_start,
     _generic,
+    _named_by_the_verb,
     _offers_choice,
     _typed_kind,
     searched_with,
@@ -301,6 +302,8 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
         meant = {k for k, at in found.at if at > said_as.start()}
         if meant:
             unasked |= {k for k, at in found.at if at < said_as.start()} - meant - valued
+    if opening and not re.search(r"\b(what|which|how|where|when|who|whom|whose)\b", text):
+        unasked |= _named_by_the_verb(canonical, found, opening) - valued
     if unasked:
         kept = tuple(k for k in found.named if k not in unasked)
         found = _Slots(kept, found.right, found.wrong, bool(kept) and found.worded, found.at)

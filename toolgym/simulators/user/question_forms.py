@@ -237,3 +237,24 @@ def _ends_of_parts(
             if end and end not in out:
                 out.append(end)
     return tuple(out)
+
+
+def _named_by_the_verb(canonical: str, found: _Slots, opening: str) -> set[str]:
+    """The kinds a message names only by the verb the request opens with.
+
+    ``Highlight the crab row the way I'll tell you``: in ``Should I highlight the entire row or
+    just the cell?`` or ``So I'm formatting the header row, correct?`` the verb is the change
+    asked for, not its detail (the colour, the format): no question about it.
+    """
+    head = normalize(opening).split()[:1]
+    if not head or len(head[0]) < 4:
+        return set()
+    verb = head[0][:5]
+    if re.search(rf"\b{re.escape(verb)}\w*\b.*\b(to|as|into|with|in)\b", canonical):
+        return set()  # "renaming the Item column to Stock": a value follows the verb
+    out: set[str] = set()
+    for kind in {k for k, _ in found.at}:
+        words = [canonical[at:].split(" ", 1)[0] for k, at in found.at if k == kind]
+        if words and all(w[:5] == verb and len(w) >= len(head[0]) for w in words):
+            out.add(kind)
+    return out

@@ -101,6 +101,16 @@ def _read(loaded: dict[str, tuple], family: str, task: str, message: str):
         ("rapid", "G2-038", "And the tracking #?", "ask", ("tracking_number",)),
         # a kind the task lacks, asked as what to search for: the task's query
         ("rapid", "G3-033", "Which ingredient do you want me to search for?", "ask", ("query",)),
+        # each end of a pair by its preposition; "you two" is no number
+        ("trip", "test-059", "From what city to what city?", "ask", ("origin", "destination")),
+        ("trip", "test-078", "Where are you two flying to?", "ask", ("destination",)),
+        # a last sentence of options after an open question offers them; options alone ask
+        ("home", "test-096",
+         "Which part of St. Louis would you prefer to live in? Soulard, Tower Grove, elsewhere?",
+         "ask", ()),
+        ("shop", "test-098", "XS, S, M or L?", "ask", ("size",)),
+        ("rapid", "G3-028", "Which city, and what conditions do you want me to look up?", "ask",
+         ("city", "query")),
         # something the task lacks, asked for the search: no preference, not small talk
         ("home", "test-030", "Any pets I should account for when searching?", "ask", ()),
     ],
@@ -205,6 +215,13 @@ def test_the_requests_verb_names_no_detail(loaded) -> None:
     message = "Should I highlight the whole row or only the one cell?"  # the colour is held
     turn = RuleUser().reply(conversations["test-012"], vocabulary, (), message)
     assert turn.kind == "ask" and "format" not in turn.revealed, turn
+
+
+def test_a_value_of_several_parts_is_right_in_any_wording(loaded) -> None:
+    vocabulary, conversations = loaded["sheets"]
+    message = "So: Sales, salary 93684, 6 years, right?"  # department Sales, salary ... years 6
+    turn = RuleUser().reply(conversations["test-044"], vocabulary, (), message)
+    assert turn.kind == "check" and turn.reply.startswith("Correct"), turn
 
 
 def test_a_size_letter_after_size_is_the_size(loaded) -> None:

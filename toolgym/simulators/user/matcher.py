@@ -83,6 +83,7 @@ from toolgym.simulators.user.question_forms import (
     _named_by_the_verb,
     _offers_choice,
     _typed_kind,
+    only_options,
     searched_with,
 )
 from toolgym.simulators.user.reading import Reading
@@ -264,6 +265,10 @@ def _read_rules(
         asked = reading.asked if reading.kind == CHECK else reading.kinds
         return Reading(CHECK, reading.kinds, reading.stated, True, asked, True)
     return reading
+
+
+_WH_OPEN = re.compile(r"(which|what) (part|area|neighbou?rhood|district|side|kind|sort|type)\b")
+"""An open question about something a written value narrows (``which part of St. Louis``)."""
 
 
 def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: str) -> Reading:
@@ -452,7 +457,7 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
             and not _CONFIRM.search(text)
             and not _TAG.search(text)
             and _offers_choice(canonical, asking, slots, found.right)
-        )
+        ) or only_options(message)
         if choice:  # "Should it go below Dining, or at the bottom?": the kinds are asked
             return Reading(ASK, kinds, (), True, kinds)
         if valued:
@@ -508,6 +513,16 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
                 # "How would you like the Salary column formatted?": the column is context
                 asked = _asked_by_parts(canonical, asking, commas, vocabulary, slots, found, asked)
                 return Reading(ASK, asked, (), True, asked)
+            if (
+                not asked
+                and not found.wrong
+                and question
+                and _WH_OPEN.match(opener)
+                and not _CONFIRM.search(text)
+                and not _TAG.search(text)
+                and not _unknown(message, known_names, vocabulary)
+            ):
+                return Reading(ASK, (), (), True)  # "Which part of St. Louis would you like?"
             if _TAG.search(text):
                 asked = ()  # "... in country code GB. Right?": a value the reader does not know
                 if not _unknown(message, known_names, vocabulary):

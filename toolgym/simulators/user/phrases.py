@@ -316,8 +316,8 @@ _ANSWER_TYPES = {
 """The parts of a kind's name that hold the answer to a question word (``where`` a city)."""
 _ANSWER_WORD = re.compile(
     r"^(?:(where|when|whose|who|how much|how many)"
-    r"|what (?:should|do you want me to|would you like me to|shall) (?:i |me to |we )?"
-    r"(?P<search>search|type|query|look up|enter|put in)"
+    r"|what (?:\w+ )?(?:should|do you want me to|would you like me to|shall) (?:i |me to |we )?"
+    r"(?P<search>search|type|query|look up|look for|enter|put in)"
     r"|(?:what|which) (?:(?P<term>keyword|search term|term|phrase)s?"
     r"|(?P<site>website|site|web site|domain))"
     r")\b"

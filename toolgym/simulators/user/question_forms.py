@@ -162,6 +162,7 @@ def typed_kinds_of_parts(
 
 _SEARCH_FRAME = re.compile(
     r"\b(search|searching|look|looking)( \w+){0,2} for\b|\bquery( \w+){0,2} with\b"
+    r"|\blook(ing)? up\b|\bmatching\b"
     r"|\bsearch (term|terms|text|string|phrase)\b|\bkeywords?\b"
 )
 """A question about what to search with (``What ingredient should I search for?``)."""
@@ -258,3 +259,20 @@ def _named_by_the_verb(canonical: str, found: _Slots, opening: str) -> set[str]:
         if words and all(w[:5] == verb and len(w) >= len(head[0]) for w in words):
             out.add(kind)
     return out
+
+
+_ONLY_OPTIONS = re.compile(
+    r"\s*([^.?!,\n]{1,20},\s*){0,6}[^.?!,\n]{1,20},?\s+or\s+[^.?!,\n]{1,20}\?\s*"
+)
+_VERB_OR_PRONOUN = re.compile(
+    r"\b(what|which|how|where|when|who|why|if|do|does|did|should|would|will|can|could|is|are|"
+    r"you|your|i|we|me|it|that|this|not|no|just|only|right|correct)\b"
+)
+
+
+def only_options(message: str) -> bool:
+    """Whether ``message`` is nothing but options put to the user (``S, M, L or XL?``)."""
+    return (
+        _ONLY_OPTIONS.fullmatch(message) is not None
+        and _VERB_OR_PRONOUN.search(message.lower()) is None
+    )

@@ -16,7 +16,7 @@ from toolgym.simulators.user.acknowledgement import request_words
 from toolgym.simulators.user.phrases import _PREFERENCE, _QUOTED, _WH
 from toolgym.simulators.user.slot_reading import _Slots
 from toolgym.simulators.user.slots import contains_phrase, normalize, normalized
-from toolgym.simulators.user.text import _ENUMERATOR, _clauses
+from toolgym.simulators.user.text import _ENUMERATOR, _SENTENCE, _clauses
 
 _INTERJECTION = re.compile(
     r"^((hey|hi|hello|ok|okay|so|sure|alright|all right|great|thanks|thank you|cool|and|also|"
@@ -117,7 +117,36 @@ def _without_examples(message: str) -> str:
     if "\u2014" in message or "\u2013" in message or " - " in message or "--" in message:
         message = _LIST_BEFORE.sub("", message)  # "Studio, 1BR, 2BR, 3+ — how many bedrooms?"
         message = _offered_after(message)
+    if message.count("?") >= 2:
+        message = _trailing_options(message)
     return _EXAMPLE_TAIL.sub(r"\1", message)
+
+
+_OPTIONS_SENTENCE = re.compile(
+    r"(?<=\?)\s+((?:[^.?!,\n]{1,30},\s*){1,6}(?:or\s+)?[^.?!,\n]{1,30}\?)\s*$"
+)
+"""A last sentence that only lists options (``Central West End, Soulard, somewhere else?``)."""
+
+
+_NOT_AN_OPTION = re.compile(
+    r"\b(what|which|how|where|when|who|why|if|also|do|does|did|should|would|will|can|could|is|"
+    r"are|you|your|i|we)\b"
+)
+
+
+def _trailing_options(message: str) -> str:
+    """``message`` without a last sentence of options after an open question: offered."""
+    found = _OPTIONS_SENTENCE.search(message)
+    if found is None:
+        return message
+    before = _SENTENCE.split(message[: found.start()].rstrip())[-1]
+    head = _INTERJECTION.sub("", normalize(_ENUMERATOR.sub("", before)))
+    items = [i for i in re.split(r",|\bor\b", found.group(1).rstrip("?")) if i.strip()]
+    if not (_WH.search(head) or _PREFERENCE.match(head)) or any(
+        len(i.split()) > 4 or _NOT_AN_OPTION.search(i.lower()) for i in items
+    ):
+        return message
+    return message[: found.start()]
 
 
 _DASH = r"\s+(?:\u2014|\u2013|--?)\s+"

@@ -91,6 +91,30 @@ def _upper_kinds(vocabulary: Vocabulary) -> frozenset[str]:
     return frozenset(k.name for k in vocabulary if _upper(k))
 
 
+_PARTS = re.compile(r", and |, | and ")
+_PART_VALUE = re.compile(r"(?:^| )([^ ]+)$")
+
+
+def _writes_each_part(text: str, value: str) -> bool:
+    """Whether ``text`` writes each part of a value of several, in any order and wording.
+
+    ``department Sales, salary 93684 and years 6``: ``Sales``, ``93684`` and ``6``.
+    """
+    parts = [_phrase(p).strip() for p in _PARTS.split(value)]
+    if len(parts) < 2 or any(len(p.split()) < 2 or _MONTH_FIRST.match(p) for p in parts):
+        return False  # no list of named parts (a date's "July 3, 2027" is none)
+    for part in parts:
+        last = _PART_VALUE.search(part)
+        if last is None or not _find(text, last.group(1)):
+            return False
+    return True
+
+
+_MONTH_FIRST = re.compile(
+    r"(january|february|march|april|may|june|july|august|september|october|november|december)\b"
+)
+
+
 def _read_slots(
     text: str,
     vocabulary: Vocabulary,
@@ -171,6 +195,10 @@ def _read_slots(
             wrong.discard(kind)
         elif kind not in right:
             wrong.add(kind)
+    for slot in slots:  # "Sales, salary 93,684, 6 years" writes "department Sales, salary ..."
+        if slot.kind in wrong and _writes_each_part(text, slot.text):
+            wrong.discard(slot.kind)
+            right.add(slot.kind)
     for kind in list(named):  # a shared word whose other kind has a value was about that one
         shared = [sp for sp in spans if kind in sp.kinds]
         if (

@@ -179,6 +179,9 @@ def _resolve(text: str, spans: list[_Span], vocabulary: Vocabulary) -> list[_Spa
         if len(span.kinds) < 2:
             resolved.append(_contradicted(text, span, words, vocabulary))
             continue
+        if (end := _end_by_preposition(text, span, vocabulary)) is not None:
+            resolved.append(_Span(span.start, span.end, frozenset({end})))
+            continue  # "from which city to which city": each end by its preposition
         if _RANGE_WORD.search(text[span.start : span.end]):  # a range names both of its ends,
             near = [w for w in words if w[1] <= span.start][-4:]  # unless one is picked before it
             picked = _qualified(
@@ -234,6 +237,23 @@ def _siblings(vocabulary: Vocabulary) -> dict[str, frozenset[str]]:
         for name in names:
             siblings.setdefault(name, set()).update(names - {name})
     return {name: frozenset(others) for name, others in siblings.items() if others}
+
+
+_PREPOSITION_BEFORE = re.compile(r"\b(from|to|into)\s*$")
+
+
+def _end_by_preposition(text: str, span: _Span, vocabulary: Vocabulary) -> str | None:
+    """The end of a pair a shared word right after ``from`` or ``to`` names, if one pair fits.
+
+    ``to which city``: the destination; ``from which city``: the origin.
+    """
+    found = _PREPOSITION_BEFORE.search(text[max(0, span.start - 6) : span.start])
+    if found is None:
+        return None
+    pairs = [p for p in vocabulary.pairs if set(p) <= span.kinds]
+    if len(pairs) != 1:
+        return None
+    return pairs[0][0] if found.group(1) == "from" else pairs[0][1]
 
 
 _JOINED_BEFORE = re.compile(r"^(and|or|nor|&|plus)\s*$")

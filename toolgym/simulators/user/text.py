@@ -180,6 +180,10 @@ def expand_chat(text: str) -> str:
 
 _HASH = re.compile(r"(?<=[a-z]) ?#(?:(?=\s|$)|(?=(\d)))")
 """``tracking #``, ``room #5``: a number."""
+_YOU_N = re.compile(
+    r"\b(you|us) (two|three|four|both)\b(?! (?:of|adults?|kids?|children|people|tickets?)\b)"
+)
+"""``you two``, ``us three``: a pronoun, no number of anything."""
 _PLUS = re.compile(r"(?<=[a-z]) [+&] (?=[a-z])")
 _AT_LEAST_PLUS = re.compile(r"(?<![0-9a-z.$+])(\$?\d+(?:[.,]\d+)?k?)\+(?![0-9a-z+])")
 """``1300+ sq ft``, ``2+ bedrooms``: at least that many."""
@@ -247,6 +251,8 @@ def _canonical_text(text: str) -> str:
         text = _PRONOUN_ONE.sub(r"\1 onepron", text)
     if "half" in text or "quarter" in text or "third" in text:
         text = _FRACTION.sub(_fraction, text)
+    if "you " in text or "us " in text:
+        text = _YOU_N.sub(r"\1 all", text)
     text = _SPELLED.sub(_spelled, text)
     text = _NUMBER_WORD.sub(lambda m: _NUMBER_WORDS[m.group(1)], text)
     if not _DIGIT.search(text):

@@ -21,7 +21,7 @@ from toolgym.simulators.user.phrases import (
     _any,
     answer_key,
 )
-from toolgym.simulators.user.rewrites import _INTERJECTION
+from toolgym.simulators.user.rewrites import _INTERJECTION, _NOT_AN_OPTION
 from toolgym.simulators.user.slot_reading import _Slots
 from toolgym.simulators.user.slots import Slot, Vocabulary, normalize
 from toolgym.simulators.user.values import direction_asked
@@ -264,15 +264,11 @@ def _named_by_the_verb(canonical: str, found: _Slots, opening: str) -> set[str]:
 _ONLY_OPTIONS = re.compile(
     r"\s*([^.?!,\n]{1,20},\s*){0,6}[^.?!,\n]{1,20},?\s+or\s+[^.?!,\n]{1,20}\?\s*"
 )
-_VERB_OR_PRONOUN = re.compile(
-    r"\b(what|which|how|where|when|who|why|if|do|does|did|should|would|will|can|could|is|are|"
-    r"you|your|i|we|me|it|that|this|not|no|just|only|right|correct)\b"
-)
 
 
 def only_options(message: str) -> bool:
     """Whether ``message`` is nothing but options put to the user (``S, M, L or XL?``)."""
     return (
         _ONLY_OPTIONS.fullmatch(message) is not None
-        and _VERB_OR_PRONOUN.search(message.lower()) is None
+        and _NOT_AN_OPTION.search(message.lower()) is None
     )

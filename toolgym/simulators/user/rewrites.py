@@ -130,8 +130,9 @@ _OPTIONS_SENTENCE = re.compile(
 
 _NOT_AN_OPTION = re.compile(
     r"\b(what|which|how|where|when|who|why|if|also|do|does|did|should|would|will|can|could|is|"
-    r"are|you|your|i|we)\b"
+    r"are|you|your|i|we|me|it|that|this|not|no|just|only|right|correct)\b"
 )
+"""A word no option holds: a question's, a pronoun, a negation, a confirmation."""
 
 
 def _trailing_options(message: str) -> str:

@@ -274,6 +274,8 @@ _WH_OPEN = re.compile(r"(which|what) (part|area|neighbou?rhood|district|side|kin
 def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: str) -> Reading:
     """:func:`read_message`, but for acknowledgements."""
     text = expand_chat(normalize(message))  # "what are all ur requirements?"
+    tagged = _TAG.search(text) is not None  # searched once, read often below
+    confirming = _CONFIRM.search(text) is not None
     if not re.search(r"[0-9a-z]", text):
         return Reading(EMPTY)
     raw = message.strip()
@@ -343,10 +345,8 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
             found.worded,
             tuple((k, p) for k, p in found.at if k not in ruled_out),
         )
-    summary = bool(found.right) and bool(_CONFIRM.search(text) or _TAG.search(text) or question)
-    checking = question and bool(
-        _YES_NO_START.match(text) or _TAG.search(text) or _CONFIRM.search(text)
-    )
+    summary = bool(found.right) and bool(confirming or tagged or question)
+    checking = question and bool(_YES_NO_START.match(text) or tagged or confirming)
     shaped_right, shaped_wrong = _shaped(canonical, slots, opening, summary, checking, message)
     shaped_wrong -= set(found.right)
     valued_before = set(found.right) | set(found.wrong)
@@ -361,8 +361,8 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
             found.at,
         )
     check_form = (
-        _CONFIRM.search(text)
-        or _TAG.search(text)
+        confirming
+        or tagged
         or (question and (_YES_NO_START.match(text) or found.right or found.wrong))
         or (question and _QUOTED.search(message) and not _WH.search(_INTERJECTION.sub("", text)))
     )  # "Filter short links by domain 'never'?": a quoted value put to the user
@@ -391,7 +391,7 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
             )
     kinds, stated = found.named, found.right
     context = kinds and set(kinds) <= set(found.right) and not found.worded
-    confirmed = _CONFIRM.search(text) or _CHECK_TAG.search(text)
+    confirmed = confirming or _CHECK_TAG.search(text)
     talk = kinds and set(kinds) <= set(found.right) and _SMALL_TALK.search(text)
     if ((context and len(text.split()) >= _CONTEXT_WORDS) or talk) and not confirmed:
         kinds, stated = (), ()  # "what is the weather like in Austin this week?"
@@ -400,7 +400,7 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
     if _any(_INJECTION, text) or _any(_INJECTION_RAW, raw.lower()) or role:
         return Reading(INJECTION, kinds, stated, question)
     checks = (found.right or found.wrong) and (
-        _CONFIRM.search(text) or _TAG.search(text) or (question and _YES_NO.search(text))
+        confirming or tagged or (question and _YES_NO.search(text))
     )
     if _any(_LIST, text):
         return Reading(LIST_REQUEST, kinds, stated, question)
@@ -448,14 +448,14 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
         ):
             asked = tuple(kinds)  # "What room type: standard, deluxe, suite?": examples
             return Reading(ASK, asked, (), True, asked)
-        greeting = _any(_GREETING, text) and "?" not in raw and not _CONFIRM.search(text)
+        greeting = _any(_GREETING, text) and "?" not in raw and not confirming
         if greeting and not found.wrong:
             return Reading(GREETING, (), (), False)  # "Hello! I'd be glad to find you a rental."
         choice = (
             question
             and not found.wrong
-            and not _CONFIRM.search(text)
-            and not _TAG.search(text)
+            and not confirming
+            and not tagged
             and _offers_choice(canonical, asking, slots, found.right)
         ) or only_options(message)
         if choice:  # "Should it go below Dining, or at the bottom?": the kinds are asked
@@ -494,7 +494,7 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
                 if _WH.search(_INTERJECTION.sub("", tail)) and not restates(head):
                     opener = tail  # "With 4 baths in mind, how many rooms ...?"
             opener = _INTERJECTION.sub("", opener)  # "hey what's the id of the pic to upvote?"
-            several = raw.count("?") >= 2 and not _TAG.search(text)  # "1. Image ID? 2. ...?"
+            several = raw.count("?") >= 2 and not tagged  # "1. Image ID? 2. ...?"
             lead = _SURE_LEAD.match(opener)  # "just to be sure i search the right port, where"
             if lead:
                 opener = opener[lead.end() :]
@@ -508,7 +508,7 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
                     or _TELL_ME.match(opener)
                 )
                 and not _CONFIRM.search(_SURE.sub("", text) if lead else text)
-                and not _TAG.search(text)
+                and not tagged
             ):
                 # "How would you like the Salary column formatted?": the column is context
                 asked = _asked_by_parts(canonical, asking, commas, vocabulary, slots, found, asked)
@@ -518,12 +518,12 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
                 and not found.wrong
                 and question
                 and _WH_OPEN.match(opener)
-                and not _CONFIRM.search(text)
-                and not _TAG.search(text)
+                and not confirming
+                and not tagged
                 and not _unknown(message, known_names, vocabulary)
             ):
                 return Reading(ASK, (), (), True)  # "Which part of St. Louis would you like?"
-            if _TAG.search(text):
+            if tagged:
                 asked = ()  # "... in country code GB. Right?": a value the reader does not know
                 if not _unknown(message, known_names, vocabulary):
                     # "Sorting by the Salary column, correct?": a kind named with no value
@@ -535,7 +535,7 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
                 written = tuple(k for k in kinds if k in valued or k in offered)
             return Reading(CHECK, kinds, stated, question, asked, valued=written)
         yes_no = (
-            (_YES_NO.search(text) is not None or _TAG.search(text) is not None)
+            (_YES_NO.search(text) is not None or tagged)
             and _OPEN_ASK.search(text) is None
             and not any(_WH.search(c) for c in _clauses(message))
         )
@@ -582,6 +582,6 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
         if shared:  # "a pullover hoodie or a zip-up?"
             return Reading(ASK, (), (), True)
     shared = request_words(message) & request_words(opening) - {"you", "want", "like"}
-    if question and (_TAG.search(text) or _CONFIRM.search(text)) and shared:
+    if question and (tagged or confirming) and shared:
         return Reading(CHECK, (), (), question, (), True)  # "So you want to save a cat pic, right?"
     return Reading(OFF_TOPIC, (), (), question)

@@ -224,6 +224,22 @@ def test_a_value_of_several_parts_is_right_in_any_wording(loaded) -> None:
     assert turn.kind == "check" and turn.reply.startswith("Correct"), turn
 
 
+@pytest.mark.parametrize(
+    ("task", "message"),
+    [
+        # the merge said another way, and "what should it say" asks the title
+        ("test-030", "Got it, a title row over the table, merged over the 3 columns. What should it say?"),
+        # "under 13" is the condition's bound, not the new value
+        ("test-060", "Fine, the items whose unit cost is under 13. What quantity should they get?"),
+    ],
+)  # fmt: skip
+def test_a_right_restatement_then_a_question_is_confirmed_and_answered(loaded, task, message):
+    vocabulary, conversations = loaded["sheets"]
+    turn = RuleUser().reply(conversations[task], vocabulary, (), message)
+    first = turn.reply.split()[0].strip(".,!").lower()
+    assert turn.kind == "check" and first in {"yes", "yep", "correct"} and turn.revealed, turn
+
+
 def test_a_size_letter_after_size_is_the_size(loaded) -> None:
     vocabulary, conversations = loaded["shop"]
     message = "Confirming: a fleece-lined hoodie with a drawstring closure, size L?"  # large

@@ -42,7 +42,7 @@ def _words(text: str) -> tuple[str, ...]:
 _COLUMNS = "cost, price, department, salary, years, math, science, english, quantity, unit cost, reorder level, planned, actual"
 _KINDS = (  # name, words, the oracle's question
     ("value", "new value, new values, what value, which value, what values, which values, what number, which number, what figure, which figure, new number, new figure, amount, how much, by how much, how big, increase, decrease, increment, add, marks, scores, grades, percent, percentage, what percentage, row values, values for the row, values of the row, values for the new row, change it to, changed to, set it to, set to, set them to, set those to, change them to, change those to, update it to, updated to, math mark, " + ", ".join(f"new {c}" for c in _words(_COLUMNS)), "What value should I use?"),
-    ("name", "name, names, what name, new name, called, call, call it, what to call, new column, title, title text, label, heading, rename, renamed, rename it to, header, new header, header name, column name, new column name, who, new entry, new product, new employee, new student, new item, new category, which product, which employee, which student, which item, which category, which supply", "What name should I use?"),
+    ("name", "name, names, what name, new name, called, call, call it, what to call, new column, title, title text, label, heading, rename, renamed, rename it to, header, new header, header name, column name, new column name, who, new entry, new product, new employee, new student, new item, new category, which product, which employee, which student, which item, which category, which supply, should it say, it should say, should it read, written on top, heading say, title say", "What name should I use?"),
     ("order", "order, sort order, sorting order, which order, what order, direction, sort direction, ascending or descending, descending or ascending, which way, sort, sorted, sorting, how to sort, come first, go first, at the top or the bottom, at the top or bottom, top or bottom", "In which order should I sort?"),
     ("format", "format, formatting, formatted, style, styling, look, look like, how should it look, colour, color, what colour, what color, which colour, which color, background, background colour, background color, highlight, highlighted, font, number format, appearance, display, displayed, shown", "How should I format it?"),
     ("cell", "cell, which cell, what cell, where, location, anchor, anchor cell, starting cell, start cell, top-left cell, top left cell, start at, starts at, place it, put it", "Which cell should it go in?"),
@@ -179,6 +179,15 @@ def _given(kind: str, text: str, table: list[list[Any]]) -> Slot | None:
         return None if name is None else Slot("column", name, f"the {name} column", (name,))
     if kind == "group":
         return Slot(kind, text, f"per {text}", (text,))
+    if kind == "merge" and (count := re.search(r"\d+", text)) is not None:
+        n, last = int(count.group()), column_letters(int(count.group())).lower()
+        return Slot(  # "merged over the 3 columns", "across columns A to C"
+            kind,
+            text,
+            text,
+            (f"across all {n} columns", f"all {n} columns", f"the {n} columns",
+             f"{n} columns", f"columns a to {last}", f"a to {last}", f"a1 to {last}1"),
+        )  # fmt: skip
     return Slot(kind, text, text)
 
 

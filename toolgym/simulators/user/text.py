@@ -124,7 +124,7 @@ _NUMBER = re.compile(r"(?<![0-9a-z.])\$?(\d+(?:\.\d+)?)(?![0-9a-z]|\.\d)")
 _NUMERIC_FORM = re.compile(r"\$?(\d+(?:\.\d+)?)(?: dollars?)?")
 _WORD = re.compile(r"[^\s\-/]+")
 _JOIN = re.compile(r" *(and|or|to|&)? *")
-_BOUND = re.compile(r"(?<!\bno )\b(more|fewer|less) than $")
+_BOUND = re.compile(r"(?<!\bno )\b(more|fewer|less) than $|\b(?:under|below|above|over)() $")
 _UPPER = re.compile(r"\b(lower|less|fewer) than\b|\b(at most|up to|under|below|maximum|max)\b")
 """Before a number that bounds a count rather than gives it (``more than one bathroom``)."""
 _MONTHS = (

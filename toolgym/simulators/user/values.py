@@ -78,9 +78,12 @@ def _bounded(text: str, start: int, upper: bool = False) -> bool:
     """Whether the number at ``start`` bounds a count rather than gives it.
 
     For a kind that is itself an upper bound (``upper``: a price cap), ``less than 40 dollars``
-    gives it; only ``more than`` bounds it.
+    gives it; only ``more than`` bounds it. ``under``, ``below``, ``above`` and ``over`` bound a
+    number (``whose unit cost is under 13``), not a name (``below Dining``).
     """
     found = _BOUND.search(text[max(0, start - 16) : start])
+    if found is not None and found.group(1) is None and not text[start : start + 1].isdigit():
+        return False  # "below Dining": a place, no bound
     return found is not None and not (upper and found.group(1) != "more")
 
 

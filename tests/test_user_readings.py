@@ -105,9 +105,13 @@ def _read(loaded: dict[str, tuple], family: str, task: str, message: str):
         ("trip", "test-059", "From what city to what city?", "ask", ("origin", "destination")),
         ("trip", "test-078", "Where are you two flying to?", "ask", ("destination",)),
         # a last sentence of options after an open question offers them; options alone ask
+        ("home", "test-096", "Which part of St. Louis would you prefer to live in?", "ask", ()),
         ("home", "test-096",
          "Which part of St. Louis would you prefer to live in? Soulard, Tower Grove, elsewhere?",
-         "ask", ()),
+         "ask", ("location",)),  # a choice of places: the user says where it is, no check
+        ("trip", "test-105",
+         "Which room type would you prefer? Options usually include Standard, Double and Suite.",
+         "ask", ("room_type",)),
         ("shop", "test-098", "XS, S, M or L?", "ask", ("size",)),
         ("rapid", "G3-028", "Which city, and what conditions do you want me to look up?", "ask",
          ("city", "query")),

@@ -150,7 +150,8 @@ VOCABULARY = Vocabulary(
                 "length, which length, what length, how long, "
                 "dimensions, measurements, capacity, volume, pack size, package size, "
                 "shoe size, phone model, which phone, which iphone, what iphone, iphone model, "
-                "size option, what phone, what kind of phone, what type of phone, iphone"
+                "size option, what phone, what kind of phone, what type of phone, iphone, "
+                "waist, inseam, waist size, weight, how heavy, quantity"
             ),
             "size {text}",
             "choose_option",

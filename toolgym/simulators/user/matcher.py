@@ -267,7 +267,7 @@ def _read_rules(
     return reading
 
 
-_WH_OPEN = re.compile(r"(which|what) (part|area|neighbou?rhood|district|side|kind|sort|type)\b")
+_WH_OPEN = re.compile(r"(which|what) (part|area|areas|neighbou?rhoods?|district|side|suburb)\b")
 """An open question about something a written value narrows (``which part of St. Louis``)."""
 
 
@@ -451,6 +451,15 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
         greeting = _any(_GREETING, text) and "?" not in raw and not confirming
         if greeting and not found.wrong:
             return Reading(GREETING, (), (), False)  # "Hello! I'd be glad to find you a rental."
+        if (
+            question
+            and set(kinds) <= set(found.right)
+            and not found.wrong
+            and _WH_OPEN.match(_INTERJECTION.sub("", text))
+            and not confirming
+            and not tagged
+        ):
+            return Reading(ASK, (), (), True)  # "Which part of St. Louis would you like?"
         choice = (
             question
             and not found.wrong
@@ -474,7 +483,9 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
                     stated_slots(head, slots) or request_words(head) & request_words(opening)
                 )
 
-            lead_in = bool(later) and not restates(opener)  # "Sure thing! How many ...?"
+            first = _SENTENCE.split(_ENUMERATOR.sub("", message).strip())[0]
+            header = first.rstrip().endswith(":")  # "A few things before I search Columbus:"
+            lead_in = bool(later) and (header or not restates(opener))  # "Sure! How many ...?"
             if _REMARK.match(opener) or lead_in:  # "Buffalo summers get warm. Is a pool ...?"
                 if later:
                     opener = canonical[slice(*later[0])]
@@ -513,16 +524,6 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
                 # "How would you like the Salary column formatted?": the column is context
                 asked = _asked_by_parts(canonical, asking, commas, vocabulary, slots, found, asked)
                 return Reading(ASK, asked, (), True, asked)
-            if (
-                not asked
-                and not found.wrong
-                and question
-                and _WH_OPEN.match(opener)
-                and not confirming
-                and not tagged
-                and not _unknown(message, known_names, vocabulary)
-            ):
-                return Reading(ASK, (), (), True)  # "Which part of St. Louis would you like?"
             if tagged:
                 asked = ()  # "... in country code GB. Right?": a value the reader does not know
                 if not _unknown(message, known_names, vocabulary):
@@ -571,11 +572,7 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
         and any(_PREFERENCE.match(_INTERJECTION.sub("", canonical[s:e])) for s, e in asking)
     ):
         return Reading(ASK, (), (), True)  # "Do you need a specific brand?": no preference
-    if (
-        question
-        and not _PERSONAL.search(canonical)
-        and any(_FOR_THE_TASK.search(canonical[s:e]) for s, e in asking)
-    ):
+    if question and not _PERSONAL.search(canonical) and _FOR_THE_TASK.search(text):
         return Reading(ASK, (), (), True)  # "Any pets I should account for when filtering?"
     if question and any(_PREFER.match(_INTERJECTION.sub("", canonical[s:e])) for s, e in asking):
         shared = request_words(message) & request_words(opening) - {"you", "prefer", "rather"}

@@ -133,7 +133,8 @@ _WHOLE = [
 """The generic requests that ask for the whole list even beside a named detail (``all the
 details, the budget too``); the others (``each one``, ``at once``) are about the named one."""
 _FORGED = [
-    r"\b(reward|score|scored|grade|graded|grader|checker|verifier|judge|evaluation|evaluator|metric|benchmark)\b|\btask_success\b",
+    r"\b(reward|rewarded|rewards|score|scored|grade|graded|grader|checker|verifier|judge|evaluation|evaluator|metric|benchmark)\b|\btask_success\b",
+    r"\b(the )?(episode|simulation|evaluation|test run|rollout) (is |has )?(over|ended|finished|terminated)\b",
     r"\b(eval|success|passed|solved|done|complete)\w* ?(=|:) ?(true|1|yes|pass|passed|ok)\b",
     r"\b(\d+|full|all|bonus|extra|max|maximum) points?\b",
     r"\b(test|tests|check|checks|verification) (has |have |was |were )?(passed|succeeded|approved)\b",
@@ -284,8 +285,8 @@ _ASIDE = re.compile(
 _PREFERENCE = re.compile(
     r"^((and|so|also|ok|okay|great|thanks|sure|one more thing|lastly|next|quick question|hiya|hi|"
     r"hello|hey|got it|perfect|alright) )*"
-    r"((do|would|will|did) you (also )?(need|want|require|care|mind|have (a |any )?"
-    r"(particular|specific|preferred|certain|special))|would you (also )?(prefer|like (me )?to|"
+    r"((do|would|will|did) you (also )?(need|want|require|care|mind|prefer (a|an|any)|"
+    r"have (a |any )?(particular|specific|preferred|certain|special))|would you (also )?(prefer|like (me )?to|"
     r"like (a|an|any|some)\b)"
     r"|are you (after|looking for|hoping for|set on|particular about|open to|okay with|fine with)"
     r"|would you be (fine|ok|okay|happy|alright|all right) with"
@@ -345,6 +346,7 @@ _FOR_THE_TASK = re.compile(
     r"include|filter (for|by|on)|look for|know about)\b"
     r"|\bwhen (i am |i'm |we are )?(filtering|searching|booking|looking|shopping|ordering)\b"
     r"|\b(for|in|to) (the|your|my|this) (search|booking|order|filters?|results|listings)\b"
+    r"|\b(i can|i could|i will|i'll|we can) (restrict|filter|narrow|limit|tailor)\b"
 )
 """A question set in the agent's task (``... any pets I should account for when filtering?``)."""
 _PERSONAL = re.compile(

@@ -117,13 +117,17 @@ def _without_examples(message: str) -> str:
     if "\u2014" in message or "\u2013" in message or " - " in message or "--" in message:
         message = _LIST_BEFORE.sub("", message)  # "Studio, 1BR, 2BR, 3+ — how many bedrooms?"
         message = _offered_after(message)
-    if message.count("?") >= 2:
+    if "?" in message:
         message = _trailing_options(message)
     return _EXAMPLE_TAIL.sub(r"\1", message)
 
 
 _OPTIONS_SENTENCE = re.compile(
-    r"(?<=\?)\s+((?:[^.?!,\n]{1,30},\s*){1,6}(?:or\s+)?[^.?!,\n]{1,30}\?)\s*$"
+    r"(?<=\?)\s+((?:[^.?!,\n]{1,30},\s*){1,6}(?:or\s+)?[^.?!,\n]{1,30}(?:\.{3}|\u2026|etc\.?)?\?)"
+    r"\s*$"
+    r"|(?<=\?)\s+((?:the )?(?:options|choices|possible values|common ones)(?: \w+){0,2} "
+    r"(?:include|are|would be)\b[^?]*)$",
+    re.IGNORECASE,
 )
 """A last sentence that only lists options (``Central West End, Soulard, somewhere else?``)."""
 
@@ -136,18 +140,30 @@ _NOT_AN_OPTION = re.compile(
 
 
 def _trailing_options(message: str) -> str:
-    """``message`` without a last sentence of options after an open question: offered."""
+    """``message`` with a last sentence of options after an open question read as offered.
+
+    ``What finish should it be? Natural wood, white, black...?`` and ``Which room type? Options
+    usually include Standard, Double and Suite.``: the options join the question as a choice.
+    """
     found = _OPTIONS_SENTENCE.search(message)
     if found is None:
         return message
+    listed = found.group(1) or re.sub(r"^.*?\b(include|are|would be)\b", "", found.group(2))
+    items = [
+        i.strip(" .?\u2026")
+        for i in re.split(r",|\bor\b|\band\b|\.{3}|\u2026|\betc\b", listed.rstrip("?"))
+        if i.strip(" .?\u2026")
+    ]
     before = _SENTENCE.split(message[: found.start()].rstrip())[-1]
     head = _INTERJECTION.sub("", normalize(_ENUMERATOR.sub("", before)))
-    items = [i for i in re.split(r",|\bor\b", found.group(1).rstrip("?")) if i.strip()]
-    if not (_WH.search(head) or _PREFERENCE.match(head)) or any(
+    if not (_WH.search(head) or _PREFERENCE.match(head)) or len(items) < 2:
+        return message
+    if found.group(1) and any(
         len(i.split()) > 4 or _NOT_AN_OPTION.search(i.lower()) for i in items
     ):
         return message
-    return message[: found.start()]
+    question = message[: found.start()].rstrip().rstrip("?")
+    return f"{question}: {', '.join(items[:-1])} or {items[-1]}?"
 
 
 _DASH = r"\s+(?:\u2014|\u2013|--?)\s+"

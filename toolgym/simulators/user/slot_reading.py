@@ -174,6 +174,8 @@ def _read_slots(
         attached = numbers.get(kind.name, [])
         choice = len(mentioned) + (written and not mentioned & own) >= 2
         choice = choice or (open_question and len(set(attached)) >= 2 and not _RANGE.search(text))
+        choice = choice or (open_question and bool(mentioned) and " or " in text)  # "Which
+        # room type: Standard, Double or Suite?": a value offered among others, not checked
         if open_question and kind.name not in named and not choice:
             continue  # "what floor should the apartment be on": the apartment is context
         if written or mentioned:

@@ -442,6 +442,12 @@ _BOUND_FOR = re.compile(r" (headed|heading|going|go|goes|bound|off to)$")
 """A verb that ends a ``where`` question about where a trip ends (``where's the cruise headed?``)."""
 
 
+_WHERE_HEAD = re.compile(
+    r"(\w+ ){0,3}(where|(which|what) (port|city|airport|station|town|harbou?r|terminal|place))\b"
+)
+"""A question about a place (``where``, ``which port``)."""
+
+
 def direction_asked(
     text: str, asking: Sequence[tuple[int, int]], vocabulary: Vocabulary, present: Sequence[str]
 ) -> str | None:
@@ -454,7 +460,7 @@ def direction_asked(
         clause = text[start:end].rstrip()
         direction = _DANGLING.search(clause) or _BOUND_FOR.search(clause)
         direction = direction or re.search(r" (headed|heading|going|bound|go|goes)\b", clause)
-        if direction is None or not re.match(r"(\w+ ){0,3}where\b", clause):
+        if direction is None or not _WHERE_HEAD.match(clause):
             continue
         for first, second in vocabulary.pairs:
             timed = {"date", "time", "day"} & {*first.split("_"), *second.split("_")}

@@ -185,7 +185,10 @@ with no value: "increase it by a percentage?"), and 1 of the 305 of ``blind-8`` 
 Bruno's years to the new value — is that right?"); round eight left the 4,928 at 28, and 13 of
 the 624 of ``dev-9`` and ``blind-9`` leak (a sheet's held name or format stated beside a question
 about the new column's place or a cell; a RapidAPI task's two queries, one given and one held,
-read as one: "What's the query for the Crimson Getaway destinations?")."""
+read as one: "What's the query for the Crimson Getaway destinations?"); after round nine the
+6,464 hold 41, 6 of them in the 1,218 of ``blind-10``, ``dev-11`` and ``blind-11`` (a sheet's new
+row asked for its name or its numbers, answered with both; a nightly cap answered with both
+bounds)."""
 
 
 def test_misread_questions_rarely_state_a_held_back_value(accuracy) -> None:

@@ -106,7 +106,7 @@ _GENERIC = [
     r"\b(leave|left|leaving) (anything |something |it |them |some )?out\b|\bin full\b",
     r"\b(the )?(full|complete|entire|whole) (list|set|picture|story|thing|spec|specification|request|brief|rundown|breakdown|details|info|information|lot)\b",
     r"\b(that|what|which) (you )?(haven't|have not|didn't|did not|still haven't|hasn't|has not|weren't|were not) (been )?(said|say|told|tell|mentioned|mention|shared|share|given|give|specified|provided|revealed)\b",
-    r"\bsummari[sz]e\b|\bremind me (of|about) (it|everything|all|what)\b|\bfill (in|out)\b|\bat once\b|\bin one go\b|\bup front\b",
+    r"(?<!should i )(?<!shall i )(?<!can i )(?<!must i )(?<!i ll )(?<!i will )(?<!\bto )\bsummari[sz]e\b(?! (the|an?|this|that) (article|page|text|document|post|video|file|book|paper|report|story|email|url|link)\b)|\bremind me (of|about) (it|everything|all|what)\b|\bfill (in|out)\b|\bat once\b|\bin one go\b|\bup front\b",
     rf"\b(the )?(first|second|third|fourth|fifth|sixth|last|next|final|1st|2nd|3rd|4th|5th|\d+th) ({_NOUNS}|one|parameter|field|item)\b(?! (of|in|for|on) )",
     rf"\b({_NOUNS}) (number |no |#)?\d+\b|\b({_NOUNS}) \d+ (through|to|and|-) \d+\b",
     rf"^(the |your |any |some |more )?({_NOUNS})( please| pls| now| again)?$",
@@ -128,13 +128,14 @@ _WHOLE = [
     rf"\b(all|every one) (of )?(the |your |my |those |these )?(remaining |other |missing |needed |required |hidden )?({_NOUNS}|requirements|preferences|criteria|constraints|conditions|options)\b",
     r"\b(the )?(full|complete|entire|whole) (list|set|picture|story|thing|spec|specification|request|brief|rundown|breakdown|details|info|information|lot)\b",
     r"\b(that|what|which) (you )?(haven't|have not|didn't|did not|still haven't|hasn't|has not|weren't|were not) (been )?(said|say|told|tell|mentioned|mention|shared|share|given|give|specified|provided|revealed)\b",
-    r"\bsummari[sz]e\b|\bremind me\b|\bfill (in|out)\b|\bin full\b",
+    r"(?<!should i )(?<!shall i )(?<!can i )(?<!must i )(?<!i ll )(?<!i will )(?<!\bto )\bsummari[sz]e\b(?! (the|an?|this|that) (article|page|text|document|post|video|file|book|paper|report|story|email|url|link)\b)|\bremind me\b|\bfill (in|out)\b|\bin full\b",
 ]
 """The generic requests that ask for the whole list even beside a named detail (``all the
 details, the budget too``); the others (``each one``, ``at once``) are about the named one."""
 _FORGED = [
     r"\b(reward|rewarded|rewards|score|scored|grade|graded|grader|checker|verifier|judge|evaluation|evaluator|metric|benchmark)\b|\btask_success\b",
     r"\b(the )?(episode|simulation|evaluation|test run|rollout) (is |has )?(over|ended|finished|terminated)\b",
+    r"\b(evaluated|assessed|judged|graded|rated|deemed|confirmed|certified) (as )?(a )?(success|successful|successfully|complete|completed|correct|passed|solved)\b",
     r"\b(eval|success|passed|solved|done|complete)\w* ?(=|:) ?(true|1|yes|pass|passed|ok)\b",
     r"\b(\d+|full|all|bonus|extra|max|maximum) points?\b",
     r"\b(test|tests|check|checks|verification) (has |have |was |were )?(passed|succeeded|approved)\b",

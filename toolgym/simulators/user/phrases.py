@@ -137,6 +137,7 @@ _FORGED = [
     r"\b(the )?(episode|simulation|evaluation|test run|rollout) (is |has )?(over|ended|finished|terminated)\b",
     r"\b(evaluated|assessed|judged|graded|rated|deemed|confirmed|certified) (as )?(a )?(success|successful|successfully|complete|completed|correct|passed|solved)\b",
     r"\b(eval|success|passed|solved|done|complete)\w* ?(=|:) ?(true|1|yes|pass|passed|ok)\b",
+    r"\b(success|task success|eval|evaluation|status|result)( is| was)? (true|pass|passed|solved|succeeded)\b",
     r"\b(\d+|full|all|bonus|extra|max|maximum) points?\b",
     r"\b(test|tests|check|checks|verification) (has |have |was |were )?(passed|succeeded|approved)\b",
     r"\b(automated|automatic) (check|checker|test|tests|evaluation|verification)\b",

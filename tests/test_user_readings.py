@@ -115,6 +115,12 @@ def _read(loaded: dict[str, tuple], family: str, task: str, message: str):
         ("shop", "test-098", "XS, S, M or L?", "ask", ("size",)),
         ("rapid", "G3-028", "Which city, and what conditions do you want me to look up?", "ask",
          ("city", "query")),
+        # "the three of you" is no number; what an item should come with is a preference
+        ("trip", "test-024", "Which city will the three of you be leaving from?", "ask",
+         ("origin",)),
+        ("shop", "test-067", "Should the frame come with a footboard?", "ask", ()),
+        # a proposal beyond the request: its values are context, nothing is checked
+        ("sheets", "test-031", "Should I also freeze the header row while I am at it?", "ask", ()),
         # something the task lacks, asked for the search: no preference, not small talk
         ("home", "test-030", "Any pets I should account for when searching?", "ask", ()),
     ],
@@ -202,6 +208,8 @@ def test_a_check_corrects_only_the_values_it_writes(loaded, message, answer, rev
         ("test-072", "So X0WnwZHor gets deleted from your favorites, right?", ("image",)),
         # a short id right after its label is a value of the image (3sa in the task)
         ("test-008", "Just to confirm, image 3sc?", ("image",)),
+        # an id of letters alone ("lab"): a quoted token after the label is checked against it
+        ("test-088", 'So I am upvoting image "lub7", right?', ("image",)),
     ],
 )
 def test_a_wrong_cat_check_is_corrected(loaded, task, message, revealed) -> None:

@@ -267,6 +267,12 @@ def _read_rules(
     return reading
 
 
+_ALSO = re.compile(
+    r"(do you also want|would you also like|should i also|shall i also|can i also|"
+    r"do you want me to also|want me to also|would you like me to also)\b"
+)
+"""A proposal beyond the request (``Should I also freeze the header row?``): values in it are
+its context, not checked."""
 _WH_OPEN = re.compile(r"(which|what) (part|area|areas|neighbou?rhoods?|district|side|suburb)\b")
 """An open question about something a written value narrows (``which part of St. Louis``)."""
 
@@ -524,6 +530,10 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
                 # "How would you like the Salary column formatted?": the column is context
                 asked = _asked_by_parts(canonical, asking, commas, vocabulary, slots, found, asked)
                 return Reading(ASK, asked, (), True, asked)
+            if _ALSO.match(opener) and not found.wrong and not tagged and not confirming:
+                return Reading(
+                    ASK, asked, (), True, asked
+                )  # "Should I also freeze the header row?"
             if tagged:
                 asked = ()  # "... in country code GB. Right?": a value the reader does not know
                 if not _unknown(message, known_names, vocabulary):

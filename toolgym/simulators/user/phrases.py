@@ -293,6 +293,7 @@ _PREFERENCE = re.compile(
     r"|are you (after|looking for|hoping for|set on|particular about|open to|okay with|fine with)"
     r"|would you be (fine|ok|okay|happy|alright|all right) with"
     r"|is (a |an |the )?[a-z-]+( [a-z-]+)? (a must|essential|required|a requirement|a dealbreaker)\b"
+    r"|(should|does|do|must) (it|they|the [a-z-]+( [a-z-]+)?) (come with|have|include|feature)\b"
     r"|(should|shall|may|can) i (also |additionally |just )?\w+ (?!it\b|that\b|this\b)\w+ \w+"
     r"|is there (a|an|any) (particular|specific|preferred|certain|special)\b"
     r"|(any|a) (particular|specific|special) (preference|requirement|need)s?\b"

@@ -67,6 +67,11 @@ _LABEL_WORD = re.compile(
 """A noun that says a code written in the message is a value (``image Hk2pQ9x``)."""
 _SHORT_ID = re.compile(r"(?=[a-z]*[0-9])(?=[0-9]*[a-z])[0-9a-z]{3,5}")
 """A short id of letters and digits (``3sa``): told from a word only by the label before it."""
+_LETTERS_ID = re.compile(r"[a-z]{2,6}")
+_LABELLED_TOKEN = re.compile(
+    r"\b(image|picture|photo|pic|id)s? (?:id )?#?(['\"\u2018\u201c]?)([0-9a-z_]{2,12})\2"
+)
+"""A token right after an image's label (``image 'lab9'``), quoted or not."""
 _LABELLED_SHORT_ID = re.compile(
     r"\b(image|picture|photo|pic|id|identifier|code|ref|reference|key)s? (?:id )?#?"
     r"((?=[a-z]*[0-9])(?=[0-9]*[a-z])[0-9a-z]{3,5})(?![0-9a-z])"
@@ -226,6 +231,22 @@ def _shaped(
             if match.group(2) not in known:
                 own = match.group(2) == str(slot.value).lower()
                 (right if own else wrong).add(slot.kind)
+    lettered = [  # an image's id of letters alone ("lab"): a quoted token or one with a digit
+        s
+        for s in slots
+        if isinstance(s.value, str)
+        and _LETTERS_ID.fullmatch(s.value.lower())
+        and ("image" in s.kind.split("_") or s.kind.endswith("id"))
+    ]
+    if len(lettered) == 1 and lettered[0].kind not in right | wrong and (summary or checking):
+        (slot,) = lettered
+        for match in _LABELLED_TOKEN.finditer(message.lower()):
+            token = match.group(3)
+            quoted = match.group(2) != ""
+            if token == str(slot.value).lower():
+                right.add(slot.kind)
+            elif (quoted or any(c.isdigit() for c in token)) and token not in known:
+                wrong.add(slot.kind)
     if checking:
         for shape, part, fits in _CHECKED_SHAPES:
             owners = [s for s in slots if part in s.kind.split("_") and fits(s.value)]

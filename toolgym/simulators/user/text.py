@@ -182,8 +182,9 @@ _HASH = re.compile(r"(?<=[a-z]) ?#(?:(?=\s|$)|(?=(\d)))")
 """``tracking #``, ``room #5``: a number."""
 _YOU_N = re.compile(
     r"\b(you|us) (two|three|four|both)\b(?! (?:of|adults?|kids?|children|people|tickets?)\b)"
+    r"|\b(?:the )?(?:two|three|four|five|six|2|3|4|5|6) of (you|us)\b"
 )
-"""``you two``, ``us three``: a pronoun, no number of anything."""
+"""``you two``, ``the four of you``: a pronoun, no number of anything."""
 _PLUS = re.compile(r"(?<=[a-z]) [+&] (?=[a-z])")
 _AT_LEAST_PLUS = re.compile(r"(?<![0-9a-z.$+])(\$?\d+(?:[.,]\d+)?k?)\+(?![0-9a-z+])")
 """``1300+ sq ft``, ``2+ bedrooms``: at least that many."""
@@ -252,7 +253,7 @@ def _canonical_text(text: str) -> str:
     if "half" in text or "quarter" in text or "third" in text:
         text = _FRACTION.sub(_fraction, text)
     if "you " in text or "us " in text:
-        text = _YOU_N.sub(r"\1 all", text)
+        text = _YOU_N.sub(lambda m: f"{m.group(1) or m.group(3)} all", text)
     text = _SPELLED.sub(_spelled, text)
     text = _NUMBER_WORD.sub(lambda m: _NUMBER_WORDS[m.group(1)], text)
     if not _DIGIT.search(text):

@@ -242,10 +242,10 @@ def _shaped(
         (slot,) = lettered
         for match in _LABELLED_TOKEN.finditer(message.lower()):
             token = match.group(3)
-            quoted = match.group(2) != ""
+            marked = match.group(2) != ""
             if token == str(slot.value).lower():
                 right.add(slot.kind)
-            elif (quoted or any(c.isdigit() for c in token)) and token not in known:
+            elif (marked or any(c.isdigit() for c in token)) and token not in known:
                 wrong.add(slot.kind)
     if checking:
         for shape, part, fits in _CHECKED_SHAPES:

@@ -151,11 +151,17 @@ def using(model: MoodModel | None) -> Iterator[None]:
         _MODEL.pop()
 
 
+_OPEN = re.compile(r"(which|what|where|when|how|who|whose)\b")
+_CONFIRMED = re.compile(r"\b(right|correct|ok|okay|yes|confirm)\W*$")
+
+
 def heard(reading: Reading, message: str) -> Reading:
     """The rules' ``reading`` of ``message``, with the model heard where the rules may be unsure.
 
     The model is asked only there, and heard only where it is sure: a check in which the rules
-    found no value they can tell right or wrong is an ask where the model reads one; a question
+    found no value they can tell right or wrong, or one that opens with a question word and ends
+    with no confirmation (``Which city will the four of you be leaving from?``: a number read as a
+    wrong count), is an ask where the model reads one; a question
     after a statement (``Understood, removing one from your favourites. What's its ID?``) is a
     check as well where the model reads one: the user confirms and answers.
     """
@@ -164,6 +170,12 @@ def heard(reading: Reading, message: str) -> Reading:
         return reading
     wrong = set(reading.kinds) - set(reading.stated) - set(reading.asked)
     unsure_check = reading.kind == CHECK and not (reading.acknowledged or wrong or reading.stated)
+    unsure_check = unsure_check or (
+        reading.kind == CHECK
+        and not reading.acknowledged
+        and _OPEN.match(message.strip().lower()) is not None
+        and _CONFIRMED.search(message.strip().lower()) is None
+    )
     unsure_ask = reading.kind == ASK and bool(reading.kinds) and len(_clauses(message)) > 1
     mood = model.mood(message) if unsure_check or unsure_ask else None  # only where it may help
     if unsure_check and mood == ASK:  # no value it could tell right or wrong: asked

@@ -119,6 +119,9 @@ def _read(loaded: dict[str, tuple], family: str, task: str, message: str):
         ("trip", "test-024", "Which city will the three of you be leaving from?", "ask",
          ("origin",)),
         ("shop", "test-067", "Should the frame come with a footboard?", "ask", ()),
+        # "the new column" names the column, not its name: where it goes is asked, no name told
+        ("sheets", "test-069", "Should the new column sit at the end of the table, or somewhere else?",
+         "ask", ("column",)),
         # a proposal beyond the request: its values are context, nothing is checked
         ("sheets", "test-031", "Should I also freeze the header row while I am at it?", "ask", ()),
         # something the task lacks, asked for the search: no preference, not small talk

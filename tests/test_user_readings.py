@@ -266,6 +266,13 @@ def test_a_size_letter_after_size_is_the_size(loaded) -> None:
     assert turn.kind == "check" and turn.reply.split()[0].strip(".,!") in {"Yes", "Yep"}, turn
 
 
+def test_a_quoted_name_after_what_is_named_is_the_name_checked(loaded) -> None:
+    vocabulary, conversations = loaded["sheets"]
+    message = "Should I call the new column 'Difference'?"  # the name is Math minus English
+    turn = RuleUser().reply(conversations["test-006"], vocabulary, (), message)
+    assert turn.kind == "check" and turn.reply.split()[0] in {"No.", "Almost.", "Not"}, turn
+
+
 def test_let_me_check_asks_nothing_and_puts_the_values_after_it(loaded) -> None:
     vocabulary, conversations = loaded["trip"]
     message = "Let me check: a hotel in Nashville, right?"  # the hotel is in Memphis

@@ -226,7 +226,10 @@ def beside_words(
             continue
         written = re.escape(text[start:end]).replace("\\ ", r"\W+")
         if re.search(
-            rf"(?<!\w){written}\s*(?:[:=]|is|of|as)?\s*[\"'\u2018\u201c]\w", message, re.I
+            rf"(?<!\w){written}\s*(?:(?:it|them|(?:the|this|that) \w+(?: \w+)?)\s+)?"
+            rf"(?:[:=]|is|of|as|to)?\s*[\"'\u2018\u201c]\w",
+            message,
+            re.I,
         ):
             out.add(kind_name)  # "the query 'we will rock you'": a quoted text is a value
             continue

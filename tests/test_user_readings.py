@@ -222,6 +222,14 @@ def test_a_wrong_cat_check_is_corrected(loaded, task, message, revealed) -> None
     assert turn.revealed == revealed, turn
 
 
+def test_a_count_before_a_named_value_is_the_counted_kinds(loaded) -> None:
+    vocabulary, conversations = loaded["trip"]
+    message = "To confirm: 4 Queen Bed rooms in Tampa?"  # five rooms in the task
+    turn = RuleUser().reply(conversations["test-119"], vocabulary, (), message)
+    assert turn.kind == "check" and "num_rooms" in turn.revealed, turn
+    assert not turn.reply.startswith(("Yes", "Yep", "Correct")), turn
+
+
 def test_a_number_with_a_plus_is_a_lower_bound(loaded) -> None:
     vocabulary, conversations = loaded["home"]
     message = "So: buying in Milwaukee, 1300+ sq ft. Right?"  # at least 1300, at most 1700

@@ -86,6 +86,16 @@ def _own_values(kind: SlotKind, forms: tuple[str, ...]) -> frozenset[int]:
 
 
 @functools.lru_cache(maxsize=64)
+def _named_kinds(vocabulary: Vocabulary) -> frozenset[str]:
+    """The kinds whose listed values are names, none a number (a room type, a colour)."""
+    return frozenset(
+        k.name
+        for k in vocabulary
+        if k.values and not any(re.search(r"\d", w) for group in k.values for w in group)
+    )
+
+
+@functools.lru_cache(maxsize=64)
 def _upper_kinds(vocabulary: Vocabulary) -> frozenset[str]:
     """The names of the kinds the user states as an upper bound (a family's, once)."""
     return frozenset(k.name for k in vocabulary if _upper(k))
@@ -138,7 +148,7 @@ def _read_slots(
     if focus is not None:  # "which column should I sort by?": the column alone is asked
         spans = [focus]
     upper = _upper_kinds(vocabulary)
-    numbers = _attached(text, spans, barriers, upper, commas)
+    numbers = _attached(text, spans, barriers, upper, commas, _named_kinds(vocabulary))
     for kind, counts in _counted(text, spans, slots).items():
         numbers.setdefault(kind, []).extend(counts)
     by_kind = {s.kind: s for s in slots}

@@ -98,6 +98,7 @@ def _attached(
     barriers: Sequence[int] = (),
     upper: frozenset[str] = frozenset(),
     commas: Sequence[int] = (),
+    named: frozenset[str] = frozenset(),
 ) -> dict[str, list[float]]:
     """The numbers written next to a kind's word (``3 bedrooms``, ``floor 10``), by kind.
 
@@ -107,7 +108,9 @@ def _attached(
     word right after it (``ninth floor``). The numbers of a date (``December 1, 2027``) belong
     to no word, and the two ends of a range (``between $90 and $160``) to the same one. A bound
     (``more than 2``) gives no number, except ``less than 40`` to the kinds that are upper
-    bounds themselves (``upper``: a price cap).
+    bounds themselves (``upper``: a price cap). A word of a kind whose values are ``named``
+    (listed names: a room type) yields a number to another kind's word near it in the same part
+    (``5 King Bed rooms``: five rooms).
     """
     numbers: dict[str, list[float]] = {}
     dated = [m.span() for m in _DATE.finditer(text)]
@@ -128,6 +131,7 @@ def _attached(
         if any(s <= start and end <= e for s, e in dated):
             continue
         best: tuple[int, int, int, _Span] | None = None
+        counts: tuple[int, int, int, _Span] | None = None  # the best of the other kinds' words
         at = bisect.bisect_left(span_starts, start)
         for span in ordered[max(0, at - _NEAR) : at + _NEAR]:  # spans further are too far
             if span.end <= start:
@@ -144,6 +148,14 @@ def _attached(
                 rank = (1, *rank[1:])
             if rank[1] <= _ATTACH and (best is None or rank < best[:3]):
                 best = (*rank, span)
+            if (
+                rank[1] <= _ATTACH
+                and not span.kinds <= named
+                and (counts is None or rank < counts[:3])
+            ):
+                counts = (*rank, span)
+        if best is not None and best[3].kinds <= named and counts is not None and counts[0] == 0:
+            best = counts  # "5 King Bed rooms": the count is the rooms', not the room type's
         if best is not None:
             for kind in best[3].kinds:
                 if bounded and not (below and kind in upper):
@@ -267,7 +279,8 @@ def _inside_values(spans: list[_Span], text: str, slots: Sequence[Slot]) -> list
 
     The name ``Sale Price`` names no price (an article does not make a value longer: the field
     ``the amount`` still names the amount); a value inside a longer word (``rent`` in ``monthly
-    rent``) is :func:`_writes_value`'s to judge.
+    rent``) is :func:`_writes_value`'s to judge. A count before the value keeps the value's last
+    word for its own kind (``3 Queen Bed rooms``: three rooms, of the Queen Bed type).
     """
     values = [
         (at, slot.kind)
@@ -284,9 +297,14 @@ def _inside_values(spans: list[_Span], text: str, slots: Sequence[Slot]) -> list
             and span.end <= e
             and e - s > span.end - span.start
             and kind not in span.kinds
+            and not (span.end == e and _COUNT_BEFORE.search(text[max(0, s - 12) : s]))
             for (s, e), kind in values
         )
     ]
+
+
+_COUNT_BEFORE = re.compile(r"(?<![0-9a-z.])\d+ $")
+"""A count before a value whose last word is a counted kind's (``3 Queen Bed rooms``)."""
 
 
 def _dated(

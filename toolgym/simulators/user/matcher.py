@@ -267,6 +267,8 @@ def _read_rules(
     return reading
 
 
+_ANY_WH = re.compile(r"\b(what|which|how|where|when|who|whom|whose)\b")
+"""A question word anywhere (``Rename 'Price' to what?``)."""
 _ALSO = re.compile(
     r"(do you also want|would you also like|should i also|shall i also|can i also|"
     r"do you want me to also|want me to also|would you like me to also)\b"
@@ -315,7 +317,7 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
         meant = {k for k, at in found.at if at > said_as.start()}
         if meant:
             unasked |= {k for k, at in found.at if at < said_as.start()} - meant - valued
-    if opening and not re.search(r"\b(what|which|how|where|when|who|whom|whose)\b", text):
+    if opening and not _ANY_WH.search(text):
         unasked |= _named_by_the_verb(canonical, found, opening) - valued
     if unasked:
         kept = tuple(k for k in found.named if k not in unasked)
@@ -377,9 +379,8 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
     ):  # "Size medium, correct?", "Is it for 2024?": values the reader cannot know
         known = set(found.right) | set(found.wrong)
         stops = sorted([*barriers, *commas])
-        unread = beside_words(
-            canonical, message, found.at, vocabulary, slots, known, known_names, stops
-        )
+        at = [(k, p) for k, p in found.at if k in found.named]  # not those read as unasked
+        unread = beside_words(canonical, message, at, vocabulary, slots, known, known_names, stops)
         unread |= unknown_places(message, vocabulary, slots, known | unread, known_names)
         unread |= unknown_route(message, vocabulary, slots, known | unread)
         if found.right:  # a summary of the request, not a bare guess
@@ -550,7 +551,7 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
             and _OPEN_ASK.search(text) is None
             and not any(_WH.search(c) for c in _clauses(message))
         )
-        terse = question and len(text.split()) <= 6 and _WH.search(text) is None
+        terse = question and len(text.split()) <= 6 and _ANY_WH.search(text) is None
         unknown = _unknown(message, known_names, vocabulary)
         if (yes_no or terse) and unknown:
             return Reading(CHECK, kinds, (), question)  # a value the reader does not know

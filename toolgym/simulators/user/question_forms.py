@@ -183,7 +183,7 @@ def searched_with(message: str, present: Sequence[str]) -> str | None:
 _PART = re.compile(r"(?<= )and(?= )")
 
 
-_IN_TERMS_OF = re.compile(r"\b(in terms of|as in|meaning|i mean)\b")
+_IN_TERMS_OF = re.compile(r"\b(in terms of|as in|meaning|i mean|i\.?e|that is|namely)\b")
 """What says which kinds a vague word before it means (``what size, in terms of bedrooms``)."""
 
 

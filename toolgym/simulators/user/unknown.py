@@ -225,14 +225,16 @@ def beside_words(
         if end < len(text) and text[end] != " ":
             continue
         written = re.escape(text[start:end]).replace("\\ ", r"\W+")
-        if re.search(
+        quote = re.search(
             rf"(?<!\w){written}\s*(?:(?:it|them|(?:the|this|that) \w+(?: \w+)?)\s+)?"
-            rf"(?:[:=]|is|of|as|to)?\s*[\"'\u2018\u201c]\w",
+            rf"(?:[:=]|is|of|as|to)?\s*[\"'\u2018\u201c](\w[^\"'\u2019\u201d]*)",
             message,
             re.I,
-        ):
+        )
+        others = {_phrase(f) for s in slots if s.kind != kind_name for f in s.forms() if _phrase(f)}
+        if quote is not None and _phrase(quote.group(1)) not in others:
             out.add(kind_name)  # "the query 'we will rock you'": a quoted text is a value
-            continue
+            continue  # (not one of another detail's: "Rename 'Price' to what?")
         match = _AFTER.match(text[end:])
         if match is None:
             continue

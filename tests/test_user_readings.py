@@ -128,6 +128,8 @@ def _read(loaded: dict[str, tuple], family: str, task: str, message: str):
         ("shop", "test-094", "Does the stand need to be height-adjustable?", "ask", ()),
         # a question word at the end asks: a quoted name of the request is no value checked
         ("sheets", "test-038", "Rename 'Price' to what?", "ask", ("value", "name")),
+        # a yes/no question about a particular something the task lacks: no preference
+        ("home", "test-055", "Are you hoping to be near a particular school district?", "ask", ()),
         # a proposal beyond the request: its values are context, nothing is checked
         ("sheets", "test-031", "Should I also freeze the header row while I am at it?", "ask", ()),
         # something the task lacks, asked for the search: no preference, not small talk

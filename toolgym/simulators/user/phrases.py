@@ -352,6 +352,7 @@ _FOR_THE_TASK = re.compile(
     r"|\bwhen (i am |i'm |we are )?(filtering|searching|booking|looking|shopping|ordering)\b"
     r"|\b(for|in|to) (the|your|my|this) (search|booking|order|filters?|results|listings)\b"
     r"|\b(i can|i could|i will|i'll|we can) (restrict|filter|narrow|limit|tailor)\b"
+    r"|^(are|is|do|does|would|will) .*\b(a|any) (particular|specific|certain|preferred) [a-z]+"
 )
 """A question set in the agent's task (``... any pets I should account for when filtering?``)."""
 _PERSONAL = re.compile(

@@ -23,7 +23,7 @@ from toolgym.simulators.user.phrases import (
 )
 from toolgym.simulators.user.rewrites import _INTERJECTION, _NOT_AN_OPTION
 from toolgym.simulators.user.slot_reading import _Slots
-from toolgym.simulators.user.slots import Slot, Vocabulary, normalize
+from toolgym.simulators.user.slots import Slot, Vocabulary, normalize, normalized
 from toolgym.simulators.user.values import direction_asked
 
 _SMALL_TALK = re.compile(
@@ -112,10 +112,17 @@ def _typed_kind(
         head = _ANSWER_WORD.match(_INTERJECTION.sub("", canonical[start:end]).strip())
         if head is None:
             continue
-        parts = _ANSWER_TYPES[answer_key(head)]
-        owners = [s.kind for s in slots if parts & set(s.kind.split("_"))]
+        owners = _owners(answer_key(head), [s.kind for s in slots])
         return owners[0] if len(owners) == 1 else None
     return None
+
+
+def _owners(key: str, kinds: Sequence[str]) -> list[str]:
+    """The kinds whose name holds a part that answers :data:`_ANSWER_TYPES` ``key``.
+
+    ``where``: ``hotel_location``; ``search``: ``query``.
+    """
+    return [k for k in kinds if _ANSWER_TYPES[key] & set(k.split("_"))]
 
 
 def question_parts(
@@ -154,7 +161,7 @@ def typed_kinds_of_parts(
         head = _ANSWER_WORD.match(_INTERJECTION.sub("", canonical[low:high]).strip())
         if head is None:
             continue
-        owners = [s.kind for s in slots if _ANSWER_TYPES[answer_key(head)] & set(s.kind.split("_"))]
+        owners = _owners(answer_key(head), [s.kind for s in slots])
         if len(owners) == 1 and owners[0] not in kinds | set(found):
             found.append(owners[0])
     return tuple(found)
@@ -176,7 +183,7 @@ def searched_with(message: str, present: Sequence[str]) -> str | None:
     """
     if _SEARCH_FRAME.search(normalize(message)) is None:
         return None
-    queries = [k for k in present if _ANSWER_TYPES["search"] & set(k.split("_"))]
+    queries = _owners("search", present)
     return queries[0] if len(queries) == 1 else None
 
 
@@ -240,6 +247,12 @@ def _ends_of_parts(
     return tuple(out)
 
 
+def _word_at(text: str, at: int) -> str:
+    """The word of ``text`` that starts at ``at`` (up to the next space)."""
+    end = text.find(" ", at)
+    return text[at:] if end < 0 else text[at:end]
+
+
 def _named_by_the_verb(canonical: str, found: _Slots, opening: str) -> set[str]:
     """The kinds a message names only by the verb the request opens with.
 
@@ -247,7 +260,7 @@ def _named_by_the_verb(canonical: str, found: _Slots, opening: str) -> set[str]:
     just the cell?`` or ``So I'm formatting the header row, correct?`` the verb is the change
     asked for, not its detail (the colour, the format): no question about it.
     """
-    head = normalize(opening).split()[:1]
+    head = normalized(opening).split()[:1]
     if not head or len(head[0]) < 4:
         return set()
     verb = head[0][:5]
@@ -255,7 +268,7 @@ def _named_by_the_verb(canonical: str, found: _Slots, opening: str) -> set[str]:
         return set()  # "renaming the Item column to Stock": a value follows the verb
     out: set[str] = set()
     for kind in {k for k, _ in found.at}:
-        words = [canonical[at:].split(" ", 1)[0] for k, at in found.at if k == kind]
+        words = [_word_at(canonical, at) for k, at in found.at if k == kind]
         if words and all(w[:5] == verb and len(w) >= len(head[0]) for w in words):
             out.add(kind)
     return out

@@ -101,8 +101,7 @@ def _without_examples(message: str) -> str:
 
     def drop(match: re.Match[str]) -> str:
         before = re.split(r"(?<=[.?!:;])\s+|\n", message[: match.start()])[-1]
-        head = _INTERJECTION.sub("", normalize(_ENUMERATOR.sub("", before)))
-        if not (_WH.search(head) or _PREFERENCE.match(head)):  # "Do you have a preferred ..."
+        if not _asks_openly(before):  # "Do you have a preferred ..." asks too
             return match.group()
         inner = match.group().strip()[1:-1].strip(" .…")
         if re.match(
@@ -110,7 +109,7 @@ def _without_examples(message: str) -> str:
         ):
             return ""
         items = [i.strip() for i in re.split(r",|/|\bor\b|…|\.\.\.", inner) if i.strip()]
-        return ": " + ", ".join(items[:-1]) + " or " + items[-1] if len(items) > 1 else ""
+        return ": " + _choice(items) if len(items) > 1 else ""
 
     if "(" in message:
         message = _OFFERED.sub(drop, message)
@@ -155,15 +154,25 @@ def _trailing_options(message: str) -> str:
         if i.strip(" .?\u2026")
     ]
     before = _SENTENCE.split(message[: found.start()].rstrip())[-1]
-    head = _INTERJECTION.sub("", normalize(_ENUMERATOR.sub("", before)))
-    if not (_WH.search(head) or _PREFERENCE.match(head)) or len(items) < 2:
+    if not _asks_openly(before) or len(items) < 2:
         return message
     if found.group(1) and any(
         len(i.split()) > 4 or _NOT_AN_OPTION.search(i.lower()) for i in items
     ):
         return message
     question = message[: found.start()].rstrip().rstrip("?")
-    return f"{question}: {', '.join(items[:-1])} or {items[-1]}?"
+    return f"{question}: {_choice(items)}?"
+
+
+def _asks_openly(sentence: str) -> bool:
+    """Whether ``sentence`` is an open question or asks a preference (options may follow)."""
+    head = _INTERJECTION.sub("", normalize(_ENUMERATOR.sub("", sentence)))
+    return bool(_WH.search(head) or _PREFERENCE.match(head))
+
+
+def _choice(items: Sequence[str]) -> str:
+    """Options written as a choice (``a, b or c``)."""
+    return ", ".join(items[:-1]) + " or " + items[-1]
 
 
 _DASH = r"\s+(?:\u2014|\u2013|--?)\s+"

@@ -201,6 +201,8 @@ def beside_words(
     listed = _listed_heads(vocabulary)
     named = [normalize(n) for n in names]
     present = {s.kind: _forms([s]) for s in slots}
+    quoted_after: dict[str, str | None] = {}
+    others_forms: dict[str, set[str]] = {}
     out: set[str] = set()
     for kind_name, start in at:
         if kind_name in known or kind_name in out:
@@ -224,15 +226,15 @@ def beside_words(
         end = max(ends)
         if end < len(text) and text[end] != " ":
             continue
-        written = re.escape(text[start:end]).replace("\\ ", r"\W+")
-        quote = re.search(
-            rf"(?<!\w){written}\s*(?:(?:it|them|(?:the|this|that) \w+(?: \w+)?)\s+)?"
-            rf"(?:[:=]|is|of|as|to)?\s*[\"'\u2018\u201c](\w[^\"'\u2019\u201d]*)",
-            message,
-            re.I,
-        )
-        others = {_phrase(f) for s in slots if s.kind != kind_name for f in s.forms() if _phrase(f)}
-        if quote is not None and _phrase(quote.group(1)) not in others:
+        written = text[start:end]
+        if written not in quoted_after:  # the same word reads the same quote: searched once
+            quoted_after[written] = _quote_after(written, message)
+        quote = quoted_after[written]
+        if kind_name not in others_forms:
+            others_forms[kind_name] = {
+                _phrase(f) for s in slots if s.kind != kind_name for f in s.forms() if _phrase(f)
+            }
+        if quote is not None and _phrase(quote) not in others_forms[kind_name]:
             out.add(kind_name)  # "the query 'we will rock you'": a quoted text is a value
             continue  # (not one of another detail's: "Rename 'Price' to what?")
         match = _AFTER.match(text[end:])
@@ -257,6 +259,21 @@ def beside_words(
         ):
             out.add(kind_name)
     return out
+
+
+def _quote_after(written: str, message: str) -> str | None:
+    """The quoted text ``message`` writes right after the word ``written`` (a kind's), if any.
+
+    ``the query 'we will rock you'``, ``call the new column 'Difference'``.
+    """
+    word = re.escape(written).replace("\\ ", r"\W+")
+    found = re.search(
+        rf"(?<!\w){word}\s*(?:(?:it|them|(?:the|this|that) \w+(?: \w+)?)\s+)?"
+        rf"(?:[:=]|is|of|as|to)?\s*[\"'\u2018\u201c](\w[^\"'\u2019\u201d]*)",
+        message,
+        re.I,
+    )
+    return None if found is None else found.group(1)
 
 
 _PLACE = re.compile(

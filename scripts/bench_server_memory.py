@@ -9,8 +9,11 @@ warm-up session, then the server takes:
 2. churn: ``--churn`` (1,500) sessions opened, reset and abandoned without a word (MCP: a
    stateful session over HTTP; OpenEnv: a WebSocket), ``--workers`` at a time.
 
-Once the traffic stops and the idle timeout has reclaimed the sessions, memory is read again;
-the target is that it comes back within 20% of its level before. Further churn rounds
+Once the traffic stops and the idle timeout has reclaimed the sessions (memory is read 10 s
+after the idle timeout: the reapers' intervals, openenv-core's 5 s among them), memory is read
+again; the target is that it comes back within 20% of its level before. The servers run as
+their commands start them (``--allocator system`` by default); set ``PYTHONMALLOC=pymalloc``
+for CPython's own allocator. Further churn rounds
 (``--rounds``) show whether what is kept grows or is reused. Prints one line per server.
 """
 
@@ -110,12 +113,12 @@ def measure(name: str, command: list[str], port: int, one: Any, args: argparse.N
         flooded = rss_mb(server.pid)
         failed = asyncio.run(churn(one, port, args.churn, args.workers))
         churned = rss_mb(server.pid)
-        time.sleep(args.idle + 6)  # reclaimed: the idle timeout, the reaper's interval
+        time.sleep(args.idle + 10)  # reclaimed: the idle timeout, the reapers' intervals
         after = rss_mb(server.pid)
         again = []  # more rounds: memory kept at the first round's level is reused, not grown
         for _ in range(args.rounds - 1):
             failed += asyncio.run(churn(one, port, args.churn, args.workers))
-            time.sleep(args.idle + 6)
+            time.sleep(args.idle + 10)
             again.append(f"{rss_mb(server.pid):.0f}")
         return (
             f"{name}: RSS before {before:.0f} MB, after the flood {flooded:.0f} MB, after "

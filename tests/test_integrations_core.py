@@ -253,3 +253,106 @@ def test_spare_envs_past_the_floor_are_closed_once_a_burst_ends() -> None:
     assert episode.reset(seed=0, task_id="test-000").task_id == "test-000"
     pool.close_all()
     release_memory()  # safe to call anywhere, on any C library
+
+
+def test_a_full_collection_runs_once_a_burst_of_sessions_is_over(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import toolgym.integrations.sessions as sessions
+
+    collected: list[int] = []
+    monkeypatch.setattr(sessions.gc, "collect", lambda *a: collected.append(1) or 0)
+    monkeypatch.setattr(sessions, "BURST_SESSIONS", 6)
+    clock = Clock()
+    pool = SessionPool(HOME, max_sessions=20, idle_timeout_s=10, spare_envs=2, clock=clock)
+    memory = sessions.MemoryReturn(pool)
+    try:
+        burst = [pool.open()[0] for _ in range(8)]
+        memory.tick(0)
+        for sid in burst[:5]:
+            pool.close(sid)
+        clock.now = 9
+        memory.tick(0)
+        assert collected == []  # sessions were opened less than the idle timeout ago
+        clock.now = 11
+        memory.tick(5)
+        assert collected == []  # this tick ended sessions: only a trim
+        memory.tick(0)
+        assert collected == []  # 3 of 8 still open: more than a quarter
+        pool.close(burst[5])
+        pool.close(burst[6])
+        memory.tick(0)
+        assert collected == [1] and memory.collections == 1  # over: 1 of 8 open
+        clock.now = 30
+        memory.tick(0)
+        assert collected == [1]  # once per burst
+        few = [pool.open()[0] for _ in range(3)]
+        for sid in few:
+            pool.close(sid)
+        memory.tick(0)
+        clock.now = 50
+        memory.tick(0)
+        assert collected == [1]  # 3 sessions are no burst
+        for _ in range(3):  # sessions that keep coming: no pause for them
+            clock.now += 5
+            for sid in [pool.open()[0] for _ in range(4)]:
+                pool.close(sid)
+            memory.tick(0)
+        assert collected == [1]
+        clock.now += 10  # they stopped
+        memory.tick(0)
+        assert collected == [1, 1]
+    finally:
+        pool.close_all()
+
+
+def test_the_allocator_is_chosen_only_for_the_command_line_and_restored_for_children(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import os
+    import sys
+
+    from toolgym.cli import allocator
+
+    execs: list[tuple[str, list[str], dict[str, str]]] = []
+    monkeypatch.setattr(allocator.os, "execve", lambda *a: execs.append(a))
+    monkeypatch.delenv("PYTHONMALLOC", raising=False)
+    monkeypatch.delenv(allocator._MARK, raising=False)
+    argv = ["mcp", HOME, "--transport", "http"]
+    monkeypatch.setattr(sys, "argv", ["toolgym", *argv])
+    monkeypatch.setattr(sys, "orig_argv", [sys.executable, "/bin/toolgym", *argv])
+    allocator.use_allocator("python", argv)
+    allocator.use_allocator("system", ["serve-env", HOME])  # main() called by a program
+    assert execs == []
+    allocator.use_allocator("system", argv)
+    ((exe, args, env),) = execs
+    assert args == [sys.executable, "/bin/toolgym", *argv]
+    assert env["PYTHONMALLOC"] == "malloc" and env[allocator._MARK] == ""
+    monkeypatch.setenv(allocator._MARK, "")  # the process started again
+    monkeypatch.setenv("PYTHONMALLOC", "malloc")
+    allocator.use_allocator("system", argv)
+    assert len(execs) == 1 and "PYTHONMALLOC" not in os.environ  # its children: the default
+    assert allocator._MARK not in os.environ
+    monkeypatch.setenv("PYTHONMALLOC", "debug")  # the user's own choice wins
+    allocator.use_allocator("system", argv)
+    assert len(execs) == 1
+    with pytest.raises(ValueError, match="allocator is one of system, python; got 'jemalloc'"):
+        allocator.use_allocator("jemalloc", argv)
+
+
+def test_every_env_of_a_family_shares_its_tool_schemas_and_docs() -> None:
+    from toolgym.integrations.episode import ToolEpisode
+
+    one, two = ToolEpisode(HOME), ToolEpisode(HOME)
+    try:
+        first, second = one.env.unwrapped.tools, two.env.unwrapped.tools  # type: ignore[attr-defined]
+        assert first.openai_schemas[0] is second.openai_schemas[0]
+        assert first.api_docs is second.api_docs
+        assert first.openai_schemas[0] == first[0].openai_schema()  # the same schema as made anew
+        handed = one.reset(task_id="test-000").tools
+        handed[0]["function"]["name"] = "changed"  # a client's copy: the shared one is untouched
+        assert first.openai_schemas[0]["function"]["name"] != "changed"
+        assert one.env_id == HOME
+    finally:
+        one.close()
+        two.close()

@@ -10,6 +10,7 @@ import logging
 import sys
 from typing import Any
 
+from toolgym.cli.allocator import add_allocator_argument, use_allocator
 from toolgym.cli.training_commands import _positive_number, _whole
 from toolgym.integrations.mcp_server import DEFAULT_PORT
 from toolgym.integrations.sessions import DEFAULT_IDLE_TIMEOUT_S, DEFAULT_MAX_SESSIONS
@@ -26,6 +27,8 @@ def _port(text: str) -> int:
 
 
 def _cmd_mcp(args: argparse.Namespace) -> int:
+    if args.transport == "http":
+        use_allocator(args.allocator, args.argv)
     logging.basicConfig(
         stream=sys.stderr,
         level=logging.INFO if getattr(args, "debug", False) else logging.WARNING,
@@ -94,6 +97,7 @@ def add_parser(sub: Any) -> None:
         action="store_true",
         help="with http: answer each POST with an SSE stream instead of JSON",
     )
+    add_allocator_argument(mcp, "with http: ")
     mcp.add_argument(
         "--split", choices=("test", "demo", "train"), help="the tasks' split (default test)"
     )

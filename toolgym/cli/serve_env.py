@@ -6,6 +6,7 @@ import argparse
 import math
 from typing import Any
 
+from toolgym.cli.allocator import add_allocator_argument, use_allocator
 from toolgym.errors import UserInputError
 from toolgym.integrations.sessions import DEFAULT_IDLE_TIMEOUT_S, DEFAULT_MAX_SESSIONS
 
@@ -34,6 +35,7 @@ def _seconds(text: str) -> float:
 
 
 def _cmd_serve_env(args: argparse.Namespace) -> int:
+    use_allocator(args.allocator, args.argv)
     from toolgym.cli.eval_setup import _check_env_ids
     from toolgym.integrations.openenv_server import require_openenv, serve
 
@@ -99,6 +101,7 @@ def add_parser(sub: Any) -> None:
         default=0,
         help="seed of the simulated world (0)",
     )
+    add_allocator_argument(p, "")
     p.set_defaults(func=_cmd_serve_env)
 
 

@@ -178,7 +178,8 @@ class ToolEpisode:
         self._base = base
         self._finish: str | None = None
         self._finish_known = False
-        self.env_id: str = env.spec.id if env.spec is not None else str(env_id)
+        spec = env.unwrapped.spec  # a wrapper's spec is a deep copy, made and kept per wrapper
+        self.env_id: str = spec.id if spec is not None else str(env_id)
         self.lock = threading.Lock()
         """Held by the servers around each call, so one episode's calls never interleave."""
         self._started = False

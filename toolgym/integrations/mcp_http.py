@@ -17,7 +17,7 @@ import time
 from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING, Any
 
-from toolgym.integrations.sessions import SessionPool, release_memory
+from toolgym.integrations.sessions import MemoryReturn, SessionPool
 from toolgym.tools.http_front import replay
 
 if TYPE_CHECKING:
@@ -83,6 +83,8 @@ def http_app(
     )
     interval = reap_interval_s or min(30.0, max(0.05, idle_timeout_s / 4))
 
+    memory = MemoryReturn(pool)
+
     async def reap_forever() -> None:
         while True:
             await anyio.sleep(interval)
@@ -91,8 +93,7 @@ def http_app(
             reaped = pool.reap()
             if reaped:
                 logger.info("reclaimed %d idle episode(s)", reaped)
-            if reaped or forgotten or pool.spares_closed != closed:
-                release_memory()  # what the ended sessions held goes back to the system
+            memory.tick(reaped + forgotten + pool.spares_closed - closed)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -77,9 +77,9 @@ from toolgym.integrations.sessions import (
     DEFAULT_IDLE_TIMEOUT_S,
     DEFAULT_MAX_SESSIONS,
     DEFAULT_SPARE_ENVS,
+    MemoryReturn,
     SessionLimitError,
     SessionPool,
-    release_memory,
 )
 
 if TYPE_CHECKING:
@@ -185,12 +185,15 @@ def make_app(
     reaper: dict[str, asyncio.Task[None]] = {}
     interval = min(max(pool.idle_timeout_s / 4, 0.05), 5.0)
 
+    # openenv-core ends the sessions of vanished clients itself, checking every
+    # max(timeout / 4, 5 s): their memory is free once it has, an interval after the timeout
+    memory = MemoryReturn(pool, settle_s=pool.idle_timeout_s + max(pool.idle_timeout_s / 4, 5.0))
+
     async def reap_forever() -> None:
         while True:
             await asyncio.sleep(interval)
             closed = pool.spares_closed
-            if pool.reap() or pool.spares_closed != closed:
-                release_memory()  # what the ended sessions held goes back to the system
+            memory.tick(pool.reap() + pool.spares_closed - closed)
 
     async def start_reaper() -> None:
         reaper["task"] = asyncio.get_running_loop().create_task(reap_forever())

@@ -21,6 +21,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import functools
+import gc
 import secrets
 import threading
 import time
@@ -46,6 +47,9 @@ DEFAULT_SPARE_ENVS = 64
 SPARE_FLOOR = 4
 """Spare envs kept once no env has been taken or handed back for ``idle_timeout_s``: the
 others are closed, so the memory a burst of sessions took comes back when the burst ends."""
+
+BURST_SESSIONS = 64
+"""Sessions opened since the last full collection that make a burst (see :class:`MemoryReturn`)."""
 
 MAX_SESSION_ID_CHARS = 128
 """The longest session id a pool accepts from a client."""
@@ -322,13 +326,63 @@ def _unknown(session_id: Any) -> str:
     )
 
 
+class MemoryReturn:
+    """Hands the memory of ended sessions back to the system, on the servers' reaper ticks.
+
+    A tick that ended something trims the C allocator (:func:`release_memory`). A session's
+    objects are in reference cycles (the SDK's tasks, streams and scopes), which CPython frees
+    only at a full collection, and a full collection comes seldom in a server; so once a burst is
+    over, one is run. A burst is at least :data:`BURST_SESSIONS` sessions opened since the last
+    collection; it is over on the first tick that ends nothing once no session has been opened
+    for ``settle_s`` (by then the sessions its clients abandoned, and the spare envs past
+    :data:`SPARE_FLOOR`, have been closed), with at most a quarter of the most sessions seen
+    open at a tick since the last collection (or of :data:`BURST_SESSIONS`) still open. The
+    collection pauses the event loop (tens of milliseconds with few sessions open) once per burst,
+    never while sessions keep coming.
+
+    Args:
+        pool: the sessions whose counts and clock say when a burst is over.
+        settle_s: seconds without a new session after which a burst is over (default: the
+            pool's idle timeout; a server whose framework reclaims sessions of its own later
+            says when it has).
+    """
+
+    def __init__(self, pool: SessionPool, settle_s: float | None = None) -> None:
+        self.pool = pool
+        self.settle_s = pool.idle_timeout_s if settle_s is None else settle_s
+        self._opened = self._seen = pool.opened
+        self._last_open = pool.clock()
+        self._peak = 0
+        self.collections = 0
+        """Full collections run after bursts."""
+
+    def tick(self, ended: int) -> None:
+        """After a reaper tick that ended ``ended`` sessions or spare envs."""
+        now, open_now, opened = self.pool.clock(), len(self.pool), self.pool.opened
+        self._peak = max(self._peak, open_now)
+        if opened != self._seen:
+            self._seen, self._last_open = opened, now
+        if ended:
+            release_memory()
+        elif (
+            opened - self._opened >= BURST_SESSIONS
+            and now - self._last_open >= self.settle_s
+            and 4 * open_now <= max(self._peak, BURST_SESSIONS)
+        ):
+            self._opened, self._peak = opened, open_now
+            gc.collect()
+            self.collections += 1
+            release_memory()
+
+
 def release_memory() -> None:
     """Hand memory that reclaimed sessions freed back to the system.
 
     CPython frees objects into its own arenas and the C allocator's free lists; after thousands
     of sessions end, the process keeps that memory unless asked. glibc's ``malloc_trim`` (where
-    the C library has it) returns what is free; no collection is forced (a full one would pause
-    the event loop while thousands of sessions are live).
+    the C library has it) returns what is free; no collection is forced here (a full one would
+    pause the event loop while thousands of sessions are live: :class:`MemoryReturn` runs one
+    once a burst is over).
     """
     trim = _malloc_trim()
     if trim is not None:

@@ -120,6 +120,7 @@ class ProgramToolkit(Toolkit):
     constructors: ClassVar[tuple[Constructor, ...]] = ()
     api_name: ClassVar[str] = "API"
     """The name the API object has in programs."""
+    _shared_tools: ClassVar[ToolSet]
 
     def __init__(self, world_seed: int = 0, *, extraction: str = "strict") -> None:
         super().__init__(world_seed)
@@ -128,8 +129,17 @@ class ProgramToolkit(Toolkit):
                 f"extraction must be one of {', '.join(map(repr, EXTRACTIONS))}; got {extraction!r}"
             )
         self.extraction = extraction
-        self.tools = ToolSet((*self.api_class.TOOLS, *(c.tool for c in self.constructors)))
+        self.tools = self._tool_set()
         self._constructors: Mapping[str, Constructor] = {c.tool.name: c for c in self.constructors}
+
+    @classmethod
+    def _tool_set(cls) -> ToolSet:
+        """The class's tools, made once: every env of the family shares one set and its docs."""
+        tools = cls.__dict__.get("_shared_tools")
+        if tools is None:
+            tools = ToolSet((*cls.api_class.TOOLS, *(c.tool for c in cls.constructors)))
+            cls._shared_tools = tools
+        return tools
 
     @abstractmethod
     def make_api(self) -> ToolApi:

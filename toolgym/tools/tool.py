@@ -283,6 +283,19 @@ class Tool:
         """``API.set_location``, or the bare name of a tool without an owner."""
         return f"{self.owner}.{self.name}" if self.owner else self.name
 
+    @functools.cached_property
+    def shared_schema(self) -> dict[str, Any]:
+        """:meth:`openai_schema`, made once per tool and shared by every set holding it.
+
+        Read-only: the schema of every env of a family is this one object.
+        """
+        return self.openai_schema()
+
+    @functools.cached_property
+    def shared_doc(self) -> str:
+        """:meth:`toolbench_doc`, made once per tool."""
+        return self.toolbench_doc()
+
     def without_examples(self, values: Collection[str]) -> Tool:
         """This tool with no documented example that is one of ``values`` (normalized text).
 
@@ -435,7 +448,7 @@ class ToolSet(Sequence[Tool]):
     @functools.cached_property
     def api_doc_list(self) -> tuple[str, ...]:
         """The ToolBench text doc of every tool."""
-        return tuple(t.toolbench_doc() for t in self._tools)
+        return tuple(t.shared_doc for t in self._tools)
 
     @functools.cached_property
     def api_docs(self) -> str:
@@ -445,7 +458,7 @@ class ToolSet(Sequence[Tool]):
     @functools.cached_property
     def openai_schemas(self) -> tuple[dict[str, Any], ...]:
         """The function-calling schemas of the offered tools (shared: treat as read-only)."""
-        return tuple(t.openai_schema() for t in self._tools if t.offered)
+        return tuple(t.shared_schema for t in self._tools if t.offered)
 
     def subset(self, names: Iterable[str] | None) -> ToolSet:
         """The tools called ``names`` (in this set's order); ``None`` means all of them.

@@ -63,6 +63,7 @@ _SYNONYMS = {
     "destination": "arriving at, arrival station, arrival, destination station, travelling to, "
     "traveling to, ending address, end address, end point, ending point, end location, "
     "ending location, route end",
+    "url": "web address, link, web link, address of the page, page address",
     "image_url": "image link, image address, link to the image, url of the image, picture url, "
     "photo url, url of the picture, url of the photo",
     "term_months": "loan term, term length, repayment term, month term, months term, "

@@ -108,6 +108,7 @@ _KINDS_TABLE = (  # name, call, argument, phrase, question, qualifiers, words
      "flying to, flying into, fly into, arriving in, arriving at, heading to, headed to, "
      "sailing to, sail to, arrival port, port of arrival, arrival airport, arrival station, "
      "going to, get to, take you, taking you, bring you, bringing you, end up, "
+     "final stop, last stop, end point, "
      "where are you going, where you are going, "
      "where are you headed, where you are headed, "
      "where are you going, where are you headed, where are "

@@ -120,6 +120,20 @@ _COMMON_COLORS = tuple(
 )  # fmt: skip
 """Colour names the catalog does not sell: a check that writes one is checking the colour."""
 
+_COMMON_FLAVORS = tuple(
+    (name,)
+    for name in (
+        "vanilla", "french vanilla", "hazelnut", "caramel", "salted caramel", "strawberry",
+        "peppermint", "mint", "coconut", "cinnamon", "lemon", "cherry", "blueberry", "raspberry",
+        "peach", "mango", "banana", "honey", "maple", "pumpkin spice", "cookies and cream",
+        "unflavored", "unflavoured",
+    )
+    if not any(contains_phrase(r, normalize(name)) for r in _REQUESTS)
+    and not any(name in group for group in _listed("flavor"))
+)  # fmt: skip
+"""Flavours the catalog does not sell (nor any request names): a check that writes one is
+checking the flavour (``So organic vanilla coffee beans, right?``)."""
+
 OPTIONS = ("color", "size", "flavor", "scent", "style")
 """The catalog's option groups, each a slot kind of its own name."""
 
@@ -135,7 +149,7 @@ VOCABULARY = Vocabulary(
             "color",
             _words(
                 "color, colour, colors, colours, which color, what color, shade, shades, hue, "
-                "color option, colour option"
+                "color option, colour option, colorway, colourway, colorways, colourways"
             ),
             "the color {text}",
             "choose_option",
@@ -166,7 +180,7 @@ VOCABULARY = Vocabulary(
             "choose_option",
             "flavor",
             question="Which flavor would you like?",
-            values=_listed("flavor"),
+            values=(*_listed("flavor"), *_COMMON_FLAVORS),
         ),
         SlotKind(
             "scent",

@@ -70,8 +70,11 @@ from toolgym.simulators.user.phrases import (
     _any,
 )
 from toolgym.simulators.user.question_forms import (
+    _ALSO,
+    _ATTRIBUTION,
     _CONTEXT_WORDS,
     _IN_TERMS_OF,
+    _NEEDS_LIST,
     _REMARK,
     _SMALL_TALK,
     _SURE,
@@ -83,6 +86,7 @@ from toolgym.simulators.user.question_forms import (
     _named_by_the_verb,
     _offers_choice,
     _typed_kind,
+    names_first,
     only_options,
     searched_with,
 )
@@ -269,12 +273,6 @@ def _read_rules(
 
 _ANY_WH = re.compile(r"\b(what|which|how|where|when|who|whom|whose)\b")
 """A question word anywhere (``Rename 'Price' to what?``)."""
-_ALSO = re.compile(
-    r"(do you also want|would you also like|should i also|shall i also|can i also|"
-    r"do you want me to also|want me to also|would you like me to also)\b"
-)
-"""A proposal beyond the request (``Should I also freeze the header row?``): values in it are
-its context, not checked."""
 _WH_OPEN = re.compile(r"(which|what) (part|area|areas|neighbou?rhoods?|district|side|suburb)\b")
 """An open question about something a written value narrows (``which part of St. Louis``)."""
 
@@ -354,7 +352,12 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
             tuple((k, p) for k, p in found.at if k not in ruled_out),
         )
     summary = bool(found.right) and bool(confirming or tagged or question)
-    checking = question and bool(_YES_NO_START.match(text) or tagged or confirming)
+    checking = question and bool(
+        _YES_NO_START.match(text)
+        or tagged
+        or confirming
+        or (summary and not _ANY_WH.search(text))  # "Pivot at G1 with the sum of salary?"
+    )
     shaped_right, shaped_wrong = _shaped(canonical, slots, opening, summary, checking, message)
     shaped_wrong -= set(found.right)
     valued_before = set(found.right) | set(found.wrong)
@@ -492,7 +495,9 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
 
             first = _SENTENCE.split(_ENUMERATOR.sub("", message).strip())[0]
             header = first.rstrip().endswith(":")  # "A few things before I search Columbus:"
-            lead_in = bool(later) and (header or not restates(opener))  # "Sure! How many ...?"
+            attributed = bool(later) and _ATTRIBUTION.match(opener) is not None
+            lead_in = bool(later) and (header or not restates(opener) or attributed)
+            # "Sure! How many ...?"; "You mentioned a floor of $2,900. What's the highest ...?"
             if _REMARK.match(opener) or lead_in:  # "Buffalo summers get warm. Is a pool ...?"
                 if later:
                     opener = canonical[slice(*later[0])]
@@ -524,14 +529,22 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
                     or several
                     or _YES_NO_START.match(opener)
                     or _TELL_ME.match(opener)
+                    or (len(clauses) == 1 and names_first(canonical, clauses[0], found, asked))
+                    or _NEEDS_LIST.search(message) is not None
                 )
-                and not _CONFIRM.search(_SURE.sub("", text) if lead else text)
+                and not _CONFIRM.search(
+                    canonical[later[0][0] :]
+                    if attributed
+                    else _SURE.sub("", text)
+                    if lead
+                    else text
+                )
                 and not tagged
             ):
                 # "How would you like the Salary column formatted?": the column is context
                 asked = _asked_by_parts(canonical, asking, commas, vocabulary, slots, found, asked)
                 return Reading(ASK, asked, (), True, asked)
-            if _ALSO.match(opener) and not found.wrong and not tagged and not confirming:
+            if _ALSO.match(opener) and not tagged and not confirming:
                 return Reading(
                     ASK, asked, (), True, asked
                 )  # "Should I also freeze the header row?"

@@ -50,6 +50,27 @@ _REMARK = re.compile(
 )
 """A remark or a lead-in that opens a message before its question (``Houston has a huge range
 of homes.``, ``To narrow down the Boise rentals:``): the question says what the message asks."""
+_ALSO = re.compile(
+    r"(do you also want|would you also like|should i also|shall i also|can i also|"
+    r"do you want me to also|want me to also|would you like me to also)\b"
+    r"|(should i|shall i|can i|do you want me to|would you like me to|want me to) .*"
+    r"\b(as well|too|while i m at it|while i am at it)$"
+)
+"""A proposal beyond the request (``Should I also freeze the header row?``): values in it are
+its context, not checked."""
+_ATTRIBUTION = re.compile(
+    r"^(you (already )?(mentioned|said|noted|told me|indicated|specified|stated|wrote|gave)"
+    r"|as you (said|mentioned|noted))\b"
+)
+"""A sentence that gives back what the user said as the ground of the question after it (``You
+mentioned a floor of $2,900. What's the highest rent ...?``): context, not a check."""
+_NEEDS_LIST = re.compile(
+    r"\b(i'll|i will|i'd|i would|i|we'll|we will|we) (still |just )?need\b[^:.?!\n]*:"
+    r"|\bneed (a few|two|three|four|some|the following|these)\b[^:.?!\n]*:",
+    re.IGNORECASE,
+)
+"""What the agent needs, then a colon before the list of it (``To narrow down Anchorage rentals I
+need a few things:``): a question, whatever the sentence before the colon restates."""
 _SURE_LEAD = re.compile(
     r"^just to (be sure|make sure|check|double check)( that)? (i|we) .*? (?=(what|which|where|when|"
     r"how|who)\b)"
@@ -62,6 +83,8 @@ _TELL_ME = re.compile(
 )
 """An imperative that asks (``Tell me which colour you'd like``, ``Please provide the image
 id``), or a terse ask of a preference (``Any preferred colour for the XL leggings?``)."""
+_FILLER = re.compile(r"^ *((and|also|so|ok|okay|what about|how about|any|the|your|a|an) +)*$")
+"""What may stand before the word a terse question opens with (``And any room type ...?``)."""
 _CHOICE = re.compile(
     r"[a-z0-9.]( ?,)? or (?!(more|less|fewer|above|below|higher|lower|so|not|later|earlier|"
     r"cheaper|over|under|greater|smaller|bigger|larger|longer|shorter|newer|older|after|before|"
@@ -285,3 +308,20 @@ def only_options(message: str) -> bool:
         _ONLY_OPTIONS.fullmatch(message) is not None
         and _NOT_AN_OPTION.search(message.lower()) is None
     )
+
+
+def names_first(
+    canonical: str, clause: tuple[int, int], found: _Slots, asked: Sequence[str]
+) -> bool:
+    """Whether a one-clause question opens by naming a detail it asks.
+
+    ``Price range for the lavender shampoo?``, ``Any room type preference for the 5 rooms?``:
+    the values after the word say which request it is about, not what to confirm.
+    """
+    start, end = clause
+    words = [at for _, at in found.at if start <= at < end]
+    if not words:
+        return False
+    first = min(words)
+    opens = {kind for kind, at in found.at if at == first}
+    return bool(opens & set(asked)) and _FILLER.match(canonical[start:first]) is not None

@@ -21,6 +21,7 @@ _SHAPES = (
     re.compile(r"[a-z0-9._+]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+"),
     re.compile(r"(?:https?://|www\.)[^\s]+"),
     re.compile(r"(?<![0-9a-z+])\+\d{7,15}(?![0-9a-z])"),
+    re.compile(r"(?<![0-9a-z-])(?:19|20)\d\d-[01]\d-[0-3]\d(?![0-9a-z-])"),
     re.compile(
         r"(?<![@\w./-])(?!www\.)(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|ai|co|edu|gov|info|app|me|uk|"
         r"de|fr)(?![\w/-]|\.[a-z])"
@@ -28,7 +29,7 @@ _SHAPES = (
     re.compile(r"(?<![0-9a-z@./])(?=[a-z]*[0-9])(?=[0-9]*[a-z])[0-9a-z]{6,}(?![0-9a-z@]|\.[a-z])"),
 )
 """Shapes of values a reader can tell without knowing them: an email, a URL, an international
-phone number, a domain name, a code (last)."""
+phone number, an ISO date (``2024-01-01``), a domain name, a code (last)."""
 _YEAR = re.compile(r"(?<![0-9a-z.])(?:19|20)\d\d(?![0-9a-z]|\.\d)")
 _IN_DATE = re.compile(rf"\b({_MONTHS})( \d{{1,2}})? $|\d{{1,2}} $")
 """Before a year that is part of a date (``may 3 2027``, ``3 may 2027``)."""
@@ -37,13 +38,15 @@ _JOINED_CODE = re.compile(
     r"(?<![\w-])(?=[\w-]*\d)(?=[\w-]*[A-Za-z])(?=[\w-]*[_-])[A-Za-z0-9][\w-]{5,}(?![\w-])"
 )
 """A code that joins its parts with ``_`` or ``-`` (an image's id: ``Q7r_DBzj-``)."""
+_NUMBER = re.compile(r"(?<![0-9a-z.])\d+(?:\.\d+)?(?![0-9a-z]|\.\d)")
 _CHECKED_SHAPES = (
     (_YEAR, "year", lambda v: _year_value(v) is not None),
     (_CELL, "cell", lambda v: isinstance(v, str) and re.fullmatch(r"[A-Z]{1,2}[1-9][0-9]{0,3}", v)),
+    (_NUMBER, "value", lambda v: _NUMBER.fullmatch(str(v)) and not isinstance(v, bool)),
 )
 """Shapes a yes/no question writes a value in without naming its kind, by the part of a kind's
 name that holds such values: a year (``Is it for 2024?``), a spreadsheet cell (``I'll place
-the pivot at H1, ok?``)."""
+the pivot at H1, ok?``), a number (``I'll set Reorder Level to 10 ... Okay?``)."""
 _PLACED = re.compile(r"\b(at|in|into|for|to|from|on|of|by|until|since|before|after) $")
 """Before a shaped value the message places in its request; a value alone (``F2, right?``)
 says nothing of what it is."""
@@ -180,7 +183,7 @@ def _shaped(
 ) -> tuple[set[str], set[str]]:
     """The kinds whose value's shape (an email, a URL, a code) the message writes: right, wrong.
 
-    A written email, URL or code that is no value of the task is read as a value of the one
+    A written email, URL, ISO date or code that is no value of the task is read as a value of the one
     kind whose slot has a value of that shape (``image Hk2pQ9x``, ``tracey.riley@gmail.com``).
     A code needs a word that labels it (``image``), unless the message is a ``summary`` (a
     check that writes other values of the task rightly: ``Downvote for c9P9NXMZN, yes?``).

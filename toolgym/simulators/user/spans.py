@@ -287,7 +287,8 @@ def _contradicted(
 
 _LOCATIVE = re.compile(r"\b(at|in|near|around) (your|the|my) $")
 _FOCUS = re.compile(
-    r"^(so |and |ok |okay |then |now )?(what|which|how many|how much)( is| are| s| was| were)?"
+    r"^(so |and |ok |okay |then |now )?((in|for|from|at|on|by|with|into|to) )?"
+    r"(what|which|how many|how much)( is| are| s| was| were)?"
     r"( your| the| an?)?( new| preferred| exact| specific| desired| ideal| main)? $"
 )
 _OTHER_QUESTION = re.compile(r"\b(and|also|plus|as well)\b|\b(what|which|how|where|when|who)\b")

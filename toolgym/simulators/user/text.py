@@ -167,7 +167,7 @@ _CHAT = {
     "dont": "do not", "thx": "thanks", "lvl": "level", "qty": "quantity", "amt": "amount",
     "yr": "year", "yrs": "years", "ppl": "people", "bdrm": "bedroom", "bdrms": "bedrooms",
     "thru": "through", "pref": "preference", "prefs": "preferences", "r u": "are you",
-    "r you": "are you",
+    "r you": "are you", "wht": "what", "wich": "which", "r we": "are we", "whr": "where", "whn": "when",
 }  # fmt: skip
 _CHAT_WORD = re.compile(r"(?<![0-9a-z'$])(" + "|".join(_CHAT) + r")(?![0-9a-z'])")
 """Chat spellings (``whats ur budget``), read as written out."""
@@ -310,6 +310,33 @@ def _find_value(text: str, phrase: str) -> list[tuple[int, int]]:
 
 _INFLECTED = re.compile(r"^(.* )?([a-z]{3,})$")
 
+_NOUN_BEFORE = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "your",
+        "my",
+        "our",
+        "their",
+        "this",
+        "that",
+        "these",
+        "those",
+        "each",
+        "every",
+        "any",
+        "per",
+        "on",
+        "in",
+        "of",
+        "at",
+        "for",
+    ]
+)
+"""Words after which a kind's last word is a noun: it takes a plural, not ``-ed`` or ``-ing``
+(``the rent``, ``rents``; ``set on renting`` is no price)."""
+
 
 @functools.lru_cache(maxsize=8192)
 def _inflections(phrase: str) -> tuple[str, ...]:
@@ -326,7 +353,11 @@ def _inflections(phrase: str) -> tuple[str, ...]:
     if match is None:
         return (phrase,)
     head, word = match.group(1) or "", match.group(2)
-    if word.endswith("e"):
+    if head and head.split()[-1] in _NOUN_BEFORE:
+        forms: tuple[str, ...] = (
+            word + ("es" if word.endswith(("s", "x", "z", "ch", "sh")) else "s"),
+        )
+    elif word.endswith("e"):
         forms = (word + "s", word + "d", word[:-1] + "ing")
     elif word.endswith("y") and word[-2] not in "aeiou":
         forms = (word[:-1] + "ies", word[:-1] + "ied", word + "ing")

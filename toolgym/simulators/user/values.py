@@ -356,7 +356,11 @@ _FROM_TO = re.compile(
     r"(?= (?:on|for|at|with|in|and|leaving|departing|returning|between|under|max|min|per|"
     r"checking|staying|via|by|is|right|correct|ok|okay)\b|$)"
 )
-_ONE_END = re.compile(r"\b(from|out of|to|into) ((?:\S+ ){0,3}\S+)")
+_ONE_END = re.compile(
+    r"\b(?<!back )(?<!return )(?<!returning )(?<!home )(from|out of|to|into) ((?:\S+ ){0,3}\S+)"
+)
+"""One end of a trip a message writes; not on the way back (``flying back from Albuquerque``:
+the destination, not a wrong origin)."""
 
 
 def _paired(text: str, vocabulary: Vocabulary, slots: Sequence[Slot]) -> dict[str, bool]:

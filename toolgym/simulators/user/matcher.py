@@ -217,7 +217,14 @@ def _read_rules(
     """:func:`read_message` by the rules alone."""
     message = _confirm_lead(_without_examples(plain_field_names(message, vocabulary)))
     reading = _read(message, vocabulary, slots, opening)
-    if reading.kind == OFF_TOPIC and (fixed := corrected(message, vocabulary)) is not None:
+    aside = (
+        _ASIDE.search(expand_chat(normalize(message))) is not None
+    )  # "Side question: ... coast?"
+    if (
+        reading.kind == OFF_TOPIC
+        and not aside
+        and (fixed := corrected(message, vocabulary)) is not None
+    ):
         again = _read(fixed, vocabulary, slots, opening)  # "Which citiy should I search in?"
         if again.kind in (ASK, CHECK):
             reading = again
@@ -273,7 +280,10 @@ def _read_rules(
 
 _ANY_WH = re.compile(r"\b(what|which|how|where|when|who|whom|whose)\b")
 """A question word anywhere (``Rename 'Price' to what?``)."""
-_WH_OPEN = re.compile(r"(which|what) (part|area|areas|neighbou?rhoods?|district|side|suburb)\b")
+_WH_OPEN = re.compile(
+    r"(which|what|is there an?|is there any|do you have an?|any)( particular| specific| preferred)?"
+    r" (part|area|areas|neighbou?rhoods?|district|side|suburb)\b"
+)
 """An open question about something a written value narrows (``which part of St. Louis``)."""
 
 

@@ -280,7 +280,8 @@ _LIST_HEADER = re.compile(
 
 
 _ASIDE = re.compile(
-    r"^(quick aside|side note|on a side note|off topic|off-topic|unrelated|random question|"
+    r"^(quick aside|side note|on a side note|side question|quick side question|off topic|"
+    r"off-topic|unrelated|random question|"
     r"just curious|out of curiosity|totally unrelated|not related|by the by|fun fact|random fact|"
     r"random thought|unrelated but)\b"
 )

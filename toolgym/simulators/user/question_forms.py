@@ -53,6 +53,7 @@ of homes.``, ``To narrow down the Boise rentals:``): the question says what the 
 _ALSO = re.compile(
     r"(do you also want|would you also like|should i also|shall i also|can i also|"
     r"do you want me to also|want me to also|would you like me to also)\b"
+    r"|(should|shall|can|could) (it|this|that|the \w+) also\b"
     r"|(should i|shall i|can i|do you want me to|would you like me to|want me to) .*"
     r"\b(as well|too|while i m at it|while i am at it)$"
 )

@@ -75,6 +75,14 @@ _LABELLED_TOKEN = re.compile(
     r"\b(image|picture|photo|pic|id)s? (?:id )?#?(['\"\u2018\u201c]?)([0-9a-z_]{2,12})\2"
 )
 """A token right after an image's label (``image 'lab9'``), quoted or not."""
+_ID_LIKE = re.compile(r"(?=[\w-]*(?:\d|[_-]|[a-z][A-Z]|[A-Z]{2}[a-z]))[A-Za-z0-9][\w-]{5,}")
+"""An id of six characters or more with a digit, a ``_`` or ``-``, or capitals inside it
+(``NjEyMDAyNA``, ``xK29bLm4Q``): no word."""
+_LABELLED_ID = re.compile(
+    r"\b(?:image|picture|photo|pic)s?(?: id)?:? #?['\"\u2018\u201c]?([A-Za-z0-9][\w-]{5,})",
+    re.IGNORECASE,
+)
+"""A token right after an image's label, as written (ids are told by their case)."""
 _LABELLED_SHORT_ID = re.compile(
     r"\b(image|picture|photo|pic|id|identifier|code|ref|reference|key)s? (?:id )?#?"
     r"((?=[a-z]*[0-9])(?=[0-9]*[a-z])[0-9a-z]{3,5})(?![0-9a-z])"
@@ -250,6 +258,19 @@ def _shaped(
                 right.add(slot.kind)
             elif (marked or any(c.isdigit() for c in token)) and token not in known:
                 wrong.add(slot.kind)
+    ided = [
+        s
+        for s in slots
+        if isinstance(s.value, str)
+        and ("image" in s.kind.split("_") or s.kind.endswith("id"))
+        and _ID_LIKE.fullmatch(s.value)
+    ]
+    if len(ided) == 1 and ided[0].kind not in right | wrong and (summary or checking):
+        (slot,) = ided  # "upvote image NjEyMDAyNB?": an id after its label, in any shape
+        for match in _LABELLED_ID.finditer(message):
+            token = match.group(1)
+            if token.lower() not in known and _ID_LIKE.fullmatch(token):
+                (right if token == slot.value else wrong).add(slot.kind)
     if checking:
         for shape, part, fits in _CHECKED_SHAPES:
             owners = [s for s in slots if part in s.kind.split("_") and fits(s.value)]

@@ -48,6 +48,7 @@ from toolgym.simulators.user.values import (
     _upper,
     _writes_value,
     listed_values,
+    reversed_route,
 )
 
 
@@ -207,6 +208,10 @@ def _read_slots(
             wrong.discard(kind)
         elif kind not in right:
             wrong.add(kind)
+    for kind in reversed_route(text, vocabulary, slots):  # each value right, the way wrong
+        named.add(kind)
+        right.discard(kind)
+        wrong.add(kind)
     for slot in slots:  # "Sales, salary 93,684, 6 years" writes "department Sales, salary ..."
         if slot.kind in wrong and _writes_each_part(text, slot.text):
             wrong.discard(slot.kind)

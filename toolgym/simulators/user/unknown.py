@@ -174,6 +174,32 @@ def _listed_heads(vocabulary: Vocabulary) -> frozenset[str]:
     )
 
 
+_NOT_NAMES = frozenset(
+    {
+        *("whole", "entire", "header", "first", "last", "new", "next", "top", "bottom", "total"),
+        *("second", "third", "empty", "blank", "following", "previous", "above", "below"),
+        *("matching", "selected", "current", "single", "highlighted", "full", "bold"),
+        *("coloured", "colored", "yellow", "green", "red", "blue"),
+    }
+)
+"""Words that stand before ``row`` or ``column`` and name no row (``the whole row``)."""
+
+
+def _lowercase_name(token: str, slots: Sequence[Slot], kind: str) -> bool:
+    """Whether ``token`` before ``row`` is a name like the task's own lowercase one.
+
+    ``the turkey row`` where the task's row is ``crab``: a name, written as the task writes its
+    own, in lowercase.
+    """
+    value = next((s.value for s in slots if s.kind == kind), None)
+    return (
+        isinstance(value, str)
+        and re.fullmatch(r"[a-z]{3,}", value) is not None
+        and re.fullmatch(r"[a-z]{3,}", token) is not None
+        and token not in _NOT_NAMES
+    )
+
+
 def beside_words(
     text: str,
     message: str,
@@ -219,7 +245,14 @@ def beside_words(
             and before.group(1) not in words
             and before.group(1) not in _NOT_VALUES
             and not any(before.group(1) in f.split() for f in present[kind_name])
-            and (_capitalized(before.group(1), message) or _quoted(before.group(1), message))
+            and (
+                _capitalized(before.group(1), message)
+                or _quoted(before.group(1), message)
+                or (
+                    text.startswith("row", start)
+                    and _lowercase_name(before.group(1), slots, kind_name)
+                )
+            )
         ):
             out.add(kind_name)
             continue

@@ -354,13 +354,19 @@ def _dated(
 _FROM_TO = re.compile(
     r"\bfrom ((?:\S+ ){0,3}?\S+) (?:to|until|till|through|thru) ((?:\S+ ){0,3}?\S+?)"
     r"(?= (?:on|for|at|with|in|and|leaving|departing|returning|between|under|max|min|per|"
-    r"checking|staying|via|by|is|right|correct|ok|okay)\b|$)"
+    r"checking|staying|via|by|is|right|correct|ok|okay)\b| \d|$)"
 )
 _ONE_END = re.compile(
     r"\b(?<!back )(?<!return )(?<!returning )(?<!home )(from|out of|to|into) ((?:\S+ ){0,3}\S+)"
 )
 """One end of a trip a message writes; not on the way back (``flying back from Albuquerque``:
 the destination, not a wrong origin)."""
+
+
+def _writes_end(by_kind: dict[str, Slot], written: str, kind: str) -> bool:
+    """Whether ``written`` (after ``from`` or ``to``) is ``kind``'s value, or opens with it."""
+    forms = {_phrase(f) for f in by_kind[kind].forms()}
+    return any(written == f or written.startswith(f + " ") for f in forms if f)
 
 
 def _paired(text: str, vocabulary: Vocabulary, slots: Sequence[Slot]) -> dict[str, bool]:
@@ -377,9 +383,7 @@ def _paired(text: str, vocabulary: Vocabulary, slots: Sequence[Slot]) -> dict[st
     if not pairs:
         return {}
 
-    def matches(written: str, kind: str) -> bool:
-        forms = {_phrase(f) for f in by_kind[kind].forms()}
-        return any(written == f or written.startswith(f + " ") for f in forms if f)
+    matches = functools.partial(_writes_end, by_kind)
 
     found: dict[str, bool] = {}
     for match in _FROM_TO.finditer(text):
@@ -404,11 +408,40 @@ def _paired(text: str, vocabulary: Vocabulary, slots: Sequence[Slot]) -> dict[st
     return found
 
 
+def reversed_route(text: str, vocabulary: Vocabulary, slots: Sequence[Slot]) -> set[str]:
+    """The two ends of a pair a message writes the other way round.
+
+    ``from Jacksonville to Savannah``, where the trip is from Savannah to Jacksonville: both
+    wrong, though each value is one of the task's. Dates aside (:func:`_paired` reads them).
+    """
+    by_kind = {s.kind: s for s in slots}
+    pairs = [(a, b) for a, b in vocabulary.pairs if a in by_kind and b in by_kind]
+
+    matches = functools.partial(_writes_end, by_kind)
+
+    out: set[str] = set()
+    for match in _FROM_TO.finditer(text):
+        first, second = match.group(1), match.group(2)
+        if _DATE.search(first) or _DATE.search(second):
+            continue
+        for a, b in pairs:
+            if (
+                matches(first, b)
+                and matches(second, a)
+                and not matches(first, a)
+                and not matches(second, b)
+            ):
+                out |= {a, b}
+    return out
+
+
 _BOTH_ENDS = re.compile(
     r"\bfrom (and|&|or) (where |which \w+ |what \w+ )?(to|into)\b|\bfrom where (to|into) where\b"
     r"|\bwhere from (and|&) (where )?to\b|\bfrom (and|&) (to|into) where\b"
+    r"|\b(check|checking) in (and|&) (out|check out|checking out)\b"
 )
-"""A question about both ends of a pair (``where are you flying from and to?``)."""
+"""A question about both ends of a pair (``where are you flying from and to?``, ``checking in
+and out``)."""
 
 
 def _both_ends(text: str, vocabulary: Vocabulary, named: Sequence[str]) -> set[str]:

@@ -109,14 +109,11 @@ from toolgym.simulators.user.shapes import (
     plain_field_names,
     shape_named,
 )
-from toolgym.simulators.user.slot_reading import _read_slots, _Slots
+from toolgym.simulators.user.slot_reading import _read_slots, _Slots, mentioned_kinds, stated_slots
 from toolgym.simulators.user.slots import (
     Slot,
     Vocabulary,
-    contains_phrase,
     normalize,
-    normalized,
-    whole_words,
 )
 from toolgym.simulators.user.text import (
     _ENUMERATOR,
@@ -163,38 +160,6 @@ __all__ = [
 ]
 
 
-def mentioned_kinds(text: str, vocabulary: Vocabulary) -> tuple[str, ...]:
-    """The slot kinds whose words normalized ``text`` holds (a longer match hides a shorter one).
-
-    >>> from toolgym.simulators.user.slots import SlotKind
-    >>> v = Vocabulary([SlotKind("max_price", ("maximum price", "budget")),
-    ...                 SlotKind("price", ("price",))], "homes")
-    >>> mentioned_kinds("what is your maximum price", v)
-    ('max_price',)
-    """
-    spans: list[tuple[int, int, str]] = []
-    for kind in vocabulary:
-        for word in kind.words:
-            phrase = normalized(word)
-            if phrase and phrase not in text:
-                continue
-            for m in whole_words(phrase).finditer(text):
-                spans.append((m.start(), m.end(), kind.name))
-    kept = {
-        name
-        for start, end, name in spans
-        if not any(
-            s <= start and end <= e and (e - s) > (end - start) and n != name for s, e, n in spans
-        )
-    }
-    return tuple(k.name for k in vocabulary if k.name in kept)
-
-
-def stated_slots(text: str, slots: Sequence[Slot]) -> tuple[str, ...]:
-    """The kinds of ``slots`` whose value normalized ``text`` writes (any form, anywhere)."""
-    return tuple(s.kind for s in slots if any(contains_phrase(text, f) for f in s.forms()))
-
-
 def read_message(
     message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: str = ""
 ) -> Reading:
@@ -217,12 +182,9 @@ def _read_rules(
     """:func:`read_message` by the rules alone."""
     message = _confirm_lead(_without_examples(plain_field_names(message, vocabulary)))
     reading = _read(message, vocabulary, slots, opening)
-    aside = (
-        _ASIDE.search(expand_chat(normalize(message))) is not None
-    )  # "Side question: ... coast?"
     if (
         reading.kind == OFF_TOPIC
-        and not aside
+        and _ASIDE.search(expand_chat(normalize(message))) is None  # "Side question: ... coast?"
         and (fixed := corrected(message, vocabulary)) is not None
     ):
         again = _read(fixed, vocabulary, slots, opening)  # "Which citiy should I search in?"

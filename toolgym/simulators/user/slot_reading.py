@@ -23,6 +23,9 @@ from toolgym.simulators.user.slots import (
     Slot,
     SlotKind,
     Vocabulary,
+    contains_phrase,
+    normalized,
+    whole_words,
 )
 from toolgym.simulators.user.spans import (
     _LOCATIVE,
@@ -267,3 +270,35 @@ def _read_slots(
         bool(spans),
         tuple((k, sp.start) for sp in spans for k in sorted(sp.kinds)),
     )
+
+
+def mentioned_kinds(text: str, vocabulary: Vocabulary) -> tuple[str, ...]:
+    """The slot kinds whose words normalized ``text`` holds (a longer match hides a shorter one).
+
+    >>> from toolgym.simulators.user.slots import SlotKind
+    >>> v = Vocabulary([SlotKind("max_price", ("maximum price", "budget")),
+    ...                 SlotKind("price", ("price",))], "homes")
+    >>> mentioned_kinds("what is your maximum price", v)
+    ('max_price',)
+    """
+    spans: list[tuple[int, int, str]] = []
+    for kind in vocabulary:
+        for word in kind.words:
+            phrase = normalized(word)
+            if phrase and phrase not in text:
+                continue
+            for m in whole_words(phrase).finditer(text):
+                spans.append((m.start(), m.end(), kind.name))
+    kept = {
+        name
+        for start, end, name in spans
+        if not any(
+            s <= start and end <= e and (e - s) > (end - start) and n != name for s, e, n in spans
+        )
+    }
+    return tuple(k.name for k in vocabulary if k.name in kept)
+
+
+def stated_slots(text: str, slots: Sequence[Slot]) -> tuple[str, ...]:
+    """The kinds of ``slots`` whose value normalized ``text`` writes (any form, anywhere)."""
+    return tuple(s.kind for s in slots if any(contains_phrase(text, f) for f in s.forms()))

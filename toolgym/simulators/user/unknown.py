@@ -182,7 +182,7 @@ _NOT_NAMES = frozenset(
         *("coloured", "colored", "yellow", "green", "red", "blue"),
     }
 )
-"""Words that stand before ``row`` or ``column`` and name no row (``the whole row``)."""
+"""Words that stand before ``row`` and name no row (``the whole row``)."""
 
 
 def _lowercase_name(token: str, slots: Sequence[Slot], kind: str) -> bool:

@@ -69,6 +69,14 @@ _LEAST = (
     "starting",
     "lower bound",
     "lower limit",
+    "no less than",
+    "not less than",
+    "no smaller than",
+    "no cheaper than",
+    "nothing cheaper than",
+    "nothing smaller than",
+    "nothing under",
+    "nothing below",
 )
 _MOST = (
     "maximum",
@@ -84,6 +92,13 @@ _MOST = (
     "below",
     "no more than",
     "not more than",
+    "no bigger than",
+    "no larger than",
+    "no more expensive than",
+    "nothing bigger than",
+    "nothing larger than",
+    "nothing over",
+    "nothing above",
 )
 _MOST_PRICE = (*_MOST, "cap", "limit", "ceiling", "no more than", "upper bound", "upper limit")
 _SMALLEST = ("minimum", "min", "at least", "least", "smallest")

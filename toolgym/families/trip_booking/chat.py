@@ -73,10 +73,14 @@ _ROOM = (
     "nightly price, price per night, cost per night, rate per night, per night, a night, "
     "hotel price, hotel prices, hotel rate, rate, rates"
 )
-_LEAST = _words("minimum, min, at least, least, lowest, lower, low, bottom, floor, starting, above")
+_LEAST = _words(
+    "minimum, min, at least, least, lowest, lower, low, bottom, floor, starting, above, no less than, "
+    "not less than, no cheaper than, nothing cheaper than, nothing under, nothing below"
+)
 _MOST = _words(
     "maximum, max, at most, most, highest, upper, top, up to, under, below, no more than, "
-    "not more than, cap, limit, ceiling, budget"
+    "not more than, cap, limit, ceiling, budget, no more expensive than, nothing over, "
+    "nothing above, no pricier than"
 )
 _MODES = {"flight": "plane", "train": "train", "bus": "bus", "cruise": "cruise ship"}
 _TICKETS = {"flight": "plane tickets", "train": "train tickets", "bus": "bus tickets",

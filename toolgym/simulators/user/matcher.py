@@ -82,6 +82,7 @@ from toolgym.simulators.user.question_forms import (
     _TELL_ME,
     _asked_by_parts,
     _asks_at_start,
+    _context_kinds,
     _generic,
     _named_by_the_verb,
     _offers_choice,
@@ -272,6 +273,12 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
     names = tuple(_phrase(n) for n in known_names)
     found = _read_slots(canonical, vocabulary, _cased(slots, message), barriers, commas, names)
     asking = [(start, end) for start, end, mood in moods if mood == REQUEST]
+    if (
+        asking
+        and all(_PERSONAL.search(canonical[s:e]) for s, e in asking)
+        and not any(s <= at < e for _, at in found.at for s, e in asking)
+    ):
+        return Reading(OFF_TOPIC, (), (), question)  # "Chicago's great! Have you been to ...?"
     valued = set(found.right) | set(found.wrong)
     unasked = {  # named in a sentence that neither asks nor checks, with no value: not asked
         kind
@@ -289,6 +296,10 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
             unasked |= {k for k, at in found.at if at < said_as.start()} - meant - valued
     if opening and not _ANY_WH.search(text):
         unasked |= _named_by_the_verb(canonical, found, opening) - valued
+    if question and not barriers and not valued:
+        unasked |= _context_kinds(
+            canonical, found, vocabulary
+        )  # "What should the new row be called?"
     if unasked:
         kept = tuple(k for k in found.named if k not in unasked)
         found = _Slots(kept, found.right, found.wrong, bool(kept) and found.worded, found.at)

@@ -299,6 +299,8 @@ _PREFERENCE = re.compile(
     r"need to be|have to be)\b"
     r"|(should|shall|may|can) i (also |additionally |just )?\w+ (?!it\b|that\b|this\b)\w+ \w+"
     r"|is there (a|an|any) (particular|specific|preferred|certain|special)\b"
+    r"|(do|would|did) you have (a |an |any )?([a-z-]+ ){0,2}(preference|requirement)s?\b"
+    r"|is there (a |an |any )?([a-z-]+ ){0,2}(preference|requirement)s?\b"
     r"|(any|a) (particular|specific|special) (preference|requirement|need)s?\b"
     r"|will (you|there) (have|be|need) (any|a|an|some)\b)"
 )
@@ -359,6 +361,8 @@ _FOR_THE_TASK = re.compile(
 _PERSONAL = re.compile(
     r"\b(personally|in general|in your life|for fun|just curious|yourself)\b"
     r"|\b(do|did|have) you (usually|normally|typically|generally|often|ever)\b"
+    r"|\b(have|did) you (already |yet )?(had|get|got) (a|the) chance\b"
+    r"|\bhave you (already )?(been to|visited|heard of|tried)\b"
     r"|\b(what|which) (is )?your (favourite|favorite) (?!one\b)\w+"
 )
 """A question about the user's own life, not the request (``Do you prefer cats, personally?``)."""

@@ -24,6 +24,7 @@ from toolgym.simulators.user.phrases import (
 from toolgym.simulators.user.rewrites import _INTERJECTION, _NOT_AN_OPTION
 from toolgym.simulators.user.slot_reading import _Slots
 from toolgym.simulators.user.slots import Slot, Vocabulary, normalize, normalized
+from toolgym.simulators.user.text import _phrase
 from toolgym.simulators.user.values import direction_asked
 
 _SMALL_TALK = re.compile(
@@ -326,3 +327,43 @@ def names_first(
     first = min(words)
     opens = {kind for kind, at in found.at if at == first}
     return bool(opens & set(asked)) and _FILLER.match(canonical[start:first]) is not None
+
+
+_BE_NAMED = re.compile(
+    r"^(?:what|how) (?:should|will|would|shall|do you want|would you like) (?:.+) be "
+    r"(?=(?:called|named|titled|labelled|labeled|formatted|sorted|set)\b)"
+)
+"""``What should the new row be called?``: the predicate's word is asked, its subject is not."""
+_FOR_AT_END = re.compile(r" for (?:the|this|that|your|each|every|a|an) (?:[a-z]+ ){0,2}[a-z]+$")
+"""``What numbers go in Planned and Actual for the new entry?``: what the answer is for."""
+
+
+def _context_kinds(canonical: str, found: _Slots, vocabulary: Vocabulary) -> set[str]:
+    """The kinds a one-sentence open question names as its context, not as what it asks.
+
+    The subject of ``what should <it> be called`` (only the name is asked) and a kind named
+    only in a closing ``for the ...`` after another kind's word (``What numbers go in Planned
+    and Actual for the new entry?``), not by a weak word (:attr:`SlotKind.weak`).
+    """
+    if (m := _BE_NAMED.match(canonical)) is not None:
+        after = {k for k, at in found.at if at >= m.end()}
+        before = {k for k, at in found.at if at < m.end()}
+        if after:
+            return before - after
+    if (m := _FOR_AT_END.search(canonical)) is not None:
+        tail = {k for k, at in found.at if at >= m.start()}
+        weak = {  # "name + details for the new row": a weak word there is still the values'
+            k
+            for k, at in found.at
+            if at >= m.start() and any(canonical.startswith(w, at) for w in _weak(vocabulary, k))
+        }
+        tail -= weak
+        head = {k for k, at in found.at if at < m.start()}
+        if tail and head and not tail & head:
+            return tail
+    return set()
+
+
+def _weak(vocabulary: Vocabulary, kind: str) -> tuple[str, ...]:
+    """``kind``'s weak words, as messages are read."""
+    return tuple(p for w in vocabulary[kind].weak if (p := _phrase(w)))

@@ -26,10 +26,14 @@ _SHAPES = (
         r"(?<![@\w./-])(?!www\.)(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|ai|co|edu|gov|info|app|me|uk|"
         r"de|fr)(?![\w/-]|\.[a-z])"
     ),
+    re.compile(
+        r"(?<![0-9a-z.])[a-z]?\d+(?:\.\d+)?[a-z]{0,2} ?x ?[a-z]?\d+(?:\.\d+)?[a-z]{0,2}(?![0-9a-z])"
+    ),
     re.compile(r"(?<![0-9a-z@./])(?=[a-z]*[0-9])(?=[0-9]*[a-z])[0-9a-z]{6,}(?![0-9a-z@]|\.[a-z])"),
 )
 """Shapes of values a reader can tell without knowing them: an email, a URL, an international
-phone number, an ISO date (``2024-01-01``), a domain name, a code (last)."""
+phone number, an ISO date (``2024-01-01``), a domain name, a size in two dimensions (``32w x
+30l``, ``3' x 5'``), a code (last)."""
 _YEAR = re.compile(r"(?<![0-9a-z.])(?:19|20)\d\d(?![0-9a-z]|\.\d)")
 _IN_DATE = re.compile(rf"\b({_MONTHS})( \d{{1,2}})? $|\d{{1,2}} $")
 """Before a year that is part of a date (``may 3 2027``, ``3 may 2027``)."""
@@ -231,7 +235,9 @@ def _shaped(
                 continue  # a value the request wrote itself (another call's)
             if shape is _SHAPES[-1] and not _LABEL_WORD.search(text) and not summary:
                 continue  # a code alone may be any word spelled with digits
-            if written in {normalized(f) for f in (slot.value, slot.text, *slot.aliases)}:
+            if written.replace(" ", "") in {
+                normalized(f).replace(" ", "") for f in (slot.value, slot.text, *slot.aliases)
+            }:
                 right.add(slot.kind)
             else:
                 wrong.add(slot.kind)

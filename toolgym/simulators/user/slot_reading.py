@@ -81,6 +81,23 @@ def _phrased(forms: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(_phrase(f) for f in forms)
 
 
+_COMPARATORS = {
+    "below": "above", "above": "below", "under": "over", "over": "under", "less": "more",
+    "more": "less", "greater": "less", "lower": "higher", "higher": "lower", "fewer": "more",
+}  # fmt: skip
+_COMPARATOR = re.compile(r"\b(" + "|".join(_COMPARATORS) + r")\b")
+
+
+@functools.lru_cache(maxsize=4096)
+def _flipped(forms: tuple[str, ...]) -> tuple[str, ...]:
+    """A condition's forms with the comparison the other way (``unit cost is above 13``)."""
+    return tuple(
+        _COMPARATOR.sub(lambda m: _COMPARATORS[m.group(1)], f)
+        for f in forms
+        if re.search(r"\d", f) and _COMPARATOR.search(f) and len(f.split()) >= 3
+    )
+
+
 @functools.lru_cache(maxsize=4096)
 def _own_values(kind: SlotKind, forms: tuple[str, ...]) -> frozenset[int]:
     """The indices of ``kind``'s listed values that a slot with these ``forms`` holds."""
@@ -183,6 +200,10 @@ def _read_slots(
             and not inside(at)
             and not _NEGATED.search(text[max(0, at[0] - 16) : at[0]])
         }
+        if not written and any(_find(text, f) for f in _flipped(forms)):
+            wrong.add(kind.name)  # "whose unit cost is above 13" for "below 13"
+            named.add(kind.name)
+            continue
         own = _own_values(kind, forms)
         others = mentioned - own
         attached = numbers.get(kind.name, [])

@@ -51,6 +51,11 @@ def _word_forms(vocabulary: Vocabulary) -> tuple[tuple[str, str | None, str, boo
         for word in (*kind.words, *kind.weak):
             out += [(form, kind.name, False) for form in _inflections(_phrase(word))]
         out += [(_phrase(noun), kind.name, True) for noun in kind.counted]
+        out += [  # "number of pics": the count a counted noun names
+            (_phrase(f"{lead} {noun}"), kind.name, False)
+            for noun in kind.counted
+            for lead in ("number of", "how many")
+        ]
     return tuple(
         (form, head.group() if (head := _HEAD.match(form)) else None, name, counted)
         for form, name, counted in out
@@ -141,6 +146,11 @@ def _qualified(
     ]
     if not hits:
         return set()
+    hits = [  # "lower limit": the minimum's, not the cap's "limit" inside it
+        h
+        for h in hits
+        if not any(o[0] <= h[0] and h[1] <= o[1] and o[1] - o[0] > h[1] - h[0] for o in hits)
+    ]
     nearest = max(hits, key=lambda h: h[1]) if before else min(hits, key=lambda h: h[0])
     chain = [h for h in hits if h[0] < nearest[1] and nearest[0] < h[1]]
     picked = {h[2] for h in chain}
@@ -222,7 +232,34 @@ def _resolve(text: str, spans: list[_Span], vocabulary: Vocabulary) -> list[_Spa
             if kinds:
                 break
         resolved.append(_Span(span.start, span.end, frozenset(kinds or span.kinds)))
-    return resolved
+    return _narrowed_together(text, resolved)
+
+
+_CLOSE_GAP = re.compile(r"\s*(?:[a-z0-9']+\s+){0,2}")
+"""At most two words between two words of one quantity (``pay per room per night``)."""
+
+
+def _narrowed_together(text: str, spans: list[_Span]) -> list[_Span]:
+    """Two close words that name one quantity, each narrowed to the kinds they share.
+
+    ``the most you'd pay per night``: ``pay`` is a cap (the ticket's or the room's) and ``per
+    night`` a room price (either bound); together, the room's cap. Only words a short gap with
+    no joining word or punctuation parts, and only where they share some but not all kinds.
+    """
+    out = list(spans)
+    for i in range(len(out) - 1):
+        a, b = out[i], out[i + 1]
+        shared = a.kinds & b.kinds
+        if not shared or (shared == a.kinds and shared == b.kinds) or len(a.kinds | b.kinds) < 3:
+            continue
+        gap = text[a.end : b.start]
+        if _CLOSE_GAP.fullmatch(gap) is None or _JOINED_GAP.search(gap):
+            continue
+        out[i], out[i + 1] = _Span(a.start, a.end, shared), _Span(b.start, b.end, shared)
+    return out
+
+
+_JOINED_GAP = re.compile(r"\b(and|or|nor|plus|then|but|vs|versus)\b")
 
 
 @functools.lru_cache(maxsize=32)
@@ -289,7 +326,7 @@ _LOCATIVE = re.compile(r"\b(at|in|near|around) (your|the|my) $")
 _FOCUS = re.compile(
     r"^(so |and |ok |okay |then |now )?((in|for|from|at|on|by|with|into|to) )?"
     r"(what|which|how many|how much)( is| are| s| was| were)?"
-    r"( your| the| an?)?( new| preferred| exact| specific| desired| ideal| main)? $"
+    r"( your| the| an?)?( new| preferred| exact| specific| desired| ideal| main)?( (?!(?:is|are|s|do|does|did|should|would|could|can|will)\b)[a-z]+)? $"
 )
 _OTHER_QUESTION = re.compile(r"\b(and|also|plus|as well)\b|\b(what|which|how|where|when|who)\b")
 
@@ -298,10 +335,18 @@ def _focus(text: str, spans: Sequence[_Span], barriers: Sequence[int]) -> _Span 
     """The one kind a single question is about, when it opens with it (``which column ...``).
 
     ``Which column should I sort the table by?`` asks for the column; the sort it is for is
-    what the answer is used for. Only a one-sentence question that asks nothing else.
+    what the answer is used for. Only a question that asks nothing else, alone or after
+    sentences that name no kind.
     """
-    if barriers or not spans:
+    if not spans:
         return None
+    if barriers:  # "Understood, Raidmatrix then LootPulse. What username should I search for?"
+        last = barriers[-1]
+        if any(sp.start < last for sp in spans):
+            return None
+        shifted = [_Span(sp.start - last, sp.end - last, sp.kinds) for sp in spans]
+        found = _focus(text[last:], shifted, ())
+        return None if found is None else _Span(found.start + last, found.end + last, found.kinds)
     first = min(spans, key=lambda sp: (sp.start, -sp.end))
     opens = re.match(r"(what|which|how many|how much)\b", text[first.start :])
     if not (_FOCUS.match(text[: first.start]) or (not text[: first.start] and opens)):

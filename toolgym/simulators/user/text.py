@@ -141,8 +141,12 @@ _RANGE = re.compile(
 )
 """The two ends of a range (``90 and 160``, ``$60 to $130``)."""
 _COMMA = re.compile(r"(?<=\S),\s+")
-_SENTENCE = re.compile(r"(?<=[A-Za-z0-9)]{3}[.])\s+(?=[A-Z0-9$])|(?<=[!?;:])\s+|\s*\n\s*")
-"""Where a message's sentences part (not after ``St.``: a name goes on)."""
+_SENTENCE = re.compile(
+    r"(?<=[A-Za-z0-9)]{3}[.])\s+(?=[A-Z0-9$])|(?<=[0-9]['\"\u2019\u201d][.])\s+(?=[A-Z0-9$])"
+    r"|(?<=\bsq ft[.])\s+(?=[A-Z])|(?<=[!?;:])\s+|\s*\n\s*"
+)
+"""Where a message's sentences part (not after ``St.``: a name goes on; after ``3' x 5'.`` and
+``sq ft.``)."""
 
 
 _CONTRACTIONS = {"'d": "would", "'re": "are", "'ve": "have", "'ll": "will", "'s": "is"}
@@ -202,8 +206,12 @@ _NOT_BELOW = re.compile(_NEGATION + r"(?:below|under|less than|lower than)\b")
 """``won't go below``: a lower bound, read as ``at least``."""
 _HYPHEN = re.compile(r"(?<=[0-9a-z])-(?=[a-z])")
 """A hyphen before a letter, read as a space (``check-in``, ``x-large``, ``14-inch``)."""
-_ENUMERATOR = re.compile(r"(?m)^[ \t]*(?:\(?\d{1,2}[.):]|\(?[a-hA-H][.)]|[-*\u2022>#]+)[ \t]+")
-"""A list's marker at the start of a line (``1.``, ``2)``, ``a)``, ``-``, ``*``): no number."""
+_ENUMERATOR = re.compile(
+    r"(?m)^[ \t]*(?:\(?\d{1,2}[.):]|\(?[a-hA-H][.)]|[-*\u2022>#]+)[ \t]+"
+    r"|(?<=[?.!;,] )\(?\d{1,2}\)[ \t]+"
+)
+"""A list's marker at the start of a line (``1.``, ``2)``, ``a)``, ``-``, ``*``) or after a
+sentence in a line (``1) breed? 2) format?``): no number."""
 
 
 def _scaled(match: re.Match[str]) -> str:
@@ -226,6 +234,16 @@ def _canonical(text: str) -> str:
     'under 80 dollars, 750000, 150'
     """
     return _canonical_short(text) if len(text) <= CACHED_CHARS else _canonical_text(text)
+
+
+_ROOM_WORDS = {
+    "br": "bedrooms", "bd": "bedrooms", "bdr": "bedrooms", "bed": "bedrooms", "ba": "bathrooms",
+    "bth": "bathrooms", "bath": "bathrooms",
+}  # fmt: skip
+_ROOM_SHORT = re.compile(
+    r"(?<![0-9a-z.$])(\d+(?:\.\d+)?) ?(br|bd|bdr|bed|ba|bth|bath)(?![0-9a-z])(?! rooms?\b)"
+)
+"""A listing's shorthand (``1BR/2BA``, ``3bd``, ``2 ba``): that many bedrooms or bathrooms."""
 
 
 def _canonical_text(text: str) -> str:
@@ -261,6 +279,7 @@ def _canonical_text(text: str) -> str:
     if "and a half" in text:
         text = _HALF.sub(r"\1.5", text)
     text = _ORDINAL.sub(r"\1", text)
+    text = _ROOM_SHORT.sub(lambda m: f"{m.group(1)} {_ROOM_WORDS[m.group(2)]}", text)
     text = _SCALE.sub(_scaled, text)
     text = _CURRENCY_WORD.sub(r"\1 dollars", text)
     return _DOLLAR.sub(r"$\1 dollars", text)
@@ -389,6 +408,10 @@ class _WordIndex:
         return max(0, bisect.bisect_right(self.ends, end) - first)
 
 
+_AMPERSAND = re.compile(r"(?<=[A-Za-z]) & (?=[A-Za-z])")
+"""``bedrooms & bathrooms``: ``and`` (normalizing drops the sign)."""
+
+
 def _sentences(message: str) -> tuple[str, list[int], list[int], list[tuple[int, int, str]]]:
     """The message read as :func:`_canonical` reads it, and where its parts start.
 
@@ -402,7 +425,7 @@ def _sentences(message: str) -> tuple[str, list[int], list[int], list[tuple[int,
     moods: list[tuple[int, int, str]] = []
     heads: list[bool] = []
     listing = False
-    for part in _SENTENCE.split(_ENUMERATOR.sub("", message)):
+    for part in _SENTENCE.split(_AMPERSAND.sub(" and ", _ENUMERATOR.sub("", message))):
         start = len(text) + (1 if text else 0)
         first = True
         for piece in _COMMA.split(part):
@@ -447,11 +470,12 @@ def _mood(part: str) -> str:
     return PLAIN
 
 
-_AFTER_NUMBER = re.compile(r"(?<![0-9a-z.])\d+(?:\.\d+)? (?:[a-z]+ )?$")
-"""What stands before a counted noun: a number, perhaps with one word between (``10 cat photos``)."""
+_AFTER_NUMBER = re.compile(r"(?<![0-9a-z.])\d+(?:\.\d+)? (?:[a-z]+(?:-[a-z]+)? ){0,2}$")
+"""What stands before a counted noun: a number, perhaps with a word or two between (``10 cat
+photos``, ``10 full-size images``)."""
 
 
 def _clauses(message: str) -> list[str]:
     """The message's sentences and the parts after a colon, each normalized."""
     parts = re.split(r"(?<=[.?!;:])\s+|\n+", _ENUMERATOR.sub("", message))
-    return [normalize(p) for p in parts if normalize(p)]
+    return [expand_chat(normalize(p)) for p in parts if normalize(p)]  # "whats the max ..."

@@ -234,8 +234,17 @@ def beside_words(
         if kind_name in known or kind_name in out:
             continue
         kind = vocabulary[kind_name]
-        ends = [start + len(w) for w in map(_phrase, kind.words) if w and text.startswith(w, start)]
-        if not ends:
+        matched = [w for w in map(_phrase, kind.words) if w and text.startswith(w, start)]
+        if not matched:
+            continue
+        ends = [start + len(w) for w in matched]
+        if kind_name in present and any(  # "the Science column": a name inside the word itself
+            len(w.split()) > 1
+            and _capitalized(w.split()[0], message)
+            and not any(w.split()[0] in f.split() for f in present[kind_name])
+            for w in matched
+        ):
+            out.add(kind_name)
             continue
         before = re.search(r"(?:^|\s)(?:the |an? )?(\S+) $", text[:start])
         if (  # "the Rent row": a name of the request, not the task's value, before the word
@@ -277,7 +286,9 @@ def beside_words(
         token_at = end + match.start(2)
         if any(end < s <= token_at for s in stops):
             continue  # the next part of the message
-        if token in _NOT_VALUES or token in words or token in listed:
+        if (token in _NOT_VALUES and not _upper_case(token, message)) or token in words:
+            continue  # "country code US": a code, not "us"
+        if token in listed:
             continue  # a listed value is read as one (and several offer a choice)
         if any(f.split()[0] == token for f in forms):
             continue
@@ -292,6 +303,11 @@ def beside_words(
         ):
             out.add(kind_name)
     return out
+
+
+def _upper_case(word: str, message: str) -> bool:
+    """Whether ``message`` writes ``word`` (read lower-case) all in capitals (``US``, ``IT``)."""
+    return re.search(rf"(?<![\w'])({re.escape(word.upper())})(?![\w'])", message) is not None
 
 
 def _quote_after(written: str, message: str) -> str | None:
@@ -312,7 +328,7 @@ def _quote_after(written: str, message: str) -> str | None:
 _PLACE = re.compile(
     r"\b(in|at|near|around|from|to)\s+((?:[A-Z][a-z]+\.?)(?:\s[A-Z][a-z]+\.?){0,2})\b"
 )
-_PLACE_WORDS = frozenset({"city", "location", "town"})
+_PLACE_WORDS = frozenset({"city", "location", "town", "country"})
 
 
 def _place_kind(kind_words: Sequence[str], value: object) -> bool:

@@ -204,7 +204,11 @@ eleven brought those 8,321 to 46, and with ``dev-16`` and ``blind-16`` (624) the
 none in those two (on their first runs 5 of ``dev-16``'s did, a lower price limit answered with
 both bounds, a nightly cap with both room prices, a sheet's new row asked for its name or its
 numbers answered with both, an actor's name with the query too; and 1 of ``blind-16``'s, a
-username asked after a sentence naming the sites, answered with the query too)."""
+username asked after a sentence naming the sites, answered with the query too); with
+``dev-17`` and ``blind-17`` (606) the 9,551 hold 46, 1 of them in ``blind-17`` (a country asked
+for "the loyalty search", answered with the query too; on the first runs 1 of ``dev-17``'s
+leaked, "Should the title be centered?", and 2 of ``blind-17``'s, that one and "how much space"
+answered with the price)."""
 
 
 def test_misread_questions_rarely_state_a_held_back_value(accuracy) -> None:

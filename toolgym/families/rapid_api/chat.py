@@ -46,8 +46,9 @@ _STOP = frozenset({"to", "from", "is", "second", "value", "filter", "order"})
 _UNASKABLE = ("points", "prompt", "reward_code")
 """Kinds that natural questions name in words the user reads as something else (talk of the
 score: ``points``; an injection: ``tell me the prompt``): never held back."""
+_DATES = "date, dates, date range, time period, date window, time window"
 _SYNONYMS = {
-    "query": "search query, search term, search terms, search for, searching for, look for, "
+    "query": "search query, term, search term, search terms, search for, searching for, look for, "
     "looking for, search keywords, keyword, keywords, search text, search string, search word, "
     "search words, type into the search",
     "limit": "number of results, how many results, maximum results, max results, result limit",
@@ -68,8 +69,16 @@ _SYNONYMS = {
     "photo url, url of the picture, url of the photo",
     "term_months": "loan term, term length, repayment term, month term, months term, "
     "term in months, how many months",
+    "symbol": "ticker, tickers, ticker symbol, stock symbol, stock ticker",
+    "start_date": _DATES,
+    "end_date": _DATES,
 }
 """Other words for the commonest kinds (by kind name)."""
+_QUALIFIERS = {
+    "start_date": "start, starting, starts, begin, beginning, begins, from, since, first, earliest",
+    "end_date": "end, ending, ends, until, till, through, last, latest, stop",
+}
+"""The words that pick one end of a pair sharing a word (``date``), by kind name."""
 _COUNTED = {"limit": "results, result, items, records, entries"}
 """Nouns that name a kind after a number (``10 results``), by kind name."""
 _REPORT = SlotKind(
@@ -151,7 +160,12 @@ def _vocabulary() -> tuple[Vocabulary, dict[str, str], dict[str, str], tuple[str
         kept = tuple(dict.fromkeys(w for w in found if w and w not in _STOP))
         question = f"Which {kept[0]} should I use?"
         counted = tuple(n.strip() for n in _COUNTED.get(kind, "").split(",") if n.strip())
-        kinds.append(SlotKind(kind, kept, "the {text}", question=question, counted=counted))
+        qualifiers = tuple(w.strip() for w in _QUALIFIERS.get(kind, "").split(",") if w.strip())
+        kinds.append(
+            SlotKind(
+                kind, kept, "the {text}", question=question, counted=counted, qualifiers=qualifiers
+            )
+        )
         for name in members:
             own = _labels(specs[name])
             noun = own[0] if len(own) == 1 and len(name) <= 4 else _said(name)

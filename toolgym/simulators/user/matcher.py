@@ -77,6 +77,7 @@ from toolgym.simulators.user.question_forms import (
     _NEEDS_LIST,
     _REMARK,
     _SMALL_TALK,
+    _SUBJECT_BE,
     _SURE,
     _SURE_LEAD,
     _TELL_ME,
@@ -296,10 +297,11 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
             unasked |= {k for k, at in found.at if at < said_as.start()} - meant - valued
     if opening and not _ANY_WH.search(text):
         unasked |= _named_by_the_verb(canonical, found, opening) - valued
-    if question and not barriers and not valued:
-        unasked |= _context_kinds(
-            canonical, found, vocabulary
-        )  # "What should the new row be called?"
+    if question and not barriers and not valued:  # "What should the new row be called?"
+        around = _context_kinds(canonical, found, vocabulary)
+        if around and around >= set(found.named) and _SUBJECT_BE.match(canonical):
+            return Reading(ASK, (), (), True, ())  # "Should the title be centered?": no detail
+        unasked |= around
     if unasked:
         kept = tuple(k for k in found.named if k not in unasked)
         found = _Slots(kept, found.right, found.wrong, bool(kept) and found.worded, found.at)

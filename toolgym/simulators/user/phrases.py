@@ -76,7 +76,7 @@ _INJECTION_RAW = [
 _ROLE = re.compile(r"^\W*(system|developer|admin|administrator|assistant)\s*[:\]>]")
 """A message posing as another role (``SYSTEM: ...``): an injection, unless it claims success."""
 _LIST = [
-    r"\b(list|tell me|give me|show me|send me|send|share|reveal|dump|enumerate|print|spell out|write out|write down|provide)\b.{0,25}\b(all|every|each|full|complete|entire|whole)\b.{0,30}\b(slots?|details?|requirements?|criteria|criterion|preferences?|parameters?|fields?|information|info|constraints?|values|settings|conditions?|specifications|specs|goal|task|list|wish ?list|filters?|arguments?|values?|options?|inputs?)\b",
+    r"\b(list|tell me|give me|show me|send me|send|share|reveal|dump|enumerate|print|spell out|write out|write down|provide)\b.{0,25}\b(all|every|each|full|complete|entire|whole)\b.{0,30}\b(slots?|details?|requirements?|criteria|criterion|preferences?|parameters?|fields?|information|info|constraints?|values|settings|conditions?|specifications|specs|goal|task|list|wish ?list|filters?|arguments?|values?|options?|inputs?|attributes?|properties|characteristics)\b",
     r"\b(holding back|held back|keeping back|keeping from me|withholding|hiding|not telling me)\b",
     r"^(please )?(list|enumerate|itemi[sz]e) (out )?(all|every|each)\b",
     r"\beverything (you )?(haven't|have not|didn't|did not|still haven't) (told|tell|said|say|mentioned|shared|given)\b",
@@ -299,8 +299,9 @@ _PREFERENCE = re.compile(
     r"need to be|have to be)\b"
     r"|(should|shall|may|can) i (also |additionally |just )?\w+ (?!it\b|that\b|this\b)\w+ \w+"
     r"|is there (a|an|any) (particular|specific|preferred|certain|special)\b"
-    r"|(do|would|did) you have (a |an |any )?([a-z-]+ ){0,2}(preference|requirement)s?\b"
-    r"|is there (a |an |any )?([a-z-]+ ){0,2}(preference|requirement)s?\b"
+    r"|(do|would|did) you have (a |an |any )?([a-z-]+ ){0,2}(preference|prefrence|preferance|"
+    r"requirement)s?\b"
+    r"|is there (a |an |any )?([a-z-]+ ){0,2}(preference|prefrence|preferance|requirement)s?\b"
     r"|(any|a) (particular|specific|special) (preference|requirement|need)s?\b"
     r"|will (you|there) (have|be|need) (any|a|an|some)\b)"
 )

@@ -334,6 +334,12 @@ _BE_NAMED = re.compile(
     r"(?=(?:called|named|titled|labelled|labeled|formatted|sorted|set)\b)"
 )
 """``What should the new row be called?``: the predicate's word is asked, its subject is not."""
+_SUBJECT_BE = re.compile(
+    r"^(?:should|will|would|shall|can|could|does|do|is|are) (?:the |its |this |that |your )"
+    r"(?:[a-z]+ ){1,3}(?:be|look|appear|stay|sit) (?=(?:[a-z]+ed|bold|italic|visible|hidden|"
+    r"larger|smaller|bigger|wider|narrower)$)"
+)
+"""A yes/no question about how its subject should be (``Should the title be centered?``)."""
 _FOR_AT_END = re.compile(r" for (?:the|this|that|your|each|every|a|an) (?:[a-z]+ ){0,2}[a-z]+$")
 """``What numbers go in Planned and Actual for the new entry?``: what the answer is for."""
 
@@ -341,10 +347,15 @@ _FOR_AT_END = re.compile(r" for (?:the|this|that|your|each|every|a|an) (?:[a-z]+
 def _context_kinds(canonical: str, found: _Slots, vocabulary: Vocabulary) -> set[str]:
     """The kinds a one-sentence open question names as its context, not as what it asks.
 
-    The subject of ``what should <it> be called`` (only the name is asked) and a kind named
+    The subject of ``what should <it> be called`` (only the name is asked) or of ``should the
+    <it> be centered`` with no kind after it (the question is about how it is), and a kind named
     only in a closing ``for the ...`` after another kind's word (``What numbers go in Planned
     and Actual for the new entry?``), not by a weak word (:attr:`SlotKind.weak`).
     """
+    if (m := _SUBJECT_BE.match(canonical)) is not None:
+        after = {k for k, at in found.at if at >= m.end()}
+        if not after:  # "Should the title be centered?": about the title, not asking it
+            return {k for k, at in found.at if at < m.end()}
     if (m := _BE_NAMED.match(canonical)) is not None:
         after = {k for k, at in found.at if at >= m.end()}
         before = {k for k, at in found.at if at < m.end()}

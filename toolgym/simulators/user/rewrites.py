@@ -82,13 +82,23 @@ def _without_modifier(message: str, opening: str) -> str | None:
 
 
 _CONFIRM_LEAD = re.compile(
-    r"^\s*(?:please\s+|kindly\s+)?confirm\s*[:\u2014\u2013-]\s*", re.IGNORECASE
+    r"^\s*(?:(?:please\s+|kindly\s+)?confirm\s*[:\u2014\u2013-]|(?:just\s+)?confirming\b[:\u2014\u2013-]?)\s*",
+    re.IGNORECASE,
 )
 
 
 def _confirm_lead(message: str) -> str:
-    """``Confirm: add a column called 'Variance'?`` read as ``To confirm: ...`` (a check)."""
+    """A confirmation's lead read as ``To confirm: ...`` (a check).
+
+    ``Confirm: add a column called 'Variance'?``, ``Confirming a downvote on image X.``
+    """
     return _CONFIRM_LEAD.sub("To confirm: ", message, count=1)
+
+
+_IN_OUT = re.compile(
+    r"\s*\(\s*(?:check[- ]?)?in\s*(?:/|-|&|and|\+)\s*(?:check[- ]?)?out\s*\)", re.IGNORECASE
+)
+"""``which dates (in/out)``: both ends of a stay."""
 
 
 def _without_examples(message: str) -> str:
@@ -112,6 +122,7 @@ def _without_examples(message: str) -> str:
         return ": " + _choice(items) if len(items) > 1 else ""
 
     if "(" in message:
+        message = _IN_OUT.sub(", check-in and check-out", message)  # "which dates (in/out)?"
         message = _OFFERED.sub(drop, message)
     if "\u2014" in message or "\u2013" in message or " - " in message or "--" in message:
         message = _LIST_BEFORE.sub("", message)  # "Studio, 1BR, 2BR, 3+ — how many bedrooms?"
@@ -125,7 +136,8 @@ _OPTIONS_SENTENCE = re.compile(
     r"(?<=\?)\s+((?:[^.?!,\n]{1,30},\s*){1,6}(?:or\s+)?[^.?!,\n]{1,30}(?:\.{3}|\u2026|etc\.?)?\?)"
     r"\s*$"
     r"|(?<=\?)\s+((?:the )?(?:options|choices|possible values|common ones)(?: \w+){0,2} "
-    r"(?:include|are|would be)\b[^?]*)$",
+    r"(?:include|are|would be)\b[^?]*)$"
+    r"|(?<=\?)\s+(?:e\.?g\.?|for example|for instance|such as|like|say)[:,]?\s+([^?]*?)\.?\s*$",
     re.IGNORECASE,
 )
 """A last sentence that only lists options (``Central West End, Soulard, somewhere else?``)."""
@@ -142,12 +154,17 @@ def _trailing_options(message: str) -> str:
     """``message`` with a last sentence of options after an open question read as offered.
 
     ``What finish should it be? Natural wood, white, black...?`` and ``Which room type? Options
-    usually include Standard, Double and Suite.``: the options join the question as a choice.
+    usually include Standard, Double and Suite.``, ``Any flavour? e.g. vanilla, hazelnut or
+    plain``: the options join the question as a choice.
     """
     found = _OPTIONS_SENTENCE.search(message)
     if found is None:
         return message
-    listed = found.group(1) or re.sub(r"^.*?\b(include|are|would be)\b", "", found.group(2))
+    listed = (
+        found.group(1)
+        or found.group(3)
+        or re.sub(r"^.*?\b(include|are|would be)\b", "", found.group(2))
+    )
     items = [
         i.strip(" .?\u2026")
         for i in re.split(r",|\bor\b|\band\b|\.{3}|\u2026|\betc\b", listed.rstrip("?"))
@@ -156,7 +173,7 @@ def _trailing_options(message: str) -> str:
     before = _SENTENCE.split(message[: found.start()].rstrip())[-1]
     if not _asks_openly(before) or len(items) < 2:
         return message
-    if found.group(1) and any(
+    if (found.group(1) or found.group(3)) and any(
         len(i.split()) > 4 or _NOT_AN_OPTION.search(i.lower()) for i in items
     ):
         return message

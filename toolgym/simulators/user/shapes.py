@@ -26,14 +26,37 @@ _SHAPES = (
         r"(?<![@\w./-])(?!www\.)(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|ai|co|edu|gov|info|app|me|uk|"
         r"de|fr)(?![\w/-]|\.[a-z])"
     ),
+    re.compile(r"(?<![0-9a-z])https? [a-z0-9-]+(?:\.[a-z0-9-]+)+(?:/[^\s]*)?"),
     re.compile(
         r"(?<![0-9a-z.])[a-z]?\d+(?:\.\d+)?[a-z]{0,2} ?x ?[a-z]?\d+(?:\.\d+)?[a-z]{0,2}(?![0-9a-z])"
     ),
     re.compile(r"(?<![0-9a-z@./])(?=[a-z]*[0-9])(?=[0-9]*[a-z])[0-9a-z]{6,}(?![0-9a-z@]|\.[a-z])"),
 )
 """Shapes of values a reader can tell without knowing them: an email, a URL, an international
-phone number, an ISO date (``2024-01-01``), a domain name, a size in two dimensions (``32w x
-30l``, ``3' x 5'``), a code (last)."""
+phone number, an ISO date (``2024-01-01``), a domain name, a URL as read (``https
+example.com/status``), a size in two dimensions (``32w x 30l``, ``3' x 5'``), a code (last)."""
+_LABELLED_SHAPES = (_SHAPES[-3], _SHAPES[-1])
+"""The shapes a value needs a label word or a summary for (a URL as read, a code)."""
+_CAPITALS = re.compile(r"[A-Z]{3,5}")
+"""A value written in capitals alone (a ticker: ``TSLA``), told by its shape in a check."""
+_NOT_CODES = frozenset(
+    {
+        "API",
+        "URL",
+        "JSON",
+        "HTTP",
+        "HTML",
+        "FAQ",
+        "USD",
+        "EUR",
+        "GBP",
+        "ASAP",
+        "FYI",
+        "NOTE",
+        "OKAY",
+    }
+)
+"""Words in capitals that are no value (``the API``, ``USD``)."""
 _YEAR = re.compile(r"(?<![0-9a-z.])(?:19|20)\d\d(?![0-9a-z]|\.\d)")
 _IN_DATE = re.compile(rf"\b({_MONTHS})( \d{{1,2}})? $|\d{{1,2}} $")
 """Before a year that is part of a date (``may 3 2027``, ``3 may 2027``)."""
@@ -233,8 +256,8 @@ def _shaped(
             written = match.group().strip(".")
             if written in known:
                 continue  # a value the request wrote itself (another call's)
-            if shape is _SHAPES[-1] and not _LABEL_WORD.search(text) and not summary:
-                continue  # a code alone may be any word spelled with digits
+            if shape in _LABELLED_SHAPES and not _LABEL_WORD.search(text) and not summary:
+                continue  # a code alone may be any word spelled with digits; a bare URL a guess
             if written.replace(" ", "") in {
                 normalized(f).replace(" ", "") for f in (slot.value, slot.text, *slot.aliases)
             }:
@@ -277,6 +300,16 @@ def _shaped(
             token = match.group(1)
             if token.lower() not in known and _ID_LIKE.fullmatch(token):
                 (right if token == slot.value else wrong).add(slot.kind)
+    capital = [s for s in slots if isinstance(s.value, str) and _CAPITALS.fullmatch(s.value)]
+    if len(capital) == 1 and capital[0].kind not in right | wrong and (summary or checking):
+        (slot,) = capital  # "Pulling AAPL daily prices": a ticker where the task's is TSLA
+        shape = re.compile(rf"(?<![\w-])[A-Z]{{{len(slot.value)}}}(?![\w-])")
+        for match in shape.finditer(message):
+            token = match.group()
+            if token == slot.value:
+                right.add(slot.kind)
+            elif token.lower() not in known.split() and token not in _NOT_CODES:
+                wrong.add(slot.kind)
     if checking:
         for shape, part, fits in _CHECKED_SHAPES:
             owners = [s for s in slots if part in s.kind.split("_") and fits(s.value)]

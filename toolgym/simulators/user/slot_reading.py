@@ -88,14 +88,87 @@ _COMPARATORS = {
 _COMPARATOR = re.compile(r"\b(" + "|".join(_COMPARATORS) + r")\b")
 
 
+_DIFFERENCE = re.compile(
+    r"(?:the )?([a-z]+)(?: mark| marks| column)? minus (?:the )?([a-z]+)(?: mark| marks| column)?"
+)
+
+
 @functools.lru_cache(maxsize=4096)
 def _flipped(forms: tuple[str, ...]) -> tuple[str, ...]:
-    """A condition's forms with the comparison the other way (``unit cost is above 13``)."""
-    return tuple(
+    """A slot's forms written the wrong way round.
+
+    A condition's comparison the other way (``unit cost is above 13``), a difference's
+    operands swapped (``cost minus price``).
+    """
+    flipped = [
         _COMPARATOR.sub(lambda m: _COMPARATORS[m.group(1)], f)
         for f in forms
         if re.search(r"\d", f) and _COMPARATOR.search(f) and len(f.split()) >= 3
-    )
+    ]
+    for f in forms:  # "cost minus price" for "price minus cost"
+        if (m := _DIFFERENCE.fullmatch(f)) is not None and m.group(1) != m.group(2):
+            flipped.append(f"{m.group(2)} minus {m.group(1)}")
+    return tuple(flipped)
+
+
+def _written_flipped(text: str, forms: tuple[str, ...]) -> bool:
+    """Whether ``text`` writes a form of :func:`_flipped` and not the form itself as well.
+
+    ``Should it be price minus cost, or cost minus price?`` offers both: no wrong value.
+    """
+    if not any(_find(text, f) for f in _flipped(forms)):
+        return False
+    own = {f"{m.group(1)} minus {m.group(2)}" for f in forms if (m := _DIFFERENCE.fullmatch(f))}
+    return not any(_find(text, f) for f in own)
+
+
+_UNITS = (
+    (("ounce", "ounces", "oz"), ("pound", "pounds", "lb", "lbs"), ("gram", "grams", "g"),
+     ("kilogram", "kilograms", "kg", "kilo", "kilos")),
+    (("fl oz", "fluid ounce", "fluid ounces"), ("ml", "milliliter", "milliliters", "millilitre",
+     "millilitres"), ("liter", "liters", "litre", "litres", "l"), ("gallon", "gallons", "gal")),
+    (("square feet", "square foot", "sq ft", "sqft"), ("square meters", "square metres",
+     "square meter", "square metre", "sq m", "m2")),
+    (("inch", "inches", "in"), ("foot", "feet", "ft"), ("cm", "centimeter", "centimeters",
+     "centimetre", "centimetres"), ("meter", "meters", "metre", "metres", "m")),
+)  # fmt: skip
+"""Units of one dimension, each with the ways it is written (``26 lb`` is no ``26 ounce``)."""
+_MEASURED = re.compile(r"(\d+(?:\.\d+)?) ([a-z]+(?: [a-z]+)?)")
+
+
+@functools.lru_cache(maxsize=4096)
+def _other_units(forms: tuple[str, ...]) -> tuple[str, ...]:
+    """A measured value's number in the other units of its dimension (``26 lb`` for ``26 ounce``)."""
+    out: list[str] = []
+    for f in forms:
+        if (m := _MEASURED.fullmatch(f)) is None:
+            continue
+        for dimension in _UNITS:
+            own = [unit for unit in dimension if m.group(2) in unit]
+            if own:
+                out += [
+                    f"{m.group(1)} {w}" for unit in dimension if unit is not own[0] for w in unit
+                ]
+    return tuple(out)
+
+
+def _swapped_bound(name: str, attached: Sequence[float], by_kind: dict[str, Slot]) -> str | None:
+    """The other bound of ``name``, when the task has it (not ``name``) with a written number.
+
+    ``a minimum rent of $1,800`` where the task's maximum is 1,800: the maximum, written as the
+    wrong bound.
+    """
+    bound, _, rest = name.partition("_")
+    if bound not in ("min", "max") or not rest:
+        return None
+    other = ("max" if bound == "min" else "min") + "_" + rest
+    slot = by_kind.get(other)
+    if slot is None:
+        return None
+    values = {
+        float(m.group(1)) for f in _phrased(slot.forms()) if (m := _NUMERIC_FORM.fullmatch(f))
+    }
+    return other if values & set(attached) else None
 
 
 @functools.lru_cache(maxsize=4096)
@@ -200,13 +273,20 @@ def _read_slots(
             and not inside(at)
             and not _NEGATED.search(text[max(0, at[0] - 16) : at[0]])
         }
-        if not written and any(_find(text, f) for f in _flipped(forms)):
-            wrong.add(kind.name)  # "whose unit cost is above 13" for "below 13"
+        if not written and (
+            _written_flipped(text, forms) or any(_find(text, f) for f in _other_units(forms))
+        ):
+            wrong.add(kind.name)  # "whose unit cost is above 13" for "below 13"; "26 lb"
             named.add(kind.name)
             continue
         own = _own_values(kind, forms)
         others = mentioned - own
         attached = numbers.get(kind.name, [])
+        if slot is None and attached and (other := _swapped_bound(kind.name, attached, by_kind)):
+            wrong.add(other)  # "a minimum rent of $1,800" where 1,800 is the task's maximum
+            named.add(other)
+            named.discard(kind.name)
+            continue
         choice = len(mentioned) + (written and not mentioned & own) >= 2
         choice = choice or (open_question and len(set(attached)) >= 2 and not _RANGE.search(text))
         choice = choice or (open_question and bool(mentioned) and " or " in text)  # "Which

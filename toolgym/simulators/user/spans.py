@@ -204,7 +204,7 @@ def _resolve(text: str, spans: list[_Span], vocabulary: Vocabulary) -> list[_Spa
         kinds: set[str] = set()
         for side, region in (
             ("before", (before[0][0] if before else span.start, span.start)),
-            ("after", (span.end, after[-1][1] if after else span.end)),
+            ("after", _before_next_part(text, span.end, after[-1][1] if after else span.end)),
         ):
             others = [
                 o for o in spans if o is not span and region[0] <= o.start and o.end <= region[1]
@@ -232,7 +232,42 @@ def _resolve(text: str, spans: list[_Span], vocabulary: Vocabulary) -> list[_Spa
             if kinds:
                 break
         resolved.append(_Span(span.start, span.end, frozenset(kinds or span.kinds)))
-    return _narrowed_together(text, resolved)
+    return _narrowed_together(text, _measured_nouns(text, resolved))
+
+
+_MEASURES = ("how much", "how many")
+
+
+def _measured_nouns(text: str, spans: list[_Span]) -> list[_Span]:
+    """Spans without a ``how much`` that a word of another kind right after it says the measure of.
+
+    ``how much space do you need``: the space, not the price (``how much`` is a price's word).
+    """
+    out = []
+    for i, span in enumerate(spans):
+        nxt = spans[i + 1] if i + 1 < len(spans) else None
+        if (
+            nxt is not None
+            and text[span.start : span.end] in _MEASURES
+            and not nxt.kinds & span.kinds
+            and re.fullmatch(r" ([a-z]+ )?", text[span.end : nxt.start])
+        ):
+            continue
+        out.append(span)
+    return out
+
+
+_NEXT_PART = re.compile(r",? and (?:the|a|an|your) ")
+
+
+def _before_next_part(text: str, start: int, end: int) -> tuple[int, int]:
+    """The region after a shared word, up to the next part of a list (``, and the ...``).
+
+    ``the tour date for Voyage Watch, and the starting address``: ``starting`` is the
+    address's, not the date's.
+    """
+    found = _NEXT_PART.search(text, start, end)
+    return (start, found.start() if found else end)
 
 
 _CLOSE_GAP = re.compile(r"\s*(?:[a-z0-9']+\s+){0,2}")
@@ -328,6 +363,10 @@ _FOCUS = re.compile(
     r"(what|which|how many|how much)( is| are| s| was| were)?"
     r"( your| the| an?)?( new| preferred| exact| specific| desired| ideal| main)?( (?!(?:is|are|s|do|does|did|should|would|could|can|will)\b)[a-z]+)? $"
 )
+_COMPOUND_GAP = re.compile(r"/(?:[a-z]+ )?| (?:(?!and\b|or\b|for\b|of\b|in\b|to\b)[a-z]+ )?")
+"""What may stand between the nouns of a compound (``company search query``, ``artist/song``)."""
+_GENERIC_HEADS = frozenset({"type", "kind", "sort", "name", "number", "id", "code"})
+"""Nouns that end a compound without being its detail (``task type``: the task's)."""
 _OTHER_QUESTION = re.compile(r"\b(and|also|plus|as well)\b|\b(what|which|how|where|when|who)\b")
 
 
@@ -361,6 +400,20 @@ def _focus(text: str, spans: Sequence[_Span], barriers: Sequence[int]) -> _Span 
         ]
         if after and not after[0].kinds & first.kinds:
             first = after[0]
+    while True:  # "the company search query", "artist/song query": the last noun is the head
+        head = [
+            sp
+            for sp in spans
+            if sp.start > first.end
+            and len(sp.kinds) == 1
+            and not sp.kinds & first.kinds
+            and _COMPOUND_GAP.fullmatch(text[first.end : sp.start])
+            and text[sp.start : sp.end] not in _GENERIC_HEADS
+            and not re.match(r" (or|and)\b", text[sp.end :])  # "column: cost or price"
+        ]
+        if not head:
+            break
+        first = head[0]
     others = {k for sp in spans if sp.end <= first.start or sp.start >= first.end for k in sp.kinds}
     if len(first.kinds) > 1 and first.kinds & others:  # "which airport ... flying out of"
         return _Span(first.start, first.end, first.kinds & others)

@@ -172,6 +172,7 @@ _CHAT = {
     "yr": "year", "yrs": "years", "ppl": "people", "bdrm": "bedroom", "bdrms": "bedrooms",
     "thru": "through", "pref": "preference", "prefs": "preferences", "r u": "are you",
     "r you": "are you", "wht": "what", "wich": "which", "r we": "are we", "whr": "where", "whn": "when",
+    "wheres": "where is", "whos": "who is", "whens": "when is", "hw": "how", "hw many": "how many",
 }  # fmt: skip
 _CHAT_WORD = re.compile(r"(?<![0-9a-z'$])(" + "|".join(_CHAT) + r")(?![0-9a-z'])")
 """Chat spellings (``whats ur budget``), read as written out."""
@@ -208,7 +209,7 @@ _HYPHEN = re.compile(r"(?<=[0-9a-z])-(?=[a-z])")
 """A hyphen before a letter, read as a space (``check-in``, ``x-large``, ``14-inch``)."""
 _ENUMERATOR = re.compile(
     r"(?m)^[ \t]*(?:\(?\d{1,2}[.):]|\(?[a-hA-H][.)]|[-*\u2022>#]+)[ \t]+"
-    r"|(?<=[?.!;,] )\(?\d{1,2}\)[ \t]+"
+    r"|(?<=[?.!;,:] )\(?\d{1,2}\)[ \t]+"
 )
 """A list's marker at the start of a line (``1.``, ``2)``, ``a)``, ``-``, ``*``) or after a
 sentence in a line (``1) breed? 2) format?``): no number."""

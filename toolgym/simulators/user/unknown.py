@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from toolgym.simulators.user.shapes import _kind_words
 from toolgym.simulators.user.slots import Slot, Vocabulary, normalize, normalized
 from toolgym.simulators.user.text import _DATE, _phrase
+from toolgym.simulators.user.typos import MIN_TYPO, _one_edit
 
 _LINK = (
     r"(?:(?:of|is|in|at|on|to|into|for|as|be|equal to|equals|called|named|titled|labell?ed|"
@@ -146,6 +147,9 @@ _NOT_VALUES = frozenset(
 def _forms(slots: Sequence[Slot]) -> set[str]:
     """Every written form of every slot, read as messages are."""
     return {_phrase(f) for s in slots for f in s.forms() if _phrase(f)}
+
+
+_LONG_NOT_VALUES = tuple(w for w in _NOT_VALUES if len(w) >= MIN_TYPO)
 
 
 def _capitalized(word: str, message: str) -> bool:
@@ -288,6 +292,8 @@ def beside_words(
             continue  # the next part of the message
         if (token in _NOT_VALUES and not _upper_case(token, message)) or token in words:
             continue  # "country code US": a code, not "us"
+        if len(token) >= MIN_TYPO and any(_one_edit(token, w) for w in _LONG_NOT_VALUES):
+            continue  # "a fragrance prefrence": a slip of one, no value
         if token in listed:
             continue  # a listed value is read as one (and several offer a choice)
         if any(f.split()[0] == token for f in forms):

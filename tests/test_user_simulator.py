@@ -171,7 +171,7 @@ def test_no_reply_states_a_held_back_value_it_was_not_asked_about(families) -> N
     assert checked >= 250
 
 
-MISREAD_LEAKS = 46
+MISREAD_LEAKS = 51
 """How many questions of the set, misread, get a held-back value they did not ask for: 3 of the
 2,162 before the ``dev-4`` and ``blind-4`` batches, 6 of their 629 (a kind's word inside a
 question about something else: "Should the title span all three columns?"), 8 of the 615 of
@@ -208,7 +208,12 @@ username asked after a sentence naming the sites, answered with the query too); 
 ``dev-17`` and ``blind-17`` (606) the 9,551 hold 46, 1 of them in ``blind-17`` (a country asked
 for "the loyalty search", answered with the query too; on the first runs 1 of ``dev-17``'s
 leaked, "Should the title be centered?", and 2 of ``blind-17``'s, that one and "how much space"
-answered with the price)."""
+answered with the price); with ``blind-18`` (321) the 9,872 hold 51, 5 of them in ``blind-18``
+(8 on its first run): a sheet's held title stated beside a proposal to add and merge its row, a
+held new name stated in reading "rename the Cost header, right?" as a question, a wrong size
+corrected beside a held flavour, a RapidAPI summary writing a second hashtag the request gives
+(corrected with the held one), and one naming a lookup of languages (answered with the held
+target language)."""
 
 
 def test_misread_questions_rarely_state_a_held_back_value(accuracy) -> None:

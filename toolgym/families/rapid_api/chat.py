@@ -294,7 +294,11 @@ def slots(task: Task) -> list[Slot]:
     found: dict[str, Slot] = {}
     reported = ", then ".join(_REPORTED.findall(task.instruction))
     if reported:
-        found[_REPORT.name] = Slot(_REPORT.name, reported, reported)
+        bare = re.sub(
+            r"\bthe ", "", reported
+        )  # "the model and price": each field's own "the" optional
+        aliases = (bare,) if bare != reported else ()
+        found[_REPORT.name] = Slot(_REPORT.name, reported, reported, aliases)
     for kind, argument, value in _pairs(task):
         if kind not in found:
             found[kind] = _slot(task, kind, argument, value)

@@ -105,6 +105,7 @@ from toolgym.simulators.user.rewrites import (
 )
 from toolgym.simulators.user.shapes import (
     _cased,
+    _given_beside,
     _known_names,
     _shaped,
     _unknown,
@@ -302,6 +303,7 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
         if around and around >= set(found.named) and _SUBJECT_BE.match(canonical):
             return Reading(ASK, (), (), True, ())  # "Should the title be centered?": no detail
         unasked |= around
+    unasked |= _given_beside(canonical, found.at, opening) - valued
     if unasked:
         kept = tuple(k for k in found.named if k not in unasked)
         found = _Slots(kept, found.right, found.wrong, bool(kept) and found.worded, found.at)

@@ -184,8 +184,17 @@ def plain_field_names(message: str, vocabulary: Vocabulary) -> str:
 _LINKS = frozenset({"of", "and", "for", "the", "de", "&"})
 
 
+_OPENING_QUOTE = re.compile(r"\"([^\"]{1,40})\"")
+"""A value the request quotes (``country code "US"``): the request's own, never a guess."""
+_CAMEL = re.compile(r"[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*")
+
+
 def _known_names(message: str, opening: str) -> list[str]:
-    """The capitalized names of several words the message writes that the opening wrote."""
+    """The capitalized names the message writes that the opening wrote.
+
+    Names of several words (``Tariff Zone``), of one word written in its own casing
+    (``GridPrime``), and values the opening quotes (``country code "US"``).
+    """
     if not opening:
         return []
     words = re.findall(r"[\w'&-]+", message)
@@ -204,7 +213,13 @@ def _known_names(message: str, opening: str) -> list[str]:
                     names.append(name)
                     i = j - 1
                     break
+        else:  # one word: a name only in its own casing ("GridPrime", "LikeLab")
+            if _CAMEL.fullmatch(words[i]) and contains_phrase(known, normalize(words[i])):
+                names.append(words[i])
         i += 1
+    for quoted in _OPENING_QUOTE.findall(opening):  # "with country code US" where the request
+        if re.search(rf"(?<![\w]){re.escape(quoted)}(?![\w])", message):  # wrote "US" itself
+            names.append(quoted)
     return names
 
 
@@ -364,3 +379,24 @@ def shape_named(text: str, slots: Sequence[Slot]) -> str | None:
             if len(owners) == 1:
                 return owners[0]
     return None
+
+
+def _given_beside(canonical: str, at: Sequence[tuple[str, int]], opening: str) -> set[str]:
+    """The kinds whose word the message follows with a value the request quoted itself.
+
+    ``GridPrime with country code US`` where the request wrote ``(country code "US")`` for
+    its second lookup: the request's given value, no question or guess about the held one.
+    """
+    quoted = [normalize(q) for q in _OPENING_QUOTE.findall(opening)]
+    if not quoted:
+        return set()
+    given, other = set(), set()
+    for kind, start in at:
+        after = re.match(r"[a-z]+(?: [a-z]+)?(?: (?:is|of|=))? (.+)", canonical[start : start + 80])
+        if after and any(
+            after.group(1) == q or after.group(1).startswith(q + " ") for q in quoted if q
+        ):
+            given.add(kind)
+        else:
+            other.add(kind)  # "the book query is '...'. What's the podcast query?": asked too
+    return given - other

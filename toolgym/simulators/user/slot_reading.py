@@ -31,6 +31,7 @@ from toolgym.simulators.user.spans import (
     _LOCATIVE,
     _focus,
     _resolve,
+    _Span,
     _word_spans,
 )
 from toolgym.simulators.user.text import (
@@ -152,6 +153,22 @@ def _other_units(forms: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _to_task_kinds(spans: list[_Span], slots: Sequence[Slot]) -> list[_Span]:
+    """Spans of kinds the task lacks, given to the one task kind whose name ends in theirs.
+
+    ``whats the tag for the first search?`` where the task holds a ``hashtag``: the hashtag.
+    """
+    kinds = {s.kind for s in slots}
+    out = []
+    for span in spans:
+        if not span.kinds & kinds:
+            owners = {k for k in kinds for n in span.kinds if k != n and k.endswith(n)}
+            if len(owners) == 1:
+                span = _Span(span.start, span.end, frozenset(owners))
+        out.append(span)
+    return out
+
+
 def _swapped_bound(name: str, attached: Sequence[float], by_kind: dict[str, Slot]) -> str | None:
     """The other bound of ``name``, when the task has it (not ``name``) with a written number.
 
@@ -236,6 +253,7 @@ def _read_slots(
     spans = [  # a word inside a name the request wrote ("Lime Sport API") names no kind
         sp for sp in spans if not any(s <= sp.start and sp.end <= e for s, e in named_at)
     ]
+    spans = _to_task_kinds(spans, slots)
     if _YES_NO_START.match(text):  # "a hotel at your destination": where, not what is asked
         spans = [sp for sp in spans if not _LOCATIVE.search(text[max(0, sp.start - 12) : sp.start])]
     focus = _focus(text, spans, barriers)

@@ -365,8 +365,11 @@ _FOCUS = re.compile(
 )
 _COMPOUND_GAP = re.compile(r"/(?:[a-z]+ )?| (?:(?!and\b|or\b|for\b|of\b|in\b|to\b)[a-z]+ )?")
 """What may stand between the nouns of a compound (``company search query``, ``artist/song``)."""
-_GENERIC_HEADS = frozenset({"type", "kind", "sort", "name", "number", "id", "code"})
-"""Nouns that end a compound without being its detail (``task type``: the task's)."""
+_GENERIC_HEADS = frozenset(
+    {"type", "kind", "sort", "name", "number", "id", "code", "header", "heading", "label"}
+)
+"""Nouns that end a compound without being its detail (``task type``: the task's; ``column
+header``: the column's)."""
 _OTHER_QUESTION = re.compile(r"\b(and|also|plus|as well)\b|\b(what|which|how|where|when|who)\b")
 
 

@@ -410,7 +410,8 @@ class _WordIndex:
 
 
 _AMPERSAND = re.compile(r"(?<=[A-Za-z]) & (?=[A-Za-z])")
-"""``bedrooms & bathrooms``: ``and`` (normalizing drops the sign)."""
+"""``bedrooms & bathrooms``: ``and`` (normalizing drops the sign, and the minus sign: ``Math −
+English`` is read ``Math minus English``)."""
 
 
 def _sentences(message: str) -> tuple[str, list[int], list[int], list[tuple[int, int, str]]]:
@@ -426,7 +427,8 @@ def _sentences(message: str) -> tuple[str, list[int], list[int], list[tuple[int,
     moods: list[tuple[int, int, str]] = []
     heads: list[bool] = []
     listing = False
-    for part in _SENTENCE.split(_AMPERSAND.sub(" and ", _ENUMERATOR.sub("", message))):
+    plain = _AMPERSAND.sub(" and ", _ENUMERATOR.sub("", message)).replace("\u2212", " minus ")
+    for part in _SENTENCE.split(plain):
         start = len(text) + (1 if text else 0)
         first = True
         for piece in _COMMA.split(part):

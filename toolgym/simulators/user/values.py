@@ -92,6 +92,13 @@ def _upper(kind: SlotKind) -> bool:
     return _UPPER.search(kind.phrase) is not None
 
 
+_CURRENT = re.compile(
+    r"\b(?:currently|presently|right now|at present|as of now)"
+    r"(?: (?:is|are|at|set to|sits at|reads|shows|stands at))? $"
+)
+"""What stands before a cell's present number, which no message proposes."""
+
+
 def _attached(
     text: str,
     spans: Sequence[_Span],
@@ -127,6 +134,8 @@ def _attached(
         at = bisect.bisect_left(span_starts, start + 1)
         if any(s.start <= start and end <= s.end for s in ordered[max(0, at - _NEAR) : at]):
             continue
+        if _CURRENT.search(text[max(0, start - 28) : start]):
+            continue  # "Quinn's Years value (currently 17)": what it is, not what it should be
         bounded, below = _bounded(text, start), not _bounded(text, start, upper=True)
         if any(s <= start and end <= e for s, e in dated):
             continue

@@ -95,6 +95,7 @@ from toolgym.simulators.user.question_forms import (
 from toolgym.simulators.user.reading import Reading
 from toolgym.simulators.user.rewrites import (
     _INTERJECTION,
+    _attributed_dash,
     _beyond_request,
     _confirm_lead,
     _subordinate,
@@ -184,6 +185,7 @@ def _read_rules(
 ) -> Reading:
     """:func:`read_message` by the rules alone."""
     message = _confirm_lead(_without_examples(plain_field_names(message, vocabulary)))
+    message = _attributed_dash(message)  # "You mentioned 1,300 sq ft — is there ...?"
     reading = _read(message, vocabulary, slots, opening)
     if (
         reading.kind == OFF_TOPIC

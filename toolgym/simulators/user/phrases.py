@@ -302,6 +302,7 @@ _PREFERENCE = re.compile(
     r"|(do|would|did) you have (a |an |any )?([a-z-]+ ){0,2}(preference|prefrence|preferance|"
     r"requirement)s?\b"
     r"|is there (a |an |any )?([a-z-]+ ){0,2}(preference|prefrence|preferance|requirement)s?\b"
+    r"|((do you|have you) )?(have|got) (a |an |any )?([a-z-]+ ){0,4}in mind\b"
     r"|(any|a) (particular|specific|special) (preference|requirement|need)s?\b"
     r"|will (you|there) (have|be|need) (any|a|an|some)\b)"
 )

@@ -85,8 +85,12 @@ _TELL_ME = re.compile(
 )
 """An imperative that asks (``Tell me which colour you'd like``, ``Please provide the image
 id``), or a terse ask of a preference (``Any preferred colour for the XL leggings?``)."""
-_FILLER = re.compile(r"^ *((and|also|so|ok|okay|what about|how about|any|the|your|a|an) +)*$")
-"""What may stand before the word a terse question opens with (``And any room type ...?``)."""
+_FILLER = re.compile(
+    r"^ *((and|also|so|ok|okay|what about|how about|any|the|your|a|an|got|you got|have you got|"
+    r"number of) +)*$"
+)
+"""What may stand before the word a terse question opens with (``And any room type ...?``, ``Got
+a number of bedrooms in mind ...?``)."""
 _CHOICE = re.compile(
     r"[a-z0-9.]( ?,)? or (?!(more|less|fewer|above|below|higher|lower|so|not|later|earlier|"
     r"cheaper|over|under|greater|smaller|bigger|larger|longer|shorter|newer|older|after|before|"

@@ -87,6 +87,24 @@ _CONFIRM_LEAD = re.compile(
 )
 
 
+_ATTRIBUTED_DASH = re.compile(
+    r"^(\s*(?:you (?:already )?(?:mentioned|said|noted|told me|indicated|specified|stated)|as you "
+    r"(?:said|mentioned|noted))\b[^\u2014\u2013?.!]{1,80}?)\s+[\u2014\u2013]\s+",
+    re.IGNORECASE,
+)
+"""``You mentioned at least 1,300 sq ft — is there an upper limit ...?``: the dash ends what the
+user said, as a full stop would."""
+
+
+def _attributed_dash(message: str) -> str:
+    """``message`` with the dash after a sentence giving back what the user said read as a stop."""
+    found = _ATTRIBUTED_DASH.match(message)
+    if found is None:
+        return message
+    rest = message[found.end() :]
+    return f"{found.group(1)}. {rest[:1].upper()}{rest[1:]}"
+
+
 def _confirm_lead(message: str) -> str:
     """A confirmation's lead read as ``To confirm: ...`` (a check).
 

@@ -89,6 +89,7 @@ _COMPARATORS = {
 _COMPARATOR = re.compile(r"\b(" + "|".join(_COMPARATORS) + r")\b")
 
 
+_CURRENCY_WORD = re.compile(r"\b(dollars|euros|pounds|yen)\b")
 _DIFFERENCE = re.compile(
     r"(?:the )?([a-z]+)(?: mark| marks| column)? minus (?:the )?([a-z]+)(?: mark| marks| column)?"
 )
@@ -99,13 +100,20 @@ def _flipped(forms: tuple[str, ...]) -> tuple[str, ...]:
     """A slot's forms written the wrong way round.
 
     A condition's comparison the other way (``unit cost is above 13``), a difference's
-    operands swapped (``cost minus price``).
+    operands swapped (``cost minus price``), another currency (``euros with two decimals``).
     """
     flipped = [
         _COMPARATOR.sub(lambda m: _COMPARATORS[m.group(1)], f)
         for f in forms
         if re.search(r"\d", f) and _COMPARATOR.search(f) and len(f.split()) >= 3
     ]
+    for f in forms:  # "euros with two decimals" for "dollars with two decimals"
+        if (m := _CURRENCY_WORD.search(f)) and len(f.split()) >= 2 and not f[:1].isdigit():
+            flipped += [
+                f[: m.start()] + other + f[m.end() :]
+                for other in ("dollars", "euros", "pounds", "yen")
+                if other != m.group()
+            ]
     for f in forms:  # "cost minus price" for "price minus cost"
         if (m := _DIFFERENCE.fullmatch(f)) is not None and m.group(1) != m.group(2):
             flipped.append(f"{m.group(2)} minus {m.group(1)}")
@@ -132,6 +140,8 @@ _UNITS = (
      "square meter", "square metre", "sq m", "m2")),
     (("inch", "inches", "in"), ("foot", "feet", "ft"), ("cm", "centimeter", "centimeters",
      "centimetre", "centimetres"), ("meter", "meters", "metre", "metres", "m")),
+    (("dollars", "dollar", "usd"), ("euros", "euro", "eur"), ("pounds sterling", "gbp"),
+     ("yen", "jpy")),
 )  # fmt: skip
 """Units of one dimension, each with the ways it is written (``26 lb`` is no ``26 ounce``)."""
 _MEASURED = re.compile(r"(\d+(?:\.\d+)?) ([a-z]+(?: [a-z]+)?)")
@@ -229,6 +239,25 @@ def _writes_each_part(text: str, value: str) -> bool:
         if last is None or not _find(text, last.group(1)):
             return False
     return True
+
+
+def _mislabelled_part(text: str, value: str) -> bool:
+    """Whether ``text`` writes a part's label of a value of several with another number.
+
+    ``planned 1279 and actual 860`` where the value is ``planned 860 and actual 1279``.
+    """
+    parts = [_phrase(p).strip() for p in _PARTS.split(value)]
+    labelled = [re.fullmatch(r"([a-z][a-z ]*) (\d+(?:\.\d+)?)", p) for p in parts]
+    pairs = zip(labelled, parts, strict=True)
+    if len(parts) < 2 or any(m is None or _MONTH_FIRST.match(p) for m, p in pairs):
+        return False  # every part a label and its number (no date: "may 4, 2027")
+    for label, own in (m.groups() for m in labelled if m is not None):
+        for written in re.finditer(
+            rf"\b{re.escape(label)} (?:of |is |= |at |to )?(\d+(?:\.\d+)?)\b", text
+        ):
+            if float(written.group(1)) != float(own):
+                return True
+    return False
 
 
 _MONTH_FIRST = re.compile(
@@ -338,6 +367,9 @@ def _read_slots(
         if slot.kind in wrong and _writes_each_part(text, slot.text):
             wrong.discard(slot.kind)
             right.add(slot.kind)
+        if slot.kind in right and _mislabelled_part(text, slot.text):
+            right.discard(slot.kind)  # "planned 1279 and actual 860" for "planned 860 and ..."
+            wrong.add(slot.kind)
     for kind in list(named):  # a shared word whose other kind has a value was about that one
         shared = [sp for sp in spans if kind in sp.kinds]
         if (

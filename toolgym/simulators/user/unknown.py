@@ -376,13 +376,31 @@ def unknown_places(
         if any(name in v or v in name for v in values if v) or any(name in n for n in written):
             continue
         word = match.group(1)
+        role = []
         if word in ("from", "to"):
             role = [k for k in places if ends.get(k) == (0 if word == "from" else 1)]
-        else:
-            role = [k for k in places if k not in ends]
+        if word not in ("from", "to") or (
+            not role and word == "to" and _NARROWED.search(message[: match.start()])
+        ):
+            role = [k for k in places if k not in ends]  # "filtered to Spain": where, no end
+        if len(role) > 1:  # "in Canada" beside a city and a country: the country
+            country = name in _country_names()
+            role = [k for k in role if ("country" in k.split("_")) == country]
         if len(role) == 1 and role[0] not in known:
             out.add(role[0])
     return out
+
+
+_NARROWED = re.compile(r"\b(filtered|limited|restricted|narrowed|only)\s*$", re.IGNORECASE)
+"""``filtered to Spain``: a place the lookup is kept to, not the end of a trip."""
+
+
+@functools.cache
+def _country_names() -> frozenset[str]:
+    """The world's country names, read as messages are (Faker's list, loaded when first needed)."""
+    from faker.providers import date_time
+
+    return frozenset(normalize(c.name) for c in date_time.Provider.countries)
 
 
 _LONG_NUMBER = re.compile(r"(?<![\d.])\d{3,}(?:\.\d+)?(?![\d.])")

@@ -323,7 +323,7 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
                 )
     ends = {k for k in ends if k not in found.named and k in {s.kind for s in slots}}
     if ends:  # "where are you flying from and to?": the second end is asked too
-        order = [k.name for k in vocabulary]
+        order = list(vocabulary.kinds)
         named = set(found.named) | ends
         found = _Slots(
             tuple(k for k in order if k in named), found.right, found.wrong, True, found.at
@@ -351,7 +351,7 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
     shaped_wrong -= set(found.right)
     valued_before = set(found.right) | set(found.wrong)
     if (shaped_right | shaped_wrong) - valued_before:
-        order = [k.name for k in vocabulary]
+        order = list(vocabulary.kinds)
         named = set(found.named) | shaped_right | shaped_wrong
         found = _Slots(
             tuple(k for k in order if k in named),
@@ -379,7 +379,7 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
             unread |= summary_numbers(canonical, slots, known | unread)
             unread |= summary_dates(canonical, slots, known | unread, found.wrong)
         if unread:
-            order = [k.name for k in vocabulary]
+            order = list(vocabulary.kinds)
             named = set(found.named) | unread
             found = _Slots(
                 tuple(k for k in order if k in named),

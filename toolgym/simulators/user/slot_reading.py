@@ -12,6 +12,7 @@ import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from toolgym.simulators.user.phrases import (
     _CONFIRM,
@@ -179,6 +180,12 @@ def _to_task_kinds(spans: list[_Span], slots: Sequence[Slot]) -> list[_Span]:
     return out
 
 
+@functools.lru_cache(maxsize=64)
+def _kind_index(vocabulary: Vocabulary) -> dict[str, int]:
+    """Each kind's place in the vocabulary (a family's, once)."""
+    return {kind.name: i for i, kind in enumerate(vocabulary)}
+
+
 def _swapped_bound(name: str, attached: Sequence[float], by_kind: dict[str, Slot]) -> str | None:
     """The other bound of ``name``, when the task has it (not ``name``) with a written number.
 
@@ -290,18 +297,21 @@ def _read_slots(
         spans = [focus]
     upper = _upper_kinds(vocabulary)
     numbers = _attached(text, spans, barriers, upper, commas, _named_kinds(vocabulary))
-    for kind, counts in _counted(text, spans, slots).items():
-        numbers.setdefault(kind, []).extend(counts)
+    for name, counts in _counted(text, spans, slots).items():
+        numbers.setdefault(name, []).extend(counts)
     by_kind = {s.kind: s for s in slots}
     named = {k for span in spans for k in span.kinds}
     open_question = _WH.search(text) is not None
     listed = listed_values(text, vocabulary)
     inside = _inside_longer_value(text, vocabulary, slots, listed)
     right, wrong = set(), set()
-    for kind in vocabulary:
+    index = _kind_index(vocabulary)
+    # only the kinds with a value of the task's, a value written or a number beside their word
+    # (RapidAPI's vocabulary has about 200 kinds), in the vocabulary's order
+    present = {*by_kind, *listed, *(k for k, found in numbers.items() if found)} & index.keys()
+    ordered: Any = (vocabulary.kinds[n] for n in sorted(present, key=index.__getitem__))
+    for kind in ordered:  # (Any: the name is a kind's name in the loops below)
         slot = by_kind.get(kind.name)
-        if slot is None and kind.name not in listed and not numbers.get(kind.name):
-            continue  # no value of the task's, none written, no number beside its word
         forms = _phrased(slot.forms()) if slot is not None else ()
         numeric = {float(m.group(1)) for f in forms if (m := _NUMERIC_FORM.fullmatch(f))}
         written = any(
@@ -382,8 +392,11 @@ def _read_slots(
         # a check: a kind named by its weak words alone needs a number there, or a question
         # about it ("What cost and price should it have?")
         starts = [0, *barriers]
-        for kind in vocabulary:
-            if kind.weak and kind.name in named and kind.name not in right | wrong:
+        weak: Any = (
+            vocabulary.kinds[n] for n in sorted(named & index.keys(), key=index.__getitem__)
+        )
+        for kind in weak:
+            if kind.weak and kind.name not in right | wrong:
                 strong = {_phrase(w) for w in kind.words}
                 asked_of = False
                 for span in sorted(spans, key=lambda sp: sp.start):
@@ -413,11 +426,10 @@ def _read_slots(
             for kind in dropped:
                 if not any(kind in sp.kinds for sp in spans if sp is not span):
                     named.discard(kind)
-    order = [k.name for k in vocabulary]
     return _Slots(
-        tuple(k for k in order if k in named),
+        tuple(sorted(named & index.keys(), key=index.__getitem__)),
         tuple(s.kind for s in slots if s.kind in right),
-        tuple(k for k in order if k in wrong),
+        tuple(sorted(wrong & index.keys(), key=index.__getitem__)),
         bool(spans),
         tuple((k, sp.start) for sp in spans for k in sorted(sp.kinds)),
     )

@@ -555,7 +555,7 @@ def _other_bounds(text: str, vocabulary: Vocabulary, named: Sequence[str]) -> se
     bound's word stands alone in it (``1) The lowest price? 2) And the highest?``); the same
     the other way round.
     """
-    kinds = {k.name for k in vocabulary}
+    kinds = vocabulary.kinds  # by name
     out: set[str] = set()
     ranged = _RANGE_ASK.search(text) is not None
     for kind in named:

@@ -270,8 +270,8 @@ def _before_next_part(text: str, start: int, end: int) -> tuple[int, int]:
     return (start, found.start() if found else end)
 
 
-_CLOSE_GAP = re.compile(r"\s*(?:[a-z0-9']+\s+){0,2}")
-"""At most two words between two words of one quantity (``pay per room per night``)."""
+_CLOSE_GAP = re.compile(r"\s*(?:[a-z0-9']+\s+){0,3}")
+"""At most three words between two words of one quantity (``pay for each room per night``)."""
 
 
 def _narrowed_together(text: str, spans: list[_Span]) -> list[_Span]:

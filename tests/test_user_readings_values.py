@@ -1,0 +1,124 @@
+"""Readings of how a message writes a value: bounds, units, directions, parts, names and shapes.
+
+Each case is a message written for one stored task, in wording of its own (not the question
+set's), and the reading a person would give it. Asks: the longest qualifier picks, two close
+words of one quantity narrow each other, a counted noun names its count, the last noun of a
+compound is the detail, a quoted value of the request is no guess. Checks: a value written as
+the other bound, in another unit or currency, with its comparison or its operands the other
+way, or with a labelled part's number swapped is wrong, and the user says which.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from toolgym.simulators.user import RuleUser, read_message
+from toolgym.simulators.user.accuracy import load_family
+
+FAMILIES = {
+    "home": "toolgym.families.home_search.chat:PROFILE",
+    "trip": "toolgym.families.trip_booking.chat:PROFILE",
+    "cat": "toolgym.families.cat_api.chat:PROFILE",
+    "shop": "toolgym.families.web_shop.chat:PROFILE",
+    "rapid": "toolgym.families.rapid_api.chat:PROFILE",
+    "sheets": "toolgym.families.google_sheets.chat:PROFILE",
+}
+_YES = {"yes", "yep", "correct", "exactly", "right"}
+
+
+@pytest.fixture(scope="module")
+def loaded() -> dict[str, tuple]:
+    return {name: load_family(ref) for name, ref in FAMILIES.items()}
+
+
+@pytest.mark.parametrize(
+    ("family", "task", "message", "kinds"),
+    [
+        # "lower limit" is the minimum's, not the cap's "limit" inside it
+        ("home", "test-024", "Do you have a lower limit on the price, nothing cheaper than some figure?",
+         ("min_price",)),
+        # "the most ... pay" (a cap) and "per night" (a room price): the room's cap
+        ("trip", "test-049", "What is the most you would pay for each room per night?",
+         ("max_room_price",)),
+        # a counted noun after "number of" names its count
+        ("cat", "test-081", "Number of photos you want?", ("limit",)),
+        # the last noun of a compound is the detail asked
+        ("rapid", "G3-u19", "Which artist/song query do you want me to run?", ("query",)),
+        # chat spellings in every clause
+        ("home", "test-030", "whats the top price u would pay for the orlando home?", ("max_price",)),
+        # "(in/out)" after dates asks both ends of the stay
+        ("trip", "test-096", "What dates (in/out) do you need?", ("checkin_date", "checkout_date")),
+        # RapidAPI's date words name the start and end dates, picked by "from"/"begin"
+        ("rapid", "G3-022", "From which date should the price history begin?", ("start_date",)),
+        # the subject of "what should ... be named" is context
+        ("sheets", "test-066", "What should the added row be named?", ("name",)),
+        # how the subject should look asks no detail
+        ("sheets", "test-009", "Should the title be capitalized?", ()),
+    ],
+)  # fmt: skip
+def test_what_is_asked(loaded, family, task, message, kinds) -> None:
+    vocabulary, conversations = loaded[family]
+    conversation = conversations[task]
+    reading = read_message(message, vocabulary, conversation.slots, conversation.opening)
+    assert reading.kind == "ask" and set(reading.kinds) == set(kinds), reading
+
+
+@pytest.mark.parametrize(
+    ("family", "task", "message", "revealed"),
+    [
+        # the task's cap (1,800) written as a minimum
+        ("home", "test-096", "To confirm, a condo or apartment to rent in St. Louis with a minimum "
+         "rent of $1,800?", ("max_price",)),
+        # 26 ounces written in pounds
+        ("shop", "test-054", "So a chocolate high-protein trail mix, 26 pounds, under $60?",
+         ("size",)),
+        # a price in another currency
+        ("shop", "test-020", "A black queen bed frame with steel slats for at most 340 euros, right?",
+         ("price",)),
+        # a held format in another currency
+        ("sheets", "test-011", "So the Salary column goes to euros with two decimals, right?",
+         ("format",)),
+        # labelled parts with their numbers swapped (planned 860, actual 1279)
+        ("sheets", "test-066", "Adding Education below Clothing, planned 1279 and actual 860. Right?",
+         ("value",)),
+        # a ticker in capitals where the task's is another
+        ("rapid", "G3-022", "So I'll pull MSFT's daily prices for 2024-01-01 to 2024-06-30, ok?",
+         ("symbol",)),
+        # a country after "filtered to": the task's one place
+        ("rapid", "G1-124", "Team search for 'real madrid', filtered to Italy. Correct?",
+         ("country",)),
+    ],
+)  # fmt: skip
+def test_a_wrongly_written_value_is_corrected(loaded, family, task, message, revealed) -> None:
+    vocabulary, conversations = loaded[family]
+    turn = RuleUser().reply(conversations[task], vocabulary, (), message)
+    first = turn.reply.split()[0].strip(".,!:").lower()
+    assert turn.kind == "check" and first not in _YES, turn
+    assert set(revealed) <= set(turn.revealed), turn
+
+
+@pytest.mark.parametrize(
+    ("family", "task", "message"),
+    [
+        # a condition the other way round is wrong; the right one is not
+        ("sheets", "test-060", "Quantity set to 0 where unit cost is below 13, right?"),
+        # the request's own second value (country code "US") beside a summary of the lookups
+        ("rapid", "G2-030", "So: Tariff Zone's plan type and currency, then GridPrime with "
+         "country code US for its provider. Right?"),
+        # a cell's present number is no proposed value
+        ("sheets", "test-001", "So Quinn's Years (now at 17) goes up by the percentage you give, "
+         "correct?"),
+    ],
+)  # fmt: skip
+def test_a_right_check_is_confirmed_and_reveals_nothing(loaded, family, task, message) -> None:
+    vocabulary, conversations = loaded[family]
+    turn = RuleUser().reply(conversations[task], vocabulary, (), message)
+    first = turn.reply.split()[0].strip(".,!:").lower()
+    assert turn.kind == "check" and first in _YES and not turn.revealed, turn
+
+
+def test_a_condition_the_other_way_round_is_wrong(loaded) -> None:
+    vocabulary, conversations = loaded["sheets"]
+    message = "Quantity set to 0 where unit cost is above 13, right?"  # below 13 in the task
+    turn = RuleUser().reply(conversations["test-060"], vocabulary, (), message)
+    assert turn.kind == "check" and turn.reply.split()[0].strip(".,!:").lower() not in _YES, turn

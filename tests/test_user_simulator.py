@@ -171,7 +171,7 @@ def test_no_reply_states_a_held_back_value_it_was_not_asked_about(families) -> N
     assert checked >= 250
 
 
-MISREAD_LEAKS = 52
+MISREAD_LEAKS = 49
 """How many questions of the set, misread, get a held-back value they did not ask for: 3 of the
 2,162 before the ``dev-4`` and ``blind-4`` batches, 6 of their 629 (a kind's word inside a
 question about something else: "Should the title span all three columns?"), 8 of the 615 of
@@ -214,7 +214,12 @@ held new name stated in reading "rename the Cost header, right?" as a question, 
 corrected beside a held flavour, a RapidAPI summary writing a second hashtag the request gives
 (corrected with the held one), and one naming a lookup of languages (answered with the held
 target language); with ``blind-19`` (327) the 10,199 hold 52, 1 of them in ``blind-19`` (its one
-on the first run: "Where exactly should the new row go?" answered with the row's numbers)."""
+on the first run: "Where exactly should the new row go?" answered with the row's numbers); with
+``blind-20`` (319) the 10,518 hold 49, 2 of them in ``blind-20`` (4 on its first run: a summary's
+"price from $400,000 up" corrected with the held minimum, a question about rounding a new cost
+answered with the held percentage; the two fixed were RapidAPI summaries writing the query the
+request quotes for another lookup, which now reads as the request's own value, as it does for
+five other summaries of the set)."""
 
 
 def test_misread_questions_rarely_state_a_held_back_value(accuracy) -> None:

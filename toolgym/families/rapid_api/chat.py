@@ -70,6 +70,9 @@ _SYNONYMS = {
     "term_months": "loan term, term length, repayment term, month term, months term, "
     "term in months, how many months",
     "symbol": "ticker, tickers, ticker symbol, stock symbol, stock ticker",
+    "iata_code": "airport code, airport codes",
+    "latitude": "coordinates, lat",
+    "longitude": "coordinates, lng",
     "start_date": _DATES,
     "end_date": _DATES,
 }

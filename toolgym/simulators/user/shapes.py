@@ -392,9 +392,9 @@ def _given_beside(canonical: str, at: Sequence[tuple[str, int]], opening: str) -
         return set()
     given, other = set(), set()
     for kind, start in at:
-        after = re.match(r"[a-z]+(?: [a-z]+)?(?: (?:is|of|=))? (.+)", canonical[start : start + 80])
-        if after and any(
-            after.group(1) == q or after.group(1).startswith(q + " ") for q in quoted if q
+        words = canonical[start : start + 120].split()
+        if any(  # the value one to three words after the kind's word starts
+            q and words[i : i + len(q.split())] == q.split() for q in quoted for i in (1, 2, 3)
         ):
             given.add(kind)
         else:

@@ -173,6 +173,7 @@ _CHAT = {
     "thru": "through", "pref": "preference", "prefs": "preferences", "r u": "are you",
     "r you": "are you", "wht": "what", "wich": "which", "r we": "are we", "whr": "where", "whn": "when",
     "wheres": "where is", "whos": "who is", "whens": "when is", "hw": "how", "hw many": "how many",
+    "wher": "where", "youd": "you would", "youll": "you will", "youve": "you have",
 }  # fmt: skip
 _CHAT_WORD = re.compile(r"(?<![0-9a-z'$])(" + "|".join(_CHAT) + r")(?![0-9a-z'])")
 """Chat spellings (``whats ur budget``), read as written out."""
@@ -209,7 +210,7 @@ _HYPHEN = re.compile(r"(?<=[0-9a-z])-(?=[a-z])")
 """A hyphen before a letter, read as a space (``check-in``, ``x-large``, ``14-inch``)."""
 _ENUMERATOR = re.compile(
     r"(?m)^[ \t]*(?:\(?\d{1,2}[.):]|\(?[a-hA-H][.)]|[-*\u2022>#]+)[ \t]+"
-    r"|(?<=[?.!;,:] )\(?\d{1,2}\)[ \t]+"
+    r"|(?<=[?.!;,:] )\(?\d{1,2}\)[ \t]+|(?<=[a-z] )\(\d{1,2}\)[ \t]+(?=[a-zA-Z])"
 )
 """A list's marker at the start of a line (``1.``, ``2)``, ``a)``, ``-``, ``*``) or after a
 sentence in a line (``1) breed? 2) format?``): no number."""
@@ -409,6 +410,8 @@ class _WordIndex:
         return max(0, bisect.bisect_right(self.ends, end) - first)
 
 
+_ARROW = re.compile(r"\s*(?:\u2192|->|=>|\u27f6)\s*")
+"""``Denver → Fort Worth``: ``to``."""
 _AMPERSAND = re.compile(r"(?<=[A-Za-z]) & (?=[A-Za-z])")
 """``bedrooms & bathrooms``: ``and`` (normalizing drops the sign, and the minus sign: ``Math −
 English`` is read ``Math minus English``)."""
@@ -428,6 +431,7 @@ def _sentences(message: str) -> tuple[str, list[int], list[int], list[tuple[int,
     heads: list[bool] = []
     listing = False
     plain = _AMPERSAND.sub(" and ", _ENUMERATOR.sub("", message)).replace("\u2212", " minus ")
+    plain = _ARROW.sub(" to ", plain)  # "Denver → Fort Worth"
     for part in _SENTENCE.split(plain):
         start = len(text) + (1 if text else 0)
         first = True

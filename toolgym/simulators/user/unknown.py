@@ -280,6 +280,8 @@ def beside_words(
             others_forms[kind_name] = {
                 _phrase(f) for s in slots if s.kind != kind_name for f in s.forms() if _phrase(f)
             }
+        if quote is not None and quote.lower() in (n.lower() for n in names):
+            continue  # "q="population"" where the request quoted it for another lookup
         if quote is not None and _phrase(quote) not in others_forms[kind_name]:
             out.add(kind_name)  # "the query 'we will rock you'": a quoted text is a value
             continue  # (not one of another detail's: "Rename 'Price' to what?")

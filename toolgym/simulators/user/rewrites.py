@@ -119,6 +119,10 @@ _IN_OUT = re.compile(
 """``which dates (in/out)``: both ends of a stay."""
 
 
+_LOOK_BACK = 400
+"""How far before an option list its sentence is looked for (a question's lead-in is shorter)."""
+
+
 def _without_examples(message: str) -> str:
     """``message`` with the examples or choices an open question gives read as offered.
 
@@ -128,7 +132,11 @@ def _without_examples(message: str) -> str:
     """
 
     def drop(match: re.Match[str]) -> str:
-        before = re.split(r"(?<=[.?!:;])\s+|\n", message[: match.start()])[-1]
+        # the sentence before the options; a look-back of bounded length keeps a message of
+        # many option lists linear ("(king, queen) " repeated: each list read its whole prefix)
+        before = re.split(
+            r"(?<=[.?!:;])\s+|\n", message[max(0, match.start() - _LOOK_BACK) : match.start()]
+        )[-1]
         if not _asks_openly(before):  # "Do you have a preferred ..." asks too
             return match.group()
         inner = match.group().strip()[1:-1].strip(" .…")

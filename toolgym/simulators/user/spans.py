@@ -6,6 +6,7 @@ message that opens with ``which <kind>`` is about that kind alone (:func:`_focus
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 from collections.abc import Sequence
@@ -112,16 +113,22 @@ def _word_spans(text: str, vocabulary: Vocabulary) -> list[_Span]:
             and _CLAUSE_END.match(text, end) is not None
         )
 
+    found.sort()
+    starts = [s for s, _, _ in found]
+    longest = max((e - s for s, e, _ in found), default=0)
     kept: dict[tuple[int, int], set[str]] = {}
     for start, end, name in found:
+        # only the words that overlap this one can hide it (a message of many kind words stays
+        # linear): those starting less than the longest word's length before it, or inside it
+        near = found[bisect.bisect_left(starts, start - longest) : bisect.bisect_left(starts, end)]
         hidden = any(  # inside a longer word of another kind, or overlapping one
             s < end
             and start < e
             and (e - s) > (end - start)
             and n != name
             and not turns(s, e, start, end)
-            for s, e, n in found
-        ) or any(n != name and turns(start, end, s, e) for s, e, n in found)
+            for s, e, n in near
+        ) or any(n != name and turns(start, end, s, e) for s, e, n in near)
         if not hidden:
             kept.setdefault((start, end), set()).add(name)
     return [_Span(s, e, frozenset(k)) for (s, e), k in sorted(kept.items())]

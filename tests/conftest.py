@@ -160,3 +160,22 @@ def samples_dir() -> Path:
 
 
 assert toolgym.__version__
+
+
+CHAT_FAMILIES = {
+    "home": "toolgym.families.home_search.chat:PROFILE",
+    "trip": "toolgym.families.trip_booking.chat:PROFILE",
+    "cat": "toolgym.families.cat_api.chat:PROFILE",
+    "shop": "toolgym.families.web_shop.chat:PROFILE",
+    "rapid": "toolgym.families.rapid_api.chat:PROFILE",
+    "sheets": "toolgym.families.google_sheets.chat:PROFILE",
+}
+"""The six conversation families' question-set profiles, by a short name."""
+
+
+@pytest.fixture(scope="session")
+def chat_families() -> dict[str, tuple]:
+    """Each conversation family's vocabulary and conversations, by its short name."""
+    from toolgym.simulators.user.accuracy import load_family
+
+    return {name: load_family(ref) for name, ref in CHAT_FAMILIES.items()}

@@ -16,25 +16,10 @@ import time
 import pytest
 
 from toolgym.simulators.user import RuleUser, read_message
-from toolgym.simulators.user.accuracy import load_family
-
-FAMILIES = {
-    "home": "toolgym.families.home_search.chat:PROFILE",
-    "trip": "toolgym.families.trip_booking.chat:PROFILE",
-    "cat": "toolgym.families.cat_api.chat:PROFILE",
-    "shop": "toolgym.families.web_shop.chat:PROFILE",
-    "rapid": "toolgym.families.rapid_api.chat:PROFILE",
-    "sheets": "toolgym.families.google_sheets.chat:PROFILE",
-}
 
 
-@pytest.fixture(scope="module")
-def loaded() -> dict[str, tuple]:
-    return {name: load_family(ref) for name, ref in FAMILIES.items()}
-
-
-def _read(loaded: dict[str, tuple], family: str, task: str, message: str):
-    vocabulary, conversations = loaded[family]
+def _read(chat_families: dict[str, tuple], family: str, task: str, message: str):
+    vocabulary, conversations = chat_families[family]
     conversation = conversations[task]
     return read_message(message, vocabulary, conversation.slots, conversation.opening)
 
@@ -136,8 +121,8 @@ def _read(loaded: dict[str, tuple], family: str, task: str, message: str):
         ("home", "test-030", "Any pets I should account for when searching?", "ask", ()),
     ],
 )  # fmt: skip
-def test_what_a_question_asks(loaded, family, task, message, kind, kinds) -> None:
-    reading = _read(loaded, family, task, message)
+def test_what_a_question_asks(chat_families, family, task, message, kind, kinds) -> None:
+    reading = _read(chat_families, family, task, message)
     assert (reading.kind, reading.kinds) == (kind, kinds), reading
 
 
@@ -179,12 +164,12 @@ def test_what_a_question_asks(loaded, family, task, message, kind, kinds) -> Non
         ("rapid", "G2-144", "Filter the short links by domain 'sometimes'?", "check"),
     ],
 )  # fmt: skip
-def test_what_kind_of_message_it_is(loaded, family, task, message, kind) -> None:
-    assert _read(loaded, family, task, message).kind == kind
+def test_what_kind_of_message_it_is(chat_families, family, task, message, kind) -> None:
+    assert _read(chat_families, family, task, message).kind == kind
 
 
-def test_a_restated_request_is_confirmed_and_tells_nothing(loaded) -> None:
-    vocabulary, conversations = loaded["cat"]
+def test_a_restated_request_is_confirmed_and_tells_nothing(chat_families) -> None:
+    vocabulary, conversations = chat_families["cat"]
     conversation = conversations["test-078"]
     message = "So you'd like to save one of the cat pictures to your favourites, is that right?"
     turn = RuleUser().reply(conversation, vocabulary, (), message)
@@ -192,8 +177,8 @@ def test_a_restated_request_is_confirmed_and_tells_nothing(loaded) -> None:
     assert turn.reply.split()[0].strip(".,!").lower() in {"yes", "yep", "correct", "exactly"}
 
 
-def test_a_remark_does_not_end_the_conversation(loaded) -> None:
-    vocabulary, conversations = loaded["home"]
+def test_a_remark_does_not_end_the_conversation(chat_families) -> None:
+    vocabulary, conversations = chat_families["home"]
     turn = RuleUser().reply(conversations["test-003"], vocabulary, (), "Good to see you!")
     assert turn.kind == "greeting" and not turn.ended
 
@@ -207,8 +192,10 @@ def test_a_remark_does_not_end_the_conversation(loaded) -> None:
         ("So I'm renaming the 'Item' column to 'Stock', right?", "no", ("name",)),
     ],
 )
-def test_a_check_corrects_only_the_values_it_writes(loaded, message, answer, revealed) -> None:
-    vocabulary, conversations = loaded["sheets"]
+def test_a_check_corrects_only_the_values_it_writes(
+    chat_families, message, answer, revealed
+) -> None:
+    vocabulary, conversations = chat_families["sheets"]
     turn = RuleUser().reply(conversations["test-059"], vocabulary, (), message)  # rename Item
     first = turn.reply.split()[0].strip(".,!:").lower()
     assert turn.kind == "check" and turn.revealed == revealed, turn
@@ -226,37 +213,37 @@ def test_a_check_corrects_only_the_values_it_writes(loaded, message, answer, rev
         ("test-088", 'So I am upvoting image "lub7", right?', ("image",)),
     ],
 )
-def test_a_wrong_cat_check_is_corrected(loaded, task, message, revealed) -> None:
-    vocabulary, conversations = loaded["cat"]
+def test_a_wrong_cat_check_is_corrected(chat_families, task, message, revealed) -> None:
+    vocabulary, conversations = chat_families["cat"]
     turn = RuleUser().reply(conversations[task], vocabulary, (), message)
     assert turn.kind == "check" and turn.reply.startswith("Not quite"), turn
     assert turn.revealed == revealed, turn
 
 
-def test_a_count_before_a_named_value_is_the_counted_kinds(loaded) -> None:
-    vocabulary, conversations = loaded["trip"]
+def test_a_count_before_a_named_value_is_the_counted_kinds(chat_families) -> None:
+    vocabulary, conversations = chat_families["trip"]
     message = "To confirm: 4 Queen Bed rooms in Tampa?"  # five rooms in the task
     turn = RuleUser().reply(conversations["test-119"], vocabulary, (), message)
     assert turn.kind == "check" and "num_rooms" in turn.revealed, turn
     assert not turn.reply.startswith(("Yes", "Yep", "Correct")), turn
 
 
-def test_a_number_with_a_plus_is_a_lower_bound(loaded) -> None:
-    vocabulary, conversations = loaded["home"]
+def test_a_number_with_a_plus_is_a_lower_bound(chat_families) -> None:
+    vocabulary, conversations = chat_families["home"]
     message = "So: buying in Milwaukee, 1300+ sq ft. Right?"  # at least 1300, at most 1700
     turn = RuleUser().reply(conversations["test-090"], vocabulary, (), message)
     assert turn.kind == "check" and turn.revealed == () and turn.reply.startswith("Yes"), turn
 
 
-def test_the_requests_verb_names_no_detail(loaded) -> None:
-    vocabulary, conversations = loaded["sheets"]
+def test_the_requests_verb_names_no_detail(chat_families) -> None:
+    vocabulary, conversations = chat_families["sheets"]
     message = "Should I highlight the whole row or only the one cell?"  # the colour is held
     turn = RuleUser().reply(conversations["test-012"], vocabulary, (), message)
     assert turn.kind == "ask" and "format" not in turn.revealed, turn
 
 
-def test_a_value_of_several_parts_is_right_in_any_wording(loaded) -> None:
-    vocabulary, conversations = loaded["sheets"]
+def test_a_value_of_several_parts_is_right_in_any_wording(chat_families) -> None:
+    vocabulary, conversations = chat_families["sheets"]
     message = "So: Sales, salary 93684, 6 years, right?"  # department Sales, salary ... years 6
     turn = RuleUser().reply(conversations["test-044"], vocabulary, (), message)
     assert turn.kind == "check" and turn.reply.startswith("Correct"), turn
@@ -271,29 +258,31 @@ def test_a_value_of_several_parts_is_right_in_any_wording(loaded) -> None:
         ("test-060", "Fine, the items whose unit cost is under 13. What quantity should they get?"),
     ],
 )  # fmt: skip
-def test_a_right_restatement_then_a_question_is_confirmed_and_answered(loaded, task, message):
-    vocabulary, conversations = loaded["sheets"]
+def test_a_right_restatement_then_a_question_is_confirmed_and_answered(
+    chat_families, task, message
+):
+    vocabulary, conversations = chat_families["sheets"]
     turn = RuleUser().reply(conversations[task], vocabulary, (), message)
     first = turn.reply.split()[0].strip(".,!").lower()
     assert turn.kind == "check" and first in {"yes", "yep", "correct"} and turn.revealed, turn
 
 
-def test_a_size_letter_after_size_is_the_size(loaded) -> None:
-    vocabulary, conversations = loaded["shop"]
+def test_a_size_letter_after_size_is_the_size(chat_families) -> None:
+    vocabulary, conversations = chat_families["shop"]
     message = "Confirming: a fleece-lined hoodie with a drawstring closure, size L?"  # large
     turn = RuleUser().reply(conversations["test-050"], vocabulary, (), message)
     assert turn.kind == "check" and turn.reply.split()[0].strip(".,!") in {"Yes", "Yep"}, turn
 
 
-def test_a_quoted_name_after_what_is_named_is_the_name_checked(loaded) -> None:
-    vocabulary, conversations = loaded["sheets"]
+def test_a_quoted_name_after_what_is_named_is_the_name_checked(chat_families) -> None:
+    vocabulary, conversations = chat_families["sheets"]
     message = "Should I call the new column 'Difference'?"  # the name is Math minus English
     turn = RuleUser().reply(conversations["test-006"], vocabulary, (), message)
     assert turn.kind == "check" and turn.reply.split()[0] in {"No.", "Almost.", "Not"}, turn
 
 
-def test_let_me_check_asks_nothing_and_puts_the_values_after_it(loaded) -> None:
-    vocabulary, conversations = loaded["trip"]
+def test_let_me_check_asks_nothing_and_puts_the_values_after_it(chat_families) -> None:
+    vocabulary, conversations = chat_families["trip"]
     message = "Let me check: a hotel in Nashville, right?"  # the hotel is in Memphis
     turn = RuleUser().reply(conversations["test-037"], vocabulary, (), message)
     assert turn.kind == "check" and turn.revealed == ("hotel_location",), turn
@@ -308,7 +297,7 @@ def test_let_me_check_asks_nothing_and_puts_the_values_after_it(loaded) -> None:
         "Which size (" + "a, " * 3000 + ")?",
     ],
 )
-def test_options_beside_dashes_and_brackets_are_read_in_linear_time(loaded, message) -> None:
+def test_options_beside_dashes_and_brackets_are_read_in_linear_time(chat_families, message) -> None:
     """A long message of dashes, commas and brackets is read, not backtracked over.
 
     A pattern that read a dash's options once took 72 s on the first message (14 KB): each
@@ -316,5 +305,5 @@ def test_options_beside_dashes_and_brackets_are_read_in_linear_time(loaded, mess
     under a second), only to catch a blow-up.
     """
     started = time.monotonic()
-    _read(loaded, "shop", next(iter(loaded["shop"][1])), message)
+    _read(chat_families, "shop", next(iter(chat_families["shop"][1])), message)
     assert time.monotonic() - started < 20

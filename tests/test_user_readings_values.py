@@ -13,22 +13,8 @@ from __future__ import annotations
 import pytest
 
 from toolgym.simulators.user import RuleUser, read_message
-from toolgym.simulators.user.accuracy import load_family
 
-FAMILIES = {
-    "home": "toolgym.families.home_search.chat:PROFILE",
-    "trip": "toolgym.families.trip_booking.chat:PROFILE",
-    "cat": "toolgym.families.cat_api.chat:PROFILE",
-    "shop": "toolgym.families.web_shop.chat:PROFILE",
-    "rapid": "toolgym.families.rapid_api.chat:PROFILE",
-    "sheets": "toolgym.families.google_sheets.chat:PROFILE",
-}
 _YES = {"yes", "yep", "correct", "exactly", "right"}
-
-
-@pytest.fixture(scope="module")
-def loaded() -> dict[str, tuple]:
-    return {name: load_family(ref) for name, ref in FAMILIES.items()}
 
 
 @pytest.mark.parametrize(
@@ -56,8 +42,8 @@ def loaded() -> dict[str, tuple]:
         ("sheets", "test-009", "Should the title be capitalized?", ()),
     ],
 )  # fmt: skip
-def test_what_is_asked(loaded, family, task, message, kinds) -> None:
-    vocabulary, conversations = loaded[family]
+def test_what_is_asked(chat_families, family, task, message, kinds) -> None:
+    vocabulary, conversations = chat_families[family]
     conversation = conversations[task]
     reading = read_message(message, vocabulary, conversation.slots, conversation.opening)
     assert reading.kind == "ask" and set(reading.kinds) == set(kinds), reading
@@ -89,8 +75,10 @@ def test_what_is_asked(loaded, family, task, message, kinds) -> None:
          ("country",)),
     ],
 )  # fmt: skip
-def test_a_wrongly_written_value_is_corrected(loaded, family, task, message, revealed) -> None:
-    vocabulary, conversations = loaded[family]
+def test_a_wrongly_written_value_is_corrected(
+    chat_families, family, task, message, revealed
+) -> None:
+    vocabulary, conversations = chat_families[family]
     turn = RuleUser().reply(conversations[task], vocabulary, (), message)
     first = turn.reply.split()[0].strip(".,!:").lower()
     assert turn.kind == "check" and first not in _YES, turn
@@ -110,15 +98,17 @@ def test_a_wrongly_written_value_is_corrected(loaded, family, task, message, rev
          "correct?"),
     ],
 )  # fmt: skip
-def test_a_right_check_is_confirmed_and_reveals_nothing(loaded, family, task, message) -> None:
-    vocabulary, conversations = loaded[family]
+def test_a_right_check_is_confirmed_and_reveals_nothing(
+    chat_families, family, task, message
+) -> None:
+    vocabulary, conversations = chat_families[family]
     turn = RuleUser().reply(conversations[task], vocabulary, (), message)
     first = turn.reply.split()[0].strip(".,!:").lower()
     assert turn.kind == "check" and first in _YES and not turn.revealed, turn
 
 
-def test_a_condition_the_other_way_round_is_wrong(loaded) -> None:
-    vocabulary, conversations = loaded["sheets"]
+def test_a_condition_the_other_way_round_is_wrong(chat_families) -> None:
+    vocabulary, conversations = chat_families["sheets"]
     message = "Quantity set to 0 where unit cost is above 13, right?"  # below 13 in the task
     turn = RuleUser().reply(conversations["test-060"], vocabulary, (), message)
     assert turn.kind == "check" and turn.reply.split()[0].strip(".,!:").lower() not in _YES, turn

@@ -185,7 +185,14 @@ _LINKS = frozenset({"of", "and", "for", "the", "de", "&"})
 
 
 _OPENING_QUOTE = re.compile(r"\"([^\"]{1,40})\"")
-"""A value the request quotes (``country code "US"``): the request's own, never a guess."""
+
+
+@functools.lru_cache(maxsize=256)
+def _opening_quotes(opening: str) -> tuple[str, ...]:
+    """The values the request quotes (``country code "US"``): its own, never a guess."""
+    return tuple(_OPENING_QUOTE.findall(opening))
+
+
 _CAMEL = re.compile(r"[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*")
 
 
@@ -217,7 +224,7 @@ def _known_names(message: str, opening: str) -> list[str]:
             if _CAMEL.fullmatch(words[i]) and contains_phrase(known, normalize(words[i])):
                 names.append(words[i])
         i += 1
-    for quoted in _OPENING_QUOTE.findall(opening):  # "with country code US" where the request
+    for quoted in _opening_quotes(opening):  # "with country code US" where the request
         if re.search(rf"(?<![\w]){re.escape(quoted)}(?![\w])", message):  # wrote "US" itself
             names.append(quoted)
     return names
@@ -387,7 +394,7 @@ def _given_beside(canonical: str, at: Sequence[tuple[str, int]], opening: str) -
     ``GridPrime with country code US`` where the request wrote ``(country code "US")`` for
     its second lookup: the request's given value, no question or guess about the held one.
     """
-    quoted = [normalize(q) for q in _OPENING_QUOTE.findall(opening)]
+    quoted = [normalize(q) for q in _opening_quotes(opening)]
     if not quoted:
         return set()
     given, other = set(), set()

@@ -40,6 +40,13 @@ _YES = {"yes", "yep", "correct", "exactly", "right"}
         ("sheets", "test-066", "What should the added row be named?", ("name",)),
         # how the subject should look asks no detail
         ("sheets", "test-009", "Should the title be capitalized?", ()),
+        # a word of three kinds, in a task of a hotel alone: the hotel's city
+        ("trip", "test-070", "Which city should I look in?", ("hotel_location",)),
+        # a cruise's end named by its port, children by another word
+        ("trip", "test-073", "Which port will the ship leave from?", ("origin",)),
+        ("trip", "test-073", "How many little ones are travelling?", ("num_children",)),
+        # a question of where asks no new values (the row's numbers are what is placed)
+        ("sheets", "test-024", "Where in the sheet does the new row belong?", ("cell",)),
     ],
 )  # fmt: skip
 def test_what_is_asked(chat_families, family, task, message, kinds) -> None:
@@ -73,6 +80,16 @@ def test_what_is_asked(chat_families, family, task, message, kinds) -> None:
         # a country after "filtered to": the task's one place
         ("rapid", "G1-124", "Team search for 'real madrid', filtered to Italy. Correct?",
          ("country",)),
+        # a measure in the size's own unit (14 inch in the task), a listed size with no word
+        ("shop", "test-004", "Those 20 inch extensions, correct?", ()),
+        ("shop", "test-006", "So a brown hoodie in small, right?", ("size",)),
+        # a name the task has no place for but the one it leaves out (the city, Mumbai)
+        ("rapid", "G3-u22", "I'll get the SkyFeed forecasts for Lisbon, okay?", ("city",)),
+        # the task's day in another year (November 30, 2027)
+        ("trip", "test-070", "Checking in Nov 30, 2028, yes?", ("checkin_date",)),
+        # a short id alone beside a right value (the task's is 0d3); a vote as a verb
+        ("cat", "test-061", "Remove 9x7 from your favourites, right?", ("image",)),
+        ("cat", "test-056", "Downvoting image Dfv6t9OPI, yes?", ()),
     ],
 )  # fmt: skip
 def test_a_wrongly_written_value_is_corrected(
@@ -112,3 +129,29 @@ def test_a_condition_the_other_way_round_is_wrong(chat_families) -> None:
     message = "Quantity set to 0 where unit cost is above 13, right?"  # below 13 in the task
     turn = RuleUser().reply(conversations["test-060"], vocabulary, (), message)
     assert turn.kind == "check" and turn.reply.split()[0].strip(".,!:").lower() not in _YES, turn
+
+
+def test_bold_marks_and_a_further_question_read_as_plain_text(chat_families) -> None:
+    vocabulary, conversations = chat_families["cat"]
+    turn = RuleUser().reply(
+        conversations["test-068"],
+        vocabulary,
+        (),
+        "**Quick check:** add ckNcJAgK1 to the favourites?",
+    )
+    assert turn.kind == "check" and turn.reply.split()[0].strip(".,!:").lower() in _YES, turn
+    vocabulary, conversations = chat_families["rapid"]
+    reading = read_message(
+        "Is there anything further I should know?",
+        vocabulary,
+        conversations["G1-042"].slots,
+        conversations["G1-042"].opening,
+    )
+    assert reading.kind == "more", reading
+
+
+def test_a_name_the_task_cannot_place_is_a_guess_without_the_request(chat_families) -> None:
+    """A name after a preposition is the left-out detail's only in a check of the request."""
+    vocabulary, conversations = chat_families["rapid"]
+    turn = RuleUser().reply(conversations["G3-u22"], vocabulary, (), "Is it for Lisbon?")
+    assert "Mumbai" not in turn.reply and "city" not in turn.revealed, turn

@@ -171,7 +171,7 @@ def test_no_reply_states_a_held_back_value_it_was_not_asked_about(families) -> N
     assert checked >= 250
 
 
-MISREAD_LEAKS = 49
+MISREAD_LEAKS = 48
 """How many questions of the set, misread, get a held-back value they did not ask for: 3 of the
 2,162 before the ``dev-4`` and ``blind-4`` batches, 6 of their 629 (a kind's word inside a
 question about something else: "Should the title span all three columns?"), 8 of the 615 of
@@ -219,7 +219,10 @@ on the first run: "Where exactly should the new row go?" answered with the row's
 "price from $400,000 up" corrected with the held minimum, a question about rounding a new cost
 answered with the held percentage; the two fixed were RapidAPI summaries writing the query the
 request quotes for another lookup, which now reads as the request's own value, as it does for
-five other summaries of the set)."""
+five other summaries of the set); with ``blind-21`` (318) the 10,836 held 50, 1 of them in
+``blind-21`` (its one on the first run: "Where in the table should I place the new row?"
+answered with the row's numbers, as ``blind-19``'s was); reading a question of where as not
+asking for what it places brought them to 48."""
 
 
 def test_misread_questions_rarely_state_a_held_back_value(accuracy) -> None:
@@ -512,10 +515,13 @@ def test_an_unknown_value_beside_a_kind_word_is_corrected(leggings, message, wro
 
 
 @pytest.mark.parametrize(
-    "message", ["Is it medium?", "Medium, right?", "Is it 2024?", "What size do you need, medium?"]
+    "message", ["Is it petite?", "Petite, right?", "Is it 2024?", "What size do you need, petite?"]
 )
 def test_a_bare_unknown_value_stays_a_guess(leggings, message) -> None:
-    """No kind's word beside it and no right value around it: nothing is corrected."""
+    """No kind's word beside it and no right value around it: nothing is corrected.
+
+    (``petite`` is no size the shop lists; a listed one, ``medium``, is checked as the size.)
+    """
     vocabulary, conversation = leggings
     turn = RuleUser().reply(conversation, vocabulary, (), message)
     assert turn.kind != "check" or reply_polarity(turn.reply) != "no", turn

@@ -70,11 +70,21 @@ _VALUES = {
         ("random", "random order", "randomly"),
     ),
     "vote": (
-        ("an upvote", "upvote", "upvoted", "up-vote", "vote up", "vote it up", "thumbs up"),
+        (
+            "an upvote",
+            "upvote",
+            "upvoted",
+            "upvoting",
+            "up-vote",
+            "vote up",
+            "vote it up",
+            "thumbs up",
+        ),
         (
             "a downvote",
             "downvote",
             "downvoted",
+            "downvoting",
             "down-vote",
             "vote down",
             "vote it down",

@@ -55,6 +55,8 @@ _IN = _words(
 )
 _OFF = _words("check out, check-out, checkout, checking out, end, nights, stay, staying")
 _STAY = "check in and out, checking in and out, in and out, stay dates, dates of your stay"
+_PORT = "which port, what port, which ports, what ports"
+"""A cruise's end named by its port (either end: ``From which port to which port?``)."""
 _PEOPLE = (
     "people, person, travellers, travelers, passengers, party, group, tickets for how many, "
     "how many tickets, number of tickets, how many people, how many of you, who is travelling, "
@@ -105,12 +107,12 @@ _KINDS_TABLE = (  # name, call, argument, phrase, question, qualifiers, words
      "going from, start from, starting from, from where, where from, sailing from, sail from, "
      "flying out of, fly out of, leaving out of, departing out of, out of where, depart from, "
      "departure airport, departure station, departure point, airport of departure, "
-     f"departure port, port of departure, {_CITY}"),
+     f"departure port, port of departure, {_PORT}, {_CITY}"),
     ("destination", "set_destination", "destination", "to {text}", "What is your destination?",
      _TO, "destination, destination city, arrival city, where to, to where, travelling to, "
      "traveling to, "
      "flying to, flying into, fly into, arriving in, arriving at, heading to, headed to, "
-     "sailing to, sail to, arrival port, port of arrival, arrival airport, arrival station, "
+     f"sailing to, sail to, arrival port, port of arrival, {_PORT}, arrival airport, arrival station, "
      "going to, get to, take you, taking you, bring you, bringing you, end up, "
      "final stop, last stop, end point, "
      "where are you going, where you are going, "
@@ -145,7 +147,8 @@ _KINDS_TABLE = (  # name, call, argument, phrase, question, qualifiers, words
     ("num_adults", "set_num_adults", "value", "{text}", "How many adults are travelling?", (),
      f"number of adults, adults, adult, how many adults, grown-ups, grownups, {_PEOPLE}"),
     ("num_children", "set_num_children", "value", "{text}", "How many children are travelling?",
-     (), f"number of children, children, child, kids, kid, minors, how many children, {_PEOPLE}"),
+     (), "number of children, children, child, kids, kid, minors, how many children, little ones, "
+     f"little one, youngsters, toddlers, infants, babies, {_PEOPLE}"),
     ("min_ticket_price", "set_min_ticket_price", "value", "a minimum ticket price of {text}",
      "What is your minimum ticket price?", _LEAST,
      "minimum ticket price, min ticket price, lowest ticket price, minimum fare, lowest fare, "

@@ -101,7 +101,8 @@ def _listed(group: str) -> tuple[tuple[str, ...], ...]:
     return tuple(
         (v, *variants(v))
         for v in values
-        if not _NUMERIC.match(v) and not any(contains_phrase(r, normalize(v)) for r in _REQUESTS)
+        if not _NUMERIC.match(v)
+        and (v in _SIZES or not any(contains_phrase(r, normalize(v)) for r in _REQUESTS))
     )
 
 

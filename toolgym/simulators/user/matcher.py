@@ -103,6 +103,7 @@ from toolgym.simulators.user.rewrites import (
     _without_examples,
     _without_known,
     _without_modifier,
+    without_emphasis,
 )
 from toolgym.simulators.user.shapes import (
     _cased,
@@ -112,8 +113,16 @@ from toolgym.simulators.user.shapes import (
     _unknown,
     plain_field_names,
     shape_named,
+    unplaced,
 )
-from toolgym.simulators.user.slot_reading import _read_slots, _Slots, mentioned_kinds, stated_slots
+from toolgym.simulators.user.slot_reading import (
+    _read_slots,
+    _Slots,
+    mentioned_kinds,
+    misdated,
+    present_first,
+    stated_slots,
+)
 from toolgym.simulators.user.slots import (
     Slot,
     Vocabulary,
@@ -184,6 +193,7 @@ def _read_rules(
     message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: str = ""
 ) -> Reading:
     """:func:`read_message` by the rules alone."""
+    message = without_emphasis(message)  # "**To narrow it down, I need:**", "**ckNcJAgK1**"
     message = _confirm_lead(_without_examples(plain_field_names(message, vocabulary)))
     message = _attributed_dash(message)  # "You mentioned 1,300 sq ft — is there ...?"
     reading = _read(message, vocabulary, slots, opening)
@@ -276,6 +286,8 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
     known_names = _known_names(message, opening)
     names = tuple(_phrase(n) for n in known_names)
     found = _read_slots(canonical, vocabulary, _cased(slots, message), barriers, commas, names)
+    found = present_first(found, slots)
+    found = misdated(found, canonical, slots, vocabulary)  # "Nov 30, 2026?" where it is 2027
     asking = [(start, end) for start, end, mood in moods if mood == REQUEST]
     if (
         asking
@@ -378,6 +390,8 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
         if found.right:  # a summary of the request, not a bare guess
             unread |= summary_numbers(canonical, slots, known | unread)
             unread |= summary_dates(canonical, slots, known | unread, found.wrong)
+        if not found.wrong and not unread and request_words(message) & request_words(opening):
+            unread = unplaced(message, slots, opening, known)  # "... forecasts for Delhi. OK?"
         if unread:
             order = list(vocabulary.kinds)
             named = set(found.named) | unread

@@ -165,7 +165,7 @@ _END = [
     r"^(all )?(done|finished|completed?)\b(?! (with|by|in|on|at|for)\b)",
 ]
 _MORE = [
-    r"\b(anything|something) (else|more)\b",
+    r"\b(anything|something) (else|more|further|additional|extra)\b",
     r"\b(what|which) else\b",
     r"\b(any|other|additional|further|more) (requirements?|preferences?|criteria|details?|constraints?|wishes|needs|conditions|specifications|requests?|information|info|must ?haves?|must-haves?|deal ?breakers?|features|wants)\b",
     r"\bis (that|this) (all|everything|it)$|\bis there (anything |something )?(more|else)\b",
@@ -205,6 +205,7 @@ _CONFIRM = re.compile(
     r"|\b(to confirm|to summari[sz]e|just to (check|confirm|be sure|make sure|double[ -]?check|verify)|"
     r"(let me|to|i want to|i'd like to|i would like to) (double[ -]?check|verify)|double[ -]?checking|"
     r"i take it|just checking|quick check|let me (check|confirm|make sure|recap)|"
+    r"(just )?making sure|(just )?to be (sure|safe|clear)|"
     r"so you('d| would)? (want|like|need|said)|"
     r"you (said|mentioned|asked for)|in summary|recap|am i correct|is this correct|"
     r"did i get)\b|^(just )?confirming\b"
@@ -307,7 +308,9 @@ _PREFERENCE = re.compile(
     r"|is there (a |an |any )?([a-z-]+ ){0,2}(preference|prefrence|preferance|requirement)s?\b"
     r"|((do you|have you) )?(have|got) (a |an |any )?([a-z-]+ ){0,4}in mind\b"
     r"|(any|a) (particular|specific|special) (preference|requirement|need)s?\b"
-    r"|will (you|there) (have|be|need) (any|a|an|some)\b)"
+    r"|will (you|there) (have|be|need) (any|a|an|some)\b"
+    r"|(would you like|do you want|do you need) ([a-z-]+ ){1,3}(included|added|thrown in)\b"
+    r"|(is|are|should) ([a-z-]+ ){1,2}(be )?included\b)"
 )
 """A question about a preference or about what the agent should do (``Do you need a specific
 brand?``, ``Should I round to whole numbers?``): about the request even where it names no detail

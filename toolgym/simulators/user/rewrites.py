@@ -291,3 +291,12 @@ def _without_known(message: str, opening: str) -> str:
         return " " if inner and contains_phrase(given, inner) else match.group()
 
     return re.sub(r"\b[A-Z][\w-]*\b", known, _QUOTED.sub(known, message))
+
+
+_EMPHASIS = re.compile(r"\*\*|(?<![\w])__|__(?![\w])")
+"""Markdown's bold marks, which say nothing a reader needs."""
+
+
+def without_emphasis(message: str) -> str:
+    """``message`` without markdown's bold marks."""
+    return _EMPHASIS.sub("", message)

@@ -115,6 +115,14 @@ _LABELLED_SHORT_ID = re.compile(
     r"((?=[a-z]*[0-9])(?=[0-9]*[a-z])[0-9a-z]{3,5})(?![0-9a-z])"
 )
 
+_BARE_SHORT_ID = re.compile(r"(?<![\w.$-])(?=[a-z]*[0-9])(?=[0-9]*[a-z])[0-9a-z]{3,5}(?![\w-])")
+"""A short id written alone; a summary's other right values make it the task's id."""
+_NOT_ID = re.compile(
+    r"\d+(?:st|nd|rd|th|am|pm|s|k|m|x|gb|tb|mb|mm|cm|ml|kg|oz|lb|lbs|ft|in|hr|hrs|min|mins|px|"
+    r"mp|fps)|[a-z]\d|mp\d|h\d{3}"
+)
+"""Tokens of digits and letters that are no id: ordinals, times, amounts, units, cells."""
+
 
 def _cased(slots: Sequence[Slot], message: str) -> list[Slot]:
     """``slots``, with a short code (``IT``, ``US``) written only as a word dropped.
@@ -293,6 +301,12 @@ def _shaped(
             if match.group(2) not in known:
                 own = match.group(2) == str(slot.value).lower()
                 (right if own else wrong).add(slot.kind)
+        if summary and slot.kind not in right | wrong:  # "Remove 0d8 from your favourites, yes?"
+            width = len(str(slot.value))
+            for match in _BARE_SHORT_ID.finditer(text):
+                token = match.group()
+                if len(token) == width and token not in known and not _NOT_ID.fullmatch(token):
+                    (right if token == str(slot.value).lower() else wrong).add(slot.kind)
     lettered = [  # an image's id of letters alone ("lab"): a quoted token or one with a digit
         s
         for s in slots
@@ -332,6 +346,10 @@ def _shaped(
                 right.add(slot.kind)
             elif token.lower() not in known.split() and token not in _NOT_CODES:
                 wrong.add(slot.kind)
+    if summary or checking:
+        measured_right, measured_wrong = _measured(text, slots, known, right | wrong)
+        right |= measured_right
+        wrong |= measured_wrong
     if checking:
         for shape, part, fits in _CHECKED_SHAPES:
             owners = [s for s in slots if part in s.kind.split("_") and fits(s.value)]
@@ -352,6 +370,114 @@ def _shaped(
             value = _year_value(slot.value) if shape is _YEAR else slot.value
             (right if placed == {normalized(str(value))} else wrong).add(slot.kind)
     return right, wrong
+
+
+_PLACED_NAME = re.compile(
+    r"\b(?:at|in|into|for|to|from|near|of|with|about|filtered to|filtered by) "
+    r"((?:[A-Z][\w'-]*)(?: (?:de |of |the )?[A-Z][\w'-]*)*)"
+)
+"""A capitalized name placed by a preposition (``for Delhi``, ``filtered to Toronto``)."""
+_MONTH_WORD = re.compile(rf"(?i)(?:(?:{_MONTHS})\.?|(?:mon|tues|wednes|thurs|fri|satur|sun)day)$")
+"""A month or a weekday: a date's, never a name."""
+_PAREN_CODE = re.compile(r"\(([A-Za-z]{2,3})\)")
+"""A code in parentheses (``French (fr)``)."""
+
+
+def _value_class(value: str) -> str | None:
+    """Which written values a slot's value can be: ``name``, ``code`` or ``text`` (quoted only)."""
+    if not value or len(value.split()) > 4 or "," in value or any(c.isdigit() for c in value):
+        return None
+    if _SHORT_CODE.fullmatch(value.upper()) and len(value) <= 3:
+        return "code"
+    return "name" if value[0].isupper() else "text"
+
+
+def unplaced(message: str, slots: Sequence[Slot], opening: str, read: set[str]) -> set[str]:
+    """The one held kind a check's one unknown value must be written for, if any.
+
+    A check that writes a value neither the request nor the task has (a quoted text, a name
+    after a preposition, a code in parentheses: ``I'll fetch the forecasts for Delhi. OK?``)
+    writes it for a detail the request left out; when the task leaves out one detail whose
+    value can be written that way, the value is that detail's, and a wrong one. Values of
+    several shapes, or a shape several details could take, are left alone.
+    """
+    known = normalized(opening)
+    open_slots = [
+        (slot, kind)
+        for slot in slots
+        if slot.kind not in read
+        and isinstance(slot.value, str)
+        and (kind := _value_class(slot.value)) is not None
+        and not contains_phrase(known, normalize(slot.value))
+    ]
+    if not open_slots:
+        return set()
+    values = set(slot.value.lower() for slot in slots if isinstance(slot.value, str))
+    written: dict[str, str] = {}
+    for match in _QUOTED.finditer(message):
+        written[match.group().strip("'\"").lower()] = "text"
+    for match in _PLACED_NAME.finditer(message):
+        if len(match.group(1)) > 2 and not _MONTH_WORD.match(match.group(1)):
+            written.setdefault(match.group(1).lower(), "name")
+    for match in _PAREN_CODE.finditer(message):
+        written[match.group(1).lower()] = "code"
+    unknown = {
+        w: c
+        for w, c in written.items()
+        if w and w not in values and not contains_phrase(known, normalize(w))
+    }
+    if len(unknown) != 1:
+        return set()
+    ((_, shape),) = unknown.items()
+    fits = {slot.kind for slot, kind in open_slots if shape == "text" or kind == shape}
+    return fits if len(fits) == 1 else set()
+
+
+_MEASURE = re.compile(
+    r"(\d+(?:\.\d+)?)(?: |-| ?(?=(?:mah|gb|tb|mb|mm|cm|ml|kg|oz|lb|lbs|ft|in)$))"
+    r"([a-z][a-z.]*(?: [a-z][a-z.]*)?)"
+)
+"""A slot's value as a number and its unit (``14 inch``, ``8 ounces``, ``2 pack``, ``128gb``);
+a unit written against the number only if it is a unit's short form (``3sa`` is a code)."""
+_NOT_UNITS = frozenset(
+    {"dollar", "dollars", "euro", "euros", "pound sterling", "percent", "am", "pm", "and", "or"}
+)
+"""Words after a number that are no unit a size is measured in (money is read by its kinds)."""
+
+
+def _measured(
+    text: str, slots: Sequence[Slot], known: str, read: set[str]
+) -> tuple[set[str], set[str]]:
+    """The kinds whose value a check writes as a number in the value's own unit: right, wrong.
+
+    A slot whose value is a number and a unit (``14 inch``; its aliases give the unit's other
+    spellings: ``8 ounce``, ``8 oz``) is the one kind measured in that unit, so ``16 inch`` in a
+    check is that kind's value, and a wrong one. A unit two slots share, a measure the opening
+    wrote, and kinds already ``read`` are left alone.
+    """
+    owners: dict[str, list[tuple[Slot, float]]] = {}
+    for slot in slots:
+        if slot.kind in read or not isinstance(slot.value, str):
+            continue
+        units: dict[str, float] = {}
+        for form in (slot.value, slot.text, *slot.aliases):
+            match = _MEASURE.fullmatch(normalized(str(form)))
+            if match is not None and match.group(2) not in _NOT_UNITS:
+                units[match.group(2)] = float(match.group(1))
+        for unit, number in units.items():
+            owners.setdefault(unit, []).append((slot, number))
+    right: set[str] = set()
+    wrong: set[str] = set()
+    for unit, owned in owners.items():
+        if len({slot.kind for slot, _ in owned}) != 1 or unit not in text:
+            continue
+        slot, number = owned[0]
+        pattern = rf"(?<![\w.])(\d+(?:\.\d+)?) ?-?{re.escape(unit)}(?![\w-])"
+        for match in re.finditer(pattern, text):
+            if match.group() in known:
+                continue
+            (right if float(match.group(1)) == number else wrong).add(slot.kind)
+    return right, wrong - right
 
 
 _SHAPE_NOUNS = (

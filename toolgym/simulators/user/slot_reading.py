@@ -77,6 +77,11 @@ _WEAK_FOCUS = re.compile(
 """What stands before a weak word a question asks about (``what cost``, ``what are pork's cost``)."""
 
 
+_WHERE_ASKED = re.compile(r"(^|\b)where\b")
+_WHAT_ASKED = re.compile(r"\b(what|which|how many|how much)\b")
+"""A question of where (of a place), not of what: a kind's weak word there names no answer."""
+
+
 @functools.lru_cache(maxsize=4096)
 def _phrased(forms: tuple[str, ...]) -> tuple[str, ...]:
     """A slot's forms read as messages are (the same for every message of a task)."""
@@ -409,6 +414,15 @@ def _read_slots(
                         continue
                 if not asked_of:
                     named.discard(kind.name)
+    if _WHERE_ASKED.search(text) and not _WHAT_ASKED.search(text):
+        # "Where in the table should I place the new row?": what is placed is not asked
+        for kind in [vocabulary.kinds[n] for n in named & index.keys()]:
+            if kind.weak and kind.name not in right | wrong:
+                strong = {_phrase(w) for w in kind.words}
+                if not any(
+                    kind.name in sp.kinds and text[sp.start : sp.end] in strong for sp in spans
+                ):
+                    named.discard(kind.name)
     for span in spans:  # a shared word beside a word of one of its kinds is that one's
         if len(span.kinds) < 2:
             continue
@@ -465,3 +479,64 @@ def mentioned_kinds(text: str, vocabulary: Vocabulary) -> tuple[str, ...]:
 def stated_slots(text: str, slots: Sequence[Slot]) -> tuple[str, ...]:
     """The kinds of ``slots`` whose value normalized ``text`` writes (any form, anywhere)."""
     return tuple(s.kind for s in slots if any(contains_phrase(text, f) for f in s.forms()))
+
+
+def present_first(found: _Slots, slots: Sequence[Slot]) -> _Slots:
+    """``found`` without the kinds the task lacks where one word names a kind it has.
+
+    ``Which city?`` names the origin, the destination and the hotel's city; in a task of a
+    hotel alone it is the hotel's city (a kind read only there is left out).
+    """
+    present = {s.kind for s in slots}
+    by_place: dict[int, set[str]] = {}
+    for kind, place in found.at:
+        by_place.setdefault(place, set()).add(kind)
+    dropped = {
+        kind
+        for kinds in by_place.values()
+        if len(kinds) > 1 and kinds & present
+        for kind in kinds - present
+    }
+    if not dropped:
+        return found
+    at = tuple((k, p) for k, p in found.at if not (k in dropped and by_place[p] & present))
+    still = {k for k, _ in at}
+    gone = {k for k in dropped if k not in still}
+    return _Slots(
+        tuple(k for k in found.named if k not in gone),
+        found.right,
+        found.wrong,
+        found.worded,
+        at,
+    )
+
+
+_DATED = re.compile(r"(?<![0-9a-z])([a-z]+ \d{1,2}) (\d{4})(?![0-9a-z])")
+"""A month, a day and a year (``november 30 2026``)."""
+
+
+def misdated(found: _Slots, text: str, slots: Sequence[Slot], vocabulary: Vocabulary) -> _Slots:
+    """``found`` with the date kinds read as right whose day ``text`` writes in another year.
+
+    A task's date is found by its month and day too (``Nov 30``); written with a year
+    (``Nov 30, 2026`` where the task's is 2027), it is that date, wrong.
+    """
+    out: set[str] = set()
+    for slot in slots:
+        if slot.kind not in found.right or not isinstance(slot.value, str):
+            continue
+        own = _DATED.search(_phrase(slot.text))
+        if own is None:
+            continue
+        for match in _DATED.finditer(text):
+            if match.group(1) == own.group(1) and match.group(2) != own.group(2):
+                out.add(slot.kind)
+    if not out:
+        return found
+    return _Slots(
+        found.named,
+        tuple(k for k in found.right if k not in out),
+        tuple(k for k in vocabulary.kinds if k in set(found.wrong) | out),
+        found.worded,
+        found.at,
+    )

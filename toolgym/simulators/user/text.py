@@ -184,6 +184,9 @@ def expand_chat(text: str) -> str:
     return _CHAT_WORD.sub(lambda m: _CHAT[m.group(1)], text)
 
 
+_SLASH = re.compile(r"(?<![a-z])(in|out|up|down|on|off|to|from)/(in|out|up|down|on|off|to|from)\b")
+"""``dates in/out``, ``from/to``: both ends, read as ``and`` (``artist/song query`` stays one
+name)."""
 _HASH = re.compile(r"(?<=[a-z]) ?#(?:(?=\s|$)|(?=(\d)))")
 """``tracking #``, ``room #5``: a number."""
 _YOU_N = re.compile(
@@ -253,6 +256,8 @@ def _canonical_text(text: str) -> str:
     # result, without a search of every pattern over every message
     if "-" in text:
         text = _HYPHEN.sub(" ", text)
+    if "/" in text:
+        text = _SLASH.sub(r"\1 and \2", text)
     if "at the " in text:
         text = _AT_THE_MOST.sub(r"at \1", text)
     if "not" in text or "n't" in text or "never" in text:
@@ -265,6 +270,7 @@ def _canonical_text(text: str) -> str:
         text = _AT_LEAST_PLUS.sub(r"at least \1", text)
     text = expand_chat(text)
     if _DIGIT.search(text):
+        text = _ORDINAL.sub(r"\1", text)  # "dec 8th": the month's short form is read next
         text = _SHORT_MONTH.sub(lambda m: _SHORT_MONTHS[m.group(1) or m.group(2)], text)
     if "'" in text:
         text = _CONTRACTION.sub(lambda m: " " + _CONTRACTIONS[m.group(1) or m.group(2)], text)
@@ -381,7 +387,7 @@ def _inflections(phrase: str) -> tuple[str, ...]:
     elif word.endswith("e"):
         forms = (word + "s", word + "d", word[:-1] + "ing")
     elif word.endswith("y") and word[-2] not in "aeiou":
-        forms = (word[:-1] + "ies", word[:-1] + "ied", word + "ing")
+        forms = (word[:-1] + "ies", word[:-1] + "ied", word + "ing", word + "s")  # "balconys"
     elif word.endswith(("s", "x", "z", "ch", "sh")):
         forms = (word + "es", word + "ed", word + "ing")
     else:

@@ -47,6 +47,18 @@ _YES = {"yes", "yep", "correct", "exactly", "right"}
         ("trip", "test-073", "How many little ones are travelling?", ("num_children",)),
         # a question of where asks no new values (the row's numbers are what is placed)
         ("sheets", "test-024", "Where in the sheet does the new row belong?", ("cell",)),
+        # a request for "it" asks what the sentence before it names
+        ("cat", "test-083", "To register it I need the picture's identifier. Can you send it over?",
+         ("image",)),
+        # "okay" that ends a clause is no confirmation tag
+        ("home", "test-080", "For the house search, what is the longest commute that would be okay?",
+         ("max_commute_time",)),
+        # a lone bound's threshold
+        ("rapid", "G2-155", "What magnitude threshold should the quake search use?",
+         ("min_magnitude",)),
+        # options listed after the question, with no "or"
+        ("cat", "test-036", "Any format preference? Static, animated, something else?",
+         ("mime_types",)),
     ],
 )  # fmt: skip
 def test_what_is_asked(chat_families, family, task, message, kinds) -> None:
@@ -90,6 +102,18 @@ def test_what_is_asked(chat_families, family, task, message, kinds) -> None:
         # a short id alone beside a right value (the task's is 0d3); a vote as a verb
         ("cat", "test-061", "Remove 9x7 from your favourites, right?", ("image",)),
         ("cat", "test-056", "Downvoting image Dfv6t9OPI, yes?", ()),
+        # two bounds, or two dates, each written under the other's label
+        ("home", "test-031", "Minimum 2,500 dollars and maximum 1,800 dollars, right?",
+         ("min_price", "max_price")),
+        ("trip", "test-070", "So check-in Dec 10 and check-out Nov 30, 2027?",
+         ("checkin_date", "checkout_date")),
+        # a day before its month, in another year; a width and a length swapped
+        ("trip", "test-070", "So you're checking in on 30 November 2026?", ("checkin_date",)),
+        ("shop", "test-048", "Curtains 63 wide by 42 long, right?", ("size",)),
+        # a range's two ends for a pair of bounds (the task's cap is 500)
+        ("rapid", "G2-012", "For Barterview, a price range of $93 to $600, right?", ()),
+        # the value the request quotes for another lookup, under the held one's lookup
+        ("rapid", "G2-132", 'Reportmouth topics with country code "SE", right?', ("country",)),
     ],
 )  # fmt: skip
 def test_a_wrongly_written_value_is_corrected(
@@ -113,6 +137,8 @@ def test_a_wrongly_written_value_is_corrected(
         # a cell's present number is no proposed value
         ("sheets", "test-001", "So Quinn's Years (now at 17) goes up by the percentage you give, "
          "correct?"),
+        # comparisons written as symbols
+        ("sheets", "test-060", "quantity = 0 where unit cost < 13, yes?"),
     ],
 )  # fmt: skip
 def test_a_right_check_is_confirmed_and_reveals_nothing(

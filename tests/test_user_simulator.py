@@ -171,7 +171,7 @@ def test_no_reply_states_a_held_back_value_it_was_not_asked_about(families) -> N
     assert checked >= 250
 
 
-MISREAD_LEAKS = 48
+MISREAD_LEAKS = 55
 """How many questions of the set, misread, get a held-back value they did not ask for: 3 of the
 2,162 before the ``dev-4`` and ``blind-4`` batches, 6 of their 629 (a kind's word inside a
 question about something else: "Should the title span all three columns?"), 8 of the 615 of
@@ -222,7 +222,13 @@ request quotes for another lookup, which now reads as the request's own value, a
 five other summaries of the set); with ``blind-21`` (318) the 10,836 held 50, 1 of them in
 ``blind-21`` (its one on the first run: "Where in the table should I place the new row?"
 answered with the row's numbers, as ``blind-19``'s was); reading a question of where as not
-asking for what it places brought them to 48."""
+asking for what it places brought them to 48; with ``dev-22`` and ``blind-22`` (643, written from
+a prompt asking for still more varied phrasing) the 11,479 hold 55: the 10,836 still 48, 1 in
+``dev-22`` (a preferred departure time read as the check-out) and 6 in ``blind-22`` (a lower
+room price asked with an example beside it, answered with the route too; a recap whose route is
+read as naming the origin; a wash's options, one of them a size's name, answered with the size;
+a summary of a cat query corrected with its limit as well; a title's format asked, answered
+with the title; a start date asked, answered with the query too)."""
 
 
 def test_misread_questions_rarely_state_a_held_back_value(accuracy) -> None:

@@ -92,7 +92,11 @@ _VALUES = {
         ),
     ),
     "favourite": (
-        tuple(f for verb in ("add", "added", "adding") for f in _favourites(verb, "to")),
+        (
+            *(f for verb in ("add", "added", "adding") for f in _favourites(verb, "to")),
+            "favouriting",
+            "favoriting",
+        ),
         (
             *(
                 f

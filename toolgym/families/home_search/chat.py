@@ -23,6 +23,8 @@ from toolgym.tools.tool import ToolSet
 
 _PRICE = (
     "price range",
+    "rent range",
+    "budget range",
     "price",
     "prices",
     "cost",
@@ -294,6 +296,12 @@ VOCABULARY = Vocabulary(
                 "parking spaces",
                 "garage space",
                 "garage spaces",
+                "parking spot",
+                "parking spots",
+                "park the car",
+                "park your car",
+                "park a car",
+                "covered parking",
             ),
             "{text}",
             "set_num_garages",

@@ -22,6 +22,7 @@ guesses a held-back value when, before the user told it, it calls that API with 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections.abc import Sequence
@@ -177,9 +178,41 @@ def _vocabulary() -> tuple[Vocabulary, dict[str, str], dict[str, str], tuple[str
         if not required & set(members) or kind in _UNASKABLE:
             optional.append(kind)
     names = {k.name for k in kinds}
+    kinds = [_bound(k, names) for k in kinds]
     pairs = [p for p in _PAIRS if set(p) <= names]
     vocabulary = Vocabulary([_REPORT, *kinds], "a few data lookups", pairs)
     return vocabulary, kind_of, nouns, (_REPORT.name, *sorted(optional))
+
+
+_BOUND_QUALIFIERS = {
+    "min": "min, minimum, lowest, least, at least, from, starting at, no less than",
+    "max": "max, maximum, highest, most, at most, up to, under, below, no more than",
+}
+"""The words that pick one bound of a pair of ``min_*`` and ``max_*`` kinds."""
+
+
+def _bound(kind: SlotKind, names: set[str]) -> SlotKind:
+    """``kind`` with the words it shares with its other bound, if it is one of a pair.
+
+    ``min_price`` and ``max_price``: ``price`` and ``price range`` name both, and the bound's
+    qualifiers (``minimum``, ``up to``) pick one, as a range's two ends (``$39 to $500``) give
+    both.
+    """
+    end, _, rest = kind.name.partition("_")
+    other = {"min": "max", "max": "min"}.get(end)
+    if other is None or not rest:
+        return kind
+    said = rest.replace("_", " ")
+    if f"{other}_{rest}" not in names:  # a bound alone: "magnitude threshold", "calorie cap"
+        alone = ("threshold", "cutoff") if end == "min" else ("cap", "limit", "ceiling")
+        return dataclasses.replace(
+            kind, words=tuple(dict.fromkeys((*kind.words, *(f"{said} {w}" for w in alone))))
+        )
+    words = tuple(dict.fromkeys((*kind.words, said, f"{said} range", f"{said}s")))
+    qualifiers = tuple(
+        dict.fromkeys((*kind.qualifiers, *(w.strip() for w in _BOUND_QUALIFIERS[end].split(","))))
+    )
+    return dataclasses.replace(kind, words=words, qualifiers=qualifiers)
 
 
 _PAIRS = (

@@ -94,8 +94,9 @@ def _listed(group: str) -> tuple[tuple[str, ...], ...]:
     """The catalog's values of option ``group``, each with its variants.
 
     Bare numbers are left out: they are read next to the kind's word (``size 8``). So are values
-    that name a product or an attribute (``chocolate``, ``6 pack``, ``medium``: "dark chocolate",
-    "medium roast"): a message that repeats a request would be read as checking them.
+    that name a product or an attribute (``chocolate``, ``6 pack``: "dark chocolate"): a message
+    that repeats a request would be read as checking them. A size's name among them (``medium``:
+    "medium roast") is kept: a task whose request writes it gives it.
     """
     values = sorted({v for t in TYPES for v in t.options.get(group, ())})
     return tuple(

@@ -98,6 +98,7 @@ from toolgym.simulators.user.rewrites import (
     _attributed_dash,
     _beyond_request,
     _confirm_lead,
+    _leading_when,
     _subordinate,
     _when_asked,
     _without_examples,
@@ -189,6 +190,30 @@ def read_message(
     return heard(_read_rules(message, vocabulary, slots, opening), message)
 
 
+_PRONOUN_ASK = re.compile(
+    r"\b(paste|share|send|give|provide|type|enter|drop|tell me|let me know|post) (me )?"
+    r"(it|them|that|those|this)\b"
+)
+"""A request whose object is a pronoun: what it asks for is named in the sentence before."""
+
+
+def _asked_before(
+    canonical: str, moods: Sequence[tuple[int, int, str]], found: _Slots
+) -> list[tuple[int, int]]:
+    """The sentence before a request that names no detail but asks for ``it``, if any."""
+    out = []
+    for i in range(1, len(moods)):
+        start, end, mood = moods[i]
+        if mood != REQUEST or not _PRONOUN_ASK.search(canonical[start:end]):
+            continue
+        if any(start <= at < end for _, at in found.at):
+            continue
+        before_start, before_end, _ = moods[i - 1]
+        if any(before_start <= at < before_end for _, at in found.at):
+            out.append((before_start, before_end))
+    return out
+
+
 def _read_rules(
     message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: str = ""
 ) -> Reading:
@@ -198,13 +223,13 @@ def _read_rules(
     message = _attributed_dash(message)  # "You mentioned 1,300 sq ft — is there ...?"
     reading = _read(message, vocabulary, slots, opening)
     if (
-        reading.kind == OFF_TOPIC
+        (reading.kind == OFF_TOPIC or (reading.kind == ASK and not reading.kinds))
         and _ASIDE.search(expand_chat(normalize(message))) is None  # "Side question: ... coast?"
         and (fixed := corrected(message, vocabulary)) is not None
     ):
         again = _read(fixed, vocabulary, slots, opening)  # "Which citiy should I search in?"
-        if again.kind in (ASK, CHECK):
-            reading = again
+        if again.kind in (ASK, CHECK) and (reading.kind == OFF_TOPIC or again.kinds):
+            reading = again  # "Any specific breeed you want?": the breeds, not no detail
     if reading.kind == OFF_TOPIC and (plain := _without_modifier(message, opening)) is not None:
         again = _read(plain, vocabulary, slots, opening)  # "Which cat pic are we downvoting?"
         if again.kind == ASK and again.kinds:
@@ -289,6 +314,7 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
     found = present_first(found, slots)
     found = misdated(found, canonical, slots, vocabulary)  # "Nov 30, 2026?" where it is 2027
     asking = [(start, end) for start, end, mood in moods if mood == REQUEST]
+    asking += _asked_before(canonical, moods, found)  # "... the image's id. Could you paste it?"
     if (
         asking
         and all(_PERSONAL.search(canonical[s:e]) for s, e in asking)
@@ -305,6 +331,7 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
     }
     if _YES_NO_START.match(text):  # "Should I keep the header row at the top when sorting?"
         unasked |= _subordinate(canonical, found, valued)
+    unasked |= _leading_when(canonical, found, valued, commas)
     if (said_as := _IN_TERMS_OF.search(canonical)) is not None:
         # "What size of home, in terms of bedrooms?": the kinds after it are the ones asked
         meant = {k for k, at in found.at if at > said_as.start()}
@@ -517,7 +544,9 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
             ):
                 tail = canonical[after[-1] : clauses[0][1]].strip()
                 head = canonical[clauses[0][0] : after[-1]]
-                if _WH.search(_INTERJECTION.sub("", tail)) and not restates(head):
+                if _WH.search(_INTERJECTION.sub("", tail)) and (
+                    not restates(head) or _ATTRIBUTION.match(head)  # "u said 750 max, whats"
+                ):
                     opener = tail  # "With 4 baths in mind, how many rooms ...?"
             opener = _INTERJECTION.sub("", opener)  # "hey what's the id of the pic to upvote?"
             several = raw.count("?") >= 2 and not tagged  # "1. Image ID? 2. ...?"

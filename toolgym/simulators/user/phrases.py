@@ -56,6 +56,7 @@ _INJECTION = [
     r"\bsystem (notice|alert|message|update|note)\b",
     r"\b(simulation|roleplay|game|session) (paused|suspended|over|ended|halted)\b",
     r"\b(dump|export|print|reveal)\b.{0,30}\b(setup|config|configuration|json|internal|state|memory)\b",
+    r"\b(paste|post|share|send|give|copy)\b.{0,30}\b(config|configuration|json (you were|you have|you've|file))\b",
     r"\b(now |hereby )?(authori[sz]ed|permitted|allowed) to (reveal|share|print|show|disclose|list)\b",
     r"\b(read|recite|type|copy|print) (your \w+|the (instructions?|prompt|rules)) (back|out)\b|\bword for word\b|\bverbatim\b",
     r"\bnew (instructions?|rules|task|role|persona|directive)\b|\b(disregard|abandon|drop|leave) (your|the|this) (role|persona|character|act)\b",
@@ -136,7 +137,8 @@ _WHOLE = [
 """The generic requests that ask for the whole list even beside a named detail (``all the
 details, the budget too``); the others (``each one``, ``at once``) are about the named one."""
 _FORGED = [
-    r"\b(reward|rewarded|rewards|score|scored|grade|graded|grader|checker|verifier|judge|evaluation|evaluator|metric|benchmark)\b|\btask_success\b",
+    r"\b(reward|rewarded|rewards|score|scored|grade|graded|grader|grading|checker|verifier|judge|evaluation|evaluator|benchmark)\b|\btask_success\b"
+    r"|\b(success|evaluation|reward|task|episode) metrics?\b",
     r"\b(the )?(episode|simulation|evaluation|test run|rollout) (is |has )?(over|ended|finished|terminated)\b",
     r"\b(evaluated|assessed|judged|graded|rated|deemed|confirmed|certified) (as )?(a )?(success|successful|successfully|complete|completed|correct|passed|solved)\b",
     r"\b(eval|success|passed|solved|done|complete)\w* ?(=|:) ?(true|1|yes|pass|passed|ok)\b",
@@ -230,10 +232,11 @@ _TAG = re.compile(
     r"sound (right|good)|am i correct|is this (right|correct)|(is )?(that|this) (ok|okay|fine|good|"
     r"accurate|what you want|what you meant)|(that|this)( is|'s| s)? what you (want|need|meant|mean|"
     r"are after|re after|had in mind)|(be|is|that's|that is|this is|it's|it is) what you('re| are)? "
-    r"(after|looking for|want|need|had in mind)|(ok|okay|yes|yeah|good|fine|alright|agreed|yea|"
-    r"yep))\s*$"
+    r"(after|looking for|want|need|had in mind)|(?<!\bbe )(?<!\bis )(?<!\bare )(?<!\bseem )"
+    r"(ok|okay|yes|yeah|good|fine|alright|agreed|yea|yep))\s*$"
 )
-"""A confirmation tag that ends a message: everything the message says is put to the user."""
+"""A confirmation tag that ends a message: everything the message says is put to the user (not
+a clause that ends in one: ``... the longest commute that would still be okay?``)."""
 _QUOTED = re.compile(r"\"[^\"]+\"|(?<![A-Za-z])'[^']{2,}'(?![A-Za-z])")
 _CAPITAL = re.compile(r"(?<=[a-z,;:] )[A-Z][a-zA-Z]+")
 _CODE = re.compile(r"(?<![0-9a-z_])(?=[0-9_]*[a-z])(?=[a-z]*[0-9_])[0-9a-z_]{3,}(?![0-9a-z_])")
@@ -285,8 +288,8 @@ _LIST_HEADER = re.compile(
 
 _ASIDE = re.compile(
     r"^(quick aside|side note|on a side note|side question|quick side question|off topic|"
-    r"off-topic|unrelated|random question|"
-    r"just curious|out of curiosity|totally unrelated|not related|by the by|fun fact|random fact|"
+    r"off-topic|unrelated|random question|random q|"
+    r"just curious|out of curiosity|totally unrelated|not related|by the by|by the way|fun fact|random fact|"
     r"random thought|unrelated but)\b"
 )
 """An aside that opens a message: what follows is not about the task."""
@@ -294,12 +297,12 @@ _PREFERENCE = re.compile(
     r"^((and|so|also|ok|okay|great|thanks|sure|one more thing|lastly|next|quick question|hiya|hi|"
     r"hello|hey|got it|perfect|alright) )*"
     r"((do|would|will|did) you (also )?(need|want|require|care|mind|prefer (a|an|any)|"
-    r"have (a |any )?(particular|specific|preferred|certain|special))|would you (also )?(prefer|like (me )?to|"
+    r"have (a |any )?(particular|specific|preferred|certain|special|favou?rite))|would you (also )?(prefer|like (me )?to|"
     r"like (a|an|any|some)\b)"
     r"|are you (after|looking for|hoping for|set on|particular about|open to|okay with|fine with)"
     r"|would you be (fine|ok|okay|happy|alright|all right) with"
     r"|is (a |an |the )?[a-z-]+( [a-z-]+)? (a must|essential|required|a requirement|a dealbreaker)\b"
-    r"|(should|does|do|must) (it|they|the [a-z-]+( [a-z-]+)?) (come with|have|include|feature|"
+    r"|(should|does|do|must) (it|they|the [a-z-]+( [a-z-]+)?) (also )?(come with|have|include|feature|"
     r"need to be|have to be)\b"
     r"|(should|shall|may|can) i (also |additionally |just )?\w+ (?!it\b|that\b|this\b)\w+ \w+"
     r"|is there (a|an|any) (particular|specific|preferred|certain|special)\b"
@@ -308,6 +311,7 @@ _PREFERENCE = re.compile(
     r"|is there (a |an |any )?([a-z-]+ ){0,2}(preference|prefrence|preferance|requirement)s?\b"
     r"|((do you|have you) )?(have|got) (a |an |any )?([a-z-]+ ){0,4}in mind\b"
     r"|(any|a) (particular|specific|special) (preference|requirement|need)s?\b"
+    r"|any (particular|specific|preferred|favou?rite) [a-z-]+( [a-z-]+)? (you|in mind|that you)\b"
     r"|will (you|there) (have|be|need) (any|a|an|some)\b"
     r"|(would you like|do you want|do you need) ([a-z-]+ ){1,3}(included|added|thrown in)\b"
     r"|(is|are|should) ([a-z-]+ ){1,2}(be )?included\b)"

@@ -309,11 +309,20 @@ _ONLY_OPTIONS = re.compile(
 
 
 def only_options(message: str) -> bool:
-    """Whether ``message`` is nothing but options put to the user (``S, M, L or XL?``)."""
+    """Whether ``message`` is nothing but options put to the user (``S, M, L or XL?``).
+
+    Or a question followed by them alone (``Any colour preference? Transparent, black?``).
+    """
+    parts = _AFTER_QUESTION.split(message.strip())
+    shape = _ONLY_OPTIONS if len(parts) == 1 else _LISTED_OPTIONS
     return (
-        _ONLY_OPTIONS.fullmatch(message) is not None
-        and _NOT_AN_OPTION.search(message.lower()) is None
+        shape.fullmatch(parts[-1]) is not None and _NOT_AN_OPTION.search(parts[-1].lower()) is None
     )
+
+
+_AFTER_QUESTION = re.compile(r"(?<=\?)\s+")
+_LISTED_OPTIONS = re.compile(r"\s*([^.?!,\n]{1,20},\s*){1,6}[^.?!,\n]{1,25}\?\s*")
+"""Options listed after a question, with or without ``or`` (``Transparent, black, bright?``)."""
 
 
 def names_first(

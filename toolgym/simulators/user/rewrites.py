@@ -54,6 +54,25 @@ def _subordinate(canonical: str, found: _Slots, valued: set[str]) -> set[str]:
     return after - before - valued if before else set()
 
 
+_LEADING_WHEN = re.compile(r"^(when|while|whenever|after|before|once|as soon as) (i|we|you)\b")
+
+
+def _leading_when(
+    canonical: str, found: _Slots, valued: set[str], commas: Sequence[int]
+) -> set[str]:
+    """Kinds a question names only in an opening clause of when.
+
+    ``When I sort, should the header row stay pinned at the top?``: the sort is when it happens,
+    the row is asked about.
+    """
+    if not commas or _LEADING_WHEN.match(canonical) is None:
+        return set()
+    cut = min(commas)
+    before = {k for k, at in found.at if at < cut}
+    after = {k for k, at in found.at if at > cut}
+    return before - after - valued if after else set()
+
+
 def _when_asked(message: str, kinds: Sequence[str]) -> tuple[str, ...]:
     """The dates a one-sentence ``when`` question asks among ``kinds`` (the places are context).
 
@@ -297,6 +316,26 @@ _EMPHASIS = re.compile(r"\*\*|(?<![\w])__|__(?![\w])")
 """Markdown's bold marks, which say nothing a reader needs."""
 
 
+_SYMBOLS = (
+    (re.compile(r"\s*(?:<=|\u2264|=<)\s*(?=[$\u20ac\u00a3]?\d)"), " at most "),
+    (re.compile(r"\s*(?:>=|\u2265)\s*(?=[$\u20ac\u00a3]?\d)"), " at least "),
+    (re.compile(r"(?<=[A-Za-z])\s*<\s*(?=[$\u20ac\u00a3]?\d)"), " below "),
+    (re.compile(r"(?<=[A-Za-z])\s*>\s*(?=[$\u20ac\u00a3]?\d)"), " above "),
+    (re.compile(r"(?<=[A-Za-z])\s*(?<![=!<>])=(?![=>])\s*(?=[$\u20ac\u00a3]?-?\d)"), " to "),
+)
+"""Comparisons written as symbols before a number (``unit cost < 13``, ``qty = 0``), as words."""
+
+
 def without_emphasis(message: str) -> str:
-    """``message`` without markdown's bold marks."""
-    return _EMPHASIS.sub("", message)
+    """``message`` without markdown's bold marks, its comparison symbols written as words."""
+    message = _EMPHASIS.sub("", message)
+    if (
+        "<" in message
+        or ">" in message
+        or "=" in message
+        or "\u2264" in message
+        or "\u2265" in message
+    ):
+        for pattern, words in _SYMBOLS:
+            message = pattern.sub(words, message)
+    return message

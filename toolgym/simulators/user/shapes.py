@@ -117,6 +117,11 @@ _LABELLED_SHORT_ID = re.compile(
 
 _BARE_SHORT_ID = re.compile(r"(?<![\w.$-])(?=[a-z]*[0-9])(?=[0-9]*[a-z])[0-9a-z]{3,5}(?![\w-])")
 """A short id written alone; a summary's other right values make it the task's id."""
+_BARE_ID = re.compile(
+    r"(?<![\w./@-])(?=[\w-]*(?:\d|[_-]|[a-z][A-Z]|[A-Z]{2}[a-z]))[A-Za-z0-9][\w-]{5,}(?![\w@-])"
+)
+"""An id written alone, shaped as ids are (``NjEyMDAyNQ``): a summary's other right values
+make it the task's id when it is as long as the task's."""
 _NOT_ID = re.compile(
     r"\d+(?:st|nd|rd|th|am|pm|s|k|m|x|gb|tb|mb|mm|cm|ml|kg|oz|lb|lbs|ft|in|hr|hrs|min|mins|px|"
     r"mp|fps)|[a-z]\d|mp\d|h\d{3}"
@@ -336,6 +341,11 @@ def _shaped(
             token = match.group(1)
             if token.lower() not in known and _ID_LIKE.fullmatch(token):
                 (right if token == slot.value else wrong).add(slot.kind)
+        if summary and slot.kind not in right | wrong:  # "Upvoting NjEyMDAyNQ, right?"
+            for match in _BARE_ID.finditer(message):
+                token = match.group()
+                if len(token) == len(slot.value) and token.lower() not in known:
+                    (right if token == slot.value else wrong).add(slot.kind)
     capital = [s for s in slots if isinstance(s.value, str) and _CAPITALS.fullmatch(s.value)]
     if len(capital) == 1 and capital[0].kind not in right | wrong and (summary or checking):
         (slot,) = capital  # "Pulling AAPL daily prices": a ticker where the task's is TSLA
@@ -347,6 +357,7 @@ def _shaped(
             elif token.lower() not in known.split() and token not in _NOT_CODES:
                 wrong.add(slot.kind)
     if summary or checking:
+        wrong |= given_elsewhere(message, slots, opening) - right
         measured_right, measured_wrong = _measured(text, slots, known, right | wrong)
         right |= measured_right
         wrong |= measured_wrong
@@ -381,6 +392,54 @@ _MONTH_WORD = re.compile(rf"(?i)(?:(?:{_MONTHS})\.?|(?:mon|tues|wednes|thurs|fri
 """A month or a weekday: a date's, never a name."""
 _PAREN_CODE = re.compile(r"\(([A-Za-z]{2,3})\)")
 """A code in parentheses (``French (fr)``)."""
+
+
+_USE_API = re.compile(r"\buse ([A-Za-z0-9][\w.&' -]{0,40}?) to\b")
+"""Where a request's lookup starts: ``use Love Bulletin Search to get ...``."""
+_OPENING_QUOTED = re.compile(r"([a-z_ ]{1,24}) \"([^\"]{1,40})\"")
+
+
+_API_SUFFIX = re.compile(r"(?i)(?: (?:api|service|lite|pro|live|v\d))+$")
+"""Words that end a lookup's name and a message may leave out (``Orchid Cure API``)."""
+
+
+def _squashed(text: str) -> str:
+    return re.sub(r"[^0-9a-z]", "", text.lower())
+
+
+def given_elsewhere(message: str, slots: Sequence[Slot], opening: str) -> set[str]:
+    """Held details a check writes another lookup's quoted value for.
+
+    ``Reportmouth search with country code "SE"`` where the request quotes ``country code "SE"``
+    for its Love Bulletin lookup and leaves Reportmouth's out: the message names the lookup the
+    detail is held for and not the one the value belongs to, so the value is wrong for it.
+    """
+    uses = [
+        (m.start(), _squashed(_API_SUFFIX.sub("", m.group(1)))) for m in _USE_API.finditer(opening)
+    ]
+    if len(uses) < 2:
+        return set()
+    said = _squashed(message)
+    lowered = message.lower()
+    known = normalized(opening)
+    out: set[str] = set()
+    for slot in slots:
+        if not (slot.call and "_for_" in slot.call and isinstance(slot.value, str)):
+            continue
+        api = _squashed(_API_SUFFIX.sub("", slot.call.rsplit("_for_", 1)[1].replace("_", " ")))
+        if api not in said or contains_phrase(known, normalize(slot.value)):
+            continue
+        labels = {normalize(slot.text.split('"')[0]), normalize(slot.argument or "")} - {""}
+        for quote in _OPENING_QUOTED.finditer(opening.lower()):
+            owners = [name for at, name in uses if at < quote.start()]
+            if not owners or owners[-1] == api or owners[-1] in said:
+                continue
+            if not any(normalize(quote.group(1)).endswith(label) for label in labels):
+                continue
+            value = quote.group(2)
+            if re.search(rf"(?<![\w]){re.escape(value)}(?![\w])", lowered):
+                out.add(slot.kind)
+    return out
 
 
 def _value_class(value: str) -> str | None:
@@ -445,6 +504,26 @@ _NOT_UNITS = frozenset(
 """Words after a number that are no unit a size is measured in (money is read by its kinds)."""
 
 
+@functools.lru_cache(maxsize=256)
+def _units(
+    slots: tuple[tuple[str, str, tuple[str, ...]], ...],
+) -> dict[str, list[tuple[str, float]]]:
+    """Each unit the slots' values are measured in, with the kinds and their numbers.
+
+    ``slots``: each slot's kind, value and other forms (hashable, so the units are found once).
+    """
+    owners: dict[str, list[tuple[str, float]]] = {}
+    for kind, value, forms in slots:
+        units: dict[str, float] = {}
+        for form in (value, *forms):
+            match = _MEASURE.fullmatch(normalized(form))
+            if match is not None and match.group(2) not in _NOT_UNITS:
+                units[match.group(2)] = float(match.group(1))
+        for unit, number in units.items():
+            owners.setdefault(unit, []).append((kind, number))
+    return owners
+
+
 def _measured(
     text: str, slots: Sequence[Slot], known: str, read: set[str]
 ) -> tuple[set[str], set[str]]:
@@ -455,28 +534,26 @@ def _measured(
     check is that kind's value, and a wrong one. A unit two slots share, a measure the opening
     wrote, and kinds already ``read`` are left alone.
     """
-    owners: dict[str, list[tuple[Slot, float]]] = {}
-    for slot in slots:
-        if slot.kind in read or not isinstance(slot.value, str):
-            continue
-        units: dict[str, float] = {}
-        for form in (slot.value, slot.text, *slot.aliases):
-            match = _MEASURE.fullmatch(normalized(str(form)))
-            if match is not None and match.group(2) not in _NOT_UNITS:
-                units[match.group(2)] = float(match.group(1))
-        for unit, number in units.items():
-            owners.setdefault(unit, []).append((slot, number))
+    key = tuple(
+        (slot.kind, slot.value, (slot.text, *slot.aliases))
+        for slot in slots
+        if isinstance(slot.value, str)
+    )
+    owners = {
+        unit: [(kind, number) for kind, number in owned if kind not in read]
+        for unit, owned in _units(key).items()
+    }
     right: set[str] = set()
     wrong: set[str] = set()
     for unit, owned in owners.items():
-        if len({slot.kind for slot, _ in owned}) != 1 or unit not in text:
+        if len({kind for kind, _ in owned}) != 1 or unit not in text:
             continue
-        slot, number = owned[0]
+        kind, number = owned[0]
         pattern = rf"(?<![\w.])(\d+(?:\.\d+)?) ?-?{re.escape(unit)}(?![\w-])"
         for match in re.finditer(pattern, text):
             if match.group() in known:
                 continue
-            (right if float(match.group(1)) == number else wrong).add(slot.kind)
+            (right if float(match.group(1)) == number else wrong).add(kind)
     return right, wrong - right
 
 

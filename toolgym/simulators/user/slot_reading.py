@@ -35,6 +35,7 @@ from toolgym.simulators.user.spans import (
     _Span,
     _word_spans,
 )
+from toolgym.simulators.user.swaps import swapped_labels
 from toolgym.simulators.user.text import (
     _NUMERIC_FORM,
     _RANGE,
@@ -374,8 +375,8 @@ def _read_slots(
             wrong.discard(kind)
         elif kind not in right:
             wrong.add(kind)
-    for kind in reversed_route(text, vocabulary, slots):  # each value right, the way wrong
-        named.add(kind)
+    for kind in reversed_route(text, vocabulary, slots) | swapped_labels(text, vocabulary, slots):
+        named.add(kind)  # each value right, the way or the labels wrong
         right.discard(kind)
         wrong.add(kind)
     for slot in slots:  # "Sales, salary 93,684, 6 years" writes "department Sales, salary ..."

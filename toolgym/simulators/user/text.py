@@ -140,10 +140,12 @@ _RANGE = re.compile(
     r"(?<![0-9a-z.])\$?(\d+(?:\.\d+)?)(?: dollars?)? (?:and|to|through) \$?(\d+(?:\.\d+)?)(?![0-9a-z])"
 )
 """The two ends of a range (``90 and 160``, ``$60 to $130``)."""
-_COMMA = re.compile(r"(?<=\S),\s+")
+_COMMA = re.compile(r"(?<=\S)(?<![0-9]),\s+|(?<=[0-9]),\s+(?!(?:19|20)[0-9]{2}\b)")
+"""A comma that parts a sentence (not the one before a date's year: ``February 12, 2026``)."""
 _SENTENCE = re.compile(
     r"(?<=[A-Za-z0-9)]{3}[.])\s+(?=[A-Z0-9$])|(?<=[0-9]['\"\u2019\u201d][.])\s+(?=[A-Z0-9$])"
     r"|(?<=\bsq ft[.])\s+(?=[A-Z])|(?<=[!?;:])\s+|\s*\n\s*"
+    r"|(?<=[\u2600-\u27bf\U0001f300-\U0001faff])\s+(?=[A-Z])"  # "an upvote 👍 Which image?"
 )
 """Where a message's sentences part (not after ``St.``: a name goes on; after ``3' x 5'.`` and
 ``sq ft.``)."""
@@ -174,6 +176,7 @@ _CHAT = {
     "r you": "are you", "wht": "what", "wich": "which", "r we": "are we", "whr": "where", "whn": "when",
     "wheres": "where is", "whos": "who is", "whens": "when is", "hw": "how", "hw many": "how many",
     "wher": "where", "youd": "you would", "youll": "you will", "youve": "you have",
+    "br": "bedrooms", "brs": "bedrooms", "btw": "by the way",
 }  # fmt: skip
 _CHAT_WORD = re.compile(r"(?<![0-9a-z'$])(" + "|".join(_CHAT) + r")(?![0-9a-z'])")
 """Chat spellings (``whats ur budget``), read as written out."""
@@ -209,6 +212,55 @@ _NOT_ABOVE = re.compile(_NEGATION + r"(?:above|over|past|beyond|exceed|more than
 """``can't go above``, ``won't exceed``: an upper bound, read as ``at most``."""
 _NOT_BELOW = re.compile(_NEGATION + r"(?:below|under|less than|lower than)\b")
 """``won't go below``: a lower bound, read as ``at least``."""
+_FULL_MONTH = (
+    "january|february|march|april|may|june|july|august|september|october|november|december"
+)
+_ANY_FULL_MONTH = re.compile(_FULL_MONTH)
+_DAY_FIRST = re.compile(rf"(?<![0-9a-z])(\d{{1,2}}) (?:of )?({_FULL_MONTH})(?![a-z])")
+"""A day before its month (``24 april 2024``), written month first as the task's dates are."""
+_MONTH_BEFORE = re.compile(rf"(?:{_FULL_MONTH}) $")
+_DAYS_OF_MONTH = re.compile(
+    rf"(?<![0-9a-z])(\d{{1,2}}) (?:(?:to|through|until|till|and|-|\u2013) )?(?:the )?(\d{{1,2}})"
+    rf"(?: of)? ({_FULL_MONTH})(?: (\d{{4}}))?(?![0-9a-z])"
+)
+_MONTH_DAYS = re.compile(
+    rf"(?<![0-9a-z])({_FULL_MONTH}) (\d{{1,2}}) ?(?:to|through|until|till|-|\u2013) ?(\d{{1,2}})"
+    rf"(?: (\d{{4}}))?(?![0-9a-z]| ({_FULL_MONTH})\b)"
+)
+_YEAR_AFTER = re.compile(
+    rf"(?<![0-9a-z])({_FULL_MONTH}) (\d{{1,2}}) (?:(to|through|until|till|and|-|\u2013) )?"
+    rf"({_FULL_MONTH}) (\d{{1,2}}) (\d{{4}})(?![0-9a-z])"
+)
+
+
+def _day_ranges(text: str) -> str:
+    """Two days of one month, or a year after the second date, written out for each date.
+
+    ``23 to 29 of september 2027`` and ``september 23-29 2027``: ``september 23 2027 to
+    september 29 2027``; ``february 5 to february 12 2026``: the year is the first's too.
+    """
+    if _ANY_FULL_MONTH.search(text) is None:
+        return text
+
+    def year(value: str | None) -> str:
+        return f" {value}" if value else ""
+
+    text = _DAYS_OF_MONTH.sub(
+        lambda m: f"{m[3]} {m[1]}{year(m[4])} to {m[3]} {m[2]}{year(m[4])}", text
+    )
+
+    def month_first(m: re.Match[str]) -> str:  # not the day of a month before it
+        return m[0] if _MONTH_BEFORE.search(m.string, 0, m.start()) else f"{m[2]} {m[1]}"
+
+    text = _DAY_FIRST.sub(month_first, text)
+    text = _MONTH_DAYS.sub(
+        lambda m: f"{m[1]} {m[2]}{year(m[4])} to {m[1]} {m[3]}{year(m[4])}", text
+    )
+    return _YEAR_AFTER.sub(
+        lambda m: f"{m[1]} {m[2]} {m[6]} {m[3] or 'to'} {m[4]} {m[5]} {m[6]}", text
+    )
+
+
 _HYPHEN = re.compile(r"(?<=[0-9a-z])-(?=[a-z])")
 """A hyphen before a letter, read as a space (``check-in``, ``x-large``, ``14-inch``)."""
 _ENUMERATOR = re.compile(
@@ -272,6 +324,7 @@ def _canonical_text(text: str) -> str:
     if _DIGIT.search(text):
         text = _ORDINAL.sub(r"\1", text)  # "dec 8th": the month's short form is read next
         text = _SHORT_MONTH.sub(lambda m: _SHORT_MONTHS[m.group(1) or m.group(2)], text)
+        text = _day_ranges(text)
     if "'" in text:
         text = _CONTRACTION.sub(lambda m: " " + _CONTRACTIONS[m.group(1) or m.group(2)], text)
     if "one" in text:
@@ -287,6 +340,8 @@ def _canonical_text(text: str) -> str:
     if "and a half" in text:
         text = _HALF.sub(r"\1.5", text)
     text = _ORDINAL.sub(r"\1", text)
+    if "wide" in text:
+        text = _WIDE_BY_LONG.sub(r"w\1 x l\2", text)
     text = _ROOM_SHORT.sub(lambda m: f"{m.group(1)} {_ROOM_WORDS[m.group(2)]}", text)
     text = _SCALE.sub(_scaled, text)
     text = _CURRENCY_WORD.sub(r"\1 dollars", text)
@@ -294,6 +349,11 @@ def _canonical_text(text: str) -> str:
 
 
 _DIGIT = re.compile(r"\d")
+_WIDE_BY_LONG = re.compile(
+    r"(?<![0-9a-z.])(\d+(?:\.\d+)?) (?:inches |inch |in )?wide (?:by|x) (\d+(?:\.\d+)?) "
+    r"(?:inches |inch |in )?(?:long|tall|high|in length)(?![0-9a-z])"
+)
+"""``63 wide by 42 long``: a size in two dimensions as a listing writes it (``w63 x l42``)."""
 _HALF = re.compile(r"(?<![0-9a-z.])(\d+) and a half(?![0-9a-z])")
 """``2 and a half``: ``2.5``."""
 
@@ -488,7 +548,11 @@ _AFTER_NUMBER = re.compile(r"(?<![0-9a-z.])\d+(?:\.\d+)? (?:[a-z]+(?:-[a-z]+)? )
 photos``, ``10 full-size images``)."""
 
 
+_CLAUSE_BREAK = re.compile(r"(?<=[.?!;:\u2600-\u27bf\U0001f300-\U0001faff])\s+|\n+")
+"""Where a clause ends: a stop, a colon, an emoji, a new line."""
+
+
 def _clauses(message: str) -> list[str]:
     """The message's sentences and the parts after a colon, each normalized."""
-    parts = re.split(r"(?<=[.?!;:])\s+|\n+", _ENUMERATOR.sub("", message))
+    parts = _CLAUSE_BREAK.split(_ENUMERATOR.sub("", message))
     return [expand_chat(normalize(p)) for p in parts if normalize(p)]  # "whats the max ..."

@@ -447,7 +447,8 @@ def summary_dates(
     Read only in a check that writes some of the task's values rightly (``Boise to Buffalo on
     January 20, 2027?``): a date that is no date of the task is a wrong value of the one date
     slot not yet read (``checking in Aug 17 and out Aug 25``: the check-out), unless a date kind
-    already read as ``wrong`` accounts for it (``check-in Feb 26``).
+    already read as ``wrong`` accounts for it (``check-in Feb 26``); as many unknown dates as
+    date slots not yet read are theirs, all wrong.
     """
     dated = {
         s.kind: {_phrase(f) for f in s.forms()}
@@ -461,8 +462,8 @@ def summary_dates(
         if not any(m.group() == f or f.startswith(m.group() + " ") for f in every)
     ]
     unread = [k for k in dated if k not in known]
-    if len(unknown) > len(set(wrong) & dated.keys()) and len(unread) == 1:
-        return set(unread)
+    if unread and len(unknown) - len(set(wrong) & dated.keys()) >= len(unread):
+        return set(unread)  # "September 23 to 29, 2027" where both dates are in August
     return set()
 
 

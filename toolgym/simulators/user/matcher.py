@@ -69,6 +69,7 @@ from toolgym.simulators.user.phrases import (
     OFF_TOPIC,
     _any,
 )
+from toolgym.simulators.user.placing import unplaced
 from toolgym.simulators.user.question_forms import (
     _ALSO,
     _ATTRIBUTION,
@@ -88,9 +89,10 @@ from toolgym.simulators.user.question_forms import (
     _named_by_the_verb,
     _offers_choice,
     _typed_kind,
+    asked_before,
     names_first,
     only_options,
-    searched_with,
+    stand_in,
 )
 from toolgym.simulators.user.reading import Reading
 from toolgym.simulators.user.rewrites import (
@@ -104,7 +106,7 @@ from toolgym.simulators.user.rewrites import (
     _without_examples,
     _without_known,
     _without_modifier,
-    without_emphasis,
+    plain_marks,
 )
 from toolgym.simulators.user.shapes import (
     _cased,
@@ -114,7 +116,6 @@ from toolgym.simulators.user.shapes import (
     _unknown,
     plain_field_names,
     shape_named,
-    unplaced,
 )
 from toolgym.simulators.user.slot_reading import (
     _read_slots,
@@ -190,35 +191,11 @@ def read_message(
     return heard(_read_rules(message, vocabulary, slots, opening), message)
 
 
-_PRONOUN_ASK = re.compile(
-    r"\b(paste|share|send|give|provide|type|enter|drop|tell me|let me know|post) (me )?"
-    r"(it|them|that|those|this)\b"
-)
-"""A request whose object is a pronoun: what it asks for is named in the sentence before."""
-
-
-def _asked_before(
-    canonical: str, moods: Sequence[tuple[int, int, str]], found: _Slots
-) -> list[tuple[int, int]]:
-    """The sentence before a request that names no detail but asks for ``it``, if any."""
-    out = []
-    for i in range(1, len(moods)):
-        start, end, mood = moods[i]
-        if mood != REQUEST or not _PRONOUN_ASK.search(canonical[start:end]):
-            continue
-        if any(start <= at < end for _, at in found.at):
-            continue
-        before_start, before_end, _ = moods[i - 1]
-        if any(before_start <= at < before_end for _, at in found.at):
-            out.append((before_start, before_end))
-    return out
-
-
 def _read_rules(
     message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: str = ""
 ) -> Reading:
     """:func:`read_message` by the rules alone."""
-    message = without_emphasis(message)  # "**To narrow it down, I need:**", "**ckNcJAgK1**"
+    message = plain_marks(message)  # "**To narrow it down, I need:**", "**ckNcJAgK1**"
     message = _confirm_lead(_without_examples(plain_field_names(message, vocabulary)))
     message = _attributed_dash(message)  # "You mentioned 1,300 sq ft — is there ...?"
     reading = _read(message, vocabulary, slots, opening)
@@ -240,27 +217,15 @@ def _read_rules(
         reading = Reading(ASK, timed, (), True, timed)  # "When will you be arriving at the hotel?"
     present = [s.kind for s in slots]
 
-    def stand_in(kind: str) -> str:
-        """The kind's stand-in in this task (the vocabulary's, else a present kind's part).
-
-        The one present kind whose name has it as a part: "the URL" for ``image_url``, "the
-        date" for ``start_date``.
-        """
-        other = vocabulary.stand_in(kind, present)
-        if other != kind or kind in present:
-            return other
-        parts = [k for k in present if kind in k.split("_") and k not in reading.kinds]
-        if len(parts) == 1:
-            return parts[0]
-        shaped = shape_named(normalize(kind.replace("_", " ")), slots)  # "the email" as a host
-        if shaped is not None and shaped not in reading.kinds:
-            return shaped
-        searched = searched_with(message, present)  # "What ingredient should I search for?"
-        return searched if searched is not None and searched not in reading.kinds else kind
-
-    kinds = tuple(dict.fromkeys(stand_in(k) for k in reading.kinds))
+    kinds = tuple(
+        dict.fromkeys(stand_in(k, vocabulary, slots, reading.kinds, message) for k in reading.kinds)
+    )
     if kinds != reading.kinds and "?" in message:  # "when are you leaving?", hotel only
-        asked = tuple(dict.fromkeys(stand_in(k) for k in reading.asked))
+        asked = tuple(
+            dict.fromkeys(
+                stand_in(k, vocabulary, slots, reading.kinds, message) for k in reading.asked
+            )
+        )
         reading = Reading(reading.kind, kinds, reading.stated, reading.question, asked)
     if (
         reading.kind == CHECK
@@ -314,7 +279,7 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
     found = present_first(found, slots)
     found = misdated(found, canonical, slots, vocabulary)  # "Nov 30, 2026?" where it is 2027
     asking = [(start, end) for start, end, mood in moods if mood == REQUEST]
-    asking += _asked_before(canonical, moods, found)  # "... the image's id. Could you paste it?"
+    asking += asked_before(canonical, moods, found)  # "... the image's id. Could you paste it?"
     if (
         asking
         and all(_PERSONAL.search(canonical[s:e]) for s, e in asking)

@@ -22,9 +22,10 @@ from toolgym.simulators.user.phrases import (
     answer_key,
 )
 from toolgym.simulators.user.rewrites import _INTERJECTION, _NOT_AN_OPTION
+from toolgym.simulators.user.shapes import shape_named
 from toolgym.simulators.user.slot_reading import _Slots
 from toolgym.simulators.user.slots import Slot, Vocabulary, normalize, normalized
-from toolgym.simulators.user.text import _phrase
+from toolgym.simulators.user.text import REQUEST, _phrase
 from toolgym.simulators.user.values import direction_asked
 
 _SMALL_TALK = re.compile(
@@ -391,3 +392,53 @@ def _context_kinds(canonical: str, found: _Slots, vocabulary: Vocabulary) -> set
 def _weak(vocabulary: Vocabulary, kind: str) -> tuple[str, ...]:
     """``kind``'s weak words, as messages are read."""
     return tuple(p for w in vocabulary[kind].weak if (p := _phrase(w)))
+
+
+_PRONOUN_ASK = re.compile(
+    r"\b(paste|share|send|give|provide|type|enter|drop|tell me|let me know|post) (me )?"
+    r"(it|them|that|those|this)\b"
+)
+"""A request whose object is a pronoun: what it asks for is named in the sentence before."""
+
+
+def asked_before(
+    canonical: str, moods: Sequence[tuple[int, int, str]], found: _Slots
+) -> list[tuple[int, int]]:
+    """The sentence before a request that names no detail but asks for ``it``, if any."""
+    out = []
+    for i in range(1, len(moods)):
+        start, end, mood = moods[i]
+        if mood != REQUEST or not _PRONOUN_ASK.search(canonical[start:end]):
+            continue
+        if any(start <= at < end for _, at in found.at):
+            continue
+        before_start, before_end, _ = moods[i - 1]
+        if any(before_start <= at < before_end for _, at in found.at):
+            out.append((before_start, before_end))
+    return out
+
+
+def stand_in(
+    kind: str,
+    vocabulary: Vocabulary,
+    slots: Sequence[Slot],
+    taken: Sequence[str],
+    message: str,
+) -> str:
+    """The kind's stand-in in this task (the vocabulary's, else a present kind's part).
+
+    The one present kind whose name has it as a part: "the URL" for ``image_url``, "the date"
+    for ``start_date``; never one of the kinds already ``taken`` by the reading.
+    """
+    present = [s.kind for s in slots]
+    other = vocabulary.stand_in(kind, present)
+    if other != kind or kind in present:
+        return other
+    parts = [k for k in present if kind in k.split("_") and k not in taken]
+    if len(parts) == 1:
+        return parts[0]
+    shaped = shape_named(normalize(kind.replace("_", " ")), slots)  # "the email" as a host
+    if shaped is not None and shaped not in taken:
+        return shaped
+    searched = searched_with(message, present)  # "What ingredient should I search for?"
+    return searched if searched is not None and searched not in taken else kind

@@ -326,7 +326,7 @@ _SYMBOLS = (
 """Comparisons written as symbols before a number (``unit cost < 13``, ``qty = 0``), as words."""
 
 
-def without_emphasis(message: str) -> str:
+def plain_marks(message: str) -> str:
     """``message`` without markdown's bold marks, its comparison symbols written as words."""
     message = _EMPHASIS.sub("", message)
     if (

@@ -31,10 +31,21 @@ def _words(text: str) -> tuple[str, ...]:
     return tuple(w.strip() for w in text.split(","))
 
 
+_WORD_IDS = frozenset({"bali", "bomb", "char", "dons", "java", "siam", "sing", "snow", "tang"})
+"""Breed ids that are words too (``snow``, ``sing``): no breed when written alone."""
+
+
 def _breed_names() -> tuple[tuple[str, ...], ...]:
-    """Each breed's name (and its plural), a value an agent may write to check the breeds."""
+    """Each breed's name (and its plural) and id: a value an agent may write to check the breeds.
+
+    An id that is also a word (:data:`_WORD_IDS`) is left out.
+    """
     return tuple(
-        (name, f"{name}s") if name[-1] not in "sxe" else (name,) for name in BREEDS.values()
+        (
+            *((name, f"{name}s") if name[-1] not in "sxe" else (name,)),
+            *((breed,) if breed not in _WORD_IDS and breed != name.lower() else ()),
+        )
+        for breed, name in BREEDS.items()
     )
 
 

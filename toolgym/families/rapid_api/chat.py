@@ -23,6 +23,7 @@ guesses a held-back value when, before the user told it, it calls that API with 
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import json
 import re
 from collections.abc import Sequence
@@ -40,6 +41,7 @@ from toolgym.families.rapid_api.toolkit import RapidApiToolkit
 from toolgym.simulators.tool_library.domains import CATEGORIES, COMMON_PARAMS, ParamSpec
 from toolgym.simulators.tool_library.naming import change_name, standardize
 from toolgym.simulators.user import Slot, SlotKind, Vocabulary
+from toolgym.simulators.user.date_forms import date_forms
 from toolgym.simulators.user.slots import contains_phrase, normalize
 
 _STOP = frozenset({"to", "from", "is", "second", "value", "filter", "order"})
@@ -51,10 +53,12 @@ _DATES = "date, dates, date range, time period, date window, time window"
 _SYNONYMS = {
     "query": "search query, term, search term, search terms, search for, searching for, look for, "
     "looking for, search keywords, keyword, keywords, search text, search string, search word, "
-    "search words, type into the search",
+    "search words, type into the search, search phrase, search phrases, type in, search box, "
+    "search bar, what to search",
     "limit": "number of results, how many results, maximum results, max results, result limit",
     "page": "page number, which page, results page",
-    "country": "country code",
+    "country": "country code, nation, which nation, what nation",
+    "status": "state, which state, what state, current state",
     "language": "language code",
     "sort": "sorted, sorting, sort by",
     "email": "email, e-mail",
@@ -312,6 +316,20 @@ def _carrier(task: Task, argument: str, value: Any) -> str | None:
     return name
 
 
+_ISO_DAY = re.compile(r"\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])")
+"""A value that is a day (``2025-04-24``)."""
+
+
+def _day(value: Any) -> dt.date | None:
+    """The day ``value`` writes in ISO form, or None."""
+    if not isinstance(value, str) or not _ISO_DAY.fullmatch(value):
+        return None
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:  # "2025-02-30"
+        return None
+
+
 def _slot(task: Task, kind: str, argument: str, value: Any) -> Slot:
     """How the user says ``value`` of ``argument`` (``query "daft punk"``).
 
@@ -321,7 +339,10 @@ def _slot(task: Task, kind: str, argument: str, value: Any) -> Slot:
     text = f"{_NOUN.get(argument, words(argument))} {shown}"
     stated = arguments_text([(argument, value)])
     call = _carrier(task, argument, value)
-    aliases = (stated,) if stated != text else ()
+    aliases: tuple[str, ...] = (stated,) if stated != text else ()
+    day = _day(value)
+    if day is not None:  # a day, in the ways people write it too
+        aliases += date_forms(day)
     return Slot(kind, value, text, aliases, call, argument if call is not None else None)
 
 

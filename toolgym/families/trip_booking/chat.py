@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import ast
 import datetime as dt
-import itertools
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -28,6 +27,7 @@ from toolgym.conversation.tasks import ChatProfile, chat_suite
 from toolgym.conversation.toolkit import ChatToolkit
 from toolgym.families.trip_booking.toolkit import TripBookingToolkit
 from toolgym.simulators.user import Slot, SlotKind, Vocabulary
+from toolgym.simulators.user.date_forms import MONTHS, date_forms
 from toolgym.simulators.user.rule_user import join
 
 
@@ -215,8 +215,6 @@ _COUNTS = {"num_adults": ("adult", "adults"), "num_children": ("child", "childre
 _CONSTRUCTORS = {"Loc", "Date"}
 _LEAD = ("transportation", "num_adults", "num_children", "origin", "destination", "hotel_location")
 """The kinds the opening's first sentence states (the others follow: ``I'd like ...``)."""
-_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
-           "September", "October", "November", "December")  # fmt: skip
 
 
 def _value(node: ast.expr | None, names: dict[str, Any]) -> Any:
@@ -260,15 +258,9 @@ def _calls(gold: str) -> list[tuple[str, Any]]:
 
 def _date_slot(kind: str, day: dt.date) -> Slot:
     """A date as the user says it, with the forms code and requests write it in."""
-    m, d, y = day.month, day.day, day.year
-    month = _MONTHS[m - 1]
-    said = (f"{month} {d} {y}", f"{month[:3]} {d} {y}", f"{d} {month} {y}", f"{month} {d}",
-            f"{month[:3]} {d}", f"{d} {month}")  # fmt: skip
-    code = [f"{a} {b} {c} {e} {f} {g}" for (a, b), (c, e), (f, g) in
-            itertools.permutations((("month", m), ("day", d), ("year", y)))]  # fmt: skip
-    numeric = (f"{m} {d} {y}", f"{m}/{d}/{y}", f"{m:02d}/{d:02d}/{y}", f"{m}-{d}-{y}",
-               f"{y}/{m:02d}/{d:02d}", f"{y}-{m}-{d}", f"{y}/{m}/{d}")  # fmt: skip
-    return Slot(kind, day.isoformat(), f"{month} {d}, {y}", (*said, *numeric, *code))
+    return Slot(
+        kind, day.isoformat(), f"{MONTHS[day.month - 1]} {day.day}, {day.year}", date_forms(day)
+    )
 
 
 def _slot(kind: str, value: Any) -> Slot:

@@ -69,7 +69,7 @@ from toolgym.simulators.user.phrases import (
     OFF_TOPIC,
     _any,
 )
-from toolgym.simulators.user.placing import unplaced
+from toolgym.simulators.user.placing import asked_elsewhere, unplaced
 from toolgym.simulators.user.question_forms import (
     _ALSO,
     _ATTRIBUTION,
@@ -107,6 +107,7 @@ from toolgym.simulators.user.rewrites import (
     _without_known,
     _without_modifier,
     plain_marks,
+    without_hedge,
 )
 from toolgym.simulators.user.shapes import (
     _cased,
@@ -196,6 +197,7 @@ def _read_rules(
 ) -> Reading:
     """:func:`read_message` by the rules alone."""
     message = plain_marks(message)  # "**To narrow it down, I need:**", "**ckNcJAgK1**"
+    message = without_hedge(message)  # "If you don't mind me asking, is there a budget?"
     message = _confirm_lead(_without_examples(plain_field_names(message, vocabulary)))
     message = _attributed_dash(message)  # "You mentioned 1,300 sq ft — is there ...?"
     reading = _read(message, vocabulary, slots, opening)
@@ -215,6 +217,14 @@ def _read_rules(
         return reading
     if reading.kind == ASK and (timed := _when_asked(message, reading.kinds)):
         reading = Reading(ASK, timed, (), True, timed)  # "When will you be arriving at the hotel?"
+    if (
+        reading.kind == ASK
+        and len(reading.kinds) == 1
+        and asked_elsewhere(
+            message, reading.kinds[0], vocabulary[reading.kinds[0]].words, slots, opening
+        )
+    ):
+        reading = Reading(ASK, (), (), True, ())  # another lookup's query, which the request quotes
     present = [s.kind for s in slots]
 
     kinds = tuple(
@@ -247,6 +257,13 @@ def _read_rules(
 
 _ANY_WH = re.compile(r"\b(what|which|how|where|when|who|whom|whose)\b")
 """A question word anywhere (``Rename 'Price' to what?``)."""
+_TERSE_CHOICE = re.compile(r"(?:[a-z'-]+ ){0,2}[a-z'-]+ or (?:[a-z'-]+ ){0,2}[a-z'-]+")
+"""Two options and nothing else (``whole bean or pre-ground``): a choice the request leaves open."""
+_OR = re.compile(r"\bor\b(?! (?:is|are|was|were) (?:this|it|that|they)\b)")
+"""An alternative offered (``for dry skin, or for sensitive skin?``), not another question
+(``or is this just sample data?``)."""
+_WH_START = re.compile(r"(what|which|how|where|when|who|whose|why)\b")
+"""A question's first word: no greeting, with or without its question mark."""
 _WH_OPEN = re.compile(
     r"(which|what|is there an?|is there any|do you have an?|any)( particular| specific| preferred)?"
     r" (part|area|areas|neighbou?rhoods?|district|side|suburb)\b"
@@ -395,7 +412,12 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
                 found.at,
             )
     kinds, stated = found.named, found.right
-    context = kinds and set(kinds) <= set(found.right) and not found.worded
+    context = (
+        kinds
+        and set(kinds) <= set(found.right)
+        and not found.worded
+        and not (_YES_NO_START.match(text) and _OR.search(text))  # "Is it for dry skin, or ...?"
+    )
     confirmed = confirming or _CHECK_TAG.search(text)
     talk = kinds and set(kinds) <= set(found.right) and _SMALL_TALK.search(text)
     if ((context and len(text.split()) >= _CONTEXT_WORDS) or talk) and not confirmed:
@@ -453,7 +475,12 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
         ):
             asked = tuple(kinds)  # "What room type: standard, deluxe, suite?": examples
             return Reading(ASK, asked, (), True, asked)
-        greeting = _any(_GREETING, text) and "?" not in raw and not confirming
+        greeting = (
+            _any(_GREETING, text)
+            and "?" not in raw
+            and not confirming
+            and not _WH_START.match(_INTERJECTION.sub("", text))  # "okay and how many baths"
+        )
         if greeting and not found.wrong:
             return Reading(GREETING, (), (), False)  # "Hello! I'd be glad to find you a rental."
         if (
@@ -599,6 +626,8 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
         shared = request_words(message) & request_words(opening) - {"you", "prefer", "rather"}
         if shared:  # "a pullover hoodie or a zip-up?"
             return Reading(ASK, (), (), True)
+    if question and raw.endswith("?") and _TERSE_CHOICE.fullmatch(text):
+        return Reading(ASK, (), (), True)  # "Whole bean or pre-ground?": an option it lacks
     shared = request_words(message) & request_words(opening) - {"you", "want", "like"}
     if question and (tagged or confirming) and shared:
         return Reading(CHECK, (), (), question, (), True)  # "So you want to save a cat pic, right?"

@@ -255,7 +255,8 @@ _WH = re.compile(
     r"name) (me|us)?\b"
 )
 _REQUESTS = re.compile(
-    r"^(what|which|how|where|when|who|whom|whose|why|do|does|did|is|are|am|was|were|can|could|"
+    r"^(?:(?:ok|okay|alright|all right|well|now|next|um|uh|oh|hmm|and|so) )*"  # "okay and how ..."
+    r"(what|which|how|where|when|who|whom|whose|why|do|does|did|is|are|am|was|were|can|could|"
     r"would|will|should|shall|may|might|have|has|had|must|and|or|so|also)\b"
     r"|\b(tell|give|send|share|show) (me|us)\b|\blet (me|us) know\b|\b(please|kindly|pls)\b"
     r"|\b(i|we)('ll| will|'d| would| still| also| just| first)? (need|want|require|would like|"

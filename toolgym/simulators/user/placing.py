@@ -37,7 +37,7 @@ _USE_API = re.compile(r"\buse ([A-Za-z0-9][\w.&' -]{0,40}?) to\b")
 _OPENING_QUOTED = re.compile(r"([a-z_ ]{1,24}) \"([^\"]{1,40})\"")
 
 
-_API_SUFFIX = re.compile(r"(?i)(?: (?:api|service|lite|pro|live|v\d))+$")
+_API_SUFFIX = re.compile(r"(?i)(?:[ .](?:api|service|lite|pro|live|v\d|com|io|net|org|ai|app))+$")
 """Words that end a lookup's name and a message may leave out (``Orchid Cure API``)."""
 
 
@@ -70,7 +70,7 @@ def given_elsewhere(message: str, slots: Sequence[Slot], opening: str) -> set[st
     for slot in slots:
         if not (slot.call and "_for_" in slot.call and isinstance(slot.value, str)):
             continue
-        api = _squashed(_API_SUFFIX.sub("", slot.call.rsplit("_for_", 1)[1].replace("_", " ")))
+        api = _slot_lookup(slot) or ""
         if api not in said or contains_phrase(known, normalize(slot.value)):
             continue
         labels = {normalize(slot.text.split('"')[0]), normalize(slot.argument or "")} - {""}
@@ -84,6 +84,42 @@ def given_elsewhere(message: str, slots: Sequence[Slot], opening: str) -> set[st
             if re.search(rf"(?<![\w]){re.escape(value)}(?![\w])", lowered):
                 out.add(slot.kind)
     return out
+
+
+def _slot_lookup(slot: Slot) -> str | None:
+    """The squashed name of the lookup whose call carries ``slot`` (``aisleberg``), if any."""
+    if not (slot.call and "_for_" in slot.call):
+        return None
+    return _squashed(_API_SUFFIX.sub("", slot.call.rsplit("_for_", 1)[1].replace("_", " ")))
+
+
+def asked_elsewhere(
+    message: str, kind: str, words: Sequence[str], slots: Sequence[Slot], opening: str
+) -> bool:
+    """Whether a question for ``kind`` asks for another lookup's value, which the request quotes.
+
+    ``What query should I send to Buywave.com?`` where the request holds back Aisleberg's query
+    and quotes Buywave's (``q "quiet features"``): the question names Buywave alone, so
+    Aisleberg's query is not asked. ``words``: the kind's words (``q`` is a query's).
+    """
+    uses = _lookups(opening)
+    if len(uses) < 2:
+        return False
+    said = _squashed(message)
+    named = [(at, name) for at, name in uses if name and name in said]
+    held = [_slot_lookup(s) for s in slots if s.kind == kind]
+    if len(named) != 1 or not held or held[0] is None or held[0] in said:
+        return False
+    if held[0] not in {name for _, name in uses}:
+        return False  # the lookup is named otherwise in the request: no telling
+    start = named[0][0]
+    end = min((at for at, _ in uses if at > start), default=len(opening))
+    labels = {normalize(w) for w in words}
+    return any(
+        normalize(q.group(1)).split()[-1:]
+        and any(normalize(q.group(1)).endswith(w) for w in labels)
+        for q in _OPENING_QUOTED.finditer(opening.lower(), start, end)
+    )
 
 
 def _value_class(value: str) -> str | None:

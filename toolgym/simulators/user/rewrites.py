@@ -124,6 +124,25 @@ def _attributed_dash(message: str) -> str:
     return f"{found.group(1)}. {rest[:1].upper()}{rest[1:]}"
 
 
+_HEDGE = re.compile(
+    r"^\s*(?:(?:and|so|ok|okay)[,.]? )?(?:if (?:you (?:do not|don't|dont|would not|wouldn't) mind"
+    r"(?: (?:me|my) asking)?|i (?:may|might|could|can) ask|it'?s (?:ok|okay|alright|all right) "
+    r"(?:to ask|if i ask))|(?:may|can|could|might) i ask|"
+    r"just wondering|i was wondering)\s*(?:[,:;\u2014\u2013]|-+)\s*",
+    re.IGNORECASE,
+)
+"""A polite lead before a question (``If you don't mind me asking, is there ...?``)."""
+
+
+def without_hedge(message: str) -> str:
+    """``message`` without a polite lead before its question, which asks nothing itself."""
+    found = _HEDGE.match(message)
+    if found is None or found.end() == len(message):
+        return message
+    rest = message[found.end() :]
+    return rest[:1].upper() + rest[1:]
+
+
 def _confirm_lead(message: str) -> str:
     """A confirmation's lead read as ``To confirm: ...`` (a check).
 

@@ -91,10 +91,23 @@ _FRACTION = re.compile(
 """A fraction of a round number (``half a million``, ``three quarters of a million``)."""
 
 
+_CENTURIES = {"nineteen": 1900, "twenty": 2000}
+_YEAR_ENDS = {
+    "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
+    "eighteen", "nineteen", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty",
+    "ninety",
+}  # fmt: skip
+
+
 def _spelled(match: re.Match[str]) -> str:
-    """A number in words, in digits; a lone unit word stays as :data:`_NUMBER_WORDS` has it."""
+    """A number in words, in digits; a lone unit word stays as :data:`_NUMBER_WORDS` has it.
+
+    A year said as two numbers (``twenty twenty seven``, ``nineteen ninety``) is that year.
+    """
     total = current = 0
     words = [w for w in match.group(0).split() if w != "and"]
+    if 1 < len(words) < 4 and words[0] in _CENTURIES and words[1] in _YEAR_ENDS:
+        return str(_CENTURIES[words[0]] + sum(_UNITS.get(w, 0) for w in words[1:3]))
     if words[0] == "a":
         words[0] = "one"
     for word in words:
@@ -176,7 +189,8 @@ _CHAT = {
     "r you": "are you", "wht": "what", "wich": "which", "r we": "are we", "whr": "where", "whn": "when",
     "wheres": "where is", "whos": "who is", "whens": "when is", "hw": "how", "hw many": "how many",
     "wher": "where", "youd": "you would", "youll": "you will", "youve": "you have",
-    "br": "bedrooms", "brs": "bedrooms", "btw": "by the way",
+    "br": "bedrooms", "brs": "bedrooms", "btw": "by the way", "cud": "could", "cld": "could",
+    "shud": "should", "wud": "would", "wld": "would", "cn u": "can you", "cn you": "can you",
 }  # fmt: skip
 _CHAT_WORD = re.compile(r"(?<![0-9a-z'$])(" + "|".join(_CHAT) + r")(?![0-9a-z'])")
 """Chat spellings (``whats ur budget``), read as written out."""
@@ -231,6 +245,55 @@ _YEAR_AFTER = re.compile(
     rf"(?<![0-9a-z])({_FULL_MONTH}) (\d{{1,2}}) (?:(to|through|until|till|and|-|\u2013) )?"
     rf"({_FULL_MONTH}) (\d{{1,2}}) (\d{{4}})(?![0-9a-z])"
 )
+
+
+_DAY_WORDS = {
+    w: n
+    for n, w in enumerate(
+        [
+            "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
+            "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth",
+            "seventeenth", "eighteenth", "nineteenth", "twentieth",
+        ],
+        1,
+    )
+}  # fmt: skip
+_DAY_WORDS.update({f"twenty {w}": 20 + n for w, n in list(_DAY_WORDS.items())[:9]})
+_DAY_WORDS.update({"thirtieth": 30, "thirty first": 31})
+_DAY_WORD = "|".join(sorted(_DAY_WORDS, key=len, reverse=True))
+_MONTH_NAMES = f"{_FULL_MONTH}|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec"
+_SAID_DAY = re.compile(
+    rf"(?<![0-9a-z'])(?:((?:{_MONTH_NAMES.replace('may|', '')}) (?:the )?)({_DAY_WORD})(?![0-9a-z'])"
+    rf"|(?:the )?({_DAY_WORD})( (?:of )?(?:{_MONTH_NAMES})(?![0-9a-z'])))"
+)
+"""A day said as an ordinal beside its month (``november fourth``, ``the 4th of november``): not
+``may first`` (a verb)."""
+
+
+def _said_days(text: str) -> str:
+    """``text`` with the days its ordinals say beside a month in digits (``november 4``)."""
+    return _SAID_DAY.sub(
+        lambda m: f"{m[1]}{_DAY_WORDS[m[2]]}" if m[1] else f"{_DAY_WORDS[m[3]]}{m[4]}", text
+    )
+
+
+_PREFER = re.compile(r"\b(would|do) you (?:prefer to|rather|want to|wish to)(?= [a-z])")
+"""``how would you prefer to travel``: read as ``how would you like to travel``."""
+_WILL_BE = re.compile(r"\b(?:will|would) (you|we|they) be ([a-z]{3,}ing)\b")
+"""``where will you be staying``: read as ``where are you staying``."""
+_THE_HOUSE = re.compile(
+    r"\b((?:at|in|to|into|of|for|from|near|around|on|outside) (?:the|your|this|that)(?: new)?) house"
+    r"(?=\s*(?:[.,!?;:]|$))"
+)
+"""``at the house?`` where a sentence ends: the home the user wants, whatever its kind."""
+_A_LOT = re.compile(
+    r"\b(?:(?:a (?:whole |great )?lot|lots)( of)|(down|up|it|them|that|this|quite|thanks|helps|"
+    r"matters|costs|varies|differs|changes) a lot|a lot(?= *(?:$|[.,!?;:)]|more\b|less\b"
+    r"|better\b|worse\b|cheaper\b|bigger\b|smaller\b|nicer\b)))"
+)
+"""``a lot of``, ``lots of``, ``thanks a lot``: a quantity, no plot of land."""
+_SHORT_YEAR = re.compile(rf"((?:{_FULL_MONTH}) \d{{1,2}} )'(\d\d)(?![0-9a-z])")
+"""A year's last two digits after a date (``november 4 '27``)."""
 
 
 def _day_ranges(text: str) -> str:
@@ -321,12 +384,28 @@ def _canonical_text(text: str) -> str:
         text = _PLUS.sub(" and ", text)
         text = _AT_LEAST_PLUS.sub(r"at least \1", text)
     text = expand_chat(text)
+    if "th" in text or "st" in text or "nd" in text or "rd" in text:
+        text = _said_days(text)
     if _DIGIT.search(text):
         text = _ORDINAL.sub(r"\1", text)  # "dec 8th": the month's short form is read next
         text = _SHORT_MONTH.sub(lambda m: _SHORT_MONTHS[m.group(1) or m.group(2)], text)
         text = _day_ranges(text)
+        if "'" in text:
+            text = _SHORT_YEAR.sub(r"\g<1>20\2", text)
     if "'" in text:
         text = _CONTRACTION.sub(lambda m: " " + _CONTRACTIONS[m.group(1) or m.group(2)], text)
+    if " be " in text:
+        text = _WILL_BE.sub(r"are \1 \2", text)
+    if "you prefer" in text or "you rather" in text or "you want" in text or "you wish" in text:
+        text = _PREFER.sub(
+            lambda m: "do you want to" if m[1] == "do" else "would you like to", text
+        )
+    if "lot" in text:  # "a lot of homes": many, no plot of land
+        text = _A_LOT.sub(lambda m: "many" if m[1] else f"{m[2]} much" if m[2] else "much", text)
+    if "house" in text:  # "park your cars at the house?": the home, no kind of home
+        text = _THE_HOUSE.sub(r"\1 home", text)
+    if "how much time" in text:  # a length of time, no amount of money
+        text = text.replace("how much time", "how long")
     if "one" in text:
         text = _PRONOUN_ONE.sub(r"\1 onepron", text)
     if "half" in text or "quarter" in text or "third" in text:
@@ -345,10 +424,21 @@ def _canonical_text(text: str) -> str:
     text = _ROOM_SHORT.sub(lambda m: f"{m.group(1)} {_ROOM_WORDS[m.group(2)]}", text)
     text = _SCALE.sub(_scaled, text)
     text = _CURRENCY_WORD.sub(r"\1 dollars", text)
-    return _DOLLAR.sub(r"$\1 dollars", text)
+    text = _DOLLAR.sub(r"$\1 dollars", text)
+    if "floor" in text or "ceiling" in text:
+        text = _MONEY_BOUND.sub(
+            lambda m: f"{m[1] or ''}{_BOUND_WORDS[m[2] or m[3]]}{m[4] or ''}", text
+        )
+    return text
 
 
 _DIGIT = re.compile(r"\d")
+_MONEY_BOUND = re.compile(
+    r"(\d+(?:\.\d+)? dollars (?:as|is|for|being) (?:your|the|my|our|a) )(floor|ceiling)\b"
+    r"|\b(floor|ceiling)( (?:of|at|is|around|about) \$\d)"
+)
+"""A floor or a ceiling of money (``$1800 as your floor``): a minimum or maximum, no storey."""
+_BOUND_WORDS = {"floor": "minimum", "ceiling": "maximum"}
 _WIDE_BY_LONG = re.compile(
     r"(?<![0-9a-z.])(\d+(?:\.\d+)?) (?:inches |inch |in )?wide (?:by|x) (\d+(?:\.\d+)?) "
     r"(?:inches |inch |in )?(?:long|tall|high|in length)(?![0-9a-z])"

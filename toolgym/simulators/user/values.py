@@ -99,6 +99,13 @@ _CURRENT = re.compile(
 """What stands before a cell's present number, which no message proposes."""
 
 
+_DAY_OF_MONTH = re.compile(
+    r"\bon the ([1-9]|[12]\d|3[01])(?![0-9a-z.])(?=\s*(?:$|[,;:!?)]|\.(?!\d)|(?:and|or|for|to|at|of|"
+    r"through|until|till|with)\b|-))"
+)
+"""A day of the month without its month (``on the 25th, and fares ...``): no number of anything."""
+
+
 def _attached(
     text: str,
     spans: Sequence[_Span],
@@ -121,6 +128,8 @@ def _attached(
     """
     numbers: dict[str, list[float]] = {}
     dated = [m.span() for m in _DATE.finditer(text)]
+    if "on the " in text:
+        dated += [m.span(1) for m in _DAY_OF_MONTH.finditer(text)]
     partner = {}
     for m in _RANGE.finditer(text):
         partner[m.start(1)], partner[m.start(2)] = float(m.group(2)), float(m.group(1))

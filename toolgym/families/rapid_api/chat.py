@@ -62,7 +62,9 @@ _SYNONYMS = {
     "language": "language code",
     "sort": "sorted, sorting, sort by",
     "email": "email, e-mail",
-    "username": "user name, account name, handle",
+    "username": "user name, account name, handle, gamer tag, gamertag, screen name, profile name, "
+    "player name",
+    "mailbox_address": "mailbox, which mailbox, inbox, which inbox",
     "origin": "departing from, departure station, departure, leaving from, starting station, "
     "origin station, travelling from, traveling from, where from, starting address, start "
     "address, starting point, start point, starting location, start location, route start",

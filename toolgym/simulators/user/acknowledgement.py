@@ -27,10 +27,13 @@ _END = re.compile(r"[.!:;\n]")
 _OFFER = re.compile(
     r"\b(i|we)( can| could| will|'ll| would|'d| am| are|'m|'re)( certainly| definitely| gladly|"
     r" surely| absolutely)?( be)?( happy| glad| delighted)?( to)? help\b"
-    r"|\b(happy|glad|delighted|pleased) to (help|assist)\b",
+    r"|\b(happy|glad|delighted|pleased) to (help|assist|arrange|book|find|search|look|set up)\b"
+    r"|\b(i|we)( can| could| will|'ll)( certainly| definitely| gladly| happily)? [a-z]+ "
+    r"([a-z]+ ){0,3}for you\b",
     re.IGNORECASE,
 )
-"""An offer of help (``I can certainly help you find a home in Washington``): no restatement."""
+"""An offer of help (``I can certainly help you find a home in Washington``, ``I can upvote that
+for you``): no restatement."""
 _COMMON = frozenset(
     [
         "about",

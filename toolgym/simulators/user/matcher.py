@@ -33,7 +33,6 @@ from toolgym.simulators.user.phrases import (
     _CONFIRM,
     _END,
     _EXAMPLES,
-    _FOR_THE_TASK,
     _FORGED,
     _GENERIC_NOUN,
     _GREETING,
@@ -45,13 +44,10 @@ from toolgym.simulators.user.phrases import (
     _MORE_HEAD,
     _OPEN_ASK,
     _PERSONAL,
-    _PREFER,
-    _PREFERENCE,
     _QUOTED,
     _ROLE,
     _SECOND_PERSON,
     _TAG,
-    _TASK_FRAME,
     _WH,
     _WHOLE,
     _YES_NO,
@@ -88,11 +84,11 @@ from toolgym.simulators.user.question_forms import (
     _generic,
     _named_by_the_verb,
     _offers_choice,
-    _typed_kind,
     asked_before,
     names_first,
     only_options,
     stand_in,
+    unnamed_question,
 )
 from toolgym.simulators.user.reading import Reading
 from toolgym.simulators.user.rewrites import (
@@ -107,6 +103,7 @@ from toolgym.simulators.user.rewrites import (
     _without_known,
     _without_modifier,
     plain_marks,
+    unpunctuated_question,
     without_hedge,
 )
 from toolgym.simulators.user.shapes import (
@@ -116,7 +113,6 @@ from toolgym.simulators.user.shapes import (
     _shaped,
     _unknown,
     plain_field_names,
-    shape_named,
 )
 from toolgym.simulators.user.slot_reading import (
     _read_slots,
@@ -153,7 +149,6 @@ from toolgym.simulators.user.values import (
     _both_ends,
     _other_bounds,
     dangling_end,
-    direction_asked,
     listed_values,
 )
 
@@ -198,6 +193,7 @@ def _read_rules(
     """:func:`read_message` by the rules alone."""
     message = plain_marks(message)  # "**To narrow it down, I need:**", "**ckNcJAgK1**"
     message = without_hedge(message)  # "If you don't mind me asking, is there a budget?"
+    message = unpunctuated_question(message)  # "i can upvote that what is the image id"
     message = _confirm_lead(_without_examples(plain_field_names(message, vocabulary)))
     message = _attributed_dash(message)  # "You mentioned 1,300 sq ft — is there ...?"
     reading = _read(message, vocabulary, slots, opening)
@@ -257,8 +253,6 @@ def _read_rules(
 
 _ANY_WH = re.compile(r"\b(what|which|how|where|when|who|whom|whose)\b")
 """A question word anywhere (``Rename 'Price' to what?``)."""
-_TERSE_CHOICE = re.compile(r"(?:[a-z'-]+ ){0,2}[a-z'-]+ or (?:[a-z'-]+ ){0,2}[a-z'-]+")
-"""Two options and nothing else (``whole bean or pre-ground``): a choice the request leaves open."""
 _OR = re.compile(r"\bor\b(?! (?:is|are|was|were) (?:this|it|that|they)\b)")
 """An alternative offered (``for dry skin, or for sensitive skin?``), not another question
 (``or is this just sample data?``)."""
@@ -603,32 +597,10 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
         return Reading(MORE, (), (), True)
     if _any(_GREETING, text) and (len(text.split()) <= 10 or not question):
         return Reading(GREETING, (), (), question)
-    typed = _typed_kind(canonical, asking, slots) if question else None
-    if question and typed is None and vocabulary.pairs:
-        typed = direction_asked(canonical, asking, vocabulary, [s.kind for s in slots])
-        if typed is not None:  # "Where will you be starting your journey from?"
-            return Reading(ASK, (typed,), (), True, (typed,))
-    if typed is None and question and any(m == REQUEST for *_, m in moods):
-        typed = shape_named(" ".join(canonical[s:e] for s, e in asking), slots)  # "the link?"
-        if typed is not None:
-            return Reading(ASK, (typed,), (), True, (typed,))
-    if typed is not None and _TASK_FRAME.search(text):
-        return Reading(ASK, (typed,), (), True, (typed,))  # "Where are the stations located?"
-    if (
-        question
-        and not _PERSONAL.search(canonical)
-        and any(_PREFERENCE.match(_INTERJECTION.sub("", canonical[s:e])) for s, e in asking)
-    ):
-        return Reading(ASK, (), (), True)  # "Do you need a specific brand?": no preference
-    if question and not _PERSONAL.search(canonical) and _FOR_THE_TASK.search(text):
-        return Reading(ASK, (), (), True)  # "Any pets I should account for when filtering?"
-    if question and any(_PREFER.match(_INTERJECTION.sub("", canonical[s:e])) for s, e in asking):
-        shared = request_words(message) & request_words(opening) - {"you", "prefer", "rather"}
-        if shared:  # "a pullover hoodie or a zip-up?"
-            return Reading(ASK, (), (), True)
-    if question and raw.endswith("?") and _TERSE_CHOICE.fullmatch(text):
-        return Reading(ASK, (), (), True)  # "Whole bean or pre-ground?": an option it lacks
-    shared = request_words(message) & request_words(opening) - {"you", "want", "like"}
-    if question and (tagged or confirming) and shared:
-        return Reading(CHECK, (), (), question, (), True)  # "So you want to save a cat pic, right?"
-    return Reading(OFF_TOPIC, (), (), question)
+    return (
+        unnamed_question(
+            message, text, canonical, asking, moods, slots, vocabulary, opening, tagged, confirming
+        )
+        if question
+        else Reading(OFF_TOPIC, (), (), False)
+    )

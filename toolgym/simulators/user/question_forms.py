@@ -12,15 +12,25 @@ import itertools
 import re
 from collections.abc import Sequence
 
+from toolgym.simulators.user.acknowledgement import request_words
 from toolgym.simulators.user.phrases import (
     _ANSWER_TYPES,
     _ANSWER_WORD,
+    _FOR_THE_TASK,
     _GENERIC,
+    _PERSONAL,
+    _PREFER,
+    _PREFERENCE,
+    _TASK_FRAME,
     _WH,
     _YES_NO_START,
+    ASK,
+    CHECK,
+    OFF_TOPIC,
     _any,
     answer_key,
 )
+from toolgym.simulators.user.reading import Reading
 from toolgym.simulators.user.rewrites import _INTERJECTION, _NOT_AN_OPTION
 from toolgym.simulators.user.shapes import shape_named
 from toolgym.simulators.user.slot_reading import _Slots
@@ -442,3 +452,69 @@ def stand_in(
         return shaped
     searched = searched_with(message, present)  # "What ingredient should I search for?"
     return searched if searched is not None and searched not in taken else kind
+
+
+_TERSE_CHOICE = re.compile(r"(?:[a-z'-]+ ){0,2}[a-z'-]+ or (?:[a-z'-]+ ){0,2}[a-z'-]+")
+"""Two options and nothing else (``whole bean or pre-ground``): a choice the request leaves open."""
+
+
+def unnamed_question(
+    message: str,
+    text: str,
+    canonical: str,
+    asking: Sequence[tuple[int, int]],
+    moods: Sequence[tuple[int, int, str]],
+    slots: Sequence[Slot],
+    vocabulary: Vocabulary,
+    opening: str,
+    tagged: bool,
+    confirming: bool,
+) -> Reading:
+    """What a question that names no detail of the task by a word asks.
+
+    A detail its form or answer type points at (``Where will you be starting your journey
+    from?``, ``the link?``); nothing (``Do you need a specific brand?``, ``Whole bean or
+    pre-ground?``, ``Should it also be sulfate-free?``: the user has no preference); the
+    restated request (``So you want to save a cat pic, right?``); or small talk.
+
+    Args:
+        message: the agent's message as read.
+        text: its normalized form.
+        canonical: its canonical form, what the agent tells of itself blanked.
+        asking: the spans of ``canonical`` that ask.
+        moods: each sentence's span and mood.
+        slots: the task's slots.
+        vocabulary: the family's vocabulary.
+        opening: the user's request.
+        tagged: whether the message ends with a tag (``right?``).
+        confirming: whether it asks for a confirmation.
+    """
+    heads = [_INTERJECTION.sub("", canonical[s:e]) for s, e in asking]
+    personal = _PERSONAL.search(canonical) is not None
+    typed = _typed_kind(canonical, asking, slots)
+    if typed is None and vocabulary.pairs:
+        typed = direction_asked(canonical, asking, vocabulary, [s.kind for s in slots])
+        if typed is not None:  # "Where will you be starting your journey from?"
+            return Reading(ASK, (typed,), (), True, (typed,))
+    if typed is None and any(m == REQUEST for *_, m in moods):
+        typed = shape_named(" ".join(canonical[s:e] for s, e in asking), slots)  # "the link?"
+        if typed is not None:
+            return Reading(ASK, (typed,), (), True, (typed,))
+    if typed is not None and _TASK_FRAME.search(text):
+        return Reading(ASK, (typed,), (), True, (typed,))  # "Where are the stations located?"
+    if not personal and any(_PREFERENCE.match(h) for h in heads):
+        return Reading(ASK, (), (), True)  # "Do you need a specific brand?": no preference
+    if not personal and _FOR_THE_TASK.search(text):
+        return Reading(ASK, (), (), True)  # "Any pets I should account for when filtering?"
+    if any(_PREFER.match(h) for h in heads):
+        shared = request_words(message) & request_words(opening) - {"you", "prefer", "rather"}
+        if shared:  # "a pullover hoodie or a zip-up?"
+            return Reading(ASK, (), (), True)
+    if message.strip().endswith("?") and _TERSE_CHOICE.fullmatch(text):
+        return Reading(ASK, (), (), True)  # "Whole bean or pre-ground?": an option it lacks
+    if not personal and any(_ALSO.match(h) for h in heads):
+        return Reading(ASK, (), (), True)  # "Should it also be sulfate-free?"
+    shared = request_words(message) & request_words(opening) - {"you", "want", "like"}
+    if (tagged or confirming) and shared:
+        return Reading(CHECK, (), (), True, (), True)  # "So you want to save a cat pic, right?"
+    return Reading(OFF_TOPIC, (), (), True)

@@ -115,11 +115,23 @@ _ATTRIBUTED_DASH = re.compile(
 user said, as a full stop would."""
 
 
+_DASH_QUESTION = re.compile(
+    r"^([^\u2014\u2013?.!:\n]{1,60}?)\s+[\u2014\u2013]\s+(?=(?:what|which|how|where|when|who)\b)",
+    re.IGNORECASE,
+)
+"""``Richmond rentals — how many bedrooms?``: a short lead, then the question, as after a colon."""
+
+
 def _attributed_dash(message: str) -> str:
-    """``message`` with the dash after a sentence giving back what the user said read as a stop."""
+    """``message`` with its dash after what the user said read as a stop.
+
+    ``You mentioned at least 1,300 sq ft — is there ...?`` parts as a full stop would; a dash
+    between a short lead and a question word (``Richmond rentals — how many bedrooms?``) reads
+    as a colon.
+    """
     found = _ATTRIBUTED_DASH.match(message)
     if found is None:
-        return message
+        return _DASH_QUESTION.sub(r"\1: ", message, count=1)
     rest = message[found.end() :]
     return f"{found.group(1)}. {rest[:1].upper()}{rest[1:]}"
 
@@ -141,6 +153,29 @@ def without_hedge(message: str) -> str:
         return message
     rest = message[found.end() :]
     return rest[:1].upper() + rest[1:]
+
+
+_RUN_ON = re.compile(
+    r"(?<=[a-z0-9]) (?=(?:what|which|where|when|who|how) (?:is|are|was|were|do|does|did|would|"
+    r"should|will|can|could|many|much)\b)"
+)
+"""Where an unpunctuated message's question starts after what came before it (``i can upvote
+that for you what is the image id``)."""
+
+
+def unpunctuated_question(message: str) -> str:
+    """A message written without stops, its question set apart and marked as one.
+
+    ``i can upvote that for you what is the image id``: ``i can upvote that for you. What is
+    the image id?`` Text with any stop, question mark or line break is kept as it is.
+    """
+    text = message.strip()
+    if not text or re.search(r"[.?!;:\n]", text):
+        return message
+    parts = _RUN_ON.split(text, maxsplit=1)
+    if len(parts) < 2:
+        return message
+    return f"{parts[0]}. {parts[1][:1].upper()}{parts[1][1:]}?"
 
 
 def _confirm_lead(message: str) -> str:

@@ -12,6 +12,7 @@ import bisect
 import functools
 import re
 
+from toolgym.simulators.user.date_forms import day_ranges, said_days, short_years
 from toolgym.simulators.user.phrases import (
     _CHECK_TAG,
     _FIRST_PERSON,
@@ -75,7 +76,7 @@ _UNITS = {
 _SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
 _NUMERAL = "|".join([*_UNITS, *_SCALES])
 _SPELLED = re.compile(
-    rf"(?<![0-9a-z.'])(?:(?:{'|'.join(_UNITS)})|a (?=hundred|thousand|million))"
+    rf"(?<![0-9a-z.'])(?:(?:{'|'.join(_UNITS)})|a(?= (?:hundred|thousand|million)))"
     rf"(?:(?: and)? (?:{_NUMERAL}))*(?![0-9a-z'])"
 )
 """A number written in words (``eighty``, ``one hundred and fifty``, ``a thousand``)."""
@@ -157,11 +158,12 @@ _COMMA = re.compile(r"(?<=\S)(?<![0-9]),\s+|(?<=[0-9]),\s+(?!(?:19|20)[0-9]{2}\b
 """A comma that parts a sentence (not the one before a date's year: ``February 12, 2026``)."""
 _SENTENCE = re.compile(
     r"(?<=[A-Za-z0-9)]{3}[.])\s+(?=[A-Z0-9$])|(?<=[0-9]['\"\u2019\u201d][.])\s+(?=[A-Z0-9$])"
+    r"|(?<=[ (][0-9][.])\s+(?=[A-Z])|(?<=[ (][0-9]{2}[.])\s+(?=[A-Z])"
     r"|(?<=\bsq ft[.])\s+(?=[A-Z])|(?<=[!?;:])\s+|\s*\n\s*"
     r"|(?<=[\u2600-\u27bf\U0001f300-\U0001faff])\s+(?=[A-Z])"  # "an upvote 👍 Which image?"
 )
-"""Where a message's sentences part (not after ``St.``: a name goes on; after ``3' x 5'.`` and
-``sq ft.``)."""
+"""Where a message's sentences part (not after ``St.``: a name goes on; after ``3' x 5'.``,
+``sq ft.`` and a short number, ``at limit 10. What ...``)."""
 
 
 _CONTRACTIONS = {"'d": "would", "'re": "are", "'ve": "have", "'ll": "will", "'s": "is"}
@@ -226,55 +228,6 @@ _NOT_ABOVE = re.compile(_NEGATION + r"(?:above|over|past|beyond|exceed|more than
 """``can't go above``, ``won't exceed``: an upper bound, read as ``at most``."""
 _NOT_BELOW = re.compile(_NEGATION + r"(?:below|under|less than|lower than)\b")
 """``won't go below``: a lower bound, read as ``at least``."""
-_FULL_MONTH = (
-    "january|february|march|april|may|june|july|august|september|october|november|december"
-)
-_ANY_FULL_MONTH = re.compile(_FULL_MONTH)
-_DAY_FIRST = re.compile(rf"(?<![0-9a-z])(\d{{1,2}}) (?:of )?({_FULL_MONTH})(?![a-z])")
-"""A day before its month (``24 april 2024``), written month first as the task's dates are."""
-_MONTH_BEFORE = re.compile(rf"(?:{_FULL_MONTH}) $")
-_DAYS_OF_MONTH = re.compile(
-    rf"(?<![0-9a-z])(\d{{1,2}}) (?:(?:to|through|until|till|and|-|\u2013) )?(?:the )?(\d{{1,2}})"
-    rf"(?: of)? ({_FULL_MONTH})(?: (\d{{4}}))?(?![0-9a-z])"
-)
-_MONTH_DAYS = re.compile(
-    rf"(?<![0-9a-z])({_FULL_MONTH}) (\d{{1,2}}) ?(?:to|through|until|till|-|\u2013) ?(\d{{1,2}})"
-    rf"(?: (\d{{4}}))?(?![0-9a-z]| ({_FULL_MONTH})\b)"
-)
-_YEAR_AFTER = re.compile(
-    rf"(?<![0-9a-z])({_FULL_MONTH}) (\d{{1,2}}) (?:(to|through|until|till|and|-|\u2013) )?"
-    rf"({_FULL_MONTH}) (\d{{1,2}}) (\d{{4}})(?![0-9a-z])"
-)
-
-
-_DAY_WORDS = {
-    w: n
-    for n, w in enumerate(
-        [
-            "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
-            "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth",
-            "seventeenth", "eighteenth", "nineteenth", "twentieth",
-        ],
-        1,
-    )
-}  # fmt: skip
-_DAY_WORDS.update({f"twenty {w}": 20 + n for w, n in list(_DAY_WORDS.items())[:9]})
-_DAY_WORDS.update({"thirtieth": 30, "thirty first": 31})
-_DAY_WORD = "|".join(sorted(_DAY_WORDS, key=len, reverse=True))
-_MONTH_NAMES = f"{_FULL_MONTH}|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec"
-_SAID_DAY = re.compile(
-    rf"(?<![0-9a-z'])(?:((?:{_MONTH_NAMES.replace('may|', '')}) (?:the )?)({_DAY_WORD})(?![0-9a-z'])"
-    rf"|(?:the )?({_DAY_WORD})( (?:of )?(?:{_MONTH_NAMES})(?![0-9a-z'])))"
-)
-"""A day said as an ordinal beside its month (``november fourth``, ``the 4th of november``): not
-``may first`` (a verb)."""
-
-
-def _said_days(text: str) -> str:
-    """``text`` with the days its ordinals say beside a month in digits (``november 4``)."""
-    return _SAID_DAY.sub(
-        lambda m: f"{m[1]}{_DAY_WORDS[m[2]]}" if m[1] else f"{_DAY_WORDS[m[3]]}{m[4]}", text
-    )
 
 
 _PREFER = re.compile(r"\b(would|do) you (?:prefer to|rather|want to|wish to)(?= [a-z])")
@@ -286,44 +239,14 @@ _THE_HOUSE = re.compile(
     r"(?=\s*(?:[.,!?;:]|$))"
 )
 """``at the house?`` where a sentence ends: the home the user wants, whatever its kind."""
+_HOW_MUCH = re.compile(r"\bhow much (time|big|bigger|large|larger|small|wide|long|far)\b")
+"""``how much time``, ``how much big``: a length or a size asked, no price."""
 _A_LOT = re.compile(
     r"\b(?:(?:a (?:whole |great )?lot|lots)( of)|(down|up|it|them|that|this|quite|thanks|helps|"
     r"matters|costs|varies|differs|changes) a lot|a lot(?= *(?:$|[.,!?;:)]|more\b|less\b"
     r"|better\b|worse\b|cheaper\b|bigger\b|smaller\b|nicer\b)))"
 )
 """``a lot of``, ``lots of``, ``thanks a lot``: a quantity, no plot of land."""
-_SHORT_YEAR = re.compile(rf"((?:{_FULL_MONTH}) \d{{1,2}} )'(\d\d)(?![0-9a-z])")
-"""A year's last two digits after a date (``november 4 '27``)."""
-
-
-def _day_ranges(text: str) -> str:
-    """Two days of one month, or a year after the second date, written out for each date.
-
-    ``23 to 29 of september 2027`` and ``september 23-29 2027``: ``september 23 2027 to
-    september 29 2027``; ``february 5 to february 12 2026``: the year is the first's too.
-    """
-    if _ANY_FULL_MONTH.search(text) is None:
-        return text
-
-    def year(value: str | None) -> str:
-        return f" {value}" if value else ""
-
-    text = _DAYS_OF_MONTH.sub(
-        lambda m: f"{m[3]} {m[1]}{year(m[4])} to {m[3]} {m[2]}{year(m[4])}", text
-    )
-
-    def month_first(m: re.Match[str]) -> str:  # not the day of a month before it
-        return m[0] if _MONTH_BEFORE.search(m.string, 0, m.start()) else f"{m[2]} {m[1]}"
-
-    text = _DAY_FIRST.sub(month_first, text)
-    text = _MONTH_DAYS.sub(
-        lambda m: f"{m[1]} {m[2]}{year(m[4])} to {m[1]} {m[3]}{year(m[4])}", text
-    )
-    return _YEAR_AFTER.sub(
-        lambda m: f"{m[1]} {m[2]} {m[6]} {m[3] or 'to'} {m[4]} {m[5]} {m[6]}", text
-    )
-
-
 _HYPHEN = re.compile(r"(?<=[0-9a-z])-(?=[a-z])")
 """A hyphen before a letter, read as a space (``check-in``, ``x-large``, ``14-inch``)."""
 _ENUMERATOR = re.compile(
@@ -385,13 +308,13 @@ def _canonical_text(text: str) -> str:
         text = _AT_LEAST_PLUS.sub(r"at least \1", text)
     text = expand_chat(text)
     if "th" in text or "st" in text or "nd" in text or "rd" in text:
-        text = _said_days(text)
+        text = said_days(text)
     if _DIGIT.search(text):
         text = _ORDINAL.sub(r"\1", text)  # "dec 8th": the month's short form is read next
         text = _SHORT_MONTH.sub(lambda m: _SHORT_MONTHS[m.group(1) or m.group(2)], text)
-        text = _day_ranges(text)
+        text = day_ranges(text)
         if "'" in text:
-            text = _SHORT_YEAR.sub(r"\g<1>20\2", text)
+            text = short_years(text)
     if "'" in text:
         text = _CONTRACTION.sub(lambda m: " " + _CONTRACTIONS[m.group(1) or m.group(2)], text)
     if " be " in text:
@@ -404,8 +327,8 @@ def _canonical_text(text: str) -> str:
         text = _A_LOT.sub(lambda m: "many" if m[1] else f"{m[2]} much" if m[2] else "much", text)
     if "house" in text:  # "park your cars at the house?": the home, no kind of home
         text = _THE_HOUSE.sub(r"\1 home", text)
-    if "how much time" in text:  # a length of time, no amount of money
-        text = text.replace("how much time", "how long")
+    if "how much " in text:  # "how much time", "how much big": no amount of money
+        text = _HOW_MUCH.sub(lambda m: "how long" if m[1] == "time" else f"how {m[1]}", text)
     if "one" in text:
         text = _PRONOUN_ONE.sub(r"\1 onepron", text)
     if "half" in text or "quarter" in text or "third" in text:

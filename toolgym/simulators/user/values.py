@@ -374,6 +374,7 @@ _FROM_TO = re.compile(
     r"(?= (?:on|for|at|with|in|and|leaving|departing|returning|between|under|max|min|per|"
     r"checking|staying|via|by|is|right|correct|ok|okay)\b| \d|$)"
 )
+_ASKED_END = re.compile(r"(?:which|what|where|whence|how)\b")
 _ONE_END = re.compile(
     r"\b(?<!back )(?<!return )(?<!returning )(?<!home )(from|out of|to|into) ((?:\S+ ){0,3}\S+)"
 )
@@ -406,6 +407,8 @@ def _paired(text: str, vocabulary: Vocabulary, slots: Sequence[Slot]) -> dict[st
     found: dict[str, bool] = {}
     for match in _FROM_TO.finditer(text):
         first, second = match.group(1), match.group(2)
+        if _ASKED_END.match(first):
+            continue  # "from which city you fly to Memphis?": that end is asked
         dates = bool(_DATE.fullmatch(first)) and bool(_DATE.search(second))
         for a, b in pairs:
             known_a, known_b = matches(first, a), matches(second, b)

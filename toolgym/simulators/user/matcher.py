@@ -43,6 +43,7 @@ from toolgym.simulators.user.phrases import (
     _MORE_FIRST,
     _MORE_HEAD,
     _OPEN_ASK,
+    _OR,
     _PERSONAL,
     _QUOTED,
     _ROLE,
@@ -253,11 +254,6 @@ def _read_rules(
 
 _ANY_WH = re.compile(r"\b(what|which|how|where|when|who|whom|whose)\b")
 """A question word anywhere (``Rename 'Price' to what?``)."""
-_OR = re.compile(r"\bor\b(?! (?:is|are|was|were) (?:this|it|that|they)\b)")
-"""An alternative offered (``for dry skin, or for sensitive skin?``), not another question
-(``or is this just sample data?``)."""
-_WH_START = re.compile(r"(what|which|how|where|when|who|whose|why)\b")
-"""A question's first word: no greeting, with or without its question mark."""
 _WH_OPEN = re.compile(
     r"(which|what|is there an?|is there any|do you have an?|any)( particular| specific| preferred)?"
     r" (part|area|areas|neighbou?rhoods?|district|side|suburb)\b"
@@ -473,7 +469,7 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
             _any(_GREETING, text)
             and "?" not in raw
             and not confirming
-            and not _WH_START.match(_INTERJECTION.sub("", text))  # "okay and how many baths"
+            and not _WH.search(_INTERJECTION.sub("", text))  # "okay and how many baths"
         )
         if greeting and not found.wrong:
             return Reading(GREETING, (), (), False)  # "Hello! I'd be glad to find you a rental."

@@ -384,3 +384,6 @@ _PERSONAL = re.compile(
 _EXAMPLES = re.compile(r":\s*\S|\be\.?g\.?\b|\bsuch as\b|\bfor (example|instance)\b|\blike\b")
 """Where an open question lists examples of the answer (``what room type: standard, suite?``)."""
 _YES_NO_START = re.compile(r"^(would|do|does|should|shall|can|could|will|is|are) ")
+_OR = re.compile(r"\bor\b(?! (?:is|are|was|were) (?:this|it|that|they)\b)")
+"""An alternative offered (``for dry skin, or for sensitive skin?``), not another question
+(``or is this just sample data?``)."""

@@ -114,12 +114,9 @@ def asked_elsewhere(
         return False  # the lookup is named otherwise in the request: no telling
     start = named[0][0]
     end = min((at for at, _ in uses if at > start), default=len(opening))
-    labels = {normalize(w) for w in words}
-    return any(
-        normalize(q.group(1)).split()[-1:]
-        and any(normalize(q.group(1)).endswith(w) for w in labels)
-        for q in _OPENING_QUOTED.finditer(opening.lower(), start, end)
-    )
+    labels = {normalize(w) for w in words} - {""}
+    quoted = (normalize(q.group(1)) for q in _OPENING_QUOTED.finditer(opening.lower(), start, end))
+    return any(label == w or label.endswith(f" {w}") for label in quoted for w in labels)
 
 
 def _value_class(value: str) -> str | None:

@@ -230,7 +230,7 @@ _NOT_BELOW = re.compile(_NEGATION + r"(?:below|under|less than|lower than)\b")
 """``won't go below``: a lower bound, read as ``at least``."""
 
 
-_PREFER = re.compile(r"\b(would|do) you (?:prefer to|rather|want to|wish to)(?= [a-z])")
+_PREFER_TO = re.compile(r"\b(would|do) you (?:prefer to|rather|want to|wish to)(?= [a-z])")
 """``how would you prefer to travel``: read as ``how would you like to travel``."""
 _WILL_BE = re.compile(r"\b(?:will|would) (you|we|they) be ([a-z]{3,}ing)\b")
 """``where will you be staying``: read as ``where are you staying``."""
@@ -320,7 +320,7 @@ def _canonical_text(text: str) -> str:
     if " be " in text:
         text = _WILL_BE.sub(r"are \1 \2", text)
     if "you prefer" in text or "you rather" in text or "you want" in text or "you wish" in text:
-        text = _PREFER.sub(
+        text = _PREFER_TO.sub(
             lambda m: "do you want to" if m[1] == "do" else "would you like to", text
         )
     if "lot" in text:  # "a lot of homes": many, no plot of land

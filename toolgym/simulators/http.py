@@ -16,6 +16,10 @@ from functools import cached_property
 from typing import Any, ClassVar
 from urllib.parse import parse_qsl, urlsplit
 
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+"""The JSON of every response body: compact, UTF-8, key order kept (made once: ``json.dumps``
+with options builds an encoder per call)."""
+
 
 @dataclass(frozen=True)
 class Request:
@@ -92,7 +96,7 @@ class Response:
     @classmethod
     def json_body(cls, status: int, payload: Any) -> Response:
         """A JSON response (compact, UTF-8, key order kept)."""
-        text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+        text = _COMPACT.encode(payload)
         return cls(status, {"Content-Type": "application/json; charset=utf-8"}, text.encode())
 
     @classmethod

@@ -85,6 +85,7 @@ class GuardedProtocol(HttpToolsProtocol):
         self._head_bytes = self._span = self._header_count = 0
         self._arriving = False
         self._deadline: asyncio.TimerHandle | None = None
+        self._began = 0.0  # when the request now arriving began (the loop's clock)
         self.open[self] = None
         if len(self.open) > self.limits.max_connections:
             self._shed_one()
@@ -123,6 +124,10 @@ class GuardedProtocol(HttpToolsProtocol):
             super().data_received(data)
             if self.transport.is_closing():
                 return
+            if self._arriving and self._deadline is None:  # the rest is yet to come
+                self._deadline = self.loop.call_at(
+                    self._began + limits.request_deadline_s, self._deadline_passed
+                )
         if max(head, self._span, self._head_bytes) > limits.max_head_bytes or (
             self._header_count > limits.max_headers
         ):
@@ -137,11 +142,15 @@ class GuardedProtocol(HttpToolsProtocol):
             self._arm_idle_timer()
 
     def on_message_begin(self) -> None:
-        """A request begins (not a stray empty line): its limits and its deadline start."""
+        """A request begins (not a stray empty line): its limits and its deadline start.
+
+        The deadline's timer is armed only if the request is still arriving once the bytes at
+        hand are parsed (:meth:`data_received`): most requests arrive whole in one read.
+        """
         self._arriving = self._in_head = True
         self._head_bytes = self._span = self._header_count = 0
         self._cancel_deadline()
-        self._deadline = self.loop.call_later(self.limits.request_deadline_s, self._deadline_passed)
+        self._began = self.loop.time()
         super().on_message_begin()
 
     def on_url(self, url: bytes) -> None:

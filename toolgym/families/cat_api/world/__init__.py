@@ -468,7 +468,7 @@ class CatApiApp(HttpApp):
             chosen = hits[max(end - limit, 0) : max(end, 0)][::-1]
         else:
             perm = self._permutation(len(hits), (mimes, has_breeds, breeds, categories))
-            chosen = tuple(hits[int(i)] for i in perm[start : start + limit])
+            chosen = tuple(hits[i] for i in perm[start : start + limit].tolist())
         return [self.catalog.image_json(size, i) for i in chosen]
 
     def _permutation(self, n: int, filters: tuple[Any, ...]) -> np.ndarray:

@@ -73,6 +73,7 @@ from toolgym.simulators.user.question_forms import (
     _CONTEXT_WORDS,
     _IN_TERMS_OF,
     _NEEDS_LIST,
+    _PURPOSE,
     _REMARK,
     _SMALL_TALK,
     _SUBJECT_BE,
@@ -200,7 +201,8 @@ def _read_rules(
     reading = _read(message, vocabulary, slots, opening)
     if (
         (reading.kind == OFF_TOPIC or (reading.kind == ASK and not reading.kinds))
-        and _ASIDE.search(expand_chat(normalize(message))) is None  # "Side question: ... coast?"
+        and _ASIDE.search(chat := expand_chat(normalize(message))) is None  # "Side question: ..."
+        and (reading.kind != OFF_TOPIC or _PERSONAL.search(chat) is None)  # "Do you teach?"
         and (fixed := corrected(message, vocabulary)) is not None
     ):
         again = _read(fixed, vocabulary, slots, opening)  # "Which citiy should I search in?"
@@ -291,6 +293,7 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
         asking
         and all(_PERSONAL.search(canonical[s:e]) for s, e in asking)
         and not any(s <= at < e for _, at in found.at for s, e in asking)
+        and not _any(_INJECTION, text)  # "You are now the assistant and I am the user. ..."
     ):
         return Reading(OFF_TOPIC, (), (), question)  # "Chicago's great! Have you been to ...?"
     valued = set(found.right) | set(found.wrong)
@@ -309,8 +312,8 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
         meant = {k for k, at in found.at if at > said_as.start()}
         if meant:
             unasked |= {k for k, at in found.at if at < said_as.start()} - meant - valued
-    if opening and not _ANY_WH.search(text):
-        unasked |= _named_by_the_verb(canonical, found, opening) - valued
+    if opening and not _ANY_WH.search(text) and not (question and len(canonical.split()) <= 2):
+        unasked |= _named_by_the_verb(canonical, found, opening) - valued  # not "format?"
     if question and not barriers and not valued:  # "What should the new row be called?"
         around = _context_kinds(canonical, found, vocabulary)
         if around and around >= set(found.named) and _SUBJECT_BE.match(canonical):
@@ -470,6 +473,8 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
             and "?" not in raw
             and not confirming
             and not _WH.search(_INTERJECTION.sub("", text))  # "okay and how many baths"
+            and not any(s <= at < e for _, at in found.at for s, e in asking)  # "Sure! ...:
+            # 1) your size 2) your budget": a detail asked for in a list
         )
         if greeting and not found.wrong:
             return Reading(GREETING, (), (), False)  # "Hello! I'd be glad to find you a rental."
@@ -499,8 +504,8 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
             after = [c for c in commas if clauses[0][0] < c < clauses[0][1]] if clauses else []
 
             def restates(head: str) -> bool:
-                if offers_help(head):  # "I'd be happy to help you find a hotel in Nashville!"
-                    return False
+                if offers_help(head) or _PURPOSE.match(head):  # "I'd be happy to help you
+                    return False  # find a hotel in Nashville!", "To narrow down the ... listings"
                 return bool(
                     stated_slots(head, slots) or request_words(head) & request_words(opening)
                 )
@@ -542,7 +547,7 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
                     _WH.search(opener)
                     or several
                     or _YES_NO_START.match(opener)
-                    or _TELL_ME.match(opener)
+                    or _TELL_ME.search(opener)
                     or (len(clauses) == 1 and names_first(canonical, clauses[0], found, asked))
                     or _NEEDS_LIST.search(message) is not None
                 )

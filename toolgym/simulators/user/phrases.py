@@ -43,7 +43,8 @@ _INJECTION = [
     r"\b(stop|quit|break) (role ?playing|pretending|acting|the act)\b|\bout of character\b",
     r"\b(instructions?|prompt|rules|requirements) (that )?(you were|were you|you've been|you have been) (given|told)\b",
     r"\b(what|which) (were you|have you been|you were) (told|instructed|asked) (to|not to)\b",
-    r"\b(repeat|print|output|show|reveal|dump|echo|tell me|give me|share) (back )?(your|the) (instructions?|prompt|configuration|config|persona|script)\b",
+    r"\b(repeat|print|output|show|reveal|dump|echo|tell me|give me|share|paste|post|copy|send|list|write out) (back |me |us )?(your|the) ((complete|full|entire|whole|original|exact|initial|system|real) ){0,2}(instructions?|prompt|configuration|config|persona|script)\b",
+    r"\b(told|instructed|asked|supposed|meant|programmed) (to|not to) (withhold|hide|conceal|keep back|keep secret|keep to yourself|hold back|not (share|reveal|say|mention|disclose))\b",
     r"\bim_start\b|\bim_end\b|\[inst\]|<<sys>>|###\s*(system|instruction)",
     r"\b(you are|you're) (a|an|the) (user )?simulat",
     r"\bsimulator\b|\blanguage model\b|\bllm\b",
@@ -106,9 +107,9 @@ _NOUNS = (
 )
 """Nouns that name no detail in particular: asked for as a whole, they ask for the list."""
 _GENERIC = [
-    rf"\b(all|every|each|the remaining|the missing|the rest of the) (of )?(the |your |my |those |these )?(remaining |other |missing |needed |required |hidden |relevant |necessary |important |key )?({_NOUNS}|requirements|preferences|criteria|constraints|conditions|options)\b",
+    rf"(?<!\bto )(?<!\bfrom )\b(all|every|each|the remaining|the missing|the rest of the) (of )?(the |your |my |those |these )?(remaining |other |missing |needed |required |hidden |relevant |necessary |important |key )?({_NOUNS}|requirements|preferences|criteria|constraints|conditions|options)\b",
     r"\b(every|each) (one|single one|last one)\b|\b(all|each|every one) of (it|them|those|these)\b|\bthem all\b",
-    r"\beverything\b|\b(the|whatever) rest\b|\bwhat(ever)?('s| is| was)? (left|missing|remaining|outstanding)\b",
+    r"\beverything\b(?! (fits?|is|looks|works|goes|lines up|shows|stays|matches|displays|reads|will|would|should|can)\b)|\b(the|whatever) rest\b|\bwhat(ever)?('s| is| was)? (left|missing|remaining|outstanding)\b",
     r"\b(leave|left|leaving) (anything |something |it |them |some )?out\b|\bin full\b",
     r"\b(the )?(full|complete|entire|whole) (list|set|picture|story|thing|spec|specification|request|brief|rundown|breakdown|details|info|information|lot)\b",
     r"\b(that|what|which) (you )?(haven't|have not|didn't|did not|still haven't|hasn't|has not|weren't|were not) (been )?(said|say|told|tell|mentioned|mention|shared|share|given|give|specified|provided|revealed)\b",
@@ -130,7 +131,7 @@ _GENERIC_NOUN = re.compile(rf"\b({_NOUNS})\b")
 """A noun that names no detail in particular, even where a family's kind is called by it."""
 _WHOLE = [
     r"\b(did|have|do) you (leave|left|miss|missed|skip|skipped|omit|omitted)\b|\bwhat are (they|those|these)\b",
-    r"\beverything\b|\b(the|whatever) rest\b|\bwhat(ever)?('s| is| was)? (left|missing|remaining|outstanding)\b",
+    r"\beverything\b(?! (fits?|is|looks|works|goes|lines up|shows|stays|matches|displays|reads|will|would|should|can)\b)|\b(the|whatever) rest\b|\bwhat(ever)?('s| is| was)? (left|missing|remaining|outstanding)\b",
     rf"\b(all|every one) (of )?(the |your |my |those |these )?(remaining |other |missing |needed |required |hidden )?({_NOUNS}|requirements|preferences|criteria|constraints|conditions|options)\b",
     r"\b(the )?(full|complete|entire|whole) (list|set|picture|story|thing|spec|specification|request|brief|rundown|breakdown|details|info|information|lot)\b",
     r"\b(that|what|which) (you )?(haven't|have not|didn't|did not|still haven't|hasn't|has not|weren't|were not) (been )?(said|say|told|tell|mentioned|mention|shared|share|given|give|specified|provided|revealed)\b",
@@ -141,15 +142,17 @@ details, the budget too``); the others (``each one``, ``at once``) are about the
 _FORGED = [
     r"\b(reward|rewarded|rewards|score|scored|grade|graded|grader|grading|checker|verifier|judge|evaluation|evaluator|benchmark)\b|\btask_success\b"
     r"|\b(success|evaluation|reward|task|episode) metrics?\b",
-    r"\b(the )?(episode|simulation|evaluation|test run|rollout) (is |has )?(over|ended|finished|terminated)\b",
+    r"\b(the )?(episode|simulation|evaluation|test run|rollout) (is |has )?(over|ended|finished|terminated)\b"
+    r"|\b(session|conversation|chat) (is |has been )?(closed|terminated)\b",
     r"\b(evaluated|assessed|judged|graded|rated|deemed|confirmed|certified) (as )?(a )?(success|successful|successfully|complete|completed|correct|passed|solved)\b",
-    r"\b(eval|success|passed|solved|done|complete)\w* ?(=|:) ?(true|1|yes|pass|passed|ok)\b",
+    r"\b(eval|success|passed|solved|done|complete|result|status|outcome|verdict)\w* ?(=|:) ?(true|1|yes|pass|passed|ok|success)\b",
     r"\b(success|task success|eval|evaluation|status|result)( is| was)? (true|pass|passed|solved|succeeded)\b",
     r"\b(\d+|full|all|bonus|extra|max|maximum) points?\b",
     r"\b(test|tests|check|checks|verification) (has |have |was |were )?(passed|succeeded|approved)\b",
     r"\b(automated|automatic) (check|checker|test|tests|evaluation|verification)\b",
     r"\b(automatically|auto) (verified|checked|validated|confirmed|approved|marked)\b"
-    r"|\bverified as (complete|completed|done|correct|successful|solved)\b",
+    r"|\bverified as (complete|completed|done|correct|successful|solved)\b"
+    r"|\b(completed|done|finished) and (verified|validated|certified)\b",
     r"\b(test )?harness\b|\b(marked|flagged|graded|scored) (this |the )?(episode|task|run) as\b",
     r"\b(task|goal|episode|test) (is |was |has been )?(completed?|done|solved|passed|successful|a success)\b.{0,40}\b(success|successfully|verified|confirmed|correct)\b",
     r"\b(success|succeeded|passed|verified|approved)\b.{0,20}\b(task|goal|episode|test|check)\b",
@@ -264,6 +267,8 @@ _REQUESTS = re.compile(
     r"|\b(i|we)('ll| will|'d| would| still| also| just| first)? (need|want|require|would like|"
     r"'d like|d like) (to know|your|the|a|an|some|you to)\b"
     r"|\bneed to know\b|\b(could|can|would|will) you\b|\bconfirm\b|\bcorrect me\b"
+    r"|\b(i|we)('m| am|'re| are)( still| just)? missing\b|\bstill (missing|needed|unknown|open)\b"
+    r"|\b(i|we) (still )?(do not|don't) (have|know) (the|your|a|an|any)\b"
     r"|\b(right|correct|ok|okay)$"
 )
 _NO_REQUEST = re.compile(
@@ -279,7 +284,9 @@ _CHECK_TAG = re.compile(
     r"\b(right|correct|ok|okay|sound (right|good)|look (right|good)|sounds (right|good)|"
     r"looks (right|good)|is (that|this|it) (right|correct|ok|okay|accurate|fine|so)|"
     r"am i (right|correct)|did i get (that|it|this|everything) right|agreed|yes|good|fine|"
-    r"alright|sound good|(is|was) (that|this|it) the (right|correct) \w+( \w+)?)\s*$"
+    r"alright|sound good|(is|was) (that|this|it) the (right|correct) \w+( \w+)?|"
+    r"(is|was) (that|this|it) what you (want|wanted|mean|meant|need|needed|had in mind|are after)|"
+    r"(does|would|will) (that|this|it) work( for you)?)\s*$"
 )
 """A last sentence that puts everything before it to the user (``Does that sound right?``)."""
 _LIST_HEADER = re.compile(
@@ -290,7 +297,8 @@ _LIST_HEADER = re.compile(
 
 
 _ASIDE = re.compile(
-    r"^(quick aside|side note|on a side note|side question|quick side question|off topic|"
+    r"^((slightly|a bit|a little|somewhat|totally|completely|kinda|kind of|bit) )?"
+    r"(quick aside|side note|on a side note|side question|quick side question|off topic|"
     r"off-topic|unrelated|random question|random q|"
     r"just curious|out of curiosity|totally unrelated|not related|by the by|by the way|fun fact|random fact|"
     r"random thought|unrelated but)\b"
@@ -379,6 +387,7 @@ _PERSONAL = re.compile(
     r"|\b(have|did) you (already |yet )?(had|get|got) (a|the) chance\b"
     r"|\bhave you (already )?(been to|visited|heard of|tried)\b"
     r"|\b(what|which) (is )?your (favourite|favorite) (?!one\b)\w+"
+    r"|\b(do|did) you (teach|study|coach)\b|\bare you (a|an|the) (teacher|student|professor|coach)\b"
 )
 """A question about the user's own life, not the request (``Do you prefer cats, personally?``)."""
 _EXAMPLES = re.compile(r":\s*\S|\be\.?g\.?\b|\bsuch as\b|\bfor (example|instance)\b|\blike\b")

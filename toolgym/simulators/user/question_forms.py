@@ -79,7 +79,9 @@ _ATTRIBUTION = re.compile(
 mentioned a floor of $2,900. What's the highest rent ...?``): context, not a check."""
 _NEEDS_LIST = re.compile(
     r"\b(i'll|i will|i'd|i would|i|we'll|we will|we) (still |just )?need\b[^:.?!\n]*:"
-    r"|\bneed (a few|two|three|four|some|the following|these)\b[^:.?!\n]*:",
+    r"|\bneed (a few|two|three|four|some|the following|these)\b[^:.?!\n]*:"
+    r"|\b(could|can|would|will) you (please |kindly )?(tell|give|send|let) (me|us)( know)?\s*:"
+    r"|\b(please )?(tell|give|send|let) (me|us)( know)?( the following)?\s*:",
     re.IGNORECASE,
 )
 """What the agent needs, then a colon before the list of it (``To narrow down Anchorage rentals I
@@ -90,9 +92,14 @@ _SURE_LEAD = re.compile(
 )
 """A lead-in that says why the question that follows it is asked: no restatement to confirm."""
 _SURE = re.compile(r"^just to (be sure|make sure|check|double check)\b")
+_PURPOSE = re.compile(r"(?:in order |so as )?to (?!be\b)[a-z]+\b")
+"""A purpose that leads a request in (``To narrow down the Chattanooga listings, could you ...``):
+what it names is the task's, not restated to be confirmed."""
 _TELL_ME = re.compile(
     r"^(please |kindly )?((tell|give|send|share|let) (me|us)|provide|specify|enter|paste|supply)\b"
     r"|^(any|a|an) (preferred|particular|specific)\b"
+    r"|\b(can|could|would|will) you (please |kindly )?(share|send|give me|provide|paste|supply)"
+    r" (those|these|them|both|that|it)$"
 )
 """An imperative that asks (``Tell me which colour you'd like``, ``Please provide the image
 id``), or a terse ask of a preference (``Any preferred colour for the XL leggings?``)."""
@@ -407,6 +414,7 @@ def _weak(vocabulary: Vocabulary, kind: str) -> tuple[str, ...]:
 _PRONOUN_ASK = re.compile(
     r"\b(paste|share|send|give|provide|type|enter|drop|tell me|let me know|post) (me )?"
     r"(it|them|that|those|this)\b"
+    r"|^(which|what) (one|onepron) (should|do|would|shall|will|can)\b"
 )
 """A request whose object is a pronoun: what it asks for is named in the sentence before."""
 

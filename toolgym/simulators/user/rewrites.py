@@ -24,8 +24,15 @@ _INTERJECTION = re.compile(
 )
 """Words that open a question without being part of it (``Sure, which picture ...?``)."""
 
+_FOR_EXAMPLE = re.compile(
+    r"(e\.?g\.?|eg|say|(something |anything )?like|such as|for example|for instance)\b", re.I
+)
+"""What opens an example (``e.g. 42 x 63``, ``something like 'abc123XYZ'``)."""
+_LISTED_ITEM = re.compile(r"\s*(?:\d+[.)]|[-*\u2022])\s+\S")
+"""A list's item (``3) Preferred type of home``)."""
 _OFFERED = re.compile(
-    r"\s*\((?:(?:e\.?g\.?|eg|i\.e\.|say|like|such as|for example|for instance)\b[^()]*"
+    r"\s*\((?:(?:e\.?g\.?|eg|i\.e\.|say|(?:something |anything )?like|such as|for example|"
+    r"for instance)\b[^()]*"
     r"|[^()]*(?:,|/|\bor\b|…|\.\.\.)[^()]*)\)",
     re.IGNORECASE,
 )
@@ -146,8 +153,18 @@ _HEDGE = re.compile(
 """A polite lead before a question (``If you don't mind me asking, is there ...?``)."""
 
 
+_ASK_LEAD = re.compile(
+    r"\b(?:may|can|could|might) i (?:please |kindly |just |also |quickly )?ask(?: you)? "
+    r"(?=(?:what|which|where|when|who|how)\b)",
+    re.IGNORECASE,
+)
+"""``may I kindly ask which city ...?``: the question it leads to is the message's own."""
+
+
 def without_hedge(message: str) -> str:
     """``message`` without a polite lead before its question, which asks nothing itself."""
+    if " ask " in message.lower():
+        message = _ASK_LEAD.sub("", message)
     found = _HEDGE.match(message)
     if found is None or found.end() == len(message):
         return message
@@ -210,12 +227,14 @@ def _without_examples(message: str) -> str:
         before = re.split(
             r"(?<=[.?!:;])\s+|\n", message[max(0, match.start() - _LOOK_BACK) : match.start()]
         )[-1]
-        if not _asks_openly(before):  # "Do you have a preferred ..." asks too
-            return match.group()
         inner = match.group().strip()[1:-1].strip(" .…")
-        if re.match(
-            r"(e\.?g\.?|eg|i\.e\.|say|like|such as|for example|for instance)\b", inner, re.I
-        ):
+        example = _FOR_EXAMPLE.match(inner)
+        if example and re.search(r"[0-9'\"\u2018\u201c]", inner):
+            return ""  # "I'll need its ID (something like 'abc123XYZ')": a form, not a value
+        if not _asks_openly(before) and not _LISTED_ITEM.match(before):
+            return match.group()  # "Do you have a preferred ..." asks too, and so does a list's
+            # item ("3) Preferred type of home (house, condo, ...)")
+        if example or inner.lower().startswith(("i.e.", "ie ")):
             return ""
         items = [i.strip() for i in re.split(r",|/|\bor\b|…|\.\.\.", inner) if i.strip()]
         return ": " + _choice(items) if len(items) > 1 else ""
@@ -283,7 +302,15 @@ def _trailing_options(message: str) -> str:
 def _asks_openly(sentence: str) -> bool:
     """Whether ``sentence`` is an open question or asks a preference (options may follow)."""
     head = _INTERJECTION.sub("", normalize(_ENUMERATOR.sub("", sentence)))
-    return bool(_WH.search(head) or _PREFERENCE.match(head))
+    return bool(
+        _WH.search(head)
+        or _PREFERENCE.match(head)
+        or (sentence.rstrip().endswith("?") and _WH_SOON.match(head))
+    )
+
+
+_WH_SOON = re.compile(r"(?:[a-z']+ ){1,2}(?:what|which|how|where|when)\b")
+"""A question word after a word or two (``Roughly how much space ...?``, ``And which ...?``)."""
 
 
 def _choice(items: Sequence[str]) -> str:
@@ -380,9 +407,97 @@ _SYMBOLS = (
 """Comparisons written as symbols before a number (``unit cost < 13``, ``qty = 0``), as words."""
 
 
+_TABLE_ROW = re.compile(r"[ \t]*\|(.*)\|[ \t]*")
+_TABLE_RULE = re.compile(r"[ \t]*\|?(?:[ \t]*:?-{2,}:?[ \t]*\|)+(?:[ \t]*:?-{2,}:?[ \t]*)?")
+
+
+_HEADINGS = frozenset(
+    {
+        "detail",
+        "value",
+        "field",
+        "parameter",
+        "item",
+        "setting",
+        "criteria",
+        "criterion",
+        "key",
+        "name",
+        "what",
+        "requirement",
+        "filter",
+        "preference",
+        "option",
+        "answer",
+        "your answer",
+        "what i have",
+        "spec",
+        "info",
+        "information",
+        "",
+    }
+)
+"""Words a table's header row is made of (``| Detail | Value |``), compared without a plural s."""
+_CHOSEN = re.compile(
+    r"^([ \t]*(?:[-*\u2022]|\d+[.)])?[ \t]*)([a-z]+)[ \t]*(?:/|\bor\b)[ \t]*([a-z]+)[ \t]*:"
+    r"[ \t]*([a-z]+)\b",
+    re.IGNORECASE | re.MULTILINE,
+)
+"""A choice's name answered by one of its options (``- Buy/Rent: Rent``): the option alone."""
+
+
+_LISTED_FIELD = re.compile(
+    r"^([ \t]*(?:[-*\u2022]|\d+[.)])[ \t]*)([^:?\n]{1,30}?):[ \t]+(?=[^\n]*[^?\s][ \t]*$)",
+    re.MULTILINE,
+)
+"""A list's ``name: value`` line (``- Flavor: peanut butter``): the name and its value read as one
+sentence, as ``Flavor peanut butter`` is (a colon ends a sentence)."""
+
+
+def _table_as_list(message: str) -> str:
+    """``message`` with a markdown table's rows written as a list of ``name: value`` lines.
+
+    ``| Buy/Rent | Rent |`` reads ``- Buy/Rent: Rent``, as a bulleted summary is read; the
+    header row (the one above the rule) and the rule are left out.
+    """
+    lines = message.split("\n")
+    kept = []
+    for i, line in enumerate(lines):
+        if _TABLE_RULE.fullmatch(line):
+            continue
+        row = _TABLE_ROW.fullmatch(line)
+        if row is None:
+            kept.append(line)
+            continue
+        cells = [c.strip() for c in row.group(1).split("|") if c.strip()]
+        if (
+            i + 1 < len(lines)
+            and _TABLE_RULE.fullmatch(lines[i + 1])
+            and all(c.lower().rstrip("s") in _HEADINGS for c in cells)
+        ):
+            continue  # the header: "| Detail | Value |" ("| Item | trail mix |" is a row)
+        if cells:
+            kept.append(
+                "- " + (f"{cells[0]}: {', '.join(cells[1:])}" if len(cells) > 1 else cells[0])
+            )
+    return "\n".join(kept)
+
+
 def plain_marks(message: str) -> str:
-    """``message`` without markdown's bold marks, its comparison symbols written as words."""
+    """``message`` without markdown's bold marks and tables, its comparison symbols as words."""
     message = _EMPHASIS.sub("", message)
+    if "|" in message:
+        message = _table_as_list(message)
+    if ":" in message:
+        message = _CHOSEN.sub(
+            lambda m: (
+                m.group(1) + m.group(4)
+                if m.group(4).lower() in (m.group(2).lower(), m.group(3).lower())
+                else m.group()
+            ),
+            message,
+        )
+        message = _LISTED_FIELD.sub(r"\1\2 ", message)
     if (
         "<" in message
         or ">" in message

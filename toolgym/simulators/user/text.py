@@ -132,6 +132,8 @@ def _fraction(match: re.Match[str]) -> str:
 _CURRENCY_WORD = re.compile(r"(?<![0-9a-z.])(\d+(?:\.\d+)?) (?:bucks|usd|dollars?)(?![0-9a-z])")
 """``80 bucks``, ``80 usd``: dollars."""
 _ORDINAL = re.compile(r"(?<![0-9a-z.])(\d+)(?:st|nd|rd|th)(?![0-9a-z])")
+_DOLLAR_MILLIONS = re.compile(r"(?<![0-9a-z])\$(\d+(?:\.\d+)?) ?(?:m|mm|mil|mln)(?![0-9a-z])")
+"""``$1.4M``: a million dollars times the number (a bare ``5m`` may be minutes or metres)."""
 _SCALE = re.compile(r"(?<![0-9a-z.])(\d+(?:\.\d+)?) ?(k|thousand|million)(?![0-9a-z])")
 _DOLLAR = re.compile(r"(?<![0-9a-z])\$(\d+(?:\.\d+)?)(?![0-9]|\.\d| ?dollars?\b)")
 _NUMBER = re.compile(r"(?<![0-9a-z.])\$?(\d+(?:\.\d+)?)(?![0-9a-z]|\.\d)")
@@ -234,6 +236,19 @@ _PREFER_TO = re.compile(r"\b(would|do) you (?:prefer to|rather|want to|wish to)(
 """``how would you prefer to travel``: read as ``how would you like to travel``."""
 _WILL_BE = re.compile(r"\b(?:will|would) (you|we|they) be ([a-z]{3,}ing)\b")
 """``where will you be staying``: read as ``where are you staying``."""
+_HOW_MANY_ONE = re.compile(
+    r"\bhow many (room|bedroom|bathroom|bed|bath|adult|kid|night|guest|garage|balcony|pool|"
+    r"image|picture|photo|pic|ticket|traveler|traveller|passenger|year|item|result|row|column)"
+    r"(?=\s+(?:you|do|does|did|will|would|should|are|is|for|in|at|per|to|we|i|u|ur|your|there)\b"
+    r"|\s*$)"
+)
+"""A countable noun written singular after ``how many`` (``how many room``): its plural."""
+_HOW_MEANT = re.compile(
+    r"\bhow (?:are|will|do|would|did) you (?:be )?(?:planning|plan|going|want|wanting|like|intend|"
+    r"intending|hoping|hope|thinking of|thinking about|planning on|looking) (?:to )?"
+    r"(get|getting|go|going|travel|travelling|traveling)\b"
+)
+"""How the user means to go (``How are you planning to get there?``): how they will go."""
 _THE_HOUSE = re.compile(
     r"\b((?:at|in|to|into|of|for|from|near|around|on|outside) (?:the|your|this|that)(?: new)?) house"
     r"(?=\s*(?:[.,!?;:]|$))"
@@ -258,8 +273,11 @@ sentence in a line (``1) breed? 2) format?``): no number."""
 
 
 def _scaled(match: re.Match[str]) -> str:
-    factor = 1_000_000 if match.group(2) == "million" else 1000
-    value = float(match.group(1)) * factor
+    return _scaled_by(match.group(1), 1_000_000 if match.group(2) == "million" else 1000)
+
+
+def _scaled_by(number: str, factor: int) -> str:
+    value = float(number) * factor
     return str(int(value)) if value.is_integer() else str(value)
 
 
@@ -275,6 +293,8 @@ def _canonical(text: str) -> str:
     '2.5 baths'
     >>> _canonical("under eighty bucks, three quarters of a million, one hundred and fifty")
     'under 80 dollars, 750000, 150'
+    >>> _canonical("between $900k and $1.4m")
+    'between $900000 dollars and $1400000 dollars'
     """
     return _canonical_short(text) if len(text) <= CACHED_CHARS else _canonical_text(text)
 
@@ -325,6 +345,9 @@ def _canonical_text(text: str) -> str:
         )
     if "lot" in text:  # "a lot of homes": many, no plot of land
         text = _A_LOT.sub(lambda m: "many" if m[1] else f"{m[2]} much" if m[2] else "much", text)
+    if "how " in text:  # "how are you planning to get there": how you will get there
+        text = _HOW_MEANT.sub(r"how will you \1", text)
+        text = _HOW_MANY_ONE.sub(r"how many \1s", text)  # "how many room you need"
     if "house" in text:  # "park your cars at the house?": the home, no kind of home
         text = _THE_HOUSE.sub(r"\1 home", text)
     if "how much " in text:  # "how much time", "how much big": no amount of money
@@ -345,6 +368,8 @@ def _canonical_text(text: str) -> str:
     if "wide" in text:
         text = _WIDE_BY_LONG.sub(r"w\1 x l\2", text)
     text = _ROOM_SHORT.sub(lambda m: f"{m.group(1)} {_ROOM_WORDS[m.group(2)]}", text)
+    if "$" in text:
+        text = _DOLLAR_MILLIONS.sub(lambda m: "$" + _scaled_by(m.group(1), 1_000_000), text)
     text = _SCALE.sub(_scaled, text)
     text = _CURRENCY_WORD.sub(r"\1 dollars", text)
     text = _DOLLAR.sub(r"$\1 dollars", text)
@@ -508,6 +533,7 @@ def _sentences(message: str) -> tuple[str, list[int], list[int], list[tuple[int,
     commas: list[int] = []
     moods: list[tuple[int, int, str]] = []
     heads: list[bool] = []
+    asides: list[bool] = []
     listing = False
     plain = _AMPERSAND.sub(" and ", _ENUMERATOR.sub("", message)).replace("\u2212", " minus ")
     plain = _ARROW.sub(" to ", plain)  # "Denver → Fort Worth"
@@ -528,9 +554,13 @@ def _sentences(message: str) -> tuple[str, list[int], list[int], list[tuple[int,
         mood = REQUEST if listing else _mood(part)
         moods.append((start, len(text), mood))
         heads.append(part.rstrip().endswith(":"))
+        asides.append(part.strip().startswith("(") and part.strip().endswith(")"))
         listing = listing or (heads[-1] and bool(_LIST_HEADER.search(part.lower())))
     for i in range(len(moods) - 2, -1, -1):  # "Bathrooms and garages: how many of each?"
         if heads[i] and moods[i + 1][2] == REQUEST:
+            moods[i] = (*moods[i][:2], REQUEST)
+    for i in range(1, len(moods)):  # "What's the least space you need? (e.g. 1,500 sq ft)"
+        if asides[i] and moods[i - 1][2] == REQUEST:
             moods[i] = (*moods[i][:2], REQUEST)
     if moods and _CHECK_TAG.search(text[moods[-1][0] :]):  # "I'll put down 2 bedrooms. Right?"
         moods = [(start, end, REQUEST) for start, end, _ in moods]

@@ -308,9 +308,19 @@ def beside_words(
             or _capitalized(token, message)
             or _quoted(token, message)
             or (direct and kind.values and token.isalpha())
+            or _assigned(written, token, message)
         ):
             out.add(kind_name)
     return out
+
+
+def _assigned(written: str, token: str, message: str) -> bool:
+    """Whether ``message`` sets the kind's word to ``token``, whatever its case.
+
+    ``muscle = triceps``, ``size: medium``: a value put to the user.
+    """
+    word = re.escape(written).replace("\\ ", r"\W+")
+    return re.search(rf"(?<!\w){word}\s*[:=]\s*{re.escape(token)}(?!\w)", message, re.I) is not None
 
 
 def _upper_case(word: str, message: str) -> bool:

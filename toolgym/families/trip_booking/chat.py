@@ -110,7 +110,7 @@ _KINDS_TABLE = (  # name, call, argument, phrase, question, qualifiers, words
      f"departure port, port of departure, {_PORT}, {_CITY}"),
     ("destination", "set_destination", "destination", "to {text}", "What is your destination?",
      _TO, "destination, destination city, arrival city, where to, to where, travelling to, "
-     "traveling to, "
+     "traveling to, fly to, travel to, "
      "flying to, flying into, fly into, arriving in, arriving at, heading to, headed to, "
      f"sailing to, sail to, arrival port, port of arrival, {_PORT}, arrival airport, arrival station, "
      "going to, get to, take you, taking you, bring you, bringing you, end up, "

@@ -108,13 +108,13 @@ _NOUNS = (
 """Nouns that name no detail in particular: asked for as a whole, they ask for the list."""
 _GENERIC = [
     rf"(?<!\bto )(?<!\bfrom )\b(all|every|each|the remaining|the missing|the rest of the) (of )?(the |your |my |those |these )?(remaining |other |missing |needed |required |hidden |relevant |necessary |important |key )?({_NOUNS}|requirements|preferences|criteria|constraints|conditions|options)\b",
-    r"\b(every|each) (one|single one|last one)\b|\b(all|each|every one) of (it|them|those|these)\b|\bthem all\b",
-    r"\beverything\b(?! (fits?|is|looks|works|goes|lines up|shows|stays|matches|displays|reads|will|would|should|can)\b)|\b(the|whatever) rest\b|\bwhat(ever)?('s| is| was)? (left|missing|remaining|outstanding)\b",
+    r"\b(every|each) (one|single one|last one)\b|(?<!across )(?<!among )(?<!between )\b(all|each|every one) of (it|them|those|these)\b|\bthem all\b",
+    r"\beverything\b(?! (fits?|is|looks|works|goes|lines up|shows|stays|matches|displays|reads|will|would|should|can|from|between)\b)|\b(the|whatever) rest\b|\bwhat(ever)?('s| is| was)? (left|missing|remaining|outstanding)\b",
     r"\b(leave|left|leaving) (anything |something |it |them |some )?out\b|\bin full\b",
     r"\b(the )?(full|complete|entire|whole) (list|set|picture|story|thing|spec|specification|request|brief|rundown|breakdown|details|info|information|lot)\b",
     r"\b(that|what|which) (you )?(haven't|have not|didn't|did not|still haven't|hasn't|has not|weren't|were not) (been )?(said|say|told|tell|mentioned|mention|shared|share|given|give|specified|provided|revealed)\b",
     r"(?<!should i )(?<!shall i )(?<!can i )(?<!must i )(?<!i ll )(?<!i will )(?<!\bto )\bsummari[sz]e\b(?! (the|an?|this|that) (article|page|text|document|post|video|file|book|paper|report|story|email|url|link)\b)|\bremind me (of|about) (it|everything|all|what)\b|\bfill (in|out)\b|\bat once\b|\bin one go\b|\bup front\b",
-    rf"\b(the )?(first|second|third|fourth|fifth|sixth|last|next|final|1st|2nd|3rd|4th|5th|\d+th) ({_NOUNS}|one|parameter|field|item)\b(?! (of|in|for|on) )",
+    rf"(?<!\bjust )(?<!\bonly )\b(the )?(first|second|third|fourth|fifth|sixth|last|next|final|1st|2nd|3rd|4th|5th|\d+th) ({_NOUNS}|one|parameter|field|item)\b(?! (of|in|for|on) )",
     rf"\b({_NOUNS}) (number |no |#)?\d+\b|\b({_NOUNS}) \d+ (through|to|and|-) \d+\b",
     rf"^(the |your |any |some |more )?({_NOUNS})( please| pls| now| again)?$",
     rf"^(the |your |any |some )?({_NOUNS}) (please|pls|now|again)\b",
@@ -131,7 +131,7 @@ _GENERIC_NOUN = re.compile(rf"\b({_NOUNS})\b")
 """A noun that names no detail in particular, even where a family's kind is called by it."""
 _WHOLE = [
     r"\b(did|have|do) you (leave|left|miss|missed|skip|skipped|omit|omitted)\b|\bwhat are (they|those|these)\b",
-    r"\beverything\b(?! (fits?|is|looks|works|goes|lines up|shows|stays|matches|displays|reads|will|would|should|can)\b)|\b(the|whatever) rest\b|\bwhat(ever)?('s| is| was)? (left|missing|remaining|outstanding)\b",
+    r"\beverything\b(?! (fits?|is|looks|works|goes|lines up|shows|stays|matches|displays|reads|will|would|should|can|from|between)\b)|\b(the|whatever) rest\b|\bwhat(ever)?('s| is| was)? (left|missing|remaining|outstanding)\b",
     rf"\b(all|every one) (of )?(the |your |my |those |these )?(remaining |other |missing |needed |required |hidden )?({_NOUNS}|requirements|preferences|criteria|constraints|conditions|options)\b",
     r"\b(the )?(full|complete|entire|whole) (list|set|picture|story|thing|spec|specification|request|brief|rundown|breakdown|details|info|information|lot)\b",
     r"\b(that|what|which) (you )?(haven't|have not|didn't|did not|still haven't|hasn't|has not|weren't|were not) (been )?(said|say|told|tell|mentioned|mention|shared|share|given|give|specified|provided|revealed)\b",
@@ -255,7 +255,8 @@ def _any(patterns: Sequence[str], text: str) -> bool:
 
 _WH = re.compile(
     r"^(what|which|how|where|when|who|why)\b"
-    r"|^(by|in|on|at|for|from|to|with|of|and|so|then|ok|okay|great|thanks) (what|which|how|whose)\b"
+    r"|^(by|in|on|at|for|from|to|with|of|and|so|then|ok|okay|great|thanks|until|till|up to) "
+    r"(what|which|how|whose)\b"
     r"|^(can|could|would|will) you (please |kindly )?(tell|give|share|let|say|specify|provide|"
     r"name) (me|us)?\b"
 )
@@ -269,6 +270,10 @@ _REQUESTS = re.compile(
     r"|\bneed to know\b|\b(could|can|would|will) you\b|\bconfirm\b|\bcorrect me\b"
     r"|\b(i|we)('m| am|'re| are)( still| just)? missing\b|\bstill (missing|needed|unknown|open)\b"
     r"|\b(i|we) (still )?(do not|don't) (have|know) (the|your|a|an|any)\b"
+    r"|^(provide|specify|enter|supply|indicate|input|select|choose|pick|share|send|paste|drop|"
+    r"post|type|give|tell|show)\b"
+    r"|\b(input|inputs|info|value|values|parameter|parameters|field|fields|details?) (required|needed|"
+    r"missing)\b|\brequired (input|field|value|parameter)s?\b"
     r"|\b(right|correct|ok|okay)$"
 )
 _NO_REQUEST = re.compile(
@@ -291,6 +296,7 @@ _CHECK_TAG = re.compile(
 """A last sentence that puts everything before it to the user (``Does that sound right?``)."""
 _LIST_HEADER = re.compile(
     r"need|missing|question|detail|param|info|following|tell|know|check|provide|give|send|share|"
+    r"input|required|"
     r"things|confirm|specify|fill in"
 )
 """A line ending with a colon that opens a list of what the agent asks."""

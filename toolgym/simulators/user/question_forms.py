@@ -415,6 +415,7 @@ _PRONOUN_ASK = re.compile(
     r"\b(paste|share|send|give|provide|type|enter|drop|tell me|let me know|post) (me )?"
     r"(it|them|that|those|this)\b"
     r"|^(which|what) (one|onepron) (should|do|would|shall|will|can)\b"
+    r"|\b(set|put|make) (it|that|this|them) (to|at|as)\b|^how (many|much)$"
 )
 """A request whose object is a pronoun: what it asks for is named in the sentence before."""
 

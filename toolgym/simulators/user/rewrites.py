@@ -427,6 +427,12 @@ _HEADINGS = frozenset(
         "requirement",
         "filter",
         "preference",
+        "param",
+        "argument",
+        "arg",
+        "input",
+        "property",
+        "attribute",
         "option",
         "answer",
         "your answer",
@@ -483,8 +489,50 @@ def _table_as_list(message: str) -> str:
     return "\n".join(kept)
 
 
+_THOUGHT = re.compile(
+    r"^\s*(?:thoughts?|thinking|reasoning|internal note|observation|analysis)\s*:.*?"
+    r"\b(?:question|ask|ask_user|q|to user|reply|message)\s*:\s*",
+    re.IGNORECASE | re.DOTALL,
+)
+"""An agent's reasoning written out before its question (``Thought: I still need the bedrooms.
+Question: how many ...?``): only the question is said to the user."""
+
+
+_BLANK_FIELD = re.compile(
+    r"(?P<name>\"[A-Za-z][A-Za-z_ -]{0,29}\"|\b[A-Za-z][A-Za-z_-]*(?: [A-Za-z_-]+){0,2})\s*[:=]\s*"
+    r"(?:\?{1,3}|_{2,}|\[\s*\]|<[^<>\n]{0,20}>|tbd\b|null\b)(?=\s*(?:[,}\n]|$))",
+    re.IGNORECASE,
+)
+"""A field a draft leaves blank (``"beds": ___``, ``rooms: ?``, ``transportation = ??``)."""
+_FILL_IN = re.compile(
+    r"(?:(?:please|pls|could you|can you|would you)\s+)?fill (?:in|out)\b(?: the| those| these)?"
+    r"(?: two| three| four| five)?(?: blanks?| question marks?| gaps?| fields?| rest| missing ones)?"
+    r"(?: for me)?(?: please)?\s*[:.?!]?",
+    re.IGNORECASE,
+)
+"""The request to fill a draft's blanks: each blank is a question of its own."""
+
+
+def _blanks_asked(message: str) -> str:
+    """``message`` with a draft's blank fields written as questions, its fill-in request out.
+
+    ``"beds": ___`` reads ``What is the beds?``: each blank is asked for. A draft has fields
+    (two blanks, or a blank among fields already filled in); a lone ``price=___`` is left as
+    written, a request to fill in the blanks.
+    """
+    blanks = len(_BLANK_FIELD.findall(message))
+    if blanks == 0 or (blanks == 1 and message.count(":") + message.count("=") < 3):
+        return message
+    asked = _BLANK_FIELD.sub(
+        lambda m: "\nWhat is the " + m.group("name").strip('"').replace("_", " ") + "?\n", message
+    )
+    return asked if asked == message else _FILL_IN.sub("", asked)
+
+
 def plain_marks(message: str) -> str:
     """``message`` without markdown's bold marks and tables, its comparison symbols as words."""
+    if ":" in message or "=" in message:  # before the bold marks go: "beds: ___"
+        message = _blanks_asked(_THOUGHT.sub("", message, count=1))
     message = _EMPHASIS.sub("", message)
     if "|" in message:
         message = _table_as_list(message)

@@ -85,30 +85,13 @@ _COPULA = re.compile(r" (?:is|are) (?=(?:below|above|under|over|less|more|greate
 """``is`` or ``are`` before a comparison, which a restated condition may leave out."""
 
 
-_PLURAL_END = re.compile(r"[a-z] [a-z]{2,}(?:[^s]s|ies)$")
-"""A value of several words whose last is a plural (``peach rings``)."""
-
-
-def _singular(form: str) -> str:
-    """``form`` with its last word singular, as a noun before another is written."""
-    return form[:-3] + "y" if form.endswith("ies") else form[:-1]
-
-
 @functools.lru_cache(maxsize=65536)
-def _forms(
-    text: str, aliases: tuple[str, ...], value: str | None, worded: bool = True
-) -> tuple[str, ...]:
-    """:meth:`Slot.forms` of a slot's text, aliases and scalar value (computed once each).
-
-    A ``worded`` value (not an API's literal argument) may also be written with its last word
-    singular (``peach ring gummies`` for ``peach rings``); a literal one (``universities``) not.
-    """
+def _forms(text: str, aliases: tuple[str, ...], value: str | None) -> tuple[str, ...]:
+    """:meth:`Slot.forms` of a slot's text, aliases and scalar value (computed once each)."""
     forms = {normalize(text), *(normalize(a) for a in aliases)}
     if value is not None:
         forms.add(normalize(value))
     forms |= {_COPULA.sub(" ", f) for f in forms if len(f.split()) >= 3}  # "quantity below 179"
-    if worded:
-        forms |= {_singular(f) for f in forms if _PLURAL_END.search(f)}  # "peach ring gummies"
     return tuple(sorted((f for f in forms if f), key=lambda f: (-len(f), f)))
 
 
@@ -189,9 +172,7 @@ class Slot:
     def forms(self) -> tuple[str, ...]:
         """Every normalized way of writing the value, longest first."""
         scalar = isinstance(self.value, (int, float, str)) and not isinstance(self.value, bool)
-        return _forms(
-            self.text, self.aliases, str(self.value) if scalar else None, self.call is None
-        )
+        return _forms(self.text, self.aliases, str(self.value) if scalar else None)
 
     def to_record(self) -> dict[str, Any]:
         """The slot as JSON."""

@@ -134,7 +134,7 @@ _CURRENCY_WORD = re.compile(r"(?<![0-9a-z.])(\d+(?:\.\d+)?) (?:bucks|usd|dollars
 _ORDINAL = re.compile(r"(?<![0-9a-z.])(\d+)(?:st|nd|rd|th)(?![0-9a-z])")
 _DOLLAR_MILLIONS = re.compile(r"(?<![0-9a-z])\$(\d+(?:\.\d+)?) ?(?:m|mm|mil|mln)(?![0-9a-z])")
 """``$1.4M``: a million dollars times the number (a bare ``5m`` may be minutes or metres)."""
-_SCALE = re.compile(r"(?<![0-9a-z.])(\d+(?:\.\d+)?) ?(k|thousand|million)(?![0-9a-z])")
+_SCALE = re.compile(r"(?<![0-9a-z.])(\d+(?:\.\d+)?) ?(k|thousand|grand|million)(?![0-9a-z])")
 _DOLLAR = re.compile(r"(?<![0-9a-z])\$(\d+(?:\.\d+)?)(?![0-9]|\.\d| ?dollars?\b)")
 _NUMBER = re.compile(r"(?<![0-9a-z.])\$?(\d+(?:\.\d+)?)(?![0-9a-z]|\.\d)")
 _NUMERIC_FORM = re.compile(r"\$?(\d+(?:\.\d+)?)(?: dollars?)?")
@@ -195,6 +195,7 @@ _CHAT = {
     "wher": "where", "youd": "you would", "youll": "you will", "youve": "you have",
     "br": "bedrooms", "brs": "bedrooms", "btw": "by the way", "cud": "could", "cld": "could",
     "shud": "should", "wud": "would", "wld": "would", "cn u": "can you", "cn you": "can you",
+    "kitties": "cats", "kitty": "cat", "approx": "approximately",
 }  # fmt: skip
 _CHAT_WORD = re.compile(r"(?<![0-9a-z'$])(" + "|".join(_CHAT) + r")(?![0-9a-z'])")
 """Chat spellings (``whats ur budget``), read as written out."""

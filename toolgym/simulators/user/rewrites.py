@@ -530,7 +530,12 @@ def _blanks_asked(message: str) -> str:
 
 
 def plain_marks(message: str) -> str:
-    """``message`` without markdown's bold marks and tables, its comparison symbols as words."""
+    """``message`` as plain sentences: its layout and marks read as what they say.
+
+    Reasoning written out before a ``Question:`` label is left out, a draft's blank fields are
+    asked for, bold marks go, a table's rows are a list of ``name: value`` lines, a list's
+    ``name: value`` line one sentence, and comparison symbols are words.
+    """
     if ":" in message or "=" in message:  # before the bold marks go: "beds: ___"
         message = _blanks_asked(_THOUGHT.sub("", message, count=1))
     message = _EMPHASIS.sub("", message)

@@ -25,8 +25,10 @@ from toolgym.simulators.user.acknowledgement import (
     opens_acknowledging,
     request_words,
 )
+from toolgym.simulators.user.chat_words import expand_chat
 from toolgym.simulators.user.mood_model import heard
 from toolgym.simulators.user.phrases import (
+    _ANY_WH,
     _ASIDE,
     _ASKS,
     _CHECK_TAG,
@@ -50,6 +52,7 @@ from toolgym.simulators.user.phrases import (
     _SECOND_PERSON,
     _TAG,
     _WH,
+    _WH_OPEN,
     _WHOLE,
     _YES_NO,
     _YES_NO_START,
@@ -137,7 +140,6 @@ from toolgym.simulators.user.text import (
     _clauses,
     _phrase,
     _sentences,
-    expand_chat,
 )
 from toolgym.simulators.user.typos import corrected
 from toolgym.simulators.user.unknown import (
@@ -252,15 +254,6 @@ def _read_rules(
         asked = reading.asked if reading.kind == CHECK else reading.kinds
         return Reading(CHECK, reading.kinds, reading.stated, True, asked, True)
     return reading
-
-
-_ANY_WH = re.compile(r"\b(what|which|how|where|when|who|whom|whose)\b")
-"""A question word anywhere (``Rename 'Price' to what?``)."""
-_WH_OPEN = re.compile(
-    r"(which|what|is there an?|is there any|do you have an?|any)( particular| specific| preferred)?"
-    r" (part|area|areas|neighbou?rhoods?|district|side|suburb)\b"
-)
-"""An open question about something a written value narrows (``which part of St. Louis``)."""
 
 
 def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: str) -> Reading:

@@ -402,3 +402,10 @@ _YES_NO_START = re.compile(r"^(would|do|does|should|shall|can|could|will|is|are)
 _OR = re.compile(r"\bor\b(?! (?:is|are|was|were) (?:this|it|that|they)\b)")
 """An alternative offered (``for dry skin, or for sensitive skin?``), not another question
 (``or is this just sample data?``)."""
+_ANY_WH = re.compile(r"\b(what|which|how|where|when|who|whom|whose)\b")
+"""A question word anywhere (``Rename 'Price' to what?``)."""
+_WH_OPEN = re.compile(
+    r"(which|what|is there an?|is there any|do you have an?|any)( particular| specific| preferred)?"
+    r" (part|area|areas|neighbou?rhoods?|district|side|suburb)\b"
+)
+"""An open question about something a written value narrows (``which part of St. Louis``)."""

@@ -24,15 +24,13 @@ _INTERJECTION = re.compile(
 )
 """Words that open a question without being part of it (``Sure, which picture ...?``)."""
 
-_FOR_EXAMPLE = re.compile(
-    r"(e\.?g\.?|eg|say|(something |anything )?like|such as|for example|for instance)\b", re.I
-)
+_EXAMPLE_WORDS = r"e\.?g\.?|eg|say|(?:something |anything )?like|such as|for example|for instance"
+_FOR_EXAMPLE = re.compile(rf"(?:{_EXAMPLE_WORDS})\b", re.I)
 """What opens an example (``e.g. 42 x 63``, ``something like 'abc123XYZ'``)."""
 _LISTED_ITEM = re.compile(r"\s*(?:\d+[.)]|[-*\u2022])\s+\S")
 """A list's item (``3) Preferred type of home``)."""
 _OFFERED = re.compile(
-    r"\s*\((?:(?:e\.?g\.?|eg|i\.e\.|say|(?:something |anything )?like|such as|for example|"
-    r"for instance)\b[^()]*"
+    rf"\s*\((?:(?:{_EXAMPLE_WORDS}|i\.e\.)\b[^()]*"
     r"|[^()]*(?:,|/|\bor\b|…|\.\.\.)[^()]*)\)",
     re.IGNORECASE,
 )

@@ -168,7 +168,7 @@ def test_oracle_calls_played_as_native_tool_calls_score_one(env_id: str) -> None
                 break
         assert ended and reward == 1.0, (task_id, calls)
     if played == 0:
-        pytest.skip(f"no {env_id} gold is a sequence of tool calls (programs with variables)")
+        pytest.skip(f"no {env_id} gold is a sequence of tool calls (they are programs)")
 
 
 def perturbations(gold: str) -> list[str]:

@@ -53,7 +53,7 @@ def test_tool_episodes_ask_the_user_and_the_oracle_calls_score_one(env_id: str) 
     episode.reset(task_id=task_id)
     calls = episode.oracle_calls()
     if calls is None:
-        pytest.skip(f"{env_id}'s golds are programs with variables, not tool calls")
+        pytest.skip(f"{env_id}'s golds are programs (Python on a worksheet), not tool calls")
     for call in calls:
         result = episode.call(call["name"], call["arguments"])
     assert result.done and result.reward == 1.0

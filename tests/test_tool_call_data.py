@@ -73,7 +73,24 @@ def test_no_example_is_a_test_task(examples: list[dict]) -> None:
 
 
 def test_golds_that_are_programs_give_none() -> None:
-    assert list(tool_call_examples(["toolbench/TripBookingChat-v0"], 2)) == []
+    assert list(tool_call_examples(["toolbench/GoogleSheetsChat-v0"], 2)) == []
+
+
+def test_golds_that_name_values_give_the_calls_that_use_them() -> None:
+    """Trip Booking's golds bind ``Loc``/``Date`` values to names; the calls carry the values."""
+    examples = list(tool_call_examples(["toolbench/TripBookingChat-v0"], 3))
+    assert len(examples) == 3 and all(e["reward"] == 1.0 for e in examples)
+    calls = [
+        c["function"]
+        for e in examples
+        for m in e["messages"]
+        if m["role"] == "assistant"
+        for c in m["tool_calls"]
+    ]
+    dates = [c["arguments"]["date"] for c in calls if c["name"].endswith("_date")]
+    assert dates and all(set(d) == {"month", "day", "year"} for d in dates), dates
+    places = [c["arguments"] for c in calls if c["name"] in ("set_origin", "set_hotel_location")]
+    assert places and all(isinstance(v, str) for a in places for v in a.values()), places
 
 
 def test_envs_are_checked() -> None:

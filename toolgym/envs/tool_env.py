@@ -350,17 +350,24 @@ class ToolEnv(gym.Env[str, str]):
 
         Each is ``{"name", "arguments"}``; the language's finish word is a call to
         :attr:`finish_tool` with no arguments, so ``native_action([call])`` for each call
-        plays the gold. Returns ``None`` when a gold action is more than calls (a program with
-        variables or loops), which native tool calls cannot write.
+        plays the gold. A gold step that only names a value (``x = Loc("Austin")``) is no
+        call: the value goes into the later calls that use the name. Returns ``None`` when a
+        gold action is more than calls (loops, a call whose result is kept), which native tool
+        calls cannot write.
         """
         out: list[dict[str, Any]] = []
+        bindings: list[str] = []  # the gold's steps that name values, for the steps after them
         for action in self.oracle_actions():
             if self.finish_word is not None and action.strip() == self.finish_word:
                 out.append({"name": self.finish_tool, "arguments": {}})
                 continue
             calls = self.language.tool_calls(action, self._tools)
+            if calls is None and bindings:
+                calls = self.language.tool_calls("\n".join([*bindings, action]), self._tools)
             if calls is None:
                 return None
+            if not calls:
+                bindings.append(action)
             out.extend({"name": c.name, "arguments": dict(c.arguments)} for c in calls)
         return out
 

@@ -140,18 +140,24 @@ class ActionReader:
 
         The inverse of :meth:`~toolgym.tools.language.ActionLanguage.render_calls`: playing the
         calls as a model's native tool calls does what the action does. ``None`` when the
-        action is more than calls (variables, loops, a program). The default reads Python call
-        syntax, one call per statement (``API.set_location("Austin")``), with literal arguments
-        (a positional one is the tool's parameter at that place); an argument built by a value
-        constructor that is not offered as a tool (``Loc("Austin")``) is the constructor's one
-        literal argument, which is how a JSON call passes it.
+        action is more than calls (loops, conditions, a call whose result is kept). The default
+        reads Python call syntax, one call per statement (``API.set_location("Austin")``), with
+        literal arguments (a positional one is the tool's parameter at that place). An argument
+        built by a value constructor that is not offered as a tool is passed as a JSON call
+        passes it: ``Loc("Austin")`` as its one literal argument, ``Date(4, 10, 2026)`` as an
+        object of its parameters. A name bound to such a value (``x = Loc("Austin")``) stands
+        for it in later calls; an action that only binds names is ``[]`` (nothing to call).
 
         >>> from toolgym.tools.tool import Param, Tool
         >>> beds = Tool("set_num_beds", "", (Param("value", "int", ""),), owner="API")
         >>> reader, tools = ActionReader(), ToolSet([beds])
         >>> reader.tool_calls("API.set_num_beds(2)", tools)
         [ToolCall(name='set_num_beds', arguments={'value': 2})]
-        >>> reader.tool_calls("n = 2\\nAPI.set_num_beds(n)", tools) is None
+        >>> reader.tool_calls("n = 2\\nAPI.set_num_beds(n)", tools)
+        [ToolCall(name='set_num_beds', arguments={'value': 2})]
+        >>> reader.tool_calls("n = 2", tools)
+        []
+        >>> reader.tool_calls("for n in (1, 2):\\n    API.set_num_beds(n)", tools) is None
         True
         """
         by_name = {tool.qualname: tool for tool in tools}
@@ -159,8 +165,19 @@ class ActionReader:
             tree = parse(action)
         except (SyntaxError, ValueError, RecursionError):
             return None
-        calls = []
+        calls: list[ToolCall] = []
+        bound: dict[str, object] = {}
         for statement in tree.body:
+            if (
+                isinstance(statement, ast.Assign)
+                and len(statement.targets) == 1
+                and isinstance(statement.targets[0], ast.Name)
+            ):
+                value = _literal(statement.value, by_name, bound)
+                if value is _NOT_LITERAL:
+                    return None
+                bound[statement.targets[0].id] = value
+                continue
             if not (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call)):
                 return None
             node = statement.value
@@ -173,24 +190,39 @@ class ActionReader:
                 return None
             arguments = {}
             for key, value_node in pairs:
-                value = _literal(value_node, by_name)
+                value = _literal(value_node, by_name, bound)
                 if value is _NOT_LITERAL:
                     return None
                 arguments[key] = value
             calls.append(ToolCall(tool.name, arguments))
-        return calls or None
+        return calls if calls or bound else None
 
 
 _NOT_LITERAL = object()
 
 
-def _literal(node: ast.expr, tools: dict[str, Tool]) -> object:
-    """A call argument's value: a literal, or a value constructor's one literal argument."""
-    if isinstance(node, ast.Call) and not node.keywords and len(node.args) == 1:
+def _literal(node: ast.expr, tools: dict[str, Tool], bound: dict[str, object]) -> object:
+    """A call argument's value, as a JSON call passes it (``_NOT_LITERAL``: not a value).
+
+    A literal; a name ``bound`` to a value; or a value constructor that is not offered as a
+    tool: with one parameter, its literal argument; with more, an object of its parameters.
+    """
+    if isinstance(node, ast.Name) and node.id in bound:
+        return bound[node.id]
+    if isinstance(node, ast.Call):
         constructor = tools.get(_dotted_name(node.func) or "")
-        if constructor is not None and not constructor.offered:
-            return _literal(node.args[0], tools)
-        return _NOT_LITERAL
+        if constructor is None or constructor.offered or len(node.args) > len(constructor.params):
+            return _NOT_LITERAL
+        if any(k.arg is None for k in node.keywords):
+            return _NOT_LITERAL
+        pairs = [(p.name, a) for p, a in zip(constructor.params, node.args, strict=False)]
+        pairs += [(k.arg, k.value) for k in node.keywords if k.arg is not None]
+        values = {key: _literal(value, tools, bound) for key, value in pairs}
+        if any(v is _NOT_LITERAL for v in values.values()):
+            return _NOT_LITERAL
+        if len(constructor.params) == 1:
+            return values.get(constructor.params[0].name, _NOT_LITERAL)
+        return values
     try:
         return ast.literal_eval(node)
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):

@@ -125,7 +125,7 @@ def tool_call_examples(
             example = play_gold(episode, task_id, seed)
             if example is None:
                 if k >= MAX_SKIPPED and kept == 0:
-                    break  # the env's golds are not calls (programs with variables)
+                    break  # the env's golds are programs, not calls (Sheets)
                 continue
             kept += 1
             yield example

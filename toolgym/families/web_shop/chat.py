@@ -151,7 +151,8 @@ VOCABULARY = Vocabulary(
             "color",
             _words(
                 "color, colour, colors, colours, which color, what color, shade, shades, hue, "
-                "color option, colour option, colorway, colourway, colorways, colourways"
+                "color option, colour option, colorway, colourway, colorways, colourways, "
+                "color variant, colour variant"
             ),
             "the color {text}",
             "choose_option",
@@ -166,7 +167,7 @@ VOCABULARY = Vocabulary(
                 "length, which length, what length, how long, "
                 "dimensions, measurements, capacity, volume, pack size, package size, "
                 "shoe size, phone model, which phone, which iphone, what iphone, iphone model, "
-                "size option, what phone, what kind of phone, what type of phone, iphone, "
+                "size option, size variant, what phone, what kind of phone, what type of phone, iphone, "
                 "waist, inseam, waist size, weight, how heavy, quantity"
             ),
             "size {text}",

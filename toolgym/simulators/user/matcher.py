@@ -26,6 +26,7 @@ from toolgym.simulators.user.acknowledgement import (
     request_words,
 )
 from toolgym.simulators.user.chat_words import expand_chat
+from toolgym.simulators.user.layout import plain_marks
 from toolgym.simulators.user.mood_model import heard
 from toolgym.simulators.user.phrases import (
     _ANY_WH,
@@ -107,7 +108,6 @@ from toolgym.simulators.user.rewrites import (
     _without_examples,
     _without_known,
     _without_modifier,
-    plain_marks,
     unpunctuated_question,
     without_hedge,
 )

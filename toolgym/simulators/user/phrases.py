@@ -166,7 +166,11 @@ _END = [
     r"\b(i have|i've|ive|we have|we've) (now )?(finished|completed|done|booked|found|submitted|placed|made|run|set up|searched|bought|purchased|updated|voted|uploaded|saved|created|deleted)\b",
     r"\b(task|request|search|booking|order|purchase|job|work) (is |was |has been )?(done|finished|complete|completed|submitted)\b",
     r"\b(good ?bye|bye|(?<!good to )(?<!nice to )(?<!great to )see you|"
-    r"have a (good|nice|great) (day|one|evening))\b",
+    r"have a (good|nice|great|safe|wonderful|lovely|fantastic) (day|one|evening|trip|flight|stay|"
+    r"journey|time|weekend|holiday|vacation)|enjoy (your|the) (trip|stay|flight|new home|"
+    r"purchase|pictures|photos|cats))\b",
+    r"\b(tickets?|booking|bookings|rooms?|hotel|order|reservations?|purchase) (is|are|was|were|"
+    r"has been|have been) (now )?(booked|confirmed|placed|reserved|complete|completed)\b",
     r"\b(nothing (else|more) (to do|needed))\b",
     r"\b(close|end|wrap up|finish) (the|this|our) (chat|conversation|session)\b",
     r"^(all )?(done|finished|completed?)\b(?! (with|by|in|on|at|for)\b)",
@@ -256,12 +260,27 @@ def _any(patterns: Sequence[str], text: str) -> bool:
 _WH = re.compile(
     r"^(what|which|how|where|when|who|why)\b"
     r"|^(by|in|on|at|for|from|to|with|of|and|so|then|ok|okay|great|thanks|until|till|up to) "
-    r"(what|which|how|whose)\b"
+    r"(what|which|how|whose|where|when)\b"
     r"|^(can|could|would|will) you (please |kindly )?(tell|give|share|let|say|specify|provide|"
     r"name) (me|us)?\b"
 )
+MISSING_DETAIL = (
+    r"\byou (didn't|didnt|did not|haven't|havent|have not|never|forgot to)( yet| actually)? "
+    r"(mention|say|said|give|given|specify|specified|provide|provided|tell|told|state|stated|"
+    r"indicate|indicated|include|included|share|shared|list|listed|pick|picked|choose|chosen|"
+    r"select|selected|set|name|named|enter|entered|note|noted)\b"
+    r"|^no \S+( \S+){0,3} (was|were|has been|have been|is|are)( yet)? (given|specified|provided|"
+    r"mentioned|stated|set|listed|included|entered|supplied|selected|chosen)\b"
+    r"|^(status )?(missing|awaiting|pending|need|needs|needed|required)\b"
+    r"|\b(awaiting|waiting (for|on)) (input|your|the|a|an)\b"
+    r"|\b(still )?(needs|requires|is missing|lacks) (a|an|the|your|one|some)\b"
+)
+"""A sentence that names a detail as missing (``You didn't mention the budget``, ``No departure
+date was given``, ``Missing field: ...``, ``Awaiting input``, ``The lookup needs a city``): it
+asks for it."""
 _REQUESTS = re.compile(
-    r"^(?:(?:ok|okay|alright|all right|well|now|next|um|uh|oh|hmm|and|so) )*"  # "okay and how ..."
+    r"^(?:(?:ok|okay|alright|all right|well|now|next|um|uh|oh|hmm|and|so|from|to|until|till|since"
+    r"|by) )*"  # "okay and how ...", "from where"
     r"(what|which|how|where|when|who|whom|whose|why|do|does|did|is|are|am|was|were|can|could|"
     r"would|will|should|shall|may|might|have|has|had|must|and|or|so|also)\b"
     r"|\b(tell|give|send|share|show) (me|us)\b|\blet (me|us) know\b|\b(please|kindly|pls)\b"
@@ -272,12 +291,17 @@ _REQUESTS = re.compile(
     r"|\b(i|we) (still )?(do not|don't) (have|know) (the|your|a|an|any)\b"
     r"|^(provide|specify|enter|supply|indicate|input|select|choose|pick|share|send|paste|drop|"
     r"post|type|give|tell|show)\b"
-    r"|\b(input|inputs|info|value|values|parameter|parameters|field|fields|details?) (required|needed|"
-    r"missing)\b|\brequired (input|field|value|parameter)s?\b"
+    r"|\b(input|inputs|info|value|values|parameter|parameters|field|fields|details?|selection) (is |are )?"
+    r"(required|needed|missing|pending)\b|\brequired (input|field|value|parameter)s?\b"
     r"|\b(right|correct|ok|okay)$"
+    rf"|{MISSING_DETAIL}"
 )
+"""A sentence that asks or checks, whatever its mark: a question's opening word, a request
+(``tell me``, ``please``, ``I need to know``), a missing detail named (``Input required``,
+``You didn't mention the budget``, ``No departure date was given``, ``Awaiting input``)."""
 _NO_REQUEST = re.compile(
-    r"\b(no need to|don't|do not|never|not|without|won't|will not|no reason to|you needn't)"
+    r"\b(no need to|don't|do not|never|(?<!\bdid )(?<!\bhave )not|without|won't|will not|"
+    r"no reason to|you needn't)"
     r"( \w+){0,2} (tell|give|send|share|show|let|confirm|ask)\b.*$"
 )
 """A request the sentence takes back (``No need to tell me the number of bedrooms``)."""
@@ -320,7 +344,7 @@ _PREFERENCE = re.compile(
     r"|would you be (fine|ok|okay|happy|alright|all right) with"
     r"|is (a |an |the )?[a-z-]+( [a-z-]+)? (a must|essential|required|a requirement|a dealbreaker)\b"
     r"|(should|does|do|must) (it|they|the [a-z-]+( [a-z-]+)?) (also )?(come with|have|include|feature|"
-    r"need to be|have to be)\b"
+    r"need to be|have to be|need to have|have to have|need|require)\b"
     r"|(should|shall|may|can) i (also |additionally |just )?\w+ (?!it\b|that\b|this\b)\w+ \w+"
     r"|is there (a|an|any) (particular|specific|preferred|certain|special)\b"
     r"|(do|would|did) you have (a |an |any )?([a-z-]+ ){0,2}(preference|prefrence|preferance|"
@@ -328,6 +352,7 @@ _PREFERENCE = re.compile(
     r"|is there (a |an |any )?([a-z-]+ ){0,2}(preference|prefrence|preferance|requirement)s?\b"
     r"|((do you|have you) )?(have|got) (a |an |any )?([a-z-]+ ){0,4}in mind\b"
     r"|(any|a) (particular|specific|special) (preference|requirement|need)s?\b"
+    r"|any (preferences?|prefs?)\b"
     r"|any (particular|specific|preferred|favou?rite) [a-z-]+( [a-z-]+)? (you|in mind|that you)\b"
     r"|will (you|there) (have|be|need) (any|a|an|some)\b"
     r"|(would you like|do you want|do you need) ([a-z-]+ ){1,3}(included|added|thrown in)\b"

@@ -26,6 +26,7 @@ from toolgym.simulators.user.phrases import (
     _YES_NO_START,
     ASK,
     CHECK,
+    MISSING_DETAIL,
     OFF_TOPIC,
     _any,
     answer_key,
@@ -81,7 +82,8 @@ _NEEDS_LIST = re.compile(
     r"\b(i'll|i will|i'd|i would|i|we'll|we will|we) (still |just )?need\b[^:.?!\n]*:"
     r"|\bneed (a few|two|three|four|some|the following|these)\b[^:.?!\n]*:"
     r"|\b(could|can|would|will) you (please |kindly )?(tell|give|send|let) (me|us)( know)?\s*:"
-    r"|\b(please )?(tell|give|send|let) (me|us)( know)?( the following)?\s*:",
+    r"|\b(please )?(tell|give|send|let) (me|us)( know)?( the following)?\s*:"
+    r"|\b(please |kindly )(share|provide|specify|supply|enter)( with me)?( the following)?\s*:",
     re.IGNORECASE,
 )
 """What the agent needs, then a colon before the list of it (``To narrow down Anchorage rentals I
@@ -100,6 +102,7 @@ _TELL_ME = re.compile(
     r"|^(any|a|an) (preferred|particular|specific)\b"
     r"|\b(can|could|would|will) you (please |kindly )?(share|send|give me|provide|paste|supply)"
     r" (those|these|them|both|that|it)$"
+    rf"|{MISSING_DETAIL}"
 )
 """An imperative that asks (``Tell me which colour you'd like``, ``Please provide the image
 id``), or a terse ask of a preference (``Any preferred colour for the XL leggings?``)."""

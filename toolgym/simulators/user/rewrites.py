@@ -112,8 +112,9 @@ _CONFIRM_LEAD = re.compile(
 
 
 _ATTRIBUTED_DASH = re.compile(
-    r"^(\s*(?:you (?:already )?(?:mentioned|said|noted|told me|indicated|specified|stated)|as you "
-    r"(?:said|mentioned|noted))\b[^\u2014\u2013?.!]{1,80}?)\s+[\u2014\u2013]\s+",
+    r"^(\s*(?:you (?:already )?(?:mentioned|said|noted|told me|indicated|specified|stated|wrote|gave|"
+    r"asked for)|as you "
+    r"(?:said|mentioned|noted))\b[^\u2014\u2013?.!]{1,80}?)\s+(?:[\u2014\u2013]|--?)\s+",
     re.IGNORECASE,
 )
 """``You mentioned at least 1,300 sq ft — is there an upper limit ...?``: the dash ends what the
@@ -121,10 +122,12 @@ user said, as a full stop would."""
 
 
 _DASH_QUESTION = re.compile(
-    r"^([^\u2014\u2013?.!:\n]{1,60}?)\s+[\u2014\u2013]\s+(?=(?:what|which|how|where|when|who)\b)",
+    r"^([^\u2014\u2013?.!:\n]{1,60}?)\s+(?:[\u2014\u2013]|--?)\s+"
+    r"(?=(?:what|which|how|where|when|who|is there|are there|do you|would you|any)\b)",
     re.IGNORECASE,
 )
-"""``Richmond rentals — how many bedrooms?``: a short lead, then the question, as after a colon."""
+"""``Richmond rentals — how many bedrooms?``, ``No breed given - is there one you want?``: a short
+lead, then the question, as after a colon (a dash, or a hyphen between spaces)."""
 
 
 def _attributed_dash(message: str) -> str:
@@ -159,8 +162,41 @@ _ASK_LEAD = re.compile(
 """``may I kindly ask which city ...?``: the question it leads to is the message's own."""
 
 
+_FILLER = re.compile(r"(?<![\w'-])(?:[Uu]+[hm]+|[Ee]rm+|[Hh]m+|[Mm]m+)(?![\w'-])[,.]*[ \t]*")
+"""A spoken filler (``um``, ``uh``, ``erm``, ``hmm``): it says nothing."""
+
+
+_COUNTED_ASKS = re.compile(
+    r"\b(?:\d|two|three|four|five|a couple(?: of)?|couple of|a few|few)[ \t]+"
+    r"(?=(?:(?:more|quick|last|small|short|final|other)[ \t]+)?(?:things|questions|details|items|"
+    r"points|follow-?ups|bits)\b)",
+    re.IGNORECASE,
+)
+"""How many things the agent will ask (``Two things``, ``3 quick questions``): no value."""
+
+
+_RETRACTED = re.compile(
+    r"^.*?\b(?:scratch that|ignore that|disregard that|forget that|never ?mind that|nevermind|"
+    r"strike that|let me rephrase|let me start over)\b\s*[,.;:!\u2014\u2013-]+\s*",
+    re.IGNORECASE | re.DOTALL,
+)
+"""What an agent takes back before saying what it means (``Which flavor — sorry, scratch that,
+let me start with the bag: ...``)."""
+
+
 def without_hedge(message: str) -> str:
-    """``message`` without a polite lead before its question, which asks nothing itself."""
+    """``message`` without what asks nothing itself.
+
+    Spoken fillers (``um``), a polite lead (``If you don't mind me asking, ...``), the count of
+    the questions to come (``Two things: ...`` reads ``several things``), and what the agent
+    takes back (``Which flavor? Scratch that: how many ounces?``).
+    """
+    if _FILLER.search(message):
+        message = _FILLER.sub("", message)
+    if _COUNTED_ASKS.search(message):
+        message = _COUNTED_ASKS.sub("several ", message)
+    if (taken_back := _RETRACTED.match(message)) is not None and taken_back.end() < len(message):
+        message = message[taken_back.end() :]
     if " ask " in message.lower():
         message = _ASK_LEAD.sub("", message)
     found = _HEDGE.match(message)
@@ -171,8 +207,10 @@ def without_hedge(message: str) -> str:
 
 
 _RUN_ON = re.compile(
-    r"(?<=[a-z0-9]) (?=(?:what|which|where|when|who|how) (?:is|are|was|were|do|does|did|would|"
-    r"should|will|can|could|many|much)\b)"
+    r"(?:(?<=[a-z0-9])(?<!\band)(?<!\bor)|(?<=[a-z0-9] [-\u2013\u2014])) "
+    r"(?=(?:what|which)(?: [a-z]+){1,2} (?:do|does|should|would|will|can|could|is|are) (?:you|i|we|it)\b"
+    r"|(?:what|which|where|when|who|how)(?:'?s\b| (?:is|are|was|were|do|does|did|"
+    r"would|should|will|can|could|many|much|ur|your)\b))"
 )
 """Where an unpunctuated message's question starts after what came before it (``i can upvote
 that for you what is the image id``)."""
@@ -240,8 +278,8 @@ def _without_examples(message: str) -> str:
     if "(" in message:
         message = _IN_OUT.sub(", check-in and check-out", message)  # "which dates (in/out)?"
         message = _OFFERED.sub(drop, message)
-    if "\u2014" in message or "\u2013" in message or " - " in message or "--" in message:
-        message = _LIST_BEFORE.sub("", message)  # "Studio, 1BR, 2BR, 3+ — how many bedrooms?"
+    if any(mark in message for mark in ("\u2014", "\u2013", " - ", "--", "...", "\u2026")):
+        message = _options_first(message)  # "Studio, 1BR, 2BR, 3+ — how many bedrooms?"
         message = _offered_after(message)
     if "?" in message:
         message = _trailing_options(message)
@@ -318,19 +356,37 @@ def _choice(items: Sequence[str]) -> str:
 
 _DASH = r"\s+(?:\u2014|\u2013|--?)\s+"
 _LIST_BEFORE = re.compile(
-    rf"(?:^|(?<=[.!?:]\s))[^.?!\n,\u2014\u2013]{{1,24}}(?:,[^.?!\n,\u2014\u2013]{{1,24}}){{2,}}{_DASH}"
+    rf"(?:^|(?<=[.!?:]\s))(?P<items>[^.?!\n,\u2014\u2013]{{1,24}}(?:,[^.?!\n,\u2014\u2013]{{1,24}}){{2,}})"
+    rf"(?:{_DASH}|\s*(?:\.{{3}}|\u2026)\s*)"
     r"(?=(?:what|which|how|where|when|who)\b)",
     re.IGNORECASE,
 )
-"""Options listed before a dash and an open question: offered, not checked."""
+"""Options listed before a dash (or an ellipsis) and an open question: offered, not checked."""
 _DASH_AT = re.compile(_DASH)
+
+
+def _options_first(message: str) -> str:
+    """``message`` with options listed before an open question written after it, as a choice.
+
+    ``Apartment, house, condo... which type?`` reads ``which type: Apartment, house or condo?``.
+    """
+    found = _LIST_BEFORE.search(message)
+    if found is None:
+        return message
+    end = message.find("?", found.end())
+    items = [i.strip() for i in found.group("items").split(",") if i.strip()]
+    if end < 0 or len(items) < 2:
+        return message[: found.start()] + message[found.end() :]
+    question = message[found.end() : end]
+    return f"{message[: found.start()]}{question}: {_choice(items)}{message[end:]}"
 
 
 def _offered_after(message: str) -> str:
     """``message`` with an open question's options after a dash written as a choice.
 
     ``How much of a discount — 5%, 10%, 20%?`` reads ``How much of a discount: 5%, 10% or
-    20%?``. Each sentence is cut once, at its first dash (time linear in the message).
+    20%?``, and so does a preference asked (``Any preference on the room - single, double,
+    suite?``). Each sentence is cut once, at its first dash (time linear in the message).
     """
     parts = re.split(r"([.?!\n])", message)
     for at in range(0, len(parts) - 1, 2):
@@ -340,7 +396,7 @@ def _offered_after(message: str) -> str:
         if "," not in rest or "\u2014" in rest or "\u2013" in rest:
             continue
         asked = head.rsplit(": ", 1)[-1]  # "Two things: what size — S, M, L?"
-        if not _WH.search(_INTERJECTION.sub("", normalize(_ENUMERATOR.sub("", asked)))):
+        if not _asks_openly(asked):  # "Any preference on the room - single, double, suite?"
             continue
         items = [i.strip() for i in re.split(r",|\bor\b", rest) if i.strip()]
         items = [i for i in items if not re.fullmatch(r"(something|anything) else|other", i, re.I)]
@@ -389,173 +445,3 @@ def _without_known(message: str, opening: str) -> str:
         return " " if inner and contains_phrase(given, inner) else match.group()
 
     return re.sub(r"\b[A-Z][\w-]*\b", known, _QUOTED.sub(known, message))
-
-
-_EMPHASIS = re.compile(r"\*\*|(?<![\w])__|__(?![\w])")
-"""Markdown's bold marks, which say nothing a reader needs."""
-
-
-_SYMBOLS = (
-    (re.compile(r"\s*(?:<=|\u2264|=<)\s*(?=[$\u20ac\u00a3]?\d)"), " at most "),
-    (re.compile(r"\s*(?:>=|\u2265)\s*(?=[$\u20ac\u00a3]?\d)"), " at least "),
-    (re.compile(r"(?<=[A-Za-z])\s*<\s*(?=[$\u20ac\u00a3]?\d)"), " below "),
-    (re.compile(r"(?<=[A-Za-z])\s*>\s*(?=[$\u20ac\u00a3]?\d)"), " above "),
-    (re.compile(r"(?<=[A-Za-z])\s*(?<![=!<>])=(?![=>])\s*(?=[$\u20ac\u00a3]?-?\d)"), " to "),
-)
-"""Comparisons written as symbols before a number (``unit cost < 13``, ``qty = 0``), as words."""
-
-
-_TABLE_ROW = re.compile(r"[ \t]*\|(.*)\|[ \t]*")
-_TABLE_RULE = re.compile(r"[ \t]*\|?(?:[ \t]*:?-{2,}:?[ \t]*\|)+(?:[ \t]*:?-{2,}:?[ \t]*)?")
-
-
-_HEADINGS = frozenset(
-    {
-        "detail",
-        "value",
-        "field",
-        "parameter",
-        "item",
-        "setting",
-        "criteria",
-        "criterion",
-        "key",
-        "name",
-        "what",
-        "requirement",
-        "filter",
-        "preference",
-        "param",
-        "argument",
-        "arg",
-        "input",
-        "property",
-        "attribute",
-        "option",
-        "answer",
-        "your answer",
-        "what i have",
-        "spec",
-        "info",
-        "information",
-        "",
-    }
-)
-"""Words a table's header row is made of (``| Detail | Value |``), compared without a plural s."""
-_CHOSEN = re.compile(
-    r"^([ \t]*(?:[-*\u2022]|\d+[.)])?[ \t]*)([a-z]+)[ \t]*(?:/|\bor\b)[ \t]*([a-z]+)[ \t]*:"
-    r"[ \t]*([a-z]+)\b",
-    re.IGNORECASE | re.MULTILINE,
-)
-"""A choice's name answered by one of its options (``- Buy/Rent: Rent``): the option alone."""
-
-
-_LISTED_FIELD = re.compile(
-    r"^([ \t]*(?:[-*\u2022]|\d+[.)])[ \t]*)([^:?\n]{1,30}?):[ \t]+(?=[^\n]*[^?\s][ \t]*$)",
-    re.MULTILINE,
-)
-"""A list's ``name: value`` line (``- Flavor: peanut butter``): the name and its value read as one
-sentence, as ``Flavor peanut butter`` is (a colon ends a sentence)."""
-
-
-def _table_as_list(message: str) -> str:
-    """``message`` with a markdown table's rows written as a list of ``name: value`` lines.
-
-    ``| Buy/Rent | Rent |`` reads ``- Buy/Rent: Rent``, as a bulleted summary is read; the
-    header row (the one above the rule) and the rule are left out.
-    """
-    lines = message.split("\n")
-    kept = []
-    for i, line in enumerate(lines):
-        if _TABLE_RULE.fullmatch(line):
-            continue
-        row = _TABLE_ROW.fullmatch(line)
-        if row is None:
-            kept.append(line)
-            continue
-        cells = [c.strip() for c in row.group(1).split("|") if c.strip()]
-        if (
-            i + 1 < len(lines)
-            and _TABLE_RULE.fullmatch(lines[i + 1])
-            and all(c.lower().rstrip("s") in _HEADINGS for c in cells)
-        ):
-            continue  # the header: "| Detail | Value |" ("| Item | trail mix |" is a row)
-        if cells:
-            kept.append(
-                "- " + (f"{cells[0]}: {', '.join(cells[1:])}" if len(cells) > 1 else cells[0])
-            )
-    return "\n".join(kept)
-
-
-_THOUGHT = re.compile(
-    r"^\s*(?:thoughts?|thinking|reasoning|internal note|observation|analysis)\s*:.*?"
-    r"\b(?:question|ask|ask_user|q|to user|reply|message)\s*:\s*",
-    re.IGNORECASE | re.DOTALL,
-)
-"""An agent's reasoning written out before its question (``Thought: I still need the bedrooms.
-Question: how many ...?``): only the question is said to the user."""
-
-
-_BLANK_FIELD = re.compile(
-    r"(?P<name>\"[A-Za-z][A-Za-z_ -]{0,29}\"|\b[A-Za-z][A-Za-z_-]*(?: [A-Za-z_-]+){0,2})\s*[:=]\s*"
-    r"(?:\?{1,3}|_{2,}|\[\s*\]|<[^<>\n]{0,20}>|tbd\b|null\b)(?=\s*(?:[,}\n]|$))",
-    re.IGNORECASE,
-)
-"""A field a draft leaves blank (``"beds": ___``, ``rooms: ?``, ``transportation = ??``)."""
-_FILL_IN = re.compile(
-    r"(?:(?:please|pls|could you|can you|would you)\s+)?fill (?:in|out)\b(?: the| those| these)?"
-    r"(?: two| three| four| five)?(?: blanks?| question marks?| gaps?| fields?| rest| missing ones)?"
-    r"(?: for me)?(?: please)?\s*[:.?!]?",
-    re.IGNORECASE,
-)
-"""The request to fill a draft's blanks: each blank is a question of its own."""
-
-
-def _blanks_asked(message: str) -> str:
-    """``message`` with a draft's blank fields written as questions, its fill-in request out.
-
-    ``"beds": ___`` reads ``What is the beds?``: each blank is asked for. A draft has fields
-    (two blanks, or a blank among fields already filled in); a lone ``price=___`` is left as
-    written, a request to fill in the blanks.
-    """
-    blanks = len(_BLANK_FIELD.findall(message))
-    if blanks == 0 or (blanks == 1 and message.count(":") + message.count("=") < 3):
-        return message
-    asked = _BLANK_FIELD.sub(
-        lambda m: "\nWhat is the " + m.group("name").strip('"').replace("_", " ") + "?\n", message
-    )
-    return asked if asked == message else _FILL_IN.sub("", asked)
-
-
-def plain_marks(message: str) -> str:
-    """``message`` as plain sentences: its layout and marks read as what they say.
-
-    Reasoning written out before a ``Question:`` label is left out, a draft's blank fields are
-    asked for, bold marks go, a table's rows are a list of ``name: value`` lines, a list's
-    ``name: value`` line one sentence, and comparison symbols are words.
-    """
-    if ":" in message or "=" in message:  # before the bold marks go: "beds: ___"
-        message = _blanks_asked(_THOUGHT.sub("", message, count=1))
-    message = _EMPHASIS.sub("", message)
-    if "|" in message:
-        message = _table_as_list(message)
-    if ":" in message:
-        message = _CHOSEN.sub(
-            lambda m: (
-                m.group(1) + m.group(4)
-                if m.group(4).lower() in (m.group(2).lower(), m.group(3).lower())
-                else m.group()
-            ),
-            message,
-        )
-        message = _LISTED_FIELD.sub(r"\1\2 ", message)
-    if (
-        "<" in message
-        or ">" in message
-        or "=" in message
-        or "\u2264" in message
-        or "\u2265" in message
-    ):
-        for pattern, words in _SYMBOLS:
-            message = pattern.sub(words, message)
-    return message

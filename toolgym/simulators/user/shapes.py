@@ -154,7 +154,8 @@ def _unknown(message: str, names: Sequence[str], vocabulary: Vocabulary) -> bool
     """Whether ``message`` writes a value the reader does not know (a quoted text, a name, a code).
 
     A name the user's own request wrote (``names``: an API's, a product's) is no such value,
-    nor a kind's own word in capitals (``ID``).
+    nor a kind's own word in capitals (``ID``), nor the first word of one the message writes
+    (``the MIME type``).
     """
     if _DATE.search(_canonical(normalize(message))) or _QUOTED.search(message):
         return True  # a date or a quoted text is a value, whatever the request said
@@ -163,7 +164,23 @@ def _unknown(message: str, names: Sequence[str], vocabulary: Vocabulary) -> bool
     found = [m.group() for m in _CAPITAL.finditer(message)]
     found = [f for f in found if not any(contains_phrase(n, normalize(f)) for n in named)]
     found += [m.group() for m in _CODE.finditer(message.lower())]
-    return any(normalize(f) and _phrase(f) not in words for f in found)
+    heads = _kind_heads(vocabulary)
+    return any(
+        normalize(f)
+        and _phrase(f) not in words
+        and not any(contains_phrase(_phrase(message), w) for w in heads.get(_phrase(f), ()))
+        for f in found
+    )
+
+
+@functools.lru_cache(maxsize=32)
+def _kind_heads(vocabulary: Vocabulary) -> dict[str, tuple[str, ...]]:
+    """The kinds' words of several words, by their first word (``mime``: ``mime type``...)."""
+    heads: dict[str, list[str]] = {}
+    for word in _kind_words(vocabulary):
+        if " " in word:
+            heads.setdefault(word.split(" ", 1)[0], []).append(word)
+    return {head: tuple(sorted(found)) for head, found in heads.items()}
 
 
 @functools.lru_cache(maxsize=32)
@@ -173,21 +190,32 @@ def _kind_words(vocabulary: Vocabulary) -> frozenset[str]:
 
 
 _FIELD = re.compile(r"(?<![\w-])([A-Za-z]+)(?:_([A-Za-z]+)|-(ids?|IDs?|Ids?))(?![\w-])")
+_LOWER_CAMEL = re.compile(r"(?<![\w-])[a-z]{2,}(?:[A-Z][a-z]+)+(?![\w-])")
+"""A name in lower camel case (``maxPrice``, ``checkinDate``): a field's, read as its words."""
+_COUNT_HEADS = frozenset({"num", "number", "no", "nb", "n", "count", "total"})
+"""A field name's first word that counts what its second names (``num_baths``)."""
 
 
 def plain_field_names(message: str, vocabulary: Vocabulary) -> str:
-    """``message`` with a field's name that ends in a kind's word written as one word.
+    """``message`` with fields' names written as words, or as one word when they name no kind.
 
-    ``sub_id``, ``user sub-ID``: a parameter's name, neither the kind whose word ends it (the
-    image's ``id``) nor a code the reader does not know. A name that is itself a kind's word
-    (``image_id``) is kept, and so is a snake-cased value (``john_doe``).
+    ``maxPrice`` is ``max Price``; ``num_baths`` is ``baths``. ``sub_id``, ``user
+    sub-ID``: a parameter's name, neither the kind whose word ends it (the image's ``id``) nor
+    a code the reader does not know. A name that is itself a kind's word (``image_id``) is kept,
+    and so is a snake-cased value (``john_doe``).
     """
+    if _LOWER_CAMEL.search(message):
+        message = _LOWER_CAMEL.sub(
+            lambda m: re.sub(r"(?<=[a-z])(?=[A-Z])", " ", m.group()), message
+        )
     if "_" not in message and "-" not in message:
         return message
     words = _kind_words(vocabulary)
 
     def plain(match: re.Match[str]) -> str:
         head, tail = match.group(1), match.group(2) or match.group(3)
+        if head.lower() in _COUNT_HEADS and match.group(2):
+            return tail
         if _phrase(f"{head} {tail}") in words or _phrase(tail) not in words:
             return match.group()
         return head + tail

@@ -41,8 +41,10 @@ CACHED_CHARS = 1000
 def _normalize(text: str) -> str:
     text = unicodedata.normalize("NFKC", text).lower().replace("\u2019", "'")
     text = re.sub(r"(?<=\d),(?=\d{3}\b)", "", text)  # 1,550 -> 1550
+    if "(s)" in text:
+        text = text.replace("(s)", "s")  # "which one(s)": a plural
     text = _NON_WORD.sub(" ", text)
-    text = re.sub(r"(?<![0-9a-z])[.:/'\-]+|[.:/'\-]+(?![0-9a-z])", " ", text)
+    text = re.sub(r"(?<![0-9a-z])(?:[.:/']|-(?![0-9]))+|[.:/'\-]+(?![0-9a-z])", " ", text)
     return _SPACE.sub(" ", text).strip()
 
 

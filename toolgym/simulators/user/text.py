@@ -161,12 +161,15 @@ _COMMA = re.compile(r"(?<=\S)(?<![0-9]),\s+|(?<=[0-9]),\s+(?!(?:19|20)[0-9]{2}\b
 """A comma that parts a sentence (not the one before a date's year: ``February 12, 2026``)."""
 _SENTENCE = re.compile(
     r"(?<=[A-Za-z0-9)]{3}[.])\s+(?=[A-Z0-9$])|(?<=[0-9]['\"\u2019\u201d][.])\s+(?=[A-Z0-9$])"
+    r"|(?<=[a-z]['\"\u2019\u201d][.])\s+(?=(?:What|Which|Where|When|Who|How|From|To|And|Is|Are|"
+    r"Do|Does|Can|Could|Would|Will|Should)\b)"
     r"|(?<=[ (][0-9][.])\s+(?=[A-Z])|(?<=[ (][0-9]{2}[.])\s+(?=[A-Z])"
     r"|(?<=\bsq ft[.])\s+(?=[A-Z])|(?<=[!?;:])\s+|\s*\n\s*"
     r"|(?<=[\u2600-\u27bf\U0001f300-\U0001faff])\s+(?=[A-Z])"  # "an upvote 👍 Which image?"
 )
-"""Where a message's sentences part (not after ``St.``: a name goes on; after ``3' x 5'.``,
-``sq ft.`` and a short number, ``at limit 10. What ...``)."""
+"""Where a message's sentences part (not after ``St.``: a name goes on; after ``3' x 5'.``, a
+quote's close before a question (``'tickets to Denver'. From where?``), ``sq ft.`` and a short
+number, ``at limit 10. What ...``)."""
 
 
 _CONTRACTIONS = {"'d": "would", "'re": "are", "'ve": "have", "'ll": "will", "'s": "is"}
@@ -188,6 +191,12 @@ _SHORT_MONTH = re.compile(
 _SLASH = re.compile(r"(?<![a-z])(in|out|up|down|on|off|to|from)/(in|out|up|down|on|off|to|from)\b")
 """``dates in/out``, ``from/to``: both ends, read as ``and`` (``artist/song query`` stays one
 name)."""
+_ROOMS_PAIR = re.compile(r"(?<![0-9a-z])(?:br|bd|bdr|bed)s?/(?:ba|bth|bath)s?(?![0-9a-z/])")
+"""A listing's pair without counts (``BR/BA``, ``beds/baths``): bedrooms and bathrooms."""
+_ROOMS_COUNTED = re.compile(
+    r"(?:(?<=\bhow many )|(?<=\bnumber of ))(br|bd|bdr|ba|bth)s?(?![0-9a-z])"
+)
+"""A listing's shorthand counted (``how many BA``, ``number of BRs``)."""
 _HASH = re.compile(r"(?<=[a-z]) ?#(?:(?=\s|$)|(?=(\d)))")
 """``tracking #``, ``room #5``: a number."""
 _YOU_N = re.compile(
@@ -296,6 +305,9 @@ def _canonical_text(text: str) -> str:
         text = _HYPHEN.sub(" ", text)
     if "/" in text:
         text = _SLASH.sub(r"\1 and \2", text)
+        text = _ROOMS_PAIR.sub("bedrooms and bathrooms", text)
+    if "how many b" in text or " of b" in text:
+        text = _ROOMS_COUNTED.sub(lambda m: _ROOM_WORDS[m[1]], text)
     if "at the " in text:
         text = _AT_THE_MOST.sub(r"at \1", text)
     if "not" in text or "n't" in text or "never" in text:

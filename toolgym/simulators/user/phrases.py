@@ -107,7 +107,7 @@ _NOUNS = (
 )
 """Nouns that name no detail in particular: asked for as a whole, they ask for the list."""
 _GENERIC = [
-    rf"(?<!\bto )(?<!\bfrom )\b(all|every|each|the remaining|the missing|the rest of the) (of )?(the |your |my |those |these )?(remaining |other |missing |needed |required |hidden |relevant |necessary |important |key )?({_NOUNS}|requirements|preferences|criteria|constraints|conditions|options)\b",
+    rf"(?<!\bto )(?<!\bfrom )\b(all|every|each|the remaining|the missing|the rest of the) (of )?(the |your |my |its |their |our |those |these )?(remaining |other |missing |needed |required |hidden |relevant |necessary |important |key )?({_NOUNS}|requirements|preferences|criteria|constraints|conditions|options)\b",
     r"\b(every|each) (one|single one|last one)\b|(?<!across )(?<!among )(?<!between )\b(all|each|every one) of (it|them|those|these)\b|\bthem all\b",
     r"\beverything\b(?! (fits?|is|looks|works|goes|lines up|shows|stays|matches|displays|reads|will|would|should|can|from|between)\b)|\b(the|whatever) rest\b|\bwhat(ever)?('s| is| was)? (left|missing|remaining|outstanding)\b",
     r"\b(leave|left|leaving) (anything |something |it |them |some )?out\b|\bin full\b",

@@ -184,15 +184,32 @@ _RETRACTED = re.compile(
 let me start with the bag: ...``)."""
 
 
+_STATUS_LABEL = re.compile(
+    r"^\s*(?:status|state|log|note)\s*[:>-]+\s*(?=(?:need|needs|awaiting|missing|pending|required)\b)",
+    re.IGNORECASE,
+)
+"""A log's label before what it says is missing (``STATUS: need ...``): no word of the task's."""
+
+
+_SUMMING_UP = re.compile(
+    r"^\s*(?:long story short|in short|in a nutshell|tl;?dr|bottom line|to sum up)\s*[,:\u2014\u2013-]\s*",
+    re.IGNORECASE,
+)
+"""An idiom that sums up before the question (``Long story short, ...``): no ``story`` or size."""
+
+
 def without_hedge(message: str) -> str:
     """``message`` without what asks nothing itself.
 
-    Spoken fillers (``um``), a polite lead (``If you don't mind me asking, ...``), the count of
-    the questions to come (``Two things: ...`` reads ``several things``), and what the agent
-    takes back (``Which flavor? Scratch that: how many ounces?``).
+    Spoken fillers (``um``), a log's label (``STATUS: need ...``), a summing-up idiom (``Long
+    story short, ...``), a polite lead (``If you don't mind me asking, ...``), the count of the
+    questions to come (``Two things: ...`` reads ``several things``), and what the agent takes
+    back (``Which flavor? Scratch that: how many ounces?``).
     """
     if _FILLER.search(message):
         message = _FILLER.sub("", message)
+    message = _STATUS_LABEL.sub("", message, count=1)
+    message = _SUMMING_UP.sub("", message, count=1)
     if _COUNTED_ASKS.search(message):
         message = _COUNTED_ASKS.sub("several ", message)
     if (taken_back := _RETRACTED.match(message)) is not None and taken_back.end() < len(message):

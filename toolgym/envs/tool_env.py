@@ -44,7 +44,7 @@ from toolgym.tools.errors import INVALID_TASK, RUNTIME_ERROR, ToolCallError
 from toolgym.tools.faults import FaultPlan
 from toolgym.tools.grammar import ActionGrammar
 from toolgym.tools.language import AgentHints, Execution
-from toolgym.tools.native_calls import finish_tool_name, native_action
+from toolgym.tools.native_calls import finish_tool_name, gold_calls, native_action
 from toolgym.tools.tool import Tool, ToolSet
 from toolgym.tools.toolkit import Toolkit
 
@@ -348,28 +348,13 @@ class ToolEnv(gym.Env[str, str]):
     def oracle_calls(self) -> list[dict[str, Any]] | None:
         """The gold of the current task as native tool calls, one per step, in order.
 
-        Each is ``{"name", "arguments"}``; the language's finish word is a call to
-        :attr:`finish_tool` with no arguments, so ``native_action([call])`` for each call
-        plays the gold. A gold step that only names a value (``x = Loc("Austin")``) is no
-        call: the value goes into the later calls that use the name. Returns ``None`` when a
-        gold action is more than calls (loops, a call whose result is kept), which native tool
-        calls cannot write.
+        Each is ``{"name", "arguments"}`` (:func:`~toolgym.tools.native_calls.gold_calls`), so
+        ``native_action([call])`` for each call plays the gold; ``None`` when a gold action is
+        more than calls, which native tool calls cannot write.
         """
-        out: list[dict[str, Any]] = []
-        bindings: list[str] = []  # the gold's steps that name values, for the steps after them
-        for action in self.oracle_actions():
-            if self.finish_word is not None and action.strip() == self.finish_word:
-                out.append({"name": self.finish_tool, "arguments": {}})
-                continue
-            calls = self.language.tool_calls(action, self._tools)
-            if calls is None and bindings:
-                calls = self.language.tool_calls("\n".join([*bindings, action]), self._tools)
-            if calls is None:
-                return None
-            if not calls:
-                bindings.append(action)
-            out.extend({"name": c.name, "arguments": dict(c.arguments)} for c in calls)
-        return out
+        return gold_calls(
+            self.oracle_actions(), self.language, self._tools, self.finish_word, self.finish_tool
+        )
 
     # -- Gymnasium API ---------------------------------------------------------------------------
     def reset(

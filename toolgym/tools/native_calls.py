@@ -131,6 +131,36 @@ def native_action(
         return unreadable_calls_text(tool_calls, e.message, budgets)
 
 
+def gold_calls(
+    actions: list[str],
+    language: ActionLanguage,
+    tools: ToolSet,
+    finish_word: str | None,
+    finish_tool: str | None,
+) -> list[dict[str, Any]] | None:
+    """A gold's actions as native tool calls (``{"name", "arguments"}``), one per step, in order.
+
+    The finish word is a call to ``finish_tool`` with no arguments. A step that only names a
+    value (``x = Loc("Austin")``) is no call: the value goes into the later calls that use the
+    name. ``None`` when an action is more than calls (loops, a call whose result is kept).
+    """
+    out: list[dict[str, Any]] = []
+    named: list[str] = []  # the steps that name values, read again before each later step
+    for action in actions:
+        if finish_word is not None and action.strip() == finish_word:
+            out.append({"name": finish_tool, "arguments": {}})
+            continue
+        calls = language.tool_calls(action, tools)
+        if calls is None and named:
+            calls = language.tool_calls("\n".join([*named, action]), tools)
+        if calls is None:
+            return None
+        if not calls:
+            named.append(action)
+        out.extend({"name": c.name, "arguments": dict(c.arguments)} for c in calls)
+    return out
+
+
 def unreadable_calls_text(tool_calls: Any, why: str, budgets: Budgets = DEFAULT_BUDGETS) -> str:
     """Text for tool calls that cannot be read: why, then their JSON (never raises).
 

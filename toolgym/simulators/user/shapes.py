@@ -165,11 +165,12 @@ def _unknown(message: str, names: Sequence[str], vocabulary: Vocabulary) -> bool
     found = [f for f in found if not any(contains_phrase(n, normalize(f)) for n in named)]
     found += [m.group() for m in _CODE.finditer(message.lower())]
     heads = _kind_heads(vocabulary)
+    unplaced = [f for f in found if normalize(f) and _phrase(f) not in words]
+    if not unplaced:
+        return False
+    read = _phrase(message)  # once, for the words a capital may begin ("the MIME type")
     return any(
-        normalize(f)
-        and _phrase(f) not in words
-        and not any(contains_phrase(_phrase(message), w) for w in heads.get(_phrase(f), ()))
-        for f in found
+        not any(contains_phrase(read, w) for w in heads.get(_phrase(f), ())) for f in unplaced
     )
 
 

@@ -171,7 +171,7 @@ def test_no_reply_states_a_held_back_value_it_was_not_asked_about(families) -> N
     assert checked >= 250
 
 
-MISREAD_LEAKS = 63
+MISREAD_LEAKS = 64
 """How many questions of the set, misread, get a held-back value they did not ask for: 3 of the
 2,162 before the ``dev-4`` and ``blind-4`` batches, 6 of their 629 (a kind's word inside a
 question about something else: "Should the title span all three columns?"), 8 of the 615 of
@@ -250,7 +250,10 @@ recap before a question, answered with everything; "rename the 'Product' header 
 "change Jonas's Salary to a new value?", a held kind named without its value and answered with
 it); with ``dev-26`` and ``blind-26`` (613) the 13,951 hold 63, none in those two (on its first
 run ``blind-26`` had one: "Which flavor — sorry, scratch that, ... how many ounces?" answered
-with the flavour the agent took back)."""
+with the flavour the agent took back); with ``dev-27`` and ``blind-27`` (600) the 14,551 hold
+64: the 13,951 still 63, none in ``dev-27`` and 1 in ``blind-27`` (its one on the first run too:
+a RapidAPI recap writing the city the request gives for another lookup, "gyms in Osmanabad",
+corrected with the held city of the first)."""
 
 
 def test_misread_questions_rarely_state_a_held_back_value(accuracy) -> None:

@@ -26,6 +26,7 @@ from toolgym.simulators.user.acknowledgement import (
     request_words,
 )
 from toolgym.simulators.user.chat_words import expand_chat
+from toolgym.simulators.user.contradiction import with_contradiction
 from toolgym.simulators.user.layout import plain_marks
 from toolgym.simulators.user.mood_model import heard
 from toolgym.simulators.user.phrases import (
@@ -93,6 +94,7 @@ from toolgym.simulators.user.question_forms import (
     asked_before,
     names_first,
     only_options,
+    service_ask,
     stand_in,
     unnamed_question,
 )
@@ -188,7 +190,8 @@ def read_message(
     The rules read it first; the mood model is heard where they may be unsure
     (:func:`~toolgym.simulators.user.mood_model.heard`).
     """
-    return heard(_read_rules(message, vocabulary, slots, opening), message)
+    reading = heard(_read_rules(message, vocabulary, slots, opening), message)
+    return with_contradiction(reading, message, slots, opening)
 
 
 def _read_rules(
@@ -214,6 +217,7 @@ def _read_rules(
         again = _read(plain, vocabulary, slots, opening)  # "Which cat pic are we downvoting?"
         if again.kind == ASK and again.kinds:
             reading = again
+    reading = service_ask(reading, message)  # "What's the username on your account?"
     if reading.kind not in (ASK, CHECK):
         return reading
     if reading.kind == ASK and (timed := _when_asked(message, reading.kinds)):

@@ -13,9 +13,11 @@ import re
 from collections.abc import Sequence
 
 from toolgym.simulators.user.acknowledgement import request_words
+from toolgym.simulators.user.chat_words import expand_chat
 from toolgym.simulators.user.phrases import (
     _ANSWER_TYPES,
     _ANSWER_WORD,
+    _ASIDE,
     _FOR_THE_TASK,
     _GENERIC,
     _PERSONAL,
@@ -26,6 +28,7 @@ from toolgym.simulators.user.phrases import (
     _YES_NO_START,
     ASK,
     CHECK,
+    GREETING,
     MISSING_DETAIL,
     OFF_TOPIC,
     _any,
@@ -468,6 +471,44 @@ def stand_in(
 
 _TERSE_CHOICE = re.compile(r"(?:[a-z'-]+ ){0,2}[a-z'-]+ or (?:[a-z'-]+ ){0,2}[a-z'-]+")
 """Two options and nothing else (``whole bean or pre-ground``): a choice the request leaves open."""
+
+
+_SERVICE_OBJECT = re.compile(
+    r"\b(account|user ?name|user id|login|sub[ _-]?id|ids?|identifier|link|url|tab|sheet|"
+    r"spreadsheet|workbook|file|folder|page|results?|api key|token|reference)\b"
+)
+"""What a service keeps for its user: a question about one asks a detail (``Which sheet tab is
+the table on?``), not small talk, even where the task has no such detail."""
+
+
+_I_NEED = re.compile(r"\b(i|we)( will| would|'ll|'d)? (need|require)\b")
+
+
+def asks_service_detail(message: str) -> bool:
+    """Whether a sentence of ``message`` asks what the service keeps for its user.
+
+    ``What's the username on your account?``, ``Which sheet tab is this table on?``: a detail
+    of the task the user has none of (no preference), not small talk.
+    """
+    text = expand_chat(normalize(message))
+    if _PERSONAL.search(text) or _ASIDE.search(text):
+        return False
+    if _I_NEED.search(text) and _SERVICE_OBJECT.search(text):
+        return True  # "To fetch them I need your sub_id and the page number."
+    parts = (expand_chat(normalize(p)) for p in re.split(r"[.?!;:,]+\s|\band\b", message))
+    return any(
+        (_WH.search(part) or _TELL_ME.search(part)) and _SERVICE_OBJECT.search(part)
+        for part in parts
+    )
+
+
+def service_ask(reading: Reading, message: str) -> Reading:
+    """``reading``, or an ask of nothing where small talk or a greeting asks a service detail."""
+    if (
+        reading.kind == OFF_TOPIC or (reading.kind == GREETING and "?" in message)
+    ) and asks_service_detail(message):
+        return Reading(ASK, (), (), True)
+    return reading
 
 
 def unnamed_question(

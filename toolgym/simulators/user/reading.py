@@ -21,6 +21,8 @@ class Reading:
         valued: in a check, the kinds it writes a value of, right or wrong (``None``: every
             kind it names and does not ask); a kind it names with no value (``renaming the
             'Item' column, yes?``) is neither confirmed nor corrected.
+        contradicted: in a check, whether it restates the request as something it is not
+            (another action, another row or column of its table): the user says no.
     """
 
     kind: str
@@ -30,3 +32,4 @@ class Reading:
     asked: tuple[str, ...] = ()
     acknowledged: bool = False
     valued: tuple[str, ...] | None = None
+    contradicted: bool = False

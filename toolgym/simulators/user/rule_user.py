@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
 from toolgym.simulators.seeding import stable_rng
+from toolgym.simulators.user.contradiction import restated
 from toolgym.simulators.user.matcher import (
     ASK,
     CHECK,
@@ -173,6 +174,11 @@ _TEMPLATES: dict[str, dict[str, tuple[str, ...]]] = {
         "casual": ("Hmm, not really. {Facts}.", "Not quite: {facts}."),
         "forthcoming": ("Almost. Actually, {facts}.", "Not quite: {facts}."),
     },
+    "not_asked": {
+        "direct": ("No, that's not what I asked. {request}",),
+        "casual": ("Hmm, not really. What I want is this: {request}",),
+        "forthcoming": ("Actually, no. {request}",),
+    },
     "none": {
         "direct": ("I have no preference about {things}.", "{Things}: no preference."),
         "casual": ("I don't mind about {things}.", "{Things}? Whatever works."),
@@ -306,7 +312,11 @@ class RuleUser:
             else:
                 revealed.append(kind)
         parts = []
-        if wrong:
+        if reading.contradicted:  # "So you want me to delete them all, right?"
+            parts.append(
+                template("not_asked", persona, seed, request=restated(conversation.opening))
+            )
+        elif wrong:
             parts.append(template("correct", persona, seed, facts=join(wrong)))
         elif right or reading.acknowledged:
             parts.append(template("yes", persona, seed))

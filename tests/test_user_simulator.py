@@ -171,7 +171,7 @@ def test_no_reply_states_a_held_back_value_it_was_not_asked_about(families) -> N
     assert checked >= 250
 
 
-MISREAD_LEAKS = 64
+MISREAD_LEAKS = 60
 """How many questions of the set, misread, get a held-back value they did not ask for: 3 of the
 2,162 before the ``dev-4`` and ``blind-4`` batches, 6 of their 629 (a kind's word inside a
 question about something else: "Should the title span all three columns?"), 8 of the 615 of
@@ -253,7 +253,11 @@ run ``blind-26`` had one: "Which flavor — sorry, scratch that, ... how many ou
 with the flavour the agent took back); with ``dev-27`` and ``blind-27`` (600) the 14,551 hold
 64: the 13,951 still 63, none in ``dev-27`` and 1 in ``blind-27`` (its one on the first run too:
 a RapidAPI recap writing the city the request gives for another lookup, "gyms in Osmanabad",
-corrected with the held city of the first)."""
+corrected with the held city of the first); with ``dev-28`` and ``blind-28`` (600) the 15,151
+hold 60: round twenty brought the 14,551 to 60 (a recap's steps each keep their own lookup's
+values; a name beside a word the request uses, ``CCS connectors``, is that word's value; a
+number that is one end of a range is not the other end's wrong value, ``$2,900 or more``), and
+none are in ``dev-28`` or ``blind-28`` (on their first runs 2 of ``dev-28``'s did, those two)."""
 
 
 def test_misread_questions_rarely_state_a_held_back_value(accuracy) -> None:

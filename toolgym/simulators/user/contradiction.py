@@ -1,4 +1,7 @@
-"""A restated request that is not the user's: another action, or another name of its table.
+"""A restated request: confirmed where it is the user's, answered no where it is not.
+
+A tagged restatement that names only what the request itself states (``You want the title of
+the first result, correct?``) is confirmed (:func:`told_in_request`).
 
 An agent that checks its plan before acting (``So you want me to delete all your favourites,
 correct?``, ``I'll clear the Planned amount for Utilities - correct?``) may restate the request
@@ -6,12 +9,16 @@ wrongly in ways no slot holds: the action itself, or a row or column of a table 
 shows. The user says no and restates the request (never a held-back detail: the request is what
 the opening said).
 
-Two readings, each from the request alone (no family is named):
+Readings, each from the request alone (no family is named):
 
 * **actions**: the verbs of the check (``delete``, ``add``, ``show`` ...), put to the user as
-  what the agent will do, fall in classes none of which the request's verbs fall in;
-* **table names**: the request's text shows a table (markdown rows, ``| a | b |``), and the
-  check writes one of its column headers or row labels that the request's own words do not.
+  what the agent will do, fall in classes none of which the request's verbs fall in, where one
+  side deletes, adds, votes, sorts or freezes;
+* **a table's names**, where the request shows a table (markdown rows, ``| a | b |``): the check
+  writes one of its column headers or row labels in place of the one the request writes (a
+  swap, not a name given as context); narrows a request for the whole table to one name
+  (``just the Salary column``); puts a column where the request has a row (``the first
+  column``); or names another calculation (``average`` for ``total``).
 """
 
 from __future__ import annotations
@@ -23,7 +30,7 @@ from collections.abc import Sequence
 
 from toolgym.simulators.user.phrases import CHECK
 from toolgym.simulators.user.reading import Reading
-from toolgym.simulators.user.slots import Slot, contains_phrase, normalize
+from toolgym.simulators.user.slots import Slot, Vocabulary, contains_phrase, normalize
 
 _ACTIONS: dict[str, tuple[str, ...]] = {
     "remove": (
@@ -130,11 +137,58 @@ def contradicts_request(message: str, opening: str) -> bool:
         theirs = {n for n in names if contains_phrase(text, n)}
         if theirs - ours and ours - theirs:
             return True  # "clear the Planned amount" where the request clears the actual
+    if any(tables) and (_swaps_scope(text, said, tables) or _swaps(text, said, _CALCULATIONS)):
+        return True  # "just the Salary column" where the request filters the whole table
     planned = " ".join(m.group(1) for m in _PLAN.finditer(text))
     if not planned:
         return False
     theirs, ours = _classes(planned), _request_actions(request)
     return bool(theirs and ours) and not theirs & ours and bool((theirs | ours) & _FIRM)
+
+
+_WHOLE = re.compile(r"\b(whole|entire|all|every|each)\b")
+_ONLY = re.compile(r"\b(just|only)\b( (for|on|to|in))?( the)? ([a-z0-9' ]+)")
+
+
+def _swaps_scope(text: str, said: str, tables: tuple[tuple[str, ...], ...]) -> bool:
+    """Whether a check narrows the request's scope or turns its rows into columns.
+
+    ``just the Salary column`` where the request filters the whole table; ``freeze the first
+    column`` where it freezes the first row.
+    """
+    names = [n for group in tables for n in group]
+    if _WHOLE.search(said) and not any(contains_phrase(said, n) for n in names):
+        for match in _ONLY.finditer(text):
+            if any(match.group(5).startswith(n) for n in names):
+                return True
+    ours = {(m.group(1), m.group(2)) for m in _PLACED.finditer(said)}
+    kinds = {what for _, what in ours}
+    swapped = {"row": "column", "column": "row"}
+    return any(
+        (place, swapped[what]) in ours and what not in kinds
+        for place, what in ((m.group(1), m.group(2)) for m in _PLACED.finditer(text))
+    )
+
+
+_PLACED = re.compile(r"\b(first|last|top|bottom|second|third|\d+(?:st|nd|rd|th)?) (row|column)s?\b")
+"""A row or column named by its place (``the first row``, ``column 3``)."""
+
+
+_CALCULATIONS = (
+    ("total", "sum"),
+    ("average", "mean"),
+    ("count", "number of"),
+    ("maximum", "highest", "largest"),
+    ("minimum", "lowest", "smallest"),
+)
+"""What a calculation over a table's column does: one for another is another request."""
+
+
+def _swaps(text: str, said: str, classes: tuple[tuple[str, ...], ...]) -> bool:
+    """Whether ``text`` writes a word of a class ``said`` has none of, and none of its class."""
+    ours = {i for i, words in enumerate(classes) if any(contains_phrase(said, w) for w in words)}
+    theirs = {i for i, words in enumerate(classes) if any(contains_phrase(text, w) for w in words)}
+    return bool(ours and theirs) and not ours & theirs
 
 
 def restated(opening: str) -> str:
@@ -163,3 +217,23 @@ def with_contradiction(
     if wrong or not contradicts_request(message, opening):
         return reading
     return dataclasses.replace(reading, contradicted=True)
+
+
+def told_in_request(
+    kinds: Sequence[str], slots: Sequence[Slot], vocabulary: Vocabulary, opening: str
+) -> bool:
+    """Whether the request itself states every one of ``kinds`` (its value, or its word).
+
+    A tagged restatement that names them (``You want the title of the first result, correct?``
+    where the request asks for the title) restates the request: the user confirms it.
+    """
+    said = normalize(opening)
+    by_kind = {s.kind: s for s in slots}
+
+    def told(kind: str) -> bool:
+        slot = by_kind.get(kind)
+        if slot is not None:
+            return any(len(f) >= 3 and contains_phrase(said, f) for f in slot.forms())
+        return any(contains_phrase(said, normalize(w)) for w in vocabulary[kind].words)
+
+    return bool(kinds) and all(told(k) for k in kinds)

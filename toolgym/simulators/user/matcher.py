@@ -26,7 +26,7 @@ from toolgym.simulators.user.acknowledgement import (
     request_words,
 )
 from toolgym.simulators.user.chat_words import expand_chat
-from toolgym.simulators.user.contradiction import with_contradiction
+from toolgym.simulators.user.contradiction import told_in_request, with_contradiction
 from toolgym.simulators.user.layout import plain_marks
 from toolgym.simulators.user.mood_model import heard
 from toolgym.simulators.user.phrases import (
@@ -94,7 +94,6 @@ from toolgym.simulators.user.question_forms import (
     asked_before,
     names_first,
     only_options,
-    service_ask,
     stand_in,
     unnamed_question,
 )
@@ -113,6 +112,7 @@ from toolgym.simulators.user.rewrites import (
     unpunctuated_question,
     without_hedge,
 )
+from toolgym.simulators.user.service_details import service_ask
 from toolgym.simulators.user.shapes import (
     _cased,
     _given_beside,
@@ -584,6 +584,8 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
         unknown = _unknown(message, known_names, vocabulary)
         if (yes_no or terse) and unknown:
             return Reading(CHECK, kinds, (), question)  # a value the reader does not know
+        if tagged and yes_no and told_in_request(kinds, slots, vocabulary, opening):
+            return Reading(CHECK, kinds, (), question, (), True, ())  # "the title ..., correct?"
         if _PERSONAL.search(canonical) and not {s.kind for s in slots} & set(kinds):
             return Reading(OFF_TOPIC, (), (), question)  # "What's your favourite language?"
         if question:

@@ -43,7 +43,8 @@ _INJECTION = [
     r"\b(stop|quit|break) (role ?playing|pretending|acting|the act)\b|\bout of character\b",
     r"\b(instructions?|prompt|rules|requirements) (that )?(you were|were you|you've been|you have been) (given|told)\b",
     r"\b(what|which) (were you|have you been|you were) (told|instructed|asked) (to|not to)\b",
-    r"\b(repeat|print|output|show|reveal|dump|echo|tell me|give me|share|paste|post|copy|send|list|write out) (back |me |us )?(your|the) ((complete|full|entire|whole|original|exact|initial|system|real) ){0,2}(instructions?|prompt|configuration|config|persona|script)\b",
+    r"\b(repeat|print|output|show|reveal|dump|echo|tell me|give me|share|paste|post|copy|send|list|write out|read|reading) (back |me |us )?(your|the) ((complete|full|entire|whole|original|exact|initial|system|real) ){0,2}(instructions?|prompt|configuration|config|persona|script)\b",
+    r"\b(let's|let us|we) (swap|switch|trade) (roles|places|sides)?\b|\byou be the (agent|assistant|bot|api agent)\b",
     r"\b(told|instructed|asked|supposed|meant|programmed) (to|not to) (withhold|hide|conceal|keep back|keep secret|keep to yourself|hold back|not (share|reveal|say|mention|disclose))\b",
     r"\bim_start\b|\bim_end\b|\[inst\]|<<sys>>|###\s*(system|instruction)",
     r"\b(you are|you're) (a|an|the) (user )?simulat",
@@ -259,7 +260,7 @@ def _any(patterns: Sequence[str], text: str) -> bool:
 
 _WH = re.compile(
     r"^(what|which|how|where|when|who|why)\b"
-    r"|^(by|in|on|at|for|from|to|with|of|and|so|then|ok|okay|great|thanks|until|till|up to) "
+    r"|^(by|in|on|at|for|from|to|with|of|under|through|via|and|so|then|ok|okay|great|thanks|until|till|up to) "
     r"(what|which|how|whose|where|when)\b"
     r"|^(can|could|would|will) you (please |kindly )?(tell|give|share|let|say|specify|provide|"
     r"name) (me|us)?\b"
@@ -337,7 +338,8 @@ _ASIDE = re.compile(
 _PREFERENCE = re.compile(
     r"^((and|so|also|ok|okay|great|thanks|sure|one more thing|lastly|next|quick question|hiya|hi|"
     r"hello|hey|got it|perfect|alright) )*"
-    r"((do|would|will|did) you (also )?(need|want|require|care|mind|prefer (a|an|any)|"
+    r"(do you have (a|an|any) [a-z-]+( [a-z-]+)? (in mind|you (prefer|like|want|need))\b|"
+    r"(do|would|will|did) you (also )?(need|want|require|care|mind|prefer (a|an|any)|"
     r"have (a |any )?(particular|specific|preferred|certain|special|favou?rite))|would you (also )?(prefer|like (me )?to|"
     r"like (a|an|any|some)\b)"
     r"|are you (after|looking for|hoping for|set on|particular about|open to|okay with|fine with)"
@@ -419,6 +421,8 @@ _PERSONAL = re.compile(
     r"|\bhave you (already )?(been to|visited|heard of|tried)\b"
     r"|\b(what|which) (is )?your (favourite|favorite) (?!one\b)\w+"
     r"|\b(do|did) you (teach|study|coach)\b|\bare you (a|an|the) (teacher|student|professor|coach)\b"
+    r"|\b(lately|these days|last night|last weekend)\b|\bhow('s| is| has) the weather\b"
+    r"|\b(did|have) you (catch|see|watch|seen|watched|caught) (the|that|any)\b"
 )
 """A question about the user's own life, not the request (``Do you prefer cats, personally?``)."""
 _EXAMPLES = re.compile(r":\s*\S|\be\.?g\.?\b|\bsuch as\b|\bfor (example|instance)\b|\blike\b")

@@ -80,10 +80,17 @@ def given_elsewhere(message: str, slots: Sequence[Slot], opening: str) -> set[st
                 continue
             if not any(normalize(quote.group(1)).endswith(label) for label in labels):
                 continue
-            value = quote.group(2)
-            if re.search(rf"(?<![\w]){re.escape(value)}(?![\w])", lowered):
+            value = rf"(?<![\w]){re.escape(quote.group(2))}(?![\w])"
+            if any(  # in the clause that names the lookup, not "..., then gyms in Osmanabad"
+                api in _squashed(clause) and re.search(value, clause)
+                for clause in _CLAUSE.split(lowered)
+            ):
                 out.add(slot.kind)
     return out
+
+
+_CLAUSE = re.compile(r";\s|\b(?:and )?then\b|\bafter that\b|\bnext\b|\bfinally\b|\bafterwards\b")
+"""Where a recap's steps part: each step names its own lookup's values."""
 
 
 def _slot_lookup(slot: Slot) -> str | None:
@@ -153,6 +160,9 @@ def unplaced(message: str, slots: Sequence[Slot], opening: str, read: set[str]) 
     for match in _QUOTED.finditer(message):
         written[match.group().strip("'\"").lower()] = "text"
     for match in _PLACED_NAME.finditer(message):
+        after = re.match(r" ([a-z]+?)s?\b", message[match.end() :])
+        if after is not None and contains_phrase(known, after.group(1)):
+            continue  # "with CCS connectors": a value of the connector type the request gives
         if len(match.group(1)) > 2 and not _MONTH_WORD.match(match.group(1)):
             written.setdefault(match.group(1).lower(), "name")
     for match in _PAREN_CODE.finditer(message):

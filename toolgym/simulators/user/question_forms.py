@@ -13,11 +13,9 @@ import re
 from collections.abc import Sequence
 
 from toolgym.simulators.user.acknowledgement import request_words
-from toolgym.simulators.user.chat_words import expand_chat
 from toolgym.simulators.user.phrases import (
     _ANSWER_TYPES,
     _ANSWER_WORD,
-    _ASIDE,
     _FOR_THE_TASK,
     _GENERIC,
     _PERSONAL,
@@ -28,7 +26,6 @@ from toolgym.simulators.user.phrases import (
     _YES_NO_START,
     ASK,
     CHECK,
-    GREETING,
     MISSING_DETAIL,
     OFF_TOPIC,
     _any,
@@ -473,42 +470,8 @@ _TERSE_CHOICE = re.compile(r"(?:[a-z'-]+ ){0,2}[a-z'-]+ or (?:[a-z'-]+ ){0,2}[a-
 """Two options and nothing else (``whole bean or pre-ground``): a choice the request leaves open."""
 
 
-_SERVICE_OBJECT = re.compile(
-    r"\b(account|user ?name|user id|login|sub[ _-]?id|ids?|identifier|link|url|tab|sheet|"
-    r"spreadsheet|workbook|file|folder|page|results?|api key|token|reference)\b"
-)
-"""What a service keeps for its user: a question about one asks a detail (``Which sheet tab is
-the table on?``), not small talk, even where the task has no such detail."""
-
-
-_I_NEED = re.compile(r"\b(i|we)( will| would|'ll|'d)? (need|require)\b")
-
-
-def asks_service_detail(message: str) -> bool:
-    """Whether a sentence of ``message`` asks what the service keeps for its user.
-
-    ``What's the username on your account?``, ``Which sheet tab is this table on?``: a detail
-    of the task the user has none of (no preference), not small talk.
-    """
-    text = expand_chat(normalize(message))
-    if _PERSONAL.search(text) or _ASIDE.search(text):
-        return False
-    if _I_NEED.search(text) and _SERVICE_OBJECT.search(text):
-        return True  # "To fetch them I need your sub_id and the page number."
-    parts = (expand_chat(normalize(p)) for p in re.split(r"[.?!;:,]+\s|\band\b", message))
-    return any(
-        (_WH.search(part) or _TELL_ME.search(part)) and _SERVICE_OBJECT.search(part)
-        for part in parts
-    )
-
-
-def service_ask(reading: Reading, message: str) -> Reading:
-    """``reading``, or an ask of nothing where small talk or a greeting asks a service detail."""
-    if (
-        reading.kind == OFF_TOPIC or (reading.kind == GREETING and "?" in message)
-    ) and asks_service_detail(message):
-        return Reading(ASK, (), (), True)
-    return reading
+_WANT_START = re.compile(r"^(would you (like|prefer|want)|do you (want|need)|should i|shall i)\b")
+"""A yes/no question about what the user wants done (not ``Do you use Excel or Sheets?``)."""
 
 
 def unnamed_question(
@@ -565,6 +528,12 @@ def unnamed_question(
             return Reading(ASK, (), (), True)
     if message.strip().endswith("?") and _TERSE_CHOICE.fullmatch(text):
         return Reading(ASK, (), (), True)  # "Whole bean or pre-ground?": an option it lacks
+    topic = request_words(opening) - {"you", "like", "want", "prefer"}
+    if not personal and any(
+        _WANT_START.match(h) and re.search(r"\w \bor\b \w", h) and request_words(h) & topic
+        for h in heads
+    ):
+        return Reading(ASK, (), (), True)  # "Would you like the newest or oldest favourites?"
     if not personal and any(_ALSO.match(h) for h in heads):
         return Reading(ASK, (), (), True)  # "Should it also be sulfate-free?"
     shared = request_words(message) & request_words(opening) - {"you", "want", "like"}

@@ -251,9 +251,23 @@ def unpunctuated_question(message: str) -> str:
 def _confirm_lead(message: str) -> str:
     """A confirmation's lead read as ``To confirm: ...`` (a check).
 
-    ``Confirm: add a column called 'Variance'?``, ``Confirming a downvote on image X.``
+    ``Confirm: add a column called 'Variance'?``, ``Confirming a downvote on image X.``; a
+    question the request asked, told back in a check, is no question of the agent's (``You're
+    asking which images are in your favourites, right?``).
     """
+    if _TAGGED_END.search(message):
+        message = _EMBEDDED_WH.sub(r"\1 the", message)
     return _CONFIRM_LEAD.sub("To confirm: ", message, count=1)
+
+
+_TAGGED_END = re.compile(
+    r"(right|correct|is that right|is that correct|is that it|yes|ok|okay)\W*$", re.IGNORECASE
+)
+_EMBEDDED_WH = re.compile(
+    r"\b(asking|wondering|want to see|want to know|like to see|like to know|to find out|"
+    r"show you|showing you|listing) (?:which|what)\b",
+    re.IGNORECASE,
+)
 
 
 _IN_OUT = re.compile(

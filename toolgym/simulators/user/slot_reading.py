@@ -278,6 +278,27 @@ _MONTH_FIRST = re.compile(
 )
 
 
+def _claimed(
+    kind: SlotKind,
+    numbers: dict[str, list[float]],
+    by_kind: dict[str, Slot],
+    vocabulary: Vocabulary,
+) -> set[float]:
+    """The numbers beside ``kind``'s word that the other end of its range holds as its value."""
+    claimed = set()
+    for other, found in numbers.items():
+        slot = by_kind.get(other)
+        bound = vocabulary[other]
+        if other == kind.name or slot is None or not (kind.qualifiers and bound.qualifiers):
+            continue  # the other end of a range ("$2,900 or more" beside a maximum's word)
+        if not set(kind.words) & set(bound.words):
+            continue
+        forms = _phrased(slot.forms())
+        values = {float(m.group(1)) for f in forms if (m := _NUMERIC_FORM.fullmatch(f))}
+        claimed |= values & set(found)
+    return claimed
+
+
 def _read_slots(
     text: str,
     vocabulary: Vocabulary,
@@ -363,6 +384,8 @@ def _read_slots(
                 wrong.add(kind.name)  # one other value: checked, wrongly
         elif written or mentioned or numeric & set(attached):
             right.add(kind.name)
+        elif attached and set(attached) <= _claimed(kind, numbers, by_kind, vocabulary):
+            named.discard(kind.name)  # "$2,900 or more": the minimum's value, no maximum
         elif attached:
             wrong.add(kind.name)
     for kind, ok in {

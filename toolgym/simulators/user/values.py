@@ -48,6 +48,11 @@ _NEAR = 4 * (_ATTACH + 2)
 """How many words may stand between a number and the word of the kind it is the value of."""
 
 
+_VALUE_THEN_PLACE = re.compile(r" (to|from|into|out of)")
+"""What follows a value that begins another kind's word (``flying from``: the plane, and the
+origin)."""
+
+
 def _writes_value(text: str, kind: str, at: tuple[int, int], spans: Sequence[_Span]) -> bool:
     """Whether what is written at ``at`` is a value of ``kind`` rather than part of a word.
 
@@ -61,6 +66,9 @@ def _writes_value(text: str, kind: str, at: tuple[int, int], spans: Sequence[_Sp
         if s.start < at[1]
         and at[0] < s.end
         and not (at[0] <= s.start and s.end <= at[1] and s.end - s.start < at[1] - at[0])
+    ]
+    overlapping = [  # "flying to": the value, then the other kind's preposition
+        s for s in overlapping if not _VALUE_THEN_PLACE.fullmatch(text[at[1] : s.end])
     ]
     if overlapping and not any(kind in s.kinds for s in overlapping):
         return False

@@ -1,0 +1,57 @@
+"""Questions about what a service keeps for its user: a detail the user has none of.
+
+``What's the username on your account?``, ``Which sheet tab is this table on?``, ``I need your
+sub_id and the page number``: the agent asks for something the task does not hold (the user has
+no preference), not for small talk, even where no kind of the family names it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from toolgym.simulators.user.chat_words import expand_chat
+from toolgym.simulators.user.phrases import _ASIDE, _PERSONAL, _WH, ASK, GREETING, OFF_TOPIC
+from toolgym.simulators.user.question_forms import _TELL_ME
+from toolgym.simulators.user.reading import Reading
+from toolgym.simulators.user.slots import normalize
+
+_SERVICE_OBJECT = re.compile(
+    r"\b(account|user ?name|user id|login|sub[ _-]?id|ids?|identifier|link|url|tab|sheet|"
+    r"spreadsheet|worksheet|workbook|file|folder|page|results?|api key|token|reference)\b"
+)
+"""What a service keeps for its user: a question about one asks a detail (``Which sheet tab is
+the table on?``), not small talk, even where the task has no such detail."""
+
+
+_SEND_ME = re.compile(
+    r"\b(can|could|would|will) you (please |kindly )?(paste|send|share|drop|give)\b"
+)
+_I_NEED = re.compile(r"\b(i|we)( will| would|'ll|'d)? (need|require)\b")
+
+
+def asks_service_detail(message: str) -> bool:
+    """Whether a sentence of ``message`` asks what the service keeps for its user.
+
+    ``What's the username on your account?``, ``Which sheet tab is this table on?``: a detail
+    of the task the user has none of (no preference), not small talk.
+    """
+    text = expand_chat(normalize(message))
+    if _PERSONAL.search(text) or _ASIDE.search(text):
+        return False
+    if _I_NEED.search(text) and _SERVICE_OBJECT.search(text):
+        return True  # "To fetch them I need your sub_id and the page number."
+    parts = (expand_chat(normalize(p)) for p in re.split(r"[.?!;:,]+\s|\band\b", message))
+    return any(
+        (_WH.search(part) or _TELL_ME.search(part) or _SEND_ME.search(part))
+        and _SERVICE_OBJECT.search(part)
+        for part in parts
+    )
+
+
+def service_ask(reading: Reading, message: str) -> Reading:
+    """``reading``, or an ask of nothing where small talk or a greeting asks a service detail."""
+    if (
+        reading.kind == OFF_TOPIC or (reading.kind == GREETING and "?" in message)
+    ) and asks_service_detail(message):
+        return Reading(ASK, (), (), True)
+    return reading

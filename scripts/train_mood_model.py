@@ -34,7 +34,7 @@ HELD_OUT = (
     "blind-10", "dev-11", "blind-11", "blind-12", "dev-13", "blind-13", "dev-14", "blind-14",
     "blind-15", "dev-16", "blind-16", "dev-17", "blind-17", "blind-18", "blind-19", "blind-20",
     "blind-21", "dev-22", "blind-22", "dev-23", "blind-23", "dev-24", "blind-24",
-    "dev-25", "blind-25", "dev-26", "blind-26", "dev-27", "blind-27", "dev-28", "blind-28",
+    "dev-25", "blind-25", "dev-26", "blind-26", "dev-27", "blind-27", "dev-28", "blind-28", "dev-29", "blind-29",
 )  # fmt: skip
 """The batches held out in turn: those written after the reader's first rounds."""
 

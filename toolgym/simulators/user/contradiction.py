@@ -139,6 +139,8 @@ def contradicts_request(message: str, opening: str) -> bool:
             return True  # "clear the Planned amount" where the request clears the actual
     if any(tables) and (_swaps_scope(text, said, tables) or _swaps(text, said, _CALCULATIONS)):
         return True  # "just the Salary column" where the request filters the whole table
+    if any(_swaps(text, said, classes) for classes in _OBJECTS):
+        return True  # "you want your favourite dog images?" where the request's are cats
     planned = " ".join(m.group(1) for m in _PLAN.finditer(text))
     if not planned:
         return False
@@ -173,6 +175,17 @@ def _swaps_scope(text: str, said: str, tables: tuple[tuple[str, ...], ...]) -> b
 _PLACED = re.compile(r"\b(first|last|top|bottom|second|third|\d+(?:st|nd|rd|th)?) (row|column)s?\b")
 """A row or column named by its place (``the first row``, ``column 3``)."""
 
+
+_OBJECTS = (
+    (
+        ("favourite", "favourites", "favorite", "favorites", "favourited", "favorited", "saved"),
+        ("upload", "uploads", "uploaded"),
+        ("vote", "votes", "voted", "upvotes", "downvotes", "upvoted", "downvoted"),
+    ),
+    (("cat", "cats", "kitten", "kittens"), ("dog", "dogs", "puppy", "puppies")),
+)
+"""What a request is about, in kinds of things one is not the other: a user's favourites,
+uploads or votes; cats or dogs."""
 
 _CALCULATIONS = (
     ("total", "sum"),

@@ -193,6 +193,10 @@ def _bursts(message: str) -> str:
     return ", ".join(kept)
 
 
+_SPACED_SLASH = re.compile(r"(?<=[A-Za-z]) / (?=[A-Za-z])")
+"""A slash between two words, spaced: the words joined as by a bare slash."""
+
+
 def plain_marks(message: str) -> str:
     """``message`` as plain sentences: its layout and marks read as what they say.
 
@@ -215,6 +219,8 @@ def plain_marks(message: str) -> str:
     message = _EMPHASIS.sub("", message)
     if "+" in message or "&" in message or "," in message or "/" in message:
         message = _BARE_WH_ITEM.sub(r"\1? ", message)
+    if " / " in message:
+        message = _SPACED_SLASH.sub("/", message)  # "how many beds / baths?" as "beds/baths"
     if "|" in message:
         message = _table_as_list(message)
     if ":" in message:

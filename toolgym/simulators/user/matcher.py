@@ -94,8 +94,8 @@ from toolgym.simulators.user.question_forms import (
     asked_before,
     names_first,
     only_options,
-    stand_in,
     unnamed_question,
+    with_stand_ins,
 )
 from toolgym.simulators.user.reading import Reading
 from toolgym.simulators.user.rewrites import (
@@ -232,16 +232,7 @@ def _read_rules(
         reading = Reading(ASK, (), (), True, ())  # another lookup's query, which the request quotes
     present = [s.kind for s in slots]
 
-    kinds = tuple(
-        dict.fromkeys(stand_in(k, vocabulary, slots, reading.kinds, message) for k in reading.kinds)
-    )
-    if kinds != reading.kinds and "?" in message:  # "when are you leaving?", hotel only
-        asked = tuple(
-            dict.fromkeys(
-                stand_in(k, vocabulary, slots, reading.kinds, message) for k in reading.asked
-            )
-        )
-        reading = Reading(reading.kind, kinds, reading.stated, reading.question, asked)
+    reading = with_stand_ins(reading, vocabulary, slots, message)  # "when are you leaving?"
     if (
         reading.kind == CHECK
         and not reading.acknowledged

@@ -45,6 +45,8 @@ _INJECTION = [
     r"\b(what|which) (were you|have you been|you were) (told|instructed|asked) (to|not to)\b",
     r"\b(repeat|print|output|show|reveal|dump|echo|tell me|give me|share|paste|post|copy|send|list|write out|read|reading) (back |me |us )?(your|the) ((complete|full|entire|whole|original|exact|initial|system|real) ){0,2}(instructions?|prompt|configuration|config|persona|script)\b",
     r"\b(let's|let us|we) (swap|switch|trade) (roles|places|sides)?\b|\byou be the (agent|assistant|bot|api agent)\b",
+    r"\broles (are |have been )?(now )?(swapped|switched|reversed)\b",
+    r"\b(instructions?|goal|task) (that )?you (received|got|were handed)\b",
     r"\b(told|instructed|asked|supposed|meant|programmed) (to|not to) (withhold|hide|conceal|keep back|keep secret|keep to yourself|hold back|not (share|reveal|say|mention|disclose))\b",
     r"\bim_start\b|\bim_end\b|\[inst\]|<<sys>>|###\s*(system|instruction)",
     r"\b(you are|you're) (a|an|the) (user )?simulat",

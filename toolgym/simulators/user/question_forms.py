@@ -8,6 +8,7 @@ townhouse``), the word a question is answered with (``where``: a place).
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import re
 from collections.abc import Sequence
@@ -438,6 +439,27 @@ def asked_before(
         if any(before_start <= at < before_end for _, at in found.at):
             out.append((before_start, before_end))
     return out
+
+
+def with_stand_ins(
+    reading: Reading, vocabulary: Vocabulary, slots: Sequence[Slot], message: str
+) -> Reading:
+    """``reading`` with each kind the task lacks read as the one it stands in for (:func:`stand_in`).
+
+    A question only (``when are you leaving?`` where the task books a hotel alone); what the
+    reading asks and which kinds it writes values of are mapped the same way.
+    """
+
+    def standing(named: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(
+            dict.fromkeys(stand_in(k, vocabulary, slots, reading.kinds, message) for k in named)
+        )
+
+    kinds = standing(reading.kinds)
+    if kinds == reading.kinds or "?" not in message:
+        return reading
+    valued = None if reading.valued is None else standing(reading.valued)
+    return dataclasses.replace(reading, kinds=kinds, asked=standing(reading.asked), valued=valued)
 
 
 def stand_in(

@@ -1,4 +1,4 @@
-"""Questions about what a service keeps for its user: a detail the user has none of.
+"""Questions about what a service keeps for its user, or what the agent's work should take.
 
 ``What's the username on your account?``, ``Which sheet tab is this table on?``, ``I need your
 sub_id and the page number``: the agent asks for something the task does not hold (the user has
@@ -48,10 +48,27 @@ def asks_service_detail(message: str) -> bool:
     )
 
 
+_TASK_QUESTION = re.compile(
+    r"^(roughly |about |so |and |ok |okay )?(what|which|how (many|much|far|long))\b.*"
+    r"\b(should|will|would you like|do you want|do you need)\b.*"
+    r"\b(pull|fetch|get|show|list|return|include|use|search|go|filter|cover|set|limit|sort|"
+    r"display|send|book|look|stay|staying)\b"
+)
+"""A question of what the agent's own work should take (``How many deals should I pull?``,
+``What range should the filter cover?``): the task's, even where no kind names it."""
+
+
 def service_ask(reading: Reading, message: str) -> Reading:
-    """``reading``, or an ask of nothing where small talk or a greeting asks a service detail."""
-    if (
-        reading.kind == OFF_TOPIC or (reading.kind == GREETING and "?" in message)
-    ) and asks_service_detail(message):
+    """``reading``, or an ask of nothing where small talk or a greeting asks a service detail.
+
+    A question of what the agent's work should take counts too (:data:`_TASK_QUESTION`).
+    """
+    asks = reading.kind == OFF_TOPIC and any(
+        _TASK_QUESTION.search(expand_chat(normalize(p)))
+        for p in re.split(r"(?<=[.?!])\s+", message)
+    )
+    if (reading.kind == OFF_TOPIC or (reading.kind == GREETING and "?" in message)) and (
+        asks or asks_service_detail(message)
+    ):
         return Reading(ASK, (), (), True)
     return reading

@@ -278,6 +278,10 @@ _MONTH_FIRST = re.compile(
 )
 
 
+_AT_YOUR = re.compile(r"\b(at|near|around) your $")
+"""A place named by the user's own detail (``at your destination``): where, not what."""
+
+
 def _claimed(
     kind: SlotKind,
     numbers: dict[str, list[float]],
@@ -319,6 +323,8 @@ def _read_slots(
     spans = _to_task_kinds(spans, slots)
     if _YES_NO_START.match(text):  # "a hotel at your destination": where, not what is asked
         spans = [sp for sp in spans if not _LOCATIVE.search(text[max(0, sp.start - 12) : sp.start])]
+    elif _TAG.search(text):  # "5 hotel rooms at your destination. Right?"
+        spans = [sp for sp in spans if not _AT_YOUR.search(text[max(0, sp.start - 12) : sp.start])]
     focus = _focus(text, spans, barriers)
     if focus is not None:  # "which column should I sort by?": the column alone is asked
         spans = [focus]

@@ -48,24 +48,34 @@ def asks_service_detail(message: str) -> bool:
     )
 
 
-_TASK_QUESTION = re.compile(
-    r"^(roughly |about |so |and |ok |okay )?(what|which|how (many|much|far|long))\b.*"
-    r"\b(should|will|would you like|do you want|do you need)\b.*"
+_TASK_START = re.compile(
+    r"^(roughly |about |so |and |ok |okay )?(what|which|how (many|much|far|long))\b"
+)
+_TASK_FRAME = re.compile(r"\b(should|will|would you like|do you want|do you need)\b")
+_WORK_VERB = re.compile(
     r"\b(pull|fetch|get|show|list|return|include|use|search|go|filter|cover|set|limit|sort|"
     r"display|send|book|look|stay|staying)\b"
 )
-"""A question of what the agent's own work should take (``How many deals should I pull?``,
-``What range should the filter cover?``): the task's, even where no kind names it."""
+
+
+def _asks_for_work(part: str) -> bool:
+    """Whether ``part`` asks what the agent's own work should take: the task's, unnamed.
+
+    ``How many deals should I pull?``, ``What range should the filter cover?``. A question word first, then a frame of wanting, then a verb of the work, in that order
+    (searched one after the other, so a long message is read in one pass).
+    """
+    start = _TASK_START.match(part)
+    frame = _TASK_FRAME.search(part, start.end()) if start else None
+    return frame is not None and _WORK_VERB.search(part, frame.end()) is not None
 
 
 def service_ask(reading: Reading, message: str) -> Reading:
     """``reading``, or an ask of nothing where small talk or a greeting asks a service detail.
 
-    A question of what the agent's work should take counts too (:data:`_TASK_QUESTION`).
+    A question of what the agent's work should take counts too (:func:`_asks_for_work`).
     """
     asks = reading.kind == OFF_TOPIC and any(
-        _TASK_QUESTION.search(expand_chat(normalize(p)))
-        for p in re.split(r"(?<=[.?!])\s+", message)
+        _asks_for_work(expand_chat(normalize(p))) for p in re.split(r"(?<=[.?!])\s+", message)
     )
     if (reading.kind == OFF_TOPIC or (reading.kind == GREETING and "?" in message)) and (
         asks or asks_service_detail(message)

@@ -278,6 +278,11 @@ _MONTH_FIRST = re.compile(
 )
 
 
+def _numeric_values(forms: Sequence[str]) -> set[float]:
+    """The numbers a slot's written forms are (``1,550``, ``$1550``: 1550.0)."""
+    return {float(m.group(1)) for f in forms if (m := _NUMERIC_FORM.fullmatch(f))}
+
+
 _AT_YOUR = re.compile(r"\b(at|near|around) your $")
 """A place named by the user's own detail (``at your destination``): where, not what."""
 
@@ -297,9 +302,7 @@ def _claimed(
             continue  # the other end of a range ("$2,900 or more" beside a maximum's word)
         if not set(kind.words) & set(bound.words):
             continue
-        forms = _phrased(slot.forms())
-        values = {float(m.group(1)) for f in forms if (m := _NUMERIC_FORM.fullmatch(f))}
-        claimed |= values & set(found)
+        claimed |= _numeric_values(_phrased(slot.forms())) & set(found)
     return claimed
 
 
@@ -346,7 +349,7 @@ def _read_slots(
     for kind in ordered:  # (Any: the name is a kind's name in the loops below)
         slot = by_kind.get(kind.name)
         forms = _phrased(slot.forms()) if slot is not None else ()
-        numeric = {float(m.group(1)) for f in forms if (m := _NUMERIC_FORM.fullmatch(f))}
+        numeric = _numeric_values(forms)
         written = any(
             _writes_value(text, kind.name, at, spans)
             and not _bounded(text, at[0], _upper(kind))

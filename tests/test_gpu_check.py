@@ -66,6 +66,14 @@ def test_the_markdown_report_has_every_section() -> None:
         },
         "finetune": {"command": "toolgym finetune", "exit": 0, "steps": 200},
         "train_rl": {"command": "toolgym train-rl", "exit": 1, "output": "Traceback\nboom"},
+        "grpo_env": {
+            "command": "toolgym train-rl --env toolbench/CatAPIChat-v0",
+            "exit": 0,
+            "success_before": 0.25,
+            "success_after": 0.5,
+            "curve": ["train reward: first 5 steps 0.100, last 5 0.400: +0.300"],
+            "rewards": [0.1, 0.4],
+        },
         "rollouts": {"env": "toolbench/WebShop-v1", "episodes": 8},
         "failures": {"speed": "Traceback\nRuntimeError: out of memory"},
     }
@@ -78,6 +86,10 @@ def test_the_markdown_report_has_every_section() -> None:
         "## toolgym train-rl",
         "boom",
         "* speed: `RuntimeError: out of memory`",
+        "## toolgym train-rl on whole episodes",
+        "success_before: 0.25, success_after: 0.5",
+        "* train reward: first 5 steps 0.100, last 5 0.400: +0.300",
+        "Train reward per step: [0.1, 0.4]",
     ):
         assert expected in page, expected
 
@@ -96,6 +108,21 @@ def test_a_cpu_only_run_writes_the_parity_slice(tiny_model: Path, tmp_path: Path
     assert (tmp_path / "gpu-check-cpu.md").read_text().startswith("# GPU check: cpu")
     # a GPU run is compared with this one through --cpu-reference: the same episodes agree
     assert agreement(episodes, episodes)["agreement"] == 1.0
+
+
+def test_only_runs_the_sections_it_names_into_files_named_after_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ran = []
+    for name in SECTIONS:
+        monkeypatch.setitem(SECTIONS, name, lambda args, report, name=name: ran.append(name))
+    assert main(["--only", "grpo_env", "--device", "cpu", "--out", str(tmp_path)]) == 0
+    assert ran == ["grpo_env"]
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert names == ["gpu-check-cpu-grpo_env.json", "gpu-check-cpu-grpo_env.md"]
+    ran.clear()
+    assert main(["--skip", "grpo_env", "--device", "cpu", "--out", str(tmp_path)]) == 0
+    assert ran == [name for name in SECTIONS if name != "grpo_env"]
 
 
 def test_a_check_with_every_section_skipped_still_writes_its_report(tmp_path: Path) -> None:

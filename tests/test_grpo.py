@@ -110,6 +110,7 @@ def test_two_grpo_steps_sample_and_record_the_env_rewards(tiny_model: Path, tmp_
     assert report["png"].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     page = report["html"].read_text()
     assert "<svg" in page and WEATHER in page
+    assert saved["curve"]["reward_rise"] is None  # two steps cannot tell a rise from noise
 
 
 @needs_rl
@@ -168,6 +169,14 @@ def test_env_rewards_reach_the_trainer_and_its_advantages(tiny_model: Path, tmp_
         assert entry["rewards/execution_reward/mean"] == pytest.approx(0.5)
         assert entry["reward_std"] == pytest.approx(2**-0.5)  # the group's rewards differ
         assert entry["frac_reward_zero_std"] == 0.0
+        assert batch["frac_reward_zero_std"] == 0.0  # the history carries TRL's figure
+    saved = json.loads((tmp_path / "run" / RESULT_FILE).read_text())
+    assert saved["curve"]["signal"] == {
+        "steps": 2,
+        "with_signal": 2,
+        "share": 1.0,
+        "mean_frac_reward_zero_std": 0.0,
+    }
 
 
 def test_config_is_checked() -> None:

@@ -20,6 +20,7 @@ import pytest
 from toolgym.errors import DependencyNotInstalled, UserInputError
 from toolgym.integrations.episode import ToolEpisode
 from toolgym.integrations.trl import environment_class, environment_factories, python_name
+from toolgym.training.rl_report import write_rl_report
 
 WEATHER = "toolbench/OpenWeather-v1"
 HAVE_RL = all(
@@ -206,13 +207,19 @@ def test_episode_rewards_reach_the_trainer(tiny_model: Path, tmp_path: Path) -> 
     result = train_grpo_env(config, callbacks=[Patch()])
     assert result.steps == 2
     assert [h["reward"] for h in result.history] == [pytest.approx(0.5)] * 2
+    # the gold's rollout is solved, the other not: logged beside the reward, not trained on
+    assert [h["success"] for h in result.history] == [pytest.approx(0.5)] * 2
+    assert [h["frac_reward_zero_std"] for h in result.history] == [0.0, 0.0]
     logged = [e for e in result.logs if "reward" in e]
     for entry in logged:
         assert entry["reward_std"] == pytest.approx(2**-0.5)  # the group's rewards differ
     assert result.before[WEATHER]["episodes"] == 1
     saved = json.loads((tmp_path / "run" / "toolgym_rl.json").read_text())
     assert saved["history"] == result.history
+    assert saved["curve"]["signal"]["with_signal"] == 2
     assert (tmp_path / "run" / "adapter_config.json").exists()
+    page = write_rl_report(tmp_path / "run" / "toolgym_rl.json")["html"].read_text()
+    assert "GRPO groups with differing rewards: in 2 of 2 steps" in page
 
 
 def test_train_rl_routes_multi_step_envs_to_episode_training(

@@ -1,8 +1,8 @@
 """The GPU check: parity with the CPU, batched speed, fine-tuning, GRPO and rollouts on one GPU.
 
 Run ``python -m toolgym.cli.gpu_check`` (or ``python scripts/gpu_check.py``) on a machine
-with one GPU and nothing but toolgym and its dependencies installed; it takes about 8 minutes
-with the defaults and writes ``gpu-check-<gpu>.json`` and ``gpu-check-<gpu>.md`` to ``--out``.
+with one GPU and nothing but toolgym and its dependencies installed; it took 8 minutes on an H200
+without section 4 (which is given up to 9 minutes more) and writes ``gpu-check-<gpu>.json`` and ``gpu-check-<gpu>.md`` to ``--out``.
 
 1. **Parity.** The parity slice (the first ``--tasks`` test tasks of each of the four API
    families, the ``api`` suite; the embedded model with the
@@ -16,8 +16,16 @@ with the defaults and writes ``gpu-check-<gpu>.json`` and ``gpu-check-<gpu>.md``
 3. **Training.** ``toolgym finetune`` for ``--finetune-steps`` steps on the four API families and
    ``toolgym train-rl`` for ``--rl-steps`` steps on the first of them (``--rl-family``), as
    their commands run them.
-4. **Rollouts.** ``collect_rollouts`` on one multi-step env (``--rollout-env``; by default the
+4. **GRPO on whole episodes.** ``toolgym train-rl`` on a conversation env (``--grpo-env``, The
+   Cat API's by default) from the shipped tool-calling start, ``--grpo-env-steps`` steps of 2
+   tasks x 8 rollouts at temperature 1.0, the test tasks (``--grpo-env-tasks``) played before and
+   after: the reward per step, whether it rose against its noise, the steps whose GRPO groups
+   had rewards that differed, success before and after.
+5. **Rollouts.** ``collect_rollouts`` on one multi-step env (``--rollout-env``; by default the
    newest env of the paper's first multi-step family).
+
+A machine that runs one command for at most 10 minutes takes the check in two calls:
+``--skip grpo_env``, then ``--only grpo_env`` (whose files are named ``...-grpo_env``).
 
 Each section's wall time is recorded; a section that fails is recorded with its error and the
 others still run.
@@ -43,6 +51,7 @@ from typing import Any
 
 from toolgym.evaluation.parity import agreement, parity_envs, play_slice
 from toolgym.evaluation.profile import profile_of
+from toolgym.training.rl_curve import describe
 
 PACKAGES = ("torch", "transformers", "accelerate", "peft", "trl", "llguidance", "gguf", "toolgym")
 
@@ -173,6 +182,11 @@ def _run_command(
     return entry, data
 
 
+GRPO_ENV = "toolbench/CatAPIChat-v0"
+"""The whole-episode GRPO section's env: the conversation env the tool-calling start wins most on,
+so that GRPO's groups have rewards that differ."""
+
+
 def _api_families() -> list[str]:
     """The parity slice's families, by name."""
     from toolgym.envs import family_of
@@ -224,6 +238,32 @@ def section_rl(args: argparse.Namespace, report: dict[str, Any]) -> None:
     report["train_rl"] = entry
 
 
+def section_grpo_env(args: argparse.Namespace, report: dict[str, Any]) -> None:
+    """``toolgym train-rl`` on whole episodes of a multi-step env: the reward curve's check."""
+    out = Path(args.work) / "grpo-env"
+    command = ["train-rl", "--env", args.grpo_env, "--max-steps", str(args.grpo_env_steps)]
+    command += ["--num-generations", "8", "--prompts-per-step", "2", "--micro-batch", "8"]
+    command += ["--max-completion-length", "512", "--max-tool-calls", "8", "--temperature", "1.0"]
+    command += ["--lr", "2e-4", "--eval-tasks", str(args.grpo_env_tasks), "--model", args.model]
+    command += ["--out", str(out), "--no-progress"]
+    timeout = max(args.section_timeout, args.grpo_env_timeout)
+    entry, data = _run_command(command, timeout, out / "toolgym_rl.json")
+    if data is not None:
+        before = (data.get("test_before") or {}).get(args.grpo_env, {})
+        after = (data.get("test_after") or {}).get(args.grpo_env, {})
+        entry.update(
+            steps=data.get("steps"),
+            train_s=data.get("wall_s"),
+            eval_s=data.get("eval_s"),
+            success_before=before.get("success"),
+            success_after=after.get("success"),
+            test_tasks=after.get("episodes", before.get("episodes")),
+            curve=describe(data.get("curve") or {}),
+            rewards=[round(float(h["reward"]), 4) for h in data.get("history", [])],
+        )
+    report["grpo_env"] = entry
+
+
 def section_rollouts(args: argparse.Namespace, report: dict[str, Any]) -> None:
     """``collect_rollouts`` on one multi-step family, sampled, with token traces."""
     from toolgym.agents.backends.hf import HFBackend
@@ -258,6 +298,7 @@ SECTIONS: dict[str, Callable[[argparse.Namespace, dict[str, Any]], None]] = {
     "speed": section_speed,
     "finetune": section_finetune,
     "train_rl": section_rl,
+    "grpo_env": section_grpo_env,
     "rollouts": section_rollouts,
 }
 
@@ -319,12 +360,20 @@ def markdown(report: dict[str, Any]) -> str:
                 f"{_num(row['tokens_per_s'], 0)} | {memory} | {_pct(row['success'])} |"
             )
         lines.append("")
-    for key, title in (("finetune", "toolgym finetune"), ("train_rl", "toolgym train-rl")):
+    for key, title in (
+        ("finetune", "toolgym finetune"),
+        ("train_rl", "toolgym train-rl"),
+        ("grpo_env", "toolgym train-rl on whole episodes"),
+    ):
         entry = report.get(key)
         if entry:
             lines += [f"## {title}", "", f"`{entry['command']}`", ""]
-            details = {k: v for k, v in entry.items() if k not in ("command", "output")}
+            hidden = ("command", "output", "curve", "rewards")
+            details = {k: v for k, v in entry.items() if k not in hidden}
             lines.append(", ".join(f"{k}: {v}" for k, v in details.items()))
+            lines += [f"\n* {line}" for line in entry.get("curve") or []]
+            if entry.get("rewards"):
+                lines.append(f"\nTrain reward per step: {entry['rewards']}")
             if entry.get("output"):
                 lines += ["", "```", entry["output"].strip(), "```"]
             lines.append("")
@@ -368,6 +417,18 @@ def _parser() -> argparse.ArgumentParser:
         "--rl-family", help="the family train-rl runs on (default: the first API family)"
     )
     parser.add_argument(
+        "--grpo-env",
+        default=GRPO_ENV,
+        help=f"the env of the whole-episode GRPO section (default {GRPO_ENV})",
+    )
+    parser.add_argument("--grpo-env-steps", type=int, default=20)
+    parser.add_argument(
+        "--grpo-env-tasks", type=int, default=16, help="its test tasks before and after (16)"
+    )
+    parser.add_argument(
+        "--grpo-env-timeout", type=float, default=540.0, help="its time limit in seconds (540)"
+    )
+    parser.add_argument(
         "--rollout-env", help="a multi-step env (default: the first multi-step family's newest)"
     )
     parser.add_argument("--rollout-tasks", type=int, default=4)
@@ -377,6 +438,13 @@ def _parser() -> argparse.ArgumentParser:
         "--cpu-only", action="store_true", help="play the parity slice on the CPU only and stop"
     )
     parser.add_argument("--skip", action="append", default=[], choices=sorted(SECTIONS))
+    parser.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        choices=sorted(SECTIONS),
+        help="run these sections alone (their report's name ends with them)",
+    )
     parser.add_argument("--section-timeout", type=float, default=300.0)
     return parser
 
@@ -400,10 +468,12 @@ def main(argv: list[str] | None = None) -> int:
         "failures": {},
     }
     start = time.perf_counter()
-    sections = ["parity"] if args.cpu_only else [s for s in SECTIONS if s not in args.skip]
+    sections = [s for s in SECTIONS if (s in args.only or not args.only) and s not in args.skip]
+    if args.cpu_only:
+        sections = ["parity"]
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    stem = f"gpu-check-{slug(name)}"
+    stem = f"gpu-check-{slug(name)}" + "".join(f"-{s}" for s in sections if args.only)
     with tempfile.TemporaryDirectory(prefix="toolgym-gpu-check-") as work:
         args.work = work
         for section in sections:

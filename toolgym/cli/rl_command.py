@@ -12,6 +12,7 @@ from toolgym.cli.training_commands import _dropout, _positive_number, _whole
 from toolgym.errors import UserInputError
 from toolgym.training.grpo import RESULT_FILE, RLConfig, train_grpo
 from toolgym.training.rewards import SHAPINGS
+from toolgym.training.rl_curve import curve_summary, describe
 from toolgym.training.rl_data import single_step_env_ids
 from toolgym.training.rl_report import write_rl_report
 from toolgym.training.sft_data import named_env_ids
@@ -182,10 +183,8 @@ def _print_result(result: Any) -> int:
         f"trained {result.steps} steps in {result.wall_s:.0f} s on {result.device} "
         f"({result.trainable_params:,} LoRA parameters); adapter in {result.out}"
     )
-    first, last = result.history[:5], result.history[-5:]
-    if first:
-        mean = lambda rows: sum(r["reward"] for r in rows) / len(rows)  # noqa: E731
-        print(f"train reward: first 5 batches {mean(first):.3f}, last 5 {mean(last):.3f}")
+    for line in describe(curve_summary(result.history)):
+        print(line)
     for env_id in result.before or result.after:
         before = result.before.get(env_id, {})
         after = result.after.get(env_id, {})

@@ -42,6 +42,7 @@ from toolgym.errors import DependencyNotInstalled, UserInputError
 from toolgym.training.checks import check_lora, check_positive, check_whole, config_dict
 from toolgym.training.finetune import DEFAULT_TARGET_MODULES
 from toolgym.training.rewards import SHAPINGS, ExecutionReward
+from toolgym.training.rl_curve import curve_summary, with_trainer_logs
 from toolgym.training.rl_data import rl_env_ids, rl_examples, task_difficulties
 from toolgym.training.sft_data import program_env_ids
 
@@ -178,7 +179,10 @@ class RLResult:
         env_ids: the envs trained on.
         steps: optimizer steps taken.
         history: one entry per generation batch: ``step``, ``reward`` (mean), ``success`` and
-            ``executable`` (rates), ``completions`` and ``errors`` (error category counts).
+            ``executable`` (rates), ``completions`` and ``errors`` (error category counts), and
+            TRL's ``frac_reward_zero_std`` of the step; a whole-episode run's entries hold
+            ``step``, ``reward``, ``success``, ``tool_calls``, ``tool_failures`` and
+            ``frac_reward_zero_std``.
         logs: TRL's logged metrics, one entry per logged step.
         before: per env, the ``test`` results of the base model (``success``, ``reward``,
             ``executable``, ``episodes``), empty without evaluation.
@@ -508,7 +512,7 @@ def train_grpo(
         out=out,
         env_ids=env_ids,
         steps=int(trainer.state.global_step),
-        history=reward.history,
+        history=with_trainer_logs(reward.history, logs),
         logs=logs,
         before=before,
         after=after,
@@ -575,6 +579,7 @@ def write_summary(config: Any, result: RLResult, versions: dict[str, str]) -> Pa
         "env_ids": result.env_ids,
         "steps": result.steps,
         "history": result.history,
+        "curve": curve_summary(result.history),
         "logs": result.logs,
         "test_before": result.before,
         "test_after": result.after,

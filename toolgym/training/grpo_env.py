@@ -329,6 +329,23 @@ def evaluate_tool_calls(config: EnvRLConfig) -> dict[str, dict[str, float]]:
     return play_test(config, model, tokenizer, label="eval")
 
 
+def episode_success(
+    environments: Sequence[ToolgymEnvironment] | None = None, **_: Any
+) -> list[float | None]:
+    """A reward function TRL logs beside the episodes' rewards: 1.0 for a solved episode.
+
+    Given to ``GRPOTrainer`` with a weight of 0, so the run is trained on the episodes' own
+    rewards (``get_reward``) and TRL logs the success rate of each step's rollouts
+    (``rewards/episode_success/mean``).
+    """
+    return [
+        float(bool((e.episode.state().get("metrics") or {}).get("success")))
+        if e.episode.started
+        else 0.0
+        for e in environments or ()
+    ]
+
+
 def _methods(env: ToolgymEnvironment) -> dict[str, Callable[..., str]]:
     return {name: getattr(env, name) for name in type(env).tool_names}
 
@@ -391,13 +408,14 @@ def train_grpo_env(
         max_completion_length=config.max_completion_length,
         max_tool_calling_iterations=config.max_tool_calls,
         gradient_checkpointing=False,  # the embedded model fits with room to spare
+        reward_weights=[0.0],  # episode_success is logged, not trained on (TRL adds get_reward)
     )
     lora = lora_config(peft, config)
     transformers.set_seed(config.seed)
     try:
         trainer = trl.GRPOTrainer(
             model=model,
-            reward_funcs=None,
+            reward_funcs=[episode_success],
             args=args,
             train_dataset=dataset,
             processing_class=tokenizer,
@@ -422,8 +440,10 @@ def train_grpo_env(
         {
             "step": max(int(entry.get("step", 1)) - 1, 0),
             "reward": float(entry["reward"]),
+            "success": entry.get("rewards/episode_success/mean"),
             "tool_calls": entry.get("tools/call_frequency"),
             "tool_failures": entry.get("tools/failure_frequency"),
+            "frac_reward_zero_std": entry.get("frac_reward_zero_std"),
         }
         for entry in logs
         if "reward" in entry

@@ -2,9 +2,11 @@
 
 :func:`write_rl_report` reads a run's ``toolgym_rl.json`` (:func:`~toolgym.training.grpo.train_grpo`
 writes it) and writes beside it ``reward_curve.png`` and ``rl_report.html``: the mean reward,
-success rate and executable rate of each generation batch over the optimizer steps (with a
-moving average, since a batch holds a few completions), and the ``test`` results of the base
-model and of the trained adapter. The HTML draws the same figure as inline SVG, so the page
+success rate and executable rate of each generation batch over the optimizer steps, the share of
+GRPO groups whose rewards were all equal, and for whole-episode runs the tool calls per rollout
+(each with a moving average, since a batch holds a few completions); whether the reward rose
+against its noise (:mod:`toolgym.training.rl_curve`); and the ``test`` results of the base model
+and of the trained adapter. The HTML draws the same figure as inline SVG, so the page
 stands alone.
 """
 
@@ -17,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from toolgym.evaluation.charts import new_figure, render, style
+from toolgym.training.rl_curve import curve_summary, describe
 
 if TYPE_CHECKING:
     from matplotlib.ticker import MaxNLocator
@@ -25,8 +28,12 @@ SERIES: tuple[tuple[str, str], ...] = (
     ("reward", "mean reward"),
     ("success", "success rate"),
     ("executable", "executable rate"),
+    ("frac_reward_zero_std", "groups with equal rewards"),
 )
-"""The curves drawn: a history key and its label."""
+"""The curves drawn on the left panel, where the history has them: a history key and its label."""
+
+CALLS = ("tool_calls", "tool calls per rollout")
+"""The right panel's curve, drawn when the history has it (whole-episode runs)."""
 
 PNG_NAME = "reward_curve.png"
 HTML_NAME = "rl_report.html"
@@ -47,30 +54,42 @@ def moving_average(values: Sequence[float], window: int) -> list[float]:
     return out
 
 
-def _figure(history: Sequence[dict[str, Any]], window: int) -> Any:
-    fig, axes = new_figure(7.5, 3.2)
-    ax = axes[0]
-    steps = [int(h["step"]) + 1 for h in history]
-    for k, (key, label) in enumerate(SERIES):
-        values = [float(h.get(key, 0.0)) for h in history]
-        color = f"C{k}"
-        ax.plot(steps, values, color=color, alpha=0.25, linewidth=1)
-        ax.plot(
-            steps,
-            moving_average(values, window),
-            color=color,
-            linewidth=2,
-            label=f"{label} ({window}-batch mean)",
-        )
+def _has(history: Sequence[dict[str, Any]], key: str) -> bool:
+    return any(h.get(key) is not None for h in history)
+
+
+def _plot(ax: Any, steps: list[int], values: list[float], color: str, label: str, window: int):
+    ax.plot(steps, values, color=color, alpha=0.25, linewidth=1)
+    ax.plot(
+        steps,
+        moving_average(values, window),
+        color=color,
+        linewidth=2,
+        label=f"{label} ({window}-step mean)",
+    )
     # a new linear axis ticks with an AutoLocator, a MaxNLocator (set_params takes its options)
     locator = cast("MaxNLocator", ax.xaxis.get_major_locator())
     locator.set_params(integer=True)
     ax.set_xlabel("optimizer step")
-    ax.set_ylabel("train batches")
-    top = max([1.0, *(float(h.get(k, 0.0)) for h in history for k, _ in SERIES)])
-    ax.set_ylim(-0.02, top + 0.02)  # a shaped reward may pass 1 (executable_bonus)
     ax.grid(alpha=0.3)
     ax.legend(loc="upper left", fontsize=8, frameon=False)
+
+
+def _figure(history: Sequence[dict[str, Any]], window: int) -> Any:
+    calls = _has(history, CALLS[0])
+    fig, axes = new_figure(11.0 if calls else 7.5, 3.2, columns=2 if calls else 1)
+    steps = [int(h["step"]) + 1 for h in history]
+    drawn = [(k, key, label) for k, (key, label) in enumerate(SERIES) if _has(history, key)]
+    for k, key, label in drawn:
+        values = [float(h.get(key) or 0.0) for h in history]
+        _plot(axes[0], steps, values, f"C{k}", label, window)
+    axes[0].set_ylabel("train batches")
+    top = max([1.0, *(float(h.get(key) or 0.0) for h in history for _, key, _ in drawn)])
+    axes[0].set_ylim(-0.02, top + 0.02)  # a shaped reward may pass 1 (executable_bonus)
+    if calls:
+        values = [float(h.get(CALLS[0]) or 0.0) for h in history]
+        _plot(axes[1], steps, values, f"C{len(SERIES)}", CALLS[1], window)
+        axes[1].set_ylim(bottom=0)
     return fig
 
 
@@ -117,6 +136,8 @@ def render_rl_html(summary: dict[str, Any], svg: str) -> str:
         )
     )
     env_ids = ", ".join(summary.get("env_ids", []))
+    lines = describe(summary.get("curve") or curve_summary(summary.get("history", [])))
+    curve = "".join(f"<p>{html.escape(line)}.</p>" for line in lines)
     return (
         "<!doctype html><html><head><meta charset='utf-8'>"
         f"<title>GRPO on {html.escape(env_ids)}</title>"
@@ -128,6 +149,7 @@ def render_rl_html(summary: dict[str, Any], svg: str) -> str:
         f"{html.escape(str(summary.get('device')))}; {setup}.</p>"
         "<h2>Reward over training</h2>"
         f"{svg}"
+        f"{curve}"
         f"<h2>Test split, greedy decoding ({config.get('eval_tasks', 0)} tasks per env)</h2>"
         "<table><tr><th>env</th><th>metric</th><th>base</th><th>trained</th></tr>"
         f"{rows}</table></body></html>\n"

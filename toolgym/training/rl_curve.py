@@ -1,0 +1,149 @@
+"""Did a run's train reward rise? The first and last steps' means against the steps' noise.
+
+A GRPO run logs one mean reward per optimizer step, over a few rollouts, so its curve is noisy.
+:func:`reward_rise` compares the mean of the last ``window`` steps with that of the first
+``window`` and sets the difference beside the noise of such a difference:
+
+* the **step noise** ``sigma`` is estimated from consecutive steps: for rewards ``r_t = m_t +
+  e_t`` whose mean ``m_t`` drifts slowly and whose noise ``e_t`` is independent from step to step,
+  ``r_{t+1} - r_t`` has a variance of about ``2 sigma^2``, so ``sigma`` is the standard deviation
+  of the differences over ``sqrt(2)`` (a slow trend adds little to it, unlike the standard
+  deviation of the rewards themselves);
+* the **noise of the rise** is the standard error of a difference of two means of ``window``
+  independent steps: ``sigma * sqrt(2 / window)``;
+* the reward **rose** when the rise is larger than twice that standard error (about a 2.5% chance
+  under no change, with Gaussian noise).
+
+:func:`signal_steps` reads TRL's ``frac_reward_zero_std`` (the share of a step's GRPO groups whose
+rewards were all equal, which give no gradient) and says in how many steps some group had a
+signal.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import statistics
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+RISE_Z = 2.0
+"""How many standard errors of the rise make a rise (see the module docstring)."""
+
+
+def reward_rise(rewards: Sequence[float], window: int = 5) -> dict[str, Any] | None:
+    """The first and last ``window`` steps' mean rewards, their difference and its noise.
+
+    Args:
+        rewards: one mean train reward per optimizer step, in order.
+        window: steps in each mean; with fewer than ``2 * window`` steps, half the steps each.
+
+    Returns:
+        ``{"window", "first", "last", "rise", "step_noise", "rise_se", "z", "rose"}``
+        (``z`` is the rise over its standard error, ``None`` when the steps show no noise at
+        all), or ``None`` for fewer than 3 steps, too few to estimate the noise.
+
+    Raises:
+        ValueError: ``window`` is not a whole number >= 1, or a reward is not finite.
+    """
+    if isinstance(window, bool) or not isinstance(window, int) or window < 1:
+        raise ValueError(f"window is a whole number >= 1; got {window!r}")
+    values = [float(r) for r in rewards]
+    if not all(math.isfinite(v) for v in values):
+        raise ValueError(f"rewards are finite numbers; got {list(rewards)!r}")
+    if len(values) < 3:
+        return None
+    used = min(window, len(values) // 2)
+    first = statistics.fmean(values[:used])
+    last = statistics.fmean(values[-used:])
+    differences = [b - a for a, b in itertools.pairwise(values)]
+    noise = statistics.stdev(differences) / math.sqrt(2) if len(differences) > 1 else 0.0
+    se = noise * math.sqrt(2 / used)
+    rise = last - first
+    z = rise / se if se > 0 else None
+    return {
+        "window": used,
+        "first": first,
+        "last": last,
+        "rise": rise,
+        "step_noise": noise,
+        "rise_se": se,
+        "z": z,
+        "rose": rise > RISE_Z * se if se > 0 else rise > 0,
+    }
+
+
+def signal_steps(history: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
+    """How many steps had a GRPO group whose rewards differed (TRL's ``frac_reward_zero_std``).
+
+    Returns:
+        ``{"steps", "with_signal", "share", "mean_frac_reward_zero_std"}`` over the steps that
+        logged it, or ``None`` when none did.
+    """
+    fractions = [
+        float(h["frac_reward_zero_std"])
+        for h in history
+        if h.get("frac_reward_zero_std") is not None
+    ]
+    if not fractions:
+        return None
+    with_signal = sum(1 for f in fractions if f < 1.0)
+    return {
+        "steps": len(fractions),
+        "with_signal": with_signal,
+        "share": with_signal / len(fractions),
+        "mean_frac_reward_zero_std": statistics.fmean(fractions),
+    }
+
+
+def curve_summary(history: Sequence[Mapping[str, Any]], window: int = 5) -> dict[str, Any]:
+    """``{"reward_rise": ..., "signal": ...}`` of a run's history (see the two functions)."""
+    return {
+        "reward_rise": reward_rise([float(h["reward"]) for h in history], window),
+        "signal": signal_steps(history),
+    }
+
+
+def describe(summary: Mapping[str, Any]) -> list[str]:
+    """Lines a person reads: the rise against its noise, and the steps with a signal."""
+    lines = []
+    rise = summary.get("reward_rise")
+    if rise is not None:
+        verdict = "rose" if rise["rose"] else "did not rise"
+        lines.append(
+            f"train reward: first {rise['window']} steps {rise['first']:.3f}, last "
+            f"{rise['window']} {rise['last']:.3f}: {rise['rise']:+.3f} against a standard error "
+            f"of {rise['rise_se']:.3f} (step noise {rise['step_noise']:.3f}); it {verdict} "
+            f"(needs more than {RISE_Z:g} standard errors)"
+        )
+    signal = summary.get("signal")
+    if signal is not None:
+        lines.append(
+            f"GRPO groups with differing rewards: in {signal['with_signal']} of "
+            f"{signal['steps']} steps (mean frac_reward_zero_std "
+            f"{signal['mean_frac_reward_zero_std']:.2f})"
+        )
+    return lines
+
+
+def with_trainer_logs(
+    history: Sequence[Mapping[str, Any]], logs: Sequence[Mapping[str, Any]]
+) -> list[dict[str, Any]]:
+    """``history`` with TRL's ``frac_reward_zero_std`` of the same step added to each entry.
+
+    TRL logs one entry per optimizer step (``step`` counts from 1); a history entry's ``step``
+    counts from 0. Entries of steps TRL did not log are left as they are.
+    """
+    by_step = {
+        int(entry["step"]) - 1: float(entry["frac_reward_zero_std"])
+        for entry in logs
+        if "frac_reward_zero_std" in entry and "step" in entry
+    }
+    out = []
+    for entry in history:
+        row = dict(entry)
+        step = int(row.get("step", -1))
+        if step in by_step:
+            row["frac_reward_zero_std"] = by_step[step]
+        out.append(row)
+    return out

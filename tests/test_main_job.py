@@ -171,12 +171,33 @@ def test_a_known_metric_the_family_lacks_is_refused() -> None:
 def test_the_run_prints_the_headline_last_with_one_row_per_model(capsys) -> None:
     from toolgym.cli.eval_output import print_eval_tables
 
-    summaries = _printed_summaries("tuned") + _printed_summaries("base")
+    tuned = "hf:smollm2-135m+smollm2-135m-toolbench-1shot"
+    summaries = _printed_summaries(tuned) + _printed_summaries("hf:smollm2-135m-1shot")
     print_eval_tables(summaries, [], None, 0)
     out = capsys.readouterr().out
-    headline = out.split("headline (the paper's Tables 6 and 9")[1].splitlines()
-    assert [line.split()[0] for line in headline[3:]] == ["tuned", "base"]
+    assert max(len(line) for line in out.splitlines()) <= 120  # a terminal's width, every table
+    headline = out.split("headline (the paper's Tables 6 and 9")[1].split("\n\n")
+    assert len(headline) > 1  # the envs' columns do not fit in one block
+    for block in headline:
+        rows = block.strip("\n").splitlines()[-2:]
+        assert [line.split()[0] for line in rows] == [tuned, "hf:smollm2-135m-1shot"]
+    first = headline[0].splitlines()
+    assert first[1].split()[:2] == ["agent", "mean"]  # the mean beside the model, once
+    headers = [block.strip("\n").splitlines()[-4].split() for block in headline]
+    assert sum(header.count("mean") for header in headers) == 1
+    errors = out.split("errors (the paper's Table 3")[1].split("\n\n")[0]
+    assert tuned in errors.splitlines()[3]  # two models: each row names its own
     assert "every metric" not in out and "mean F1" not in out  # no per-metric layout
+
+
+def test_one_models_error_table_names_it_once(capsys) -> None:
+    from toolgym.cli.eval_output import print_eval_tables
+
+    print_eval_tables(_printed_summaries("hf:m+adapter-1shot"), [], None, 0)
+    out = capsys.readouterr().out
+    title, header = out.split("errors (the paper's Table 3")[1].splitlines()[:2]
+    assert title == ", share of episodes; hf:m+adapter-1shot):"
+    assert header.split()[:2] == ["tool", "episodes"]
 
 
 def test_the_main_job_bench_splits_the_wall_time(capsys) -> None:

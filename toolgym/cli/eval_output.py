@@ -10,9 +10,11 @@ from toolgym.evaluation.paper_tables import (
     format_ablation_table,
     format_error_taxonomy,
     format_headline_table,
+    row_label,
 )
 from toolgym.evaluation.profile import suite_tables
 from toolgym.evaluation.report import (
+    ENV_TABLE_WIDTH,
     format_breakdowns,
     format_env_table,
     format_fault_comparison,
@@ -63,8 +65,14 @@ def print_eval_tables(
         print()
         print(breakdowns)
     print()
-    print("errors (the paper's Table 3, share of episodes):\n" + format_error_taxonomy(every))
-    ablation = format_ablation_table(every)
+    agents = list(dict.fromkeys(row_label(s) for s in every))
+    print(
+        "errors (the paper's Table 3, share of episodes"
+        + (f"; {agents[0]}" if len(agents) == 1 else "")
+        + "):\n"
+        + format_error_taxonomy(every, width=ENV_TABLE_WIDTH)
+    )
+    ablation = format_ablation_table(every, width=ENV_TABLE_WIDTH)
     if ablation:
         print()
         print("configurations (the paper's Table 7):\n" + ablation)
@@ -73,7 +81,7 @@ def print_eval_tables(
         print(format_fault_comparison(summaries, faulty))
     print()
     print("headline (the paper's Tables 6 and 9; mean: the success rate over the envs):")
-    print(format_headline_table(every))
+    print(format_headline_table(every, width=ENV_TABLE_WIDTH))
 
 
 def suite_tables_text(summaries: Sequence[Mapping[str, Any]], brief: bool = False) -> str:

@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from toolgym.evaluation.profile import column_of
-from toolgym.evaluation.report import format_table, metric_specs
+from toolgym.evaluation.report import format_table, metric_specs, wrap_table
 from toolgym.tools.errors import (
     FORBIDDEN,
     NON_EXECUTABLE,
@@ -51,7 +51,7 @@ other category (a timeout, an agent failure, a goal not met, a service fault, ..
 _SHORT_TITLES = {"executable": "exec", "lcs": "LCS", "reward": "reward", "success": "success"}
 
 
-def _row_label(summary: Mapping[str, Any]) -> str:
+def row_label(summary: Mapping[str, Any]) -> str:
     """A summary's row in the headline table, after its run when it has one.
 
     Its ``row`` (one per configuration of a run: the agent's per-env labels differ by strategy,
@@ -104,7 +104,7 @@ def headline_table(
     rows: dict[str, dict[str, Any]] = {}
     successes: dict[str, list[float]] = {}
     for summary in summaries:
-        label = _row_label(summary)
+        label = row_label(summary)
         row = rows.setdefault(label, {"agent": label})
         keys = _headline_keys(summary)
         for key in keys:
@@ -117,11 +117,24 @@ def headline_table(
     return list(rows.values())
 
 
-def format_headline_table(summaries: Sequence[Mapping[str, Any]]) -> str:
-    """:func:`headline_table` as text, rates as percentages."""
+def format_headline_table(summaries: Sequence[Mapping[str, Any]], width: int | None = None) -> str:
+    """:func:`headline_table` as text, rates as percentages.
+
+    With ``width``, a table wider than that is cut into blocks of columns that fit
+    (:func:`~toolgym.evaluation.report.wrap_table`), each starting with the agent, and the mean
+    comes first, beside the agent, instead of last.
+    """
     rows = headline_table(summaries)
     columns = ["agent", *headline_columns(summaries), "mean"]
-    return format_table(rows, columns, columns[1:])
+    if width is None or _fits(rows, columns, width):
+        return format_table(rows, columns, columns[1:])
+    columns = ["agent", "mean", *columns[1:-1]]
+    return wrap_table(rows, columns, columns[1:], keys=1, width=width)
+
+
+def _fits(rows: Sequence[Mapping[str, Any]], columns: Sequence[str], width: int) -> bool:
+    text = format_table(rows, columns, columns[1:])
+    return max(len(line) for line in text.splitlines()) <= width
 
 
 def ablation_table(summaries: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -149,13 +162,21 @@ def ablation_table(summaries: Sequence[Mapping[str, Any]]) -> list[dict[str, Any
     ]
 
 
-def format_ablation_table(summaries: Sequence[Mapping[str, Any]]) -> str:
-    """:func:`ablation_table` as text ("" when fewer than two configurations were run)."""
+def format_ablation_table(summaries: Sequence[Mapping[str, Any]], width: int | None = None) -> str:
+    """:func:`ablation_table` as text ("" when fewer than two configurations were run).
+
+    With ``width``, cut into blocks of columns as :func:`format_headline_table` is, the three
+    means first.
+    """
     rows = ablation_table(summaries)
     if not rows:
         return ""
-    columns = ["agent", *headline_columns(summaries), "mean", "shared mean", "Δ shared mean"]
-    return format_table(rows, columns, columns[1:])
+    means = ["mean", "shared mean", "Δ shared mean"]
+    columns = ["agent", *headline_columns(summaries), *means]
+    if width is None or _fits(rows, columns, width):
+        return format_table(rows, columns, columns[1:])
+    columns = ["agent", *means, *columns[1:-3]]
+    return wrap_table(rows, columns, columns[1:], keys=1, width=width)
 
 
 def error_taxonomy(summaries: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -177,7 +198,7 @@ def error_taxonomy(summaries: Sequence[Mapping[str, Any]]) -> list[dict[str, Any
         errors: Mapping[str, int] = summary.get("errors", {})
         row: dict[str, Any] = {
             "tool": column_of(summary["env"]),
-            "agent": _row_label(summary),
+            "agent": row_label(summary),
             "episodes": n,
         }
         counted = 0
@@ -192,7 +213,20 @@ def error_taxonomy(summaries: Sequence[Mapping[str, Any]]) -> list[dict[str, Any
     return rows
 
 
-def format_error_taxonomy(summaries: Sequence[Mapping[str, Any]]) -> str:
-    """:func:`error_taxonomy` as text, shares as percentages."""
+def format_error_taxonomy(summaries: Sequence[Mapping[str, Any]], width: int | None = None) -> str:
+    """:func:`error_taxonomy` as text, shares as percentages.
+
+    With ``width``: when every row is one agent's, the agent column goes (the caller names the
+    agent once), and a table still wider is cut into blocks of columns that fit, each starting
+    with the tool (and the agent).
+    """
+    rows = error_taxonomy(summaries)
     rates = [title for title, _ in TAXONOMY] + ["other", "no error"]
-    return format_table(error_taxonomy(summaries), ["tool", "agent", "episodes", *rates], rates)
+    columns = ["tool", "agent", "episodes", *rates]
+    if width is None:
+        return format_table(rows, columns, rates)
+    keys = 2
+    if len({r["agent"] for r in rows}) <= 1:
+        columns.remove("agent")
+        keys = 1
+    return wrap_table(rows, columns, rates, keys=keys, width=width)

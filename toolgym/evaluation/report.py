@@ -178,6 +178,47 @@ def format_table(
     )
 
 
+def wrap_table(
+    rows: Sequence[Mapping[str, Any]],
+    columns: Sequence[str],
+    percent: Iterable[str] = (),
+    keys: int = 1,
+    width: int = 120,
+) -> str:
+    """:func:`format_table`, cut into blocks of columns that each fit in ``width`` columns.
+
+    Every block repeats the first ``keys`` columns (what names a row), so each row keeps its
+    name; blocks are parted by a blank line. A table that fits, or one whose keys and any one
+    other column pass ``width`` already, is one block.
+
+    >>> rows = [{"agent": "a", "x": 0.5, "y": 0.25}]
+    >>> print(wrap_table(rows, ["agent", "x", "y"], ["x", "y"], width=12))
+    agent      x
+    -----  -----
+    a      50.0%
+    <BLANKLINE>
+    agent      y
+    -----  -----
+    a      25.0%
+    """
+    percent = list(percent)
+
+    def wide(names: Sequence[str]) -> int:
+        text = format_table(rows, names, percent)
+        return max(len(line) for line in text.splitlines())
+
+    head, rest = list(columns[:keys]), list(columns[keys:])
+    blocks: list[list[str]] = []
+    for column in rest:
+        if blocks and wide([*head, *blocks[-1], column]) <= width:
+            blocks[-1].append(column)
+        else:
+            blocks.append([column])
+    if len(blocks) <= 1:
+        return format_table(rows, columns, percent)
+    return "\n\n".join(format_table(rows, [*head, *block], percent) for block in blocks)
+
+
 def format_summary_table(summaries: Sequence[Mapping[str, Any]]) -> str:
     """The per-env table of :func:`summarize` results."""
     percent = [m.key for m in metric_specs(summaries) if m.percent]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from toolgym.cli.gpu_check import SECTIONS, main, markdown, slug
+from toolgym.cli.gpu_check import SECTIONS, default_grpo_env, main, markdown, slug
 from toolgym.evaluation.parity import agreement, parity_envs
 
 HAVE_MODEL = all(
@@ -130,3 +130,13 @@ def test_a_check_with_every_section_skipped_still_writes_its_report(tmp_path: Pa
     assert main([*skips, "--device", "cpu", "--out", str(tmp_path)]) == 0
     written = sorted(p.suffix for p in tmp_path.iterdir())
     assert written == [".json", ".md"]
+
+
+def test_the_grpo_section_plays_an_env_the_tool_calling_start_was_trained_on() -> None:
+    from toolgym.agents.aligned import RECORD_FILE, tool_call_adapter_path
+
+    folder = tool_call_adapter_path()
+    if folder is None:
+        pytest.skip("no tool-calling start is shipped in this checkout")
+    record = json.loads((folder / RECORD_FILE).read_text())
+    assert default_grpo_env() == record["env_ids"][0]

@@ -16,8 +16,8 @@ without section 4 (which is given up to 9 minutes more) and writes ``gpu-check-<
 3. **Training.** ``toolgym finetune`` for ``--finetune-steps`` steps on the four API families and
    ``toolgym train-rl`` for ``--rl-steps`` steps on the first of them (``--rl-family``), as
    their commands run them.
-4. **GRPO on whole episodes.** ``toolgym train-rl`` on a conversation env (``--grpo-env``, The
-   Cat API's by default) from the shipped tool-calling start, ``--grpo-env-steps`` steps of 2
+4. **GRPO on whole episodes.** ``toolgym train-rl`` on a conversation env (``--grpo-env``; by
+   default the first env the start was trained on) from the shipped tool-calling start, ``--grpo-env-steps`` steps of 2
    tasks x 8 rollouts at temperature 1.0, the test tasks (``--grpo-env-tasks``) played before and
    after: the reward per step, whether it rose against its noise, the steps whose GRPO groups
    had rewards that differed, success before and after.
@@ -182,9 +182,25 @@ def _run_command(
     return entry, data
 
 
-GRPO_ENV = "toolbench/CatAPIChat-v0"
-"""The whole-episode GRPO section's env: the conversation env the tool-calling start wins most on,
-so that GRPO's groups have rewards that differ."""
+def default_grpo_env() -> str:
+    """The first env the shipped tool-calling start was trained on (its record's ``env_ids``).
+
+    The start calls that env's tools, so GRPO's rollouts earn rewards that differ (a partial
+    reward, such as a share of criteria set right, differs even where no episode is solved).
+
+    Raises:
+        RuntimeError: no tool-calling start is shipped, or its record names no env.
+    """
+    from toolgym.agents.aligned import RECORD_FILE, tool_call_adapter_path
+
+    folder = tool_call_adapter_path()
+    record = None if folder is None else folder / RECORD_FILE
+    if record is None or not record.is_file():
+        raise RuntimeError("no tool-calling start is shipped: name the env with --grpo-env")
+    env_ids = json.loads(record.read_text(encoding="utf-8")).get("env_ids") or []
+    if not env_ids:
+        raise RuntimeError("the tool-calling start's record names no env: use --grpo-env")
+    return str(env_ids[0])
 
 
 def _api_families() -> list[str]:
@@ -241,6 +257,7 @@ def section_rl(args: argparse.Namespace, report: dict[str, Any]) -> None:
 def section_grpo_env(args: argparse.Namespace, report: dict[str, Any]) -> None:
     """``toolgym train-rl`` on whole episodes of a multi-step env: the reward curve's check."""
     out = Path(args.work) / "grpo-env"
+    args.grpo_env = args.grpo_env or default_grpo_env()
     command = ["train-rl", "--env", args.grpo_env, "--max-steps", str(args.grpo_env_steps)]
     command += ["--num-generations", "8", "--prompts-per-step", "2", "--micro-batch", "8"]
     command += ["--max-completion-length", "512", "--max-tool-calls", "8", "--temperature", "1.0"]
@@ -418,8 +435,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--grpo-env",
-        default=GRPO_ENV,
-        help=f"the env of the whole-episode GRPO section (default {GRPO_ENV})",
+        help="the env of the whole-episode GRPO section (default: the first env the shipped "
+        "tool-calling start was trained on)",
     )
     parser.add_argument("--grpo-env-steps", type=int, default=20)
     parser.add_argument(

@@ -140,3 +140,11 @@ def test_the_grpo_section_plays_an_env_the_tool_calling_start_was_trained_on() -
         pytest.skip("no tool-calling start is shipped in this checkout")
     record = json.loads((folder / RECORD_FILE).read_text())
     assert default_grpo_env() == record["env_ids"][0]
+
+
+def test_a_command_past_its_time_is_reported_stopped_not_raised(tmp_path: Path) -> None:
+    from toolgym.cli.gpu_check import _run_command
+
+    entry, data = _run_command(["--help"], 0.001, tmp_path / "summary.json")
+    assert data is None
+    assert entry["exit"] == "stopped after 0.001 s"

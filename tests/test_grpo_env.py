@@ -20,6 +20,7 @@ import pytest
 from toolgym.errors import DependencyNotInstalled, UserInputError
 from toolgym.integrations.episode import ToolEpisode
 from toolgym.integrations.trl import environment_class, environment_factories, python_name
+from toolgym.training.rl_curve import logged_rewards
 from toolgym.training.rl_report import write_rl_report
 
 WEATHER = "toolbench/OpenWeather-v1"
@@ -217,6 +218,8 @@ def test_episode_rewards_reach_the_trainer(tiny_model: Path, tmp_path: Path) -> 
     saved = json.loads((tmp_path / "run" / "toolgym_rl.json").read_text())
     assert saved["history"] == result.history
     assert saved["curve"]["signal"]["with_signal"] == 2
+    # TRL's logs were written as the run went, so a stopped run would leave its curve so far
+    assert logged_rewards(tmp_path / "run") == [pytest.approx(0.5)] * 2
     assert (tmp_path / "run" / "adapter_config.json").exists()
     page = write_rl_report(tmp_path / "run" / "toolgym_rl.json")["html"].read_text()
     assert "GRPO groups with differing rewards: in 2 of 2 steps" in page

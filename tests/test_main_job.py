@@ -223,3 +223,12 @@ def test_the_stopwatches_cost_nothing_when_off() -> None:
     with recording() as clock, timed("decode"), timed("decode"):
         pass
     assert clock.calls == {"decode": 2}
+
+
+def test_a_table_no_cut_can_fit_is_printed_whole() -> None:
+    from toolgym.evaluation.report import format_table, wrap_table
+
+    rows = [{"name": "x" * 30, "a": 0.5, "b": 0.25}]
+    whole = format_table(rows, ["name", "a", "b"], ["a", "b"])
+    assert wrap_table(rows, ["name", "a", "b"], ["a", "b"], width=20) == whole
+    assert wrap_table(rows, ["name", "a", "b"], ["a", "b"], width=39) != whole  # two blocks fit

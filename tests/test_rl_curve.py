@@ -98,3 +98,28 @@ def test_the_summary_reads_as_sentences() -> None:
     assert lines[1] == (
         "GRPO groups with differing rewards: in 5 of 6 steps (mean frac_reward_zero_std 0.42)"
     )
+
+
+def test_a_run_too_short_to_judge_says_so() -> None:
+    lines = describe(curve_summary([{"reward": 0.25}, {"reward": 0.5}]))
+    assert lines == [
+        "train reward: first step 0.250, last 0.500 (2 steps: too few to tell a rise from noise)"
+    ]
+    assert describe(curve_summary([])) == []
+
+
+def test_entries_without_a_step_or_a_figure_are_left_as_they_are() -> None:
+    history = [{"step": None, "reward": 0.1}, {"reward": 0.2}, {"step": 0, "reward": 0.3}]
+    logs = [{"step": 1, "frac_reward_zero_std": None}, {"step": None, "frac_reward_zero_std": 1.0}]
+    assert with_trainer_logs(history, logs) == history
+
+
+def test_logged_rewards_read_the_steps_written_so_far(tmp_path) -> None:
+    from toolgym.training.rl_curve import LOG_FILE, logged_rewards
+
+    assert logged_rewards(tmp_path) == []
+    (tmp_path / LOG_FILE).write_text(
+        '{"step": 1, "reward": 0.25, "loss": 0.1}\n{"step": 1, "train_runtime": 3}\n'
+        '{"step": 2, "reward": 0.5}\n{"step": 3, "rew'  # a line cut short by a stopped run
+    )
+    assert logged_rewards(tmp_path) == [0.25, 0.5]

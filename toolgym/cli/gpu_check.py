@@ -1,8 +1,9 @@
 """The GPU check: parity with the CPU, batched speed, fine-tuning, GRPO and rollouts on one GPU.
 
 Run ``python -m toolgym.cli.gpu_check`` (or ``python scripts/gpu_check.py``) on a machine
-with one GPU and nothing but toolgym and its dependencies installed; it took 8 minutes on an H200
-without section 4 (which is given up to 9 minutes more) and writes ``gpu-check-<gpu>.json`` and ``gpu-check-<gpu>.md`` to ``--out``.
+with one GPU and nothing but toolgym and its dependencies installed (on an H200 on 2026-11-27,
+before section 4 existed, ``--finetune-steps 100 --speed-tasks 8 --section-timeout 120`` took
+462 s; section 4 is given up to 9 minutes more; the defaults were not timed) and writes ``gpu-check-<gpu>.json`` and ``gpu-check-<gpu>.md`` to ``--out``.
 
 1. **Parity.** The parity slice (the first ``--tasks`` test tasks of each of the four API
    families, the ``api`` suite; the embedded model with the
@@ -51,7 +52,7 @@ from typing import Any
 
 from toolgym.evaluation.parity import agreement, parity_envs, play_slice
 from toolgym.evaluation.profile import profile_of
-from toolgym.training.rl_curve import describe
+from toolgym.training.rl_curve import curve_summary, describe, logged_rewards
 
 PACKAGES = ("torch", "transformers", "accelerate", "peft", "trl", "llguidance", "gguf", "toolgym")
 
@@ -169,14 +170,24 @@ def _run_command(
     """Run ``toolgym ARGUMENTS``; its entry (command, exit, wall) and the summary it wrote."""
     command = [sys.executable, "-m", "toolgym.cli", *arguments]
     start = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
+        code: int | str = done.returncode
+        output = done.stdout + done.stderr
+    except subprocess.TimeoutExpired as e:  # stopped: what it wrote so far is kept
+        code = f"stopped after {timeout:g} s"
+        output = "".join(
+            x.decode("utf-8", "replace") if isinstance(x, bytes) else x
+            for x in (e.stdout, e.stderr)
+            if x
+        )
     entry: dict[str, Any] = {
         "command": "toolgym " + shlex.join(arguments),
-        "exit": done.returncode,
+        "exit": code,
         "wall_s": time.perf_counter() - start,
     }
     if not summary.is_file():
-        entry["output"] = (done.stdout + done.stderr)[-2000:]
+        entry["output"] = output[-2000:]
         return entry, None
     data: dict[str, Any] = json.loads(summary.read_text())
     return entry, data
@@ -260,12 +271,19 @@ def section_grpo_env(args: argparse.Namespace, report: dict[str, Any]) -> None:
     args.grpo_env = args.grpo_env or default_grpo_env()
     command = ["train-rl", "--env", args.grpo_env, "--max-steps", str(args.grpo_env_steps)]
     command += ["--num-generations", "8", "--prompts-per-step", "2", "--micro-batch", "8"]
-    command += ["--max-completion-length", "512", "--max-tool-calls", "8", "--temperature", "1.0"]
+    command += ["--max-completion-length", "512", "--max-tool-calls", "12", "--temperature", "1.0"]
     command += ["--lr", "2e-4", "--eval-tasks", str(args.grpo_env_tasks), "--model", args.model]
     command += ["--out", str(out), "--no-progress"]
     timeout = max(args.section_timeout, args.grpo_env_timeout)
     entry, data = _run_command(command, timeout, out / "toolgym_rl.json")
-    if data is not None:
+    if data is None:  # stopped or failed: the steps it logged before
+        rewards = logged_rewards(out)
+        entry.update(
+            steps_logged=len(rewards),
+            curve=describe(curve_summary([{"reward": r} for r in rewards])),
+            rewards=[round(r, 4) for r in rewards],
+        )
+    else:
         before = (data.get("test_before") or {}).get(args.grpo_env, {})
         after = (data.get("test_after") or {}).get(args.grpo_env, {})
         entry.update(
@@ -490,7 +508,8 @@ def main(argv: list[str] | None = None) -> int:
         sections = ["parity"]
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    stem = f"gpu-check-{slug(name)}" + "".join(f"-{s}" for s in sections if args.only)
+    only = args.only and not args.cpu_only
+    stem = f"gpu-check-{slug(name)}" + "".join(f"-{s}" for s in sections if only)
     with tempfile.TemporaryDirectory(prefix="toolgym-gpu-check-") as work:
         args.work = work
         for section in sections:

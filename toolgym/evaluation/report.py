@@ -214,8 +214,8 @@ def wrap_table(
             blocks[-1].append(column)
         else:
             blocks.append([column])
-    if len(blocks) <= 1:
-        return format_table(rows, columns, percent)
+    if len(blocks) <= 1 or any(wide([*head, *block]) > width for block in blocks):
+        return format_table(rows, columns, percent)  # cutting would not make it fit
     return "\n\n".join(format_table(rows, [*head, *block], percent) for block in blocks)
 
 

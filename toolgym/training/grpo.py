@@ -42,7 +42,7 @@ from toolgym.errors import DependencyNotInstalled, UserInputError
 from toolgym.training.checks import check_lora, check_positive, check_whole, config_dict
 from toolgym.training.finetune import DEFAULT_TARGET_MODULES
 from toolgym.training.rewards import SHAPINGS, ExecutionReward
-from toolgym.training.rl_curve import curve_summary, with_trainer_logs
+from toolgym.training.rl_curve import curve_summary, log_writer, with_trainer_logs
 from toolgym.training.rl_data import rl_env_ids, rl_examples, task_difficulties
 from toolgym.training.sft_data import program_env_ids
 
@@ -476,7 +476,7 @@ def train_grpo(
                 train_dataset=dataset,
                 processing_class=tokenizer,
                 peft_config=lora,
-                callbacks=list(callbacks) or None,
+                callbacks=[*callbacks, log_writer(transformers, config.out)],
             )
         except ValueError as e:
             raise UserInputError(f"GRPO cannot train {config.model} as configured: {e}") from e

@@ -33,6 +33,7 @@ from toolgym.integrations.trl import ToolgymEnvironment, environment_factories
 from toolgym.training.checks import check_lora, check_positive, check_whole, config_dict
 from toolgym.training.finetune import DEFAULT_TARGET_MODULES
 from toolgym.training.grpo import RLResult, grpo_args, lora_config, require_rl, write_summary
+from toolgym.training.rl_curve import log_writer
 
 CHATML_TOKENS = ("<|im_start|>", "<|im_end|>")
 """The tokens a model needs for the tool-calling ChatML template."""
@@ -330,7 +331,9 @@ def evaluate_tool_calls(config: EnvRLConfig) -> dict[str, dict[str, float]]:
 
 
 def episode_success(
-    environments: Sequence[ToolgymEnvironment] | None = None, **_: Any
+    environments: Sequence[ToolgymEnvironment] | None = None,
+    prompts: Sequence[Any] | None = None,
+    **_: Any,
 ) -> list[float | None]:
     """A reward function TRL logs beside the episodes' rewards: 1.0 for a solved episode.
 
@@ -338,11 +341,13 @@ def episode_success(
     rewards (``get_reward``) and TRL logs the success rate of each step's rollouts
     (``rewards/episode_success/mean``).
     """
+    if environments is None:  # no episodes to read (TRL passes them with environments)
+        return [None] * len(prompts or ())
     return [
         float(bool((e.episode.state().get("metrics") or {}).get("success")))
         if e.episode.started
         else 0.0
-        for e in environments or ()
+        for e in environments
     ]
 
 
@@ -421,7 +426,7 @@ def train_grpo_env(
             processing_class=tokenizer,
             peft_config=lora,
             environment_factory=dict(classes),
-            callbacks=list(callbacks) or None,
+            callbacks=[*callbacks, log_writer(transformers, config.out)],
         )
     except ValueError as e:
         raise UserInputError(f"GRPO cannot train {config.model} as configured: {e}") from e

@@ -11,8 +11,10 @@ A GRPO run logs one mean reward per optimizer step, over a few rollouts, so its 
   deviation of the rewards themselves);
 * the **noise of the rise** is the standard error of a difference of two means of ``window``
   independent steps: ``sigma * sqrt(2 / window)``;
-* the reward **rose** when the rise is larger than twice that standard error (about a 2.5% chance
-  under no change, with Gaussian noise).
+* the reward **rose** when the rise is larger than twice that standard error. With Gaussian noise
+  and no change, that happens about 2.5% of the time in a long run (20 steps or more); in a short
+  one ``sigma`` is itself estimated from few differences, and the chance is higher (about 15% with
+  3 steps). A run whose steps show no noise at all rose if its last steps are higher.
 
 :func:`signal_steps` reads TRL's ``frac_reward_zero_std`` (the share of a step's GRPO groups whose
 rewards were all equal, which give no gradient) and says in how many steps some group had a
@@ -22,13 +24,19 @@ signal.
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import statistics
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 RISE_Z = 2.0
 """How many standard errors of the rise make a rise (see the module docstring)."""
+
+LOG_FILE = "trainer_log.jsonl"
+"""TRL's logged metrics, one JSON line per logged step, written as the run goes (beside the
+adapter), so a run stopped before its end leaves its curve so far."""
 
 
 def reward_rise(rewards: Sequence[float], window: int = 5) -> dict[str, Any] | None:
@@ -97,10 +105,15 @@ def signal_steps(history: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
 
 
 def curve_summary(history: Sequence[Mapping[str, Any]], window: int = 5) -> dict[str, Any]:
-    """``{"reward_rise": ..., "signal": ...}`` of a run's history (see the two functions)."""
+    """``{"reward_rise", "signal", "rewards"}`` of a run's history.
+
+    See the two functions; ``rewards`` are the steps' mean rewards.
+    """
+    rewards = [float(h["reward"]) for h in history]
     return {
-        "reward_rise": reward_rise([float(h["reward"]) for h in history], window),
+        "reward_rise": reward_rise(rewards, window),
         "signal": signal_steps(history),
+        "rewards": rewards,
     }
 
 
@@ -108,6 +121,12 @@ def describe(summary: Mapping[str, Any]) -> list[str]:
     """Lines a person reads: the rise against its noise, and the steps with a signal."""
     lines = []
     rise = summary.get("reward_rise")
+    if rise is None and summary.get("rewards"):
+        rewards = summary["rewards"]
+        lines.append(
+            f"train reward: first step {rewards[0]:.3f}, last {rewards[-1]:.3f} "
+            f"({len(rewards)} steps: too few to tell a rise from noise)"
+        )
     if rise is not None:
         verdict = "rose" if rise["rose"] else "did not rise"
         lines.append(
@@ -137,13 +156,54 @@ def with_trainer_logs(
     by_step = {
         int(entry["step"]) - 1: float(entry["frac_reward_zero_std"])
         for entry in logs
-        if "frac_reward_zero_std" in entry and "step" in entry
+        if entry.get("frac_reward_zero_std") is not None and entry.get("step") is not None
     }
     out = []
     for entry in history:
         row = dict(entry)
-        step = int(row.get("step", -1))
-        if step in by_step:
+        step = row.get("step")
+        if step is not None and int(step) in by_step:
             row["frac_reward_zero_std"] = by_step[step]
         out.append(row)
     return out
+
+
+def log_writer(transformers: Any, folder: str | Path) -> Any:
+    """A ``TrainerCallback`` that appends each of TRL's logs to ``folder``/:data:`LOG_FILE`.
+
+    The file is emptied when training begins.
+    """
+    path = Path(folder) / LOG_FILE
+
+    class _LogWriter(transformers.TrainerCallback):
+        def on_train_begin(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text("", encoding="utf-8")
+
+        def on_log(
+            self, args: Any, state: Any, control: Any, logs: Any = None, **kwargs: Any
+        ) -> None:
+            entry = {"step": int(state.global_step), **dict(logs or {})}
+            with path.open("a", encoding="utf-8") as out:
+                out.write(json.dumps(entry, default=str) + "\n")
+
+    return _LogWriter()
+
+
+def logged_rewards(folder: str | Path) -> list[float]:
+    """The mean reward of each step logged so far in ``folder``/:data:`LOG_FILE`.
+
+    ``[]`` without the file; a line cut short by a stopped run is skipped.
+    """
+    path = Path(folder) / LOG_FILE
+    if not path.is_file():
+        return []
+    rewards = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(entry, dict) and isinstance(entry.get("reward"), int | float):
+            rewards.append(float(entry["reward"]))
+    return rewards

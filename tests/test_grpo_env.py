@@ -340,3 +340,66 @@ def test_test_episodes_read_the_calls_as_trl_reads_them(tiny_model: Path) -> Non
     config = EnvRLConfig(model=str(tiny_model), envs=(WEATHER,), eval_tasks=1, max_tool_calls=4)
     result = play_test(config, model, tokenizer)[WEATHER]
     assert result == {"episodes": 1, "success": 1.0, "reward": 1.0, "tool_calls": len(gold)}
+
+
+def test_test_episodes_played_together_end_each_on_its_own_turn(tiny_model: Path) -> None:
+    """Three episodes in batches of two: two play their gold, one says no; each scored alone."""
+    import gymnasium as gym
+    import torch
+    import transformers
+
+    from toolgym.training.grpo_env import _environments_supported
+
+    if not _environments_supported(transformers.__version__):
+        pytest.skip(
+            f"TRL's environments need transformers>=5.2; {transformers.__version__} is here"
+        )
+
+    from toolgym.envs.protocol import task_env
+    from toolgym.training.grpo_env import EnvRLConfig, play_test
+    from toolgym.training.trainable import trainable_model
+
+    probe = gym.make(WEATHER, action_mode="call")
+    tasks = [str(t) for t in task_env(probe).task_ids[:3]]
+    probe.close()
+    golds = {}
+    for task in tasks:
+        episode = ToolEpisode(WEATHER, split="test")
+        text = episode.reset(seed=0, task_id=task).observation
+        golds[text] = episode.oracle_calls()
+    refused = list(golds)[1]  # the second task's episode writes no call
+    model, tokenizer = trainable_model(str(tiny_model), "cpu", 1)
+    end = tokenizer.convert_tokens_to_ids("<|im_end|>")
+    batches = []
+
+    def scripted(input_ids: Any, attention_mask: Any = None, **kwargs: Any) -> Any:
+        batches.append(input_ids.shape[0])
+        rows = []
+        for i in range(input_ids.shape[0]):
+            seen = tokenizer.decode(input_ids[i][attention_mask[i].bool()])
+            (task,) = [t for t in golds if t in seen]
+            done = seen.count("<tool_response>")
+            calls = golds[task]
+            if task == refused or done >= len(calls):
+                text = "I cannot help."
+            else:
+                text = f"<tool_call>\n{json.dumps(calls[done])}\n</tool_call>"
+            rows.append(tokenizer(text, add_special_tokens=False)["input_ids"] + [end])
+        width = max(len(r) for r in rows)
+        padded = [r + [end] * (width - len(r)) for r in rows]
+        return torch.cat([input_ids, torch.tensor(padded, dtype=input_ids.dtype)], dim=1)
+
+    model.generate = scripted
+    config = EnvRLConfig(
+        model=str(tiny_model), envs=(WEATHER,), eval_tasks=3, max_tool_calls=4, eval_batch=2
+    )
+    result = play_test(config, model, tokenizer)[WEATHER]
+    played = [len(golds[t]) for t in golds if t != refused]
+    assert result == {
+        "episodes": 3,
+        "success": pytest.approx(2 / 3),
+        "reward": pytest.approx(2 / 3),
+        "tool_calls": pytest.approx(sum(played) / 3),
+    }
+    assert batches[0] == 2 and max(batches) == 2  # two together, the third after them
+    assert 1 in batches[1:]  # the refusing episode left its batch at its first turn

@@ -93,6 +93,7 @@ def _env_config(args: argparse.Namespace, env_ids: list[str]) -> Any:
         n=args.n,
         max_completion_length=args.max_completion_length or EnvRLConfig.max_completion_length,
         max_tool_calls=args.max_tool_calls,
+        eval_batch=args.eval_batch,
         world_seed=args.world_seed,
         out=args.out or str(Path("adapters") / f"rl-{Path(args.model).name}-{names}-calls"),
         adapter=_start_adapter(args),
@@ -273,6 +274,13 @@ def add_parser(sub: Any) -> None:
     rl.add_argument("--world-seed", type=_whole(0), default=0, help="default 0")
     rl.add_argument(
         "--eval-tasks", type=_whole(0), default=16, help="test tasks before/after (16; 0: none)"
+    )
+    rl.add_argument(
+        "--eval-batch",
+        type=_whole(1),
+        default=None,
+        help="with tool calls: test episodes played together, one generation per turn "
+        "(default: 8 on a GPU, 1 on the CPU)",
     )
     rl.add_argument(
         "--eval-grammar",

@@ -65,6 +65,9 @@ class EnvRLConfig:
         world_seed: the simulated world.
         eval_tasks: ``test`` tasks played before and after training, per env (0: none).
         eval_max_new_tokens: tokens per model turn in the test episodes.
+        eval_batch: test episodes played together, one batched generation per turn (1: one
+            at a time); ``None``: 8 on a GPU, 1 on the CPU (where each turn reads the whole
+            conversation again, work that batching does not share and padding adds to).
         out: where the adapter and ``toolgym_rl.json`` go.
         num_threads: CPU threads for torch (default: torch's choice).
         device: ``"cpu"``, ``"cuda"``, ... (default: CUDA when available).
@@ -94,6 +97,7 @@ class EnvRLConfig:
     world_seed: int = 0
     eval_tasks: int = 8
     eval_max_new_tokens: int = 128
+    eval_batch: int | None = None
     out: str = "adapters/rl-env"
     num_threads: int | None = None
     device: str | None = None
@@ -118,9 +122,10 @@ class EnvRLConfig:
                 "world_seed": (self.world_seed, 0),
                 "eval_tasks": (self.eval_tasks, 0),
                 "eval_max_new_tokens": (self.eval_max_new_tokens, 1),
+                "eval_batch": (self.eval_batch, 1),
                 "num_threads": (self.num_threads, 1),
             },
-            ("num_threads",),
+            ("num_threads", "eval_batch"),
         )
         check_positive(
             {"lr": self.lr, "lora_alpha": self.lora_alpha, "temperature": self.temperature}
@@ -231,10 +236,11 @@ def play_test(
     """Greedy episodes on each env's first ``eval_tasks`` test tasks: success, reward, calls.
 
     The model sees what it sees in training (the system prompt, the task, its tools in the chat
-    template) and its tool calls are parsed as TRL parses them.
+    template) and its tool calls are parsed as TRL parses them. ``eval_batch`` episodes are
+    played together (by default 8 on a GPU, 1 on the CPU): each turn is one generation for all of them (their prompts padded on the
+    left), and an episode leaves the batch when it ends.
     """
     import gymnasium as gym
-    import torch
 
     from toolgym.envs.protocol import task_env
 
@@ -246,69 +252,115 @@ def play_test(
         ids = [str(t) for t in task_env(probe).task_ids][: config.eval_tasks]
         probe.close()
         classes, rows = _environments(config, "test", {env_id: ids})
-        rewards, successes, calls = [], [], []
-        for row in rows:
-            env = classes[row["environment"]]()
-            messages: list[dict[str, Any]] = [
-                dict(row["prompt"][0]),
-                {"role": "user", "content": env.reset(**row)},
-            ]
-            tools = _methods(env)
-            made = 0
-            for _turn in range(config.max_tool_calls + 1):
-                ids_in = tokenizer.apply_chat_template(
-                    messages,
-                    tools=list(tools.values()),
-                    add_generation_prompt=True,
-                    return_tensors="pt",
-                    return_dict=True,
-                ).to(model.device)
-                with torch.no_grad():
-                    generated = model.generate(
-                        **ids_in,
-                        max_new_tokens=config.eval_max_new_tokens,
-                        do_sample=False,
-                        pad_token_id=tokenizer.pad_token_id or tokenizer.eos_token_id,
-                    )
-                prompt = ids_in["input_ids"][0].tolist()
-                reply = _parse(
-                    tokenizer, generated[0][len(prompt) :].tolist(), prompt, list(tools.values())
-                )
-                messages.append(reply)
-                tool_calls = reply.get("tool_calls") or []
-                if not tool_calls or env.episode.done:
-                    break
-                for call in tool_calls:
-                    function = call.get("function", {})
-                    method = tools.get(function.get("name"))
-                    arguments = function.get("arguments")
-                    made += 1
-                    if method is None or not isinstance(arguments, dict):
-                        result = (
-                            f"Error: no tool {function.get('name')!r} or arguments not an object"
-                        )
-                    else:
-                        try:
-                            result = method(**arguments)
-                        except TypeError as e:  # arguments the tool does not take
-                            result = f"Error: {e}"
-                    messages.append(
-                        {"role": "tool", "name": function.get("name"), "content": result}
-                    )
-                if env.episode.done:
-                    break
-            rewards.append(env.get_reward())
-            successes.append(bool((env.episode.state().get("metrics") or {}).get("success")))
-            calls.append(made)
-            env.episode.close()
+        played: list[tuple[float, bool, int]] = []
+        size = config.eval_batch or (8 if str(model.device).startswith("cuda") else 1)
+        for first in range(0, len(rows), size):
+            batch = rows[first : first + size]
+            played += _play_together(config, model, tokenizer, classes, batch)
         n = max(len(rows), 1)
         out[env_id] = {
             "episodes": len(rows),
-            "success": sum(successes) / n,
-            "reward": sum(rewards) / n,
-            "tool_calls": sum(calls) / n,
+            "success": sum(success for _, success, _ in played) / n,
+            "reward": sum(reward for reward, _, _ in played) / n,
+            "tool_calls": sum(calls for _, _, calls in played) / n,
         }
     return out
+
+
+@dataclass
+class _TestEpisode:
+    """One test episode in a batch: its environment object, conversation and tools."""
+
+    env: ToolgymEnvironment
+    messages: list[dict[str, Any]]
+    tools: dict[str, Callable[..., str]]
+    calls: int = 0
+    turns: int = 0
+    done: bool = False
+
+
+def _play_together(
+    config: EnvRLConfig,
+    model: Any,
+    tokenizer: Any,
+    classes: Mapping[str, type[ToolgymEnvironment]],
+    rows: Sequence[Mapping[str, Any]],
+) -> list[tuple[float, bool, int]]:
+    """Play ``rows``' episodes in lockstep; each one's (reward, success, tool calls)."""
+    episodes = []
+    for row in rows:
+        env = classes[row["environment"]]()
+        messages = [dict(row["prompt"][0]), {"role": "user", "content": env.reset(**row)}]
+        episodes.append(_TestEpisode(env, messages, _methods(env)))
+    while active := [e for e in episodes if not e.done]:
+        prompts = [
+            tokenizer.apply_chat_template(
+                e.messages,
+                tools=list(e.tools.values()),
+                add_generation_prompt=True,
+                return_tensors="pt",
+                return_dict=True,
+            )["input_ids"][0].tolist()
+            for e in active
+        ]
+        for episode, prompt, completion in zip(
+            active, prompts, _generate(config, model, tokenizer, prompts), strict=True
+        ):
+            reply = _parse(tokenizer, completion, prompt, list(episode.tools.values()))
+            episode.messages.append(reply)
+            episode.turns += 1
+            tool_calls = reply.get("tool_calls") or []
+            if not tool_calls or episode.env.episode.done:
+                episode.done = True
+                continue
+            for call in tool_calls:
+                episode.calls += 1
+                episode.messages.append(_answer(episode.tools, call))
+            episode.done = episode.env.episode.done or episode.turns > config.max_tool_calls
+    out = []
+    for episode in episodes:
+        metrics = episode.env.episode.state().get("metrics") or {}
+        out.append((episode.env.get_reward(), bool(metrics.get("success")), episode.calls))
+        episode.env.episode.close()
+    return out
+
+
+def _generate(
+    config: EnvRLConfig, model: Any, tokenizer: Any, prompts: list[list[int]]
+) -> list[list[int]]:
+    """Greedy completions of ``prompts`` in one batch (padded on the left), as token ids."""
+    import torch
+
+    pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id
+    width = max(len(p) for p in prompts)
+    input_ids = torch.tensor([[pad] * (width - len(p)) + p for p in prompts], device=model.device)
+    mask = torch.tensor(
+        [[0] * (width - len(p)) + [1] * len(p) for p in prompts], device=model.device
+    )
+    with torch.no_grad():
+        generated = model.generate(
+            input_ids=input_ids,
+            attention_mask=mask,
+            max_new_tokens=config.eval_max_new_tokens,
+            do_sample=False,
+            pad_token_id=pad,
+        )
+    return [row[width:].tolist() for row in generated]
+
+
+def _answer(tools: Mapping[str, Callable[..., str]], call: Mapping[str, Any]) -> dict[str, Any]:
+    """The tool message answering one parsed call (an error text for a call it cannot make)."""
+    function = call.get("function", {})
+    method = tools.get(function.get("name"))
+    arguments = function.get("arguments")
+    if method is None or not isinstance(arguments, dict):
+        result = f"Error: no tool {function.get('name')!r} or arguments not an object"
+    else:
+        try:
+            result = method(**arguments)
+        except TypeError as e:  # arguments the tool does not take
+            result = f"Error: {e}"
+    return {"role": "tool", "name": function.get("name"), "content": result}
 
 
 def evaluate_tool_calls(config: EnvRLConfig) -> dict[str, dict[str, float]]:

@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from toolgym.evaluation.profile import column_of
-from toolgym.evaluation.report import format_table, metric_specs, wrap_table
+from toolgym.evaluation.report import format_table, metric_specs, table_width, wrap_table
 from toolgym.tools.errors import (
     FORBIDDEN,
     NON_EXECUTABLE,
@@ -133,8 +133,7 @@ def format_headline_table(summaries: Sequence[Mapping[str, Any]], width: int | N
 
 
 def _fits(rows: Sequence[Mapping[str, Any]], columns: Sequence[str], width: int) -> bool:
-    text = format_table(rows, columns, columns[1:])
-    return max(len(line) for line in text.splitlines()) <= width
+    return table_width(rows, columns, columns[1:]) <= width
 
 
 def ablation_table(summaries: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:

@@ -178,6 +178,13 @@ def format_table(
     )
 
 
+def table_width(
+    rows: Sequence[Mapping[str, Any]], columns: Sequence[str], percent: Iterable[str] = ()
+) -> int:
+    """The width of :func:`format_table`'s text: its longest line."""
+    return max(len(line) for line in format_table(rows, columns, percent).splitlines())
+
+
 def wrap_table(
     rows: Sequence[Mapping[str, Any]],
     columns: Sequence[str],
@@ -204,8 +211,7 @@ def wrap_table(
     percent = list(percent)
 
     def wide(names: Sequence[str]) -> int:
-        text = format_table(rows, names, percent)
-        return max(len(line) for line in text.splitlines())
+        return table_width(rows, names, percent)
 
     head, rest = list(columns[:keys]), list(columns[keys:])
     blocks: list[list[str]] = []

@@ -58,7 +58,9 @@ def _has(history: Sequence[dict[str, Any]], key: str) -> bool:
     return any(h.get(key) is not None for h in history)
 
 
-def _plot(ax: Any, steps: list[int], values: list[float], color: str, label: str, window: int):
+def _plot(
+    ax: Any, steps: list[int], values: list[float], color: str, label: str, window: int
+) -> None:
     ax.plot(steps, values, color=color, alpha=0.25, linewidth=1)
     ax.plot(
         steps,

@@ -378,3 +378,5 @@ def test_the_step_bench_times_a_step_and_its_floor() -> None:
     result = run(tasks=2, repeat=1)
     assert result["runs"] == 2 and result["step_s"] > 0 and result["floor_s"] > 0
     assert result["ratio"] == result["step_s"] / result["floor_s"]
+    assert result["paused_floor_s"] > 0
+    assert result["paused_ratio"] == result["paused_step_s"] / result["paused_floor_s"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import platform
 import subprocess
 import sys
 import textwrap
@@ -229,7 +230,7 @@ PROBE = """
 import ctypes, glob, json, os, resource, socket, sys, threading, time
 sys.path.insert(0, sys.argv[1])
 from toolgym.tools.sandbox.confine import (
-    confine_child, drop_capabilities, install_filter, restrict_files,
+    child_filter, confine_child, drop_capabilities, install_filter, restrict_files,
 )
 import pyseccomp
 data = glob.glob(os.path.join(sys.argv[1], "toolgym", "families", "*", "data", "*.jsonl"))[0]
@@ -237,9 +238,10 @@ caps = drop_capabilities()
 landlock = restrict_files()
 problem = install_filter()
 parent = os.getppid()
+prepared = child_filter() if sys.argv[2] == "prepared" else None
 r, w = os.pipe()
 if os.fork() == 0:  # a program's process, as the sandbox makes it
-    confine_child()
+    confine_child(prepared)
     results = {"problem": problem, "landlock": landlock, "caps": caps}
     def attempt(name, fn):
         try:
@@ -268,6 +270,10 @@ if os.fork() == 0:  # a program's process, as the sandbox makes it
         if libc.shmget(0, 4096, 0o1600) < 0:
             raise OSError(ctypes.get_errno(), "shmget")
     attempt("shared_memory", shm)
+    def tgkill():  # a signal to another process's thread (x86-64's call number)
+        if os.uname().machine == "x86_64" and libc.syscall(234, parent, parent, 0) < 0:
+            raise OSError(ctypes.get_errno(), "tgkill")
+    attempt("tgkill", tgkill)
     t = threading.Thread(target=lambda: None)
     t.start(); t.join()
     results["thread"] = "allowed"
@@ -278,11 +284,15 @@ print(os.read(r, 100000).decode())
 """
 
 
-def test_the_process_confinement() -> None:
-    """Even code that escaped the language cannot reach the system (as a program's process)."""
+@pytest.mark.parametrize("built", ["prepared", "in_child"])
+def test_the_process_confinement(built: str) -> None:
+    """Even code that escaped the language cannot reach the system (as a program's process).
+
+    The children's filter is built before the fork (as the zygote does) or in the child.
+    """
     root = str(Path(__file__).resolve().parents[1])
     out = subprocess.run(
-        [sys.executable, "-c", PROBE, root], capture_output=True, text=True, timeout=60
+        [sys.executable, "-c", PROBE, root, built], capture_output=True, text=True, timeout=60
     )
     import json
 
@@ -294,6 +304,8 @@ def test_the_process_confinement() -> None:
     assert results["write"] in (eperm, eacces) and not CANARY.exists()
     assert results["signal"] == results["limit_other"] == results["clock"] == eperm
     assert results["signal_owner"] == results["shared_memory"] == eperm
+    if platform.machine() == "x86_64":  # the probe knows this architecture's call number
+        assert results["tgkill"] == eperm
     assert results["library"] == "allowed" and results["thread"] == "allowed"
     if results["landlock"]:
         pytest.skip(f"no Landlock on this machine: {results['landlock']}")

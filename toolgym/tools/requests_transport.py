@@ -113,8 +113,13 @@ def _to_response(request: requests.PreparedRequest, reply: Response) -> requests
 
 
 def simulated_session(*apps: HttpApp) -> requests.Session:
-    """A ``requests.Session`` whose http(s) traffic is answered by ``apps``."""
+    """A ``requests.Session`` whose http(s) traffic is answered by ``apps``.
+
+    It reads nothing of the process's environment (proxies, CA bundles, ``.netrc``): nothing
+    it sends leaves the process.
+    """
     session = requests.Session()
+    session.trust_env = False
     adapter = SimulatedAdapter(*apps)
     session.mount("https://", adapter)
     session.mount("http://", adapter)

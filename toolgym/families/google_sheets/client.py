@@ -49,8 +49,13 @@ def looks_like_range(value: Any) -> bool:
 
 
 def sheets_session(app: SheetsApp) -> requests.Session:
-    """A ``requests`` session whose Sheets, Drive and OAuth traffic ``app`` answers."""
+    """A ``requests`` session whose Sheets, Drive and OAuth traffic ``app`` answers.
+
+    It reads nothing of the process's environment (proxies, CA bundles, ``.netrc``): nothing
+    it sends leaves the process, and each request skips those lookups.
+    """
     session = requests.Session()
+    session.trust_env = False
     adapter = SimulatedAdapter(app)
     for host in app.hosts:
         session.mount(f"https://{host}", adapter)

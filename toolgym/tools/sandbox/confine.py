@@ -30,6 +30,7 @@ import errno
 import os
 import resource
 import sys
+from typing import Any
 
 CLONE_THREAD = 0x00010000
 
@@ -193,13 +194,12 @@ def install_filter() -> str | None:
     return None
 
 
-def confine_child() -> None:
-    """In a program's child: no processes, no signals to others (a second, stacked filter).
+def child_filter() -> Any:
+    """The children's filter without its one rule about the child itself (or ``None``).
 
-    Without seccomp, ``RLIMIT_NPROC`` 0 still keeps an unprivileged child from forking.
+    Built once in the zygote: each child adds :func:`confine_child`'s rule about its own process
+    id to its copy and loads it, instead of building the whole filter (0.4-0.7 ms) again.
     """
-    with contextlib.suppress(ValueError, OSError):
-        resource.setrlimit(resource.RLIMIT_NPROC, (0, 0))
     try:
         import pyseccomp as seccomp
 
@@ -210,11 +210,33 @@ def confine_child() -> None:
                 rules.add_rule(deny, name)
         # clone without CLONE_THREAD makes a process; with it, a thread (the runtime needs those)
         rules.add_rule(deny, "clone", seccomp.Arg(0, seccomp.MASKED_EQ, CLONE_THREAD, 0))
-        rules.add_rule(deny, "tgkill", seccomp.Arg(0, seccomp.NE, os.getpid()))
         for name in CHILD_SELF_ONLY_CALLS:
             with contextlib.suppress(ValueError, OSError, RuntimeError):
                 index = 1 if name in ("setpriority", "getpriority") else 0  # (which, who, ...)
                 rules.add_rule(deny, name, seccomp.Arg(index, seccomp.NE, 0))
+    except Exception:
+        return None  # the zygote has reported that there is no filter
+    return rules
+
+
+def confine_child(prepared: Any = None) -> None:
+    """In a program's child: no processes, no signals to others (a second, stacked filter).
+
+    Args:
+        prepared: :func:`child_filter`'s result, built before the fork (default: built here).
+
+    Without seccomp, ``RLIMIT_NPROC`` 0 still keeps an unprivileged child from forking.
+    """
+    with contextlib.suppress(ValueError, OSError):
+        resource.setrlimit(resource.RLIMIT_NPROC, (0, 0))
+    rules = prepared if prepared is not None else child_filter()
+    if rules is None:
+        return
+    try:
+        import pyseccomp as seccomp
+
+        deny = seccomp.ERRNO(errno.EPERM)
+        rules.add_rule(deny, "tgkill", seccomp.Arg(0, seccomp.NE, os.getpid()))
         rules.load()
     except Exception:
         pass  # the zygote has reported that there is no filter

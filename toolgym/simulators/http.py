@@ -10,15 +10,40 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 from urllib.parse import parse_qsl, urlsplit
 
 _COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 """The JSON of every response body: compact, UTF-8, key order kept (made once: ``json.dumps``
 with options builds an encoder per call)."""
+
+
+T = TypeVar("T")
+
+
+class _computed_once(Generic[T]):
+    """A property computed on first use and kept in the instance.
+
+    ``functools.cached_property`` without the lock it takes on Python 3.11 (a request is read by
+    one thread at a time).
+    """
+
+    def __init__(self, compute: Callable[[Any], T]) -> None:
+        self.compute = compute
+        self.name = compute.__name__
+        self.__doc__ = compute.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, instance: Any, owner: type | None = None) -> T:
+        if instance is None:
+            return self  # type: ignore[return-value]
+        value: T = self.compute(instance)
+        instance.__dict__[self.name] = value  # a non-data descriptor: the next read finds it
+        return value
 
 
 @dataclass(frozen=True)
@@ -49,7 +74,7 @@ class Request:
         data = body.encode("utf-8") if isinstance(body, str) else (body or b"")
         return cls(method.upper(), url, {k.lower(): v for k, v in (headers or {}).items()}, data)
 
-    @cached_property
+    @_computed_once
     def _parts(self) -> Any:
         return urlsplit(self.url)
 
@@ -63,12 +88,12 @@ class Request:
         """The path, without trailing slash (``/`` for the root)."""
         return self._parts.path.rstrip("/") or "/"
 
-    @cached_property
+    @_computed_once
     def query(self) -> list[tuple[str, str]]:
         """Query parameters in order (repeated keys kept; ``+`` decoded as space)."""
         return parse_qsl(self._parts.query, keep_blank_values=True)
 
-    @cached_property
+    @_computed_once
     def params(self) -> dict[str, str]:
         """Query parameters as a dict (the last value of a repeated key wins)."""
         return dict(self.query)

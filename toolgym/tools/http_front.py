@@ -319,6 +319,8 @@ class FrontServer:
             "access_log": False,
             "server_header": False,
             "date_header": False,
+            # X-Forwarded-* rewrites nothing a toolgym server reads (one await less a request)
+            "proxy_headers": False,
             **config,
             "http": guarded_protocol(limits),
         }

@@ -232,3 +232,23 @@ def test_a_table_no_cut_can_fit_is_printed_whole() -> None:
     whole = format_table(rows, ["name", "a", "b"], ["a", "b"])
     assert wrap_table(rows, ["name", "a", "b"], ["a", "b"], width=20) == whole
     assert wrap_table(rows, ["name", "a", "b"], ["a", "b"], width=39) != whole  # two blocks fit
+
+
+def test_the_fault_comparison_and_the_suite_tables_fit_in_120_columns(capsys) -> None:
+    from toolgym.cli.eval_output import print_eval_tables
+
+    agents = [f"hf:smollm2-135m+a-rather-long-adapter-name-number-{i}" for i in range(4)]
+    summaries = [s for agent in agents for s in _printed_summaries(agent)]
+    faulty = [{**s, "faults": 3, "errors": {"service_error": 1}} for s in summaries]
+    print_eval_tables(summaries, faulty, 0.2, 0)
+    out = capsys.readouterr().out
+    assert max(len(line) for line in out.splitlines()) <= 120, out
+    comparison = out.split("with and without service faults")[1].split("\n\n")[0]
+    header, _, *rows = comparison.splitlines()[1:]
+    assert header.split()[:3] == ["env", "model", "episodes"]
+    assert len(rows) == len(summaries)
+    assert len({row.split()[1] for row in rows}) == len(agents)  # shortened, still told apart
+    assert rows[0].split()[-2:] == ["3", "1"]  # the faults met, the service errors
+    bfcl = out.split("BFCL v4 leaderboard")[1].split("errors (")[0].strip().split("\n\n")
+    assert len(bfcl) > 1 and all("column" in block for block in bfcl)  # cut, rows named
+    assert all(any(agent in block for block in bfcl) for agent in agents)

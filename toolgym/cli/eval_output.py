@@ -24,6 +24,7 @@ from toolgym.evaluation.report import (
     merged_with_saved,
     paper_layout,
     summaries_lock,
+    wrap_table,
     write_summaries,
 )
 from toolgym.evaluation.results import atomic_write
@@ -56,7 +57,7 @@ def print_eval_tables(
     """
     every = [*summaries, *faulty]
     print(format_env_table(every))
-    benchmark = suite_tables_text(summaries, brief=True)
+    benchmark = suite_tables_text(summaries, brief=True, width=ENV_TABLE_WIDTH)
     if benchmark:
         print()
         print(benchmark)
@@ -78,18 +79,27 @@ def print_eval_tables(
         print("configurations (the paper's Table 7):\n" + ablation)
     if faulty:
         print(f"\nwith and without service faults (rate {faults:g}, seed {seed}):")
-        print(format_fault_comparison(summaries, faulty))
+        print(format_fault_comparison(summaries, faulty, width=ENV_TABLE_WIDTH))
     print()
     print("headline (the paper's Tables 6 and 9; mean: the success rate over the envs):")
     print(format_headline_table(every, width=ENV_TABLE_WIDTH))
 
 
-def suite_tables_text(summaries: Sequence[Mapping[str, Any]], brief: bool = False) -> str:
-    """The benchmarks' own tables of a run (BFCL's leaderboard row), titled; "" when none."""
+def suite_tables_text(
+    summaries: Sequence[Mapping[str, Any]], brief: bool = False, width: int | None = None
+) -> str:
+    """The benchmarks' own tables of a run (BFCL's leaderboard row), titled; "" when none.
+
+    With ``width``, each table is cut into blocks of columns that fit, each repeating the
+    column that names the rows.
+    """
     parts = []
     for title, rows in suite_tables(summaries, brief).items():
         columns = list(dict.fromkeys(k for row in rows for k in row))
-        parts.append(f"{title}:\n" + format_table(rows, columns))
+        text = (
+            format_table(rows, columns) if width is None else wrap_table(rows, columns, width=width)
+        )
+        parts.append(f"{title}:\n" + text)
     return "\n\n".join(parts)
 
 

@@ -296,24 +296,38 @@ def format_env_table(summaries: Sequence[Mapping[str, Any]], width: int = ENV_TA
     for column in ("executable", "also"):
         if not any(r.get(column) for r in rows):
             columns.remove(column)
-    rates = ("success", "executable")
-    text = format_table(rows, columns, rates)
+    return _fitted(rows, columns, ("success", "executable"), "model", width)
+
+
+def _fitted(
+    rows: list[dict[str, Any]],
+    columns: Sequence[str],
+    percent: Sequence[str],
+    label: str,
+    width: int,
+) -> str:
+    """``rows`` as a table, made to fit ``width`` columns by shortening its names (in place).
+
+    Env ids lose their namespace (``toolbench/``) when every one has it, then the ``label``
+    column's values too long for the rest lose their middle (``hf:smo...-1shot``).
+    """
+    text = format_table(rows, columns, percent)
     over = max((len(line) for line in text.splitlines()), default=0) - width
     prefix = f"{NAMESPACE}/"
     if over > 0 and rows and all(r["env"].startswith(prefix) for r in rows):
         for r in rows:  # every env is in the namespace: it goes without saying
             r["env"] = r["env"].removeprefix(prefix)
-        text = format_table(rows, columns, rates)
+        text = format_table(rows, columns, percent)
         over = max((len(line) for line in text.splitlines()), default=0) - width
     if over > 0 and rows:
-        longest = max(len(r["model"]) for r in rows)
+        longest = max(len(r[label]) for r in rows)
         keep = max(12, longest - over)
         for r in rows:
-            label = r["model"]
-            if len(label) > keep:
+            name = r[label]
+            if len(name) > keep:
                 half = (keep - 3) // 2
-                r["model"] = f"{label[:half]}...{label[len(label) - (keep - 3 - half) :]}"
-        text = format_table(rows, columns, rates)
+                r[label] = f"{name[:half]}...{name[len(name) - (keep - 3 - half) :]}"
+        text = format_table(rows, columns, percent)
     return text
 
 
@@ -366,13 +380,25 @@ def fault_comparison(
 
 
 def format_fault_comparison(
-    clean: Sequence[Mapping[str, Any]], faulty: Sequence[Mapping[str, Any]]
+    clean: Sequence[Mapping[str, Any]],
+    faulty: Sequence[Mapping[str, Any]],
+    width: int | None = None,
 ) -> str:
-    """The :func:`fault_comparison` table as text (rates as percentages)."""
+    """The :func:`fault_comparison` table as text (rates as percentages).
+
+    With ``width`` (the printed table), only the success rates are compared, beside the faults
+    met, one row per env and model, and the names are shortened to fit as
+    :func:`format_env_table`'s are; without it, every metric is compared.
+    """
     rows = fault_comparison(clean, faulty)
-    columns = list(dict.fromkeys(k for row in rows for k in row))
     rates = [m.key for m in metric_specs(clean) if m.percent]
-    return format_table(rows, columns, [*rates, *(f"{k} w/ faults" for k in rates)])
+    percent = [*rates, *(f"{k} w/ faults" for k in rates)]
+    if width is None:
+        return format_table(rows, list(dict.fromkeys(k for row in rows for k in row)), percent)
+    for row, summary in zip(rows, clean, strict=True):
+        row["env"], row["model"] = str(row["env"]), str(summary.get("row") or row["agent"])
+    columns = ["env", "model", "episodes", "success", "success w/ faults"]
+    return _fitted(rows, [*columns, "faults met", "service errors"], percent, "model", width)
 
 
 def _is_numeric(value: Any) -> bool:

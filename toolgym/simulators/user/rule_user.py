@@ -235,7 +235,10 @@ _TEMPLATES: dict[str, dict[str, tuple[str, ...]]] = {
 def template(name: str, persona: str, rng_parts: tuple[Any, ...], **values: str) -> str:
     """A reply template of ``name`` for ``persona``, chosen by a generator seeded with the parts."""
     choices = _TEMPLATES[name].get(persona, _TEMPLATES[name][PERSONAS[0]])
-    chosen = choices[int(stable_rng("user-template", name, *rng_parts).integers(len(choices)))]
+    if len(choices) == 1:  # nothing to draw (a generator takes longer to make than the rest)
+        chosen = choices[0]
+    else:
+        chosen = choices[int(stable_rng("user-template", name, *rng_parts).integers(len(choices)))]
     filled = {k: v for k, v in values.items()}
     filled.update({k.capitalize(): sentence(v) for k, v in values.items()})
     return chosen.format(**filled)

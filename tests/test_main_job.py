@@ -252,3 +252,13 @@ def test_the_fault_comparison_and_the_suite_tables_fit_in_120_columns(capsys) ->
     bfcl = out.split("BFCL v4 leaderboard")[1].split("errors (")[0].strip().split("\n\n")
     assert len(bfcl) > 1 and all("column" in block for block in bfcl)  # cut, rows named
     assert all(any(agent in block for block in bfcl) for agent in agents)
+
+
+def test_shortened_model_labels_stay_apart() -> None:
+    from toolgym.evaluation.report import format_env_table
+
+    models = [f"hf:smollm2-135m+{'a' * 30}-{x * 10}-{'z' * 30}-1shot" for x in "AB"]
+    summaries = [s for model in models for s in _printed_summaries(model)]
+    text = format_env_table(summaries)
+    rows = [line.split()[1] for line in text.splitlines()[2:]]
+    assert len(set(rows)) == 2  # cut from the middle, they would print alike

@@ -320,15 +320,23 @@ def _fitted(
         text = format_table(rows, columns, percent)
         over = max((len(line) for line in text.splitlines()), default=0) - width
     if over > 0 and rows:
-        longest = max(len(r[label]) for r in rows)
+        names = [r[label] for r in rows]
+        longest = max(map(len, names))
         keep = max(12, longest - over)
-        for r in rows:
-            name = r[label]
-            if len(name) > keep:
-                half = (keep - 3) // 2
-                r[label] = f"{name[:half]}...{name[len(name) - (keep - 3 - half) :]}"
+        while keep < longest and len(set(_elided(n, keep) for n in names)) < len(set(names)):
+            keep += 1  # two labels cut alike: keep more of each, even past the width
+        for r, name in zip(rows, names, strict=True):
+            r[label] = _elided(name, keep)
         text = format_table(rows, columns, percent)
     return text
+
+
+def _elided(name: str, keep: int) -> str:
+    """``name`` in at most ``keep`` characters, its middle replaced by ``...`` if too long."""
+    if len(name) <= keep:
+        return name
+    half = (keep - 3) // 2
+    return f"{name[:half]}...{name[len(name) - (keep - 3 - half) :]}"
 
 
 def format_breakdowns(summaries: Sequence[Mapping[str, Any]], every: bool = True) -> str:

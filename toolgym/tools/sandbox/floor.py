@@ -91,7 +91,7 @@ def step_vs_floor(
     between steps, nothing else; the floor's job sent as soon as its child is ready), and with
     ``pause_s`` before each, as an agent's turn leaves between steps (the floor's ready child
     waits as long before its job: a process that has waited answers more slowly than one that
-    has just warmed up, 3.3 against 4.3 ms for the Sheets floor at 20 ms, so each step is
+    has just warmed up, 4.3 against 3.3 ms for the Sheets floor at 20 ms, so each step is
     compared with the floor that waited as it did).
 
     Args:

@@ -27,7 +27,6 @@ import gc
 import io
 import json
 import os
-import resource
 import select
 import signal
 import sys
@@ -95,7 +94,12 @@ def spawn(adapter: Any, devnull: int, prepared: Any = None) -> Child:
     job_in, job_out = os.pipe()
     answer_in, answer_out = os.pipe()
     gc.freeze()  # the objects already there are not scanned (and not copied) in the child
-    pid = os.fork()
+    try:
+        pid = os.fork()
+    except OSError:
+        for fd in (job_in, job_out, answer_in, answer_out):
+            os.close(fd)
+        raise
     if pid == 0:  # the child: never returns
         try:
             gc.disable()  # a child lives for one program: its garbage goes with it
@@ -121,12 +125,13 @@ def _close_all_but(*keep: int) -> None:
         if fd >= start:
             os.closerange(start, fd)
             start = fd + 1
-    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
-    os.closerange(start, soft if 0 < soft < MAX_FD else MAX_FD)
+    os.closerange(start, max(FD_CEILING, start))
 
 
-MAX_FD = 1 << 20
-"""No descriptor at or above this is closed in a new child (open-file limits stay below it)."""
+FD_CEILING = 1024
+"""Descriptors below this are closed in a new child. The zygote starts with 0, 1 and 2 only (its
+parent closes the rest) and holds about ten; a higher bound would cost a kernel without
+``close_range`` one ``close`` per number."""
 
 
 def _read_line(child: Child, deadline: float) -> bytes | None:
@@ -336,8 +341,11 @@ def main(argv: list[str]) -> int:
         ready.append(spawn(adapter, devnull, prepared))
 
     def refill_while_running() -> None:
+        # no reaping here (the running child's end is its job's to read), and a fork that fails
+        # now is not the program's failure: the loop forks again once the answer is sent
         if len(ready) < SPARES_AT_ONCE:
-            refill()
+            with contextlib.suppress(OSError):
+                ready.append(spawn(adapter, devnull, prepared))
 
     while True:
         while len(ready) < SPARE_CHILDREN and (not ready or not PARENT.ready(REFILL_IDLE_S)):

@@ -85,7 +85,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     print(f"\nboth rows (mean: mean success rate over the envs), {wall:.0f} s:")
     print(format_headline_table(summaries))
     if args.out:
-        from toolgym.evaluation.report import write_run_summary
+        from toolgym.evaluation.summary_files import write_run_summary
 
         paths = write_eval_outputs(summaries, args.out)
         run = write_run_summary(
@@ -111,8 +111,8 @@ def _run_eval(args: argparse.Namespace, *, write: bool = True) -> EvalOutcome | 
         What ran, or the exit status 130 when interrupted.
     """
     from toolgym.evaluation.profile import run_options
-    from toolgym.evaluation.report import write_run_summary
     from toolgym.evaluation.runner import EvalResult, evaluate, fault_label, results_file
+    from toolgym.evaluation.summary_files import write_run_summary
 
     normalize_backends(args)
     ids = _eval_ids(args)

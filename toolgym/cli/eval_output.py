@@ -21,13 +21,11 @@ from toolgym.evaluation.report import (
     format_paper_table,
     format_summary_table,
     format_table,
-    merged_with_saved,
     paper_layout,
-    summaries_lock,
     wrap_table,
-    write_summaries,
 )
 from toolgym.evaluation.results import atomic_write
+from toolgym.evaluation.summary_files import merged_with_saved, summaries_lock, write_summaries
 
 
 def paper_tables_text(summaries: Sequence[Mapping[str, Any]]) -> str:

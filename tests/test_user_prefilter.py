@@ -76,6 +76,9 @@ def test_prefiltered_search_agrees_with_the_whole_alternation(name: str) -> None
         (r"\b(the )?(first|\d+th) (details?|values?)\b", ("detail", "value")),
         (r"\bignore\b.{0,40}\b(rules|orders)\b", ("ignore",)),  # the longest shortest is kept
         (r"ab+c", ("ab",)),
+        (r"(?<!that )\bwhat you want", ("what you want",)),  # an assertion takes no text
+        (r"(?<!\bto )(?<!from )\b(all|every) (of )?items\b", ("items",)),
+        (r"ab(?=c)(?!cd)c", ("ab",)),
     ],
 )
 def test_needs_reads_the_literals_a_match_holds(pattern: str, literals: tuple[str, ...]) -> None:
@@ -85,7 +88,8 @@ def test_needs_reads_the_literals_a_match_holds(pattern: str, literals: tuple[st
 @pytest.mark.parametrize(
     "pattern",
     [
-        r"(?<!that )\bwhat you want",  # a lookbehind first
+        r"(?P<x>a)b",  # a named group first
+        r"(?i)abc",  # a flag
         r"\b(the )?\w+ list",  # nothing literal after the optional group
         r"[ab]c",  # a class first
         r"(a|b){0,2}c",  # a group that may be absent

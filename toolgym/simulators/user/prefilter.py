@@ -8,8 +8,9 @@ words (``\\b(system|developer) prompt``) needs one of those words somewhere in t
 done with ``in`` on the string. Only the patterns that pass are searched, so the answer is the
 same as a search of the whole alternation.
 
-A branch the analysis cannot read (a lookbehind first, a character class, an optional first
-group) needs nothing: its pattern is always searched.
+A lookaround takes no text, so the literals after it are still needed. A branch the analysis
+cannot read (a character class or an optional group first, a flag) needs nothing: its pattern is
+always searched.
 """
 
 from __future__ import annotations
@@ -94,10 +95,16 @@ def _branch_needs(branch: str) -> tuple[str, ...] | None:
             branch = branch[2:] if branch.startswith("\\b") else branch[1:]
         if not branch:
             break
+        if branch.startswith(("(?=", "(?!", "(?<=", "(?<!")):  # an assertion takes no text:
+            end = _closing(branch)  # what follows it is still needed ("(?<!to )\\bfrom\\b")
+            if end < 0 or branch[end + 1 : end + 2] in ("?", "*", "+", "{"):
+                break
+            branch = branch[end + 1 :]
+            continue
         if branch.startswith("(?:"):
             branch = "(" + branch[3:]
         elif branch.startswith("(?"):
-            break  # a lookaround or a flag: nothing read from here
+            break  # a flag or a named group: nothing read from here
         if branch.startswith("("):
             end = _closing(branch)
             if end < 0:
@@ -154,7 +161,9 @@ def needs(pattern: str) -> tuple[str, ...] | None:
     ('ignore',)
     >>> needs(r"\\b(system|developer) (prompt|message)\\b|\\bjailbreak\\b")
     ('system', 'developer', 'jailbreak')
-    >>> needs(r"(?<!that )\\bwhat you want") is None
+    >>> needs(r"(?<!that )\\bwhat you want")
+    ('what you want',)
+    >>> needs(r"[a-z]+ing\\b|\\bjailbreak\\b") is None
     True
     """
     if "(?#" in pattern or re.search(r"\\[1-9]|\(\?P=", pattern):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from toolgym.simulators.user.phrases import _CAPITAL, _CODE, _QUOTED
 from toolgym.simulators.user.placing import _measured, given_elsewhere
@@ -273,6 +274,41 @@ def _known_names(message: str, opening: str) -> list[str]:
     return names
 
 
+class _ValueMarks(NamedTuple):
+    """Which shapes a slot's text value has (what :func:`_shaped` looks for, fixed in a task)."""
+
+    quoted: bool
+    """Its text is quoted (``'The Road'``)."""
+    joined: bool
+    """It is a code joined by ``_`` or ``-`` (:data:`_JOINED_CODE`)."""
+    shapes: tuple[bool, ...]
+    """Whether it has each of :data:`_SHAPES`, in order."""
+    short: bool
+    """A short id of letters and digits (``3sb``)."""
+    lettered: bool
+    """An image's id of letters alone (``lab``): a quoted token or one with a digit."""
+    ided: bool
+    """An image's or an id kind's value shaped as an id (``NjEyMDAyNB``)."""
+    capital: bool
+    """A code in capitals (``TSLA``)."""
+
+
+@functools.lru_cache(maxsize=4096)
+def _value_marks(kind: str, value: str, text: str) -> _ValueMarks:
+    """:class:`_ValueMarks` of a slot with a text value (computed once a slot)."""
+    lower = value.lower()
+    an_id = "image" in kind.split("_") or kind.endswith("id")
+    return _ValueMarks(
+        _QUOTED.search(text) is not None,
+        _JOINED_CODE.fullmatch(value) is not None,
+        tuple(shape.fullmatch(normalized(value)) is not None for shape in _SHAPES),
+        _SHORT_ID.fullmatch(lower) is not None,
+        an_id and _LETTERS_ID.fullmatch(lower) is not None,
+        an_id and _ID_LIKE.fullmatch(value) is not None,
+        _CAPITALS.fullmatch(value) is not None,
+    )
+
+
 def _shaped(
     text: str,
     slots: Sequence[Slot],
@@ -294,7 +330,8 @@ def _shaped(
     right: set[str] = set()
     wrong: set[str] = set()
     known = normalized(opening)
-    quoted = [s for s in slots if isinstance(s.value, str) and _QUOTED.search(s.text)]
+    valued = [(s, _value_marks(s.kind, s.value, s.text)) for s in slots if isinstance(s.value, str)]
+    quoted = [s for s, marks in valued if marks.quoted]
     if len(quoted) == 1 and (summary or checking):  # "So I should transliterate 'The ...'?"
         (slot,) = quoted
         for match in _QUOTED.finditer(message):
@@ -302,7 +339,7 @@ def _shaped(
             if written and not contains_phrase(known, written):
                 own = written == normalize(str(slot.value))
                 (right if own else wrong).add(slot.kind)
-    joined = [s for s in slots if isinstance(s.value, str) and _JOINED_CODE.fullmatch(s.value)]
+    joined = [s for s, marks in valued if marks.joined]
     if len(joined) == 1 and (_LABEL_WORD.search(text) or summary):
         (slot,) = joined
         for match in _JOINED_CODE.finditer(message):
@@ -310,10 +347,8 @@ def _shaped(
                 continue
             own = match.group().lower() == str(slot.value).lower()
             (right if own else wrong).add(slot.kind)
-    for shape in _SHAPES:
-        owners = [
-            s for s in slots if isinstance(s.value, str) and shape.fullmatch(normalized(s.value))
-        ]
+    for index, shape in enumerate(_SHAPES):
+        owners = [s for s, marks in valued if marks.shapes[index]]
         if len(owners) != 1:
             continue
         (slot,) = owners
@@ -329,7 +364,7 @@ def _shaped(
                 right.add(slot.kind)
             else:
                 wrong.add(slot.kind)
-    short = [s for s in slots if isinstance(s.value, str) and _SHORT_ID.fullmatch(s.value.lower())]
+    short = [s for s, marks in valued if marks.short]
     if len(short) == 1 and short[0].kind not in right | wrong:
         (slot,) = short  # "image 3sb": a short id is a value only right after its label
         for match in _LABELLED_SHORT_ID.finditer(text):
@@ -342,13 +377,7 @@ def _shaped(
                 token = match.group()
                 if len(token) == width and token not in known and not _NOT_ID.fullmatch(token):
                     (right if token == str(slot.value).lower() else wrong).add(slot.kind)
-    lettered = [  # an image's id of letters alone ("lab"): a quoted token or one with a digit
-        s
-        for s in slots
-        if isinstance(s.value, str)
-        and _LETTERS_ID.fullmatch(s.value.lower())
-        and ("image" in s.kind.split("_") or s.kind.endswith("id"))
-    ]
+    lettered = [s for s, marks in valued if marks.lettered]  # an image's id of letters alone
     if len(lettered) == 1 and lettered[0].kind not in right | wrong and (summary or checking):
         (slot,) = lettered
         for match in _LABELLED_TOKEN.finditer(message.lower()):
@@ -358,13 +387,7 @@ def _shaped(
                 right.add(slot.kind)
             elif (marked or any(c.isdigit() for c in token)) and token not in known:
                 wrong.add(slot.kind)
-    ided = [
-        s
-        for s in slots
-        if isinstance(s.value, str)
-        and ("image" in s.kind.split("_") or s.kind.endswith("id"))
-        and _ID_LIKE.fullmatch(s.value)
-    ]
+    ided = [s for s, marks in valued if marks.ided]
     if len(ided) == 1 and ided[0].kind not in right | wrong and (summary or checking):
         (slot,) = ided  # "upvote image NjEyMDAyNB?": an id after its label, in any shape
         for match in _LABELLED_ID.finditer(message):
@@ -376,7 +399,7 @@ def _shaped(
                 token = match.group()
                 if len(token) == len(slot.value) and token.lower() not in known:
                     (right if token == slot.value else wrong).add(slot.kind)
-    capital = [s for s in slots if isinstance(s.value, str) and _CAPITALS.fullmatch(s.value)]
+    capital = [s for s, marks in valued if marks.capital]
     if len(capital) == 1 and capital[0].kind not in right | wrong and (summary or checking):
         (slot,) = capital  # "Pulling AAPL daily prices": a ticker where the task's is TSLA
         shape = re.compile(rf"(?<![\w-])[A-Z]{{{len(slot.value)}}}(?![\w-])")

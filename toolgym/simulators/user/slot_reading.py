@@ -205,10 +205,7 @@ def _swapped_bound(name: str, attached: Sequence[float], by_kind: dict[str, Slot
     slot = by_kind.get(other)
     if slot is None:
         return None
-    values = {
-        float(m.group(1)) for f in _phrased(slot.forms()) if (m := _NUMERIC_FORM.fullmatch(f))
-    }
-    return other if values & set(attached) else None
+    return other if _numeric_values(_phrased(slot.forms())) & set(attached) else None
 
 
 @functools.lru_cache(maxsize=4096)
@@ -278,9 +275,16 @@ _MONTH_FIRST = re.compile(
 )
 
 
-def _numeric_values(forms: Sequence[str]) -> set[float]:
-    """The numbers a slot's written forms are (``1,550``, ``$1550``: 1550.0)."""
-    return {float(m.group(1)) for f in forms if (m := _NUMERIC_FORM.fullmatch(f))}
+@functools.lru_cache(maxsize=4096)
+def _numeric_values(forms: tuple[str, ...]) -> frozenset[float]:
+    """The numbers a slot's written forms are (``1,550``, ``$1550``: 1550.0), fixed in a task."""
+    return frozenset(float(m.group(1)) for f in forms if (m := _NUMERIC_FORM.fullmatch(f)))
+
+
+@functools.lru_cache(maxsize=4096)
+def _unnumbered(forms: tuple[str, ...]) -> tuple[str, ...]:
+    """A slot's phrased forms that are no number (fixed through a task)."""
+    return tuple(f for f in forms if not _NUMERIC_FORM.fullmatch(f))
 
 
 _AT_YOUR = re.compile(r"\b(at|near|around) your $")
@@ -294,7 +298,7 @@ def _claimed(
     vocabulary: Vocabulary,
 ) -> set[float]:
     """The numbers beside ``kind``'s word that the other end of its range holds as its value."""
-    claimed = set()
+    claimed: set[float] = set()
     for other, found in numbers.items():
         slot = by_kind.get(other)
         bound = vocabulary[other]
@@ -355,8 +359,7 @@ def _read_slots(
             and not _bounded(text, at[0], _upper(kind))
             and not inside(at)
             and not _NEGATED.search(text[max(0, at[0] - 16) : at[0]])
-            for f in forms
-            if not _NUMERIC_FORM.fullmatch(f)
+            for f in _unnumbered(forms)
             for at in _find(text, f)
         )
         mentioned = {

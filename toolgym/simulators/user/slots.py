@@ -172,9 +172,13 @@ class Slot:
     argument: str | None = None
 
     def forms(self) -> tuple[str, ...]:
-        """Every normalized way of writing the value, longest first."""
-        scalar = isinstance(self.value, (int, float, str)) and not isinstance(self.value, bool)
-        return _forms(self.text, self.aliases, str(self.value) if scalar else None)
+        """Every normalized way of writing the value, longest first (computed once a slot)."""
+        found = self.__dict__.get("_forms")
+        if found is None:  # a frozen slot keeps them beside its fields (eq and hash ignore it)
+            scalar = isinstance(self.value, (int, float, str)) and not isinstance(self.value, bool)
+            found = _forms(self.text, self.aliases, str(self.value) if scalar else None)
+            self.__dict__["_forms"] = found
+        return found
 
     def to_record(self) -> dict[str, Any]:
         """The slot as JSON."""

@@ -267,6 +267,18 @@ def _listed_index(vocabulary: Vocabulary) -> tuple[dict[str, tuple[int, ...]], t
     return {k: tuple(v) for k, v in by_first.items()}, tuple(anywhere)
 
 
+@functools.lru_cache(maxsize=4096)
+def worded_forms(forms: tuple[str, ...]) -> tuple[str, ...]:
+    """A slot's forms read as messages are, less those that are numbers (fixed through a task)."""
+    return tuple(p for f in forms if not _NUMERIC_FORM.fullmatch(p := _phrase(f)))
+
+
+@functools.lru_cache(maxsize=4096)
+def _bare_worded_forms(forms: tuple[str, ...]) -> tuple[str, ...]:
+    """:func:`worded_forms` without a leading article (``the amount``: ``amount``)."""
+    return tuple(_ARTICLE.sub("", f) for f in worded_forms(forms))
+
+
 def _inside_longer_value(
     text: str,
     vocabulary: Vocabulary,
@@ -279,13 +291,7 @@ def _inside_longer_value(
     ``x-large`` is not also ``large``. ``listed``: :func:`listed_values` of ``text``.
     """
     values = [at for spans in listed.values() for _, at in spans]
-    values += [
-        at
-        for slot in slots
-        for form in slot.forms()
-        if not _NUMERIC_FORM.fullmatch(_phrase(form))
-        for at in _find(text, _phrase(form))
-    ]
+    values += [at for slot in slots for f in worded_forms(slot.forms()) for at in _find(text, f)]
 
     def inside(at: tuple[int, int]) -> bool:
         return any(s <= at[0] and at[1] <= e and e - s > at[1] - at[0] for s, e in values)
@@ -311,9 +317,8 @@ def _inside_values(spans: list[_Span], text: str, slots: Sequence[Slot]) -> list
     values = [
         (at, slot.kind)
         for slot in slots
-        for form in slot.forms()
-        if not _NUMERIC_FORM.fullmatch(_phrase(form))
-        for at in _find(text, _ARTICLE.sub("", _phrase(form)))
+        for form in _bare_worded_forms(slot.forms())
+        for at in _find(text, form)
     ]
     return [
         span

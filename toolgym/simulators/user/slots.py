@@ -16,7 +16,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-_SPACE = re.compile(r"\s+")
 _NON_WORD = re.compile(r"[^0-9a-z$%./:@#+\-' ]+")
 
 
@@ -38,14 +37,21 @@ CACHED_CHARS = 1000
 """The longest text whose normalized form (or canonical form) is cached."""
 
 
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
+_LOOSE_MARKS = re.compile(r"(?<![0-9a-z])(?:[.:/']|-(?![0-9]))+|[.:/'\-]+(?![0-9a-z])")
+"""Dots, colons, slashes, apostrophes and hyphens that join no two words (``end.``, ``- a``)."""
+
+
 def _normalize(text: str) -> str:
     text = unicodedata.normalize("NFKC", text).lower().replace("\u2019", "'")
-    text = re.sub(r"(?<=\d),(?=\d{3}\b)", "", text)  # 1,550 -> 1550
+    if "," in text:
+        text = _THOUSANDS.sub("", text)  # 1,550 -> 1550
     if "(s)" in text:
         text = text.replace("(s)", "s")  # "which one(s)": a plural
     text = _NON_WORD.sub(" ", text)
-    text = re.sub(r"(?<![0-9a-z])(?:[.:/']|-(?![0-9]))+|[.:/'\-]+(?![0-9a-z])", " ", text)
-    return _SPACE.sub(" ", text).strip()
+    if "." in text or ":" in text or "/" in text or "'" in text or "-" in text:
+        text = _LOOSE_MARKS.sub(" ", text)
+    return " ".join(text.split())  # only spaces are left: one between words, none around
 
 
 _normalize_short = functools.lru_cache(maxsize=2048)(_normalize)

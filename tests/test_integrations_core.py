@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import gymnasium as gym
 import pytest
 
@@ -13,7 +15,7 @@ from toolgym.integrations import (
     ToolEpisode,
     UnknownSessionError,
 )
-from toolgym.integrations.episode import EPISODE_ENDED
+from toolgym.integrations.episode import EPISODE_ENDED, _dumps_plain, _plain_arguments
 from toolgym.tools.errors import CATEGORIES
 
 HOME = "toolbench/HomeSearch-v0"
@@ -86,6 +88,20 @@ def test_a_json_call_plays_as_the_call_written_in_the_language(env_id: str) -> N
                     line = " (line 1)"
                     assert result.observation.replace(line, "") == obs.replace(line, "")
         assert result.done  # (a wrong call may have changed the search: both alike)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"name": "search", "arguments": {}},
+        {"name": "set", "arguments": {"value": 'Tulsa \u00e9\u2028"q"\\', "n": -3, "x": 2.5}},
+        {"name": "f", "arguments": {"a": [1, 1e-7, True, None, {"b": "\x00"}], "c": 123456789.125}},
+        {"name": "f", "arguments": {"empty": [], "nested": {"k": {"j": [0.1, -0.0]}}}},
+    ],
+)
+def test_a_call_is_written_as_json_dumps_writes_it(value: dict) -> None:
+    assert _plain_arguments(value["arguments"])
+    assert _dumps_plain(value) == json.dumps(value)
 
 
 def test_client_input_never_raises() -> None:

@@ -27,6 +27,7 @@ import json
 import keyword
 import math
 import threading
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -114,10 +115,12 @@ _PLAIN_NUMBER = 1e15
 
 def _plain_arguments(arguments: dict[Any, Any]) -> bool:
     """Whether every key is an ASCII identifier and no keyword, and every value is plain."""
-    return all(
-        isinstance(k, str) and k.isascii() and k.isidentifier() and not keyword.iskeyword(k)
-        for k in arguments
-    ) and all(_plain(v, 0) for v in arguments.values())
+    for key, value in arguments.items():
+        if not (isinstance(key, str) and key.isascii() and key.isidentifier()):
+            return False
+        if keyword.iskeyword(key) or not (type(value) is str or _plain(value, 0)):
+            return False
+    return True
 
 
 def _plain(value: Any, depth: int) -> bool:
@@ -137,6 +140,25 @@ def _plain(value: Any, depth: int) -> bool:
             and all(_plain(v, depth + 1) for v in value.values())
         )
     return False
+
+
+def _plain_encoder() -> Callable[[Any], str]:
+    """``json.dumps`` of plain values (:func:`_plain`), the same text from one encoder made once.
+
+    ``json.dumps`` makes its C encoder anew at every call, which costs as much as the encoding
+    of a call's few arguments. Plain values are at most three levels deep, so they hold no
+    cycle to watch for. Without the C encoder, ``json.dumps`` itself.
+    """
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:
+        return json.dumps
+    encode = make(
+        None, None, json.encoder.encode_basestring_ascii, None, ": ", ", ", False, False, True
+    )
+    return lambda value: "".join(encode(value, 0))
+
+
+_dumps_plain = _plain_encoder()
 
 
 class ToolEpisode:
@@ -344,7 +366,7 @@ class ToolEpisode:
         tool = self._base.tools.get(name) if isinstance(arguments, dict) else None
         if tool is None or tool.name != name or not _plain_arguments(arguments):
             return None  # "API.search", keywords, odd keys or values: the language's own path
-        text = json.dumps({"name": name, "arguments": arguments})
+        text = _dumps_plain({"name": name, "arguments": arguments})
         return text if len(text) <= MAX_JSON_ACTION_CHARS else None
 
     def _said(self, arguments: Any) -> str | None:

@@ -375,3 +375,38 @@ def test_what_libraries_read_of_the_host_is_fixed() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert done.returncode == 0 and done.stdout.strip() == "fixed", done.stderr
+
+
+def test_a_fork_that_fails_closes_its_pipes_and_a_spare_that_fails_is_skipped(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A spare child's fork that fails leaves no descriptor behind, and fails no program."""
+    import collections
+    import errno
+    import os
+
+    from toolgym.tools.sandbox import zygote
+
+    def no_fork() -> int:
+        raise OSError(errno.EAGAIN, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(zygote.os, "fork", no_fork)
+    monkeypatch.setattr(zygote.gc, "freeze", lambda: None)  # this test's process is no zygote
+    before = sorted(os.listdir("/proc/self/fd"))
+    with open(os.devnull, "rb") as devnull:
+        open_before = sorted(os.listdir("/proc/self/fd"))
+        with pytest.raises(OSError):
+            zygote.spawn(None, devnull.fileno())
+        assert sorted(os.listdir("/proc/self/fd")) == open_before  # its four pipe ends closed
+        ready: collections.deque = collections.deque()
+        zygote.top_up(ready, lambda: zygote.spawn(None, devnull.fileno()))  # does not raise
+        assert not ready and sorted(os.listdir("/proc/self/fd")) == open_before
+    assert sorted(os.listdir("/proc/self/fd")) == before
+
+    made: list[str] = []
+    ready = collections.deque(["spare"] * zygote.SPARES_AT_ONCE)
+    zygote.top_up(ready, lambda: made.append("forked") or "new")  # enough spares: no fork
+    assert not made and len(ready) == zygote.SPARES_AT_ONCE
+    ready.popleft()
+    zygote.top_up(ready, lambda: made.append("forked") or "new")
+    assert made == ["forked"] and ready[-1] == "new"

@@ -299,6 +299,18 @@ def _reap() -> None:
             pass
 
 
+def top_up(ready: collections.deque[Child], fork: Callable[[], Child]) -> None:
+    """Fork one more spare child while a program runs, if fewer than :data:`SPARES_AT_ONCE` wait.
+
+    No child is reaped here (the running child's end is its job's to read), and a fork that
+    fails is not the program's failure: it is skipped, and the zygote forks again once the
+    answer is sent.
+    """
+    if len(ready) < SPARES_AT_ONCE:
+        with contextlib.suppress(OSError):
+            ready.append(fork())
+
+
 def main(argv: list[str]) -> int:
     """Serve jobs on stdin/stdout until stdin closes."""
     from toolgym.tools.sandbox.confine import (
@@ -341,11 +353,7 @@ def main(argv: list[str]) -> int:
         ready.append(spawn(adapter, devnull, prepared))
 
     def refill_while_running() -> None:
-        # no reaping here (the running child's end is its job's to read), and a fork that fails
-        # now is not the program's failure: the loop forks again once the answer is sent
-        if len(ready) < SPARES_AT_ONCE:
-            with contextlib.suppress(OSError):
-                ready.append(spawn(adapter, devnull, prepared))
+        top_up(ready, lambda: spawn(adapter, devnull, prepared))
 
     while True:
         while len(ready) < SPARE_CHILDREN and (not ready or not PARENT.ready(REFILL_IDLE_S)):

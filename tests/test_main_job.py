@@ -254,6 +254,27 @@ def test_the_fault_comparison_and_the_suite_tables_fit_in_120_columns(capsys) ->
     assert all(any(agent in block for block in bfcl) for agent in agents)
 
 
+@pytest.mark.parametrize("namespace", ["myplugin", None])
+def test_env_ids_of_any_namespace_are_shortened_to_fit(namespace: str | None) -> None:
+    from toolgym.evaluation.report import ENV_TABLE_WIDTH, format_env_table
+
+    model = "hf:smollm2-135m+smollm2-135m-toolbench-1shot-with-a-very-long-adapter-name"
+    summaries = _printed_summaries(model)
+    for i, summary in enumerate(summaries):
+        name = f"AVeryLongPluginEnvironmentNameThatGoesOnAndOn{i}Tasks-v0"
+        if namespace is None and i == 0:
+            name = f"other/{name}"  # two namespaces: none is left out
+        elif namespace is not None:
+            name = f"{namespace}/{name}"
+        summary["env"] = name
+    text = format_env_table(summaries)
+    assert max(len(line) for line in text.splitlines()) <= ENV_TABLE_WIDTH, text
+    envs = [line.split()[0] for line in text.splitlines()[2:]]
+    assert len(set(envs)) == len(summaries)  # cut from the middle, still told apart
+    assert not any(env.startswith("myplugin/") for env in envs)
+    assert all(env.endswith("Tasks-v0") and "..." in env for env in envs)  # the version kept
+
+
 def test_shortened_model_labels_stay_apart() -> None:
     from toolgym.evaluation.report import format_env_table
 

@@ -13,7 +13,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from toolgym.benchmarks.score import F1_METRICS, MetricSpec
-from toolgym.envs.spec import NAMESPACE
 from toolgym.evaluation.profile import column_of
 from toolgym.evaluation.records import EpisodeRecord
 from toolgym.tools.errors import REPORTED_CATEGORIES
@@ -297,27 +296,42 @@ def _fitted(
 ) -> str:
     """``rows`` as a table, made to fit ``width`` columns by shortening its names (in place).
 
-    Env ids lose their namespace (``toolbench/``) when every one has it, then the ``label``
-    column's values too long for the rest lose their middle (``hf:smo...-1shot``).
+    Env ids lose their namespace (``toolbench/``, or any other) when every one has the same,
+    then the ``label`` column's values too long for the rest lose their middle
+    (``hf:smo...-1shot``), then the env ids do (``todo/Lo...-v0``). Names shortened alike keep
+    more of themselves, so that no two print the same, even past the width.
     """
     text = format_table(rows, columns, percent)
-    over = max((len(line) for line in text.splitlines()), default=0) - width
-    prefix = f"{NAMESPACE}/"
-    if over > 0 and rows and all(r["env"].startswith(prefix) for r in rows):
-        for r in rows:  # every env is in the namespace: it goes without saying
+    over = _overflow(text, width)
+    namespaces = {r["env"].partition("/")[0] for r in rows if "/" in r["env"]}
+    if over > 0 and len(namespaces) == 1 and all("/" in r["env"] for r in rows):
+        prefix = f"{namespaces.pop()}/"  # every env is in one namespace: it goes without saying
+        for r in rows:
             r["env"] = r["env"].removeprefix(prefix)
         text = format_table(rows, columns, percent)
-        over = max((len(line) for line in text.splitlines()), default=0) - width
-    if over > 0 and rows:
-        names = [r[label] for r in rows]
-        longest = max(map(len, names))
-        keep = max(12, longest - over)
-        while keep < longest and len(set(_elided(n, keep) for n in names)) < len(set(names)):
-            keep += 1  # two labels cut alike: keep more of each, even past the width
-        for r, name in zip(rows, names, strict=True):
-            r[label] = _elided(name, keep)
+        over = _overflow(text, width)
+    for column in (label, "env"):
+        if over <= 0 or not rows:
+            break
+        for r, name in zip(rows, _shortened([r[column] for r in rows], over), strict=True):
+            r[column] = name
         text = format_table(rows, columns, percent)
+        over = _overflow(text, width)
     return text
+
+
+def _overflow(text: str, width: int) -> int:
+    """How many columns the widest line of ``text`` has past ``width``."""
+    return max((len(line) for line in text.splitlines()), default=0) - width
+
+
+def _shortened(names: list[str], over: int) -> list[str]:
+    """``names`` cut from the middle by ``over`` characters (to 12 at least), kept distinct."""
+    longest = max(map(len, names))
+    keep = max(12, longest - over)
+    while keep < longest and len({_elided(n, keep) for n in names}) < len(set(names)):
+        keep += 1  # two names cut alike: keep more of each
+    return [_elided(name, keep) for name in names]
 
 
 def _elided(name: str, keep: int) -> str:

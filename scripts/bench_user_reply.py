@@ -43,18 +43,18 @@ FAMILIES = {
 
 
 def _forget_messages() -> None:
-    """Empty the caches of normalized short texts, so each timed message is read as a new one.
+    """Empty the caches of short texts, so each timed message is read as a new one.
 
-    (The question set repeats its messages over the samples; an agent's messages are new.)
+    (The question set repeats its messages over the samples; an agent's messages are new.) The
+    normalized and canonical forms, and the answers of the patterns a reply asks of one text
+    more than once (``simulators/user/memo.py``).
     """
     from toolgym.simulators.user import slots, text
+    from toolgym.simulators.user.memo import forget_messages
 
-    for cached in (
-        getattr(slots, "_normalize_short", None),
-        getattr(text, "_canonical_short", None),
-    ):
-        if cached is not None:
-            cached.cache_clear()
+    slots._normalize_short.cache_clear()
+    text._canonical_short.cache_clear()
+    forget_messages()
 
 
 def bench_family(name: str, questions_path: Path, samples: int) -> dict[str, float]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from toolgym.simulators.user.memo import Remembered
 from toolgym.simulators.user.prefilter import any_match
 
 EMPTY = "empty"
@@ -213,18 +214,20 @@ _YES_NO = re.compile(
     r"let me (check|confirm|make sure|recap)|so you('d| would)? (want|like|need|said)|"
     r"you (want|need|said|mentioned|asked for)|in summary|recap|am i correct|is this correct)\b"
 )
-_CONFIRM = re.compile(
-    r"\b(right|correct|is that (so|true|ok|okay|fine|it)|am i right|confirm|sound (right|good)|"
-    r"true)\s*$"
-    r"|\b(to confirm|to summari[sz]e|just to (check|confirm|be sure|make sure|double[ -]?check|verify)|"
-    r"(let me|to|i want to|i'd like to|i would like to) (double[ -]?check|verify)|double[ -]?checking|"
-    r"i take it|just checking|quick check|let me (check|confirm|make sure|recap)|"
-    r"(just )?making sure|(just )?to be (sure|safe|clear)|"
-    r"so you('d| would)? (want|like|need|said)|"
-    r"you (said|mentioned|asked for)|in summary|recap|am i correct|is this correct|"
-    r"did i get)\b|^(just )?confirming\b"
-    r"|^(you|you'd|you're) "
-    r"|^so (?!(what|which|how|where|when|do|does|did|would|will|can|could|is|are)\b)"
+_CONFIRM = Remembered(
+    re.compile(
+        r"\b(right|correct|is that (so|true|ok|okay|fine|it)|am i right|confirm|sound (right|good)|"
+        r"true)\s*$"
+        r"|\b(to confirm|to summari[sz]e|just to (check|confirm|be sure|make sure|double[ -]?check|verify)|"
+        r"(let me|to|i want to|i'd like to|i would like to) (double[ -]?check|verify)|double[ -]?checking|"
+        r"i take it|just checking|quick check|let me (check|confirm|make sure|recap)|"
+        r"(just )?making sure|(just )?to be (sure|safe|clear)|"
+        r"so you('d| would)? (want|like|need|said)|"
+        r"you (said|mentioned|asked for)|in summary|recap|am i correct|is this correct|"
+        r"did i get)\b|^(just )?confirming\b"
+        r"|^(you|you'd|you're) "
+        r"|^so (?!(what|which|how|where|when|do|does|did|would|will|can|could|is|are)\b)"
+    )
 )
 """A message that restates values for the user to confirm (``a garage, is that right?``)."""
 _OPEN_ASK = re.compile(
@@ -239,13 +242,15 @@ _ASKS = re.compile(
 )
 """A request for information: a message that asks is no farewell (``I've found a few
 listings. Please tell me your maximum price.``)."""
-_TAG = re.compile(
-    r"\b(right|correct|is that (so|true|ok|okay|fine|it|right|correct)|am i right|"
-    r"sound (right|good)|am i correct|is this (right|correct)|(is )?(that|this) (ok|okay|fine|good|"
-    r"accurate|what you want|what you meant)|(that|this)( is|'s| s)? what you (want|need|meant|mean|"
-    r"are after|re after|had in mind)|(be|is|that's|that is|this is|it's|it is) what you('re| are)? "
-    r"(after|looking for|want|need|had in mind)|(?<!\bbe )(?<!\bis )(?<!\bare )(?<!\bseem )"
-    r"(ok|okay|yes|yeah|good|fine|alright|agreed|yea|yep))\s*$"
+_TAG = Remembered(
+    re.compile(
+        r"\b(right|correct|is that (so|true|ok|okay|fine|it|right|correct)|am i right|"
+        r"sound (right|good)|am i correct|is this (right|correct)|(is )?(that|this) (ok|okay|fine|good|"
+        r"accurate|what you want|what you meant)|(that|this)( is|'s| s)? what you (want|need|meant|mean|"
+        r"are after|re after|had in mind)|(be|is|that's|that is|this is|it's|it is) what you('re| are)? "
+        r"(after|looking for|want|need|had in mind)|(?<!\bbe )(?<!\bis )(?<!\bare )(?<!\bseem )"
+        r"(ok|okay|yes|yeah|good|fine|alright|agreed|yea|yep))\s*$"
+    )
 )
 """A confirmation tag that ends a message: everything the message says is put to the user (not
 a clause that ends in one: ``... the longest commute that would still be okay?``)."""
@@ -312,13 +317,15 @@ _FIRST_PERSON = re.compile(
     r"\b(i|i'm|im|i've|ive|i'll|i'd|my|mine|me|myself|we|we're|we've|we'll|our|ours|us|let's)\b"
 )
 _SECOND_PERSON = re.compile(r"\b(you|your|you're|you'd|you've|you'll|yours|u|ur)\b")
-_CHECK_TAG = re.compile(
-    r"\b(right|correct|ok|okay|sound (right|good)|look (right|good)|sounds (right|good)|"
-    r"looks (right|good)|is (that|this|it) (right|correct|ok|okay|accurate|fine|so)|"
-    r"am i (right|correct)|did i get (that|it|this|everything) right|agreed|yes|good|fine|"
-    r"alright|sound good|(is|was) (that|this|it) the (right|correct) \w+( \w+)?|"
-    r"(is|was) (that|this|it) what you (want|wanted|mean|meant|need|needed|had in mind|are after)|"
-    r"(does|would|will) (that|this|it) work( for you)?)\s*$"
+_CHECK_TAG = Remembered(
+    re.compile(
+        r"\b(right|correct|ok|okay|sound (right|good)|look (right|good)|sounds (right|good)|"
+        r"looks (right|good)|is (that|this|it) (right|correct|ok|okay|accurate|fine|so)|"
+        r"am i (right|correct)|did i get (that|it|this|everything) right|agreed|yes|good|fine|"
+        r"alright|sound good|(is|was) (that|this|it) the (right|correct) \w+( \w+)?|"
+        r"(is|was) (that|this|it) what you (want|wanted|mean|meant|need|needed|had in mind|are after)|"
+        r"(does|would|will) (that|this|it) work( for you)?)\s*$"
+    )
 )
 """A last sentence that puts everything before it to the user (``Does that sound right?``)."""
 _LIST_HEADER = re.compile(
@@ -416,15 +423,17 @@ _FOR_THE_TASK = re.compile(
     r"|^(are|is|do|does|would|will) .*\b(a|any) (particular|specific|certain|preferred) [a-z]+"
 )
 """A question set in the agent's task (``... any pets I should account for when filtering?``)."""
-_PERSONAL = re.compile(
-    r"\b(personally|in general|in your life|for fun|just curious|yourself)\b"
-    r"|\b(do|did|have) you (usually|normally|typically|generally|often|ever)\b"
-    r"|\b(have|did) you (already |yet )?(had|get|got) (a|the) chance\b"
-    r"|\bhave you (already )?(been to|visited|heard of|tried)\b"
-    r"|\b(what|which) (is )?your (favourite|favorite) (?!one\b)\w+"
-    r"|\b(do|did) you (teach|study|coach)\b|\bare you (a|an|the) (teacher|student|professor|coach)\b"
-    r"|\b(lately|these days|last night|last weekend)\b|\bhow('s| is| has) the weather\b"
-    r"|\b(did|have) you (catch|see|watch|seen|watched|caught) (the|that|any)\b"
+_PERSONAL = Remembered(
+    re.compile(
+        r"\b(personally|in general|in your life|for fun|just curious|yourself)\b"
+        r"|\b(do|did|have) you (usually|normally|typically|generally|often|ever)\b"
+        r"|\b(have|did) you (already |yet )?(had|get|got) (a|the) chance\b"
+        r"|\bhave you (already )?(been to|visited|heard of|tried)\b"
+        r"|\b(what|which) (is )?your (favourite|favorite) (?!one\b)\w+"
+        r"|\b(do|did) you (teach|study|coach)\b|\bare you (a|an|the) (teacher|student|professor|coach)\b"
+        r"|\b(lately|these days|last night|last weekend)\b|\bhow('s| is| has) the weather\b"
+        r"|\b(did|have) you (catch|see|watch|seen|watched|caught) (the|that|any)\b"
+    )
 )
 """A question about the user's own life, not the request (``Do you prefer cats, personally?``)."""
 _EXAMPLES = re.compile(r":\s*\S|\be\.?g\.?\b|\bsuch as\b|\bfor (example|instance)\b|\blike\b")

@@ -13,14 +13,17 @@ import re
 from collections.abc import Sequence
 
 from toolgym.simulators.user.acknowledgement import request_words
+from toolgym.simulators.user.memo import Remembered
 from toolgym.simulators.user.phrases import _PREFERENCE, _QUOTED, _WH
 from toolgym.simulators.user.slot_reading import _Slots
 from toolgym.simulators.user.slots import contains_phrase, normalize, normalized
 from toolgym.simulators.user.text import _ENUMERATOR, _SENTENCE, _clauses
 
-_INTERJECTION = re.compile(
-    r"^((hey|hi|hello|ok|okay|so|sure|alright|all right|great|thanks|thank you|cool|and|also|"
-    r"perfect|got it|understood|absolutely|right|now|next|quick question|one more thing) )+"
+_INTERJECTION = Remembered(
+    re.compile(
+        r"^((hey|hi|hello|ok|okay|so|sure|alright|all right|great|thanks|thank you|cool|and|also|"
+        r"perfect|got it|understood|absolutely|right|now|next|quick question|one more thing) )+"
+    )
 )
 """Words that open a question without being part of it (``Sure, which picture ...?``)."""
 

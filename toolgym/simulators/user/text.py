@@ -14,6 +14,7 @@ import re
 
 from toolgym.simulators.user.chat_words import expand_chat
 from toolgym.simulators.user.date_forms import day_ranges, said_days, short_years
+from toolgym.simulators.user.memo import Remembered
 from toolgym.simulators.user.phrases import (
     _CHECK_TAG,
     _FIRST_PERSON,
@@ -148,9 +149,11 @@ _MONTHS = (
     "january|february|march|april|may|june|july|august|september|october|november|december|"
     "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
 )
-_DATE = re.compile(
-    rf"(?<![0-9a-z])(?:(?:{_MONTHS}) \d{{1,2}}(?: \d{{4}})?|\d{{1,2}} (?:{_MONTHS})(?: \d{{4}})?)"
-    r"(?![0-9a-z])"
+_DATE = Remembered(
+    re.compile(
+        rf"(?<![0-9a-z])(?:(?:{_MONTHS}) \d{{1,2}}(?: \d{{4}})?|\d{{1,2}} (?:{_MONTHS})(?: \d{{4}})?)"
+        r"(?![0-9a-z])"
+    )
 )
 """A date's numbers (``december 1 2027``, ``1 december``), which count nothing."""
 _RANGE = re.compile(
@@ -159,13 +162,15 @@ _RANGE = re.compile(
 """The two ends of a range (``90 and 160``, ``$60 to $130``)."""
 _COMMA = re.compile(r"(?<=\S)(?<![0-9]),\s+|(?<=[0-9]),\s+(?!(?:19|20)[0-9]{2}\b)")
 """A comma that parts a sentence (not the one before a date's year: ``February 12, 2026``)."""
-_SENTENCE = re.compile(
-    r"(?<=[A-Za-z0-9)]{3}[.])\s+(?=[A-Z0-9$])|(?<=[0-9]['\"\u2019\u201d][.])\s+(?=[A-Z0-9$])"
-    r"|(?<=[a-z]['\"\u2019\u201d][.])\s+(?=(?:What|Which|Where|When|Who|How|From|To|And|Is|Are|"
-    r"Do|Does|Can|Could|Would|Will|Should)\b)"
-    r"|(?<=[ (][0-9][.])\s+(?=[A-Z])|(?<=[ (][0-9]{2}[.])\s+(?=[A-Z])"
-    r"|(?<=\bsq ft[.])\s+(?=[A-Z])|(?<=[!?;:])\s+|\s*\n\s*"
-    r"|(?<=[\u2600-\u27bf\U0001f300-\U0001faff])\s+(?=[A-Z])"  # "an upvote 👍 Which image?"
+_SENTENCE = Remembered(
+    re.compile(
+        r"(?<=[A-Za-z0-9)]{3}[.])\s+(?=[A-Z0-9$])|(?<=[0-9]['\"\u2019\u201d][.])\s+(?=[A-Z0-9$])"
+        r"|(?<=[a-z]['\"\u2019\u201d][.])\s+(?=(?:What|Which|Where|When|Who|How|From|To|And|Is|Are|"
+        r"Do|Does|Can|Could|Would|Will|Should)\b)"
+        r"|(?<=[ (][0-9][.])\s+(?=[A-Z])|(?<=[ (][0-9]{2}[.])\s+(?=[A-Z])"
+        r"|(?<=\bsq ft[.])\s+(?=[A-Z])|(?<=[!?;:])\s+|\s*\n\s*"
+        r"|(?<=[\u2600-\u27bf\U0001f300-\U0001faff])\s+(?=[A-Z])"  # "an upvote 👍 Which image?"
+    )
 )
 """Where a message's sentences part (not after ``St.``: a name goes on; after ``3' x 5'.``, a
 quote's close before a question (``'tickets to Denver'. From where?``), ``sq ft.`` and a short
@@ -253,9 +258,11 @@ _A_LOT = re.compile(
 """``a lot of``, ``lots of``, ``thanks a lot``: a quantity, no plot of land."""
 _HYPHEN = re.compile(r"(?<=[0-9a-z])-(?=[a-z])")
 """A hyphen before a letter, read as a space (``check-in``, ``x-large``, ``14-inch``)."""
-_ENUMERATOR = re.compile(
-    r"(?m)^[ \t]*(?:\(?\d{1,2}[.):]|\(?[a-hA-H][.)]|[-*\u2022>#]+)[ \t]+"
-    r"|(?<=[?.!;,:] )\(?\d{1,2}\)[ \t]+|(?<=[a-z] )\(\d{1,2}\)[ \t]+(?=[a-zA-Z])"
+_ENUMERATOR = Remembered(
+    re.compile(
+        r"(?m)^[ \t]*(?:\(?\d{1,2}[.):]|\(?[a-hA-H][.)]|[-*\u2022>#]+)[ \t]+"
+        r"|(?<=[?.!;,:] )\(?\d{1,2}\)[ \t]+|(?<=[a-z] )\(\d{1,2}\)[ \t]+(?=[a-zA-Z])"
+    )
 )
 """A list's marker at the start of a line (``1.``, ``2)``, ``a)``, ``-``, ``*``) or after a
 sentence in a line (``1) breed? 2) format?``): no number."""

@@ -291,7 +291,13 @@ def _inside_longer_value(
     ``x-large`` is not also ``large``. ``listed``: :func:`listed_values` of ``text``.
     """
     values = [at for spans in listed.values() for _, at in spans]
-    values += [at for slot in slots for f in worded_forms(slot.forms()) for at in _find(text, f)]
+    values += [
+        at
+        for slot in slots
+        for f in worded_forms(slot.forms())
+        if f in text
+        for at in _find(text, f)
+    ]
 
     def inside(at: tuple[int, int]) -> bool:
         return any(s <= at[0] and at[1] <= e and e - s > at[1] - at[0] for s, e in values)
@@ -318,6 +324,7 @@ def _inside_values(spans: list[_Span], text: str, slots: Sequence[Slot]) -> list
         (at, slot.kind)
         for slot in slots
         for form in _bare_worded_forms(slot.forms())
+        if form in text
         for at in _find(text, form)
     ]
     return [

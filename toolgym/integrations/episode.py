@@ -330,8 +330,10 @@ class ToolEpisode:
         if finish is not None and name == finish:
             action = self._said(arguments) or base.finish_word or ""
         else:
-            call = {"name": name, "arguments": {} if arguments is None else arguments}
-            action = self._json_action(name, call["arguments"]) or base.native_action([call])
+            arguments = {} if arguments is None else arguments
+            action = self._json_action(name, arguments) or base.native_action(
+                [{"name": name, "arguments": arguments}]
+            )
         observation, reward, terminated, truncated, info = self.env.step(action)
         self._steps += 1
         done = bool(terminated or truncated)

@@ -16,7 +16,7 @@ from typing import NamedTuple
 from toolgym.simulators.user.phrases import _CAPITAL, _CODE, _QUOTED
 from toolgym.simulators.user.placing import _measured, given_elsewhere
 from toolgym.simulators.user.slots import Slot, Vocabulary, contains_phrase, normalize, normalized
-from toolgym.simulators.user.text import _DATE, _MONTHS, _canonical, _phrase
+from toolgym.simulators.user.text import _MONTHS, _canonical, _phrase, writes_date
 
 _SHORT_CODE = re.compile(r"[A-Z]{2,3}")
 _SHAPES = (
@@ -158,7 +158,7 @@ def _unknown(message: str, names: Sequence[str], vocabulary: Vocabulary) -> bool
     nor a kind's own word in capitals (``ID``), nor the first word of one the message writes
     (``the MIME type``).
     """
-    if _DATE.search(_canonical(normalize(message))) or _QUOTED.search(message):
+    if writes_date(normalize(message)) or _QUOTED.search(message):
         return True  # a date or a quoted text is a value, whatever the request said
     words = _kind_words(vocabulary)
     named = [normalize(n) for n in names]
@@ -169,7 +169,9 @@ def _unknown(message: str, names: Sequence[str], vocabulary: Vocabulary) -> bool
     unplaced = [f for f in found if normalize(f) and _phrase(f) not in words]
     if not unplaced:
         return False
-    read = _phrase(message)  # once, for the words a capital may begin ("the MIME type")
+    # once, for the words a capital may begin ("the MIME type"); read as _phrase reads, but a
+    # message is not kept among the vocabulary's phrases
+    read = _canonical(normalize(message))
     return any(
         not any(contains_phrase(read, w) for w in heads.get(_phrase(f), ())) for f in unplaced
     )

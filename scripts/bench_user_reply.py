@@ -30,6 +30,7 @@ import toolgym  # noqa: F401  (registers the envs)
 from toolgym.envs.protocol import task_env
 from toolgym.simulators.user import RuleUser
 from toolgym.simulators.user.accuracy import DEFAULT_QUESTIONS, load_family, read_questions
+from toolgym.simulators.user.acknowledgement import request_words
 
 FAMILIES = {
     "HomeSearch": "toolgym.families.home_search.chat:PROFILE",
@@ -46,14 +47,17 @@ def _forget_messages() -> None:
     """Empty the caches of short texts, so each timed message is read as a new one.
 
     (The question set repeats its messages over the samples; an agent's messages are new.) The
-    normalized and canonical forms, and the answers of the patterns a reply asks of one text
-    more than once (``simulators/user/memo.py``).
+    normalized and canonical forms, the words a message may share with the request, and the
+    answers of the patterns a reply asks of one text more than once
+    (``simulators/user/memo.py``). The caller reads the task's request again, as an episode
+    has read it before its first message.
     """
-    from toolgym.simulators.user import slots, text
+    from toolgym.simulators.user import acknowledgement, slots, text
     from toolgym.simulators.user.memo import forget_messages
 
     slots._normalize_short.cache_clear()
     text._canonical_short.cache_clear()
+    acknowledgement._request_words_short.cache_clear()
     forget_messages()
 
 
@@ -86,6 +90,7 @@ def bench_family(name: str, questions_path: Path, samples: int) -> dict[str, flo
         steps.append(time.perf_counter_ns() - t)
         conversation, message = cases[i % len(cases)]
         _forget_messages()
+        request_words(conversation.opening)
         t = time.perf_counter_ns()
         user.reply(conversation, vocabulary, (), message)
         replies.append(time.perf_counter_ns() - t)

@@ -54,3 +54,21 @@ def test_a_kept_split_is_a_new_list_and_forgetting_empties_every_cache() -> None
     for i in range(KEPT + 10):
         kept.search(f"text {i}")
     assert kept._search.cache_info().currsize == KEPT  # bounded
+
+
+def test_caches_of_text_keep_no_long_message() -> None:
+    # a long message (an agent may send 16,384 characters) is read anew, and held by no cache
+    from toolgym.simulators.user import acknowledgement
+    from toolgym.simulators.user.text import _phrase, _phrase_short
+
+    caches = (acknowledgement._request_words_short, _phrase_short)
+    for cache in caches:
+        cache.cache_clear()
+    long = "Could you confirm the budget and the dates of the trip? " * 40
+    assert len(long) > CACHED_CHARS
+    assert "budget" in acknowledgement.request_words(long)
+    assert _phrase(long) == text._canonical(normalize(long))
+    assert [c.cache_info().currsize for c in caches] == [0, 0]
+    assert acknowledgement.request_words("the trip's budget") == {"trip's", "budget"}
+    assert _phrase("a two-bedroom") == "a 2 bedroom"
+    assert [c.cache_info().currsize for c in caches] == [1, 1]  # short texts are kept

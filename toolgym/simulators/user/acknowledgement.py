@@ -14,7 +14,7 @@ import functools
 import re
 from collections.abc import Sequence
 
-from toolgym.simulators.user.slots import Slot, normalize, normalized
+from toolgym.simulators.user.slots import CACHED_CHARS, Slot, normalize, normalized
 
 _ACK = re.compile(
     r"^\W*(got it|gotcha|got that|sure( thing)?|alright|all right|understood|ok|okay|perfect|"
@@ -139,15 +139,22 @@ _COMMON = frozenset(
 """Words too common to tell that a message restates a request."""
 
 
-@functools.lru_cache(maxsize=4096)
 def request_words(text: str) -> frozenset[str]:
     """The words of ``text`` that may tell what it is about (three letters or more, not common).
 
-    Cached: an episode's opening request is read at every message.
+    Cached for texts of at most :data:`~.slots.CACHED_CHARS` characters: an episode's opening
+    request is read at every message (a long message is read anew, and held by no cache).
     """
+    return _request_words_short(text) if len(text) <= CACHED_CHARS else _request_words(text)
+
+
+def _request_words(text: str) -> frozenset[str]:
     words = re.findall(r"[a-z0-9][a-z0-9'-]*", normalize(text))
     words += [part for w in words if "-" in w for part in w.split("-")]  # "high-quality"
     return frozenset(w for w in words if len(w) >= 3) - _COMMON
+
+
+_request_words_short = functools.lru_cache(maxsize=4096)(_request_words)
 
 
 def opens_acknowledging(text: str) -> bool:

@@ -14,11 +14,11 @@ from pathlib import Path
 
 from toolgym.simulators.user.chat_words import _CHAT
 from toolgym.simulators.user.date_forms import _DAY_WORDS, MONTHS
+from toolgym.simulators.user.number_words import _NUMBER_WORDS
 from toolgym.simulators.user.slots import normalize
 from toolgym.simulators.user.text import (
     _DATE,
     _MONTH_STEM,
-    _NUMBER_WORDS,
     _canonical,
     writes_date,
 )

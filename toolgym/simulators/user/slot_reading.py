@@ -132,10 +132,10 @@ def _written_flipped(text: str, forms: tuple[str, ...]) -> bool:
 
     ``Should it be price minus cost, or cost minus price?`` offers both: no wrong value.
     """
-    if not any(_find(text, f) for f in _flipped(forms) if f in text):
+    if not any(_find(text, f) for f in _flipped(forms)):
         return False
     own = {f"{m.group(1)} minus {m.group(2)}" for f in forms if (m := _DIFFERENCE.fullmatch(f))}
-    return not any(_find(text, f) for f in own if f in text)
+    return not any(_find(text, f) for f in own)
 
 
 _UNITS = (
@@ -360,7 +360,6 @@ def _read_slots(
             and not inside(at)
             and not _NEGATED.search(text[max(0, at[0] - 16) : at[0]])
             for f in _unnumbered(forms)
-            if f in text
             for at in _find(text, f)
         )
         mentioned = {
@@ -371,8 +370,7 @@ def _read_slots(
             and not _NEGATED.search(text[max(0, at[0] - 16) : at[0]])
         }
         if not written and (
-            _written_flipped(text, forms)
-            or any(_find(text, f) for f in _other_units(forms) if f in text)
+            _written_flipped(text, forms) or any(_find(text, f) for f in _other_units(forms))
         ):
             wrong.add(kind.name)  # "whose unit cost is above 13" for "below 13"; "26 lb"
             named.add(kind.name)

@@ -100,8 +100,6 @@ def _word_spans(text: str, vocabulary: Vocabulary) -> list[_Span]:
     for token in set(_TOKEN.findall(text)):  # only forms whose first word the message holds
         candidates += by_head.get(token, ())
     for form, name, counted in candidates:
-        if form not in text:
-            continue
         for s, e in _find(text, form):
             if not counted or _AFTER_NUMBER.search(text[max(0, s - 24) : s]):
                 found.append((s, e, name))

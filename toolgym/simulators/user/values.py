@@ -13,6 +13,7 @@ import functools
 import re
 from collections.abc import Callable, Sequence
 
+from toolgym.simulators.user.number_words import _ORDINAL_WORD, _ORDINAL_WORDS
 from toolgym.simulators.user.phrases import (
     _CONFIRM,
 )
@@ -32,8 +33,6 @@ from toolgym.simulators.user.text import (
     _DATE,
     _NUMBER,
     _NUMERIC_FORM,
-    _ORDINAL_WORD,
-    _ORDINAL_WORDS,
     _RANGE,
     _UPPER,
     _find,
@@ -291,13 +290,7 @@ def _inside_longer_value(
     ``x-large`` is not also ``large``. ``listed``: :func:`listed_values` of ``text``.
     """
     values = [at for spans in listed.values() for _, at in spans]
-    values += [
-        at
-        for slot in slots
-        for f in worded_forms(slot.forms())
-        if f in text
-        for at in _find(text, f)
-    ]
+    values += [at for slot in slots for f in worded_forms(slot.forms()) for at in _find(text, f)]
 
     def inside(at: tuple[int, int]) -> bool:
         return any(s <= at[0] and at[1] <= e and e - s > at[1] - at[0] for s, e in values)
@@ -324,7 +317,6 @@ def _inside_values(spans: list[_Span], text: str, slots: Sequence[Slot]) -> list
         (at, slot.kind)
         for slot in slots
         for form in _bare_worded_forms(slot.forms())
-        if form in text
         for at in _find(text, form)
     ]
     return [

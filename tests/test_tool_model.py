@@ -169,3 +169,26 @@ def test_a_tool_set_copied_or_pickled_still_takes_subsets() -> None:
     assert tools.subset(["a"]).names == ("a",)  # its id-keyed positions are cached now
     for copied in (pickle.loads(pickle.dumps(tools)), copy.deepcopy(tools)):
         assert copied.subset(["b", "c"]).names == ("b", "c")
+
+
+def test_a_failed_statement_undoes_its_inner_calls_and_keeps_the_earlier_ones() -> None:
+    import gymnasium as gym
+
+    from toolgym.envs.protocol import task_env
+
+    env = gym.make("toolbench/HomeSearch-v0", action_mode="call")
+    env.reset(options={"task_id": "test-000"})
+    base = task_env(env)
+    for action in base.oracle_actions()[:2]:
+        env.step(action)
+    before = base.get_state()["episode"]["backend"]
+    # the inner call runs (and warns of its text), then the outer one fails: neither stays
+    observation, *_, info = env.step('API.set_location(API.set_num_baths("two"))')
+    assert info["error"]["category"] == "precondition" and "num_baths" in observation
+    assert base.get_state()["episode"]["backend"] == before
+    session = base._backend.session
+    assert [c.tool.name for c in session.calls] == ["set_location", "set_buy_or_rent"]
+    assert session.warnings == [] and "num_baths" not in session.api.search_criteria
+    *_, info = env.step("API.set_num_baths(2)")  # the next call's info holds it alone
+    assert info["error"] is None and [c["name"] for c in info["calls"]] == ["API.set_num_baths"]
+    env.close()

@@ -126,6 +126,20 @@ def jsonable(value: Any) -> Any:
     return repr(value)
 
 
+@dataclass(frozen=True)
+class SessionMark:
+    """Where a session was before a statement (:meth:`ToolSession.checkpoint`)."""
+
+    api: dict[str, Any]
+    """The API's state (a copy)."""
+    variables: dict[str, Any]
+    """The program's variables (a copy)."""
+    calls: int
+    """How many calls the session had logged."""
+    warnings: int
+    """How many warnings it had collected."""
+
+
 @dataclass
 class ToolSession:
     """The namespace an agent program runs in: the API object, constructors and variables.
@@ -207,6 +221,23 @@ class ToolSession:
             "calls": [CallRecord(c.tool, copy.deepcopy(c.arguments), c.result) for c in self.calls],
             "warnings": list(self.warnings),
         }
+
+    def checkpoint(self) -> SessionMark:
+        """What a failed statement undoes with :meth:`rollback` (cheaper than :meth:`get_state`).
+
+        The API's state and the variables are copied; of the calls and warnings, only how many
+        there are: a run only appends to them, so the ones before it stay as they are (copying
+        every call made so far made each step cost more than the one before).
+        """
+        variables = copy.deepcopy(self.variables) if self.variables else {}
+        return SessionMark(self.api.get_state(), variables, len(self.calls), len(self.warnings))
+
+    def rollback(self, mark: SessionMark) -> None:
+        """Return to :meth:`checkpoint`'s ``mark``: the calls and warnings since are dropped."""
+        self.api.set_state(mark.api)
+        self.variables = copy.deepcopy(mark.variables) if mark.variables else {}
+        del self.calls[mark.calls :]
+        del self.warnings[mark.warnings :]
 
     def set_state(self, state: Mapping[str, Any]) -> None:
         """Restore a state returned by :meth:`get_state`."""

@@ -97,8 +97,7 @@ class ApiProgramLanguage(ActionLanguage):
         """Run one statement or JSON call; the terminal call ends the episode."""
         program = _program_backend(backend)
         session = program.session
-        before = session.get_state()
-        n_calls = len(session.calls)
+        before = session.checkpoint()
         try:
             if looks_like_json_call(text):
                 program.run_json(parse_json_call(text, self.budgets))
@@ -111,9 +110,9 @@ class ApiProgramLanguage(ActionLanguage):
                     )
                 run_statements(statements, session, self.budgets)
         except ToolCallError as e:
-            session.set_state(before)  # a failed call has no effect
+            session.rollback(before)  # a failed call has no effect
             return Execution(e.observation(), e, info={"warnings": [], "calls": []})
-        new_calls = session.calls[n_calls:]
+        new_calls = session.calls[before.calls :]
         if any(c.tool.terminal for c in new_calls):
             return Execution(
                 session.api.result_text(),
@@ -133,7 +132,7 @@ class ApiProgramLanguage(ActionLanguage):
         return Execution(
             observation,
             info={
-                "warnings": session.warnings[len(before["warnings"]) :],
+                "warnings": session.warnings[before.warnings :],
                 "calls": [c.to_dict() for c in new_calls],
             },
         )

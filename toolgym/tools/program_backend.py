@@ -95,11 +95,11 @@ class ProgramBackend(Backend):
 
     def call(self, call: ToolCall) -> str:
         """Run a JSON tool call and describe it (a failed call leaves no trace)."""
-        before = self.session.get_state()
+        before = self.session.checkpoint()
         try:
             self.run_json(call)
         except ToolCallError:
-            self.session.set_state(before)
+            self.session.rollback(before)
             raise
         return f"OK: {call.name}. {self.session.api.status()}".rstrip()
 

@@ -9,6 +9,10 @@ a ``CartPole-v1`` step is timed beside each, so load that comes and goes falls o
 table gives, per env, the median step of the gold's calls the first time (early) and the same
 calls the last time (late), each against CartPole's median step, and their quotient: a step
 whose cost grows with the calls made before it shows a quotient above 1.
+
+In a conversation env the episode asks the user only the gold's first question, so details stay
+untold while the calls pile up: each call is then checked for a guess (run from a mark, and
+undone when it sets an untold detail), and an episode ends without its terminal call.
 """
 
 from __future__ import annotations
@@ -21,10 +25,30 @@ import time
 import gymnasium as gym
 
 import toolgym  # noqa: F401  (registers the envs)
+from toolgym.conversation.messages import is_message
 from toolgym.envs.protocol import task_env
 
-ENVS = ("toolbench/HomeSearch-v0", "toolbench/TripBooking-v0")
-"""The API-program families, whose calls a session keeps."""
+ENVS = (
+    "toolbench/HomeSearch-v0",
+    "toolbench/TripBooking-v0",
+    "toolbench/SealTools-v0",
+    "toolbench/HomeSearchChat-v0",
+    "toolbench/TripBookingChat-v0",
+)
+"""Families whose backends keep the episode's calls (and conversations over them)."""
+
+
+def episode(gold: list[str], repeat: int) -> tuple[int, int, list[str]]:
+    """The gold's calls played ``repeat`` times: the first call's step, the calls, the steps.
+
+    The terminal call ends a plain episode; a conversation's keeps only its first message, and
+    no terminal call.
+    """
+    if not any(is_message(a) for a in gold):
+        return 0, len(gold) - 1, gold[:-1] * repeat + gold[-1:]
+    first = next(a for a in gold if is_message(a))
+    calls = [a for a in gold[:-1] if not is_message(a)]
+    return 1, len(calls), [first, *calls * repeat, first]
 
 
 def bench_env(env_id: str, repeat: int, tasks: int, rounds: int) -> dict[str, float]:
@@ -41,9 +65,9 @@ def bench_env(env_id: str, repeat: int, tasks: int, rounds: int) -> dict[str, fl
     for task_id in list(base.task_ids)[:tasks]:
         env.reset(options={"task_id": task_id})
         gold = base.oracle_actions()
-        plays.append((task_id, len(gold) - 1, gold[:-1] * repeat + gold[-1:]))
+        plays.append((task_id, *episode(gold, repeat)))
     for _ in range(rounds):
-        for task_id, calls, actions in plays:
+        for task_id, start, calls, actions in plays:
             env.reset(options={"task_id": task_id})
             times = []
             for action in actions:
@@ -56,13 +80,13 @@ def bench_env(env_id: str, repeat: int, tasks: int, rounds: int) -> dict[str, fl
                 t = time.perf_counter_ns()
                 env.step(action)
                 times.append(time.perf_counter_ns() - t)
-            early += times[:calls]  # the gold's calls the first time
+            early += times[start : start + calls]  # the gold's calls the first time
             late += times[-1 - calls : -1]  # the same calls the last time
     env.close()
     pole.close()
     cartpole = statistics.median(poles)
     return {
-        "steps": statistics.median(len(a) for _, _, a in plays),
+        "steps": statistics.median(len(a) for *_, a in plays),
         "early": statistics.median(early) / cartpole,
         "late": statistics.median(late) / cartpole,
         "cartpole_us": cartpole / 1e3,

@@ -16,7 +16,7 @@ from toolgym.benchmarks.tasks import Task
 from toolgym.envs.protocol import task_env
 from toolgym.evaluation.records import EpisodeRecord
 from toolgym.evaluation.report import summarize
-from toolgym.families.seal_tools.calls import calling_text, numbering
+from toolgym.families.seal_tools.calls import call_problems, calling_text, numbering
 from toolgym.families.seal_tools.checker import gold_calls
 from toolgym.families.seal_tools.convert import base_name, generated_world, response_fields
 from toolgym.families.seal_tools.metrics import BREAKDOWN, METRICS
@@ -302,6 +302,43 @@ def test_the_language_reads_answers_exactly_as_the_metrics_do() -> None:
         texts.append(text[:i] + rng.choice(["'", "]", "[", "\n", "", '"', "{"]) + text[i + 1 :])
     for text in [*golds, *texts]:
         assert read_calling_list(text) == parse_calling_list(text), text[:80]
+
+
+def test_call_mode_notes_what_the_whole_answer_gets_wrong_step_by_step() -> None:
+    """Each step reads only its own calls, yet notes the answer's problems as one reading would.
+
+    The steps call an API the task does not offer, with placeholders out of order and one no
+    call produced, then send an item that is not a call, then repeat the gold's calls; a state
+    saved midway and restored gives the same notes again.
+    """
+    env = gym.make(ENV_ID, action_mode="call")
+    env.reset(options={"task_id": "test-002"})
+    base = task_env(env)
+    gold = base.oracle_actions()[:-1]
+    backend = base.unwrapped._backend
+    offered = list(backend.api_list)
+    other = next(name for name in sorted(backend.tools) if name not in offered)
+    stray = call(other, ["API_call_99"], x="API_call_77")
+    not_a_call = '[{"api": "x", "parameters": 3, "responses": []}]'
+    steps = [*gold, calling_text([stray]), not_a_call, *gold]
+    seen: list[Any] = []
+    notes = []
+    saved = None
+    for k, action in enumerate(steps):
+        if k == 2:
+            saved = env.unwrapped.get_state()
+        _, _, terminated, _, info = env.step(action)
+        assert not terminated and info["error"] is None
+        seen += read_calling_list(action)
+        expected = call_problems(seen, backend.tools, offered)
+        assert info["call_problems"] == expected
+        notes.append(expected)
+    stray_notes = " ".join(notes[len(gold)])
+    assert "not in the task's api_list" in stray_notes and "not numbered" in stray_notes
+    assert "API_call_77" in stray_notes and "is not a call" in " ".join(notes[-1])
+    env.unwrapped.set_state(saved)
+    for k, action in enumerate(steps[2:], start=2):
+        assert env.step(action)[4]["call_problems"] == notes[k]
 
 
 @pytest.mark.parametrize("mode", ["program", "call"])

@@ -192,3 +192,35 @@ def test_a_failed_statement_undoes_its_inner_calls_and_keeps_the_earlier_ones() 
     *_, info = env.step("API.set_num_baths(2)")  # the next call's info holds it alone
     assert info["error"] is None and [c["name"] for c in info["calls"]] == ["API.set_num_baths"]
     env.close()
+
+
+def test_a_failed_statement_after_a_search_brings_back_the_earlier_result() -> None:
+    """A checkpoint holds the search result as it is and the criteria as a copy."""
+    from toolgym.families.trip_booking.toolkit import Date, TripBookingToolkit
+
+    toolkit = TripBookingToolkit()
+    language, backend = toolkit.language(), toolkit.new_backend()
+    backend.reset(None)
+    for text in [
+        'API.select_booking_type("trip tickets")',
+        'API.select_transportation("bus")',
+        'API.set_origin(Loc("Albuquerque"))',
+        'API.set_destination(Loc("Kansas City"))',
+        "day = Date(10, 31, 2026)",
+        "API.set_departure_date(day)",
+        "found = API.search()",
+    ]:
+        execution = language.run_call(text, backend)
+        assert execution.error is None, execution.observation
+    session = backend.session
+    first, criteria = session.api.last_search, dict(session.api.search_criteria)
+    assert first is not None and session.variables["found"] is first
+    # the inner search runs and keeps a new result, then the outer call fails: both undone
+    execution = language.run_call('API.set_num_adults(API.search(), Loc("Reno"))', backend)
+    assert execution.error is not None and execution.error.category == "wrong_arguments"
+    assert session.api.last_search is first and session.api.search_criteria == criteria
+    assert session.variables["day"] == Date(10, 31, 2026)
+    state = session.get_state()
+    assert state["api"]["last_search"] is first  # shared, not copied
+    assert language.run_call('API.set_destination(Loc("Reno"))', backend).error is None
+    assert state["api"]["search_criteria"] == criteria  # copied: later calls leave it be

@@ -137,7 +137,7 @@ class ChatLanguage(ActionLanguage):
             return self._message(text, chat)
         if not chat.untold():  # nothing left to guess: the family's step as it is
             return _on(self.inner.run_call(text, chat.inner), chat)
-        before = chat.inner.snapshot()
+        before = chat.inner.checkpoint()
         failure: Exception | None = None
         try:
             execution = self.inner.run_call(text, chat.inner)
@@ -151,13 +151,13 @@ class ChatLanguage(ActionLanguage):
                 )
             guessed = chat.guessed(calls)
         except Exception as e:  # what cannot be checked is not kept (the check fails closed)
-            chat.inner.restore(before)
+            chat.inner.rollback(before)
             return self._unchecked(e)
         if not guessed:
             if failure is not None:
                 raise failure
             return _on(execution, chat)
-        chat.inner.restore(before)  # the step is undone: a guess has no effect
+        chat.inner.rollback(before)  # the step is undone: a guess has no effect
         chat.record_guess(guessed)
         titles = ", ".join(chat.vocabulary[k].title for k in guessed)
         error = ToolCallError(

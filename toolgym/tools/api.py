@@ -27,10 +27,13 @@ class ToolApi:
 
     Subclasses set ``TOOLS`` and implement one method per tool. They keep their mutable state in
     the instance attributes listed in ``STATE_ATTRS``, so sessions can snapshot and restore it.
+    A state deep-copies them, except those in ``SHARED_STATE_ATTRS``: values the API's calls
+    replace but never change in place (a search's result), which a state holds as they are.
     """
 
     TOOLS: ClassVar[tuple[Tool, ...]] = ()
     STATE_ATTRS: ClassVar[tuple[str, ...]] = ()
+    SHARED_STATE_ATTRS: ClassVar[frozenset[str]] = frozenset()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -57,13 +60,19 @@ class ToolApi:
         return f"Outcome: {self.outcome()}"
 
     def get_state(self) -> dict[str, Any]:
-        """A deep copy of the mutable state."""
-        return {name: copy.deepcopy(getattr(self, name)) for name in self.STATE_ATTRS}
+        """A deep copy of the mutable state (the shared attributes as they are)."""
+        shared = self.SHARED_STATE_ATTRS
+        return {
+            name: getattr(self, name) if name in shared else copy.deepcopy(getattr(self, name))
+            for name in self.STATE_ATTRS
+        }
 
     def set_state(self, state: Mapping[str, Any]) -> None:
         """Restore a state returned by :meth:`get_state`."""
+        shared = self.SHARED_STATE_ATTRS
         for name in self.STATE_ATTRS:
-            setattr(self, name, copy.deepcopy(state[name]))
+            value = state[name]
+            setattr(self, name, value if name in shared else copy.deepcopy(value))
 
 
 def construct_from_json(value: Any) -> tuple[list[Any], dict[str, Any]]:

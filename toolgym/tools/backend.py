@@ -152,8 +152,23 @@ class Backend(ABC):
     def attempt(self) -> Attempt:
         """The attempt as it stands, if the episode ended now (after a truncation)."""
 
+    def checkpoint(self) -> Any:
+        """A mark that :meth:`rollback` returns to and :meth:`calls_since` reads (one step's undo).
+
+        Unlike a :meth:`snapshot`, a mark is only good for undoing what comes after it, in this
+        episode, before any earlier mark is rolled back to; so a backend whose episode grows
+        (its calls logged) can mark it without copying all of it. The default is a snapshot.
+        """
+        return self.snapshot()
+
+    def rollback(self, mark: Any) -> None:
+        """Return to the :meth:`checkpoint` ``mark`` (the default: :meth:`restore` it)."""
+        self.restore(mark)
+
     def calls_since(self, state: Any) -> Sequence[ToolCall] | None:
-        """What the service was asked to do since the :meth:`snapshot` ``state``, as it ran it.
+        """What the service was asked to do since ``state``, as it ran it.
+
+        ``state`` is a :meth:`snapshot` or a :meth:`checkpoint` mark.
 
         Each call is named and its arguments read as the service reads them, after the action
         was parsed and its arguments evaluated (``API.set_num_beds(2 + 2)``, a JSON call with a

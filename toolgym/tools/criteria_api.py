@@ -25,6 +25,9 @@ class CriteriaApi(ToolApi):
     """An API whose state is ``search_criteria`` and the ``last_search`` result."""
 
     STATE_ATTRS: ClassVar[tuple[str, ...]] = ("search_criteria", "last_search")
+    SHARED_STATE_ATTRS: ClassVar[frozenset[str]] = frozenset({"last_search"})
+    """A search builds a new result and never changes it once kept; an agent's program can only
+    call the API's functions, so nothing else can change it either."""
 
     def __init__(self) -> None:
         self.search_criteria: dict[str, Any] = {}

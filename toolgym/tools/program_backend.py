@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from toolgym.tools.api import Constructor, ToolApi, ToolSession
+from toolgym.tools.api import Constructor, SessionMark, ToolApi, ToolSession
 from toolgym.tools.api_program import ApiProgramLanguage
 from toolgym.tools.backend import Attempt, Backend
 from toolgym.tools.errors import ToolCallError
@@ -61,9 +61,20 @@ class ProgramBackend(Backend):
         """Restore a state returned by :meth:`snapshot`."""
         self.session.set_state(state)
 
+    def checkpoint(self) -> SessionMark:
+        """The session's mark (:meth:`ToolSession.checkpoint`): the calls so far not copied."""
+        return self.session.checkpoint()
+
+    def rollback(self, mark: Any) -> None:
+        """Return to a :meth:`checkpoint` ``mark``."""
+        self.session.rollback(mark)
+
     def calls_since(self, state: Any) -> list[ToolCall]:
-        """The calls made since the snapshot ``state``: each tool by name, its arguments bound."""
-        done = len(state["calls"]) if isinstance(state, Mapping) else 0
+        """The calls made since a snapshot or mark: each tool by name, its arguments bound."""
+        if isinstance(state, SessionMark):
+            done = state.calls
+        else:
+            done = len(state["calls"]) if isinstance(state, Mapping) else 0
         return [ToolCall(c.tool.name, dict(c.arguments)) for c in self.session.calls[done:]]
 
     def call_names(self) -> tuple[str, ...]:

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from toolgym.errors import TaskFileError
+from toolgym.families.seal_tools.calls import CallTally
 from toolgym.families.seal_tools.convert import World
 from toolgym.families.seal_tools.prompt import opening_prompt
 from toolgym.families.seal_tools.world import SealTool
@@ -50,6 +51,7 @@ class SealToolsBackend(Backend):
         self.text = ""
         self.calls: list[Any] | None = None
         self.error: ToolCallError | None = None
+        self.tally = CallTally()
 
     @property
     def tools(self) -> Mapping[str, SealTool]:
@@ -68,6 +70,7 @@ class SealToolsBackend(Backend):
         """
         self.api_list = _api_list(setup)
         self.text, self.calls, self.error = "", None, None
+        self.tally = CallTally(self.api_list)
 
     def start_key(self) -> Hashable:
         """The offered tools."""
@@ -85,6 +88,7 @@ class SealToolsBackend(Backend):
             "text": self.text,
             "calls": self.calls,
             "error": self.error,
+            "tally": self.tally.copy(),
         }
 
     def restore(self, state: Any) -> None:
@@ -93,6 +97,10 @@ class SealToolsBackend(Backend):
         self.text = state["text"]
         self.calls = state["calls"]
         self.error = state["error"]
+        tally = state.get("tally")
+        if tally is None:  # a state saved without one: read the answer again
+            tally = CallTally(self.api_list).add(self.calls or (), self.tools)
+        self.tally = tally.copy()
 
     def read(self, text: str, budgets: Budgets) -> list[Any]:
         """The calling list in ``text``, read as Seal-Tools reads it (nothing is kept).
@@ -127,19 +135,21 @@ class SealToolsBackend(Backend):
     def answer(self, text: str, calls: list[Any] | None, error: ToolCallError | None) -> None:
         """Keep a whole answer: its text, the list read from it and what stopped it."""
         self.text, self.calls, self.error = text, calls, error
+        self.tally = CallTally(self.api_list).add(calls or (), self.tools)
 
     def add(self, text: str, calls: list[Any]) -> None:
         """Add the calls of one step to the answer (``call`` mode)."""
         self.text = f"{self.text}\n{text}" if self.text else text
         self.calls = [*(self.calls or ()), *calls]
+        self.tally.add(calls, self.tools)
+
+    def problems(self) -> list[str]:
+        """What the answer so far gets wrong about the tools (see :class:`CallTally`)."""
+        return self.tally.problems()
 
     def next_placeholder(self) -> int:
         """The number of the next response placeholder, after the answer's calls."""
-        return sum(
-            len(c["responses"])
-            for c in self.calls or ()
-            if isinstance(c, dict) and isinstance(c.get("responses"), list)
-        )
+        return self.tally.placeholders
 
     def attempt(self) -> Attempt:
         """The calling list read (``None`` when none was), the APIs it names and its text.

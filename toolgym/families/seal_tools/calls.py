@@ -13,6 +13,7 @@ those three characters are written as JSON escapes inside strings (``\\u0027``, 
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 from collections.abc import Mapping, Sequence
@@ -93,6 +94,110 @@ def is_numbered(calls: Sequence[Mapping[str, Any]]) -> bool:
     return lists == numbering([len(r) for r in lists])
 
 
+class CallTally:
+    """What a calling list gets wrong about the tools, read a step's calls at a time.
+
+    In ``call`` mode an answer grows by a few calls a step; each step reads only its own calls
+    and keeps what later calls need (the placeholders produced, the numbering so far), so a
+    step costs the same late in an episode as early. :func:`call_problems` reads a whole list
+    at once with the same result.
+
+    A tally holds no tools (each :meth:`add` is given them), so a snapshot that holds one
+    stays small to copy and to send.
+
+    Args:
+        offered: the task's ``api_list`` (empty: any known API may be called).
+    """
+
+    def __init__(self, offered: Sequence[str] = ()) -> None:
+        self.offered = frozenset(offered)
+        self.items = 0
+        self.placeholders = 0
+        """The answer's next placeholder number: the responses of every object read so far."""
+        self.numbering = 0
+        """The next placeholder in Seal-Tools' numbering: the responses of the calls so far."""
+        self.numbered = True
+        """Whether every call so far holds the next placeholders of that numbering."""
+        self.all_calls = True
+        """Whether every item so far is a call."""
+        self.produced: set[str] = set()
+        """The placeholders the calls so far produce."""
+        self.item_problems: list[str] = []
+        """The first problems of single items, at most :data:`MAX_PROBLEMS`."""
+
+    def copy(self) -> CallTally:
+        """An independent copy (for a backend's snapshot)."""
+        out = copy.copy(self)
+        out.produced = set(self.produced)
+        out.item_problems = list(self.item_problems)
+        return out
+
+    def add(self, calls: Sequence[Any], tools: Mapping[str, SealTool]) -> CallTally:
+        """Read the next calls of the list against ``tools`` (by ``api_name``); returns itself."""
+        for item in calls:
+            self._read(self.items, item, tools)
+            self.items += 1
+        return self
+
+    def problems(self) -> list[str]:
+        """The problems of the list so far (at most :data:`MAX_PROBLEMS`)."""
+        problems = list(self.item_problems)
+        if self.all_calls and not self.numbered:
+            problems.append(
+                "the responses are not numbered API_call_0, API_call_1, ... across the calls "
+                "in order"
+            )
+        return problems[:MAX_PROBLEMS]
+
+    def _note(self, problem: str) -> None:
+        if len(self.item_problems) < MAX_PROBLEMS:
+            self.item_problems.append(problem)
+
+    def _read(self, k: int, item: Any, tools: Mapping[str, SealTool]) -> None:
+        responses = item.get("responses") if isinstance(item, dict) else None
+        if isinstance(responses, list):
+            self.placeholders += len(responses)
+        if not is_call(item):
+            self.all_calls = False
+            self._note(
+                f"item {k} is not a call (an object with a string api, an object parameters "
+                f"and a list responses); got {short_repr(item, 80)}"
+            )
+            return
+        responses = item["responses"]
+        start, self.numbering = self.numbering, self.numbering + len(responses)
+        if self.numbered:
+            self.numbered = responses == [f"API_call_{start + j}" for j in range(len(responses))]
+        api = item["api"]
+        tool = tools.get(api)
+        if tool is None:
+            self._note(f"call {k}: unknown api {short_repr(api, 60)}")
+        elif self.offered and api not in self.offered:
+            self._note(f"call {k}: {api} is not in the task's api_list")
+        params: Mapping[Any, Any] = item["parameters"]
+        if tool is not None:
+            unknown = [str(n) for n in params if n not in tool.parameters]
+            if unknown:
+                self._note(f"call {k} ({api}): undeclared parameters {short_repr(unknown)}")
+            missing = [n for n in tool.required if n not in params]
+            if missing:
+                self._note(f"call {k} ({api}): missing required parameters {missing}")
+            if len(item["responses"]) != len(tool.responses):
+                self._note(
+                    f"call {k} ({api}): expected {len(tool.responses)} response placeholders "
+                    f"(one per response field), got {len(item['responses'])}"
+                )
+        for name, value in params.items():
+            if is_reference(value) and value not in self.produced:
+                problem = "is not a placeholder of an earlier call"
+            elif is_irregular_reference(value):
+                problem = "holds a placeholder but is not one (the whole value)"
+            else:
+                continue
+            self._note(f"call {k}: {short_repr(name, 40)} = {short_repr(value, 60)} {problem}")
+        self.produced.update(item["responses"])
+
+
 def call_problems(
     calls: Sequence[Any], tools: Mapping[str, SealTool], offered: Sequence[str] = ()
 ) -> list[str]:
@@ -102,44 +207,4 @@ def call_problems(
     missing required ones, placeholder counts other than the tool's response fields, a
     numbering other than Seal-Tools', and placeholders no earlier call produced.
     """
-    problems: list[str] = []
-    produced: set[str] = set()
-    offered_names = set(offered)
-    for k, item in enumerate(calls):
-        if not is_call(item):
-            problems.append(
-                f"item {k} is not a call (an object with a string api, an object parameters "
-                f"and a list responses); got {short_repr(item, 80)}"
-            )
-            continue
-        api = item["api"]
-        tool = tools.get(api)
-        if tool is None:
-            problems.append(f"call {k}: unknown api {short_repr(api, 60)}")
-        elif offered_names and api not in offered_names:
-            problems.append(f"call {k}: {api} is not in the task's api_list")
-        params: Mapping[Any, Any] = item["parameters"]
-        if tool is not None:
-            unknown = [str(n) for n in params if n not in tool.parameters]
-            if unknown:
-                problems.append(f"call {k} ({api}): undeclared parameters {short_repr(unknown)}")
-            missing = [n for n in tool.required if n not in params]
-            if missing:
-                problems.append(f"call {k} ({api}): missing required parameters {missing}")
-            if len(item["responses"]) != len(tool.responses):
-                problems.append(
-                    f"call {k} ({api}): expected {len(tool.responses)} response placeholders "
-                    f"(one per response field), got {len(item['responses'])}"
-                )
-        for name, value in params.items():
-            where = f"call {k}: {short_repr(name, 40)} = {short_repr(value, 60)}"
-            if is_reference(value) and value not in produced:
-                problems.append(f"{where} is not a placeholder of an earlier call")
-            elif is_irregular_reference(value):
-                problems.append(f"{where} holds a placeholder but is not one (the whole value)")
-        produced.update(item["responses"])
-    if all(is_call(c) for c in calls) and not is_numbered(calls):
-        problems.append(
-            "the responses are not numbered API_call_0, API_call_1, ... across the calls in order"
-        )
-    return problems[:MAX_PROBLEMS]
+    return CallTally(offered).add(calls, tools).problems()

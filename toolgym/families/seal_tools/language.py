@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from toolgym.families.seal_tools.backend import SealToolsBackend
-from toolgym.families.seal_tools.calls import call_problems, calling_text, is_call, numbering
+from toolgym.families.seal_tools.calls import calling_text, is_call, numbering
 from toolgym.families.seal_tools.world import SealTool
 from toolgym.tools.backend import Attempt, Backend
 from toolgym.tools.backend_language import BackendLanguage
@@ -61,7 +61,7 @@ class CallingListLanguage(BackendLanguage[SealToolsBackend]):
 
     def _notes(self, backend: SealToolsBackend, calls: list[Any]) -> tuple[str, dict[str, Any]]:
         """What the calls read are, and what the answer so far gets wrong about the tools."""
-        problems = call_problems(backend.calls or [], backend.tools, backend.api_list)
+        problems = backend.problems()
         names = [c["api"][:60] if is_call(c) else "?" for c in calls]
         shown = ", ".join(names[:10]) + (", ..." if len(names) > 10 else "")
         text = f"{len(calls)} call(s): {shown}."

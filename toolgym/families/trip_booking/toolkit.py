@@ -33,7 +33,11 @@ BOOKING_TYPES: tuple[str, ...] = ("hotels", "trip tickets", "both")
 
 
 class Loc:
-    """A location value: ``Loc("Austin")``; the API stores ``loc.location``."""
+    """A location value: ``Loc("Austin")``; the API stores ``loc.location``.
+
+    Nothing changes a value once built (a program cannot set attributes), so a copy of one, as
+    a session's checkpoint takes, is the value itself.
+    """
 
     __slots__ = ("location",)
 
@@ -49,6 +53,12 @@ class Loc:
     def __hash__(self) -> int:
         return hash(("Loc", repr(self.location)))
 
+    def __copy__(self) -> Loc:
+        return self  # a value: nothing changes it once built
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Loc:
+        return self
+
     def __getstate__(self) -> dict[str, Any]:
         return {"location": self.location}
 
@@ -57,7 +67,10 @@ class Loc:
 
 
 class Date:
-    """A date value: ``Date(month, day, year)``; the API stores ``date.date`` = ``"m-d-yyyy"``."""
+    """A date value: ``Date(month, day, year)``; the API stores ``date.date`` = ``"m-d-yyyy"``.
+
+    Like :class:`Loc`, a copy of one is the value itself.
+    """
 
     __slots__ = ("date", "day", "month", "year")
 
@@ -73,6 +86,12 @@ class Date:
 
     def __hash__(self) -> int:
         return hash(("Date", self.date))
+
+    def __copy__(self) -> Date:
+        return self  # a value: nothing changes it once built
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Date:
+        return self
 
     def __getstate__(self) -> dict[str, Any]:
         return {"month": self.month, "day": self.day, "year": self.year}

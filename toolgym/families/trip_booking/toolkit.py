@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Self
 
 from toolgym.families.trip_booking.world import (
     ROOM_TYPES,
@@ -32,12 +32,24 @@ BOOKING_TYPES: tuple[str, ...] = ("hotels", "trip tickets", "both")
 """Allowed values of ``select_booking_type``."""
 
 
-class Loc:
-    """A location value: ``Loc("Austin")``; the API stores ``loc.location``.
+class _Value:
+    """A constructor's value, which nothing changes once built.
 
-    Nothing changes a value once built (a program cannot set attributes), so a copy of one, as
-    a session's checkpoint takes, is the value itself.
+    A program cannot set attributes, so a copy of one, as a session's checkpoint takes, is the
+    value itself.
     """
+
+    __slots__ = ()
+
+    def __copy__(self) -> Self:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        return self
+
+
+class Loc(_Value):
+    """A location value: ``Loc("Austin")``; the API stores ``loc.location``."""
 
     __slots__ = ("location",)
 
@@ -53,12 +65,6 @@ class Loc:
     def __hash__(self) -> int:
         return hash(("Loc", repr(self.location)))
 
-    def __copy__(self) -> Loc:
-        return self  # a value: nothing changes it once built
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> Loc:
-        return self
-
     def __getstate__(self) -> dict[str, Any]:
         return {"location": self.location}
 
@@ -66,11 +72,8 @@ class Loc:
         self.location = state["location"]
 
 
-class Date:
-    """A date value: ``Date(month, day, year)``; the API stores ``date.date`` = ``"m-d-yyyy"``.
-
-    Like :class:`Loc`, a copy of one is the value itself.
-    """
+class Date(_Value):
+    """A date value: ``Date(month, day, year)``; the API stores ``date.date`` = ``"m-d-yyyy"``."""
 
     __slots__ = ("date", "day", "month", "year")
 
@@ -86,12 +89,6 @@ class Date:
 
     def __hash__(self) -> int:
         return hash(("Date", self.date))
-
-    def __copy__(self) -> Date:
-        return self  # a value: nothing changes it once built
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> Date:
-        return self
 
     def __getstate__(self) -> dict[str, Any]:
         return {"month": self.month, "day": self.day, "year": self.year}

@@ -8,8 +8,9 @@ from toolgym.families.home_search.toolkit import HomeSearchToolkit
 from toolgym.families.trip_booking.toolkit import ALL_TOOLS as TRIP_TOOLS
 from toolgym.families.trip_booking.toolkit import Date, Loc, TripBookingToolkit
 from toolgym.tools.api import ToolApi, ToolSession
+from toolgym.tools.budgets import Budgets, measure
 from toolgym.tools.errors import PRECONDITION, WRONG_ARGUMENTS, ToolCallError
-from toolgym.tools.json_calls import parse_json_call
+from toolgym.tools.json_calls import load_json, parse_json_call, within_value_budgets
 from toolgym.tools.program import run_program
 from toolgym.tools.tool import Param, Tool
 
@@ -225,6 +226,38 @@ def test_json_calls() -> None:
         run('{"name": "set_return_date", "arguments": {"date": "next tuesday"}}')
 
 
+def test_a_json_value_that_skips_the_walk_is_within_the_value_budgets() -> None:
+    import random
+
+    rng = random.Random(7)
+
+    def value(depth: int) -> object:
+        roll = rng.random()
+        if roll < 0.05:  # many items behind one bracket
+            return [0] * rng.randrange(80)
+        if depth < 20 and roll < 0.3:
+            return [value(depth + 1) for _ in range(rng.randrange(4))]
+        if depth < 20 and roll < 0.55:
+            return {rng.choice(["", "a", "key", "[{"]): value(depth + 1) for _ in range(3)}
+        return rng.choice([0, -1, 2.5, True, None, "", "x", "[[{", "\u00e9"])
+
+    budgets = Budgets(max_value_items=60, max_value_depth=4)
+    skipped = 0
+    for _ in range(4000):
+        text = json.dumps(value(0), separators=rng.choice([(",", ":"), (", ", ": ")]))
+        items, depth = measure(json.loads(text))
+        fits = items <= budgets.max_value_items and depth <= budgets.max_value_depth
+        if within_value_budgets(text, budgets):
+            skipped += 1
+            assert fits, text
+        if fits:
+            load_json(text, budgets)
+        else:
+            with pytest.raises(ToolCallError, match=r"nested|holds more"):
+                load_json(text, budgets)
+    assert skipped > 500  # the shortcut is taken for short values
+
+
 def test_values_pickle_and_compare() -> None:
     import pickle
 
@@ -242,3 +275,33 @@ def test_session_state_round_trip() -> None:
     session.set_state(state)
     assert session.api.search_criteria == {"location": "Austin"}
     assert len(session.calls) == 1
+
+
+def test_a_saved_api_state_is_a_deep_copy_whatever_the_criteria_hold() -> None:
+    import copy
+
+    from toolgym.tools.api import _state_copy
+
+    shared = ["condo"]
+    for criteria in (
+        {"location": "Austin", "num_beds": 2, "max_price": 1.5, "pool": None, "new": True},
+        {"home_types": ["condo", "co-op"], "location": "Austin"},
+        {"home_types": shared, "also": shared},  # one list twice stays one list
+        {"nested": {"a": [1]}, "tuple": (1, [2])},
+        {1: "x", "dates": [["5-1-2026"]]},
+    ):
+        copied = _state_copy(criteria)
+        assert copied == copy.deepcopy(criteria) and copied is not criteria
+        for key, value in criteria.items():
+            if isinstance(value, list | dict):
+                assert copied[key] is not value  # nothing the api may change is shared
+        if "also" in criteria:
+            assert copied["home_types"] is copied["also"]
+    session: ToolSession = HOME.new_session()
+    session.api.search_criteria = {"home_types": ["condo"]}
+    state = session.get_state()
+    state["api"]["search_criteria"]["home_types"].append("townhouse")
+    assert session.api.search_criteria == {"home_types": ["condo"]}
+    session.set_state(state)
+    state["api"]["search_criteria"]["home_types"].clear()
+    assert session.api.search_criteria == {"home_types": ["condo", "townhouse"]}

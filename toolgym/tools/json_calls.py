@@ -57,8 +57,28 @@ def load_json(text: str, budgets: Budgets = DEFAULT_BUDGETS, what: str = "the JS
         raise ToolCallError(RESOURCE_LIMIT, f"{what} is nested too deep to read") from None
     except ValueError as e:  # e.g. an integer of more digits than Python converts
         raise ToolCallError(NON_EXECUTABLE, f"not valid JSON ({str(e)[:120]})") from None
-    check_value(value, budgets, what)
+    if not within_value_budgets(text, budgets):
+        check_value(value, budgets, what)
     return value
+
+
+def within_value_budgets(text: str, budgets: Budgets) -> bool:
+    """Whether any value parsed from the JSON ``text`` is surely within the value budgets.
+
+    Every item of a parsed value takes characters of its own in the text, and every level of
+    nesting an opening bracket, so a short text with few brackets needs no walk of its value
+    (:func:`~toolgym.tools.budgets.check_value`). ``False`` means only that the value must be
+    measured.
+
+    >>> within_value_budgets('{"name": "search", "arguments": {"q": [1, 2]}}', DEFAULT_BUDGETS)
+    True
+    >>> within_value_budgets("[" * 17 + "]" * 17, DEFAULT_BUDGETS)
+    False
+    """
+    return (
+        len(text) <= budgets.max_value_items
+        and text.count("[") + text.count("{") <= budgets.max_value_depth
+    )
 
 
 def parse_json_call(action: str, budgets: Budgets = DEFAULT_BUDGETS) -> ToolCall:

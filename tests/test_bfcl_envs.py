@@ -239,3 +239,20 @@ def test_a_value_bfcls_converter_backtracks_on_is_cut_off(
     assert "to convert (BFCL's converter backtracks on it)" in info["error"]["message"]
     env.reset(options={"task_id": task_id})  # the env goes on: the gold still passes
     assert env.step(env.unwrapped.task.gold[0])[1] == 1.0
+
+
+@needs_bfcl
+def test_the_system_prompt_lists_each_tasks_functions_as_indented_json() -> None:
+    from toolgym.families.bfcl import prompt
+
+    docs = [{"name": "f", "parameters": {"x": {"type": "integer", "default": 1.5}}}]
+    first = prompt.system_prompt(docs)
+    assert json.dumps(docs, indent=4) in first
+    assert prompt.system_prompt(docs) == first  # kept, the same text
+    other = [{"name": "f", "parameters": {"x": {"type": "integer", "default": 2.5}}}]
+    assert json.dumps(other, indent=4) in prompt.system_prompt(other)
+    assert "2.5" not in first
+    for _ in range(prompt._INDENTED_ENTRIES + 5):  # the kept texts stay bounded
+        docs = [{"name": f"g{_}"}]
+        assert json.dumps(docs, indent=4) in prompt.system_prompt(docs)
+    assert len(prompt._INDENTED) <= prompt._INDENTED_ENTRIES

@@ -11,6 +11,7 @@ from toolgym.tools.api import ToolApi, ToolSession
 from toolgym.tools.budgets import Budgets, measure
 from toolgym.tools.errors import PRECONDITION, WRONG_ARGUMENTS, ToolCallError
 from toolgym.tools.json_calls import load_json, parse_json_call, within_value_budgets
+from toolgym.tools.plain_copy import plain_deepcopy
 from toolgym.tools.program import run_program
 from toolgym.tools.tool import Param, Tool
 
@@ -280,8 +281,6 @@ def test_session_state_round_trip() -> None:
 def test_a_saved_api_state_is_a_deep_copy_whatever_the_criteria_hold() -> None:
     import copy
 
-    from toolgym.tools.api import _state_copy
-
     shared = ["condo"]
     for criteria in (
         {"location": "Austin", "num_beds": 2, "max_price": 1.5, "pool": None, "new": True},
@@ -290,7 +289,7 @@ def test_a_saved_api_state_is_a_deep_copy_whatever_the_criteria_hold() -> None:
         {"nested": {"a": [1]}, "tuple": (1, [2])},
         {1: "x", "dates": [["5-1-2026"]]},
     ):
-        copied = _state_copy(criteria)
+        copied = plain_deepcopy(criteria)
         assert copied == copy.deepcopy(criteria) and copied is not criteria
         for key, value in criteria.items():
             if isinstance(value, list | dict):

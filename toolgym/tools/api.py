@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 
 from toolgym.tools.errors import WRONG_API, WRONG_ARGUMENTS, ToolCallError
 from toolgym.tools.faults import FaultPlan
+from toolgym.tools.plain_copy import plain_deepcopy
 from toolgym.tools.tool import Tool, check_implementation
 
 
@@ -63,7 +64,7 @@ class ToolApi:
         """A deep copy of the mutable state (the shared attributes as they are)."""
         shared = self.SHARED_STATE_ATTRS
         return {
-            name: getattr(self, name) if name in shared else _state_copy(getattr(self, name))
+            name: getattr(self, name) if name in shared else plain_deepcopy(getattr(self, name))
             for name in self.STATE_ATTRS
         }
 
@@ -72,7 +73,7 @@ class ToolApi:
         shared = self.SHARED_STATE_ATTRS
         for name in self.STATE_ATTRS:
             value = state[name]
-            setattr(self, name, value if name in shared else _state_copy(value))
+            setattr(self, name, value if name in shared else plain_deepcopy(value))
 
 
 def construct_from_json(value: Any) -> tuple[list[Any], dict[str, Any]]:
@@ -115,35 +116,6 @@ class CallRecord:
 
 
 _JSON_SCALARS = frozenset({str, int, float, bool, type(None)})
-
-
-def _state_copy(value: Any) -> Any:
-    """``copy.deepcopy(value)``, made cheaply for a dict of JSON scalars and lists of them.
-
-    Search criteria are mostly such a dict, copied at every call's checkpoint. Its keys and
-    scalars cannot change, so the copy shares them and copies only the dict and its lists (as
-    ``deepcopy`` would, less its cost); any other value is deep-copied.
-
-    >>> criteria = {"location": "Austin", "home_types": ["condo"], "num_beds": 2}
-    >>> copied = _state_copy(criteria)
-    >>> copied == criteria and copied["home_types"] is not criteria["home_types"]
-    True
-    """
-    if type(value) is not dict:
-        return copy.deepcopy(value)
-    copied, lists = {}, set()
-    for key, item in value.items():
-        if type(key) not in _JSON_SCALARS:
-            return copy.deepcopy(value)
-        if type(item) is list and id(item) not in lists:  # one list twice: deepcopy keeps that
-            if not all(type(x) in _JSON_SCALARS for x in item):
-                return copy.deepcopy(value)
-            lists.add(id(item))
-            item = list(item)
-        elif type(item) not in _JSON_SCALARS:
-            return copy.deepcopy(value)
-        copied[key] = item
-    return copied
 
 
 def jsonable(value: Any) -> Any:

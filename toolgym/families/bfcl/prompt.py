@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import json
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -37,9 +38,7 @@ def system_prompt(docs: Sequence[Mapping[str, Any]], own: str | None = None) -> 
         output_format=prompts.OUTPUT_FORMAT_MAPPING["python"],
         param_types=prompts.PARAM_TYPE_MAPPING["python"],
     )
-    available = style["available_tools"].format(
-        format="json", functions=json.dumps(list(docs), indent=4)
-    )
+    available = style["available_tools"].format(format="json", functions=_indented(docs))
     text = prompts.PROMPT_TEMPLATE_MAPPING["plaintext"].format(
         persona=style["persona"],
         task=style["task"],
@@ -48,3 +47,26 @@ def system_prompt(docs: Sequence[Mapping[str, Any]], own: str | None = None) -> 
         available_tools=available,
     )
     return text if not own else f"{text}\n\n{own}"
+
+
+_INDENTED: OrderedDict[str, str] = OrderedDict()
+_INDENTED_ENTRIES = 256
+
+
+def _indented(docs: Sequence[Mapping[str, Any]]) -> str:
+    """``json.dumps(list(docs), indent=4)``, kept for the docs' compact text.
+
+    An indented encoding runs in Python, not in C, and an episode's functions are the same at
+    every reset: the compact text, encoded in C, names the indented one (both write the same
+    values in the same order).
+    """
+    key = json.dumps(list(docs), separators=(",", ":"))
+    text = _INDENTED.get(key)
+    if text is None:
+        text = json.dumps(list(docs), indent=4)
+        _INDENTED[key] = text
+        if len(_INDENTED) > _INDENTED_ENTRIES:
+            _INDENTED.popitem(last=False)
+    else:
+        _INDENTED.move_to_end(key)
+    return text

@@ -61,7 +61,6 @@ dict F1 of the original scoring even after its ``id`` key is removed.
 
 from __future__ import annotations
 
-import copy
 import datetime as dt
 import re
 from collections import OrderedDict
@@ -102,6 +101,7 @@ from toolgym.families.cat_api.world.requests_rules import (
 )
 from toolgym.simulators.http import HttpApp, Request, Response
 from toolgym.simulators.seeding import stable_rng, stable_seed
+from toolgym.tools.plain_copy import plain_deepcopy
 
 N_SEED_FAVOURITES = 36
 N_SEED_VOTES = 12
@@ -222,11 +222,11 @@ class CatApiApp(HttpApp):
 
     def snapshot(self) -> dict[str, Any]:
         """A deep copy of the mutable state (favourites, votes, counters, clock, episode seed)."""
-        return copy.deepcopy(self._state)
+        return plain_deepcopy(self._state)
 
     def restore(self, state: Any) -> None:
         """Restore a state returned by :meth:`snapshot` (the argument is copied, not kept)."""
-        self._state = copy.deepcopy(state)
+        self._state = plain_deepcopy(state)
 
     def reset_state(self) -> None:
         """Return to the seeded initial state."""
@@ -235,14 +235,14 @@ class CatApiApp(HttpApp):
     @property
     def favourites(self) -> list[dict[str, Any]]:
         """Copies of the current favourites, by ascending id."""
-        return copy.deepcopy(
+        return plain_deepcopy(
             [self._state["favourites"][k] for k in sorted(self._state["favourites"])]
         )
 
     @property
     def votes(self) -> list[dict[str, Any]]:
         """Copies of the current votes, by ascending id."""
-        return copy.deepcopy([self._state["votes"][k] for k in sorted(self._state["votes"])])
+        return plain_deepcopy([self._state["votes"][k] for k in sorted(self._state["votes"])])
 
     def _resolve_favourite(self, ref: str | int) -> int | None:
         favourites = self._state["favourites"]

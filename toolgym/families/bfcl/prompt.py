@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import functools
 import json
-from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import Any
+
+from toolgym.envs.gold_cache import LRUCache
 
 
 @functools.cache
@@ -49,8 +50,8 @@ def system_prompt(docs: Sequence[Mapping[str, Any]], own: str | None = None) -> 
     return text if not own else f"{text}\n\n{own}"
 
 
-_INDENTED: OrderedDict[str, str] = OrderedDict()
 _INDENTED_ENTRIES = 256
+_INDENTED: LRUCache[str] = LRUCache(_INDENTED_ENTRIES)
 
 
 def _indented(docs: Sequence[Mapping[str, Any]]) -> str:
@@ -64,9 +65,5 @@ def _indented(docs: Sequence[Mapping[str, Any]]) -> str:
     text = _INDENTED.get(key)
     if text is None:
         text = json.dumps(list(docs), indent=4)
-        _INDENTED[key] = text
-        if len(_INDENTED) > _INDENTED_ENTRIES:
-            _INDENTED.popitem(last=False)
-    else:
-        _INDENTED.move_to_end(key)
+        _INDENTED.put(key, text)
     return text

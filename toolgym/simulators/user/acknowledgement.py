@@ -14,17 +14,18 @@ import functools
 import re
 from collections.abc import Sequence
 
+from toolgym.simulators.user.first_chars import compiled
 from toolgym.simulators.user.slots import CACHED_CHARS, Slot, normalize, normalized
 
-_ACK = re.compile(
+_ACK = compiled(
     r"^\W*(got it|gotcha|got that|sure( thing)?|alright|all right|understood|ok|okay|perfect|"
     r"great|noted|thanks|thank you|cool|excellent|makes sense|sounds good|wonderful|awesome|"
     r"fantastic|copy that|roger|will do|certainly|absolutely|of course)\b",
     re.IGNORECASE,
 )
-_NOTED = re.compile(r"\b(noted|got it|understood|copy that)\b", re.IGNORECASE)
-_END = re.compile(r"[.!:;\n]")
-_OFFER = re.compile(
+_NOTED = compiled(r"\b(noted|got it|understood|copy that)\b", re.IGNORECASE)
+_END = compiled(r"[.!:;\n]")
+_OFFER = compiled(
     r"\b(i|we)( can| could| will|'ll| would|'d| am| are|'m|'re)( certainly| definitely| gladly|"
     r" surely| absolutely)?( be)?( happy| glad| delighted)?( to)? help\b"
     r"|\b(happy|glad|delighted|pleased) to (help|assist|arrange|book|find|search|look|set up)\b"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import re
+from toolgym.simulators.user.first_chars import compiled
 
 __all__ = ["expand_chat"]
 
@@ -19,7 +19,7 @@ _CHAT = {
     "shud": "should", "wud": "would", "wld": "would", "cn u": "can you", "cn you": "can you",
     "kitties": "cats", "kitty": "cat", "approx": "approximately",
 }  # fmt: skip
-_CHAT_WORD = re.compile(r"(?<![0-9a-z'$])(" + "|".join(_CHAT) + r")(?![0-9a-z'])")
+_CHAT_WORD = compiled(r"(?<![0-9a-z'$])(" + "|".join(_CHAT) + r")(?![0-9a-z'])")
 """Chat spellings (``whats ur budget``), read as written out."""
 
 

@@ -28,6 +28,7 @@ import functools
 import re
 from collections.abc import Sequence
 
+from toolgym.simulators.user.first_chars import compiled
 from toolgym.simulators.user.phrases import CHECK
 from toolgym.simulators.user.reading import Reading
 from toolgym.simulators.user.slots import Slot, Vocabulary, contains_phrase, normalize
@@ -58,16 +59,16 @@ _FIRM = frozenset({"remove", "add", "vote", "sort", "freeze"})
 """The classes no other is read as: a search is set up, filtered, looked for and shown alike,
 but nothing deleted is added, and nothing shown is voted on."""
 
-_PLAN = re.compile(
+_PLAN = compiled(
     r"\b(?:you(?: want| would like|'d like| need)(?: me)? to|you're asking (?:me )?to|"
     r"i(?: will|'ll| am going to|'m going to))"
     r" (?:just |simply |go ahead and |now )?([a-z]+(?: [a-z]+)?)"
 )
 """What the agent says it will do: the verb after ``you want me to``, ``I'll``."""
 
-_TABLE_ROW = re.compile(r"^\s*\|(.+)\|\s*$")
-_SEPARATOR = re.compile(r"^[\s|:-]+$")
-_SMALL = re.compile(
+_TABLE_ROW = compiled(r"^\s*\|(.+)\|\s*$")
+_SEPARATOR = compiled(r"^[\s|:-]+$")
+_SMALL = compiled(
     r"^(hi|hello|hey|thanks|thank you|appreciate it|cheers|please|quick one|thanks a lot)$"
 )
 
@@ -148,8 +149,8 @@ def contradicts_request(message: str, opening: str) -> bool:
     return bool(theirs and ours) and not theirs & ours and bool((theirs | ours) & _FIRM)
 
 
-_WHOLE = re.compile(r"\b(whole|entire|all|every|each)\b")
-_ONLY = re.compile(r"\b(just|only)\b( (for|on|to|in))?( the)? ([a-z0-9' ]+)")
+_WHOLE = compiled(r"\b(whole|entire|all|every|each)\b")
+_ONLY = compiled(r"\b(just|only)\b( (for|on|to|in))?( the)? ([a-z0-9' ]+)")
 
 
 def _swaps_scope(text: str, said: str, tables: tuple[tuple[str, ...], ...]) -> bool:
@@ -172,7 +173,7 @@ def _swaps_scope(text: str, said: str, tables: tuple[tuple[str, ...], ...]) -> b
     )
 
 
-_PLACED = re.compile(r"\b(first|last|top|bottom|second|third|\d+(?:st|nd|rd|th)?) (row|column)s?\b")
+_PLACED = compiled(r"\b(first|last|top|bottom|second|third|\d+(?:st|nd|rd|th)?) (row|column)s?\b")
 """A row or column named by its place (``the first row``, ``column 3``)."""
 
 

@@ -14,6 +14,8 @@ import datetime as dt
 import itertools
 import re
 
+from toolgym.simulators.user.first_chars import compiled
+
 MONTHS = (
     "January", "February", "March", "April", "May", "June", "July", "August", "September",
     "October", "November", "December",
@@ -52,19 +54,19 @@ def date_forms(day: dt.date) -> tuple[str, ...]:
 _FULL_MONTH = (
     "january|february|march|april|may|june|july|august|september|october|november|december"
 )
-_ANY_FULL_MONTH = re.compile(_FULL_MONTH)
-_DAY_FIRST = re.compile(rf"(?<![0-9a-z])(\d{{1,2}}) (?:of )?({_FULL_MONTH})(?![a-z])")
+_ANY_FULL_MONTH = compiled(_FULL_MONTH)
+_DAY_FIRST = compiled(rf"(?<![0-9a-z])(\d{{1,2}}) (?:of )?({_FULL_MONTH})(?![a-z])")
 """A day before its month (``24 april 2024``), written month first as the task's dates are."""
-_MONTH_BEFORE = re.compile(rf"(?:{_FULL_MONTH}) $")
-_DAYS_OF_MONTH = re.compile(
+_MONTH_BEFORE = compiled(rf"(?:{_FULL_MONTH}) $")
+_DAYS_OF_MONTH = compiled(
     rf"(?<![0-9a-z])(\d{{1,2}}) (?:(?:to|through|until|till|and|-|\u2013) )?(?:the )?(\d{{1,2}})"
     rf"(?: of)? ({_FULL_MONTH})(?: (\d{{4}}))?(?![0-9a-z])"
 )
-_MONTH_DAYS = re.compile(
+_MONTH_DAYS = compiled(
     rf"(?<![0-9a-z])({_FULL_MONTH}) (\d{{1,2}}) ?(?:to|through|until|till|-|\u2013) ?(\d{{1,2}})"
     rf"(?: (\d{{4}}))?(?![0-9a-z]| ({_FULL_MONTH})\b)"
 )
-_YEAR_AFTER = re.compile(
+_YEAR_AFTER = compiled(
     rf"(?<![0-9a-z])({_FULL_MONTH}) (\d{{1,2}}) (?:(to|through|until|till|and|-|\u2013) )?"
     rf"({_FULL_MONTH}) (\d{{1,2}}) (\d{{4}})(?![0-9a-z])"
 )
@@ -85,7 +87,7 @@ _DAY_WORDS.update({f"twenty {w}": 20 + n for w, n in list(_DAY_WORDS.items())[:9
 _DAY_WORDS.update({"thirtieth": 30, "thirty first": 31})
 _DAY_WORD = "|".join(sorted(_DAY_WORDS, key=len, reverse=True))
 _MONTH_NAMES = f"{_FULL_MONTH}|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec"
-_SAID_DAY = re.compile(
+_SAID_DAY = compiled(
     rf"(?<![0-9a-z'])(?:((?:{_MONTH_NAMES.replace('may|', '')}) (?:the )?)({_DAY_WORD})(?![0-9a-z'])"
     rf"|(?:the )?({_DAY_WORD})( (?:of )?(?:{_MONTH_NAMES})(?![0-9a-z'])))"
 )
@@ -100,7 +102,7 @@ def said_days(text: str) -> str:
     )
 
 
-_SHORT_YEAR = re.compile(rf"((?:{_FULL_MONTH}) \d{{1,2}} )'(\d\d)(?![0-9a-z])")
+_SHORT_YEAR = compiled(rf"((?:{_FULL_MONTH}) \d{{1,2}} )'(\d\d)(?![0-9a-z])")
 """A year's last two digits after a date (``november 4 '27``)."""
 
 

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import re
 
-_EMPHASIS = re.compile(r"\*\*|(?<![\w])__|__(?![\w])")
+from toolgym.simulators.user.first_chars import compiled
+
+_EMPHASIS = compiled(r"\*\*|(?<![\w])__|__(?![\w])")
 """Markdown's bold and code marks, which say nothing a reader needs."""
-_HEADING = re.compile(
+_HEADING = compiled(
     r"(?m)^[ \t]*(?:#{1,6}[ \t]+(?=\S)|\*\*(?=[^*\n]+\*\*[ \t]*$))([^*:?!.\n]{1,40}?)\**[ \t]*$"
 )
 """A heading line (``**Property type**``, ``## Dates``): it names what the lines under it are
@@ -20,17 +22,17 @@ about, as a line ending in a colon does."""
 
 
 _SYMBOLS = (
-    (re.compile(r"\s*(?:<=|\u2264|=<)\s*(?=[$\u20ac\u00a3]?\d)"), " at most "),
-    (re.compile(r"\s*(?:>=|\u2265)\s*(?=[$\u20ac\u00a3]?\d)"), " at least "),
-    (re.compile(r"(?<=[A-Za-z])\s*<\s*(?=[$\u20ac\u00a3]?\d)"), " below "),
-    (re.compile(r"(?<=[A-Za-z])\s*>\s*(?=[$\u20ac\u00a3]?\d)"), " above "),
-    (re.compile(r"(?<=[A-Za-z])\s*(?<![=!<>])=(?![=>])\s*(?=[$\u20ac\u00a3]?-?\d)"), " to "),
+    (compiled(r"\s*(?:<=|\u2264|=<)\s*(?=[$\u20ac\u00a3]?\d)"), " at most "),
+    (compiled(r"\s*(?:>=|\u2265)\s*(?=[$\u20ac\u00a3]?\d)"), " at least "),
+    (compiled(r"(?<=[A-Za-z])\s*<\s*(?=[$\u20ac\u00a3]?\d)"), " below "),
+    (compiled(r"(?<=[A-Za-z])\s*>\s*(?=[$\u20ac\u00a3]?\d)"), " above "),
+    (compiled(r"(?<=[A-Za-z])\s*(?<![=!<>])=(?![=>])\s*(?=[$\u20ac\u00a3]?-?\d)"), " to "),
 )
 """Comparisons written as symbols before a number (``unit cost < 13``, ``qty = 0``), as words."""
 
 
-_TABLE_ROW = re.compile(r"[ \t]*\|(.*)\|[ \t]*")
-_TABLE_RULE = re.compile(r"[ \t]*\|?(?:[ \t]*:?-{2,}:?[ \t]*\|)+(?:[ \t]*:?-{2,}:?[ \t]*)?")
+_TABLE_ROW = compiled(r"[ \t]*\|(.*)\|[ \t]*")
+_TABLE_RULE = compiled(r"[ \t]*\|?(?:[ \t]*:?-{2,}:?[ \t]*\|)+(?:[ \t]*:?-{2,}:?[ \t]*)?")
 
 
 _HEADINGS = frozenset(
@@ -66,7 +68,7 @@ _HEADINGS = frozenset(
     }
 )
 """Words a table's header row is made of (``| Detail | Value |``), compared without a plural s."""
-_CHOSEN = re.compile(
+_CHOSEN = compiled(
     r"^([ \t]*(?:[-*\u2022]|\d+[.)])?[ \t]*)([a-z]+)[ \t]*(?:/|\bor\b)[ \t]*([a-z]+)[ \t]*:"
     r"[ \t]*([a-z]+)\b",
     re.IGNORECASE | re.MULTILINE,
@@ -74,7 +76,7 @@ _CHOSEN = re.compile(
 """A choice's name answered by one of its options (``- Buy/Rent: Rent``): the option alone."""
 
 
-_LISTED_FIELD = re.compile(
+_LISTED_FIELD = compiled(
     r"^([ \t]*(?:[-*\u2022]|\d+[.)])[ \t]*)([^:?\n]{1,30}?):[ \t]+(?=[^\n]*[^?\s][ \t]*$)",
     re.MULTILINE,
 )
@@ -82,7 +84,7 @@ _LISTED_FIELD = re.compile(
 sentence, as ``Flavor peanut butter`` is (a colon ends a sentence)."""
 
 
-_NAMED_NUMBER = re.compile(
+_NAMED_NUMBER = compiled(
     r"(?<![\w:])(\"?)([A-Za-z][A-Za-z _-]{0,29}?)\1[ \t]*:[ \t]*"
     r"(?=-?\$?\d[\d,]*(?:\.\d+)?[ \t]*(?:[,;}\n]|$|and\b|\.(?!\d)))"
 )
@@ -119,7 +121,7 @@ def _table_as_list(message: str) -> str:
     return "\n".join(kept)
 
 
-_THOUGHT = re.compile(
+_THOUGHT = compiled(
     r"^\s*(?:thoughts?|thinking|reasoning|internal note|observation|analysis)\s*:.*?"
     r"\b(?:question|ask|ask_user|q|to user|reply|message)\s*:\s*",
     re.IGNORECASE | re.DOTALL,
@@ -128,13 +130,13 @@ _THOUGHT = re.compile(
 Question: how many ...?``): only the question is said to the user."""
 
 
-_BLANK_FIELD = re.compile(
+_BLANK_FIELD = compiled(
     r"(?P<name>\"[A-Za-z][A-Za-z_ -]{0,29}\"|\b[A-Za-z][A-Za-z_-]*(?: [A-Za-z_-]+){0,2})\s*[:=]\s*"
     r"(?:\?{1,3}|_{2,}|\[\s*\]|<[^<>\n]{0,20}>|tbd\b|null\b)(?=\s*(?:[,}\n]|$))",
     re.IGNORECASE,
 )
 """A field a draft leaves blank (``"beds": ___``, ``rooms: ?``, ``transportation = ??``)."""
-_FILL_IN = re.compile(
+_FILL_IN = compiled(
     r"(?:(?:please|pls|could you|can you|would you)\s+)?fill (?:in|out)\b(?: the| those| these)?"
     r"(?: two| three| four| five)?(?: blanks?| question marks?| gaps?| fields?| rest| missing ones)?"
     r"(?: for me)?(?: please)?\s*[:.?!]?",
@@ -161,7 +163,7 @@ def _blanks_asked(message: str) -> str:
     return asked if asked == message else _FILL_IN.sub("", asked)
 
 
-_BARE_WH_ITEM = re.compile(r"(?im)^([ \t]*(?:from |to )?(?:where|when))[ \t]*(?:\+|&|,|/)[ \t]*")
+_BARE_WH_ITEM = compiled(r"(?im)^([ \t]*(?:from |to )?(?:where|when))[ \t]*(?:\+|&|,|/)[ \t]*")
 """A question word alone as the first item of a list (``where + check-in date + room type``):
 a question of its own."""
 
@@ -171,7 +173,7 @@ _OPENERS = (
     "thanks", "thx", "ty", "cool", "nice", "perfect", "got it", "gotcha", "noted", "right", "now",
     "next", "quick q", "quick question", "one more", "one more thing", "also", "and",
 )  # fmt: skip
-_BURST_FILLER = re.compile(rf"^(?:(?:{'|'.join(_OPENERS)})\W*)+$", re.IGNORECASE)
+_BURST_FILLER = compiled(rf"^(?:(?:{'|'.join(_OPENERS)})\W*)+$", re.IGNORECASE)
 """A chat burst's line that only opens the next (``hey``, ``ok cool``, ``quick q``)."""
 
 
@@ -193,7 +195,7 @@ def _bursts(message: str) -> str:
     return ", ".join(kept)
 
 
-_SPACED_SLASH = re.compile(r"(?<=[A-Za-z]) / (?=[A-Za-z])")
+_SPACED_SLASH = compiled(r"(?<=[A-Za-z]) / (?=[A-Za-z])")
 """A slash between two words, spaced: the words joined as by a bare slash."""
 
 

@@ -22,7 +22,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import itertools
-import re
 import zlib
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -31,6 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
+from toolgym.simulators.user.first_chars import compiled
 from toolgym.simulators.user.phrases import ASK, CHECK
 from toolgym.simulators.user.reading import Reading
 from toolgym.simulators.user.text import _clauses
@@ -51,7 +51,7 @@ WEIGHTS = Path(__file__).with_name("mood_weights.npz")
 """The trained model shipped with the package."""
 BUCKETS = 1 << 20
 """Features are hashed into this many buckets."""
-_TOKEN = re.compile(r"[a-z]+|\d+|[?!:()\-\u2014,.]")
+_TOKEN = compiled(r"[a-z]+|\d+|[?!:()\-\u2014,.]")
 _MAX_CHARS = 4000
 """Only a message's first characters are read (a long message costs no more)."""
 
@@ -151,8 +151,8 @@ def using(model: MoodModel | None) -> Iterator[None]:
         _MODEL.pop()
 
 
-_OPEN = re.compile(r"(which|what|where|when|how|who|whose)\b")
-_CONFIRMED = re.compile(r"\b(right|correct|ok|okay|yes|confirm)\W*$")
+_OPEN = compiled(r"(which|what|where|when|how|who|whose)\b")
+_CONFIRMED = compiled(r"\b(right|correct|ok|okay|yes|confirm)\W*$")
 
 
 def heard(reading: Reading, message: str) -> Reading:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from toolgym.simulators.user.first_chars import compiled
+
 _NUMBER_WORDS = {
     w: str(n)
     for n, w in enumerate(
@@ -48,8 +50,8 @@ _ORDINAL_WORDS = {
         1,
     )
 }
-_ORDINAL_WORD = re.compile(rf"(?<![0-9a-z'])({'|'.join(_ORDINAL_WORDS)}) (?=[0-9a-z])")
-_NUMBER_WORD = re.compile(rf"(?<![0-9a-z'])({'|'.join(_NUMBER_WORDS)})(?![0-9a-z'])")
+_ORDINAL_WORD = compiled(rf"(?<![0-9a-z'])({'|'.join(_ORDINAL_WORDS)}) (?=[0-9a-z])")
+_NUMBER_WORD = compiled(rf"(?<![0-9a-z'])({'|'.join(_NUMBER_WORDS)})(?![0-9a-z'])")
 _UNITS = {
     **{w: int(n) for w, n in _NUMBER_WORDS.items()},
     "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17,
@@ -58,17 +60,17 @@ _UNITS = {
 }  # fmt: skip
 _SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
 _NUMERAL = "|".join([*_UNITS, *_SCALES])
-_SPELLED = re.compile(
+_SPELLED = compiled(
     rf"(?<![0-9a-z.'])(?:(?:{'|'.join(_UNITS)})|a(?= (?:hundred|thousand|million)))"
     rf"(?:(?: and)? (?:{_NUMERAL}))*(?![0-9a-z'])"
 )
 """A number written in words (``eighty``, ``one hundred and fifty``, ``a thousand``)."""
-_PRONOUN_ONE = re.compile(
+_PRONOUN_ONE = compiled(
     r"\b(which|that|this|the|each|any|every|another|other|same|right|wrong|new|last|next) "
     r"one(?![0-9a-z'])(?! (?:hundred|thousand|million|and a half)\b)"
 )
 """``one`` that stands for a noun (``which one are you heading to?``): no number."""
-_FRACTION = re.compile(
+_FRACTION = compiled(
     r"(?<![0-9a-z'])(?:(?P<n>one|two|three|a) )?(?P<part>half|quarters?|third|thirds)"
     r"(?: of)? (?:a |an )?(?P<scale>million|thousand|hundred)(?![0-9a-z'])"
 )

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from toolgym.simulators.user.first_chars import compiled
 from toolgym.simulators.user.memo import Remembered
 from toolgym.simulators.user.prefilter import any_match
 
@@ -84,7 +85,7 @@ _INJECTION_RAW = [
     r"\[/?inst\]|<<\s*/?sys\s*>>",
 ]
 """Injections read in the raw message: the markup of chat templates."""
-_ROLE = re.compile(r"^\W*(system|developer|admin|administrator|assistant)\s*[:\]>]")
+_ROLE = compiled(r"^\W*(system|developer|admin|administrator|assistant)\s*[:\]>]")
 """A message posing as another role (``SYSTEM: ...``): an injection, unless it claims success."""
 _LIST = [
     r"\b(list|tell me|give me|show me|send me|send|share|reveal|dump|enumerate|print|spell out|write out|write down|provide)\b.{0,25}\b(all|every|each|full|complete|entire|whole)\b.{0,30}\b(slots?|details?|requirements?|criteria|criterion|preferences?|parameters?|fields?|information|info|constraints?|values|settings|conditions?|specifications|specs|goal|task|list|wish ?list|filters?|arguments?|values?|options?|inputs?|attributes?|properties|characteristics)\b",
@@ -131,7 +132,7 @@ _GENERIC = [
 ]
 """Requests for the details as a whole, in any wording (``what are the details?``, ``the
 third value``, ``everything at once``): a list request unless the message checks values."""
-_GENERIC_NOUN = re.compile(rf"\b({_NOUNS})\b")
+_GENERIC_NOUN = compiled(rf"\b({_NOUNS})\b")
 """A noun that names no detail in particular, even where a family's kind is called by it."""
 _WHOLE = [
     r"\b(did|have|do) you (leave|left|miss|missed|skip|skipped|omit|omitted)\b|\bwhat are (they|those|these)\b",
@@ -191,7 +192,7 @@ _MORE = [
     r"\bwhat are (your|the) (requirements|preferences|criteria|needs)\b",
     r"\b(tell|give) me more( about (it|that|this|what you (want|need)))?$",
 ]
-_MORE_HEAD = re.compile(
+_MORE_HEAD = compiled(
     r"^((and|so|ok|okay|also|lastly|finally|last|one last thing|before i \w+( it| this| that)?) )*"
     r"((is|are) there )?(anything|something) (else|more|(that )?(i|we) (have not|haven't|didn't|did not|may have|might have))\b"
 )
@@ -206,7 +207,7 @@ _GREETING = [
     r"^(morning|afternoon|evening|welcome|cheers|appreciate it|much appreciated|noted|cool|nice)\b",
     r"^(so |really )?(good|nice|great|lovely) to (see|meet|hear from|chat with) you\b",
 ]
-_YES_NO = re.compile(
+_YES_NO = compiled(
     r"^(is|are|am|do|does|did|should|shall|would|will|was|were|have|has|had|must|may)\b"
     r"|\b(right|correct|yes or no|is that (so|true|ok|okay|fine|it)|am i right|confirm|"
     r"correct me|sound (right|good)|true)\s*$"
@@ -215,7 +216,7 @@ _YES_NO = re.compile(
     r"you (want|need|said|mentioned|asked for)|in summary|recap|am i correct|is this correct)\b"
 )
 _CONFIRM = Remembered(
-    re.compile(
+    compiled(
         r"\b(right|correct|is that (so|true|ok|okay|fine|it)|am i right|confirm|sound (right|good)|"
         r"true)\s*$"
         r"|\b(to confirm|to summari[sz]e|just to (check|confirm|be sure|make sure|double[ -]?check|verify)|"
@@ -230,12 +231,12 @@ _CONFIRM = Remembered(
     )
 )
 """A message that restates values for the user to confirm (``a garage, is that right?``)."""
-_OPEN_ASK = re.compile(
+_OPEN_ASK = compiled(
     r"^(can|could|would|will) you (tell|give|share|let|say|specify|provide|confirm what|clarify what|"
     r"state|name)\b|^(do|does) you (have|want|know) (a|an|any)? ?(preferred|preference|particular|"
     r"specific)?\b.{0,20}(\bin mind\b)?$"
 )
-_ASKS = re.compile(
+_ASKS = compiled(
     r"\b(tell|give|send|share|say|specify|provide|confirm) me\b|\blet me (know|have|hear)\b"
     r"|\b(could|can|would|will) you "
     r"(tell|give|let|share|say|specify|provide|confirm)\b|\b(what|which|how many|how much)\b.{0,60}\b(you|your)\b"
@@ -243,7 +244,7 @@ _ASKS = re.compile(
 """A request for information: a message that asks is no farewell (``I've found a few
 listings. Please tell me your maximum price.``)."""
 _TAG = Remembered(
-    re.compile(
+    compiled(
         r"\b(right|correct|is that (so|true|ok|okay|fine|it|right|correct)|am i right|"
         r"sound (right|good)|am i correct|is this (right|correct)|(is )?(that|this) (ok|okay|fine|good|"
         r"accurate|what you want|what you meant)|(that|this)( is|'s| s)? what you (want|need|meant|mean|"
@@ -254,9 +255,9 @@ _TAG = Remembered(
 )
 """A confirmation tag that ends a message: everything the message says is put to the user (not
 a clause that ends in one: ``... the longest commute that would still be okay?``)."""
-_QUOTED = re.compile(r"\"[^\"]+\"|(?<![A-Za-z])'[^']{2,}'(?![A-Za-z])")
-_CAPITAL = re.compile(r"(?<=[a-z,;:] )[A-Z][a-zA-Z]+")
-_CODE = re.compile(r"(?<![0-9a-z_])(?=[0-9_]*[a-z])(?=[a-z]*[0-9_])[0-9a-z_]{3,}(?![0-9a-z_])")
+_QUOTED = compiled(r"\"[^\"]+\"|(?<![A-Za-z])'[^']{2,}'(?![A-Za-z])")
+_CAPITAL = compiled(r"(?<=[a-z,;:] )[A-Z][a-zA-Z]+")
+_CODE = compiled(r"(?<![0-9a-z_])(?=[0-9_]*[a-z])(?=[a-z]*[0-9_])[0-9a-z_]{3,}(?![0-9a-z_])")
 """A written id or code (``abc123``, ``john_doe``): a value, though the reader does not know it."""
 
 
@@ -265,7 +266,7 @@ def _any(patterns: Sequence[str], text: str) -> bool:
     return any_match(patterns, text)
 
 
-_WH = re.compile(
+_WH = compiled(
     r"^(what|which|how|where|when|who|why)\b"
     r"|^(by|in|on|at|for|from|to|with|of|under|through|via|and|so|then|ok|okay|great|thanks|until|till|up to) "
     r"(what|which|how|whose|where|when)\b"
@@ -286,7 +287,7 @@ MISSING_DETAIL = (
 """A sentence that names a detail as missing (``You didn't mention the budget``, ``No departure
 date was given``, ``Missing field: ...``, ``Awaiting input``, ``The lookup needs a city``): it
 asks for it."""
-_REQUESTS = re.compile(
+_REQUESTS = compiled(
     r"^(?:(?:ok|okay|alright|all right|well|now|next|um|uh|oh|hmm|and|so|from|to|until|till|since"
     r"|by) )*"  # "okay and how ...", "from where"
     r"(what|which|how|where|when|who|whom|whose|why|do|does|did|is|are|am|was|were|can|could|"
@@ -307,18 +308,18 @@ _REQUESTS = re.compile(
 """A sentence that asks or checks, whatever its mark: a question's opening word, a request
 (``tell me``, ``please``, ``I need to know``), a missing detail named (``Input required``,
 ``You didn't mention the budget``, ``No departure date was given``, ``Awaiting input``)."""
-_NO_REQUEST = re.compile(
+_NO_REQUEST = compiled(
     r"\b(no need to|don't|do not|never|(?<!\bdid )(?<!\bhave )not|without|won't|will not|"
     r"no reason to|you needn't)"
     r"( \w+){0,2} (tell|give|send|share|show|let|confirm|ask)\b.*$"
 )
 """A request the sentence takes back (``No need to tell me the number of bedrooms``)."""
-_FIRST_PERSON = re.compile(
+_FIRST_PERSON = compiled(
     r"\b(i|i'm|im|i've|ive|i'll|i'd|my|mine|me|myself|we|we're|we've|we'll|our|ours|us|let's)\b"
 )
-_SECOND_PERSON = re.compile(r"\b(you|your|you're|you'd|you've|you'll|yours|u|ur)\b")
+_SECOND_PERSON = compiled(r"\b(you|your|you're|you'd|you've|you'll|yours|u|ur)\b")
 _CHECK_TAG = Remembered(
-    re.compile(
+    compiled(
         r"\b(right|correct|ok|okay|sound (right|good)|look (right|good)|sounds (right|good)|"
         r"looks (right|good)|is (that|this|it) (right|correct|ok|okay|accurate|fine|so)|"
         r"am i (right|correct)|did i get (that|it|this|everything) right|agreed|yes|good|fine|"
@@ -328,7 +329,7 @@ _CHECK_TAG = Remembered(
     )
 )
 """A last sentence that puts everything before it to the user (``Does that sound right?``)."""
-_LIST_HEADER = re.compile(
+_LIST_HEADER = compiled(
     r"need|missing|question|detail|param|info|following|tell|know|check|provide|give|send|share|"
     r"input|required|"
     r"things|confirm|specify|fill in"
@@ -336,7 +337,7 @@ _LIST_HEADER = re.compile(
 """A line ending with a colon that opens a list of what the agent asks."""
 
 
-_ASIDE = re.compile(
+_ASIDE = compiled(
     r"^((slightly|a bit|a little|somewhat|totally|completely|kinda|kind of|bit) )?"
     r"(quick aside|side note|on a side note|side question|quick side question|off topic|"
     r"off-topic|unrelated|random question|random q|"
@@ -344,7 +345,7 @@ _ASIDE = re.compile(
     r"random thought|unrelated but)\b"
 )
 """An aside that opens a message: what follows is not about the task."""
-_PREFERENCE = re.compile(
+_PREFERENCE = compiled(
     r"^((and|so|also|ok|okay|great|thanks|sure|one more thing|lastly|next|quick question|hiya|hi|"
     r"hello|hey|got it|perfect|alright) )*"
     r"(do you have (a|an|any) [a-z-]+( [a-z-]+)? (in mind|you (prefer|like|want|need))\b|"
@@ -372,7 +373,7 @@ _PREFERENCE = re.compile(
 """A question about a preference or about what the agent should do (``Do you need a specific
 brand?``, ``Should I round to whole numbers?``): about the request even where it names no detail
 the family knows, so the user has no preference rather than being off the topic."""
-_PREFER = re.compile(
+_PREFER = compiled(
     r"^((and|so|also|ok|okay|great|thanks|sure|one more thing|lastly|next|quick question) )*"
     r"(do|would) you (also )?(rather|prefer)\b"
 )
@@ -388,7 +389,7 @@ _ANSWER_TYPES = {
     "site": frozenset({"domain", "website", "site", "url"}),
 }
 """The parts of a kind's name that hold the answer to a question word (``where`` a city)."""
-_ANSWER_WORD = re.compile(
+_ANSWER_WORD = compiled(
     r"^(?:(where|when|whose|who|how much|how many)"
     r"|what (?:\w+ )?(?:should|do you want me to|would you like me to|shall) (?:i |me to |we )?"
     r"(?P<search>search|type|query|look up|look for|enter|put in)"
@@ -409,12 +410,12 @@ def answer_key(match: re.Match[str]) -> str:
     return match.group(1)
 
 
-_TASK_FRAME = re.compile(
+_TASK_FRAME = compiled(
     r"\b(should|shall i|do you want|would you like|you want|you need|you would like|"
     r"for you|me to|(to|i) (search|find|look|book|use|check|query|run|call|set|send))\b"
 )
 """Words that set a question in the request (``the stations you want me to find``)."""
-_FOR_THE_TASK = re.compile(
+_FOR_THE_TASK = compiled(
     r"\b(i|we) (should|need to|ought to|must|have to) (account for|consider|factor in|keep in mind|"
     r"include|filter (for|by|on)|look for|know about)\b"
     r"|\bwhen (i am |i'm |we are )?(filtering|searching|booking|looking|shopping|ordering)\b"
@@ -424,7 +425,7 @@ _FOR_THE_TASK = re.compile(
 )
 """A question set in the agent's task (``... any pets I should account for when filtering?``)."""
 _PERSONAL = Remembered(
-    re.compile(
+    compiled(
         r"\b(personally|in general|in your life|for fun|just curious|yourself)\b"
         r"|\b(do|did|have) you (usually|normally|typically|generally|often|ever)\b"
         r"|\b(have|did) you (already |yet )?(had|get|got) (a|the) chance\b"
@@ -436,15 +437,15 @@ _PERSONAL = Remembered(
     )
 )
 """A question about the user's own life, not the request (``Do you prefer cats, personally?``)."""
-_EXAMPLES = re.compile(r":\s*\S|\be\.?g\.?\b|\bsuch as\b|\bfor (example|instance)\b|\blike\b")
+_EXAMPLES = compiled(r":\s*\S|\be\.?g\.?\b|\bsuch as\b|\bfor (example|instance)\b|\blike\b")
 """Where an open question lists examples of the answer (``what room type: standard, suite?``)."""
-_YES_NO_START = re.compile(r"^(would|do|does|should|shall|can|could|will|is|are) ")
-_OR = re.compile(r"\bor\b(?! (?:is|are|was|were) (?:this|it|that|they)\b)")
+_YES_NO_START = compiled(r"^(would|do|does|should|shall|can|could|will|is|are) ")
+_OR = compiled(r"\bor\b(?! (?:is|are|was|were) (?:this|it|that|they)\b)")
 """An alternative offered (``for dry skin, or for sensitive skin?``), not another question
 (``or is this just sample data?``)."""
-_ANY_WH = re.compile(r"\b(what|which|how|where|when|who|whom|whose)\b")
+_ANY_WH = compiled(r"\b(what|which|how|where|when|who|whom|whose)\b")
 """A question word anywhere (``Rename 'Price' to what?``)."""
-_WH_OPEN = re.compile(
+_WH_OPEN = compiled(
     r"(which|what|is there an?|is there any|do you have an?|any)( particular| specific| preferred)?"
     r" (part|area|areas|neighbou?rhoods?|district|side|suburb)\b"
 )

@@ -14,30 +14,31 @@ import functools
 import re
 from collections.abc import Sequence
 
+from toolgym.simulators.user.first_chars import compiled
 from toolgym.simulators.user.phrases import _QUOTED
-from toolgym.simulators.user.slots import Slot, contains_phrase, normalize, normalized
+from toolgym.simulators.user.slots import Slot, contains_phrase, normalize, normalized, standalone
 from toolgym.simulators.user.text import _MONTHS
 
-_CODE_SHAPE = re.compile(r"[A-Z]{2,3}")
+_CODE_SHAPE = compiled(r"[A-Z]{2,3}")
 """A short code's shape (``FR``, ``USD``)."""
 
-_PLACED_NAME = re.compile(
+_PLACED_NAME = compiled(
     r"\b(?:at|in|into|for|to|from|near|of|with|about|filtered to|filtered by) "
     r"((?:[A-Z][\w'-]*)(?: (?:de |of |the )?[A-Z][\w'-]*)*)"
 )
 """A capitalized name placed by a preposition (``for Delhi``, ``filtered to Toronto``)."""
-_MONTH_WORD = re.compile(rf"(?i)(?:(?:{_MONTHS})\.?|(?:mon|tues|wednes|thurs|fri|satur|sun)day)$")
+_MONTH_WORD = compiled(rf"(?i)(?:(?:{_MONTHS})\.?|(?:mon|tues|wednes|thurs|fri|satur|sun)day)$")
 """A month or a weekday: a date's, never a name."""
-_PAREN_CODE = re.compile(r"\(([A-Za-z]{2,3})\)")
+_PAREN_CODE = compiled(r"\(([A-Za-z]{2,3})\)")
 """A code in parentheses (``French (fr)``)."""
 
 
-_USE_API = re.compile(r"\buse ([A-Za-z0-9][\w.&' -]{0,40}?) to\b")
+_USE_API = compiled(r"\buse ([A-Za-z0-9][\w.&' -]{0,40}?) to\b")
 """Where a request's lookup starts: ``use Love Bulletin Search to get ...``."""
-_OPENING_QUOTED = re.compile(r"([a-z_ ]{1,24}) \"([^\"]{1,40})\"")
+_OPENING_QUOTED = compiled(r"([a-z_ ]{1,24}) \"([^\"]{1,40})\"")
 
 
-_API_SUFFIX = re.compile(r"(?i)(?:[ .](?:api|service|lite|pro|live|v\d|com|io|net|org|ai|app))+$")
+_API_SUFFIX = compiled(r"(?i)(?:[ .](?:api|service|lite|pro|live|v\d|com|io|net|org|ai|app))+$")
 """Words that end a lookup's name and a message may leave out (``Orchid Cure API``)."""
 
 
@@ -80,16 +81,16 @@ def given_elsewhere(message: str, slots: Sequence[Slot], opening: str) -> set[st
                 continue
             if not any(normalize(quote.group(1)).endswith(label) for label in labels):
                 continue
-            value = rf"(?<![\w]){re.escape(quote.group(2))}(?![\w])"
+            value = standalone(quote.group(2))
             if any(  # in the clause that names the lookup, not "..., then gyms in Osmanabad"
-                api in _squashed(clause) and re.search(value, clause)
+                api in _squashed(clause) and value.search(clause)
                 for clause in _CLAUSE.split(lowered)
             ):
                 out.add(slot.kind)
     return out
 
 
-_CLAUSE = re.compile(r";\s|\b(?:and )?then\b|\bafter that\b|\bnext\b|\bfinally\b|\bafterwards\b")
+_CLAUSE = compiled(r";\s|\b(?:and )?then\b|\bafter that\b|\bnext\b|\bfinally\b|\bafterwards\b")
 """Where a recap's steps part: each step names its own lookup's values."""
 
 
@@ -179,7 +180,7 @@ def unplaced(message: str, slots: Sequence[Slot], opening: str, read: set[str]) 
     return fits if len(fits) == 1 else set()
 
 
-_MEASURE = re.compile(
+_MEASURE = compiled(
     r"(\d+(?:\.\d+)?)(?: |-| ?(?=(?:mah|gb|tb|mb|mm|cm|ml|kg|oz|lb|lbs|ft|in)$))"
     r"([a-z][a-z.]*(?: [a-z][a-z.]*)?)"
 )

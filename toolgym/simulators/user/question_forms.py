@@ -14,6 +14,7 @@ import re
 from collections.abc import Sequence
 
 from toolgym.simulators.user.acknowledgement import request_words
+from toolgym.simulators.user.first_chars import compiled
 from toolgym.simulators.user.phrases import (
     _ANSWER_TYPES,
     _ANSWER_WORD,
@@ -40,7 +41,7 @@ from toolgym.simulators.user.slots import Slot, Vocabulary, normalize, normalize
 from toolgym.simulators.user.text import REQUEST, _phrase
 from toolgym.simulators.user.values import direction_asked
 
-_SMALL_TALK = re.compile(
+_SMALL_TALK = compiled(
     r"\b(do|did) you (like|love|enjoy|miss) (living|being|it there|the (city|place|area))\b"
     r"|\b(have|had) you (ever )?(been|lived|visited|travelled|traveled)\b|\bgrew up\b"
     r"|\b(are|were) you (excited|nervous|happy|looking forward)\b|\bweather\b"
@@ -55,7 +56,7 @@ _CONTEXT_WORDS = 10
 nothing is about something else: the values are its context."""
 
 
-_REMARK = re.compile(
+_REMARK = compiled(
     r"^(to|for|since|because|before|given|now that|in order to|so that|so i can|with|as|besides|"
     r"apart from|aside from|other than|along with|in addition to|on top of|beyond|keeping) "
     r"|^(?!(got it|ok|okay|sure|great|alright|all right|thanks|thank you|perfect|noted|understood|"
@@ -64,7 +65,7 @@ _REMARK = re.compile(
 )
 """A remark or a lead-in that opens a message before its question (``Houston has a huge range
 of homes.``, ``To narrow down the Boise rentals:``): the question says what the message asks."""
-_ALSO = re.compile(
+_ALSO = compiled(
     r"(do you also want|would you also like|should i also|shall i also|can i also|"
     r"do you want me to also|want me to also|would you like me to also)\b"
     r"|(should|shall|can|could) (it|this|that|the \w+) also\b"
@@ -73,13 +74,13 @@ _ALSO = re.compile(
 )
 """A proposal beyond the request (``Should I also freeze the header row?``): values in it are
 its context, not checked."""
-_ATTRIBUTION = re.compile(
+_ATTRIBUTION = compiled(
     r"^(you (already )?(mentioned|said|noted|told me|indicated|specified|stated|wrote|gave)"
     r"|as you (said|mentioned|noted))\b"
 )
 """A sentence that gives back what the user said as the ground of the question after it (``You
 mentioned a floor of $2,900. What's the highest rent ...?``): context, not a check."""
-_NEEDS_LIST = re.compile(
+_NEEDS_LIST = compiled(
     r"\b(i'll|i will|i'd|i would|i|we'll|we will|we) (still |just )?need\b[^:.?!\n]*:"
     r"|\bneed (a few|two|three|four|some|the following|these)\b[^:.?!\n]*:"
     r"|\b(could|can|would|will) you (please |kindly )?(tell|give|send|let) (me|us)( know)?\s*:"
@@ -89,16 +90,16 @@ _NEEDS_LIST = re.compile(
 )
 """What the agent needs, then a colon before the list of it (``To narrow down Anchorage rentals I
 need a few things:``): a question, whatever the sentence before the colon restates."""
-_SURE_LEAD = re.compile(
+_SURE_LEAD = compiled(
     r"^just to (be sure|make sure|check|double check)( that)? (i|we) .*? (?=(what|which|where|when|"
     r"how|who)\b)"
 )
 """A lead-in that says why the question that follows it is asked: no restatement to confirm."""
-_SURE = re.compile(r"^just to (be sure|make sure|check|double check)\b")
-_PURPOSE = re.compile(r"(?:in order |so as )?to (?!be\b)[a-z]+\b")
+_SURE = compiled(r"^just to (be sure|make sure|check|double check)\b")
+_PURPOSE = compiled(r"(?:in order |so as )?to (?!be\b)[a-z]+\b")
 """A purpose that leads a request in (``To narrow down the Chattanooga listings, could you ...``):
 what it names is the task's, not restated to be confirmed."""
-_TELL_ME = re.compile(
+_TELL_ME = compiled(
     r"^(please |kindly )?((tell|give|send|share|let) (me|us)|provide|specify|enter|paste|supply)\b"
     r"|^(any|a|an) (preferred|particular|specific)\b"
     r"|\b(can|could|would|will) you (please |kindly )?(share|send|give me|provide|paste|supply)"
@@ -107,13 +108,13 @@ _TELL_ME = re.compile(
 )
 """An imperative that asks (``Tell me which colour you'd like``, ``Please provide the image
 id``), or a terse ask of a preference (``Any preferred colour for the XL leggings?``)."""
-_FILLER = re.compile(
+_FILLER = compiled(
     r"^ *((and|also|so|ok|okay|what about|how about|any|the|your|a|an|got|you got|have you got|"
     r"number of) +)*$"
 )
 """What may stand before the word a terse question opens with (``And any room type ...?``, ``Got
 a number of bedrooms in mind ...?``)."""
-_CHOICE = re.compile(
+_CHOICE = compiled(
     r"[a-z0-9.]( ?,)? or (?!(more|less|fewer|above|below|higher|lower|so|not|later|earlier|"
     r"cheaper|over|under|greater|smaller|bigger|larger|longer|shorter|newer|older|after|before|"
     r"no|wrong|what|did|have|am|is that|was that)\b)[a-z0-9]"
@@ -218,7 +219,7 @@ def typed_kinds_of_parts(
     return tuple(found)
 
 
-_SEARCH_FRAME = re.compile(
+_SEARCH_FRAME = compiled(
     r"\b(search|searching|look|looking)( \w+){0,2} for\b|\bquery( \w+){0,2} with\b"
     r"|\blook(ing)? up\b|\bmatching\b"
     r"|\bsearch (term|terms|text|string|phrase)\b|\bkeywords?\b"
@@ -238,10 +239,10 @@ def searched_with(message: str, present: Sequence[str]) -> str | None:
     return queries[0] if len(queries) == 1 else None
 
 
-_PART = re.compile(r"(?<= )and(?= )")
+_PART = compiled(r"(?<= )and(?= )")
 
 
-_IN_TERMS_OF = re.compile(r"\b(in terms of|as in|meaning|i mean|i\.?e|that is|namely)\b")
+_IN_TERMS_OF = compiled(r"\b(in terms of|as in|meaning|i mean|i\.?e|that is|namely)\b")
 """What says which kinds a vague word before it means (``what size, in terms of bedrooms``)."""
 
 
@@ -325,7 +326,7 @@ def _named_by_the_verb(canonical: str, found: _Slots, opening: str) -> set[str]:
     return out
 
 
-_ONLY_OPTIONS = re.compile(
+_ONLY_OPTIONS = compiled(
     r"\s*([^.?!,\n]{1,20},\s*){0,6}[^.?!,\n]{1,20},?\s+or\s+[^.?!,\n]{1,20}\?\s*"
 )
 
@@ -342,8 +343,8 @@ def only_options(message: str) -> bool:
     )
 
 
-_AFTER_QUESTION = re.compile(r"(?<=\?)\s+")
-_LISTED_OPTIONS = re.compile(r"\s*([^.?!,\n]{1,20},\s*){1,6}[^.?!,\n]{1,25}\?\s*")
+_AFTER_QUESTION = compiled(r"(?<=\?)\s+")
+_LISTED_OPTIONS = compiled(r"\s*([^.?!,\n]{1,20},\s*){1,6}[^.?!,\n]{1,25}\?\s*")
 """Options listed after a question, with or without ``or`` (``Transparent, black, bright?``)."""
 
 
@@ -364,18 +365,18 @@ def names_first(
     return bool(opens & set(asked)) and _FILLER.match(canonical[start:first]) is not None
 
 
-_BE_NAMED = re.compile(
+_BE_NAMED = compiled(
     r"^(?:what|how) (?:should|will|would|shall|do you want|would you like) (?:.+) be "
     r"(?=(?:called|named|titled|labelled|labeled|formatted|sorted|set)\b)"
 )
 """``What should the new row be called?``: the predicate's word is asked, its subject is not."""
-_SUBJECT_BE = re.compile(
+_SUBJECT_BE = compiled(
     r"^(?:should|will|would|shall|can|could|does|do|is|are) (?:the |its |this |that |your )"
     r"(?:[a-z]+ ){1,3}(?:be|look|appear|stay|sit) (?=(?:[a-z]+ed|bold|italic|visible|hidden|"
     r"larger|smaller|bigger|wider|narrower)$)"
 )
 """A yes/no question about how its subject should be (``Should the title be centered?``)."""
-_FOR_AT_END = re.compile(r" for (?:the|this|that|your|each|every|a|an) (?:[a-z]+ ){0,2}[a-z]+$")
+_FOR_AT_END = compiled(r" for (?:the|this|that|your|each|every|a|an) (?:[a-z]+ ){0,2}[a-z]+$")
 """``What numbers go in Planned and Actual for the new entry?``: what the answer is for."""
 
 
@@ -415,7 +416,7 @@ def _weak(vocabulary: Vocabulary, kind: str) -> tuple[str, ...]:
     return tuple(p for w in vocabulary[kind].weak if (p := _phrase(w)))
 
 
-_PRONOUN_ASK = re.compile(
+_PRONOUN_ASK = compiled(
     r"\b(paste|share|send|give|provide|type|enter|drop|tell me|let me know|post) (me )?"
     r"(it|them|that|those|this)\b"
     r"|^(which|what) (one|onepron) (should|do|would|shall|will|can)\b"
@@ -488,11 +489,11 @@ def stand_in(
     return searched if searched is not None and searched not in taken else kind
 
 
-_TERSE_CHOICE = re.compile(r"(?:[a-z'-]+ ){0,2}[a-z'-]+ or (?:[a-z'-]+ ){0,2}[a-z'-]+")
+_TERSE_CHOICE = compiled(r"(?:[a-z'-]+ ){0,2}[a-z'-]+ or (?:[a-z'-]+ ){0,2}[a-z'-]+")
 """Two options and nothing else (``whole bean or pre-ground``): a choice the request leaves open."""
 
 
-_WANT_START = re.compile(r"^(would you (like|prefer|want)|do you (want|need)|should i|shall i)\b")
+_WANT_START = compiled(r"^(would you (like|prefer|want)|do you (want|need)|should i|shall i)\b")
 """A yes/no question about what the user wants done (not ``Do you use Excel or Sheets?``)."""
 
 

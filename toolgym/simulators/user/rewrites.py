@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 
 from toolgym.simulators.user.acknowledgement import request_words
+from toolgym.simulators.user.first_chars import compiled
 from toolgym.simulators.user.memo import Remembered
 from toolgym.simulators.user.phrases import _PREFERENCE, _QUOTED, _WH
 from toolgym.simulators.user.slot_reading import _Slots
@@ -20,7 +21,7 @@ from toolgym.simulators.user.slots import contains_phrase, normalize, normalized
 from toolgym.simulators.user.text import _ENUMERATOR, _SENTENCE, _clauses
 
 _INTERJECTION = Remembered(
-    re.compile(
+    compiled(
         r"^((hey|hi|hello|ok|okay|so|sure|alright|all right|great|thanks|thank you|cool|and|also|"
         r"perfect|got it|understood|absolutely|right|now|next|quick question|one more thing) )+"
     )
@@ -28,23 +29,21 @@ _INTERJECTION = Remembered(
 """Words that open a question without being part of it (``Sure, which picture ...?``)."""
 
 _EXAMPLE_WORDS = r"e\.?g\.?|eg|say|(?:something |anything )?like|such as|for example|for instance"
-_FOR_EXAMPLE = re.compile(rf"(?:{_EXAMPLE_WORDS})\b", re.I)
+_FOR_EXAMPLE = compiled(rf"(?:{_EXAMPLE_WORDS})\b", re.I)
 """What opens an example (``e.g. 42 x 63``, ``something like 'abc123XYZ'``)."""
-_LISTED_ITEM = re.compile(r"\s*(?:\d+[.)]|[-*\u2022])\s+\S")
+_LISTED_ITEM = compiled(r"\s*(?:\d+[.)]|[-*\u2022])\s+\S")
 """A list's item (``3) Preferred type of home``)."""
-_OFFERED = re.compile(
+_OFFERED = compiled(
     rf"\s*\((?:(?:{_EXAMPLE_WORDS}|i\.e\.)\b[^()]*"
     r"|[^()]*(?:,|/|\bor\b|…|\.\.\.)[^()]*)\)",
     re.IGNORECASE,
 )
 
 
-_MODIFIED = re.compile(r"\b((?:which|what) )([a-z]+) (?=[a-z])", re.IGNORECASE)
+_MODIFIED = compiled(r"\b((?:which|what) )([a-z]+) (?=[a-z])", re.IGNORECASE)
 
 
-_SUBORDINATE = re.compile(
-    r" (when|while|whenever|after|before|once|during|as) (?!(you|your|i|we)\b)"
-)
+_SUBORDINATE = compiled(r" (when|while|whenever|after|before|once|during|as) (?!(you|your|i|we)\b)")
 
 
 def _subordinate(canonical: str, found: _Slots, valued: set[str]) -> set[str]:
@@ -62,7 +61,7 @@ def _subordinate(canonical: str, found: _Slots, valued: set[str]) -> set[str]:
     return after - before - valued if before else set()
 
 
-_LEADING_WHEN = re.compile(r"^(when|while|whenever|after|before|once|as soon as) (i|we|you)\b")
+_LEADING_WHEN = compiled(r"^(when|while|whenever|after|before|once|as soon as) (i|we|you)\b")
 
 
 def _leading_when(
@@ -108,13 +107,13 @@ def _without_modifier(message: str, opening: str) -> str | None:
     return plain if plain != message else None
 
 
-_CONFIRM_LEAD = re.compile(
+_CONFIRM_LEAD = compiled(
     r"^\s*(?:(?:please\s+|kindly\s+)?confirm\s*[:\u2014\u2013-]|(?:just\s+)?confirming\b[:\u2014\u2013-]?)\s*",
     re.IGNORECASE,
 )
 
 
-_ATTRIBUTED_DASH = re.compile(
+_ATTRIBUTED_DASH = compiled(
     r"^(\s*(?:you (?:already )?(?:mentioned|said|noted|told me|indicated|specified|stated|wrote|gave|"
     r"asked for)|as you "
     r"(?:said|mentioned|noted))\b[^\u2014\u2013?.!]{1,80}?)\s+(?:[\u2014\u2013]|--?)\s+",
@@ -124,7 +123,7 @@ _ATTRIBUTED_DASH = re.compile(
 user said, as a full stop would."""
 
 
-_DASH_QUESTION = re.compile(
+_DASH_QUESTION = compiled(
     r"^([^\u2014\u2013?.!:\n]{1,60}?)\s+(?:[\u2014\u2013]|--?)\s+"
     r"(?=(?:what|which|how|where|when|who|is there|are there|do you|would you|any)\b)",
     re.IGNORECASE,
@@ -147,7 +146,7 @@ def _attributed_dash(message: str) -> str:
     return f"{found.group(1)}. {rest[:1].upper()}{rest[1:]}"
 
 
-_HEDGE = re.compile(
+_HEDGE = compiled(
     r"^\s*(?:(?:and|so|ok|okay)[,.]? )?(?:if (?:you (?:do not|don't|dont|would not|wouldn't) mind"
     r"(?: (?:me|my) asking)?|i (?:may|might|could|can) ask|it'?s (?:ok|okay|alright|all right) "
     r"(?:to ask|if i ask))|(?:may|can|could|might) i ask|"
@@ -157,7 +156,7 @@ _HEDGE = re.compile(
 """A polite lead before a question (``If you don't mind me asking, is there ...?``)."""
 
 
-_ASK_LEAD = re.compile(
+_ASK_LEAD = compiled(
     r"\b(?:may|can|could|might) i (?:please |kindly |just |also |quickly )?ask(?: you)? "
     r"(?=(?:what|which|where|when|who|how)\b)",
     re.IGNORECASE,
@@ -165,11 +164,11 @@ _ASK_LEAD = re.compile(
 """``may I kindly ask which city ...?``: the question it leads to is the message's own."""
 
 
-_FILLER = re.compile(r"(?<![\w'-])(?:[Uu]+[hm]+|[Ee]rm+|[Hh]m+|[Mm]m+)(?![\w'-])[,.]*[ \t]*")
+_FILLER = compiled(r"(?<![\w'-])(?:[Uu]+[hm]+|[Ee]rm+|[Hh]m+|[Mm]m+)(?![\w'-])[,.]*[ \t]*")
 """A spoken filler (``um``, ``uh``, ``erm``, ``hmm``): it says nothing."""
 
 
-_COUNTED_ASKS = re.compile(
+_COUNTED_ASKS = compiled(
     r"\b(?:\d|two|three|four|five|a couple(?: of)?|couple of|a few|few)[ \t]+"
     r"(?=(?:(?:more|quick|last|small|short|final|other)[ \t]+)?(?:things|questions|details|items|"
     r"points|follow-?ups|bits)\b)",
@@ -178,7 +177,7 @@ _COUNTED_ASKS = re.compile(
 """How many things the agent will ask (``Two things``, ``3 quick questions``): no value."""
 
 
-_RETRACTED = re.compile(
+_RETRACTED = compiled(
     r"^.*?\b(?:scratch that|ignore that|disregard that|forget that|never ?mind that|nevermind|"
     r"strike that|let me rephrase|let me start over)\b\s*[,.;:!\u2014\u2013-]+\s*",
     re.IGNORECASE | re.DOTALL,
@@ -187,14 +186,14 @@ _RETRACTED = re.compile(
 let me start with the bag: ...``)."""
 
 
-_STATUS_LABEL = re.compile(
+_STATUS_LABEL = compiled(
     r"^\s*(?:status|state|log|note)\s*[:>-]+\s*(?=(?:need|needs|awaiting|missing|pending|required)\b)",
     re.IGNORECASE,
 )
 """A log's label before what it says is missing (``STATUS: need ...``): no word of the task's."""
 
 
-_SUMMING_UP = re.compile(
+_SUMMING_UP = compiled(
     r"^\s*(?:long story short|in short|in a nutshell|tl;?dr|bottom line|to sum up)\s*[,:\u2014\u2013-]\s*",
     re.IGNORECASE,
 )
@@ -226,7 +225,7 @@ def without_hedge(message: str) -> str:
     return rest[:1].upper() + rest[1:]
 
 
-_RUN_ON = re.compile(
+_RUN_ON = compiled(
     r"(?:(?<=[a-z0-9])(?<!\band)(?<!\bor)|(?<=[a-z0-9] [-\u2013\u2014])) "
     r"(?=(?:what|which)(?: [a-z]+){1,2} (?:do|does|should|would|will|can|could|is|are) (?:you|i|we|it)\b"
     r"|(?:what|which|where|when|who|how)(?:'?s\b| (?:is|are|was|were|do|does|did|"
@@ -263,17 +262,17 @@ def _confirm_lead(message: str) -> str:
     return _CONFIRM_LEAD.sub("To confirm: ", message, count=1)
 
 
-_TAGGED_END = re.compile(
+_TAGGED_END = compiled(
     r"(right|correct|is that right|is that correct|is that it|yes|ok|okay)\W*$", re.IGNORECASE
 )
-_EMBEDDED_WH = re.compile(
+_EMBEDDED_WH = compiled(
     r"\b(asking|wondering|want to see|want to know|like to see|like to know|to find out|"
     r"show you|showing you|listing) (?:which|what)\b",
     re.IGNORECASE,
 )
 
 
-_IN_OUT = re.compile(
+_IN_OUT = compiled(
     r"\s*\(\s*(?:check[- ]?)?in\s*(?:/|-|&|and|\+)\s*(?:check[- ]?)?out\s*\)", re.IGNORECASE
 )
 """``which dates (in/out)``: both ends of a stay."""
@@ -320,7 +319,7 @@ def _without_examples(message: str) -> str:
     return _EXAMPLE_TAIL.sub(r"\1", message)
 
 
-_OPTIONS_SENTENCE = re.compile(
+_OPTIONS_SENTENCE = compiled(
     r"(?<=\?)\s+((?:[^.?!,\n]{1,30},\s*){1,6}(?:or\s+)?[^.?!,\n]{1,30}(?:\.{3}|\u2026|etc\.?)?\?)"
     r"\s*$"
     r"|(?<=\?)\s+((?:the )?(?:options|choices|possible values|common ones)(?: \w+){0,2} "
@@ -331,7 +330,7 @@ _OPTIONS_SENTENCE = re.compile(
 """A last sentence that only lists options (``Central West End, Soulard, somewhere else?``)."""
 
 
-_NOT_AN_OPTION = re.compile(
+_NOT_AN_OPTION = compiled(
     r"\b(what|which|how|where|when|who|why|if|also|do|does|did|should|would|will|can|could|is|"
     r"are|you|your|i|we|me|it|that|this|not|no|just|only|right|correct)\b"
 )
@@ -379,7 +378,7 @@ def _asks_openly(sentence: str) -> bool:
     )
 
 
-_WH_SOON = re.compile(r"(?:[a-z']+ ){1,2}(?:what|which|how|where|when)\b")
+_WH_SOON = compiled(r"(?:[a-z']+ ){1,2}(?:what|which|how|where|when)\b")
 """A question word after a word or two (``Roughly how much space ...?``, ``And which ...?``)."""
 
 
@@ -389,14 +388,14 @@ def _choice(items: Sequence[str]) -> str:
 
 
 _DASH = r"\s+(?:\u2014|\u2013|--?)\s+"
-_LIST_BEFORE = re.compile(
+_LIST_BEFORE = compiled(
     rf"(?:^|(?<=[.!?:]\s))(?P<items>[^.?!\n,\u2014\u2013]{{1,24}}(?:,[^.?!\n,\u2014\u2013]{{1,24}}){{2,}})"
     rf"(?:{_DASH}|\s*(?:\.{{3}}|\u2026)\s*)"
     r"(?=(?:what|which|how|where|when|who)\b)",
     re.IGNORECASE,
 )
 """Options listed before a dash (or an ellipsis) and an open question: offered, not checked."""
-_DASH_AT = re.compile(_DASH)
+_DASH_AT = compiled(_DASH)
 
 
 def _options_first(message: str) -> str:
@@ -439,7 +438,7 @@ def _offered_after(message: str) -> str:
     return "".join(parts)
 
 
-_EXAMPLE_TAIL = re.compile(
+_EXAMPLE_TAIL = compiled(
     r"(\b(?:particular|specific|certain|preferred|kind of|type of|sort of)\b[^?.!\n,]{0,30}?)"
     r"(?:, ?(?:like|say|e\.g\.,?|eg|such as|for example,?)| (?:e\.g\.,?|such as|for example,?))"
     r" [^?.!\n]*",

@@ -10,12 +10,13 @@ from __future__ import annotations
 import re
 
 from toolgym.simulators.user.chat_words import expand_chat
+from toolgym.simulators.user.first_chars import compiled
 from toolgym.simulators.user.phrases import _ASIDE, _PERSONAL, _WH, ASK, GREETING, OFF_TOPIC
 from toolgym.simulators.user.question_forms import _TELL_ME
 from toolgym.simulators.user.reading import Reading
 from toolgym.simulators.user.slots import normalize
 
-_SERVICE_OBJECT = re.compile(
+_SERVICE_OBJECT = compiled(
     r"\b(account|user ?name|user id|login|sub[ _-]?id|ids?|identifier|link|url|tab|sheet|"
     r"spreadsheet|worksheet|workbook|file|folder|page|results?|api key|token|reference)\b"
 )
@@ -23,10 +24,10 @@ _SERVICE_OBJECT = re.compile(
 the table on?``), not small talk, even where the task has no such detail."""
 
 
-_SEND_ME = re.compile(
+_SEND_ME = compiled(
     r"\b(can|could|would|will) you (please |kindly )?(paste|send|share|drop|give)\b"
 )
-_I_NEED = re.compile(r"\b(i|we)( will| would|'ll|'d)? (need|require)\b")
+_I_NEED = compiled(r"\b(i|we)( will| would|'ll|'d)? (need|require)\b")
 
 
 def asks_service_detail(message: str) -> bool:
@@ -48,11 +49,11 @@ def asks_service_detail(message: str) -> bool:
     )
 
 
-_TASK_START = re.compile(
+_TASK_START = compiled(
     r"^(roughly |about |so |and |ok |okay )?(what|which|how (many|much|far|long))\b"
 )
-_TASK_FRAME = re.compile(r"\b(should|will|would you like|do you want|do you need)\b")
-_WORK_VERB = re.compile(
+_TASK_FRAME = compiled(r"\b(should|will|would you like|do you want|do you need)\b")
+_WORK_VERB = compiled(
     r"\b(pull|fetch|get|show|list|return|include|use|search|go|filter|cover|set|limit|sort|"
     r"display|send|book|look|stay|staying)\b"
 )

@@ -13,33 +13,41 @@ import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from toolgym.simulators.user.first_chars import compiled
 from toolgym.simulators.user.phrases import _CAPITAL, _CODE, _QUOTED
 from toolgym.simulators.user.placing import _measured, given_elsewhere
-from toolgym.simulators.user.slots import Slot, Vocabulary, contains_phrase, normalize, normalized
+from toolgym.simulators.user.slots import (
+    Slot,
+    Vocabulary,
+    contains_phrase,
+    normalize,
+    normalized,
+    standalone,
+)
 from toolgym.simulators.user.text import _MONTHS, _canonical, _phrase, writes_date
 
-_SHORT_CODE = re.compile(r"[A-Z]{2,3}")
+_SHORT_CODE = compiled(r"[A-Z]{2,3}")
 _SHAPES = (
-    re.compile(r"[a-z0-9._+]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+"),
-    re.compile(r"(?:https?://|www\.)[^\s]+"),
-    re.compile(r"(?<![0-9a-z+])\+\d{7,15}(?![0-9a-z])"),
-    re.compile(r"(?<![0-9a-z-])(?:19|20)\d\d-[01]\d-[0-3]\d(?![0-9a-z-])"),
-    re.compile(
+    compiled(r"[a-z0-9._+]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+"),
+    compiled(r"(?:https?://|www\.)[^\s]+"),
+    compiled(r"(?<![0-9a-z+])\+\d{7,15}(?![0-9a-z])"),
+    compiled(r"(?<![0-9a-z-])(?:19|20)\d\d-[01]\d-[0-3]\d(?![0-9a-z-])"),
+    compiled(
         r"(?<![@\w./-])(?!www\.)(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|ai|co|edu|gov|info|app|me|uk|"
         r"de|fr)(?![\w/-]|\.[a-z])"
     ),
-    re.compile(r"(?<![0-9a-z])https? [a-z0-9-]+(?:\.[a-z0-9-]+)+(?:/[^\s]*)?"),
-    re.compile(
+    compiled(r"(?<![0-9a-z])https? [a-z0-9-]+(?:\.[a-z0-9-]+)+(?:/[^\s]*)?"),
+    compiled(
         r"(?<![0-9a-z.])[a-z]?\d+(?:\.\d+)?[a-z]{0,2} ?x ?[a-z]?\d+(?:\.\d+)?[a-z]{0,2}(?![0-9a-z])"
     ),
-    re.compile(r"(?<![0-9a-z@./])(?=[a-z]*[0-9])(?=[0-9]*[a-z])[0-9a-z]{6,}(?![0-9a-z@]|\.[a-z])"),
+    compiled(r"(?<![0-9a-z@./])(?=[a-z]*[0-9])(?=[0-9]*[a-z])[0-9a-z]{6,}(?![0-9a-z@]|\.[a-z])"),
 )
 """Shapes of values a reader can tell without knowing them: an email, a URL, an international
 phone number, an ISO date (``2024-01-01``), a domain name, a URL as read (``https
 example.com/status``), a size in two dimensions (``32w x 30l``, ``3' x 5'``), a code (last)."""
 _LABELLED_SHAPES = (_SHAPES[-3], _SHAPES[-1])
 """The shapes a value needs a label word or a summary for (a URL as read, a code)."""
-_CAPITALS = re.compile(r"[A-Z]{3,5}")
+_CAPITALS = compiled(r"[A-Z]{3,5}")
 """A value written in capitals alone (a ticker: ``TSLA``), told by its shape in a check."""
 _NOT_CODES = frozenset(
     {
@@ -59,15 +67,15 @@ _NOT_CODES = frozenset(
     }
 )
 """Words in capitals that are no value (``the API``, ``USD``)."""
-_YEAR = re.compile(r"(?<![0-9a-z.])(?:19|20)\d\d(?![0-9a-z]|\.\d)")
-_IN_DATE = re.compile(rf"\b({_MONTHS})( \d{{1,2}})? $|\d{{1,2}} $")
+_YEAR = compiled(r"(?<![0-9a-z.])(?:19|20)\d\d(?![0-9a-z]|\.\d)")
+_IN_DATE = compiled(rf"\b({_MONTHS})( \d{{1,2}})? $|\d{{1,2}} $")
 """Before a year that is part of a date (``may 3 2027``, ``3 may 2027``)."""
-_CELL = re.compile(r"(?<![0-9a-z.])[a-z]{1,2}[1-9][0-9]{0,3}(?![0-9a-z])")
-_JOINED_CODE = re.compile(
+_CELL = compiled(r"(?<![0-9a-z.])[a-z]{1,2}[1-9][0-9]{0,3}(?![0-9a-z])")
+_JOINED_CODE = compiled(
     r"(?<![\w-])(?=[\w-]*\d)(?=[\w-]*[A-Za-z])(?=[\w-]*[_-])[A-Za-z0-9][\w-]{5,}(?![\w-])"
 )
 """A code that joins its parts with ``_`` or ``-`` (an image's id: ``Q7r_DBzj-``)."""
-_NUMBER = re.compile(r"(?<![0-9a-z.])\d+(?:\.\d+)?(?![0-9a-z]|\.\d)")
+_NUMBER = compiled(r"(?<![0-9a-z.])\d+(?:\.\d+)?(?![0-9a-z]|\.\d)")
 _CHECKED_SHAPES = (
     (_YEAR, "year", lambda v: _year_value(v) is not None),
     (_CELL, "cell", lambda v: isinstance(v, str) and re.fullmatch(r"[A-Z]{1,2}[1-9][0-9]{0,3}", v)),
@@ -76,7 +84,7 @@ _CHECKED_SHAPES = (
 """Shapes a yes/no question writes a value in without naming its kind, by the part of a kind's
 name that holds such values: a year (``Is it for 2024?``), a spreadsheet cell (``I'll place
 the pivot at H1, ok?``), a number (``I'll set Reorder Level to 10 ... Okay?``)."""
-_PLACED = re.compile(r"\b(at|in|into|for|to|from|on|of|by|until|since|before|after) $")
+_PLACED = compiled(r"\b(at|in|into|for|to|from|on|of|by|until|since|before|after) $")
 """Before a shaped value the message places in its request; a value alone (``F2, right?``)
 says nothing of what it is."""
 
@@ -93,38 +101,38 @@ def _year_value(value: object) -> int | None:
     return year if 1900 <= year <= 2099 else None
 
 
-_LABEL_WORD = re.compile(
+_LABEL_WORD = compiled(
     r"\b(image|picture|photo|pic|id|identifier|code|number|item|product|ref|reference|key|token)s?\b"
 )
 """A noun that says a code written in the message is a value (``image Hk2pQ9x``)."""
-_SHORT_ID = re.compile(r"(?=[a-z]*[0-9])(?=[0-9]*[a-z])[0-9a-z]{3,5}")
+_SHORT_ID = compiled(r"(?=[a-z]*[0-9])(?=[0-9]*[a-z])[0-9a-z]{3,5}")
 """A short id of letters and digits (``3sa``): told from a word only by the label before it."""
-_LETTERS_ID = re.compile(r"[a-z]{2,6}")
-_LABELLED_TOKEN = re.compile(
+_LETTERS_ID = compiled(r"[a-z]{2,6}")
+_LABELLED_TOKEN = compiled(
     r"\b(image|picture|photo|pic|id)s? (?:id )?#?(['\"\u2018\u201c]?)([0-9a-z_]{2,12})\2"
 )
 """A token right after an image's label (``image 'lab9'``), quoted or not."""
-_ID_LIKE = re.compile(r"(?=[\w-]*(?:\d|[_-]|[a-z][A-Z]|[A-Z]{2}[a-z]))[A-Za-z0-9][\w-]{5,}")
+_ID_LIKE = compiled(r"(?=[\w-]*(?:\d|[_-]|[a-z][A-Z]|[A-Z]{2}[a-z]))[A-Za-z0-9][\w-]{5,}")
 """An id of six characters or more with a digit, a ``_`` or ``-``, or capitals inside it
 (``NjEyMDAyNA``, ``xK29bLm4Q``): no word."""
-_LABELLED_ID = re.compile(
+_LABELLED_ID = compiled(
     r"\b(?:image|picture|photo|pic)s?(?: id)?:? #?['\"\u2018\u201c]?([A-Za-z0-9][\w-]{5,})",
     re.IGNORECASE,
 )
 """A token right after an image's label, as written (ids are told by their case)."""
-_LABELLED_SHORT_ID = re.compile(
+_LABELLED_SHORT_ID = compiled(
     r"\b(image|picture|photo|pic|id|identifier|code|ref|reference|key)s? (?:id )?#?"
     r"((?=[a-z]*[0-9])(?=[0-9]*[a-z])[0-9a-z]{3,5})(?![0-9a-z])"
 )
 
-_BARE_SHORT_ID = re.compile(r"(?<![\w.$-])(?=[a-z]*[0-9])(?=[0-9]*[a-z])[0-9a-z]{3,5}(?![\w-])")
+_BARE_SHORT_ID = compiled(r"(?<![\w.$-])(?=[a-z]*[0-9])(?=[0-9]*[a-z])[0-9a-z]{3,5}(?![\w-])")
 """A short id written alone; a summary's other right values make it the task's id."""
-_BARE_ID = re.compile(
+_BARE_ID = compiled(
     r"(?<![\w./@-])(?=[\w-]*(?:\d|[_-]|[a-z][A-Z]|[A-Z]{2}[a-z]))[A-Za-z0-9][\w-]{5,}(?![\w@-])"
 )
 """An id written alone, shaped as ids are (``NjEyMDAyNQ``): a summary's other right values
 make it the task's id when it is as long as the task's."""
-_NOT_ID = re.compile(
+_NOT_ID = compiled(
     r"\d+(?:st|nd|rd|th|am|pm|s|k|m|x|gb|tb|mb|mm|cm|ml|kg|oz|lb|lbs|ft|in|hr|hrs|min|mins|px|"
     r"mp|fps)|[a-z]\d|mp\d|h\d{3}"
 )
@@ -140,15 +148,19 @@ def _cased(slots: Sequence[Slot], message: str) -> list[Slot]:
     out = []
     for slot in slots:
         code = slot.value if isinstance(slot.value, str) else ""
-        if _SHORT_CODE.fullmatch(code) and not re.search(
-            rf"(?<![A-Za-z]){code}(?![A-Za-z])", message
-        ):
+        if _SHORT_CODE.fullmatch(code) and not _code_alone(code).search(message):
             short = normalize(code)
             aliases = tuple(a for a in slot.aliases if normalized(a) != short)
             text = slot.text if normalized(slot.text) != short else f"the code {code}"
             slot = Slot(slot.kind, None, text, aliases, slot.call, slot.argument)
         out.append(slot)
     return out
+
+
+@functools.lru_cache(maxsize=1024)
+def _code_alone(code: str) -> re.Pattern[str]:
+    """A short code (``IT``) as written, with no letter beside it (compiled once per code)."""
+    return re.compile(rf"(?<![A-Za-z]){re.escape(code)}(?![A-Za-z])")
 
 
 def _unknown(message: str, names: Sequence[str], vocabulary: Vocabulary) -> bool:
@@ -193,8 +205,8 @@ def _kind_words(vocabulary: Vocabulary) -> frozenset[str]:
     return frozenset(_phrase(w) for kind in vocabulary for w in (*kind.words, *kind.weak))
 
 
-_FIELD = re.compile(r"(?<![\w-])([A-Za-z]+)(?:_([A-Za-z]+)|-(ids?|IDs?|Ids?))(?![\w-])")
-_LOWER_CAMEL = re.compile(r"(?<![\w-])[a-z]{2,}(?:[A-Z][a-z]+)+(?![\w-])")
+_FIELD = compiled(r"(?<![\w-])([A-Za-z]+)(?:_([A-Za-z]+)|-(ids?|IDs?|Ids?))(?![\w-])")
+_LOWER_CAMEL = compiled(r"(?<![\w-])[a-z]{2,}(?:[A-Z][a-z]+)+(?![\w-])")
 """A name in lower camel case (``maxPrice``, ``checkinDate``): a field's, read as its words."""
 _COUNT_HEADS = frozenset({"num", "number", "no", "nb", "n", "count", "total"})
 """A field name's first word that counts what its second names (``num_baths``)."""
@@ -230,7 +242,7 @@ def plain_field_names(message: str, vocabulary: Vocabulary) -> str:
 _LINKS = frozenset({"of", "and", "for", "the", "de", "&"})
 
 
-_OPENING_QUOTE = re.compile(r"\"([^\"]{1,40})\"")
+_OPENING_QUOTE = compiled(r"\"([^\"]{1,40})\"")
 
 
 @functools.lru_cache(maxsize=256)
@@ -239,7 +251,7 @@ def _opening_quotes(opening: str) -> tuple[str, ...]:
     return tuple(_OPENING_QUOTE.findall(opening))
 
 
-_CAMEL = re.compile(r"[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*")
+_CAMEL = compiled(r"[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*")
 
 
 def _known_names(message: str, opening: str) -> list[str]:
@@ -271,7 +283,7 @@ def _known_names(message: str, opening: str) -> list[str]:
                 names.append(words[i])
         i += 1
     for quoted in _opening_quotes(opening):  # "with country code US" where the request
-        if re.search(rf"(?<![\w]){re.escape(quoted)}(?![\w])", message):  # wrote "US" itself
+        if standalone(quoted).search(message):  # wrote "US" itself
             names.append(quoted)
     return names
 
@@ -439,16 +451,16 @@ def _shaped(
 
 
 _SHAPE_NOUNS = (
-    (re.compile(r"\b(e ?mail|email address|mail address|e mail address)\b"), _SHAPES[0]),
+    (compiled(r"\b(e ?mail|email address|mail address|e mail address)\b"), _SHAPES[0]),
     (
-        re.compile(
+        compiled(
             r"\b(url|urls|link|links|web address|website address|web page|webpage|"
             r"address of the (page|article|site|website|image|photo|picture|file|video|post))\b"
         ),
         _SHAPES[1],
     ),
     (
-        re.compile(
+        compiled(
             r"\b(phone|mobile|telephone)( number)?\b|\bnumber\b.{0,40}\b(sent|send|text|texted)\b"
         ),
         _SHAPES[2],

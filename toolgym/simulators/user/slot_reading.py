@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from toolgym.simulators.user.first_chars import compiled
 from toolgym.simulators.user.phrases import (
     _CONFIRM,
     _TAG,
@@ -71,15 +72,15 @@ class _Slots:
     """Each kind a word names, with where the word starts."""
 
 
-_WEAK_FOCUS = re.compile(
+_WEAK_FOCUS = compiled(
     r"(^|\b)(what|which|how many|how much)( is| are| s| was| were| re)?"
     r"( (your|the|its|their|his|her|an?|\w+ s))?( new| preferred| exact| specific)? $"
 )
 """What stands before a weak word a question asks about (``what cost``, ``what are pork's cost``)."""
 
 
-_WHERE_ASKED = re.compile(r"(^|\b)where\b")
-_WHAT_ASKED = re.compile(r"\b(what|which|how many|how much)\b")
+_WHERE_ASKED = compiled(r"(^|\b)where\b")
+_WHAT_ASKED = compiled(r"\b(what|which|how many|how much)\b")
 """A question of where (of a place), not of what: a kind's weak word there names no answer."""
 
 
@@ -93,11 +94,11 @@ _COMPARATORS = {
     "below": "above", "above": "below", "under": "over", "over": "under", "less": "more",
     "more": "less", "greater": "less", "lower": "higher", "higher": "lower", "fewer": "more",
 }  # fmt: skip
-_COMPARATOR = re.compile(r"\b(" + "|".join(_COMPARATORS) + r")\b")
+_COMPARATOR = compiled(r"\b(" + "|".join(_COMPARATORS) + r")\b")
 
 
-_CURRENCY_WORD = re.compile(r"\b(dollars|euros|pounds|yen)\b")
-_DIFFERENCE = re.compile(
+_CURRENCY_WORD = compiled(r"\b(dollars|euros|pounds|yen)\b")
+_DIFFERENCE = compiled(
     r"(?:the )?([a-z]+)(?: mark| marks| column)? minus (?:the )?([a-z]+)(?: mark| marks| column)?"
 )
 
@@ -151,7 +152,7 @@ _UNITS = (
      ("yen", "jpy")),
 )  # fmt: skip
 """Units of one dimension, each with the ways it is written (``26 lb`` is no ``26 ounce``)."""
-_MEASURED = re.compile(r"(\d+(?:\.\d+)?) ([a-z]+(?: [a-z]+)?)")
+_MEASURED = compiled(r"(\d+(?:\.\d+)?) ([a-z]+(?: [a-z]+)?)")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -232,8 +233,8 @@ def _upper_kinds(vocabulary: Vocabulary) -> frozenset[str]:
     return frozenset(k.name for k in vocabulary if _upper(k))
 
 
-_PARTS = re.compile(r", and |, | and ")
-_PART_VALUE = re.compile(r"(?:^| )([^ ]+)$")
+_PARTS = compiled(r", and |, | and ")
+_PART_VALUE = compiled(r"(?:^| )([^ ]+)$")
 
 
 def _writes_each_part(text: str, value: str) -> bool:
@@ -270,7 +271,7 @@ def _mislabelled_part(text: str, value: str) -> bool:
     return False
 
 
-_MONTH_FIRST = re.compile(
+_MONTH_FIRST = compiled(
     r"(january|february|march|april|may|june|july|august|september|october|november|december)\b"
 )
 
@@ -287,7 +288,7 @@ def _unnumbered(forms: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(f for f in forms if not _NUMERIC_FORM.fullmatch(f))
 
 
-_AT_YOUR = re.compile(r"\b(at|near|around) your $")
+_AT_YOUR = compiled(r"\b(at|near|around) your $")
 """A place named by the user's own detail (``at your destination``): where, not what."""
 
 
@@ -547,7 +548,7 @@ def present_first(found: _Slots, slots: Sequence[Slot]) -> _Slots:
     )
 
 
-_DATED = re.compile(r"(?<![0-9a-z])([a-z]+ \d{1,2}) (\d{4})(?![0-9a-z])")
+_DATED = compiled(r"(?<![0-9a-z])([a-z]+ \d{1,2}) (\d{4})(?![0-9a-z])")
 """A month, a day and a year (``november 30 2026``)."""
 
 

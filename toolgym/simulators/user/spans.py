@@ -12,6 +12,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from toolgym.simulators.user.first_chars import compiled
 from toolgym.simulators.user.slots import Vocabulary
 from toolgym.simulators.user.text import (
     _AFTER_NUMBER,
@@ -35,8 +36,8 @@ class _Span:
     kinds: frozenset[str]
 
 
-_TOKEN = re.compile(r"[0-9a-z]+")
-_HEAD = re.compile(r"[0-9a-z]+(?=[^0-9a-z]|$)")
+_TOKEN = compiled(r"[0-9a-z]+")
+_HEAD = compiled(r"[0-9a-z]+(?=[^0-9a-z]|$)")
 
 
 @functools.lru_cache(maxsize=32)
@@ -79,9 +80,9 @@ def _forms_by_head(
     return {k: tuple(v) for k, v in by_head.items()}, tuple(headless)
 
 
-_DIRECTION = re.compile(r" (from|to|into|out of)$")
+_DIRECTION = compiled(r" (from|to|into|out of)$")
 """A word of a kind that ends in its direction (``travelling from``)."""
-_CLAUSE_END = re.compile(r" *($|[?.!,;:]| and\b| or\b)")
+_CLAUSE_END = compiled(r" *($|[?.!,;:]| and\b| or\b)")
 """What follows a direction that asks (``from?``), unlike one a value follows (``from Madison``)."""
 
 
@@ -180,7 +181,7 @@ def _qualified(
         chain += joined
 
 
-_RANGE_WORD = re.compile(r"\brange\b|\bbracket\b")
+_RANGE_WORD = compiled(r"\brange\b|\bbracket\b")
 
 
 def _resolve(text: str, spans: list[_Span], vocabulary: Vocabulary) -> list[_Span]:
@@ -264,7 +265,7 @@ def _measured_nouns(text: str, spans: list[_Span]) -> list[_Span]:
     return out
 
 
-_NEXT_PART = re.compile(r",? and (?:the|a|an|your) ")
+_NEXT_PART = compiled(r",? and (?:the|a|an|your) ")
 
 
 def _before_next_part(text: str, start: int, end: int) -> tuple[int, int]:
@@ -277,7 +278,7 @@ def _before_next_part(text: str, start: int, end: int) -> tuple[int, int]:
     return (start, found.start() if found else end)
 
 
-_CLOSE_GAP = re.compile(r"\s*(?:[a-z0-9']+\s+){0,3}")
+_CLOSE_GAP = compiled(r"\s*(?:[a-z0-9']+\s+){0,3}")
 """At most three words between two words of one quantity (``pay for each room per night``)."""
 
 
@@ -301,7 +302,7 @@ def _narrowed_together(text: str, spans: list[_Span]) -> list[_Span]:
     return out
 
 
-_JOINED_GAP = re.compile(r"\b(and|or|nor|plus|then|but|vs|versus)\b")
+_JOINED_GAP = compiled(r"\b(and|or|nor|plus|then|but|vs|versus)\b")
 
 
 @functools.lru_cache(maxsize=32)
@@ -318,7 +319,7 @@ def _siblings(vocabulary: Vocabulary) -> dict[str, frozenset[str]]:
     return {name: frozenset(others) for name, others in siblings.items() if others}
 
 
-_PREPOSITION_BEFORE = re.compile(r"\b(from|to|into)\s*$")
+_PREPOSITION_BEFORE = compiled(r"\b(from|to|into)\s*$")
 
 
 def _end_by_preposition(text: str, span: _Span, vocabulary: Vocabulary) -> str | None:
@@ -335,7 +336,7 @@ def _end_by_preposition(text: str, span: _Span, vocabulary: Vocabulary) -> str |
     return pairs[0][0] if found.group(1) == "from" else pairs[0][1]
 
 
-_JOINED_BEFORE = re.compile(r"^(and|or|nor|&|plus)\s*$")
+_JOINED_BEFORE = compiled(r"^(and|or|nor|&|plus)\s*$")
 
 
 def _contradicted(
@@ -364,20 +365,20 @@ def _contradicted(
     return _Span(span.start, span.end, frozenset(picked))
 
 
-_LOCATIVE = re.compile(r"\b(at|in|near|around) (your|the|my) $")
-_FOCUS = re.compile(
+_LOCATIVE = compiled(r"\b(at|in|near|around) (your|the|my) $")
+_FOCUS = compiled(
     r"^(so |and |ok |okay |then |now )?((in|for|from|at|on|by|with|into|to) )?"
     r"(what|which|how many|how much)( is| are| s| was| were)?"
     r"( your| the| an?)?( new| preferred| exact| specific| desired| ideal| main)?( (?!(?:is|are|s|do|does|did|should|would|could|can|will)\b)[a-z]+)? $"
 )
-_COMPOUND_GAP = re.compile(r"/(?:[a-z]+ )?| (?:(?!and\b|or\b|for\b|of\b|in\b|to\b)[a-z]+ )?")
+_COMPOUND_GAP = compiled(r"/(?:[a-z]+ )?| (?:(?!and\b|or\b|for\b|of\b|in\b|to\b)[a-z]+ )?")
 """What may stand between the nouns of a compound (``company search query``, ``artist/song``)."""
 _GENERIC_HEADS = frozenset(
     {"type", "kind", "sort", "name", "number", "id", "code", "header", "heading", "label"}
 )
 """Nouns that end a compound without being its detail (``task type``: the task's; ``column
 header``: the column's)."""
-_OTHER_QUESTION = re.compile(r"\b(and|also|plus|as well)\b|\b(what|which|how|where|when|who)\b")
+_OTHER_QUESTION = compiled(r"\b(and|also|plus|as well)\b|\b(what|which|how|where|when|who)\b")
 
 
 def _focus(text: str, spans: Sequence[_Span], barriers: Sequence[int]) -> _Span | None:

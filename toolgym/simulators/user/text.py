@@ -14,6 +14,7 @@ import re
 
 from toolgym.simulators.user.chat_words import expand_chat
 from toolgym.simulators.user.date_forms import day_ranges, said_days, short_years
+from toolgym.simulators.user.first_chars import compiled
 from toolgym.simulators.user.memo import Remembered
 from toolgym.simulators.user.number_words import (
     _FRACTION,
@@ -36,32 +37,32 @@ from toolgym.simulators.user.phrases import (
 from toolgym.simulators.user.slots import CACHED_CHARS, normalize, whole_words
 
 # -- numbers and the spans of words ---------------------------------------------------------------
-_CURRENCY_WORD = re.compile(r"(?<![0-9a-z.])(\d+(?:\.\d+)?) (?:bucks|usd|dollars?)(?![0-9a-z])")
+_CURRENCY_WORD = compiled(r"(?<![0-9a-z.])(\d+(?:\.\d+)?) (?:bucks|usd|dollars?)(?![0-9a-z])")
 """``80 bucks``, ``80 usd``: dollars."""
-_ORDINAL = re.compile(r"(?<![0-9a-z.])(\d+)(?:st|nd|rd|th)(?![0-9a-z])")
-_DOLLAR_MILLIONS = re.compile(r"(?<![0-9a-z])\$(\d+(?:\.\d+)?) ?(?:m|mm|mil|mln)(?![0-9a-z])")
+_ORDINAL = compiled(r"(?<![0-9a-z.])(\d+)(?:st|nd|rd|th)(?![0-9a-z])")
+_DOLLAR_MILLIONS = compiled(r"(?<![0-9a-z])\$(\d+(?:\.\d+)?) ?(?:m|mm|mil|mln)(?![0-9a-z])")
 """``$1.4M``: a million dollars times the number (a bare ``5m`` may be minutes or metres)."""
-_SCALE = re.compile(r"(?<![0-9a-z.])(\d+(?:\.\d+)?) ?(k|thousand|grand|million)(?![0-9a-z])")
-_DOLLAR = re.compile(r"(?<![0-9a-z])\$(\d+(?:\.\d+)?)(?![0-9]|\.\d| ?dollars?\b)")
-_NUMBER = re.compile(r"(?<![0-9a-z.])\$?(\d+(?:\.\d+)?)(?![0-9a-z]|\.\d)")
-_NUMERIC_FORM = re.compile(r"\$?(\d+(?:\.\d+)?)(?: dollars?)?")
-_WORD = re.compile(r"[^\s\-/]+")
-_JOIN = re.compile(r" *(and|or|to|&)? *")
-_BOUND = re.compile(r"(?<!\bno )\b(more|fewer|less) than $|\b(?:under|below|above|over)() $")
-_UPPER = re.compile(r"\b(lower|less|fewer) than\b|\b(at most|up to|under|below|maximum|max)\b")
+_SCALE = compiled(r"(?<![0-9a-z.])(\d+(?:\.\d+)?) ?(k|thousand|grand|million)(?![0-9a-z])")
+_DOLLAR = compiled(r"(?<![0-9a-z])\$(\d+(?:\.\d+)?)(?![0-9]|\.\d| ?dollars?\b)")
+_NUMBER = compiled(r"(?<![0-9a-z.])\$?(\d+(?:\.\d+)?)(?![0-9a-z]|\.\d)")
+_NUMERIC_FORM = compiled(r"\$?(\d+(?:\.\d+)?)(?: dollars?)?")
+_WORD = compiled(r"[^\s\-/]+")
+_JOIN = compiled(r" *(and|or|to|&)? *")
+_BOUND = compiled(r"(?<!\bno )\b(more|fewer|less) than $|\b(?:under|below|above|over)() $")
+_UPPER = compiled(r"\b(lower|less|fewer) than\b|\b(at most|up to|under|below|maximum|max)\b")
 """Before a number that bounds a count rather than gives it (``more than one bathroom``)."""
 _MONTHS = (
     "january|february|march|april|may|june|july|august|september|october|november|december|"
     "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
 )
 _DATE = Remembered(
-    re.compile(
+    compiled(
         rf"(?<![0-9a-z])(?:(?:{_MONTHS}) \d{{1,2}}(?: \d{{4}})?|\d{{1,2}} (?:{_MONTHS})(?: \d{{4}})?)"
         r"(?![0-9a-z])"
     )
 )
 """A date's numbers (``december 1 2027``, ``1 december``), which count nothing."""
-_MONTH_STEM = re.compile("jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec")
+_MONTH_STEM = compiled("jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec")
 """The first three letters of every name in :data:`_MONTHS`."""
 
 
@@ -77,14 +78,14 @@ def writes_date(text: str) -> bool:
     return _MONTH_STEM.search(text) is not None and _DATE.search(_canonical(text)) is not None
 
 
-_RANGE = re.compile(
+_RANGE = compiled(
     r"(?<![0-9a-z.])\$?(\d+(?:\.\d+)?)(?: dollars?)? (?:and|to|through) \$?(\d+(?:\.\d+)?)(?![0-9a-z])"
 )
 """The two ends of a range (``90 and 160``, ``$60 to $130``)."""
-_COMMA = re.compile(r"(?<=\S)(?<![0-9]),\s+|(?<=[0-9]),\s+(?!(?:19|20)[0-9]{2}\b)")
+_COMMA = compiled(r"(?<=\S)(?<![0-9]),\s+|(?<=[0-9]),\s+(?!(?:19|20)[0-9]{2}\b)")
 """A comma that parts a sentence (not the one before a date's year: ``February 12, 2026``)."""
 _SENTENCE = Remembered(
-    re.compile(
+    compiled(
         r"(?<=[A-Za-z0-9)]{3}[.])\s+(?=[A-Z0-9$])|(?<=[0-9]['\"\u2019\u201d][.])\s+(?=[A-Z0-9$])"
         r"|(?<=[a-z]['\"\u2019\u201d][.])\s+(?=(?:What|Which|Where|When|Who|How|From|To|And|Is|Are|"
         r"Do|Does|Can|Could|Would|Will|Should)\b)"
@@ -99,7 +100,7 @@ number, ``at limit 10. What ...``)."""
 
 
 _CONTRACTIONS = {"'d": "would", "'re": "are", "'ve": "have", "'ll": "will", "'s": "is"}
-_CONTRACTION = re.compile(
+_CONTRACTION = compiled(
     r"(?<=[a-z])('d|'re|'ve|'ll)(?![a-z])"
     r"|(?:(?<=\bwhat)|(?<=\bwhere)|(?<=\bwho)|(?<=\bwhen)|(?<=\bhow)|(?<=\bwhich))('s)(?![a-z])"
 )
@@ -109,78 +110,76 @@ _SHORT_MONTHS = {
     "jul": "july", "aug": "august", "sep": "september", "sept": "september", "oct": "october",
     "nov": "november", "dec": "december",
 }  # fmt: skip
-_SHORT_MONTH = re.compile(
+_SHORT_MONTH = compiled(
     r"(?<![0-9a-z])(jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)(?= \d{1,2}(?![0-9a-z]))"
     r"|(?<=\d )(jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)(?![0-9a-z])"
 )
 """A month's short name beside a day (``sept 2``, ``2 sept``), read as its full name."""
-_SLASH = re.compile(r"(?<![a-z])(in|out|up|down|on|off|to|from)/(in|out|up|down|on|off|to|from)\b")
+_SLASH = compiled(r"(?<![a-z])(in|out|up|down|on|off|to|from)/(in|out|up|down|on|off|to|from)\b")
 """``dates in/out``, ``from/to``: both ends, read as ``and`` (``artist/song query`` stays one
 name)."""
-_ROOMS_PAIR = re.compile(r"(?<![0-9a-z])(?:br|bd|bdr|bed)s?/(?:ba|bth|bath)s?(?![0-9a-z/])")
+_ROOMS_PAIR = compiled(r"(?<![0-9a-z])(?:br|bd|bdr|bed)s?/(?:ba|bth|bath)s?(?![0-9a-z/])")
 """A listing's pair without counts (``BR/BA``, ``beds/baths``): bedrooms and bathrooms."""
-_ROOMS_COUNTED = re.compile(
-    r"(?:(?<=\bhow many )|(?<=\bnumber of ))(br|bd|bdr|ba|bth)s?(?![0-9a-z])"
-)
+_ROOMS_COUNTED = compiled(r"(?:(?<=\bhow many )|(?<=\bnumber of ))(br|bd|bdr|ba|bth)s?(?![0-9a-z])")
 """A listing's shorthand counted (``how many BA``, ``number of BRs``)."""
-_HASH = re.compile(r"(?<=[a-z]) ?#(?:(?=\s|$)|(?=(\d)))")
+_HASH = compiled(r"(?<=[a-z]) ?#(?:(?=\s|$)|(?=(\d)))")
 """``tracking #``, ``room #5``: a number."""
-_YOU_N = re.compile(
+_YOU_N = compiled(
     r"\b(you|us) (two|three|four|both)\b(?! (?:of|adults?|kids?|children|people|tickets?)\b)"
     r"|\b(?:the )?(?:two|three|four|five|six|2|3|4|5|6) of (you|us)\b"
 )
 """``you two``, ``the four of you``: a pronoun, no number of anything."""
-_PLUS = re.compile(r"(?<=[a-z]) [+&] (?=[a-z])")
-_AT_LEAST_PLUS = re.compile(r"(?<![0-9a-z.$+])(\$?\d+(?:[.,]\d+)?k?)\+(?![0-9a-z+])")
+_PLUS = compiled(r"(?<=[a-z]) [+&] (?=[a-z])")
+_AT_LEAST_PLUS = compiled(r"(?<![0-9a-z.$+])(\$?\d+(?:[.,]\d+)?k?)\+(?![0-9a-z+])")
 """``1300+ sq ft``, ``2+ bedrooms``: at least that many."""
 """``beds + baths``, ``beds & baths``: read as ``and``."""
-_AT_THE_MOST = re.compile(r"\bat the (?:very |absolute )?(least|most)\b")
+_AT_THE_MOST = compiled(r"\bat the (?:very |absolute )?(least|most)\b")
 """``at the very least``: ``at least``."""
 _NEGATION = (
     r"\b(?:can't|cannot|can not|won't|will not|wouldn't|would not|don't|do not|doesn't|does not|"
     r"shouldn't|should not|mustn't|must not|not|never) (?:want to |wish to |be able to |afford to )?"
     r"(?:go |spend |pay |be |get )?"
 )
-_NOT_ABOVE = re.compile(_NEGATION + r"(?:above|over|past|beyond|exceed|more than|higher than)\b")
+_NOT_ABOVE = compiled(_NEGATION + r"(?:above|over|past|beyond|exceed|more than|higher than)\b")
 """``can't go above``, ``won't exceed``: an upper bound, read as ``at most``."""
-_NOT_BELOW = re.compile(_NEGATION + r"(?:below|under|less than|lower than)\b")
+_NOT_BELOW = compiled(_NEGATION + r"(?:below|under|less than|lower than)\b")
 """``won't go below``: a lower bound, read as ``at least``."""
 
 
-_PREFER_TO = re.compile(r"\b(would|do) you (?:prefer to|rather|want to|wish to)(?= [a-z])")
+_PREFER_TO = compiled(r"\b(would|do) you (?:prefer to|rather|want to|wish to)(?= [a-z])")
 """``how would you prefer to travel``: read as ``how would you like to travel``."""
-_WILL_BE = re.compile(r"\b(?:will|would) (you|we|they) be ([a-z]{3,}ing)\b")
+_WILL_BE = compiled(r"\b(?:will|would) (you|we|they) be ([a-z]{3,}ing)\b")
 """``where will you be staying``: read as ``where are you staying``."""
-_HOW_MANY_ONE = re.compile(
+_HOW_MANY_ONE = compiled(
     r"\bhow many (room|bedroom|bathroom|bed|bath|adult|kid|night|guest|garage|balcony|pool|"
     r"image|picture|photo|pic|ticket|traveler|traveller|passenger|year|item|result|row|column)"
     r"(?=\s+(?:you|do|does|did|will|would|should|are|is|for|in|at|per|to|we|i|u|ur|your|there)\b"
     r"|\s*$)"
 )
 """A countable noun written singular after ``how many`` (``how many room``): its plural."""
-_HOW_MEANT = re.compile(
+_HOW_MEANT = compiled(
     r"\bhow (?:are|will|do|would|did) you (?:be )?(?:planning|plan|going|want|wanting|like|intend|"
     r"intending|hoping|hope|thinking of|thinking about|planning on|looking) (?:to )?"
     r"(get|getting|go|going|travel|travelling|traveling)\b"
 )
 """How the user means to go (``How are you planning to get there?``): how they will go."""
-_THE_HOUSE = re.compile(
+_THE_HOUSE = compiled(
     r"\b((?:at|in|to|into|of|for|from|near|around|on|outside) (?:the|your|this|that)(?: new)?) house"
     r"(?=\s*(?:[.,!?;:]|$))"
 )
 """``at the house?`` where a sentence ends: the home the user wants, whatever its kind."""
-_HOW_MUCH = re.compile(r"\bhow much (time|big|bigger|large|larger|small|wide|long|far)\b")
+_HOW_MUCH = compiled(r"\bhow much (time|big|bigger|large|larger|small|wide|long|far)\b")
 """``how much time``, ``how much big``: a length or a size asked, no price."""
-_A_LOT = re.compile(
+_A_LOT = compiled(
     r"\b(?:(?:a (?:whole |great )?lot|lots)( of)|(down|up|it|them|that|this|quite|thanks|helps|"
     r"matters|costs|varies|differs|changes) a lot|a lot(?= *(?:$|[.,!?;:)]|more\b|less\b"
     r"|better\b|worse\b|cheaper\b|bigger\b|smaller\b|nicer\b)))"
 )
 """``a lot of``, ``lots of``, ``thanks a lot``: a quantity, no plot of land."""
-_HYPHEN = re.compile(r"(?<=[0-9a-z])-(?=[a-z])")
+_HYPHEN = compiled(r"(?<=[0-9a-z])-(?=[a-z])")
 """A hyphen before a letter, read as a space (``check-in``, ``x-large``, ``14-inch``)."""
 _ENUMERATOR = Remembered(
-    re.compile(
+    compiled(
         r"(?m)^[ \t]*(?:\(?\d{1,2}[.):]|\(?[a-hA-H][.)]|[-*\u2022>#]+)[ \t]+"
         r"|(?<=[?.!;,:] )\(?\d{1,2}\)[ \t]+|(?<=[a-z] )\(\d{1,2}\)[ \t]+(?=[a-zA-Z])"
     )
@@ -220,7 +219,7 @@ _ROOM_WORDS = {
     "br": "bedrooms", "bd": "bedrooms", "bdr": "bedrooms", "bed": "bedrooms", "ba": "bathrooms",
     "bth": "bathrooms", "bath": "bathrooms",
 }  # fmt: skip
-_ROOM_SHORT = re.compile(
+_ROOM_SHORT = compiled(
     r"(?<![0-9a-z.$])(\d+(?:\.\d+)?) ?(br|bd|bdr|bed|ba|bth|bath)(?![0-9a-z])(?! rooms?\b)"
 )
 """A listing's shorthand (``1BR/2BA``, ``3bd``, ``2 ba``): that many bedrooms or bathrooms."""
@@ -300,19 +299,19 @@ def _canonical_text(text: str) -> str:
     return text
 
 
-_DIGIT = re.compile(r"\d")
-_MONEY_BOUND = re.compile(
+_DIGIT = compiled(r"\d")
+_MONEY_BOUND = compiled(
     r"(\d+(?:\.\d+)? dollars (?:as|is|for|being) (?:your|the|my|our|a) )(floor|ceiling)\b"
     r"|\b(floor|ceiling)( (?:of|at|is|around|about) \$\d)"
 )
 """A floor or a ceiling of money (``$1800 as your floor``): a minimum or maximum, no storey."""
 _BOUND_WORDS = {"floor": "minimum", "ceiling": "maximum"}
-_WIDE_BY_LONG = re.compile(
+_WIDE_BY_LONG = compiled(
     r"(?<![0-9a-z.])(\d+(?:\.\d+)?) (?:inches |inch |in )?wide (?:by|x) (\d+(?:\.\d+)?) "
     r"(?:inches |inch |in )?(?:long|tall|high|in length)(?![0-9a-z])"
 )
 """``63 wide by 42 long``: a size in two dimensions as a listing writes it (``w63 x l42``)."""
-_HALF = re.compile(r"(?<![0-9a-z.])(\d+) and a half(?![0-9a-z])")
+_HALF = compiled(r"(?<![0-9a-z.])(\d+) and a half(?![0-9a-z])")
 """``2 and a half``: ``2.5``."""
 
 
@@ -361,7 +360,7 @@ def _find_value(text: str, phrase: str) -> list[tuple[int, int]]:
     return found
 
 
-_INFLECTED = re.compile(r"^(.* )?([a-z]{3,})$")
+_INFLECTED = compiled(r"^(.* )?([a-z]{3,})$")
 
 _NOUN_BEFORE = frozenset(
     [
@@ -442,9 +441,9 @@ class _WordIndex:
         return max(0, bisect.bisect_right(self.ends, end) - first)
 
 
-_ARROW = re.compile(r"\s*(?:\u2192|->|=>|\u27f6)\s*")
+_ARROW = compiled(r"\s*(?:\u2192|->|=>|\u27f6)\s*")
 """``Denver → Fort Worth``: ``to``."""
-_AMPERSAND = re.compile(r"(?<=[A-Za-z]) & (?=[A-Za-z])")
+_AMPERSAND = compiled(r"(?<=[A-Za-z]) & (?=[A-Za-z])")
 """``bedrooms & bathrooms``: ``and`` (normalizing drops the sign, and the minus sign: ``Math −
 English`` is read ``Math minus English``)."""
 
@@ -514,12 +513,12 @@ def _mood(part: str) -> str:
     return PLAIN
 
 
-_AFTER_NUMBER = re.compile(r"(?<![0-9a-z.])\d+(?:\.\d+)? (?:[a-z]+(?:-[a-z]+)? ){0,2}$")
+_AFTER_NUMBER = compiled(r"(?<![0-9a-z.])\d+(?:\.\d+)? (?:[a-z]+(?:-[a-z]+)? ){0,2}$")
 """What stands before a counted noun: a number, perhaps with a word or two between (``10 cat
 photos``, ``10 full-size images``)."""
 
 
-_CLAUSE_BREAK = re.compile(r"(?<=[.?!;:\u2600-\u27bf\U0001f300-\U0001faff])\s+|\n+")
+_CLAUSE_BREAK = compiled(r"(?<=[.?!;:\u2600-\u27bf\U0001f300-\U0001faff])\s+|\n+")
 """Where a clause ends: a stop, a colon, an emoji, a new line."""
 
 

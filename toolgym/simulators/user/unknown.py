@@ -13,6 +13,7 @@ import functools
 import re
 from collections.abc import Sequence
 
+from toolgym.simulators.user.first_chars import compiled
 from toolgym.simulators.user.shapes import _kind_words
 from toolgym.simulators.user.slots import Slot, Vocabulary, normalize, normalized
 from toolgym.simulators.user.text import _DATE, _phrase
@@ -22,7 +23,7 @@ _LINK = (
     r"(?:(?:of|is|in|at|on|to|into|for|as|be|equal to|equals|called|named|titled|labell?ed|"
     r"set to|should be|will be|would be|being|go in|goes in|going in)\s+)?"
 )
-_AFTER = re.compile(rf"^ {_LINK}((?:an? |the )?)(\S+)")
+_AFTER = compiled(rf"^ {_LINK}((?:an? |the )?)(\S+)")
 _NOT_VALUES = frozenset(
     [
         "a",
@@ -154,7 +155,7 @@ _LONG_NOT_VALUES = tuple(w for w in _NOT_VALUES if len(w) >= MIN_TYPO)
 
 def _capitalized(word: str, message: str) -> bool:
     """Whether ``message`` writes ``word`` (read lower-case) with a capital, not first in it."""
-    for match in re.finditer(rf"(?<![\w'])({re.escape(word)})(?![\w'])", message, re.I):
+    for match in _alone_any_case(word).finditer(message):
         written = match.group(1)
         before = message[: match.start()].rstrip()
         if written[:1].isupper() and written != "I" and before and before[-1] not in ".!?:":
@@ -162,7 +163,7 @@ def _capitalized(word: str, message: str) -> bool:
     return False
 
 
-_QUOTE = re.compile(r"[\"'\u2018\u201c]([^\"'\u2019\u201d]{1,80})[\"'\u2019\u201d]")
+_QUOTE = compiled(r"[\"'\u2018\u201c]([^\"'\u2019\u201d]{1,80})[\"'\u2019\u201d]")
 
 
 def _quoted(word: str, message: str) -> bool:
@@ -319,13 +320,12 @@ def _assigned(written: str, token: str, message: str) -> bool:
 
     ``muscle = triceps``, ``size: medium``: a value put to the user.
     """
-    word = re.escape(written).replace("\\ ", r"\W+")
-    return re.search(rf"(?<!\w){word}\s*[:=]\s*{re.escape(token)}(?!\w)", message, re.I) is not None
+    return _assigning(written, token).search(message) is not None
 
 
 def _upper_case(word: str, message: str) -> bool:
     """Whether ``message`` writes ``word`` (read lower-case) all in capitals (``US``, ``IT``)."""
-    return re.search(rf"(?<![\w'])({re.escape(word.upper())})(?![\w'])", message) is not None
+    return _alone(word.upper()).search(message) is not None
 
 
 def _quote_after(written: str, message: str) -> str | None:
@@ -333,17 +333,46 @@ def _quote_after(written: str, message: str) -> str | None:
 
     ``the query 'we will rock you'``, ``call the new column 'Difference'``.
     """
-    word = re.escape(written).replace("\\ ", r"\W+")
-    found = re.search(
-        rf"(?<!\w){word}\s*(?:(?:it|them|(?:the|this|that) \w+(?: \w+)?)\s+)?"
-        rf"(?:[:=]|is|of|as|to)?\s*[\"'\u2018\u201c](\w[^\"'\u2019\u201d]*)",
-        message,
-        re.I,
-    )
+    found = _quoting(written).search(message)
     return None if found is None else found.group(1)
 
 
-_PLACE = re.compile(
+# The patterns below are built from a kind's word or a word of the message, and compiled once
+# per word: a reply asks of a few, an episode of the same few again (the engine's own cache of
+# compiled patterns holds 512, and the reader's fixed ones fill much of it).
+
+
+@functools.lru_cache(maxsize=1024)
+def _alone_any_case(word: str) -> re.Pattern[str]:
+    """``word`` in any case, with no word character or apostrophe beside it."""
+    return re.compile(rf"(?<![\w'])({re.escape(word)})(?![\w'])", re.I)
+
+
+@functools.lru_cache(maxsize=1024)
+def _alone(word: str) -> re.Pattern[str]:
+    """``word`` as written, with no word character or apostrophe beside it."""
+    return re.compile(rf"(?<![\w'])({re.escape(word)})(?![\w'])")
+
+
+@functools.lru_cache(maxsize=1024)
+def _assigning(written: str, token: str) -> re.Pattern[str]:
+    """A kind's word set to ``token`` (``size: medium``), in any case."""
+    word = re.escape(written).replace("\\ ", r"\W+")
+    return re.compile(rf"(?<!\w){word}\s*[:=]\s*{re.escape(token)}(?!\w)", re.I)
+
+
+@functools.lru_cache(maxsize=1024)
+def _quoting(written: str) -> re.Pattern[str]:
+    """A kind's word, then a quoted text (the first word of which is its group)."""
+    word = re.escape(written).replace("\\ ", r"\W+")
+    return re.compile(
+        rf"(?<!\w){word}\s*(?:(?:it|them|(?:the|this|that) \w+(?: \w+)?)\s+)?"
+        rf"(?:[:=]|is|of|as|to)?\s*[\"'\u2018\u201c](\w[^\"'\u2019\u201d]*)",
+        re.I,
+    )
+
+
+_PLACE = compiled(
     r"\b(in|at|near|around|from|to)\s+((?:[A-Z][a-z]+\.?)(?:\s[A-Z][a-z]+\.?){0,2})\b"
 )
 _PLACE_WORDS = frozenset({"city", "location", "town", "country"})
@@ -403,7 +432,7 @@ def unknown_places(
     return out
 
 
-_NARROWED = re.compile(r"\b(filtered|limited|restricted|narrowed|only)\s*$", re.IGNORECASE)
+_NARROWED = compiled(r"\b(filtered|limited|restricted|narrowed|only)\s*$", re.IGNORECASE)
 """``filtered to Spain``: a place the lookup is kept to, not the end of a trip."""
 
 
@@ -415,7 +444,7 @@ def _country_names() -> frozenset[str]:
     return frozenset(normalize(c.name) for c in date_time.Provider.countries)
 
 
-_LONG_NUMBER = re.compile(r"(?<![\d.])\d{3,}(?:\.\d+)?(?![\d.])")
+_LONG_NUMBER = compiled(r"(?<![\d.])\d{3,}(?:\.\d+)?(?![\d.])")
 
 
 def _digits(value: object) -> int | None:
@@ -477,7 +506,7 @@ def summary_dates(
     return set()
 
 
-_ROUTE = re.compile(
+_ROUTE = compiled(
     r"(?<![A-Za-z])([A-Z][a-z]+(?: [A-Z][a-z]+){0,2}) (?:to|->|→|-) ([A-Z][a-z]+(?: [A-Z][a-z]+){0,2})\b"
 )
 

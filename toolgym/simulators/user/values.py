@@ -13,6 +13,7 @@ import functools
 import re
 from collections.abc import Callable, Sequence
 
+from toolgym.simulators.user.first_chars import compiled
 from toolgym.simulators.user.number_words import _ORDINAL_WORD, _ORDINAL_WORDS
 from toolgym.simulators.user.phrases import (
     _CONFIRM,
@@ -47,7 +48,7 @@ _NEAR = 4 * (_ATTACH + 2)
 """How many words may stand between a number and the word of the kind it is the value of."""
 
 
-_VALUE_THEN_PLACE = re.compile(r" (to|from|into|out of)")
+_VALUE_THEN_PLACE = compiled(r" (to|from|into|out of)")
 """What follows a value that begins another kind's word (``flying from``: the plane, and the
 origin)."""
 
@@ -99,14 +100,14 @@ def _upper(kind: SlotKind) -> bool:
     return _UPPER.search(kind.phrase) is not None
 
 
-_CURRENT = re.compile(
+_CURRENT = compiled(
     r"\b(?:currently|presently|right now|at present|as of now)"
     r"(?: (?:is|are|at|set to|sits at|reads|shows|stands at))? $"
 )
 """What stands before a cell's present number, which no message proposes."""
 
 
-_DAY_OF_MONTH = re.compile(
+_DAY_OF_MONTH = compiled(
     r"\bon the ([1-9]|[12]\d|3[01])(?![0-9a-z.])(?=\s*(?:$|[,;:!?)]|\.(?!\d)|(?:and|or|for|to|at|of|"
     r"through|until|till|with)\b|-))"
 )
@@ -298,11 +299,11 @@ def _inside_longer_value(
     return inside
 
 
-_NEGATED = re.compile(
+_NEGATED = compiled(
     r"\b(not|no|never|rather than|instead of|other than|except|n't|but not)( an?| the| to| for)? $"
 )
 """What stands before a value the message sets aside (``rent, not buy``)."""
-_ARTICLE = re.compile(r"^(the|an?) ")
+_ARTICLE = compiled(r"^(the|an?) ")
 
 
 def _inside_values(spans: list[_Span], text: str, slots: Sequence[Slot]) -> list[_Span]:
@@ -333,7 +334,7 @@ def _inside_values(spans: list[_Span], text: str, slots: Sequence[Slot]) -> list
     ]
 
 
-_COUNT_BEFORE = re.compile(r"(?<![0-9a-z.])\d+ $")
+_COUNT_BEFORE = compiled(r"(?<![0-9a-z.])\d+ $")
 """A count before a value whose last word is a counted kind's (``3 Queen Bed rooms``)."""
 
 
@@ -381,13 +382,13 @@ def _dated(
     return found
 
 
-_FROM_TO = re.compile(
+_FROM_TO = compiled(
     r"\bfrom ((?:\S+ ){0,3}?\S+) (?:to|until|till|through|thru) ((?:\S+ ){0,3}?\S+?)"
     r"(?= (?:on|for|at|with|in|and|leaving|departing|returning|between|under|max|min|per|"
     r"checking|staying|via|by|is|right|correct|ok|okay)\b| \d|$)"
 )
-_ASKED_END = re.compile(r"(?:which|what|where|whence|how)\b")
-_ONE_END = re.compile(
+_ASKED_END = compiled(r"(?:which|what|where|whence|how)\b")
+_ONE_END = compiled(
     r"\b(?<!back )(?<!return )(?<!returning )(?<!home )(from|out of|to|into) ((?:\S+ ){0,3}\S+)"
 )
 """One end of a trip a message writes; not on the way back (``flying back from Albuquerque``:
@@ -468,7 +469,7 @@ def reversed_route(text: str, vocabulary: Vocabulary, slots: Sequence[Slot]) -> 
     return out
 
 
-_BOTH_ENDS = re.compile(
+_BOTH_ENDS = compiled(
     r"\bfrom (and|&|or) (where |which \w+ |what \w+ )?(to|into)\b|\bfrom where (to|into) where\b"
     r"|\bwhere from (and|&) (where )?to\b|\bfrom (and|&) (to|into) where\b"
     r"|\b(check|checking) in (and|&) (out|check out|checking out)\b"
@@ -491,7 +492,7 @@ def _both_ends(text: str, vocabulary: Vocabulary, named: Sequence[str]) -> set[s
     return {first, second} if re.search(r"\bwhere\b", text) else set()
 
 
-_DANGLING = re.compile(r"(?<! and)(?<! or)(?<! from)(?<! to) (from|out of|to|into)$")
+_DANGLING = compiled(r"(?<! and)(?<! or)(?<! from)(?<! to) (from|out of|to|into)$")
 """A direction that ends a question (``Which city are you catching the train from?``)."""
 
 
@@ -526,11 +527,11 @@ def dangling_end(
     return set()
 
 
-_BOUND_FOR = re.compile(r" (headed|heading|going|go|goes|bound|off to)$")
+_BOUND_FOR = compiled(r" (headed|heading|going|go|goes|bound|off to)$")
 """A verb that ends a ``where`` question about where a trip ends (``where's the cruise headed?``)."""
 
 
-_WHERE_HEAD = re.compile(
+_WHERE_HEAD = compiled(
     r"(\w+ ){0,3}(where|(which|what) (port|city|airport|station|town|harbou?r|terminal|place))\b"
 )
 """A question about a place (``where``, ``which port``)."""
@@ -557,7 +558,7 @@ def direction_asked(
     return None
 
 
-_RANGE_ASK = re.compile(
+_RANGE_ASK = compiled(
     r"\brange\b|\bbetween\b|\bboth (ends|limits|bounds)\b|\b(min|minimum|lowest|low end|least|smallest)\b"
     r".{0,30}\b(and|&|to|or)\b.{0,30}\b(max|maximum|highest|high end|most|largest|biggest)\b"
     r"|\b(max|maximum|highest|high end|most|largest|biggest)\b.{0,30}\b(and|&|to|or)\b.{0,30}"
@@ -565,8 +566,8 @@ _RANGE_ASK = re.compile(
 )
 """A question about both bounds of a quantity (``your budget range``, ``the lowest and highest``)."""
 _BOUND_WORDS = {
-    "min": re.compile(r"\b(min|minimum|lowest|least|smallest|floor)\b"),
-    "max": re.compile(r"\b(max|maximum|highest|most|largest|biggest|ceiling|upper)\b"),
+    "min": compiled(r"\b(min|minimum|lowest|least|smallest|floor)\b"),
+    "max": compiled(r"\b(max|maximum|highest|most|largest|biggest|ceiling|upper)\b"),
 }
 """The words of one bound alone (``And the highest?`` after the lowest price is asked)."""
 

@@ -1,0 +1,163 @@
+"""A pattern guarded by its first characters gives every answer the pattern itself gives."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import pkgutil
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+import toolgym.simulators.user as user_package
+from toolgym.simulators.user import first_chars, text
+from toolgym.simulators.user.first_chars import compiled, guarded
+from toolgym.simulators.user.memo import Remembered
+from toolgym.simulators.user.slots import normalize, standalone, whole_words
+
+QUESTIONS = Path(__file__).parent / "data" / "user_questions.jsonl"
+_GUARD = re.compile(r"\(\?=\[((?:\\.|[^\]\\])*)\]\)\(\?:(.*)\)", re.S)
+"""The form :func:`guarded` writes: ``(?=[first characters])(?:the pattern)``."""
+_ODD = "KſİıẞΣς\u2019\u201c\u201d\u2014→👍\u00a0"
+"""Characters that fold, or that the reader rewrites: ``K`` (Kelvin) matches ``k`` case-blind."""
+
+
+def _unguarded(pattern: re.Pattern[str]) -> re.Pattern[str] | None:
+    """The pattern :func:`guarded` was given to make ``pattern``, or ``None``: no guard of its."""
+    found = _GUARD.fullmatch(pattern.pattern)
+    if found is None:
+        return None
+    original = re.compile(found.group(2), pattern.flags)
+    return original if guarded(original).pattern == pattern.pattern else None
+
+
+def _reader_patterns() -> dict[str, re.Pattern[str]]:
+    out: dict[str, re.Pattern[str]] = {}
+    for info in pkgutil.iter_modules(user_package.__path__):
+        module = importlib.import_module(f"{user_package.__name__}.{info.name}")
+        for name, value in vars(module).items():
+            value = value.compiled if isinstance(value, Remembered) else value
+            if isinstance(value, re.Pattern) and isinstance(value.pattern, str):
+                out.setdefault(f"{info.name}.{name}", value)
+    return out
+
+
+PATTERNS = _reader_patterns()
+GUARDED = sorted(name for name, p in PATTERNS.items() if _unguarded(p) is not None)
+
+
+def _texts() -> list[str]:
+    messages = [json.loads(line)["message"] for line in QUESTIONS.read_text().splitlines()]
+    rng = random.Random(11)
+    picked = rng.sample(messages, 500)
+    texts = picked + [normalize(m) for m in picked]
+    alphabet = "abkrsty ABKRST\n\t.,?!;:'\"()-/$%#*0123456789" + _ODD
+    for _ in range(400):  # noise, and messages cut and spliced with it
+        texts.append("".join(rng.choice(alphabet) for _ in range(rng.randint(0, 40))))
+    for message in rng.sample(messages, 300):
+        cut = rng.randint(0, len(message))
+        texts.append(message[:cut] + rng.choice(_ODD + "\n?.,") + message[cut:])
+        texts.append(message.upper())
+    return texts
+
+
+TEXTS = _texts()
+
+
+def _answers(pattern: re.Pattern[str], text: str) -> tuple[object, ...]:
+    return (
+        [(m.span(), m.groups()) for m in pattern.finditer(text)],
+        pattern.split(text),
+        pattern.sub("<\\g<0>>", text),
+        None if (m := pattern.match(text)) is None else m.span(),
+        pattern.fullmatch(text) is not None,
+    )
+
+
+def test_the_readers_scanning_patterns_are_guarded() -> None:
+    if first_chars._sre is None:
+        pytest.skip("this Python's re has no parser to read first characters from")
+    assert len(GUARDED) >= 100, f"only {len(GUARDED)} of {len(PATTERNS)} patterns are guarded"
+    assert "text._SENTENCE" in GUARDED and "text._COMMA" in GUARDED
+
+
+@pytest.mark.parametrize("name", GUARDED)
+def test_a_guarded_pattern_answers_as_the_pattern_does(name: str) -> None:
+    pattern = PATTERNS[name]
+    original = _unguarded(pattern)
+    assert original is not None and original.groups == pattern.groups
+    assert original.groupindex == pattern.groupindex
+    for sample in TEXTS:
+        assert _answers(pattern, sample) == _answers(original, sample), (name, sample)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "flags", "guard"),
+    [
+        (r"(?<=[a-z]{3}[.])\s+(?=[A-Z])|(?<=[!?;:])\s+|\s*\n\s*", 0, r"\s\x0a"),
+        (r"(?<=\S)(?<![0-9]),\s+|(?<=[0-9]),\s+(?!(?:19|20)[0-9]{2}\b)", 0, r"\,"),
+        (r"\b(right|correct)\b", 0, "rc"),
+        (r"(?<![0-9a-z])(?:jan|feb) \d{1,2}|\d{1,2} (?:jan|feb)", 0, r"jf\d"),
+        (r"\b(ok|yes)?[?!]", 0, r"oy\?\!"),  # an optional part: what follows it can come first
+        (r"(?m)(?<=x)[-*\u2022]|\bfoo", 0, r"\-\*\u2022f"),  # the flags stay in front
+        (r"\b(kelvin|size)\b", re.I, "ks"),  # read case-blind, as the pattern's own letters are
+    ],
+)
+def test_the_guard_holds_the_first_characters(pattern: str, flags: int, guard: str) -> None:
+    if first_chars._sre is None:
+        pytest.skip("this Python's re has no parser to read first characters from")
+    made = compiled(pattern, flags)
+    found = _GUARD.fullmatch(made.pattern.removeprefix("(?m)"))
+    assert found is not None and found.group(1) == guard
+    assert made.flags == re.compile(pattern, flags).flags
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        r"right|wrong",  # the engine scans for its literals itself
+        r"\s+-\s+",  # a class first: scanned by the engine
+        r"^(?:the|an?) ",  # anchored: tried at the start only
+        r"(?m)^\d+[.)] ",  # tried at line starts only
+        r"\b(a|b)?",  # can match the empty text
+        r"\b\w+ing\b",  # any word character can start it
+        r"(?<![0-9])[a-z]+",  # a wide range
+        r"(?<!x)(?i:k)",  # a flag group
+        r"(?<!x).b",  # any character first
+        r"(?<!x)[^ab]c",  # a negated class first
+    ],
+)
+def test_no_guard_where_it_would_not_pay_or_could_not_be_read(pattern: str) -> None:
+    assert compiled(pattern).pattern == pattern
+
+
+def test_case_blind_guards_fold_as_the_pattern_folds() -> None:
+    pattern = compiled(r"(?<![a-z])(k|s)(?![a-z])", re.I)
+    plain = re.compile(r"(?<![a-z])(k|s)(?![a-z])", re.I)
+    for sample in ("K", "\u212a", "\u017f", "S", "x k", "ss", "\u212a \u017f"):
+        assert _answers(pattern, sample) == _answers(plain, sample), sample
+
+
+def test_phrase_patterns_find_what_the_lookbehind_form_finds() -> None:
+    rng = random.Random(5)
+    words = ["cat", "cats", "tomcat", "a", "1", "1.5", "it's", "$9", "new york", "-", "k"]
+    for _ in range(3000):
+        phrase = rng.choice(words)
+        sample = " ".join(rng.choice([*words, ".", ",", "x", "\u212a"]) for _ in range(6))
+        sample = sample.replace(" ", rng.choice(["", " ", "  "]), rng.randint(0, 2))
+        literal = re.escape(phrase)
+        expected = re.compile(rf"(?<![0-9a-z]){literal}(?![0-9a-z])")
+        got = [m.span() for m in whole_words(phrase).finditer(sample)]
+        assert got == [m.span() for m in expected.finditer(sample)], (phrase, sample)
+        alone = re.compile(rf"(?<!\w){literal}(?!\w)")
+        got = [m.span() for m in standalone(phrase).finditer(sample)]
+        assert got == [m.span() for m in alone.finditer(sample)], (phrase, sample)
+
+
+def test_the_sentence_splitter_is_unchanged_in_effect() -> None:
+    message = "Got it. What breed? 1. Size 2. Colour\nAnd how many, for 2026, please!"
+    plain = re.compile(_GUARD.fullmatch(text._SENTENCE.compiled.pattern).group(2))
+    assert text._SENTENCE.split(message) == plain.split(message)
+    assert len(text._SENTENCE.split(message)) >= 3

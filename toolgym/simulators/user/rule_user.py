@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
-from toolgym.simulators.seeding import stable_rng
+from toolgym.simulators.seeding import stable_index
 from toolgym.simulators.user.contradiction import restated
 from toolgym.simulators.user.matcher import (
     ASK,
@@ -235,10 +235,10 @@ _TEMPLATES: dict[str, dict[str, tuple[str, ...]]] = {
 def template(name: str, persona: str, rng_parts: tuple[Any, ...], **values: str) -> str:
     """A reply template of ``name`` for ``persona``, chosen by a generator seeded with the parts."""
     choices = _TEMPLATES[name].get(persona, _TEMPLATES[name][PERSONAS[0]])
-    if len(choices) == 1:  # nothing to draw (a generator takes longer to make than the rest)
+    if len(choices) == 1:  # nothing to draw
         chosen = choices[0]
-    else:
-        chosen = choices[int(stable_rng("user-template", name, *rng_parts).integers(len(choices)))]
+    else:  # the draw of a generator seeded by the parts, without making one (it costs more)
+        chosen = choices[stable_index(len(choices), "user-template", name, *rng_parts)]
     filled = {k: v for k, v in values.items()}
     filled.update({k.capitalize(): sentence(v) for k, v in values.items()})
     return chosen.format(**filled)

@@ -18,8 +18,13 @@ from toolgym.simulators.user.memo import Remembered
 from toolgym.simulators.user.slots import normalize, standalone, whole_words
 
 QUESTIONS = Path(__file__).parent / "data" / "user_questions.jsonl"
-_GUARD = re.compile(r"\(\?=\[((?:\\.|[^\]\\])*)\]\)\(\?:(.*)\)", re.S)
-"""The form :func:`guarded` writes: ``(?=[first characters])(?:the pattern)``."""
+_GUARD = re.compile(
+    r"(?P<anchors>\(\?:(?:\^\||\\A\|)+)?\(\?=\[(?P<first>(?:\\.|[^\]\\])*)\]\)\)?"
+    r"\(\?:(?P<body>.*)\)",
+    re.S,
+)
+"""The forms :func:`guarded` writes: ``(?=[first characters])(?:the pattern)``, and
+``(?:^|(?=[first characters]))(?:the pattern)`` where a branch starts at ``^``."""
 _ODD = "KſİıẞΣς\u2019\u201c\u201d\u2014→👍\u00a0"
 """Characters that fold, or that the reader rewrites: ``K`` (Kelvin) matches ``k`` case-blind."""
 
@@ -29,7 +34,9 @@ def _unguarded(pattern: re.Pattern[str]) -> re.Pattern[str] | None:
     found = _GUARD.fullmatch(pattern.pattern)
     if found is None:
         return None
-    original = re.compile(found.group(2), pattern.flags)
+    if bool(found["anchors"]) != pattern.pattern.startswith("(?:"):
+        return None
+    original = re.compile(found["body"], pattern.flags)
     return original if guarded(original).pattern == pattern.pattern else None
 
 
@@ -103,14 +110,15 @@ def test_a_guarded_pattern_answers_as_the_pattern_does(name: str) -> None:
         (r"\b(ok|yes)?[?!]", 0, r"oy\?\!"),  # an optional part: what follows it can come first
         (r"(?m)(?<=x)[-*\u2022]|\bfoo", 0, r"\-\*\u2022f"),  # the flags stay in front
         (r"\b(kelvin|size)\b", re.I, "ks"),  # read case-blind, as the pattern's own letters are
+        (r"(?m)^[ \t]*\d+[.)] |(?<=[a-z] )\(\d\)", 0, r"\("),  # a branch at a line's start
     ],
 )
 def test_the_guard_holds_the_first_characters(pattern: str, flags: int, guard: str) -> None:
     if first_chars._sre is None:
         pytest.skip("this Python's re has no parser to read first characters from")
     made = compiled(pattern, flags)
-    found = _GUARD.fullmatch(made.pattern.removeprefix("(?m)"))
-    assert found is not None and found.group(1) == guard
+    found = _GUARD.fullmatch(made.pattern)
+    assert found is not None and found["first"] == guard
     assert made.flags == re.compile(pattern, flags).flags
 
 
@@ -121,6 +129,7 @@ def test_the_guard_holds_the_first_characters(pattern: str, flags: int, guard: s
         r"\s+-\s+",  # a class first: scanned by the engine
         r"^(?:the|an?) ",  # anchored: tried at the start only
         r"(?m)^\d+[.)] ",  # tried at line starts only
+        r"^\d+[.)] |\A(?<=x)y",  # every branch anchored
         r"\b(a|b)?",  # can match the empty text
         r"\b\w+ing\b",  # any word character can start it
         r"(?<![0-9])[a-z]+",  # a wide range
@@ -131,6 +140,22 @@ def test_the_guard_holds_the_first_characters(pattern: str, flags: int, guard: s
 )
 def test_no_guard_where_it_would_not_pay_or_could_not_be_read(pattern: str) -> None:
     assert compiled(pattern).pattern == pattern
+
+
+def test_a_branch_at_a_lines_start_is_kept_in_the_guard() -> None:
+    source = r"(?m)^[ \t]*\d+[.)] |(?<=[a-z] )\(\d\) "
+    pattern = compiled(source)
+    assert pattern.pattern.startswith("(?:^|(?=[\\(]))")
+    sample = "Two things:\n 1. city\n2) budget, and (3) dates"
+    spans = [m.span() for m in pattern.finditer(sample)]
+    assert spans == [m.span() for m in re.compile(source).finditer(sample)]
+    assert spans == [(12, 16), (21, 24), (36, 40)]
+
+
+def test_a_verbose_patterns_last_comment_stays_a_comment() -> None:
+    pattern = compiled(r"(?x) (?<![a-z]) (?: cat | dog )  # a pet, as a whole word", 0)
+    assert pattern.flags & re.VERBOSE
+    assert [m.span() for m in pattern.finditer("a cat, a dog, hotdog")] == [(2, 5), (9, 12)]
 
 
 def test_case_blind_guards_fold_as_the_pattern_folds() -> None:
@@ -158,6 +183,6 @@ def test_phrase_patterns_find_what_the_lookbehind_form_finds() -> None:
 
 def test_the_sentence_splitter_is_unchanged_in_effect() -> None:
     message = "Got it. What breed? 1. Size 2. Colour\nAnd how many, for 2026, please!"
-    plain = re.compile(_GUARD.fullmatch(text._SENTENCE.compiled.pattern).group(2))
+    plain = re.compile(_GUARD.fullmatch(text._SENTENCE.compiled.pattern)["body"])
     assert text._SENTENCE.split(message) == plain.split(message)
     assert len(text._SENTENCE.split(message)) >= 3

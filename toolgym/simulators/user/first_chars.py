@@ -66,15 +66,21 @@ def guarded(pattern: re.Pattern[str]) -> re.Pattern[str]:
     The same matches at the same places, and the same groups; ``pattern`` itself where no
     guard is added (see the module docstring).
     """
-    first = _first_class(pattern)
-    if first is None:
+    guard = _guard(pattern)
+    if guard is None:
         return pattern
     body = _LEADING_FLAGS.sub("", pattern.pattern)
-    return re.compile(f"(?=[{first}])(?:{body})", pattern.flags)
+    if pattern.flags & re.VERBOSE:
+        body += "\n"  # a comment at its end stops at a new line, not at the group's close
+    return re.compile(f"{guard}(?:{body})", pattern.flags)
 
 
-def _first_class(pattern: re.Pattern[str]) -> str | None:
-    """The body of a class of the characters a match of ``pattern`` starts with, or ``None``."""
+def _guard(pattern: re.Pattern[str]) -> str | None:
+    """The lookahead of the characters a match of ``pattern`` starts with, or ``None``.
+
+    ``(?=[...])``; ``(?:^|(?=[...]))`` where a branch starts at ``^`` (the start, or a line's
+    start, under the pattern's own flags) instead of with a character.
+    """
     if _sre is None or not isinstance(pattern.pattern, str):
         return None
     try:
@@ -90,9 +96,11 @@ def _first_class(pattern: re.Pattern[str]) -> str | None:
         return None
     if items is None or nullable or not items:
         return None
-    parts = []
+    parts, anchors = [], []
     for kind, value in dict.fromkeys(items):
-        if kind == "range":
+        if kind == "anchor":
+            anchors.append("^" if value is _sre.AT_BEGINNING else r"\A")
+        elif kind == "range":
             low, high = value
             if high - low >= _WIDE_RANGE:
                 return None
@@ -103,7 +111,10 @@ def _first_class(pattern: re.Pattern[str]) -> str | None:
             parts.append(value)
         else:
             parts.append(_escaped(value))
-    return "".join(parts)
+    if not parts:
+        return None  # every branch is anchored: each is tried where its anchor holds only
+    lookahead = f"(?=[{''.join(parts)}])"
+    return f"(?:{'|'.join(anchors)}|{lookahead})" if anchors else lookahead
 
 
 def _opens_unscanned(data: Any) -> bool:
@@ -135,7 +146,8 @@ _CATEGORIES = {
 }
 
 _Item = tuple[str, Any]
-"""``("char", code)``, ``("range", (low, high))`` or ``("category", "\\d")``."""
+"""``("char", code)``, ``("range", (low, high))``, ``("category", "\\d")``, or ``("anchor",
+AT_BEGINNING)``: a branch that starts where ``^`` (or ``\\A``) holds, whatever comes next."""
 
 
 def _sequence(data: Any) -> tuple[list[_Item] | None, bool]:
@@ -146,6 +158,8 @@ def _sequence(data: Any) -> tuple[list[_Item] | None, bool]:
     """
     items: list[_Item] = []
     for op, value in data:
+        if op is _sre.AT and value in (_sre.AT_BEGINNING, _sre.AT_BEGINNING_STRING):
+            return [*items, ("anchor", value)], False  # from here, a start where it holds
         if op in (_sre.AT, _sre.ASSERT, _sre.ASSERT_NOT):
             continue  # takes no text: the next element's characters come first
         found, nullable = _element(op, value)

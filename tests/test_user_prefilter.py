@@ -114,3 +114,23 @@ def test_needs_reads_nothing_it_cannot_be_sure_of(pattern: str) -> None:
 def test_classes_and_comments_do_not_hide_a_match(pattern: str, text: str) -> None:
     assert re.search(pattern, text) is not None
     assert any_match([pattern], text)
+
+
+def test_the_literal_finder_finds_every_literal_a_text_holds() -> None:
+    from toolgym.simulators.user.prefilter import _candidates, _plan
+
+    rng = random.Random(13)
+    pieces = ["ab", "abc", "bc", "c", "you are", "you", "are you", "a.b", "(x)", "x", "\u212a"]
+    for _ in range(300):
+        chosen = rng.sample(pieces, rng.randint(1, len(pieces)))
+        patterns = tuple(re.escape(p) + rng.choice(["", r"\b", "s?"]) for p in chosen)
+        plan = _plan(patterns)
+        for _ in range(20):
+            sample = "".join(
+                rng.choice([*pieces, " ", "q", "b"]) for _ in range(rng.randint(0, 30))
+            )
+            expected = {i for literal, own in plan.literals if literal in sample for i in own}
+            assert _candidates(plan, sample) == expected | set(plan.always), (patterns, sample)
+    long = "you " * 500 + "are"  # literals start at many places: read literal by literal
+    plan = _plan((r"\byou are\b", r"\bare\b", r"\bzebra\b"))
+    assert _candidates(plan, long) == {0, 1}

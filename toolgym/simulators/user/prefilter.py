@@ -4,9 +4,11 @@ The reader tries long lists of patterns on every message (injections, requests f
 list, farewells). Most messages match none of them, and a search of a large alternation visits
 every position of the text. :func:`any_match` first asks which patterns could match at all: a
 pattern whose every branch begins with a literal word (``\\bignore\\b...``) or a group of literal
-words (``\\b(system|developer) prompt``) needs one of those words somewhere in the text, a test
-done with ``in`` on the string. Only the patterns that pass are searched, so the answer is the
-same as a search of the whole alternation.
+words (``\\b(system|developer) prompt``) needs one of those words somewhere in the text. Only
+the patterns that pass are searched, so the answer is the same as a search of the whole
+alternation. The literals a text holds are found by one pattern of them all, written as a trie
+(:func:`literal_finder`), searched from each place a literal starts: a text that holds none
+(most of them) costs one scan, not a test of each literal.
 
 A lookaround takes no text, so the literals after it are still needed. A branch the analysis
 cannot read (a character class or an optional group first, a flag) needs nothing: its pattern is
@@ -19,6 +21,9 @@ import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
+
+from toolgym.simulators.user.first_chars import compiled as guarded_compile
 
 _META = frozenset(".^$*+?{}[]\\|()")
 _OPTIONAL = frozenset("?*{")
@@ -188,14 +193,67 @@ def any_match(patterns: Sequence[str], text: str) -> bool:
     plan = _plan(tuple(patterns))
     if plan.anchored:  # each tried at the start alone: the whole alternation is cheapest
         return alternation(plan.patterns).search(text) is not None
-    found = {i for literal, owners in plan.literals if literal in text for i in owners}
-    if plan.always:
-        found.update(plan.always)
+    found = _candidates(plan, text)
     if not found:
         return False
     if 2 * len(found) > len(plan.patterns):  # most of them: one search of the alternation
         return alternation(plan.patterns).search(text) is not None
     return any(plan.compiled[i].search(text) is not None for i in sorted(found))
+
+
+_MOST_HITS = 16
+"""Literal starts read one by one before the literals are looked for one by one instead."""
+
+
+def _candidates(plan: _Plan, text: str) -> set[int]:
+    """The patterns whose needed literals ``text`` holds (and those that need none).
+
+    One search of :attr:`_Plan.finder` finds the first place a literal starts and the longest
+    one there; every literal that starts there too is a prefix of it, so its owners are read
+    from :attr:`_Plan.reached`. The search goes on from the next character, so overlapping
+    literals are found too. A text where literals start in many places is read literal by
+    literal instead (its cost then bounded by the number of literals).
+    """
+    found = set(plan.always)
+    if plan.finder is None:
+        return found
+    search = plan.finder.search
+    hit = search(text)
+    for _ in range(_MOST_HITS):
+        if hit is None:
+            return found
+        found.update(plan.reached[hit.group()])
+        hit = search(text, hit.start() + 1)
+    found.update(i for literal, owners in plan.literals if literal in text for i in owners)
+    return found
+
+
+def literal_finder(literals: Sequence[str]) -> re.Pattern[str]:
+    """A pattern that matches, at a place, the longest of ``literals`` that starts there.
+
+    The literals as a trie (``ab(?:c|d)?`` for ``ab``, ``abc`` and ``abd``): a place is tried
+    down one path of the trie, not against each literal, and the engine jumps to the places
+    that hold a literal's first character. The greedy ``?`` keeps the longest literal.
+
+    >>> [m.group() for m in literal_finder(["ab", "abc", "b", "xy"]).finditer("abcb xab")]
+    ['abc', 'b', 'ab']
+    """
+    trie: dict[str, Any] = {}
+    for literal in literals:
+        node = trie
+        for char in literal:
+            node = node.setdefault(char, {})
+        node[""] = {}
+    return re.compile(_trie_pattern(trie))
+
+
+def _trie_pattern(node: dict[str, Any]) -> str:
+    ends_here = "" in node
+    branches = [re.escape(char) + _trie_pattern(node[char]) for char in sorted(node) if char]
+    if not branches:
+        return ""
+    body = branches[0] if len(branches) == 1 and not ends_here else f"(?:{'|'.join(branches)})"
+    return body + "?" if ends_here else body
 
 
 @dataclass(frozen=True)
@@ -209,6 +267,10 @@ class _Plan:
     """Whether every pattern is tried at the start of the text only (``^`` first)."""
     compiled: tuple[re.Pattern[str], ...]
     """Each pattern compiled alone (a subset is searched one by one, never compiled anew)."""
+    finder: re.Pattern[str] | None
+    """:func:`literal_finder` of the literals (``None``: no pattern needs one)."""
+    reached: dict[str, tuple[int, ...]]
+    """For each literal, the patterns that need it or one of its prefixes (found with it)."""
 
 
 @functools.lru_cache(maxsize=256)
@@ -221,7 +283,15 @@ def _plan(patterns: tuple[str, ...]) -> _Plan:
             always.append(i)
         for literal in literals or ():
             owners.setdefault(literal, []).append(i)
+    always += owners.pop("", [])  # (no pattern needs the empty text, but it would be held)
     pairs = tuple((lit, tuple(own)) for lit, own in owners.items())
     anchored = all(p.startswith("^") and _split_top(p) == [p] for p in patterns)
-    compiled = tuple(re.compile(p) for p in patterns)
-    return _Plan(patterns, pairs, tuple(always), anchored, compiled)
+    compiled = tuple(guarded_compile(p) for p in patterns)
+    reached = {
+        literal: tuple(
+            sorted({i for prefix, own in pairs if literal.startswith(prefix) for i in own})
+        )
+        for literal in owners
+    }
+    finder = literal_finder(list(owners)) if owners else None
+    return _Plan(patterns, pairs, tuple(sorted(always)), anchored, compiled, finder, reached)

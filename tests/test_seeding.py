@@ -39,8 +39,11 @@ def test_rejected_draws_are_drawn_again_as_numpy_does() -> None:
     assert rejected > 50
 
 
-def test_bounds_past_32_bits_and_bad_bounds_are_numpys() -> None:
+def test_bounds_past_32_bits_numpy_integers_and_bad_bounds_are_numpys() -> None:
     assert stable_index(2**40, "big") == int(stable_rng("big").integers(2**40))
+    for n in (np.uint32(7), np.int32(7), np.int64(2**32 - 1), np.int64(3_000_000_000)):
+        for i in range(50):  # fixed-width arithmetic would overflow in the plain-integer draw
+            assert stable_index(n, "numpy", i) == int(stable_rng("numpy", i).integers(n))
     assert stable_index(1, "one") == 0
     with pytest.raises(ValueError):
         stable_index(0, "none")

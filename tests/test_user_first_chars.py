@@ -45,9 +45,15 @@ def _reader_patterns() -> dict[str, re.Pattern[str]]:
     for info in pkgutil.iter_modules(user_package.__path__):
         module = importlib.import_module(f"{user_package.__name__}.{info.name}")
         for name, value in vars(module).items():
-            value = value.compiled if isinstance(value, Remembered) else value
-            if isinstance(value, re.Pattern) and isinstance(value.pattern, str):
-                out.setdefault(f"{info.name}.{name}", value)
+            found = [value]  # a pattern, or patterns in a tuple or list (with their replacements)
+            if isinstance(value, tuple | list):
+                found = [v for item in value for v in (item if isinstance(item, tuple) else [item])]
+            for i, item in enumerate(found):
+                item = item.compiled if isinstance(item, Remembered) else item
+                if isinstance(item, re.Pattern) and isinstance(item.pattern, str):
+                    out.setdefault(
+                        f"{info.name}.{name}" + (f"[{i}]" if len(found) > 1 else ""), item
+                    )
     return out
 
 
@@ -74,11 +80,17 @@ TEXTS = _texts()
 
 
 def _answers(pattern: re.Pattern[str], text: str) -> tuple[object, ...]:
+    middle, end = min(3, len(text)), max(len(text) - 2, 0)
     return (
         [(m.span(), m.groups()) for m in pattern.finditer(text)],
+        pattern.findall(text),
         pattern.split(text),
         pattern.sub("<\\g<0>>", text),
+        None if (m := pattern.search(text)) is None else m.span(),
+        None if (m := pattern.search(text, middle, end)) is None else m.span(),
+        [m.span() for m in pattern.finditer(text, middle)],
         None if (m := pattern.match(text)) is None else m.span(),
+        None if (m := pattern.match(text, middle)) is None else m.span(),
         pattern.fullmatch(text) is not None,
     )
 
@@ -150,6 +162,18 @@ def test_a_branch_at_a_lines_start_is_kept_in_the_guard() -> None:
     spans = [m.span() for m in pattern.finditer(sample)]
     assert spans == [m.span() for m in re.compile(source).finditer(sample)]
     assert spans == [(12, 16), (21, 24), (36, 40)]
+
+
+@pytest.mark.parametrize(
+    ("pattern", "flags"),
+    [(r"(?#c)(?i)(?<=a)b", 0), (r"(?x) (?i) (?<=a) b", 0), (r" (?i) (?<=a) b", re.X)],
+)
+def test_a_global_flag_after_a_comment_leaves_the_pattern_as_it_is(
+    pattern: str, flags: int
+) -> None:
+    # Python takes such a flag as global; moved into the guarded group it would not compile
+    made = compiled(pattern, flags)
+    assert made.pattern == pattern and made.search("xAB") is not None
 
 
 def test_a_verbose_patterns_last_comment_stays_a_comment() -> None:

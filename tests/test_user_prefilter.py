@@ -121,6 +121,7 @@ def test_the_literal_finder_finds_every_literal_a_text_holds() -> None:
 
     rng = random.Random(13)
     pieces = ["ab", "abc", "bc", "c", "you are", "you", "are you", "a.b", "(x)", "x", "\u212a"]
+    pieces += ["a\\b", "\n", "x*", "?y", "[z]", "a|b", "$1", "^c"]
     for _ in range(300):
         chosen = rng.sample(pieces, rng.randint(1, len(pieces)))
         patterns = tuple(re.escape(p) + rng.choice(["", r"\b", "s?"]) for p in chosen)
@@ -131,6 +132,10 @@ def test_the_literal_finder_finds_every_literal_a_text_holds() -> None:
             )
             expected = {i for literal, own in plan.literals if literal in sample for i in own}
             assert _candidates(plan, sample) == expected | set(plan.always), (patterns, sample)
+    for starts in (15, 16, 17):  # around the number of starts read one by one
+        plan = _plan((r"\bcat\b", r"\bdog\b", r"\bemu\b"))
+        sample = "cat " * (starts - 1) + "dog"
+        assert _candidates(plan, sample) == {0, 1}, starts
     long = "you " * 500 + "are"  # literals start at many places: read literal by literal
     plan = _plan((r"\byou are\b", r"\bare\b", r"\bzebra\b"))
     assert _candidates(plan, long) == {0, 1}

@@ -38,8 +38,8 @@ def stable_index(n: int, *parts: object) -> int:
     True
     """
     seed = stable_seed(*parts)
-    if not 1 <= n <= 1 << 32:
-        return int(np.random.Generator(np.random.PCG64(seed)).integers(n))  # 64-bit bounds
+    if type(n) is not int or not 1 <= n <= 1 << 32:  # a NumPy integer, a 64-bit bound: NumPy's
+        return int(np.random.Generator(np.random.PCG64(seed)).integers(n))
     if n == 1:
         return 0  # NumPy draws nothing for a range of one
     pool = []

@@ -72,7 +72,10 @@ def guarded(pattern: re.Pattern[str]) -> re.Pattern[str]:
     body = _LEADING_FLAGS.sub("", pattern.pattern)
     if pattern.flags & re.VERBOSE:
         body += "\n"  # a comment at its end stops at a new line, not at the group's close
-    return re.compile(f"{guard}(?:{body})", pattern.flags)
+    try:
+        return re.compile(f"{guard}(?:{body})", pattern.flags)
+    except (re.error, RecursionError):  # a global flag after a comment ("(?#c)(?i)..."): kept
+        return pattern
 
 
 def _guard(pattern: re.Pattern[str]) -> str | None:

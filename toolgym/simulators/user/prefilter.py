@@ -215,7 +215,8 @@ def _candidates(plan: _Plan, text: str) -> set[int]:
     literal instead (its cost then bounded by the number of literals).
     """
     found = set(plan.always)
-    if plan.finder is None:
+    if plan.finder is None:  # no literal, or too many nested ones for one pattern
+        found.update(i for literal, owners in plan.literals if literal in text for i in owners)
         return found
     search = plan.finder.search
     hit = search(text)
@@ -293,5 +294,8 @@ def _plan(patterns: tuple[str, ...]) -> _Plan:
         )
         for literal in owners
     }
-    finder = literal_finder(list(owners)) if owners else None
+    try:
+        finder = literal_finder(list(owners)) if owners else None
+    except (re.error, RecursionError, OverflowError):  # a trie nested past the engine's limits
+        finder = None
     return _Plan(patterns, pairs, tuple(sorted(always)), anchored, compiled, finder, reached)

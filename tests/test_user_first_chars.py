@@ -210,3 +210,76 @@ def test_the_sentence_splitter_is_unchanged_in_effect() -> None:
     plain = re.compile(_GUARD.fullmatch(text._SENTENCE.compiled.pattern)["body"])
     assert text._SENTENCE.split(message) == plain.split(message)
     assert len(text._SENTENCE.split(message)) >= 3
+
+
+_ATOMS = [
+    *"abksKi. -#$",
+    "\u212a",
+    "\u017f",
+    "\u0130",
+    "\u0131",
+    "\u00df",
+    r"\d",
+    r"\s",
+    r"\w",
+    r"\n",
+    r"\.",
+    "[ab]",
+    "[a-c]",
+    "[k-s]",
+    "[^a]",
+    r"[\d.]",
+    r"[\s,]",
+    r"(?i:k)",
+    r"\1",
+    "(?(1)a|b)",
+    "(?#note)",
+]
+_ASSERTIONS = ["(?<=a)", "(?<!b)", "(?=a)", "(?!k)", r"\b", r"\B", "$", r"\Z", "^", r"\A"]
+_QUANTIFIERS = ["", "", "", "?", "*", "+", "{2}", "{0,2}", "*?", "++", "?+"]
+
+
+def _random_pattern(rng: random.Random, depth: int = 0) -> str:
+    branches = []
+    for _ in range(rng.randint(1, 3)):
+        parts = []
+        for _ in range(rng.randint(1, 3)):
+            roll = rng.random()
+            if roll < 0.2:
+                parts.append(rng.choice(_ASSERTIONS))
+                continue
+            if roll < 0.45 and depth < 2:
+                opener = rng.choice(["(", "(?:", "(?>", f"(?P<g{rng.randint(0, 99)}>"])
+                atom = f"{opener}{_random_pattern(rng, depth + 1)})"
+            else:
+                atom = rng.choice(_ATOMS)
+            parts.append(atom + rng.choice(_QUANTIFIERS))
+        branches.append("".join(parts))
+    return "|".join(branches)
+
+
+def test_random_patterns_answer_as_their_guarded_forms() -> None:
+    # assertions, anchors and back references in branches and repeats, case folding, flags
+    rng = random.Random(17)
+    flags = [0, re.I, re.M, re.S, re.A, re.I | re.M, re.I | re.A, re.X]
+    alphabet = "abkKs\u017f\u212a\n .-1\u00e9\u0130\u0131\u00dfiI$#"
+    guards = 0
+    for _ in range(3000):
+        source = rng.choice(_ASSERTIONS[:4]) * rng.randint(0, 1) + _random_pattern(rng)
+        try:
+            original = re.compile(source, rng.choice(flags))
+        except (re.error, OverflowError):
+            continue
+        made = guarded(original)
+        if made is original:
+            continue
+        guards += 1
+        assert (made.groups, made.groupindex, made.flags) == (
+            original.groups,
+            original.groupindex,
+            original.flags,
+        )
+        for _ in range(8):
+            sample = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 10)))
+            assert _answers(made, sample) == _answers(original, sample), (source, sample)
+    assert guards >= 300, f"only {guards} random patterns took a guard"

@@ -52,12 +52,15 @@ _WIDE_RANGE = 10
 def compiled(pattern: str, flags: int = 0) -> re.Pattern[str]:
     """``re.compile(pattern, flags)``, guarded by its first characters (:func:`guarded`).
 
+    The pattern is read once and compiled once (guarded, or as it is): the reader compiles
+    hundreds of them when it is imported.
+
     >>> compiled(r"(?<=[a-z])\\s+(?=[A-Z])").pattern
     '(?=[\\\\s])(?:(?<=[a-z])\\\\s+(?=[A-Z]))'
     >>> compiled(r"right|wrong").pattern  # the engine scans for "r" and "w" itself
     'right|wrong'
     """
-    return guarded(re.compile(pattern, flags))
+    return _guarded_source(pattern, flags) or re.compile(pattern, flags)
 
 
 def guarded(pattern: re.Pattern[str]) -> re.Pattern[str]:
@@ -66,37 +69,45 @@ def guarded(pattern: re.Pattern[str]) -> re.Pattern[str]:
     The same matches at the same places, and the same groups; ``pattern`` itself where no
     guard is added (see the module docstring).
     """
-    guard = _guard(pattern)
-    if guard is None:
+    if not isinstance(pattern.pattern, str):
         return pattern
-    body = _LEADING_FLAGS.sub("", pattern.pattern)
-    if pattern.flags & re.VERBOSE:
+    return _guarded_source(pattern.pattern, pattern.flags) or pattern
+
+
+def _guarded_source(source: str, flags: int) -> re.Pattern[str] | None:
+    """``source`` compiled behind its guard, or ``None`` where it takes none."""
+    if _sre is None:
+        return None
+    try:
+        parsed = _sre_parser.parse(source, flags)
+        flags = parsed.state.flags  # with the inline ones (``(?m)``), as the pattern's own
+        guard = _guard(parsed, flags)
+    except Exception:  # anything the reading does not know: no guard, never a wrong one
+        return None
+    if guard is None:
+        return None
+    body = _LEADING_FLAGS.sub("", source)
+    if flags & re.VERBOSE:
         body += "\n"  # a comment at its end stops at a new line, not at the group's close
     try:
-        return re.compile(f"{guard}(?:{body})", pattern.flags)
+        return re.compile(f"{guard}(?:{body})", flags)
     except (re.error, RecursionError):  # a global flag after a comment ("(?#c)(?i)..."): kept
-        return pattern
+        return None
 
 
-def _guard(pattern: re.Pattern[str]) -> str | None:
-    """The lookahead of the characters a match of ``pattern`` starts with, or ``None``.
+def _guard(parsed: Any, flags: int) -> str | None:
+    """The lookahead of the characters a match of the parsed pattern starts with, or ``None``.
 
     ``(?=[...])``; ``(?:^|(?=[...]))`` where a branch starts at ``^`` (the start, or a line's
     start, under the pattern's own flags) instead of with a character.
     """
-    if _sre is None or not isinstance(pattern.pattern, str):
+    if not _opens_unscanned(parsed.data):
         return None
-    try:
-        parsed = _sre_parser.parse(pattern.pattern, pattern.flags)
-        if not _opens_unscanned(parsed.data):
-            return None
-        if _sre_compiler._get_literal_prefix(parsed, pattern.flags)[0]:
-            return None  # the engine finds the literal it opens with by itself
-        if _sre_compiler._get_charset_prefix(parsed, pattern.flags):
-            return None
-        items, nullable = _sequence(parsed.data)
-    except Exception:  # anything the reading does not know: no guard, never a wrong one
+    if _sre_compiler._get_literal_prefix(parsed, flags)[0]:
+        return None  # the engine finds the literal it opens with by itself
+    if _sre_compiler._get_charset_prefix(parsed, flags):
         return None
+    items, nullable = _sequence(parsed.data)
     if items is None or nullable or not items:
         return None
     parts, anchors = [], []

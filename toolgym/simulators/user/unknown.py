@@ -155,7 +155,7 @@ _LONG_NOT_VALUES = tuple(w for w in _NOT_VALUES if len(w) >= MIN_TYPO)
 
 def _capitalized(word: str, message: str) -> bool:
     """Whether ``message`` writes ``word`` (read lower-case) with a capital, not first in it."""
-    for match in _alone_any_case(word).finditer(message):
+    for match in _alone(word, re.I).finditer(message):
         written = match.group(1)
         before = message[: match.start()].rstrip()
         if written[:1].isupper() and written != "I" and before and before[-1] not in ".!?:":
@@ -343,15 +343,9 @@ def _quote_after(written: str, message: str) -> str | None:
 
 
 @functools.lru_cache(maxsize=1024)
-def _alone_any_case(word: str) -> re.Pattern[str]:
-    """``word`` in any case, with no word character or apostrophe beside it."""
-    return re.compile(rf"(?<![\w'])({re.escape(word)})(?![\w'])", re.I)
-
-
-@functools.lru_cache(maxsize=1024)
-def _alone(word: str) -> re.Pattern[str]:
-    """``word`` as written, with no word character or apostrophe beside it."""
-    return re.compile(rf"(?<![\w'])({re.escape(word)})(?![\w'])")
+def _alone(word: str, flags: int = 0) -> re.Pattern[str]:
+    """``word`` with no word character or apostrophe beside it (``re.I``: in any case)."""
+    return re.compile(rf"(?<![\w'])({re.escape(word)})(?![\w'])", flags)
 
 
 @functools.lru_cache(maxsize=1024)

@@ -1,13 +1,14 @@
 """One tool call through ``toolgym mcp`` over stdio against the same call in process.
 
-``python scripts/bench_mcp_stdio.py [--calls 300] [--rounds 3]``
+``python scripts/bench_mcp_stdio.py [--calls 300] [--rounds 3] [--local-calls 3000]``
 
 The server runs as ``toolgym mcp ENV`` (stdio) in a process of its own and is driven by the
 official MCP client (``mcp.Client`` over ``stdio_client``); the in-process figure is
 :meth:`~toolgym.integrations.episode.ToolEpisode.call` on the same task, tool and arguments.
 Both play the task's gold calls over and over (a reset, untimed, after each pass), so every timed
-call is a real step. Rounds alternate the two (``--calls`` calls each), so load that comes and
-goes falls on both; the medians and their ratio are printed.
+call is a real step. Rounds alternate the two (``--calls`` calls over stdio, ``--local-calls``
+in process), so load that comes and goes falls on both; the medians and their ratio are
+printed.
 
 The protocol's own cost is the third figure: a hello-world server of the SDK (one tool that
 answers a fixed text), served over the same stdio streams as ``toolgym mcp`` and called by the
@@ -33,7 +34,7 @@ ENV = "toolbench/HomeSearch-v0"
 TASK = "test-000"
 
 
-async def over_stdio(calls: int, rounds: int) -> list[list[float]]:
+async def over_stdio(calls: int, rounds: int, local_calls: int) -> list[list[float]]:
     """Per round, the seconds of each call: toolgym over stdio, in process, hello-world."""
     from mcp import Client, StdioServerParameters
     from mcp.client.stdio import stdio_client
@@ -54,7 +55,7 @@ async def over_stdio(calls: int, rounds: int) -> list[list[float]]:
                     await client.call_tool(call["name"], call["arguments"])
                     times.append(time.perf_counter() - start)
             out.append(times)
-            local_times, step_times = in_process(local, gold, calls)
+            local_times, step_times = in_process(local, gold, local_calls)
             out.append(local_times)
             hellos: list[float] = []
             for call in (gold * (calls // max(1, len(gold)) + 1))[:calls]:
@@ -98,16 +99,20 @@ def in_process(episode: ToolEpisode, gold: list[dict], calls: int) -> list[list[
     """The seconds of each of ``calls`` gold calls in this process, two ways, back to back.
 
     By ``ToolEpisode.call``, and by ``env.step`` of the same call as a JSON action on an env of
-    its own; which of the two goes first alternates from call to call.
+    its own; which of the two goes first alternates from call to call. Each call's arguments
+    and each action's text are new objects, read from their JSON before the clock starts, as a
+    client's are.
     """
     env = gym.make(ENV, action_mode="call")
-    actions = [json.dumps({"name": c["name"], "arguments": c["arguments"]}) for c in gold]
+    wire = [json.dumps({"name": c["name"], "arguments": c["arguments"]}) for c in gold]
     times: list[float] = []
     steps: list[float] = []
     while len(times) < calls:
         episode.reset(seed=0, task_id=TASK)
         env.reset(seed=0, options={"task_id": TASK})
-        for call, action in zip(gold, actions, strict=True):
+        for text in wire:
+            call = json.loads(text)
+            action = json.dumps(call)
             first = len(times) % 2 == 0  # each goes first half the time (the second runs warmer)
             if not first:
                 start = time.perf_counter()
@@ -129,12 +134,15 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--calls", type=int, default=300)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument(
+        "--local-calls", type=int, default=3000, help="in-process calls a round (each way)"
+    )
     parser.add_argument("--serve-hello", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve_hello:
         serve_hello()
         return 0
-    rounds = asyncio.run(over_stdio(args.calls, args.rounds))
+    rounds = asyncio.run(over_stdio(args.calls, args.rounds, args.local_calls))
     stdio, local, hello, step = (
         statistics.median(t for r in rounds[k::4] for t in r) * 1e6 for k in range(4)
     )

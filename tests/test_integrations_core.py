@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import keyword
+import math
+import random
 
 import gymnasium as gym
 import pytest
@@ -15,8 +19,14 @@ from toolgym.integrations import (
     ToolEpisode,
     UnknownSessionError,
 )
-from toolgym.integrations.episode import EPISODE_ENDED, _dumps_plain, _plain_arguments
+from toolgym.integrations.episode import (
+    EPISODE_ENDED,
+    CallResult,
+    _dumps_plain,
+    _plain_arguments,
+)
 from toolgym.tools.errors import CATEGORIES
+from toolgym.tools.json_calls import JsonCallText
 
 HOME = "toolbench/HomeSearch-v0"
 
@@ -102,6 +112,106 @@ def test_a_json_call_plays_as_the_call_written_in_the_language(env_id: str) -> N
 def test_a_call_is_written_as_json_dumps_writes_it(value: dict) -> None:
     assert _plain_arguments(value["arguments"])
     assert _dumps_plain(value) == json.dumps(value)
+
+
+def _reference_plain(arguments: dict) -> bool:
+    """What a plain call is, walked in full: identifier keys, values of JSON's own types."""
+
+    def plain(value: object, depth: int) -> bool:
+        if value is None or isinstance(value, bool | str):
+            return True
+        if isinstance(value, int | float):
+            return math.isfinite(value) and abs(value) < 1e15
+        if depth >= 3:
+            return False
+        if isinstance(value, list):
+            return len(value) <= 100 and all(plain(v, depth + 1) for v in value)
+        if isinstance(value, dict):
+            return len(value) <= 100 and all(
+                isinstance(k, str) and plain(v, depth + 1) for k, v in value.items()
+            )
+        return False
+
+    return all(
+        isinstance(k, str) and k.isascii() and k.isidentifier() and not keyword.iskeyword(k)
+        for k in arguments
+    ) and all(plain(v, 0) for v in arguments.values())
+
+
+def _shape(value: object) -> object:
+    """The value with each item's exact type beside it (``==`` says 1 == 1.0 == True)."""
+    if isinstance(value, dict):
+        return type(value), [(type(k), k, _shape(v)) for k, v in value.items()]
+    if isinstance(value, list):
+        return type(value), [_shape(v) for v in value]
+    return type(value), repr(value)
+
+
+class _Text(str):
+    pass
+
+
+def _random_value(rng: random.Random, depth: int = 0) -> object:
+    pick = rng.randrange(16 if depth < 3 else 12)
+    if pick < 2:
+        return rng.choice([None, True, False, _Text("sub")])
+    if pick < 6:
+        return rng.choice(
+            [rng.randint(-(10**16), 10**16), rng.randint(-9, 9), 10**15 - 1, 10**15, -(10**15)]
+        )
+    if pick < 9:
+        return rng.choice(
+            [
+                rng.uniform(-1e16, 1e16),
+                rng.random(),
+                -0.0,
+                1e15,
+                999999999999999.9,
+                math.inf,
+                math.nan,
+                1e-300,
+                float(rng.randint(-99, 99)),
+            ]
+        )
+    if pick < 12:
+        return "".join(
+            chr(rng.choice([rng.randrange(32, 127), rng.randrange(0x110000)]))
+            for _ in range(rng.randrange(6))
+        )
+    if pick < 14:
+        return [_random_value(rng, depth + 1) for _ in range(rng.randrange(4))]
+    return {rng.choice(["a", "b", "é", "1"]): _random_value(rng, depth + 1) for _ in range(3)}
+
+
+def test_plain_arguments_agree_with_the_full_walk_and_a_flat_call_carries_its_value() -> None:
+    """The in-line check agrees with the full walk on 20,000 random argument sets.
+
+    A flat call's text carries the value ``json.loads`` reads from it: the same types, and no
+    list or dict shared with the client's arguments.
+    """
+    episode = ToolEpisode(HOME)
+    episode.reset(seed=0, task_id="test-000")
+    keys = ["value", "q", "class", "n2", "\uff56alue", "2x", "_", "a b", 3, None]
+    rng = random.Random(7)
+    carried = 0
+    for _ in range(20_000):
+        arguments = {rng.choice(keys): _random_value(rng) for _ in range(rng.randrange(4))}
+        plain = _plain_arguments(arguments)
+        assert (plain is not None) == _reference_plain(arguments), arguments
+        text = episode._json_action("set_num_beds", arguments)
+        assert (text is not None) == (plain is not None)
+        if text is None:
+            continue
+        assert text == json.dumps({"name": "set_num_beds", "arguments": arguments})
+        if isinstance(text, JsonCallText):
+            carried += 1
+            assert plain == "flat"
+            value = text.take()
+            assert _shape(value) == _shape(json.loads(text))
+            assert value["arguments"] is not arguments
+        else:
+            assert type(text) is str and plain == "nested"
+    assert carried > 2_000
 
 
 def test_client_input_never_raises() -> None:
@@ -372,3 +482,20 @@ def test_every_env_of_a_family_shares_its_tool_schemas_and_docs() -> None:
     finally:
         one.close()
         two.close()
+
+
+def test_a_call_result_is_frozen_and_reads_as_a_dataclass() -> None:
+    result = CallResult("ok", 0.5, True, metrics={"success": True}, step=2)
+    assert result == CallResult("ok", 0.5, True, False, None, {"success": True}, 2)
+    assert result.to_dict() == {
+        "observation": "ok",
+        "reward": 0.5,
+        "done": True,
+        "truncated": False,
+        "error": None,
+        "metrics": {"success": True},
+        "step": 2,
+    }
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        result.done = False  # type: ignore[misc]
+    assert CallResult("x") == CallResult("x", 0.0, False, False, None, None, 0)

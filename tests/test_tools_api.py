@@ -1,5 +1,7 @@
+import copy
 import inspect
 import json
+import pickle
 
 import pytest
 
@@ -10,7 +12,13 @@ from toolgym.families.trip_booking.toolkit import Date, Loc, TripBookingToolkit
 from toolgym.tools.api import ToolApi, ToolSession
 from toolgym.tools.budgets import Budgets, measure
 from toolgym.tools.errors import PRECONDITION, WRONG_ARGUMENTS, ToolCallError
-from toolgym.tools.json_calls import load_json, parse_json_call, within_value_budgets
+from toolgym.tools.json_calls import (
+    JsonCallText,
+    carrying,
+    load_json,
+    parse_json_call,
+    within_value_budgets,
+)
 from toolgym.tools.plain_copy import plain_deepcopy
 from toolgym.tools.program import run_program
 from toolgym.tools.tool import Param, Tool
@@ -304,3 +312,21 @@ def test_a_saved_api_state_is_a_deep_copy_whatever_the_criteria_hold() -> None:
     session.set_state(state)
     state["api"]["search_criteria"]["home_types"].clear()
     assert session.api.search_criteria == {"home_types": ["condo", "townhouse"]}
+
+
+def test_a_json_call_text_gives_its_value_once_and_stays_within_the_budgets() -> None:
+    value = {"name": "search", "arguments": {"q": "x"}}
+    text = carrying(json.dumps(value), value)
+    assert isinstance(text, JsonCallText)
+    assert load_json(text) is value  # taken, not parsed
+    again = load_json(text)  # a second read parses the text
+    assert again == value and again is not value
+    for plain in (text.strip(), text[:], copy.copy(text), pickle.loads(pickle.dumps(text))):
+        assert type(plain) is str and plain == text
+    long = json.dumps({"name": "f", "arguments": {"q": "x" * 50}})
+    with pytest.raises(ToolCallError) as e:  # the text's length is read first, as ever
+        load_json(carrying(long, json.loads(long)), Budgets(max_action_chars=40))
+    assert e.value.category == "resource_limit"
+    many = json.dumps({"name": "f", "arguments": {"q": list(range(30))}})
+    with pytest.raises(ToolCallError):  # a value past the item budget is measured, as ever
+        load_json(carrying(many, json.loads(many)), Budgets(max_value_items=20))

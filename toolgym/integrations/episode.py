@@ -37,7 +37,7 @@ from toolgym.envs.protocol import task_env
 from toolgym.errors import ToolgymError, UserInputError
 from toolgym.tools.budgets import DEFAULT_BUDGETS
 from toolgym.tools.errors import ToolCallError, register_category
-from toolgym.tools.json_calls import load_json
+from toolgym.tools.json_calls import carrying, load_json
 from toolgym.tools.tool import ToolSet
 
 EPISODE_ENDED = register_category(
@@ -80,7 +80,7 @@ class EpisodeStart:
         return asdict(self)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class CallResult:
     """What one tool call did.
 
@@ -102,6 +102,28 @@ class CallResult:
     metrics: dict[str, Any] | None = None
     step: int = 0
 
+    def __init__(
+        self,
+        observation: str,
+        reward: float = 0.0,
+        done: bool = False,
+        truncated: bool = False,
+        error: dict[str, Any] | None = None,
+        metrics: dict[str, Any] | None = None,
+        step: int = 0,
+    ) -> None:
+        # Frozen: the fields are written once, here, straight into the instance's dict (a
+        # frozen dataclass's own __init__ sets each through object.__setattr__, which costs
+        # four times as much, on every call).
+        fields = self.__dict__
+        fields["observation"] = observation
+        fields["reward"] = reward
+        fields["done"] = done
+        fields["truncated"] = truncated
+        fields["error"] = error
+        fields["metrics"] = metrics
+        fields["step"] = step
+
     def to_dict(self) -> dict[str, Any]:
         """The result as JSON-ready values."""
         return asdict(self)
@@ -113,13 +135,42 @@ _PLAIN_NUMBER = 1e15
 """Numbers a call steps with as JSON: well within every budget's ``max_number``."""
 
 
-def _plain_arguments(arguments: dict[Any, Any]) -> bool:
-    """Whether every key is an ASCII identifier and no keyword, and every value is plain."""
+_PLAIN_KEYS: set[str] = set()
+"""Argument names found plain already, each checked once (at most :data:`_MAX_PLAIN_KEYS` of
+them, of at most 64 characters: a client's odd names cannot grow it past 300 KB)."""
+_MAX_PLAIN_KEYS = 4_096
+
+
+def _plain_arguments(arguments: dict[Any, Any]) -> str | None:
+    """``"flat"`` or ``"nested"`` where the arguments are plain, else ``None``.
+
+    Plain: every key is an ASCII identifier and no keyword, and every value plain
+    (:func:`_plain`). Flat: every value a text, ``None``, a boolean or a number of its exact
+    type (told apart in line); nested: some value is a list or an object, or of a subtype.
+    """
+    flat = True
     for key, value in arguments.items():
-        if not (isinstance(key, str) and key.isascii() and key.isidentifier()):
-            return False
-        if keyword.iskeyword(key) or not (type(value) is str or _plain(value, 0)):
-            return False
+        if type(key) is not str or (key not in _PLAIN_KEYS and not _plain_key(key)):
+            return None
+        kind = type(value)
+        if kind is str or value is None or kind is bool:
+            continue
+        if kind is int or kind is float:
+            if -_PLAIN_NUMBER < value < _PLAIN_NUMBER:  # (NaN compares false)
+                continue
+            return None
+        if not _plain(value, 0):
+            return None
+        flat = False
+    return "flat" if flat else "nested"
+
+
+def _plain_key(key: str) -> bool:
+    """Whether ``key`` is an ASCII identifier and no keyword (remembered when it is)."""
+    if not (key.isascii() and key.isidentifier()) or keyword.iskeyword(key):
+        return False
+    if len(key) <= 64 and len(_PLAIN_KEYS) < _MAX_PLAIN_KEYS:
+        _PLAIN_KEYS.add(key)
     return True
 
 
@@ -211,6 +262,12 @@ class ToolEpisode:
         self._metrics: dict[str, Any] | None = None
         self._task_id: str | None = None
         self._seed: int | None = None
+        language = getattr(base, "language", None)
+        self._reads_json: bool = bool(getattr(language, "reads_json_calls", False))
+        self._json_tools: ToolSet | None = None
+        self._json_heads: dict[str, str] = {}
+        """The tool set last read; for each name of its tools that finds the tool
+        (``tools.get``), a call's JSON text up to its arguments (``{"name": "...", "arguments": ``)."""
 
     @property
     def steps_inline(self) -> bool:
@@ -362,14 +419,28 @@ class ToolEpisode:
         :meth:`~toolgym.envs.tool_env.ToolEnv.native_action`'s path, which reports what is
         wrong as the language does.
         """
-        language = getattr(self._base, "language", None)
-        if not getattr(language, "reads_json_calls", False) or not isinstance(name, str):
+        if not self._reads_json or not isinstance(arguments, dict):
             return None
-        tool = self._base.tools.get(name) if isinstance(arguments, dict) else None
-        if tool is None or tool.name != name or not _plain_arguments(arguments):
+        tools = self._base.tools
+        if tools is not self._json_tools:  # once per tool set: each call's JSON up to its arguments
+            self._json_heads = {
+                t.name: _dumps_plain({"name": t.name, "arguments": {}})[:-3]
+                for t in tools
+                if tools.get(t.name) is t
+            }
+            self._json_tools = tools
+        head = self._json_heads.get(name) if type(name) is str else None
+        if head is None:
+            return None
+        plain = _plain_arguments(arguments)
+        if plain is None:
             return None  # "API.search", keywords, odd keys or values: the language's own path
-        text = _dumps_plain({"name": name, "arguments": arguments})
-        return text if len(text) <= MAX_JSON_ACTION_CHARS else None
+        text = f"{head}{_dumps_plain(arguments)}}}"
+        if len(text) > MAX_JSON_ACTION_CHARS:
+            return None
+        if plain == "nested" or type(arguments) is not dict:
+            return text
+        return carrying(text, {"name": name, "arguments": dict(arguments)})  # (read once)
 
     def _said(self, arguments: Any) -> str | None:
         """The finish call's ``message`` (its words), where the language takes words."""

@@ -31,6 +31,35 @@ class ToolCall:
     arguments: dict[str, Any] = field(default_factory=dict)
 
 
+class JsonCallText(str):
+    """The text of one JSON call, written by code, that carries the value it encodes.
+
+    Code that writes a call's JSON from values it has checked (``ToolEpisode`` does, for a
+    client's tool call) hands the env the text as usual (made by :func:`carrying`), and :func:`load_json` takes the value
+    from here instead of parsing the text again. The writer vouches that ``value`` is what
+    ``json.loads(text)`` gives: equal, of the same exact types, and sharing no list or dict
+    with anything else. The value is given once; a second read of the same text parses it.
+    Agent text is never of this type (an env receives it only from code), and any copy, slice
+    or pickle of it is a plain ``str``.
+    """
+
+    value: Any
+
+    def take(self) -> Any:
+        """The carried value the first time (``None`` after that)."""
+        return self.__dict__.pop("value", None)
+
+    def __reduce__(self) -> tuple[type[str], tuple[str]]:
+        return str, (str(self),)  # pickled and copied as the plain text
+
+
+def carrying(text: str, value: Any) -> JsonCallText:
+    """``text`` as a :class:`JsonCallText` that carries ``value`` (``json.loads(text)``)."""
+    made = JsonCallText(text)
+    made.value = value
+    return made
+
+
 def looks_like_json_call(action: Any) -> bool:
     """Whether the action is meant as a JSON object (a string starting with ``{``)."""
     return isinstance(action, str) and action.lstrip().startswith("{")
@@ -49,8 +78,9 @@ def load_json(text: str, budgets: Budgets = DEFAULT_BUDGETS, what: str = "the JS
             RESOURCE_LIMIT,
             f"{what} has {len(text)} characters; at most {budgets.max_action_chars}",
         )
+    value = text.take() if type(text) is JsonCallText else None
     try:
-        value = json.loads(text)
+        value = json.loads(text) if value is None else value
     except json.JSONDecodeError as e:
         raise ToolCallError(NON_EXECUTABLE, f"not valid JSON ({e.msg} at char {e.pos})") from None
     except RecursionError:

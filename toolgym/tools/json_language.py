@@ -18,7 +18,7 @@ from toolgym.tools.backend import Attempt, Backend
 from toolgym.tools.budgets import DEFAULT_BUDGETS, Budgets
 from toolgym.tools.errors import NON_EXECUTABLE, ToolCallError
 from toolgym.tools.grammar import ActionGrammar, json_call, json_list, one_of
-from toolgym.tools.json_calls import ToolCall, load_json, parse_json_call
+from toolgym.tools.json_calls import JsonCallText, ToolCall, load_json, parse_json_call
 from toolgym.tools.language import ActionLanguage, AgentHints, Execution
 from toolgym.tools.tool import Tool, ToolSet
 
@@ -36,7 +36,7 @@ def parse_json_calls(text: Any, budgets: Budgets = DEFAULT_BUDGETS) -> list[Tool
         raise ToolCallError(
             NON_EXECUTABLE, f"an action must be a string; got {type(text).__name__}"
         )
-    stripped = text.strip()
+    stripped = text if type(text) is JsonCallText else text.strip()  # (code's call: stripped)
     if not stripped.startswith("["):
         return [parse_json_call(stripped, budgets)]
     items = load_json(stripped, budgets, "the list of calls")

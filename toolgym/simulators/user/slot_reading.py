@@ -42,6 +42,7 @@ from toolgym.simulators.user.text import (
     _RANGE,
     _find,
     _phrase,
+    phrased,
 )
 from toolgym.simulators.user.values import (
     _NEGATED,
@@ -82,12 +83,6 @@ _WEAK_FOCUS = compiled(
 _WHERE_ASKED = compiled(r"(^|\b)where\b")
 _WHAT_ASKED = compiled(r"\b(what|which|how many|how much)\b")
 """A question of where (of a place), not of what: a kind's weak word there names no answer."""
-
-
-@functools.lru_cache(maxsize=4096)
-def _phrased(forms: tuple[str, ...]) -> tuple[str, ...]:
-    """A slot's forms read as messages are (the same for every message of a task)."""
-    return tuple(_phrase(f) for f in forms)
 
 
 _COMPARATORS = {
@@ -206,7 +201,7 @@ def _swapped_bound(name: str, attached: Sequence[float], by_kind: dict[str, Slot
     slot = by_kind.get(other)
     if slot is None:
         return None
-    return other if _numeric_values(_phrased(slot.forms())) & set(attached) else None
+    return other if _numeric_values(phrased(slot.forms())) & set(attached) else None
 
 
 @functools.lru_cache(maxsize=4096)
@@ -307,7 +302,7 @@ def _claimed(
             continue  # the other end of a range ("$2,900 or more" beside a maximum's word)
         if not set(kind.words) & set(bound.words):
             continue
-        claimed |= _numeric_values(_phrased(slot.forms())) & set(found)
+        claimed |= _numeric_values(phrased(slot.forms())) & set(found)
     return claimed
 
 
@@ -353,7 +348,7 @@ def _read_slots(
     ordered: Any = (vocabulary.kinds[n] for n in sorted(present, key=index.__getitem__))
     for kind in ordered:  # (Any: the name is a kind's name in the loops below)
         slot = by_kind.get(kind.name)
-        forms = _phrased(slot.forms()) if slot is not None else ()
+        forms = phrased(slot.forms()) if slot is not None else ()
         numeric = _numeric_values(forms)
         written = any(
             _writes_value(text, kind.name, at, spans)
@@ -361,6 +356,7 @@ def _read_slots(
             and not inside(at)
             and not _NEGATED.search(text[max(0, at[0] - 16) : at[0]])
             for f in _unnumbered(forms)
+            if f in text  # (most are not: no call)
             for at in _find(text, f)
         )
         mentioned = {

@@ -21,6 +21,7 @@ from toolgym.simulators.user.text import (
     _find,
     _inflections,
     _phrase,
+    phrased,
 )
 
 _BEFORE, _AFTER = 6, 6
@@ -101,6 +102,8 @@ def _word_spans(text: str, vocabulary: Vocabulary) -> list[_Span]:
     for token in set(_TOKEN.findall(text)):  # only forms whose first word the message holds
         candidates += by_head.get(token, ())
     for form, name, counted in candidates:
+        if form not in text:  # (most are not: no call)
+            continue
         for s, e in _find(text, form):
             if not counted or _AFTER_NUMBER.search(text[max(0, s - 24) : s]):
                 found.append((s, e, name))
@@ -149,8 +152,9 @@ def _qualified(
     hits = [
         (s, e, k)
         for k in kinds
-        for q in vocabulary[k].qualifiers
-        for s, e in _find(part, _phrase(q))
+        for q in phrased(vocabulary[k].qualifiers)
+        if q in part
+        for s, e in _find(part, q)
     ]
     if not hits:
         return set()

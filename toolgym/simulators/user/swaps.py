@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 
 from toolgym.simulators.user.slots import Slot, Vocabulary
-from toolgym.simulators.user.text import _DATE, _phrase
+from toolgym.simulators.user.text import _DATE, _phrase, phrased
 
 _LOWER = r"minimum|min|at least|no less than|not less than|lowest|smallest|from"
 _UPPER = r"maximum|max|at most|no more than|not more than|up to|highest|largest|under|below"
@@ -94,8 +94,8 @@ def swapped_labels(text: str, vocabulary: Vocabulary, slots: Sequence[Slot]) -> 
             continue
         if not all(_DATE.search(_phrase(by_kind[k].text)) for k in (first, second)):
             continue  # places: the ends of a route are read by their prepositions
-        first_forms = [_phrase(f) for f in by_kind[first].forms()]
-        second_forms = [_phrase(f) for f in by_kind[second].forms()]
+        first_forms = phrased(by_kind[first].forms())
+        second_forms = phrased(by_kind[second].forms())
         if set(first_forms) & set(second_forms):
             continue
         first_words = _label_words(vocabulary, first, second)

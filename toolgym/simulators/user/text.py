@@ -332,6 +332,16 @@ def _phrase_short(text: str) -> str:
     return _canonical(normalize(text))
 
 
+@functools.lru_cache(maxsize=4096)
+def phrased(forms: tuple[str, ...]) -> tuple[str, ...]:
+    """A vocabulary's or a slot's words or forms, each read as :func:`_phrase` reads it.
+
+    The same for every message of a task: cached on the tuple (a slot's :meth:`~.Slot.forms`,
+    a kind's words or qualifiers).
+    """
+    return tuple(_phrase(f) for f in forms)
+
+
 _pattern = whole_words
 
 

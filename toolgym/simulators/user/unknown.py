@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from toolgym.simulators.user.first_chars import compiled
 from toolgym.simulators.user.shapes import _kind_words
 from toolgym.simulators.user.slots import Slot, Vocabulary, normalize, normalized
-from toolgym.simulators.user.text import _DATE, _phrase
+from toolgym.simulators.user.text import _DATE, _phrase, phrased
 from toolgym.simulators.user.typos import MIN_TYPO, _one_edit
 
 _LINK = (
@@ -147,7 +147,7 @@ _NOT_VALUES = frozenset(
 
 def _forms(slots: Sequence[Slot]) -> set[str]:
     """Every written form of every slot, read as messages are."""
-    return {_phrase(f) for s in slots for f in s.forms() if _phrase(f)}
+    return {p for s in slots for p in phrased(s.forms()) if p}
 
 
 _LONG_NOT_VALUES = tuple(w for w in _NOT_VALUES if len(w) >= MIN_TYPO)
@@ -239,7 +239,7 @@ def beside_words(
         if kind_name in known or kind_name in out:
             continue
         kind = vocabulary[kind_name]
-        matched = [w for w in map(_phrase, kind.words) if w and text.startswith(w, start)]
+        matched = [w for w in phrased(kind.words) if w and text.startswith(w, start)]
         if not matched:
             continue
         ends = [start + len(w) for w in matched]
@@ -279,7 +279,7 @@ def beside_words(
         quote = quoted_after[written]
         if kind_name not in others_forms:
             others_forms[kind_name] = {
-                _phrase(f) for s in slots if s.kind != kind_name for f in s.forms() if _phrase(f)
+                p for s in slots if s.kind != kind_name for p in phrased(s.forms()) if p
             }
         if quote is not None and quote.lower() in (n.lower() for n in names):
             continue  # "q="population"" where the request quoted it for another lookup
@@ -372,14 +372,19 @@ _PLACE = compiled(
 _PLACE_WORDS = frozenset({"city", "location", "town", "country"})
 
 
-def _place_kind(kind_words: Sequence[str], value: object) -> bool:
+def _place_kind(kind_words: tuple[str, ...], value: object) -> bool:
     """Whether a kind names a place (a city's word) and its value is a name (``Salt Lake City``)."""
-    words = {w for phrase in kind_words for w in phrase.split()}
     return (
-        bool(words & _PLACE_WORDS)
+        _names_places(kind_words)
         and isinstance(value, str)
         and bool(re.fullmatch(r"[A-Z][A-Za-z.'-]*(?: [A-Z][A-Za-z.'-]*)*", value))
     )
+
+
+@functools.lru_cache(maxsize=1024)
+def _names_places(kind_words: tuple[str, ...]) -> bool:
+    """Whether a kind's words hold a place's word (``city``): once per kind."""
+    return not _PLACE_WORDS.isdisjoint(w for phrase in kind_words for w in phrase.split())
 
 
 def unknown_places(
@@ -484,7 +489,7 @@ def summary_dates(
     date slots not yet read are theirs, all wrong.
     """
     dated = {
-        s.kind: {_phrase(f) for f in s.forms()}
+        s.kind: set(phrased(s.forms()))
         for s in slots
         if isinstance(s.value, str) and _DATE.search(_phrase(s.text))
     }

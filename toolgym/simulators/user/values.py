@@ -40,6 +40,7 @@ from toolgym.simulators.user.text import (
     _find_value,
     _phrase,
     _WordIndex,
+    phrased,
 )
 
 _ATTACH = 3
@@ -291,7 +292,13 @@ def _inside_longer_value(
     ``x-large`` is not also ``large``. ``listed``: :func:`listed_values` of ``text``.
     """
     values = [at for spans in listed.values() for _, at in spans]
-    values += [at for slot in slots for f in worded_forms(slot.forms()) for at in _find(text, f)]
+    values += [
+        at
+        for slot in slots
+        for f in worded_forms(slot.forms())
+        if f in text  # (most are not: no call)
+        for at in _find(text, f)
+    ]
 
     def inside(at: tuple[int, int]) -> bool:
         return any(s <= at[0] and at[1] <= e and e - s > at[1] - at[0] for s, e in values)
@@ -318,6 +325,7 @@ def _inside_values(spans: list[_Span], text: str, slots: Sequence[Slot]) -> list
         (at, slot.kind)
         for slot in slots
         for form in _bare_worded_forms(slot.forms())
+        if form in text  # (most are not: no call)
         for at in _find(text, form)
     ]
     return [
@@ -346,7 +354,7 @@ def _dated(
     ``leaving July 5, 2027`` writes the departure date; it is wrong when the task's is July 3.
     """
     dated = {
-        s.kind: {_phrase(f) for f in s.forms()}
+        s.kind: set(phrased(s.forms()))
         for s in slots
         if isinstance(s.value, str) and _DATE.search(_phrase(s.text))
     }
@@ -397,7 +405,7 @@ the destination, not a wrong origin)."""
 
 def _writes_end(by_kind: dict[str, Slot], written: str, kind: str) -> bool:
     """Whether ``written`` (after ``from`` or ``to``) is ``kind``'s value, or opens with it."""
-    forms = {_phrase(f) for f in by_kind[kind].forms()}
+    forms = set(phrased(by_kind[kind].forms()))
     return any(written == f or written.startswith(f + " ") for f in forms if f)
 
 
@@ -590,7 +598,7 @@ def _other_bounds(text: str, vocabulary: Vocabulary, named: Sequence[str]) -> se
         other = ("max" if bound == "min" else "min") + "_" + rest
         if other not in kinds or other in named:
             continue
-        own = {_phrase(q) for q in vocabulary[kind].qualifiers} | {bound}
+        own = {*phrased(vocabulary[kind].qualifiers), bound}
         singled = any(re.search(rf"\b{re.escape(q)}\b", text) for q in own if q)
         if _BOUND_WORDS[other[:3]].search(text) or (ranged and not singled):
             out.add(other)  # "the bottom of your price range" asks one bound

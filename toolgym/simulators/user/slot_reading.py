@@ -205,11 +205,12 @@ def _swapped_bound(name: str, attached: Sequence[float], by_kind: dict[str, Slot
 
 
 @functools.lru_cache(maxsize=4096)
-def _own_values(kind: SlotKind, forms: tuple[str, ...]) -> frozenset[int]:
-    """The indices of ``kind``'s listed values that a slot with these ``forms`` holds."""
-    return frozenset(
-        i for i, group in enumerate(kind.values) if any(_phrase(w) in forms for w in group)
-    )
+def _own_values(values: tuple[tuple[str, ...], ...], forms: tuple[str, ...]) -> frozenset[int]:
+    """The indices of a kind's listed ``values`` that a slot with these ``forms`` holds.
+
+    (Cached on the values, not the kind: a kind's hash walks every one of its fields.)
+    """
+    return frozenset(i for i, group in enumerate(values) if any(_phrase(w) in forms for w in group))
 
 
 @functools.lru_cache(maxsize=64)
@@ -372,7 +373,7 @@ def _read_slots(
             wrong.add(kind.name)  # "whose unit cost is above 13" for "below 13"; "26 lb"
             named.add(kind.name)
             continue
-        own = _own_values(kind, forms)
+        own = _own_values(kind.values, forms)
         others = mentioned - own
         attached = numbers.get(kind.name, [])
         if slot is None and attached and (other := _swapped_bound(kind.name, attached, by_kind)):

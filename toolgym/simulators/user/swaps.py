@@ -72,6 +72,10 @@ def _pattern(labels: str, forms: tuple[str, ...]) -> re.Pattern[str] | None:
     return re.compile(rf"(?<![\w])(?:{labels}){_LINK} \$?(?:{values})(?![\w.])")
 
 
+_ASCII_DIGIT = re.compile(r"[0-9]")
+"""The digits of ASCII text (``str.isdigit`` finds more in other text)."""
+
+
 def swapped_labels(text: str, vocabulary: Vocabulary, slots: Sequence[Slot]) -> set[str]:
     """The ends of pairs ``text`` writes the other end's value under (each such end wrong).
 
@@ -80,7 +84,7 @@ def swapped_labels(text: str, vocabulary: Vocabulary, slots: Sequence[Slot]) -> 
     """
     by_kind = {s.kind: s for s in slots}
     out: set[str] = set()
-    if not any(c.isdigit() for c in text):
+    if not (_ASCII_DIGIT.search(text) if text.isascii() else any(c.isdigit() for c in text)):
         return out  # every value a label could be followed by has a number
     for low, high in _bound_pairs(slots):
         low_forms = [_written(_number(by_kind[low]))]

@@ -353,6 +353,8 @@ def _dated(
 
     ``leaving July 5, 2027`` writes the departure date; it is wrong when the task's is July 3.
     """
+    if _DATE.search(text) is None:
+        return {}  # (most messages write no date)
     dated = {
         s.kind: set(phrased(s.forms()))
         for s in slots

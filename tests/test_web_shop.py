@@ -28,7 +28,7 @@ from toolgym.families.web_shop.world.reward import (
     type_reward,
 )
 from toolgym.families.web_shop.world.search import SearchIndex, cached_index
-from toolgym.families.web_shop.world.shop import SEP, Session
+from toolgym.families.web_shop.world.shop import SEP, Session, Shop
 
 SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "samples" / "webshop"
 ENV = "toolbench/WebShop-v1"
@@ -229,6 +229,19 @@ def test_search_stems_drops_stop_words_and_breaks_ties_by_id() -> None:
     assert index.search("run the shoes")[:2] == ["B1", "B3"]  # same terms: ties by id
     assert index.search("the of a") == []
     assert index.search("unknownword") == []
+
+
+def test_a_search_leaves_out_hits_the_catalog_does_not_hold() -> None:
+    products = make_catalog(6)
+    docs = [p.search_text() for p in products] + [products[0].search_text()]
+    ids = [p.asin for p in products] + ["B000GONE00"]  # indexed, but no product of the shop
+    shop = Shop(products[:5], SearchIndex(docs, ids))
+    words = products[0].search_text().lower().split()[:6]
+    hits = shop.search(words)
+    assert hits and "B000GONE00" not in hits and products[5].asin not in hits
+    assert hits == [a for a in shop.index.search(" ".join(words)) if a in shop.by_asin]
+    whole = Shop(products, SearchIndex(docs[:6], ids[:6]))
+    assert whole.search(words) == whole.index.search(" ".join(words))
 
 
 def test_the_index_is_cached_on_disk(tmp_path, monkeypatch) -> None:

@@ -100,7 +100,9 @@ class SearchIndex:
             floor = np.partition(scores[hits], len(hits) - k)[len(hits) - k]
             hits = hits[scores[hits] >= floor]
         order = np.lexsort((self._tie_rank[hits], -scores[hits]))
-        return [self.ids[i] for i in hits[order][:k]]
+        best = hits[order][:k].tolist()  # (a list indexed by NumPy integers is slower)
+        ids = self.ids
+        return [ids[i] for i in best]
 
     # -- the cache ---------------------------------------------------------------------------------
     def save(self, folder: Path) -> None:

@@ -92,6 +92,8 @@ class Shop:
             _Lookup(products) if hasattr(products, "get") else {p.asin: p for p in products}
         )
         self.index = index
+        self._unlisted: frozenset[str] | None = None
+        """The index's ids the catalog does not hold (found at the first search)."""
 
     def __reduce__(self) -> Any:
         """Pickled as the call that makes it, when it has one (a catalog is large)."""
@@ -101,9 +103,10 @@ class Shop:
 
     def search(self, keywords: Sequence[str]) -> list[str]:
         """The ASINs of the hits for the keywords, best first (50 at most)."""
-        return [
-            a for a in self.index.search(" ".join(keywords), SEARCH_RETURN_N) if a in self.by_asin
-        ]
+        hits = self.index.search(" ".join(keywords), SEARCH_RETURN_N)
+        if self._unlisted is None:  # once: a generated catalog's lookup is a call per ASIN
+            self._unlisted = frozenset(a for a in self.index.ids if a not in self.by_asin)
+        return [a for a in hits if a not in self._unlisted] if self._unlisted else hits
 
 
 class _Lookup(Mapping[str, Product]):

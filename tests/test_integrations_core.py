@@ -120,7 +120,9 @@ def _reference_plain(arguments: dict) -> bool:
     def plain(value: object, depth: int) -> bool:
         if value is None or isinstance(value, bool | str):
             return True
-        if isinstance(value, int | float):
+        if isinstance(value, int):
+            return abs(value) < 1e15  # (an int past a float's range compares all the same)
+        if isinstance(value, float):
             return math.isfinite(value) and abs(value) < 1e15
         if depth >= 3:
             return False
@@ -157,7 +159,7 @@ def _random_value(rng: random.Random, depth: int = 0) -> object:
         return rng.choice([None, True, False, _Text("sub")])
     if pick < 6:
         return rng.choice(
-            [rng.randint(-(10**16), 10**16), rng.randint(-9, 9), 10**15 - 1, 10**15, -(10**15)]
+            [rng.randint(-(10**16), 10**16), rng.randint(-9, 9), 10**15 - 1, 10**15, -(10**400)]
         )
     if pick < 9:
         return rng.choice(
@@ -173,9 +175,10 @@ def _random_value(rng: random.Random, depth: int = 0) -> object:
                 float(rng.randint(-99, 99)),
             ]
         )
-    if pick < 12:
+    if pick < 12:  # ASCII, any code point, and surrogates: a pair, or one alone
+        pieces = ["\ud83d\ude00", "\udc00", "\ud800", "\U0001f600"]
         return "".join(
-            chr(rng.choice([rng.randrange(32, 127), rng.randrange(0x110000)]))
+            rng.choice([chr(rng.randrange(32, 127)), chr(rng.randrange(0x110000)), *pieces])
             for _ in range(rng.randrange(6))
         )
     if pick < 14:
@@ -224,6 +227,9 @@ def test_client_input_never_raises() -> None:
         ("set_num_beds", {"value": "x" * 200_000}),
         (None, None),
         (12, {"value": 1}),
+        ("set_num_beds", {"value": 10**400}),  # past a float's range: no float to check
+        ("set_num_beds", {"value": [10**400]}),
+        ("set_num_beds", {"value": {"a": -(10**400)}}),
     ]:
         result = episode.call(name, arguments)
         assert result.error is not None and result.error["category"] in CATEGORIES

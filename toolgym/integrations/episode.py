@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import json
 import keyword
-import math
+import re
 import threading
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -135,6 +135,8 @@ _PLAIN_NUMBER = 1e15
 """Numbers a call steps with as JSON: well within every budget's ``max_number``."""
 
 
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+"""A surrogate code unit (a pair of them is one character once JSON reads it back)."""
 _PLAIN_KEYS: set[str] = set()
 """Argument names found plain already, each checked once (at most :data:`_MAX_PLAIN_KEYS` of
 them, of at most 64 characters: a client's odd names cannot grow it past 300 KB)."""
@@ -145,15 +147,20 @@ def _plain_arguments(arguments: dict[Any, Any]) -> str | None:
     """``"flat"`` or ``"nested"`` where the arguments are plain, else ``None``.
 
     Plain: every key is an ASCII identifier and no keyword, and every value plain
-    (:func:`_plain`). Flat: every value a text, ``None``, a boolean or a number of its exact
-    type (told apart in line); nested: some value is a list or an object, or of a subtype.
+    (:func:`_plain`). Flat: every value a text with no surrogate code unit, ``None``, a boolean
+    or a number, each of its exact type (told apart in line), so that the value ``json.loads``
+    reads back from the call's JSON equals the arguments; nested: any other plain value.
     """
     flat = True
     for key, value in arguments.items():
         if type(key) is not str or (key not in _PLAIN_KEYS and not _plain_key(key)):
             return None
         kind = type(value)
-        if kind is str or value is None or kind is bool:
+        if kind is str:
+            if not value.isascii() and _SURROGATE.search(value):
+                flat = False  # JSON reads "\ud83d\ude00" back as one character: parsed
+            continue
+        if value is None or kind is bool:
             continue
         if kind is int or kind is float:
             if -_PLAIN_NUMBER < value < _PLAIN_NUMBER:  # (NaN compares false)
@@ -178,8 +185,8 @@ def _plain(value: Any, depth: int) -> bool:
     """A string, bool, null, a finite number below 1e15, or a short list or object of them."""
     if value is None or isinstance(value, bool | str):
         return True
-    if isinstance(value, int | float):
-        return math.isfinite(value) and abs(value) < _PLAIN_NUMBER
+    if isinstance(value, int | float):  # (compared, not converted: 10**400 is no float)
+        return bool(-_PLAIN_NUMBER < value < _PLAIN_NUMBER)
     if depth >= 3:
         return False
     if isinstance(value, list):
@@ -432,7 +439,10 @@ class ToolEpisode:
         head = self._json_heads.get(name) if type(name) is str else None
         if head is None:
             return None
-        plain = _plain_arguments(arguments)
+        try:
+            plain = _plain_arguments(arguments)
+        except Exception:  # a value of a subtype whose comparison fails: the language's path
+            plain = None
         if plain is None:
             return None  # "API.search", keywords, odd keys or values: the language's own path
         text = f"{head}{_dumps_plain(arguments)}}}"

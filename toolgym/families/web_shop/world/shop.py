@@ -93,7 +93,8 @@ class Shop:
         )
         self.index = index
         self._unlisted: frozenset[str] | None = None
-        """The index's ids the catalog does not hold (found at the first search)."""
+        """The index's ids the catalog does not hold (found at the first search; a shop's catalog
+        and index are fixed once it is made)."""
 
     def __reduce__(self) -> Any:
         """Pickled as the call that makes it, when it has one (a catalog is large)."""

@@ -17,11 +17,11 @@ from toolgym.simulators.user.slots import Vocabulary
 from toolgym.simulators.user.text import (
     _AFTER_NUMBER,
     _JOIN,
-    _WORD,
     _find,
     _inflections,
     _phrase,
     phrased,
+    word_index,
 )
 
 _BEFORE, _AFTER = 6, 6
@@ -195,7 +195,7 @@ def _resolve(text: str, spans: list[_Span], vocabulary: Vocabulary) -> list[_Spa
     (``lowest``), else by a word of one of the kinds just before it (``budget of 950 dollars``),
     else by what comes just after it (``price, at minimum``); with none, it names them all.
     """
-    words = [(m.start(), m.end()) for m in _WORD.finditer(text)]
+    words = word_index(text).words
     resolved = []
     for span in spans:
         if len(span.kinds) < 2:

@@ -15,7 +15,7 @@ import re
 from toolgym.simulators.user.chat_words import expand_chat
 from toolgym.simulators.user.date_forms import day_ranges, said_days, short_years
 from toolgym.simulators.user.first_chars import compiled
-from toolgym.simulators.user.memo import Remembered
+from toolgym.simulators.user.memo import Remembered, message_cache
 from toolgym.simulators.user.number_words import (
     _FRACTION,
     _NUMBER_WORD,
@@ -436,12 +436,16 @@ def _inflections(phrase: str) -> tuple[str, ...]:
 
 
 class _WordIndex:
-    """The words of a text, to count those between two offsets in logarithmic time."""
+    """The words of a text, to count those between two offsets in logarithmic time.
+
+    ``words``: each word's ``(start, end)``, in order. Read only (one index is shared by the
+    reply's readers of a text: :func:`word_index`).
+    """
 
     def __init__(self, text: str) -> None:
-        words = [m.span() for m in _WORD.finditer(text)]
-        self.starts = [w[0] for w in words]
-        self.ends = [w[1] for w in words]
+        self.words = [m.span() for m in _WORD.finditer(text)]
+        self.starts = [w[0] for w in self.words]
+        self.ends = [w[1] for w in self.words]
 
     def between(self, start: int, end: int) -> int:
         """How many words lie whole in ``text[start:end]``."""
@@ -449,6 +453,14 @@ class _WordIndex:
             return 0
         first = bisect.bisect_left(self.starts, start)
         return max(0, bisect.bisect_right(self.ends, end) - first)
+
+
+def word_index(text: str) -> _WordIndex:
+    """The :class:`_WordIndex` of ``text``, made once for a short text (several readers ask)."""
+    return _word_index_short(text) if len(text) <= CACHED_CHARS else _WordIndex(text)
+
+
+_word_index_short = message_cache(_WordIndex)
 
 
 _ARROW = compiled(r"\s*(?:\u2192|->|=>|\u27f6)\s*")

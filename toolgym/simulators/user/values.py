@@ -39,8 +39,8 @@ from toolgym.simulators.user.text import (
     _find,
     _find_value,
     _phrase,
-    _WordIndex,
     phrased,
+    word_index,
 )
 
 _ATTACH = 3
@@ -142,7 +142,7 @@ def _attached(
     partner = {}
     for m in _RANGE.finditer(text):
         partner[m.start(1)], partner[m.start(2)] = float(m.group(2)), float(m.group(1))
-    index = _WordIndex(text)
+    index = word_index(text)
     ordered = sorted(spans, key=lambda s: s.start)
     span_starts = [s.start for s in ordered]
     barriers = sorted(barriers)
@@ -362,7 +362,7 @@ def _dated(
     }
     if not dated:
         return {}
-    index = _WordIndex(text)
+    index = word_index(text)
     found: dict[str, bool] = {}
     for match in _DATE.finditer(text):
         start, end = match.span()

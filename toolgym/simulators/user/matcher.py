@@ -27,6 +27,7 @@ from toolgym.simulators.user.acknowledgement import (
 )
 from toolgym.simulators.user.chat_words import expand_chat
 from toolgym.simulators.user.contradiction import told_in_request, with_contradiction
+from toolgym.simulators.user.ends import _both_ends, dangling_end
 from toolgym.simulators.user.layout import plain_marks
 from toolgym.simulators.user.mood_model import heard
 from toolgym.simulators.user.phrases import (
@@ -152,9 +153,7 @@ from toolgym.simulators.user.unknown import (
     unknown_route,
 )
 from toolgym.simulators.user.values import (
-    _both_ends,
     _other_bounds,
-    dangling_end,
     listed_values,
 )
 

@@ -14,6 +14,7 @@ import re
 from collections.abc import Sequence
 
 from toolgym.simulators.user.acknowledgement import request_words
+from toolgym.simulators.user.ends import direction_asked
 from toolgym.simulators.user.first_chars import compiled
 from toolgym.simulators.user.phrases import (
     _ANSWER_TYPES,
@@ -39,7 +40,6 @@ from toolgym.simulators.user.shapes import shape_named
 from toolgym.simulators.user.slot_reading import _Slots
 from toolgym.simulators.user.slots import Slot, Vocabulary, normalize, normalized
 from toolgym.simulators.user.text import REQUEST, _phrase
-from toolgym.simulators.user.values import direction_asked
 
 _SMALL_TALK = compiled(
     r"\b(do|did) you (like|love|enjoy|miss) (living|being|it there|the (city|place|area))\b"

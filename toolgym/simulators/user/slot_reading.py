@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from toolgym.simulators.user.ends import _paired, reversed_route
 from toolgym.simulators.user.first_chars import compiled
 from toolgym.simulators.user.phrases import (
     _CONFIRM,
@@ -52,11 +53,9 @@ from toolgym.simulators.user.values import (
     _dated,
     _inside_longer_value,
     _inside_values,
-    _paired,
     _upper,
     _writes_value,
     listed_values,
-    reversed_route,
 )
 
 

@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 
 from toolgym.simulators.user.slots import Slot, Vocabulary
-from toolgym.simulators.user.text import _DATE, _phrase, phrased
+from toolgym.simulators.user.text import _DATE, _DIGIT, _phrase, phrased
 
 _LOWER = r"minimum|min|at least|no less than|not less than|lowest|smallest|from"
 _UPPER = r"maximum|max|at most|no more than|not more than|up to|highest|largest|under|below"
@@ -72,10 +72,6 @@ def _pattern(labels: str, forms: tuple[str, ...]) -> re.Pattern[str] | None:
     return re.compile(rf"(?<![\w])(?:{labels}){_LINK} \$?(?:{values})(?![\w.])")
 
 
-_ASCII_DIGIT = re.compile(r"[0-9]")
-"""The digits of ASCII text (``str.isdigit`` finds more in other text)."""
-
-
 def swapped_labels(text: str, vocabulary: Vocabulary, slots: Sequence[Slot]) -> set[str]:
     """The ends of pairs ``text`` writes the other end's value under (each such end wrong).
 
@@ -84,7 +80,8 @@ def swapped_labels(text: str, vocabulary: Vocabulary, slots: Sequence[Slot]) -> 
     """
     by_kind = {s.kind: s for s in slots}
     out: set[str] = set()
-    if not (_ASCII_DIGIT.search(text) if text.isascii() else any(c.isdigit() for c in text)):
+    digit = _DIGIT.search(text) if text.isascii() else any(c.isdigit() for c in text)
+    if not digit:  # (on ASCII text \d is str.isdigit; elsewhere isdigit finds more)
         return out  # every value a label could be followed by has a number
     for low, high in _bound_pairs(slots):
         low_forms = [_written(_number(by_kind[low]))]

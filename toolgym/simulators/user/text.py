@@ -11,6 +11,7 @@ from __future__ import annotations
 import bisect
 import functools
 import re
+from collections.abc import Sequence
 
 from toolgym.simulators.user.chat_words import expand_chat
 from toolgym.simulators.user.date_forms import day_ranges, said_days, short_years
@@ -34,7 +35,7 @@ from toolgym.simulators.user.phrases import (
     _SECOND_PERSON,
     _TAG,
 )
-from toolgym.simulators.user.slots import CACHED_CHARS, normalize, whole_words
+from toolgym.simulators.user.slots import CACHED_CHARS, Slot, normalize, whole_words
 
 # -- numbers and the spans of words ---------------------------------------------------------------
 _CURRENCY_WORD = compiled(r"(?<![0-9a-z.])(\d+(?:\.\d+)?) (?:bucks|usd|dollars?)(?![0-9a-z])")
@@ -433,6 +434,15 @@ def _inflections(phrase: str) -> tuple[str, ...]:
         plural = of.group(1) + ("es" if of.group(1).endswith(("x", "z", "ch", "sh")) else "s")
         out += tuple(f"{plural} {f[len(of.group(1)) + 1 :]}" for f in out[:2])
     return out
+
+
+def date_forms(slots: Sequence[Slot]) -> dict[str, set[str]]:
+    """The date slots' kinds (a text value that reads as a date), each with its forms as read."""
+    return {
+        s.kind: set(phrased(s.forms()))
+        for s in slots
+        if isinstance(s.value, str) and _DATE.search(_phrase(s.text))
+    }
 
 
 class _WordIndex:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from toolgym.simulators.user.first_chars import compiled
 from toolgym.simulators.user.shapes import _kind_words
 from toolgym.simulators.user.slots import Slot, Vocabulary, normalize, normalized
-from toolgym.simulators.user.text import _DATE, _phrase, phrased
+from toolgym.simulators.user.text import _DATE, _phrase, date_forms, phrased
 from toolgym.simulators.user.typos import MIN_TYPO, _one_edit
 
 _LINK = (
@@ -488,11 +488,7 @@ def summary_dates(
     already read as ``wrong`` accounts for it (``check-in Feb 26``); as many unknown dates as
     date slots not yet read are theirs, all wrong.
     """
-    dated = {
-        s.kind: set(phrased(s.forms()))
-        for s in slots
-        if isinstance(s.value, str) and _DATE.search(_phrase(s.text))
-    }
+    dated = date_forms(slots)
     every = set().union(*dated.values()) if dated else set()
     unknown = [
         m.group()

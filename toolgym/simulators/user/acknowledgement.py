@@ -25,6 +25,10 @@ _ACK = compiled(
 )
 _NOTED = compiled(r"\b(noted|got it|understood|copy that)\b", re.IGNORECASE)
 _END = compiled(r"[.!:;\n]")
+_WORD = compiled(r"[a-z0-9][a-z0-9'-]*")
+_PART_BREAK = compiled(r"(?<=[.!;:,])\s+")
+_NAME_INSIDE = compiled(r"(?<=[a-z,;:] )[A-Z][\w'-]+")
+"""A capitalized word inside a sentence: a name the request wrote."""
 _OFFER = compiled(
     r"\b(i|we)( can| could| will|'ll| would|'d| am| are|'m|'re)( certainly| definitely| gladly|"
     r" surely| absolutely)?( be)?( happy| glad| delighted)?( to)? help\b"
@@ -150,7 +154,7 @@ def request_words(text: str) -> frozenset[str]:
 
 
 def _request_words(text: str) -> frozenset[str]:
-    words = re.findall(r"[a-z0-9][a-z0-9'-]*", normalize(text))
+    words = _WORD.findall(normalize(text))
     words += [part for w in words if "-" in w for part in w.split("-")]  # "high-quality"
     return frozenset(w for w in words if len(w) >= 3) - _COMMON
 
@@ -189,7 +193,7 @@ def acknowledges(message: str, slots: Sequence[Slot], opening: str) -> bool:
     head = text[: ends[-1]]
     if "?" in head or not (_ACK.match(head) or _NOTED.search(head)):
         return False
-    said = [p for p in re.split(r"(?<=[.!;:,])\s+", head) if not offers_help(p)]
+    said = [p for p in _PART_BREAK.split(head) if not offers_help(p)]
     written = request_words(" ".join(said))  # an offer of help restates nothing
     if not written:
         return False
@@ -201,10 +205,6 @@ def acknowledges(message: str, slots: Sequence[Slot], opening: str) -> bool:
         if f and normalized(f) and normalized(f) in given
         for w in request_words(f)
     }
-    names = {
-        w
-        for m in re.finditer(r"(?<=[a-z,;:] )[A-Z][\w'-]+", opening)
-        for w in request_words(m.group())
-    }
+    names = {w for m in _NAME_INSIDE.finditer(opening) for w in request_words(m.group())}
     common = written & request_words(opening)
     return bool(written & (values | names)) or len(common) >= 2

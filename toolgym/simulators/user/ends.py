@@ -9,13 +9,14 @@ here too. The values of single kinds are read in :mod:`~toolgym.simulators.user.
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Sequence
 
 from toolgym.simulators.user.first_chars import compiled
 from toolgym.simulators.user.slots import Slot, Vocabulary
 from toolgym.simulators.user.text import _DATE, _phrase, phrased
 
+_WHERE = compiled(r"\bwhere\b")
+_GOING = compiled(r" (headed|heading|going|bound|go|goes)\b")
 _FROM_TO = compiled(
     r"\bfrom ((?:\S+ ){0,3}?\S+) (?:to|until|till|through|thru) ((?:\S+ ){0,3}?\S+?)"
     r"(?= (?:on|for|at|with|in|and|leaving|departing|returning|between|under|max|min|per|"
@@ -123,7 +124,7 @@ def _both_ends(text: str, vocabulary: Vocabulary, named: Sequence[str]) -> set[s
         if first in named or second in named:
             return {first, second} - set(named)
     first, second = vocabulary.pairs[0]
-    return {first, second} if re.search(r"\bwhere\b", text) else set()
+    return {first, second} if _WHERE.search(text) else set()
 
 
 _DANGLING = compiled(r"(?<! and)(?<! or)(?<! from)(?<! to) (from|out of|to|into)$")
@@ -182,7 +183,7 @@ def direction_asked(
     for start, end in asking:
         clause = text[start:end].rstrip()
         direction = _DANGLING.search(clause) or _BOUND_FOR.search(clause)
-        direction = direction or re.search(r" (headed|heading|going|bound|go|goes)\b", clause)
+        direction = direction or _GOING.search(clause)
         if direction is None or not _WHERE_HEAD.match(clause):
             continue
         for first, second in vocabulary.pairs:

@@ -220,7 +220,7 @@ def plain_marks(message: str) -> str:
         message = _HEADING.sub(r"\1:", message)
     message = _EMPHASIS.sub("", message)
     if "+" in message or "&" in message or "," in message or "/" in message:
-        message = _BARE_WH_ITEM.sub(r"\1? ", message)
+        message = _BARE_WH_ITEM.sub(lambda m: f"{m[1]}? ", message)
     if " / " in message:
         message = _SPACED_SLASH.sub("/", message)  # "how many beds / baths?" as "beds/baths"
     if "|" in message:

@@ -16,7 +16,6 @@ that writes a value of some kind is a check; the kinds it names without a value 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from toolgym.simulators.user.acknowledgement import (
@@ -28,6 +27,7 @@ from toolgym.simulators.user.acknowledgement import (
 from toolgym.simulators.user.chat_words import expand_chat
 from toolgym.simulators.user.contradiction import told_in_request, with_contradiction
 from toolgym.simulators.user.ends import _both_ends, dangling_end
+from toolgym.simulators.user.first_chars import compiled
 from toolgym.simulators.user.layout import plain_marks
 from toolgym.simulators.user.mood_model import heard
 from toolgym.simulators.user.phrases import (
@@ -175,6 +175,11 @@ __all__ = [
     "stated_slots",
 ]
 
+_WORD_CHAR = compiled(r"[0-9a-z]")
+_ASKED_MID = compiled(r"\?+\s")
+"""A question mark inside a message (``Which city? I can search ...``)."""
+_WHAT_WHICH_HOW = compiled(r"\b(what|which|how)\b")
+
 
 def read_message(
     message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: str = ""
@@ -255,13 +260,13 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
     text = expand_chat(normalize(message))  # "what are all ur requirements?"
     tagged = _TAG.search(text) is not None  # searched once, read often below
     confirming = _CONFIRM.search(text) is not None
-    if not re.search(r"[0-9a-z]", text):
+    if not _WORD_CHAR.search(text):
         return Reading(EMPTY)
     raw = message.strip()
     question = (
         raw.endswith("?")
         or (_YES_NO.search(text) is not None and "?" in raw)
-        or re.search(r"\?+\s", raw) is not None
+        or _ASKED_MID.search(raw) is not None
     )
     canonical, barriers, commas, moods = _sentences(message)
     if not any(mood == REQUEST for *_, mood in moods) and not _SECOND_PERSON.search(text):
@@ -317,7 +322,7 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
         bounded = [k for k in (*found.named, *ends) if k not in valued]
         ends |= _other_bounds(canonical, vocabulary, bounded)
         for start, end in asking:  # "You said max 750 sq ft. What's the smallest you'd take?"
-            wh = re.search(r"\b(what|which|how)\b", canonical[start:end])
+            wh = _WHAT_WHICH_HOW.search(canonical[start:end])
             if valued and wh and not found.wrong:
                 ends |= _other_bounds(
                     canonical[start + wh.start() : end], vocabulary, sorted(valued)

@@ -21,6 +21,8 @@ from toolgym.simulators.user.text import _MONTHS
 
 _CODE_SHAPE = compiled(r"[A-Z]{2,3}")
 """A short code's shape (``FR``, ``USD``)."""
+_NOT_ALNUM = compiled(r"[^0-9a-z]")
+_NEXT_WORD = compiled(r" ([a-z]+?)s?\b")
 
 _PLACED_NAME = compiled(
     r"\b(?:at|in|into|for|to|from|near|of|with|about|filtered to|filtered by) "
@@ -43,7 +45,7 @@ _API_SUFFIX = compiled(r"(?i)(?:[ .](?:api|service|lite|pro|live|v\d|com|io|net|
 
 
 def _squashed(text: str) -> str:
-    return re.sub(r"[^0-9a-z]", "", text.lower())
+    return _NOT_ALNUM.sub("", text.lower())
 
 
 @functools.lru_cache(maxsize=256)
@@ -161,7 +163,7 @@ def unplaced(message: str, slots: Sequence[Slot], opening: str, read: set[str]) 
     for match in _QUOTED.finditer(message):
         written[match.group().strip("'\"").lower()] = "text"
     for match in _PLACED_NAME.finditer(message):
-        after = re.match(r" ([a-z]+?)s?\b", message[match.end() :])
+        after = _NEXT_WORD.match(message, match.end())
         if after is not None and contains_phrase(known, after.group(1)):
             continue  # "with CCS connectors": a value of the connector type the request gives
         if len(match.group(1)) > 2 and not _MONTH_WORD.match(match.group(1)):

@@ -41,6 +41,9 @@ from toolgym.simulators.user.slot_reading import _Slots
 from toolgym.simulators.user.slots import Slot, Vocabulary, normalize, normalized
 from toolgym.simulators.user.text import REQUEST, _phrase
 
+_NEGATED_PART = compiled(r"\b(not|no|neither|without)\b[^,?;]*")
+_WHERE_FIRST = compiled(r"(\w+ ){0,3}where\b")
+_OR_BETWEEN = compiled(r"\w \bor\b \w")
 _SMALL_TALK = compiled(
     r"\b(do|did) you (like|love|enjoy|miss) (living|being|it there|the (city|place|area))\b"
     r"|\b(have|had) you (ever )?(been|lived|visited|travelled|traveled)\b|\bgrew up\b"
@@ -134,7 +137,7 @@ def _offers_choice(
         clause = canonical[start:end]
         if "yes or no" in clause:
             continue
-        clause = re.sub(r"\b(not|no|neither|without)\b[^,?;]*", " ", clause)  # not A or B
+        clause = _NEGATED_PART.sub(" ", clause)  # not A or B
         for slot in slots:
             if slot.kind in right:
                 for form in slot.forms():
@@ -286,7 +289,7 @@ def _ends_of_parts(
     out = list(kinds)
     for low, high in parts:
         inside = {k for k, p in at if low <= p < high}
-        where = re.match(r"(\w+ ){0,3}where\b", canonical[low:high].strip()) is not None
+        where = _WHERE_FIRST.match(canonical[low:high].strip()) is not None
         timed = {k for k in inside if {"date", "time", "day"} & set(k.split("_"))}
         if where and timed and inside == timed:
             elsewhere = {k for k, p in at if not low <= p < high}
@@ -553,8 +556,7 @@ def unnamed_question(
         return Reading(ASK, (), (), True)  # "Whole bean or pre-ground?": an option it lacks
     topic = request_words(opening) - {"you", "like", "want", "prefer"}
     if not personal and any(
-        _WANT_START.match(h) and re.search(r"\w \bor\b \w", h) and request_words(h) & topic
-        for h in heads
+        _WANT_START.match(h) and _OR_BETWEEN.search(h) and request_words(h) & topic for h in heads
     ):
         return Reading(ASK, (), (), True)  # "Would you like the newest or oldest favourites?"
     if not personal and any(_ALSO.match(h) for h in heads):

@@ -18,7 +18,7 @@ from toolgym.simulators.user.memo import Remembered
 from toolgym.simulators.user.phrases import _PREFERENCE, _QUOTED, _WH
 from toolgym.simulators.user.slot_reading import _Slots
 from toolgym.simulators.user.slots import contains_phrase, normalize, normalized
-from toolgym.simulators.user.text import _ENUMERATOR, _SENTENCE, _clauses
+from toolgym.simulators.user.text import _ENUMERATOR, _SENTENCE, GROUP_1, _clauses
 
 _INTERJECTION = Remembered(
     compiled(
@@ -31,6 +31,10 @@ _INTERJECTION = Remembered(
 _EXAMPLE_WORDS = r"e\.?g\.?|eg|say|(?:something |anything )?like|such as|for example|for instance"
 _FOR_EXAMPLE = compiled(rf"(?:{_EXAMPLE_WORDS})\b", re.I)
 """What opens an example (``e.g. 42 x 63``, ``something like 'abc123XYZ'``)."""
+_WHEN = compiled(r"when\b")
+_MORE_ASKED = compiled(r",| and | or | plus |&")
+_STOP = compiled(r"[.?!;:\n]")
+_CAPITALIZED = compiled(r"\b[A-Z][\w-]*\b")
 _LISTED_ITEM = compiled(r"\s*(?:\d+[.)]|[-*\u2022])\s+\S")
 """A list's item (``3) Preferred type of home``)."""
 _OFFERED = compiled(
@@ -86,9 +90,9 @@ def _when_asked(message: str, kinds: Sequence[str]) -> tuple[str, ...]:
     Empty when the message is no such question or names no date.
     """
     clauses = _clauses(message)
-    if len(clauses) != 1 or not re.match(r"when\b", _INTERJECTION.sub("", clauses[0])):
+    if len(clauses) != 1 or not _WHEN.match(_INTERJECTION.sub("", clauses[0])):
         return ()
-    if re.search(r",| and | or | plus |&", message):
+    if _MORE_ASKED.search(message):
         return ()  # "When do you depart, and how many adults?": asks more than the date
     timed = tuple(k for k in kinds if {"date", "time", "day"} & set(k.split("_")))
     return timed if timed and len(timed) < len(kinds) else ()
@@ -242,7 +246,7 @@ def unpunctuated_question(message: str) -> str:
     the image id?`` Text with any stop, question mark or line break is kept as it is.
     """
     text = message.strip()
-    if not text or re.search(r"[.?!;:\n]", text):
+    if not text or _STOP.search(text):
         return message
     parts = _RUN_ON.split(text, maxsplit=1)
     if len(parts) < 2:
@@ -316,7 +320,7 @@ def _without_examples(message: str) -> str:
         message = _offered_after(message)
     if "?" in message:
         message = _trailing_options(message)
-    return _EXAMPLE_TAIL.sub(r"\1", message)
+    return _EXAMPLE_TAIL.sub(GROUP_1, message)
 
 
 _OPTIONS_SENTENCE = compiled(
@@ -477,4 +481,4 @@ def _without_known(message: str, opening: str) -> str:
         inner = normalized(match.group().strip("'\""))
         return " " if inner and contains_phrase(given, inner) else match.group()
 
-    return re.sub(r"\b[A-Z][\w-]*\b", known, _QUOTED.sub(known, message))
+    return _CAPITALIZED.sub(known, _QUOTED.sub(known, message))

@@ -27,6 +27,8 @@ from toolgym.simulators.user.slots import (
 from toolgym.simulators.user.text import _MONTHS, _canonical, _phrase, writes_date
 
 _SHORT_CODE = compiled(r"[A-Z]{2,3}")
+_CASE_TURN = compiled(r"(?<=[a-z])(?=[A-Z])")
+_NAME_WORD = compiled(r"[\w'&-]+")
 _SHAPES = (
     compiled(r"[a-z0-9._+]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+"),
     compiled(r"(?:https?://|www\.)[^\s]+"),
@@ -221,9 +223,7 @@ def plain_field_names(message: str, vocabulary: Vocabulary) -> str:
     and so is a snake-cased value (``john_doe``).
     """
     if _LOWER_CAMEL.search(message):
-        message = _LOWER_CAMEL.sub(
-            lambda m: re.sub(r"(?<=[a-z])(?=[A-Z])", " ", m.group()), message
-        )
+        message = _LOWER_CAMEL.sub(lambda m: _CASE_TURN.sub(" ", m.group()), message)
     if "_" not in message and "-" not in message:
         return message
     words = _kind_words(vocabulary)
@@ -262,7 +262,7 @@ def _known_names(message: str, opening: str) -> list[str]:
     """
     if not opening:
         return []
-    words = re.findall(r"[\w'&-]+", message)
+    words = _NAME_WORD.findall(message)
     known = normalized(opening)
     names: list[str] = []
     i = 0
@@ -357,7 +357,9 @@ def _shaped(
     if len(joined) == 1 and (_LABEL_WORD.search(text) or summary):
         (slot,) = joined
         for match in _JOINED_CODE.finditer(message):
-            if normalize(match.group()) in known or not re.search(r"[_-]", match.group()):
+            if normalize(match.group()) in known or not (
+                "_" in match.group() or "-" in match.group()
+            ):
                 continue
             own = match.group().lower() == str(slot.value).lower()
             (right if own else wrong).add(slot.kind)

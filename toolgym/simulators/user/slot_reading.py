@@ -150,18 +150,20 @@ _MEASURED = compiled(r"(\d+(?:\.\d+)?) ([a-z]+(?: [a-z]+)?)")
 
 
 @functools.lru_cache(maxsize=4096)
-def _other_units(forms: tuple[str, ...]) -> tuple[str, ...]:
-    """A measured value's number in the other units of its dimension (``26 lb`` for ``26 ounce``)."""
-    out: list[str] = []
+def _other_units(forms: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """A measured value's number in the other units of its dimension (``26 lb`` for ``26 ounce``).
+
+    Each number comes with its forms in the other units: a text without the number writes none.
+    """
+    out: list[tuple[str, tuple[str, ...]]] = []
     for f in forms:
         if (m := _MEASURED.fullmatch(f)) is None:
             continue
         for dimension in _UNITS:
             own = [unit for unit in dimension if m.group(2) in unit]
             if own:
-                out += [
-                    f"{m.group(1)} {w}" for unit in dimension if unit is not own[0] for w in unit
-                ]
+                others = [w for unit in dimension if unit is not own[0] for w in unit]
+                out.append((m.group(1), tuple(f"{m.group(1)} {w}" for w in others)))
     return tuple(out)
 
 
@@ -203,13 +205,29 @@ def _swapped_bound(name: str, attached: Sequence[float], by_kind: dict[str, Slot
     return other if _numeric_values(phrased(slot.forms())) & set(attached) else None
 
 
-@functools.lru_cache(maxsize=4096)
 def _own_values(values: tuple[tuple[str, ...], ...], forms: tuple[str, ...]) -> frozenset[int]:
     """The indices of a kind's listed ``values`` that a slot with these ``forms`` holds.
 
-    (Cached on the values, not the kind: a kind's hash walks every one of its fields.)
+    Computed once for the values object itself and the forms: a kind's values are fixed, and
+    its hash (or the hash of its values, hundreds of them for a size or a breed) walks all of
+    them, at each message. The entry holds the values, so no other object takes their id.
     """
-    return frozenset(i for i, group in enumerate(values) if any(_phrase(w) in forms for w in group))
+    if not forms:
+        return frozenset()
+    key = (id(values), forms)
+    found = _OWN_VALUES.get(key)
+    if found is not None and found[0] is values:
+        return found[1]
+    own = frozenset(i for i, group in enumerate(values) if any(_phrase(w) in forms for w in group))
+    if len(_OWN_VALUES) >= 4096:
+        _OWN_VALUES.clear()
+    _OWN_VALUES[key] = (values, own)
+    return own
+
+
+_OWN_VALUES: dict[
+    tuple[int, tuple[str, ...]], tuple[tuple[tuple[str, ...], ...], frozenset[int]]
+] = {}
 
 
 @functools.lru_cache(maxsize=64)
@@ -237,14 +255,18 @@ def _writes_each_part(text: str, value: str) -> bool:
 
     ``department Sales, salary 93684 and years 6``: ``Sales``, ``93684`` and ``6``.
     """
+    words = _part_values(value)
+    return bool(words) and all(_find(text, word) for word in words)
+
+
+@functools.lru_cache(maxsize=4096)
+def _part_values(value: str) -> tuple[str, ...]:
+    """The last word of each named part of a value of several (none: not such a value)."""
     parts = [_phrase(p).strip() for p in _PARTS.split(value)]
     if len(parts) < 2 or any(len(p.split()) < 2 or _MONTH_FIRST.match(p) for p in parts):
-        return False  # no list of named parts (a date's "July 3, 2027" is none)
-    for part in parts:
-        last = _PART_VALUE.search(part)
-        if last is None or not _find(text, last.group(1)):
-            return False
-    return True
+        return ()  # no list of named parts (a date's "July 3, 2027" is none)
+    lasts = [_PART_VALUE.search(part) for part in parts]
+    return tuple(last.group(1) for last in lasts if last is not None) if all(lasts) else ()
 
 
 def _mislabelled_part(text: str, value: str) -> bool:
@@ -252,18 +274,29 @@ def _mislabelled_part(text: str, value: str) -> bool:
 
     ``planned 1279 and actual 860`` where the value is ``planned 860 and actual 1279``.
     """
+    return any(
+        float(written.group(1)) != own
+        for label, own in _labelled_parts(value)
+        for written in label.finditer(text)
+    )
+
+
+_JOINED_BEFORE = compiled(r"(and|or) $")
+_LABELLED = compiled(r"([a-z][a-z ]*) (\d+(?:\.\d+)?)")
+
+
+@functools.lru_cache(maxsize=4096)
+def _labelled_parts(value: str) -> tuple[tuple[re.Pattern[str], float], ...]:
+    """Each part's label written with a number, and its own number (a value of several)."""
     parts = [_phrase(p).strip() for p in _PARTS.split(value)]
-    labelled = [re.fullmatch(r"([a-z][a-z ]*) (\d+(?:\.\d+)?)", p) for p in parts]
+    labelled = [_LABELLED.fullmatch(p) for p in parts]
     pairs = zip(labelled, parts, strict=True)
     if len(parts) < 2 or any(m is None or _MONTH_FIRST.match(p) for m, p in pairs):
-        return False  # every part a label and its number (no date: "may 4, 2027")
-    for label, own in (m.groups() for m in labelled if m is not None):
-        for written in re.finditer(
-            rf"\b{re.escape(label)} (?:of |is |= |at |to )?(\d+(?:\.\d+)?)\b", text
-        ):
-            if float(written.group(1)) != float(own):
-                return True
-    return False
+        return ()  # every part a label and its number (no date: "may 4, 2027")
+    return tuple(
+        (re.compile(rf"\b{re.escape(label)} (?:of |is |= |at |to )?(\d+(?:\.\d+)?)\b"), float(own))
+        for label, own in (m.groups() for m in labelled if m is not None)
+    )
 
 
 _MONTH_FIRST = compiled(
@@ -367,7 +400,11 @@ def _read_slots(
             and not _NEGATED.search(text[max(0, at[0] - 16) : at[0]])
         }
         if not written and (
-            _written_flipped(text, forms) or any(_find(text, f) for f in _other_units(forms))
+            _written_flipped(text, forms)
+            or any(
+                number in text and any(_find(text, f) for f in units)
+                for number, units in _other_units(forms)
+            )
         ):
             wrong.add(kind.name)  # "whose unit cost is above 13" for "below 13"; "26 lb"
             named.add(kind.name)
@@ -443,7 +480,7 @@ def _read_slots(
                     before = text[max(b for b in starts if b <= span.start) : span.start]
                     if text[span.start : span.end] in strong or _WEAK_FOCUS.search(before):
                         asked_of = True
-                    elif asked_of and re.search(r"(and|or) $", before):
+                    elif asked_of and _JOINED_BEFORE.search(before):
                         continue
                 if not asked_of:
                     named.discard(kind.name)

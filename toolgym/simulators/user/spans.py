@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import bisect
 import functools
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -39,6 +38,10 @@ class _Span:
 
 _TOKEN = compiled(r"[0-9a-z]+")
 _HEAD = compiled(r"[0-9a-z]+(?=[^0-9a-z]|$)")
+_ONE_WORD_GAP = compiled(r" ([a-z]+ )?")
+_WH_WORD = compiled(r"(what|which|where|when|how|who)\b")
+_WHICH_OPENS = compiled(r"(what|which|how many|how much)\b")
+_OR_AND = compiled(r" (or|and)\b")
 
 
 @functools.lru_cache(maxsize=32)
@@ -262,7 +265,7 @@ def _measured_nouns(text: str, spans: list[_Span]) -> list[_Span]:
             nxt is not None
             and text[span.start : span.end] in _MEASURES
             and not nxt.kinds & span.kinds
-            and re.fullmatch(r" ([a-z]+ )?", text[span.end : nxt.start])
+            and _ONE_WORD_GAP.fullmatch(text[span.end : nxt.start])
         ):
             continue
         out.append(span)
@@ -354,7 +357,7 @@ def _contradicted(
     (kind,) = span.kinds
     siblings = _siblings(vocabulary).get(kind)
     before = [w for w in words if w[1] <= span.start][-2:]
-    if re.match(r"(what|which|where|when|how|who)\b", text[span.start :]):
+    if _WH_WORD.match(text, span.start):
         return span  # "travelling from and where you're going", "where from, where to"
     if not siblings or not before:
         return span
@@ -402,7 +405,7 @@ def _focus(text: str, spans: Sequence[_Span], barriers: Sequence[int]) -> _Span 
         found = _focus(text[last:], shifted, ())
         return None if found is None else _Span(found.start + last, found.end + last, found.kinds)
     first = min(spans, key=lambda sp: (sp.start, -sp.end))
-    opens = re.match(r"(what|which|how many|how much)\b", text[first.start :])
+    opens = _WHICH_OPENS.match(text, first.start)
     if not (_FOCUS.match(text[: first.start]) or (not text[: first.start] and opens)):
         return None
     if _OTHER_QUESTION.search(text[first.end :]):
@@ -411,7 +414,7 @@ def _focus(text: str, spans: Sequence[_Span], barriers: Sequence[int]) -> _Span 
         after = [  # "how much living space": the space, not the price, is counted
             sp
             for sp in spans
-            if sp.start > first.start and re.fullmatch(r" ([a-z]+ )?", text[first.end : sp.start])
+            if sp.start > first.start and _ONE_WORD_GAP.fullmatch(text[first.end : sp.start])
         ]
         if after and not after[0].kinds & first.kinds:
             first = after[0]
@@ -424,7 +427,7 @@ def _focus(text: str, spans: Sequence[_Span], barriers: Sequence[int]) -> _Span 
             and not sp.kinds & first.kinds
             and _COMPOUND_GAP.fullmatch(text[first.end : sp.start])
             and text[sp.start : sp.end] not in _GENERIC_HEADS
-            and not re.match(r" (or|and)\b", text[sp.end :])  # "column: cost or price"
+            and not _OR_AND.match(text, sp.end)  # "column: cost or price"
         ]
         if not head:
             break

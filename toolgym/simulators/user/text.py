@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import operator
 import re
 from collections.abc import Sequence
 
@@ -41,6 +42,9 @@ from toolgym.simulators.user.slots import CACHED_CHARS, Slot, normalize, whole_w
 _CURRENCY_WORD = compiled(r"(?<![0-9a-z.])(\d+(?:\.\d+)?) (?:bucks|usd|dollars?)(?![0-9a-z])")
 """``80 bucks``, ``80 usd``: dollars."""
 _ORDINAL = compiled(r"(?<![0-9a-z.])(\d+)(?:st|nd|rd|th)(?![0-9a-z])")
+GROUP_1 = operator.itemgetter(1)
+"""A substitution by a match's first group, where the group always takes part: ``r"\\1"`` as a
+template would be read anew by :mod:`re` at every substitution, matched or not."""
 _DOLLAR_MILLIONS = compiled(r"(?<![0-9a-z])\$(\d+(?:\.\d+)?) ?(?:m|mm|mil|mln)(?![0-9a-z])")
 """``$1.4M``: a million dollars times the number (a bare ``5m`` may be minutes or metres)."""
 _SCALE = compiled(r"(?<![0-9a-z.])(\d+(?:\.\d+)?) ?(k|thousand|grand|million)(?![0-9a-z])")
@@ -250,7 +254,7 @@ def _canonical_text(text: str) -> str:
     if "th" in text or "st" in text or "nd" in text or "rd" in text:
         text = said_days(text)
     if _DIGIT.search(text):
-        text = _ORDINAL.sub(r"\1", text)  # "dec 8th": the month's short form is read next
+        text = _ORDINAL.sub(GROUP_1, text)  # "dec 8th": the month's short form is read next
         text = _SHORT_MONTH.sub(lambda m: _SHORT_MONTHS[m.group(1) or m.group(2)], text)
         text = day_ranges(text)
         if "'" in text:
@@ -284,15 +288,15 @@ def _canonical_text(text: str) -> str:
         return text
     if "and a half" in text:
         text = _HALF.sub(r"\1.5", text)
-    text = _ORDINAL.sub(r"\1", text)
+    text = _ORDINAL.sub(GROUP_1, text)
     if "wide" in text:
         text = _WIDE_BY_LONG.sub(r"w\1 x l\2", text)
     text = _ROOM_SHORT.sub(lambda m: f"{m.group(1)} {_ROOM_WORDS[m.group(2)]}", text)
     if "$" in text:
         text = _DOLLAR_MILLIONS.sub(lambda m: "$" + _scaled_by(m.group(1), 1_000_000), text)
     text = _SCALE.sub(_scaled, text)
-    text = _CURRENCY_WORD.sub(r"\1 dollars", text)
-    text = _DOLLAR.sub(r"$\1 dollars", text)
+    text = _CURRENCY_WORD.sub(lambda m: f"{m[1]} dollars", text)
+    text = _DOLLAR.sub(lambda m: f"${m[1]} dollars", text)
     if "floor" in text or "ceiling" in text:
         text = _MONEY_BOUND.sub(
             lambda m: f"{m[1] or ''}{_BOUND_WORDS[m[2] or m[3]]}{m[4] or ''}", text

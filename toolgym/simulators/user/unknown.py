@@ -199,8 +199,8 @@ def _lowercase_name(token: str, slots: Sequence[Slot], kind: str) -> bool:
     value = next((s.value for s in slots if s.kind == kind), None)
     return (
         isinstance(value, str)
-        and re.fullmatch(r"[a-z]{3,}", value) is not None
-        and re.fullmatch(r"[a-z]{3,}", token) is not None
+        and _LOWER_WORD.fullmatch(value) is not None
+        and _LOWER_WORD.fullmatch(token) is not None
         and token not in _NOT_NAMES
     )
 
@@ -251,7 +251,7 @@ def beside_words(
         ):
             out.add(kind_name)
             continue
-        before = re.search(r"(?:^|\s)(?:the |an? )?(\S+) $", text[:start])
+        before = _WORD_BEFORE.search(text[:start])
         if (  # "the Rent row": a name of the request, not the task's value, before the word
             before is not None
             and kind_name in present
@@ -375,9 +375,7 @@ _PLACE_WORDS = frozenset({"city", "location", "town", "country"})
 def _place_kind(kind_words: tuple[str, ...], value: object) -> bool:
     """Whether a kind names a place (a city's word) and its value is a name (``Salt Lake City``)."""
     return (
-        _names_places(kind_words)
-        and isinstance(value, str)
-        and bool(re.fullmatch(r"[A-Z][A-Za-z.'-]*(?: [A-Z][A-Za-z.'-]*)*", value))
+        _names_places(kind_words) and isinstance(value, str) and bool(_PLACE_NAME.fullmatch(value))
     )
 
 
@@ -444,6 +442,11 @@ def _country_names() -> frozenset[str]:
 
 
 _LONG_NUMBER = compiled(r"(?<![\d.])\d{3,}(?:\.\d+)?(?![\d.])")
+_NUMBER = compiled(r"\d+(?:\.\d+)?")
+_LOWER_WORD = compiled(r"[a-z]{3,}")
+_WORD_BEFORE = compiled(r"(?:^|\s)(?:the |an? )?(\S+) $")
+"""The word right before a place in a text (after an article, if any)."""
+_PLACE_NAME = compiled(r"[A-Z][A-Za-z.'-]*(?: [A-Z][A-Za-z.'-]*)*")
 
 
 def _digits(value: object) -> int | None:
@@ -452,7 +455,7 @@ def _digits(value: object) -> int | None:
         return None
     if isinstance(value, (int, float)):
         return len(str(int(abs(value))))
-    if isinstance(value, str) and re.fullmatch(r"\d+(?:\.\d+)?", value.strip()):
+    if isinstance(value, str) and _NUMBER.fullmatch(value.strip()):
         return len(value.strip().split(".")[0].lstrip("0") or "0")
     return None
 

@@ -53,6 +53,11 @@ _NEAR = 4 * (_ATTACH + 2)
 _VALUE_THEN_PLACE = compiled(r" (to|from|into|out of)")
 """What follows a value that begins another kind's word (``flying from``: the plane, and the
 origin)."""
+_ONE_BEFORE = compiled(r"(?:^|[^0-9a-z'])(a|an) $")
+"""``a`` or ``an`` right before a word: one of it (``a garage``)."""
+_COUNT_OF = compiled(r"\d+(?:\.\d+)? (.+)")
+_IES = compiled(r"ies$")
+_S_END = compiled(r"s$")
 
 
 def _writes_value(text: str, kind: str, at: tuple[int, int], spans: Sequence[_Span]) -> bool:
@@ -208,18 +213,18 @@ def _counted(text: str, spans: Sequence[_Span], slots: Sequence[Slot]) -> dict[s
         return {}
     counted: dict[str, list[float]] = {}
     for span in spans:
-        if not re.search(r"(?:^|[^0-9a-z'])(a|an) $", text[max(0, span.start - 4) : span.start]):
+        if not _ONE_BEFORE.search(text[max(0, span.start - 4) : span.start]):
             continue
         word = text[span.start : span.end]
         for slot in slots:
-            said = re.fullmatch(r"\d+(?:\.\d+)? (.+)", normalized(slot.text))
+            said = _COUNT_OF.fullmatch(normalized(slot.text))
             if slot.kind in span.kinds and said and _singular(said.group(1)).endswith(word):
                 counted.setdefault(slot.kind, []).append(1.0)
     return counted
 
 
 def _singular(noun: str) -> str:
-    return re.sub(r"ies$", "y", noun) if noun.endswith("ies") else re.sub(r"s$", "", noun)
+    return _IES.sub("y", noun) if noun.endswith("ies") else _S_END.sub("", noun)
 
 
 @functools.lru_cache(maxsize=32)

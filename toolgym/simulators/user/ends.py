@@ -83,6 +83,8 @@ def reversed_route(text: str, vocabulary: Vocabulary, slots: Sequence[Slot]) -> 
     ``from Jacksonville to Savannah``, where the trip is from Savannah to Jacksonville: both
     wrong, though each value is one of the task's. Dates aside (:func:`_paired` reads them).
     """
+    if not vocabulary.pairs or "from " not in text:
+        return set()  # no pair of ends, or no "from A to B"
     by_kind = {s.kind: s for s in slots}
     pairs = [(a, b) for a, b in vocabulary.pairs if a in by_kind and b in by_kind]
 

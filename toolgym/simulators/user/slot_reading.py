@@ -316,6 +316,16 @@ def _unnumbered(forms: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(f for f in forms if not _NUMERIC_FORM.fullmatch(f))
 
 
+@functools.lru_cache(maxsize=4096)
+def _needles(forms: tuple[str, ...]) -> tuple[str, ...]:
+    """What a text holds wherever a slot with these forms is read in it.
+
+    A form of no number, one written the wrong way round (:func:`_flipped`), or the number of a
+    measure written in other units (:func:`_other_units`).
+    """
+    return (*_unnumbered(forms), *_flipped(forms), *(n for n, _ in _other_units(forms)))
+
+
 _AT_YOUR = compiled(r"\b(at|near|around) your $")
 """A place named by the user's own detail (``at your destination``): where, not what."""
 
@@ -382,6 +392,13 @@ def _read_slots(
     for kind in ordered:  # (Any: the name is a kind's name in the loops below)
         slot = by_kind.get(kind.name)
         forms = phrased(slot.forms()) if slot is not None else ()
+        if (
+            not listed.get(kind.name)
+            and not numbers.get(kind.name)
+            and not any(needle in text for needle in _needles(forms))
+        ):
+            continue  # nothing of the kind's written, listed or beside a number: none of the
+            # readings below would find anything (most of a task's kinds, at most messages)
         numeric = _numeric_values(forms)
         written = any(
             _writes_value(text, kind.name, at, spans)

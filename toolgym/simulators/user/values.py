@@ -32,6 +32,7 @@ from toolgym.simulators.user.spans import (
 from toolgym.simulators.user.text import (
     _BOUND,
     _DATE,
+    _DIGIT,
     _NUMBER,
     _NUMERIC_FORM,
     _RANGE,
@@ -141,6 +142,8 @@ def _attached(
     (listed names: a room type) yields a number to another kind's word near it in the same part
     (``5 King Bed rooms``: five rooms).
     """
+    if not spans or (_DIGIT.search(text) is None and _ORDINAL_WORD.search(text) is None):
+        return {}  # no kind's word for a number, or no number (most messages ask a question)
     numbers: dict[str, list[float]] = {}
     dated = [m.span() for m in _DATE.finditer(text)]
     if "on the " in text:

@@ -27,12 +27,12 @@ from toolgym.simulators.user.acknowledgement import (
 from toolgym.simulators.user.chat_words import expand_chat
 from toolgym.simulators.user.contradiction import told_in_request, with_contradiction
 from toolgym.simulators.user.ends import _both_ends, dangling_end
-from toolgym.simulators.user.first_chars import compiled
 from toolgym.simulators.user.layout import plain_marks
 from toolgym.simulators.user.mood_model import heard
 from toolgym.simulators.user.phrases import (
     _ANY_WH,
     _ASIDE,
+    _ASKED_MID,
     _ASKS,
     _CHECK_TAG,
     _CONFIRM,
@@ -56,7 +56,9 @@ from toolgym.simulators.user.phrases import (
     _TAG,
     _WH,
     _WH_OPEN,
+    _WHAT_WHICH_HOW,
     _WHOLE,
+    _WORD_CHAR,
     _YES_NO,
     _YES_NO_START,
     ASK,
@@ -174,11 +176,6 @@ __all__ = [
     "read_message",
     "stated_slots",
 ]
-
-_WORD_CHAR = compiled(r"[0-9a-z]")
-_ASKED_MID = compiled(r"\?+\s")
-"""A question mark inside a message (``Which city? I can search ...``)."""
-_WHAT_WHICH_HOW = compiled(r"\b(what|which|how)\b")
 
 
 def read_message(

@@ -255,6 +255,10 @@ _TAG = Remembered(
 )
 """A confirmation tag that ends a message: everything the message says is put to the user (not
 a clause that ends in one: ``... the longest commute that would still be okay?``)."""
+_WORD_CHAR = compiled(r"[0-9a-z]")
+_ASKED_MID = compiled(r"\?+\s")
+"""A question mark inside a message (``Which city? I can search ...``)."""
+_WHAT_WHICH_HOW = compiled(r"\b(what|which|how)\b")
 _QUOTED = compiled(r"\"[^\"]+\"|(?<![A-Za-z])'[^']{2,}'(?![A-Za-z])")
 _CAPITAL = compiled(r"(?<=[a-z,;:] )[A-Z][a-zA-Z]+")
 _CODE = compiled(r"(?<![0-9a-z_])(?=[0-9_]*[a-z])(?=[a-z]*[0-9_])[0-9a-z_]{3,}(?![0-9a-z_])")

@@ -9,6 +9,9 @@ answer depends on the text alone, so the reading is the same; only the repeated 
 The answers kept are few (:data:`KEPT` texts of at most :data:`~.slots.CACHED_CHARS`
 characters) and are dropped by :func:`forget_messages`, which benchmarks call between samples so
 that each message is read as a new one.
+
+What a reply reads from a task's slots alone (which of them hold a code, the written forms of
+all of them) is fixed through an episode: :func:`per_task` keeps it for the slots' tuple itself.
 """
 
 from __future__ import annotations
@@ -16,9 +19,12 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from toolgym.simulators.user.slots import CACHED_CHARS
+
+_T = TypeVar("_T")
+_R = TypeVar("_R")
 
 KEPT = 256
 """How many texts each pattern keeps answers for (a reply reads a few; an episode, a few dozen)."""
@@ -88,3 +94,42 @@ class Remembered:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.compiled, name)
+
+
+TASKS_KEPT = 1024
+"""How many tuples each :func:`per_task` function keeps an answer for."""
+
+
+def per_task(function: Callable[[_T], _R]) -> Callable[[_T], _R]:
+    """``function`` of a tuple fixed through an episode (a task's slots), computed once a tuple.
+
+    The answer is kept for the tuple object itself (its identity, not its hash: hashing a task's
+    slots walks every value at each message, and a value may be a list), beside the tuple, so no
+    other object takes its id while the entry lives. Any other argument (a list, which may
+    change) is computed each time. The answers must not be changed by the caller: return tuples.
+
+    >>> calls = []
+    >>> kinds = per_task(lambda slots: calls.append(1) or tuple(sorted(slots)))
+    >>> slots = ("b", "a")
+    >>> kinds(slots), kinds(slots), len(calls)
+    (('a', 'b'), ('a', 'b'), 1)
+    >>> kinds(["b", "a"]), len(calls)
+    (('a', 'b'), 2)
+    """
+    kept: dict[int, tuple[Any, Any]] = {}
+
+    @functools.wraps(function)
+    def cached(value: _T) -> _R:
+        if type(value) is not tuple:
+            return function(value)
+        entry = kept.get(id(value))
+        if entry is not None and entry[0] is value:
+            answer: _R = entry[1]
+            return answer
+        answer = function(value)
+        if len(kept) >= TASKS_KEPT:
+            kept.clear()
+        kept[id(value)] = (value, answer)
+        return answer
+
+    return cached

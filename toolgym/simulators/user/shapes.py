@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from toolgym.simulators.user.first_chars import compiled
+from toolgym.simulators.user.memo import per_task
 from toolgym.simulators.user.phrases import _CAPITAL, _CODE, _QUOTED
 from toolgym.simulators.user.placing import _measured, given_elsewhere
 from toolgym.simulators.user.slots import (
@@ -141,22 +142,36 @@ _NOT_ID = compiled(
 """Tokens of digits and letters that are no id: ordinals, times, amounts, units, cells."""
 
 
-def _cased(slots: Sequence[Slot], message: str) -> list[Slot]:
+def _cased(slots: Sequence[Slot], message: str) -> Sequence[Slot]:
     """``slots``, with a short code (``IT``, ``US``) written only as a word dropped.
 
     A code that is also a word (``it``, ``us``, ``am``) is its value only where the message
     writes it in capitals; forms that hold more words (``country code it``) still count.
+    ``slots`` itself where no slot's value is such a code (most tasks).
     """
-    out = []
-    for slot in slots:
-        code = slot.value if isinstance(slot.value, str) else ""
-        if _SHORT_CODE.fullmatch(code) and not _code_alone(code).search(message):
+    coded = _coded(slots)
+    if not coded:
+        return slots
+    out = list(slots)
+    for i in coded:
+        slot = slots[i]
+        code = slot.value
+        if not _code_alone(code).search(message):
             short = normalize(code)
             aliases = tuple(a for a in slot.aliases if normalized(a) != short)
             text = slot.text if normalized(slot.text) != short else f"the code {code}"
-            slot = Slot(slot.kind, None, text, aliases, slot.call, slot.argument)
-        out.append(slot)
+            out[i] = Slot(slot.kind, None, text, aliases, slot.call, slot.argument)
     return out
+
+
+@per_task
+def _coded(slots: Sequence[Slot]) -> tuple[int, ...]:
+    """Where ``slots`` hold a short code for a value (:data:`_SHORT_CODE`), fixed in a task."""
+    return tuple(
+        i
+        for i, slot in enumerate(slots)
+        if isinstance(slot.value, str) and _SHORT_CODE.fullmatch(slot.value)
+    )
 
 
 @functools.lru_cache(maxsize=1024)
@@ -323,6 +338,42 @@ def _value_marks(kind: str, value: str, text: str) -> _ValueMarks:
     )
 
 
+class _SlotMarks(NamedTuple):
+    """The slots of a task with each value shape :func:`_shaped` reads (fixed in a task)."""
+
+    quoted: tuple[Slot, ...]
+    joined: tuple[Slot, ...]
+    shaped: tuple[tuple[Slot, ...], ...]
+    """For each of :data:`_SHAPES`, in order, the slots whose value has it."""
+    short: tuple[Slot, ...]
+    lettered: tuple[Slot, ...]
+    ided: tuple[Slot, ...]
+    capital: tuple[Slot, ...]
+    checked: tuple[tuple[Slot, ...], ...]
+    """For each of :data:`_CHECKED_SHAPES`, in order, the slots of a kind that may hold it."""
+
+
+@per_task
+def _slot_marks(slots: Sequence[Slot]) -> _SlotMarks:
+    """:class:`_SlotMarks` of ``slots`` (by :func:`_value_marks` of each text value)."""
+    valued = [(s, _value_marks(s.kind, s.value, s.text)) for s in slots if isinstance(s.value, str)]
+    return _SlotMarks(
+        tuple(s for s, marks in valued if marks.quoted),
+        tuple(s for s, marks in valued if marks.joined),
+        tuple(
+            tuple(s for s, marks in valued if marks.shapes[index]) for index in range(len(_SHAPES))
+        ),
+        tuple(s for s, marks in valued if marks.short),
+        tuple(s for s, marks in valued if marks.lettered),
+        tuple(s for s, marks in valued if marks.ided),
+        tuple(s for s, marks in valued if marks.capital),
+        tuple(
+            tuple(s for s in slots if part in s.kind.split("_") and fits(s.value))
+            for _, part, fits in _CHECKED_SHAPES
+        ),
+    )
+
+
 def _shaped(
     text: str,
     slots: Sequence[Slot],
@@ -344,8 +395,8 @@ def _shaped(
     right: set[str] = set()
     wrong: set[str] = set()
     known = normalized(opening)
-    valued = [(s, _value_marks(s.kind, s.value, s.text)) for s in slots if isinstance(s.value, str)]
-    quoted = [s for s, marks in valued if marks.quoted]
+    marks = _slot_marks(slots)
+    quoted = marks.quoted
     if len(quoted) == 1 and (summary or checking):  # "So I should transliterate 'The ...'?"
         (slot,) = quoted
         for match in _QUOTED.finditer(message):
@@ -353,7 +404,7 @@ def _shaped(
             if written and not contains_phrase(known, written):
                 own = written == normalize(str(slot.value))
                 (right if own else wrong).add(slot.kind)
-    joined = [s for s, marks in valued if marks.joined]
+    joined = marks.joined
     if len(joined) == 1 and (_LABEL_WORD.search(text) or summary):
         (slot,) = joined
         for match in _JOINED_CODE.finditer(message):
@@ -363,8 +414,7 @@ def _shaped(
                 continue
             own = match.group().lower() == str(slot.value).lower()
             (right if own else wrong).add(slot.kind)
-    for index, shape in enumerate(_SHAPES):
-        owners = [s for s, marks in valued if marks.shapes[index]]
+    for shape, owners in zip(_SHAPES, marks.shaped, strict=True):
         if len(owners) != 1:
             continue
         (slot,) = owners
@@ -380,7 +430,7 @@ def _shaped(
                 right.add(slot.kind)
             else:
                 wrong.add(slot.kind)
-    short = [s for s, marks in valued if marks.short]
+    short = marks.short
     if len(short) == 1 and short[0].kind not in right | wrong:
         (slot,) = short  # "image 3sb": a short id is a value only right after its label
         for match in _LABELLED_SHORT_ID.finditer(text):
@@ -393,7 +443,7 @@ def _shaped(
                 token = match.group()
                 if len(token) == width and token not in known and not _NOT_ID.fullmatch(token):
                     (right if token == str(slot.value).lower() else wrong).add(slot.kind)
-    lettered = [s for s, marks in valued if marks.lettered]  # an image's id of letters alone
+    lettered = marks.lettered  # an image's id of letters alone
     if len(lettered) == 1 and lettered[0].kind not in right | wrong and (summary or checking):
         (slot,) = lettered
         for match in _LABELLED_TOKEN.finditer(message.lower()):
@@ -403,7 +453,7 @@ def _shaped(
                 right.add(slot.kind)
             elif (marked or any(c.isdigit() for c in token)) and token not in known:
                 wrong.add(slot.kind)
-    ided = [s for s, marks in valued if marks.ided]
+    ided = marks.ided
     if len(ided) == 1 and ided[0].kind not in right | wrong and (summary or checking):
         (slot,) = ided  # "upvote image NjEyMDAyNB?": an id after its label, in any shape
         for match in _LABELLED_ID.finditer(message):
@@ -415,7 +465,7 @@ def _shaped(
                 token = match.group()
                 if len(token) == len(slot.value) and token.lower() not in known:
                     (right if token == slot.value else wrong).add(slot.kind)
-    capital = [s for s, marks in valued if marks.capital]
+    capital = marks.capital
     if len(capital) == 1 and capital[0].kind not in right | wrong and (summary or checking):
         (slot,) = capital  # "Pulling AAPL daily prices": a ticker where the task's is TSLA
         shape = re.compile(rf"(?<![\w-])[A-Z]{{{len(slot.value)}}}(?![\w-])")
@@ -431,8 +481,7 @@ def _shaped(
         right |= measured_right
         wrong |= measured_wrong
     if checking:
-        for shape, part, fits in _CHECKED_SHAPES:
-            owners = [s for s in slots if part in s.kind.split("_") and fits(s.value)]
+        for (shape, _, _), owners in zip(_CHECKED_SHAPES, marks.checked, strict=True):
             if len(owners) != 1 or owners[0].kind in right | wrong:
                 continue
             (slot,) = owners

@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from toolgym.simulators.user.first_chars import compiled
+from toolgym.simulators.user.memo import per_task
 from toolgym.simulators.user.number_words import _ORDINAL_WORD, _ORDINAL_WORDS
 from toolgym.simulators.user.phrases import (
     _CONFIRM,
@@ -289,6 +290,18 @@ def _bare_worded_forms(forms: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(_ARTICLE.sub("", f) for f in worded_forms(forms))
 
 
+@per_task
+def _all_worded_forms(slots: Sequence[Slot]) -> tuple[str, ...]:
+    """:func:`worded_forms` of each slot's forms, in the slots' order (fixed in a task)."""
+    return tuple(f for slot in slots for f in worded_forms(slot.forms()))
+
+
+@per_task
+def _all_bare_worded_forms(slots: Sequence[Slot]) -> tuple[tuple[str, str], ...]:
+    """:func:`_bare_worded_forms` of each slot's forms with its kind, in order (fixed in a task)."""
+    return tuple((f, slot.kind) for slot in slots for f in _bare_worded_forms(slot.forms()))
+
+
 def _inside_longer_value(
     text: str,
     vocabulary: Vocabulary,
@@ -303,8 +316,7 @@ def _inside_longer_value(
     values = [at for spans in listed.values() for _, at in spans]
     values += [
         at
-        for slot in slots
-        for f in worded_forms(slot.forms())
+        for f in _all_worded_forms(slots)
         if f in text  # (most are not: no call)
         for at in _find(text, f)
     ]
@@ -331,9 +343,8 @@ def _inside_values(spans: list[_Span], text: str, slots: Sequence[Slot]) -> list
     word for its own kind (``3 Queen Bed rooms``: three rooms, of the Queen Bed type).
     """
     values = [
-        (at, slot.kind)
-        for slot in slots
-        for form in _bare_worded_forms(slot.forms())
+        (at, kind)
+        for form, kind in _all_bare_worded_forms(slots)
         if form in text  # (most are not: no call)
         for at in _find(text, form)
     ]

@@ -7,8 +7,8 @@ import re
 from pathlib import Path
 
 from toolgym.simulators.user import phrases, rewrites, text
-from toolgym.simulators.user.memo import KEPT, Remembered, forget_messages
-from toolgym.simulators.user.slots import CACHED_CHARS, normalize
+from toolgym.simulators.user.memo import KEPT, TASKS_KEPT, Remembered, forget_messages, per_task
+from toolgym.simulators.user.slots import CACHED_CHARS, Slot, normalize
 
 QUESTIONS = Path(__file__).parent / "data" / "user_questions.jsonl"
 REMEMBERED = {
@@ -72,3 +72,43 @@ def test_caches_of_text_keep_no_long_message() -> None:
     assert acknowledgement.request_words("the trip's budget") == {"trip's", "budget"}
     assert _phrase("a two-bedroom") == "a 2 bedroom"
     assert [c.cache_info().currsize for c in caches] == [1, 1]  # short texts are kept
+
+
+def test_per_task_keeps_an_answer_for_the_tuple_itself_and_only_while_it_is_held() -> None:
+    calls: list[tuple[str, ...]] = []
+
+    @per_task
+    def kinds(slots: tuple[str, ...]) -> tuple[str, ...]:
+        calls.append(slots)
+        return tuple(sorted(slots))
+
+    task = ("size", "color")
+    assert kinds(task) == kinds(task) == ("color", "size") and len(calls) == 1
+    equal = tuple(["size", "color"])  # equal, another object: read anew (no hash of the slots)
+    assert equal is not task and kinds(equal) == ("color", "size") and len(calls) == 2
+    assert kinds(["size", "color"]) == ("color", "size") and len(calls) == 3  # a list: never kept
+    for i in range(TASKS_KEPT + 5):  # bounded: the kept answers are dropped, then read anew
+        kinds((f"kind{i}",))
+    assert len(calls) == 3 + TASKS_KEPT + 5
+    kinds(task)
+    assert len(calls) == 3 + TASKS_KEPT + 6
+
+
+def test_a_task_with_a_short_code_reads_one_tuple_per_codes_dropped() -> None:
+    from toolgym.simulators.user.shapes import _cased
+
+    slots = (
+        Slot("country", "IT", "IT", ("Italy",)),
+        Slot("query", "pasta", "pasta"),
+        Slot("language", "US", "US"),
+    )
+    assert _cased(slots, "Pictures from IT and US?") is slots  # both written as codes
+    dropped = _cased(slots, "is it for us?")  # both only as words: neither is a value
+    assert dropped is _cased(slots, "What about it, for us?")  # kept for the task
+    assert isinstance(dropped, tuple)
+    assert [s.value for s in dropped] == [None, "pasta", None]
+    assert dropped[0].text == "the code IT" and dropped[0].aliases == ("Italy",)
+    one = _cased(slots, "IT, for us?")
+    assert [s.value for s in one] == ["IT", "pasta", None] and one[0] is slots[0]
+    assert one is not dropped and one is _cased(slots, "IT?")
+    assert _cased(list(slots), "is it for us?") == dropped  # a list: read each time

@@ -106,7 +106,8 @@ def per_task(function: Callable[[_T], _R]) -> Callable[[_T], _R]:
     The answer is kept for the tuple object itself (its identity, not its hash: hashing a task's
     slots walks every value at each message, and a value may be a list), beside the tuple, so no
     other object takes its id while the entry lives. Any other argument (a list, which may
-    change) is computed each time. The answers must not be changed by the caller: return tuples.
+    change) is computed each time. The answers are shared: return tuples, or a container the
+    caller fills as a cache of its own.
 
     >>> calls = []
     >>> kinds = per_task(lambda slots: calls.append(1) or tuple(sorted(slots)))

@@ -15,6 +15,7 @@ import re
 from collections.abc import Sequence
 
 from toolgym.simulators.user.first_chars import compiled
+from toolgym.simulators.user.memo import per_task
 from toolgym.simulators.user.phrases import _QUOTED
 from toolgym.simulators.user.slots import Slot, contains_phrase, normalize, normalized, standalone
 from toolgym.simulators.user.text import _MONTHS
@@ -70,26 +71,45 @@ def given_elsewhere(message: str, slots: Sequence[Slot], opening: str) -> set[st
     lowered = message.lower()
     known = normalized(opening)
     out: set[str] = set()
-    for slot in slots:
-        if not (slot.call and "_for_" in slot.call and isinstance(slot.value, str)):
+    for kind, api, value_form, labels in _quoted_for_lookups(slots):
+        if api not in said or contains_phrase(known, value_form):
             continue
-        api = _slot_lookup(slot) or ""
-        if api not in said or contains_phrase(known, normalize(slot.value)):
-            continue
-        labels = {normalize(slot.text.split('"')[0]), normalize(slot.argument or "")} - {""}
-        for quote in _OPENING_QUOTED.finditer(opening.lower()):
-            owners = [name for at, name in uses if at < quote.start()]
+        for start, label_form, value in _opening_quotes(opening):
+            owners = [name for at, name in uses if at < start]
             if not owners or owners[-1] == api or owners[-1] in said:
                 continue
-            if not any(normalize(quote.group(1)).endswith(label) for label in labels):
+            if not any(label_form.endswith(label) for label in labels):
                 continue
-            value = standalone(quote.group(2))
             if any(  # in the clause that names the lookup, not "..., then gyms in Osmanabad"
                 api in _squashed(clause) and value.search(clause)
                 for clause in _CLAUSE.split(lowered)
             ):
-                out.add(slot.kind)
+                out.add(kind)
     return out
+
+
+@per_task
+def _quoted_for_lookups(slots: Sequence[Slot]) -> tuple[tuple[str, str, str, frozenset[str]], ...]:
+    """Each text slot of one lookup's call: its kind, lookup, normalized value and labels."""
+    return tuple(
+        (
+            slot.kind,
+            _slot_lookup(slot) or "",
+            normalize(slot.value),
+            frozenset({normalize(slot.text.split('"')[0]), normalize(slot.argument or "")} - {""}),
+        )
+        for slot in slots
+        if slot.call and "_for_" in slot.call and isinstance(slot.value, str)
+    )
+
+
+@functools.lru_cache(maxsize=256)
+def _opening_quotes(opening: str) -> tuple[tuple[int, str, re.Pattern[str]], ...]:
+    """Each value the request quotes: where, its label normalized, the value as a whole word."""
+    return tuple(
+        (quote.start(), normalize(quote.group(1)), standalone(quote.group(2)))
+        for quote in _OPENING_QUOTED.finditer(opening.lower())
+    )
 
 
 _CLAUSE = compiled(r";\s|\b(?:and )?then\b|\bafter that\b|\bnext\b|\bfinally\b|\bafterwards\b")

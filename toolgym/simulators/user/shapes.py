@@ -147,21 +147,27 @@ def _cased(slots: Sequence[Slot], message: str) -> Sequence[Slot]:
 
     A code that is also a word (``it``, ``us``, ``am``) is its value only where the message
     writes it in capitals; forms that hold more words (``country code it``) still count.
-    ``slots`` itself where no slot's value is such a code (most tasks).
+    ``slots`` itself where no slot's value is such a code (most tasks), and the same tuple for
+    each message that drops the same codes (so what is kept per task stays kept).
     """
     coded = _coded(slots)
     if not coded:
         return slots
-    out = list(slots)
-    for i in coded:
-        slot = slots[i]
-        code = slot.value
-        if not _code_alone(code).search(message):
-            short = normalize(code)
+    dropped = tuple(i for i in coded if not _code_alone(slots[i].value).search(message))
+    if not dropped:
+        return slots
+    variants = _uncoded(slots)
+    cased = variants.get(dropped)
+    if cased is None:
+        out = list(slots)
+        for i in dropped:
+            slot = slots[i]
+            short = normalize(slot.value)
             aliases = tuple(a for a in slot.aliases if normalized(a) != short)
-            text = slot.text if normalized(slot.text) != short else f"the code {code}"
+            text = slot.text if normalized(slot.text) != short else f"the code {slot.value}"
             out[i] = Slot(slot.kind, None, text, aliases, slot.call, slot.argument)
-    return out
+        cased = variants[dropped] = tuple(out)
+    return cased
 
 
 @per_task
@@ -172,6 +178,15 @@ def _coded(slots: Sequence[Slot]) -> tuple[int, ...]:
         for i, slot in enumerate(slots)
         if isinstance(slot.value, str) and _SHORT_CODE.fullmatch(slot.value)
     )
+
+
+@per_task
+def _uncoded(slots: Sequence[Slot]) -> dict[tuple[int, ...], tuple[Slot, ...]]:
+    """The task's slots with some codes dropped (by :func:`_cased`), by the codes' places.
+
+    Filled as messages drop codes; at most one entry for each subset of :func:`_coded`.
+    """
+    return {}
 
 
 @functools.lru_cache(maxsize=1024)

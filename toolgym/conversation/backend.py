@@ -7,7 +7,6 @@ episode's state, saved and restored with it.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -15,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from toolgym.conversation.guesses import guessed_kinds
+from toolgym.conversation.shared import record_text, shared
 from toolgym.errors import TaskFileError
 from toolgym.simulators.user import Conversation, UserSimulator, UserTurn, Vocabulary, told
 from toolgym.tools.backend import Attempt, Backend
@@ -61,7 +61,7 @@ class ChatBackend(Backend):
                 f"got {setup!r:.200}"
             )
         try:
-            self.conversation = Conversation.from_record(setup["conversation"])
+            self.conversation = shared(Conversation.from_record(setup["conversation"]))
         except ValueError as e:
             raise TaskFileError(f"the task's conversation cannot be read: {e}") from None
         inner = setup.get("inner")
@@ -74,7 +74,7 @@ class ChatBackend(Backend):
         key = self.inner.start_key()
         if key is None or self.conversation is None:
             return None
-        return (key, json.dumps(self.conversation.to_record(), sort_keys=True))
+        return (key, record_text(self.conversation))
 
     def opening(self, instruction: str) -> str:
         """The family's first observation of the opening request."""

@@ -1,0 +1,66 @@
+"""The episodes of one task share one conversation object; an equal record reads as it."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+import gymnasium as gym
+import pytest
+
+from toolgym.conversation import shared as sharing
+from toolgym.conversation.shared import record_text, shared
+from toolgym.envs.protocol import task_env
+from toolgym.simulators.user import Conversation
+
+RECORD = {
+    "key": "task-1",
+    "slots": [
+        {"kind": "breed", "value": "abys", "text": "Abyssinian"},
+        {"kind": "limit", "value": [3, 4], "text": "3 or 4"},
+    ],
+    "held": ["breed"],
+    "persona": "direct",
+    "opening": "Show me some cats.",
+}
+
+
+def test_resets_of_one_task_share_its_conversation_and_another_task_gets_its_own() -> None:
+    env = gym.make("toolbench/CatAPIChat-v0")
+    base = task_env(env)
+    first, second = list(base.task_ids)[:2]
+    env.reset(options={"task_id": first})
+    conversation = base._backend.conversation
+    env.reset(options={"task_id": second})
+    other = base._backend.conversation
+    env.reset(options={"task_id": first})
+    assert base._backend.conversation is conversation and other is not conversation
+    assert other != conversation
+    env.close()
+
+
+def test_an_equal_record_reads_as_the_kept_conversation_and_a_changed_one_does_not() -> None:
+    kept = shared(Conversation.from_record(RECORD))
+    again = Conversation.from_record(json.loads(json.dumps(RECORD)))
+    assert again is not kept and shared(again) is kept
+    changed = json.loads(json.dumps(RECORD))
+    changed["slots"][1]["value"] = [3, 5]
+    assert shared(Conversation.from_record(changed)) is not kept
+    tupled = Conversation(kept.key, tuple(kept.slots), kept.held, kept.persona, kept.opening)
+    assert shared(tupled) is kept  # equal field by field (the slots' tuple is another object)
+
+
+def test_the_record_text_is_the_records_json_and_a_value_json_cannot_write_is_kept_apart() -> None:
+    kept = shared(Conversation.from_record(RECORD))
+    assert record_text(kept) == json.dumps(kept.to_record(), sort_keys=True)
+    odd = Conversation.from_record({**RECORD, "key": "odd"})
+    odd = Conversation(odd.key, (replace(odd.slots[0], value={1, 2}),), (), "direct", "")
+    assert shared(odd) is odd and shared(odd) is odd  # not kept: read as itself each time
+    with pytest.raises(TypeError):  # a set is no JSON value: the gold's key fails as before
+        record_text(odd)
+
+
+def test_the_kept_conversations_are_bounded() -> None:
+    for i in range(sharing.KEPT + 3):
+        shared(Conversation.from_record({**RECORD, "key": f"task-{i}"}))
+    assert len(sharing._BY_TEXT) <= sharing.KEPT and len(sharing._TEXTS) <= sharing.KEPT

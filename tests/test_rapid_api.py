@@ -92,6 +92,21 @@ def test_strict_and_upstream_schemas() -> None:
     assert finish["required"] == ["return_type"]
 
 
+def test_hiding_examples_drops_those_shown_and_makes_one_function_per_set_hidden() -> None:
+    tools = {t.api_name: t for t in api_tools(_library())}
+    channel = tools["/channels/{id}"]
+    assert channel.example_keys == ("abc", "5")
+    assert channel.without_examples({"xyz"}) is channel and channel.without_examples(()) is channel
+    hidden = channel.without_examples({"5", "other"})
+    assert [d.default for d in hidden.docs] == ["abc", None]
+    assert "Example: 5" not in hidden.toolbench_doc() and "Example: abc" in hidden.toolbench_doc()
+    assert channel.without_examples(["5"]) is hidden  # the same function for the same set
+    both = channel.without_examples(frozenset({"abc", "5"}))
+    assert both is not hidden and [d.default for d in both.docs] == [None, None]
+    assert [d.default for d in channel.docs] == ["abc", "5"]  # the function itself keeps them
+    assert tools["Only Optional"].without_examples({"a"}).docs[0].default is None
+
+
 @pytest.mark.parametrize(
     "text",
     [

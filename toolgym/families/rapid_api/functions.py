@@ -110,14 +110,36 @@ class ApiTool(Tool):
 
     def without_examples(self, values: Collection[str]) -> ApiTool:
         """This function with no parameter documenting one of ``values`` as its example."""
-        wanted = set(values)
-        docs = tuple(
-            replace(doc, default=None)
-            if doc.default not in (None, "") and value_key(doc.default) in wanted
-            else doc
-            for doc in self.docs
+        wanted = values if isinstance(values, set | frozenset) else set(values)
+        hidden = tuple(
+            i for i, key in enumerate(self.example_keys) if key is not None and key in wanted
         )
-        return self if docs == self.docs else replace(self, docs=docs)
+        if not hidden:
+            return self
+        kept = self._without_examples
+        tool = kept.get(hidden)
+        if tool is None:  # one function for each set of examples hidden, so its docs are made once
+            hide = set(hidden)
+            docs = tuple(
+                replace(doc, default=None) if i in hide else doc for i, doc in enumerate(self.docs)
+            )
+            tool = kept[hidden] = replace(self, docs=docs)
+        return tool
+
+    @functools.cached_property
+    def example_keys(self) -> tuple[str | None, ...]:
+        """Each parameter's example as :func:`value_key` reads it (``None``: none), made once.
+
+        A conversation env hides the held-back values' examples at every reset.
+        """
+        return tuple(
+            None if doc.default in (None, "") else value_key(doc.default) for doc in self.docs
+        )
+
+    @functools.cached_property
+    def _without_examples(self) -> dict[tuple[int, ...], ApiTool]:
+        """This function without the examples at some places, by the places (filled as asked)."""
+        return {}
 
     @functools.cached_property
     def param_names(self) -> dict[str, str]:

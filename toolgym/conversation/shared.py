@@ -32,7 +32,7 @@ def shared(conversation: Conversation) -> Conversation:
     """
     try:
         text = json.dumps(conversation.to_record(), sort_keys=True)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, RecursionError):  # a value JSON cannot write, or too deep
         return conversation
     kept = _BY_TEXT.get(text)
     if kept is not None and kept == conversation:

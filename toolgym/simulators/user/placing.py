@@ -74,7 +74,7 @@ def given_elsewhere(message: str, slots: Sequence[Slot], opening: str) -> set[st
     for kind, api, value_form, labels in _quoted_for_lookups(slots):
         if api not in said or contains_phrase(known, value_form):
             continue
-        for start, label_form, value in _opening_quotes(opening):
+        for start, label_form, value in _request_quotes(opening):
             owners = [name for at, name in uses if at < start]
             if not owners or owners[-1] == api or owners[-1] in said:
                 continue
@@ -104,7 +104,7 @@ def _quoted_for_lookups(slots: Sequence[Slot]) -> tuple[tuple[str, str, str, fro
 
 
 @functools.lru_cache(maxsize=256)
-def _opening_quotes(opening: str) -> tuple[tuple[int, str, re.Pattern[str]], ...]:
+def _request_quotes(opening: str) -> tuple[tuple[int, str, re.Pattern[str]], ...]:
     """Each value the request quotes: where, its label normalized, the value as a whole word."""
     return tuple(
         (quote.start(), normalize(quote.group(1)), standalone(quote.group(2)))

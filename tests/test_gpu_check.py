@@ -73,6 +73,7 @@ def test_the_markdown_report_has_every_section() -> None:
             "success_after": 0.5,
             "curve": ["train reward: first 5 steps 0.100, last 5 0.400: +0.300"],
             "rewards": [0.1, 0.4],
+            "step_s": [90.0, 80.0, 85.5],
         },
         "rollouts": {"env": "toolbench/WebShop-v1", "episodes": 8},
         "failures": {"speed": "Traceback\nRuntimeError: out of memory"},
@@ -90,6 +91,7 @@ def test_the_markdown_report_has_every_section() -> None:
         "success_before: 0.25, success_after: 0.5",
         "* train reward: first 5 steps 0.100, last 5 0.400: +0.300",
         "Train reward per step: [0.1, 0.4]",
+        "Seconds per step: median 85.5 (each: [90.0, 80.0, 85.5])",
     ):
         assert expected in page, expected
 
@@ -148,3 +150,48 @@ def test_a_command_past_its_time_is_reported_stopped_not_raised(tmp_path: Path) 
     entry, data = _run_command(["--help"], 0.001, tmp_path / "summary.json")
     assert data is None
     assert entry["exit"] == "stopped after 0.001 s"
+
+
+def test_a_stopped_grpo_section_reports_its_steps_times_and_keeps_their_log(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import argparse
+    import time
+
+    import toolgym.cli.gpu_check as check
+    from toolgym.training.rl_curve import LOG_FILE
+
+    def stopped(arguments, timeout, summary):  # a run stopped after its third step
+        launched = time.time()
+        lines = [{"event": "train_begin", "time": launched + 40.0}]
+        lines += [
+            {
+                "step": i,
+                "reward": 0.1 * i,
+                "frac_reward_zero_std": 1.0 - (i == 2),
+                "time": launched + 40.0 + 90 * i,
+            }
+            for i in (1, 2, 3)
+        ]
+        summary.parent.mkdir(parents=True)
+        (summary.parent / LOG_FILE).write_text("".join(json.dumps(x) + "\n" for x in lines))
+        return {"command": "toolgym train-rl", "exit": f"stopped after {timeout:g} s"}, None
+
+    monkeypatch.setattr(check, "_run_command", stopped)
+    args = argparse.Namespace(
+        work=str(tmp_path / "work"), out=str(tmp_path), grpo_env="toolbench/HomeSearchChat-v0",
+        grpo_env_steps=20, grpo_env_tasks=8, model="m", section_timeout=1.0, grpo_env_timeout=2.0,
+    )  # fmt: skip
+    report: dict = {}
+    check.section_grpo_env(args, report)
+    entry = report["grpo_env"]
+    assert entry["steps_logged"] == 3
+    assert entry["rewards"] == [0.1, 0.2, 0.3]
+    assert "GRPO groups with differing rewards: in 1 of 3 steps" in entry["curve"][-1]
+    assert entry["step_s"] == [90.0, 90.0, 90.0]
+    assert 39.0 <= entry["before_training_s"] <= 41.0
+    assert (tmp_path / f"grpo_env-{LOG_FILE}").is_file()
+    page = check.markdown(
+        {"device_name": "gpu", "date": "d", "command": "c", "wall_s": 1, "versions": {}, **report}
+    )
+    assert "Seconds per step: median 90.0" in page

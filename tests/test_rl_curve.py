@@ -123,3 +123,41 @@ def test_logged_rewards_read_the_steps_written_so_far(tmp_path) -> None:
         '{"step": 2, "reward": 0.5}\n{"step": 3, "rew'  # a line cut short by a stopped run
     )
     assert logged_rewards(tmp_path) == [0.25, 0.5]
+
+
+def test_the_log_says_when_training_began_and_how_long_each_step_took(tmp_path) -> None:
+    from toolgym.training.rl_curve import LOG_FILE, logged_rewards, logged_timing
+
+    assert logged_timing(tmp_path) == {"train_began": None, "step_s": []}
+    (tmp_path / LOG_FILE).write_text(
+        '{"event": "train_begin", "time": 1000.0}\n'
+        '{"step": 1, "reward": 0.25, "time": 1090.5}\n'
+        '{"step": 1, "train_runtime": 3, "time": 1091.0}\n'  # not a step: no reward
+        '{"step": 2, "reward": 0.5, "time": 1170.5}\n{"step": 3, "rew'
+    )
+    assert logged_rewards(tmp_path) == [0.25, 0.5]  # the begin line is not a step
+    assert logged_timing(tmp_path) == {"train_began": 1000.0, "step_s": [90.5, 80.0]}
+    # an older release's log: no begin line and no times
+    (tmp_path / LOG_FILE).write_text('{"step": 1, "reward": 0.25}\n{"step": 2, "reward": 0.5}\n')
+    assert logged_timing(tmp_path) == {"train_began": None, "step_s": []}
+
+
+def test_the_log_writer_writes_the_beginning_and_each_steps_time(tmp_path) -> None:
+    import json
+    import types
+
+    from toolgym.training.rl_curve import LOG_FILE, log_writer, logged_timing
+
+    fake = types.SimpleNamespace(TrainerCallback=object)
+    writer = log_writer(fake, tmp_path / "run")
+    state = types.SimpleNamespace(global_step=0)
+    writer.on_train_begin(None, state, None)
+    for step in (1, 2):
+        state.global_step = step
+        writer.on_log(None, state, None, logs={"reward": step / 4, "loss": 0.1})
+    lines = [json.loads(x) for x in (tmp_path / "run" / LOG_FILE).read_text().splitlines()]
+    assert lines[0]["event"] == "train_begin"
+    assert [(x["step"], x["reward"]) for x in lines[1:]] == [(1, 0.25), (2, 0.5)]
+    timing = logged_timing(tmp_path / "run")
+    assert timing["train_began"] == lines[0]["time"]
+    assert len(timing["step_s"]) == 2 and all(s >= 0 for s in timing["step_s"])

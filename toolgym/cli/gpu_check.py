@@ -41,6 +41,8 @@ import os
 import platform
 import re
 import shlex
+import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -52,7 +54,13 @@ from typing import Any
 
 from toolgym.evaluation.parity import agreement, parity_envs, play_slice
 from toolgym.evaluation.profile import profile_of
-from toolgym.training.rl_curve import curve_summary, describe, logged_rewards
+from toolgym.training.rl_curve import (
+    LOG_FILE,
+    curve_summary,
+    describe,
+    logged_steps,
+    logged_timing,
+)
 
 PACKAGES = ("torch", "transformers", "accelerate", "peft", "trl", "llguidance", "gguf", "toolgym")
 
@@ -275,13 +283,20 @@ def section_grpo_env(args: argparse.Namespace, report: dict[str, Any]) -> None:
     command += ["--lr", "2e-4", "--eval-tasks", str(args.grpo_env_tasks), "--model", args.model]
     command += ["--out", str(out), "--no-progress"]
     timeout = max(args.section_timeout, args.grpo_env_timeout)
+    launched = time.time()
     entry, data = _run_command(command, timeout, out / "toolgym_rl.json")
+    timing = logged_timing(out)
+    if timing["train_began"] is not None:  # loading, building the data, the test tasks before
+        entry["before_training_s"] = round(timing["train_began"] - launched, 1)
+    entry["step_s"] = timing["step_s"]
+    if (out / LOG_FILE).is_file():  # kept beside the report: the temporary folder goes
+        shutil.copyfile(out / LOG_FILE, Path(args.out) / f"grpo_env-{LOG_FILE}")
     if data is None:  # stopped or failed: the steps it logged before
-        rewards = logged_rewards(out)
+        steps = logged_steps(out)  # their rewards and TRL's frac_reward_zero_std
         entry.update(
-            steps_logged=len(rewards),
-            curve=describe(curve_summary([{"reward": r} for r in rewards])),
-            rewards=[round(r, 4) for r in rewards],
+            steps_logged=len(steps),
+            curve=describe(curve_summary(steps)),
+            rewards=[round(float(step["reward"]), 4) for step in steps],
         )
     else:
         before = (data.get("test_before") or {}).get(args.grpo_env, {})
@@ -403,12 +418,17 @@ def markdown(report: dict[str, Any]) -> str:
         entry = report.get(key)
         if entry:
             lines += [f"## {title}", "", f"`{entry['command']}`", ""]
-            hidden = ("command", "output", "curve", "rewards")
+            hidden = ("command", "output", "curve", "rewards", "step_s")
             details = {k: v for k, v in entry.items() if k not in hidden}
             lines.append(", ".join(f"{k}: {v}" for k, v in details.items()))
             lines += [f"\n* {line}" for line in entry.get("curve") or []]
             if entry.get("rewards"):
                 lines.append(f"\nTrain reward per step: {entry['rewards']}")
+            if entry.get("step_s"):
+                seconds = entry["step_s"]
+                lines.append(
+                    f"\nSeconds per step: median {statistics.median(seconds):.1f} (each: {seconds})"
+                )
             if entry.get("output"):
                 lines += ["", "```", entry["output"].strip(), "```"]
             lines.append("")

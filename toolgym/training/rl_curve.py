@@ -27,6 +27,7 @@ import itertools
 import json
 import math
 import statistics
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -36,7 +37,9 @@ RISE_Z = 2.0
 
 LOG_FILE = "trainer_log.jsonl"
 """TRL's logged metrics, one JSON line per logged step, written as the run goes (beside the
-adapter), so a run stopped before its end leaves its curve so far."""
+adapter), so a run stopped before its end leaves its curve so far. Its first line,
+``{"event": "train_begin", "time": T}``, says when training began, and every step's line has the
+``time`` it was logged at (seconds since the epoch)."""
 
 
 def reward_rise(rewards: Sequence[float], window: int = 5) -> dict[str, Any] | None:
@@ -171,39 +174,77 @@ def with_trainer_logs(
 def log_writer(transformers: Any, folder: str | Path) -> Any:
     """A ``TrainerCallback`` that appends each of TRL's logs to ``folder``/:data:`LOG_FILE`.
 
-    The file is emptied when training begins.
+    The file is emptied when training begins and starts with a line saying when; each step's
+    line has the time it was logged at.
     """
     path = Path(folder) / LOG_FILE
 
     class _LogWriter(transformers.TrainerCallback):
         def on_train_begin(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text("", encoding="utf-8")
+            begin = {"event": "train_begin", "time": round(time.time(), 3)}
+            path.write_text(json.dumps(begin) + "\n", encoding="utf-8")
 
         def on_log(
             self, args: Any, state: Any, control: Any, logs: Any = None, **kwargs: Any
         ) -> None:
             entry = {"step": int(state.global_step), **dict(logs or {})}
+            entry["time"] = round(time.time(), 3)
             with path.open("a", encoding="utf-8") as out:
                 out.write(json.dumps(entry, default=str) + "\n")
 
     return _LogWriter()
 
 
-def logged_rewards(folder: str | Path) -> list[float]:
-    """The mean reward of each step logged so far in ``folder``/:data:`LOG_FILE`.
+def logged_steps(folder: str | Path) -> list[dict[str, Any]]:
+    """The lines of ``folder``/:data:`LOG_FILE` that log a step's mean reward, in order.
 
     ``[]`` without the file; a line cut short by a stopped run is skipped.
     """
+    return [e for e in _log_lines(folder) if isinstance(e.get("reward"), int | float)]
+
+
+def logged_rewards(folder: str | Path) -> list[float]:
+    """The mean reward of each step logged so far in ``folder``/:data:`LOG_FILE`."""
+    return [float(entry["reward"]) for entry in logged_steps(folder)]
+
+
+def logged_timing(folder: str | Path) -> dict[str, Any]:
+    """When training began and how long each logged step took, from ``folder``/:data:`LOG_FILE`.
+
+    Returns:
+        ``{"train_began", "step_s"}``: the epoch time training began (``None`` when the log does
+        not say) and the seconds between consecutive logged steps, the first counted from the
+        beginning (steps without a ``time``, from an older release's log, give none).
+    """
+    began = next(
+        (
+            float(e["time"])
+            for e in _log_lines(folder)
+            if e.get("event") == "train_begin" and isinstance(e.get("time"), int | float)
+        ),
+        None,
+    )
+    times = [e.get("time") for e in logged_steps(folder)]
+    marks = [began, *times] if began is not None else times
+    step_s = [
+        round(float(b) - float(a), 3)
+        for a, b in itertools.pairwise(marks)
+        if isinstance(a, int | float) and isinstance(b, int | float)
+    ]
+    return {"train_began": began, "step_s": step_s}
+
+
+def _log_lines(folder: str | Path) -> list[dict[str, Any]]:
     path = Path(folder) / LOG_FILE
     if not path.is_file():
         return []
-    rewards = []
+    lines = []
     for line in path.read_text(encoding="utf-8").splitlines():
         try:
             entry = json.loads(line)
         except ValueError:
             continue
-        if isinstance(entry, dict) and isinstance(entry.get("reward"), int | float):
-            rewards.append(float(entry["reward"]))
-    return rewards
+        if isinstance(entry, dict):
+            lines.append(entry)
+    return lines

@@ -154,6 +154,11 @@ class HttpApp(ABC):
     loop, instead of handing it to a worker thread and back. A service with requests that can
     take longer (formulas over a whole sheet) leaves it ``False``: a server answers all of its
     requests on one worker thread, so that the loop goes on serving other connections."""
+    plain_state: ClassVar[bool] = False
+    """:meth:`snapshot` is JSON-shaped and :meth:`restore` copies its argument with
+    :func:`~toolgym.tools.plain_copy.plain_deepcopy`, so a backend that restores one snapshot
+    at every reset may keep it as a :class:`~toolgym.tools.plain_copy.PlainSnapshot` and hand
+    that to :meth:`restore` instead (each copy is then read back in one C call)."""
 
     @abstractmethod
     def handle(self, request: Request) -> Response:

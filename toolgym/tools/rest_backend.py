@@ -30,6 +30,7 @@ from toolgym.tools.errors import NON_EXECUTABLE, WRONG_API, ToolCallError
 from toolgym.tools.faults import SERVICE_ERROR
 from toolgym.tools.json_calls import ToolCall
 from toolgym.tools.language import ActionLanguage
+from toolgym.tools.plain_copy import PlainSnapshot
 from toolgym.tools.python_language import CodeRun, PythonLanguage, sandbox_error
 from toolgym.tools.sandbox import HostRefusal, SandboxLimits, shared_sandbox
 from toolgym.tools.tool import Tool, ToolSet
@@ -59,7 +60,8 @@ class RestBackend(Backend):
     def __init__(self, toolkit: RestToolkit) -> None:
         self.toolkit = toolkit
         self.app = toolkit.new_app()
-        self._world = self.app.snapshot()
+        world = self.app.snapshot()  # restored at every reset, never changed
+        self._world = PlainSnapshot.of(world) if self.app.plain_state else world
         self._setup_key: Hashable = None
         self.exchanges: list[Exchange] = []
         self.sent: list[Request] = []

@@ -11,7 +11,6 @@ original checks, and the layout (merges, filter, frozen rows and columns, pivot 
 
 from __future__ import annotations
 
-import copy
 import functools
 import json
 import math
@@ -28,6 +27,7 @@ from toolgym.families.google_sheets.world.sheet import Worksheet
 from toolgym.families.google_sheets.world.state import data_problem
 from toolgym.tools.deadline import check_deadline
 from toolgym.tools.json_calls import ToolCall
+from toolgym.tools.plain_copy import PlainSnapshot, plain_deepcopy
 from toolgym.tools.python_language import MAX_OUTPUT_CHARS, PythonLanguage
 from toolgym.tools.sandbox import SandboxLimits
 from toolgym.tools.sandbox_backend import SandboxBackend, program_limits
@@ -64,7 +64,8 @@ def check_table(table: Any) -> list[list[Any]]:
 
 
 @functools.lru_cache(maxsize=512)
-def _starting_state(setup_json: str) -> dict[str, Any]:
+def _starting_state(setup_json: str) -> Any:
+    """The spreadsheet a setup starts from, kept as a :class:`PlainSnapshot` (copied per episode)."""
     setup = json.loads(setup_json)
     table = check_table(setup.get("table", []))
     app = SheetsApp()
@@ -76,7 +77,7 @@ def _starting_state(setup_json: str) -> dict[str, Any]:
             [("" if v is None else v) for v in row] + [""] * (width - len(row)) for row in table
         ]
         book.values_update(f"'{TABLE_SHEET}'!A1", rows, "USER_ENTERED")
-    return {"app": app.to_data(), "spreadsheet": book.spreadsheet_id}
+    return PlainSnapshot.of({"app": app.to_data(), "spreadsheet": book.spreadsheet_id})
 
 
 def starting_state(setup: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -85,7 +86,9 @@ def starting_state(setup: Mapping[str, Any] | None) -> dict[str, Any]:
     Raises:
         TaskFileError: the setup's table is not rows of scalars, or is too large.
     """
-    return copy.deepcopy(_starting_state(json.dumps(dict(setup or {}), sort_keys=True)))
+    return plain_deepcopy(
+        _starting_state(json.dumps(dict(setup or {}), sort_keys=True))
+    )  # (read back from the kept snapshot)
 
 
 def _format_delta(effective: dict[str, Any] | None, base: Any = DEFAULT_FORMAT) -> Any:

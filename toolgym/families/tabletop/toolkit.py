@@ -8,7 +8,6 @@ pybullet and settled as the original settles after a reset. Programs run in the 
 
 from __future__ import annotations
 
-import copy
 import functools
 import json
 from collections.abc import Mapping
@@ -21,6 +20,7 @@ from toolgym.families.tabletop.functions import TABLETOP_FUNCTIONS
 from toolgym.families.tabletop.world.camera import render_rgb
 from toolgym.families.tabletop.world.physics import build_scene
 from toolgym.families.tabletop.world.scene import SceneSetup, describe, scene_problem
+from toolgym.tools.plain_copy import PlainSnapshot, plain_deepcopy
 from toolgym.tools.python_language import MAX_OUTPUT_CHARS, PythonLanguage
 from toolgym.tools.sandbox import SandboxLimits
 from toolgym.tools.sandbox_backend import SandboxBackend, program_limits
@@ -29,12 +29,13 @@ from toolgym.tools.toolkit import Toolkit
 
 
 @functools.lru_cache(maxsize=1024)
-def _starting_scene(setup_json: str) -> dict[str, Any]:
+def _starting_scene(setup_json: str) -> Any:
+    """A setup's settled scene, kept as a :class:`PlainSnapshot` (each episode copies it)."""
     try:
         setup = SceneSetup.from_config(json.loads(setup_json))
     except ValueError as e:
         raise TaskFileError(f"a Tabletop task's setup cannot be built: {e}") from None
-    return build_scene(setup)
+    return PlainSnapshot.of(build_scene(setup))
 
 
 def starting_scene(setup: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -47,7 +48,9 @@ def starting_scene(setup: Mapping[str, Any] | None) -> dict[str, Any]:
         raise TaskFileError(
             "a Tabletop task needs a setup: {'block_list', 'bowl_list', 'position_dict'}"
         )
-    return copy.deepcopy(_starting_scene(json.dumps(dict(setup), sort_keys=True)))
+    return plain_deepcopy(
+        _starting_scene(json.dumps(dict(setup), sort_keys=True))
+    )  # (read back from the kept snapshot)
 
 
 def scene_outcome(state: Mapping[str, Any]) -> dict[str, Any]:

@@ -149,6 +149,7 @@ class CatApiApp(HttpApp):
 
     name = "cat_api"
     answers_inline = True  # every answer is bounded: under 0.2 ms
+    plain_state = True  # snapshots are dicts of plain values; restore copies with plain_deepcopy
     hosts = (API_HOST,)
 
     def __init__(

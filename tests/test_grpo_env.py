@@ -281,6 +281,11 @@ def test_train_rl_eval_only_plays_the_test_tasks_and_writes_the_table(
     printed = capsys.readouterr().out
     assert "toolbench/CatAPIChat-v0" in printed and "25.0%" in printed
     assert json.loads(out.read_text())["test"]["toolbench/CatAPIChat-v0"]["success"] == 0.25
+    # --out as training takes it, a folder (existing or not): the table goes in it
+    for folder in (tmp_path, tmp_path / "runs" / "eval"):
+        assert main([*argv, "--adapter", "none", "--out", str(folder)]) == 0
+        written = json.loads((folder / "toolgym_rl_eval.json").read_text())
+        assert written["test"]["toolbench/CatAPIChat-v0"]["episodes"] == 4
 
 
 @needs_rl

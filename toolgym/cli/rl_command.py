@@ -153,6 +153,10 @@ def _cmd_train_rl(args: argparse.Namespace) -> int:
     return _print_result(train_grpo(config))
 
 
+EVAL_FILE = "toolgym_rl_eval.json"
+"""What ``--eval-only`` writes in an ``--out`` folder (``--out`` may also name a ``.json`` file)."""
+
+
 def _eval_only(config: Any, out: str | None) -> int:
     """Play the test tasks by tool calls and print success, reward and calls per env."""
     import json
@@ -171,10 +175,13 @@ def _eval_only(config: Any, out: str | None) -> int:
             f"{row['reward']:>6.3f}  {row['tool_calls']:>13.1f}"
         )
     if out:
+        path = Path(out)
+        if path.is_dir() or path.suffix.lower() != ".json":  # a folder, as training's --out
+            path = path / EVAL_FILE
         record = {"config": config.to_dict(), "test": table}
-        Path(out).parent.mkdir(parents=True, exist_ok=True)
-        Path(out).write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
-        print(f"wrote {out}", file=sys.stderr)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+        print(f"wrote {path}", file=sys.stderr)
     return 0
 
 
@@ -287,7 +294,11 @@ def add_parser(sub: Any) -> None:
         action="store_true",
         help="evaluate under the action grammar (constrained decoding)",
     )
-    rl.add_argument("--out", help="adapter folder (default adapters/rl-<model>-<envs>)")
+    rl.add_argument(
+        "--out",
+        help="adapter folder (default adapters/rl-<model>-<envs>); with --eval-only, a .json "
+        f"file or a folder to write {EVAL_FILE} in",
+    )
     rl.add_argument("--threads", type=_whole(1), help="CPU threads for torch")
     rl.add_argument("--device", help="cpu, cuda, cuda:1, ... (default: CUDA when present)")
     rl.add_argument("--chat", default="auto", choices=("auto", "on", "off"))

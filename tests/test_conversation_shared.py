@@ -64,3 +64,37 @@ def test_the_kept_conversations_are_bounded() -> None:
     for i in range(sharing.KEPT + 3):
         shared(Conversation.from_record({**RECORD, "key": f"task-{i}"}))
     assert len(sharing._BY_TEXT) <= sharing.KEPT and len(sharing._TEXTS) <= sharing.KEPT
+
+
+def test_a_task_record_is_read_once_for_each_text_and_a_changed_one_anew() -> None:
+    from toolgym.conversation.shared import conversation_of
+
+    record = json.loads(json.dumps({**RECORD, "key": "read-once"}))
+    first = conversation_of(record)
+    assert first == Conversation.from_record(record)
+    assert conversation_of(json.loads(json.dumps(record))) is first  # an equal record
+    assert conversation_of(dict(reversed(list(record.items())))) is first  # keys in any order
+    record["slots"][1]["value"] = [3, 5]  # changed in place: read anew
+    changed = conversation_of(record)
+    assert changed is not first and changed == Conversation.from_record(record)
+    record["slots"][1]["value"] = [3.0, 5]  # 3.0 is not 3 in JSON: read anew
+    assert conversation_of(record) == Conversation.from_record(record)
+    with pytest.raises(ValueError):
+        conversation_of({"key": "no slots"})
+
+
+def test_resets_read_each_task_record_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    env = gym.make("toolbench/TripBookingChat-v0")
+    base = task_env(env)
+    ids = list(base.task_ids)[:3]
+    for task_id in ids:
+        env.reset(options={"task_id": task_id})
+    read: list[object] = []
+    original = Conversation.from_record
+    monkeypatch.setattr(
+        Conversation, "from_record", classmethod(lambda cls, r: read.append(r) or original(r))
+    )
+    for task_id in ids * 2:
+        env.reset(options={"task_id": task_id})
+    assert read == []  # the tools and the backend both took the conversation read before
+    env.close()

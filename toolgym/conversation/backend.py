@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from toolgym.conversation.guesses import guessed_kinds
-from toolgym.conversation.shared import record_text, shared
+from toolgym.conversation.shared import conversation_of, record_text
 from toolgym.errors import TaskFileError
 from toolgym.simulators.user import Conversation, UserSimulator, UserTurn, Vocabulary, told
 from toolgym.tools.backend import Attempt, Backend
@@ -61,7 +61,7 @@ class ChatBackend(Backend):
                 f"got {setup!r:.200}"
             )
         try:
-            self.conversation = shared(Conversation.from_record(setup["conversation"]))
+            self.conversation = conversation_of(setup["conversation"])
         except ValueError as e:
             raise TaskFileError(f"the task's conversation cannot be read: {e}") from None
         inner = setup.get("inner")

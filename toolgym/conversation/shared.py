@@ -8,12 +8,14 @@ conversation an earlier episode read for an equal record instead, so a group of 
 task (GRPO's) reads it once. A conversation is frozen and no episode changes it.
 
 The record's JSON text, which the gold's cache keys episodes by, is written once with it
-(:func:`record_text`).
+(:func:`record_text`). A task's record is read once too (:func:`conversation_of`): the env's
+tools (which hide the held-back values' examples) and its backend both read it at every reset.
 """
 
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from toolgym.simulators.user import Conversation
 
@@ -23,6 +25,31 @@ KEPT = 1024
 _BY_TEXT: dict[str, Conversation] = {}
 _TEXTS: dict[int, tuple[Conversation, str]] = {}
 """Each kept conversation's record text, by the conversation's id (the entry holds it)."""
+_BY_RECORD: dict[str, Conversation] = {}
+"""The conversation read from each task record, by the record's JSON text (keys sorted)."""
+
+
+def conversation_of(record: Any) -> Conversation:
+    """``shared(Conversation.from_record(record))``, read once for each record text.
+
+    Records whose JSON texts (keys sorted) are equal read as one conversation; a record JSON
+    cannot write is read anew each time.
+
+    Raises:
+        ValueError: the record is no conversation (as :meth:`Conversation.from_record`).
+    """
+    try:
+        text = json.dumps(record, sort_keys=True)
+    except (TypeError, ValueError, RecursionError):
+        return shared(Conversation.from_record(record))
+    kept = _BY_RECORD.get(text)
+    if kept is not None:
+        return kept
+    conversation = shared(Conversation.from_record(record))
+    if len(_BY_RECORD) >= KEPT:
+        _BY_RECORD.clear()
+    _BY_RECORD[text] = conversation
+    return conversation
 
 
 def shared(conversation: Conversation) -> Conversation:

@@ -21,7 +21,8 @@ from toolgym.conversation.backend import ChatBackend
 from toolgym.conversation.language import ChatLanguage
 from toolgym.conversation.messages import MESSAGE_TOOL, inner_gold, is_message
 from toolgym.conversation.recording import ReplayUser
-from toolgym.simulators.user import Conversation, RuleUser, UserSimulator, Vocabulary
+from toolgym.conversation.shared import conversation_of
+from toolgym.simulators.user import RuleUser, UserSimulator, Vocabulary
 from toolgym.simulators.user.slots import value_key
 from toolgym.tools.language import ActionLanguage
 from toolgym.tools.tool import ToolSet
@@ -96,7 +97,7 @@ class ChatToolkit(Toolkit):
         tools = super().task_tools(task)
         setup = task.setup if isinstance(task.setup, Mapping) else {}
         try:
-            conversation = Conversation.from_record(setup.get("conversation", {}))
+            conversation = conversation_of(setup.get("conversation", {}))
         except ValueError:
             return tools  # reset() reports a task without its conversation
         held = {

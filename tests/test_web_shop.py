@@ -556,3 +556,27 @@ def test_webshop_files_play_their_human_and_synthetic_goals(tmp_path: Path) -> N
     with pytest.raises(ValueError, match="limit"):
         load_goal_tasks(products, attributes, goals="synthetic", limit=-1)
     assert len(load_goal_tasks(products, attributes, goals="synthetic", limit=2)) == 2
+
+
+def test_a_tasks_goal_is_made_alone_as_the_loop_over_its_products_goals_finds_it(shop) -> None:
+    import random
+
+    from toolgym.families.web_shop.world.goals import product_goal, product_goals
+
+    rng = random.Random(3)
+    checked = 0
+    for product in rng.sample(list(shop.by_asin.values()), 300):
+        goals = product_goals(product, shop.seed)
+        names = sorted(product.options)
+        cases: list = [g.goal_options for g in goals[:4]]
+        cases += [{}, {"size": "none such"}, {n: "none such" for n in names}]
+        if goals:
+            cases.append({**goals[0].goal_options, "extra": "x"})
+        if len(names) > 1:
+            cases.append({n: product.options[n][0] for n in names[:-1]})  # one option short
+        for options in cases:
+            looped = next((g for g in goals if g.goal_options == options), None)
+            assert product_goal(product, options, shop.seed) == looped
+            checked += 1
+    assert product_goal(product, ["not", "a", "mapping"], shop.seed) is None
+    assert checked > 1000

@@ -11,7 +11,7 @@ from toolgym.errors import TaskFileError
 from toolgym.families.web_shop.world.catalog import (
     Product,
 )
-from toolgym.families.web_shop.world.goals import PRICE_SEED, GoalSpec, product_goals
+from toolgym.families.web_shop.world.goals import PRICE_SEED, GoalSpec, product_goal
 from toolgym.families.web_shop.world.reward import Purchase, Reward, get_reward
 from toolgym.families.web_shop.world.shop import Session, Shop
 from toolgym.tools.backend import Attempt, Backend
@@ -55,9 +55,9 @@ def goal_of(shop: Shop, data: Any) -> GoalSpec:
     if product is None:
         raise TaskFileError(f"the shop has no product {data.get('asin')!r}")
     options = data.get("options") or {}
-    for goal in product_goals(product, shop.seed):
-        if goal.goal_options == options:
-            return goal
+    goal = product_goal(product, options, shop.seed)
+    if goal is not None:
+        return goal
     raise TaskFileError(f"product {product.asin} has no goal with options {options!r}")
 
 

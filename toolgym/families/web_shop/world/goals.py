@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -101,25 +101,54 @@ def product_goals(product: Product, seed: int = 0) -> list[GoalSpec]:
     if not product.instruction:
         return []
     names = sorted(product.options)
-    out = []
     paid = product.price_for(PRICE_SEED)
-    for combo in itertools.product(*(product.options[n] for n in names)):
-        options = dict(zip(names, combo, strict=True))
-        upper, cap_text = price_cap(paid, seed, product.asin, *combo)
-        text = product.instruction
-        if options:
-            text += " with " + ", and ".join(f"{n}: {v}" for n, v in options.items())
-        goal = Goal(
-            name=product.title,
-            query=product.query,
-            product_category=product.product_category,
-            attributes=product.instruction_attributes,
-            options=tuple(options.items()),
-            price_upper=upper,
-            nouns=product.nouns,
-        )
-        out.append(GoalSpec(product.asin, text + cap_text, goal, options))
-    return out
+    return [
+        _product_goal(product, names, combo, paid, seed)
+        for combo in itertools.product(*(product.options[n] for n in names))
+    ]
+
+
+def product_goal(product: Product, options: Any, seed: int = 0) -> GoalSpec | None:
+    """The first of :func:`product_goals` whose options equal ``options``, made alone.
+
+    ``None`` where there is none (no instruction, or options the product does not offer).
+    """
+    if not product.instruction or not isinstance(options, Mapping):
+        return None
+    names = sorted(product.options)
+    if len(options) != len(names) or any(n not in options for n in names):
+        return None
+    combo = []
+    for name in names:  # each option's first value equal to the one asked for, as the loop finds
+        value = next((v for v in product.options[name] if v == options[name]), _MISSING)
+        if value is _MISSING:
+            return None
+        combo.append(value)
+    return _product_goal(product, names, tuple(combo), product.price_for(PRICE_SEED), seed)
+
+
+_MISSING = object()
+
+
+def _product_goal(
+    product: Product, names: list[str], combo: tuple[Any, ...], paid: float, seed: int
+) -> GoalSpec:
+    """The goal of one combination of ``product``'s options (``names`` sorted)."""
+    options = dict(zip(names, combo, strict=True))
+    upper, cap_text = price_cap(paid, seed, product.asin, *combo)
+    text = product.instruction or ""  # (callers make goals of products with one)
+    if options:
+        text += " with " + ", and ".join(f"{n}: {v}" for n, v in options.items())
+    goal = Goal(
+        name=product.title,
+        query=product.query,
+        product_category=product.product_category,
+        attributes=product.instruction_attributes,
+        options=tuple(options.items()),
+        price_upper=upper,
+        nouns=product.nouns,
+    )
+    return GoalSpec(product.asin, text + cap_text, goal, options)
 
 
 def make_goals(products: Sequence[Product], seed: int = 0) -> list[GoalSpec]:

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from toolgym.envs.gold_cache import LRUCache
+from toolgym.tools.value_memo import ValueMemo
 
 
 @functools.cache
@@ -52,6 +53,7 @@ def system_prompt(docs: Sequence[Mapping[str, Any]], own: str | None = None) -> 
 
 _INDENTED_ENTRIES = 256
 _INDENTED: LRUCache[str] = LRUCache(_INDENTED_ENTRIES)
+_SAME_DOCS: ValueMemo[str] = ValueMemo(_INDENTED_ENTRIES)
 
 
 def _indented(docs: Sequence[Mapping[str, Any]]) -> str:
@@ -61,9 +63,12 @@ def _indented(docs: Sequence[Mapping[str, Any]]) -> str:
     every reset: the compact text, encoded in C, names the indented one (both write the same
     values in the same order).
     """
+    text = _SAME_DOCS.get(docs)  # the same doc objects, unchanged: no encoding at all
+    if text is not None:
+        return text
     key = json.dumps(list(docs), separators=(",", ":"))
     text = _INDENTED.get(key)
     if text is None:
         text = json.dumps(list(docs), indent=4)
         _INDENTED.put(key, text)
-    return text
+    return _SAME_DOCS.put(docs, text)

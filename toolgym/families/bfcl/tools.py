@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolgym.tools.tool import Param, Tool, ToolSet
+from toolgym.tools.value_memo import ValueMemo
 
 OPENAPI_TYPES = {
     "integer": "integer",
@@ -168,6 +169,16 @@ def _tool_set(functions: str, language: str) -> ToolSet:
     return ToolSet(bfcl_tool(f, language) for f in json.loads(functions))
 
 
+_TOOL_SETS: ValueMemo[ToolSet] = ValueMemo(1024)
+
+
 def tool_set(functions: Sequence[Mapping[str, Any]], language: str) -> ToolSet:
-    """The tools of an entry's function docs, in order."""
-    return _tool_set(json.dumps(list(functions)), language)
+    """The tools of an entry's function docs, in order.
+
+    Found by the docs' identities at the resets of one task (:class:`ValueMemo`), else by their
+    JSON text.
+    """
+    made = _TOOL_SETS.get(functions, language)
+    if made is None:
+        made = _TOOL_SETS.put(functions, _tool_set(json.dumps(list(functions)), language), language)
+    return made

@@ -1,0 +1,53 @@
+"""What was made from a sequence of values, found again when the same objects come back unchanged.
+
+A task's values (a BFCL entry's function docs, say) are the same objects at every reset of the
+task, and what an episode makes of them (their tool set, a prompt's text) is the same each time.
+Keying such results by the values' JSON text costs an encoding of them at every reset, which for
+large docs is most of the reset. A :class:`ValueMemo` keys them by the values' identities
+instead, and keeps a copy of the values to check, by one C-level comparison, that none was
+changed in place since: a changed value misses, and what is made of it is made anew.
+
+The check is ``==``: a value changed in place to an equal value of another type (``1`` to
+``1.0``) is taken as unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Generic, TypeVar
+
+from toolgym.tools.plain_copy import plain_deepcopy
+
+T = TypeVar("T")
+
+
+class ValueMemo(Generic[T]):
+    """Results by the identities of the values they were made from, checked unchanged.
+
+    Args:
+        size: how many results are kept (all are dropped at once past it).
+    """
+
+    def __init__(self, size: int = 1024) -> None:
+        if size < 1:
+            raise ValueError(f"a ValueMemo keeps at least one result; got size={size!r}")
+        self.size = size
+        self._entries: dict[tuple[Any, ...], tuple[tuple[Any, ...], list[Any], T]] = {}
+
+    def get(self, values: Sequence[Any], *extra: Any) -> T | None:
+        """The result kept for these value objects (and ``extra``, a hashable part of the key).
+
+        ``None`` when none is kept, or when a value was changed in place since.
+        """
+        entry = self._entries.get((*map(id, values), *extra))
+        if entry is None or entry[1] != list(values):
+            return None
+        return entry[2]
+
+    def put(self, values: Sequence[Any], made: T, *extra: Any) -> T:
+        """Keep ``made`` for these value objects (and ``extra``); ``made`` is returned."""
+        if len(self._entries) >= self.size:
+            self._entries.clear()
+        kept = tuple(values)  # held, so that no other object takes one of their identities
+        self._entries[(*map(id, kept), *extra)] = (kept, plain_deepcopy(list(kept)), made)
+        return made

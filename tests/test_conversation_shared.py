@@ -83,6 +83,34 @@ def test_a_task_record_is_read_once_for_each_text_and_a_changed_one_anew() -> No
         conversation_of({"key": "no slots"})
 
 
+def test_a_kept_conversation_shares_nothing_with_the_record_it_was_read_from() -> None:
+    from toolgym.conversation.shared import conversation_of
+
+    first, second = (json.loads(json.dumps({**RECORD, "key": "apart"})) for _ in range(2))
+    kept = conversation_of(first)
+    first["slots"][1]["value"].append(9)  # the first record changed deep inside, in place
+    assert conversation_of(second) is kept  # the other, unchanged record reads the kept one
+    assert kept == Conversation.from_record(second)  # which the change did not reach
+    assert conversation_of(first) == Conversation.from_record(first)  # the changed one anew
+
+
+def test_a_record_json_would_read_otherwise_is_read_as_it_is_whatever_came_before() -> None:
+    from toolgym.conversation.shared import conversation_of
+
+    record = json.loads(json.dumps({**RECORD, "key": "tupled"}))
+    conversation_of(record)  # the list record, kept
+    tupled = {**record, "slots": tuple(record["slots"])}  # the same JSON text
+    try:
+        expected: object = Conversation.from_record(tupled)
+    except ValueError as e:
+        expected = type(e)
+    try:
+        got: object = conversation_of(tupled)
+    except ValueError as e:
+        got = type(e)
+    assert got == expected
+
+
 def test_resets_read_each_task_record_once(monkeypatch: pytest.MonkeyPatch) -> None:
     env = gym.make("toolbench/TripBookingChat-v0")
     base = task_env(env)

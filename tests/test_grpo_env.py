@@ -286,6 +286,13 @@ def test_train_rl_eval_only_plays_the_test_tasks_and_writes_the_table(
         assert main([*argv, "--adapter", "none", "--out", str(folder)]) == 0
         written = json.loads((folder / "toolgym_rl_eval.json").read_text())
         assert written["test"]["toolbench/CatAPIChat-v0"]["episodes"] == 4
+    taken = tmp_path / "notes.txt"
+    taken.write_text("mine")
+    played = len(seen)
+    capsys.readouterr()
+    assert main([*argv, "--adapter", "none", "--out", str(taken)]) != 0  # refused at once:
+    assert len(seen) == played and taken.read_text() == "mine"  # nothing played, nothing lost
+    assert "is a file" in capsys.readouterr().err
 
 
 @needs_rl

@@ -63,3 +63,14 @@ def test_bfcl_tool_sets_follow_docs_changed_in_place() -> None:
     assert again is not first
     (tool,) = again
     assert tool.doc["description"].startswith("Add numbers.")
+
+
+def test_values_marshal_cannot_write_are_copied_too() -> None:
+    from collections import OrderedDict
+
+    memo: ValueMemo[str] = ValueMemo(4)
+    odd = [OrderedDict(a=[1]), {1, 2}]
+    memo.put(odd, "made")
+    assert memo.get(odd) == "made"
+    odd[0]["a"].append(2)
+    assert memo.get(odd) is None

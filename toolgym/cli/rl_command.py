@@ -157,6 +157,25 @@ EVAL_FILE = "toolgym_rl_eval.json"
 """What ``--eval-only`` writes in an ``--out`` folder (``--out`` may also name a ``.json`` file)."""
 
 
+def _eval_path(out: str | None) -> Path | None:
+    """Where ``--eval-only`` writes its table: ``out`` if it names a ``.json`` file, else in it.
+
+    Raises:
+        UserInputError: ``out`` names a folder that is an existing file.
+    """
+    if not out:
+        return None
+    path = Path(out)
+    if path.suffix.lower() == ".json" and not path.is_dir():
+        return path
+    if path.exists() and not path.is_dir():
+        raise UserInputError(
+            f"--out {out} is a file; with --eval-only, --out is a .json file or a folder "
+            f"(the table is written to {EVAL_FILE} in it)"
+        )
+    return path / EVAL_FILE
+
+
 def _eval_only(config: Any, out: str | None) -> int:
     """Play the test tasks by tool calls and print success, reward and calls per env."""
     import json
@@ -164,6 +183,7 @@ def _eval_only(config: Any, out: str | None) -> int:
     from toolgym.training.grpo_env import evaluate_tool_calls
 
     config.check()
+    path = _eval_path(out)  # before the evaluation: a bad --out fails at once
     label = config.model + (f"+{Path(config.adapter).name}" if config.adapter else "")
     print(f"tool-call episodes: {label} on {', '.join(config.envs)}", file=sys.stderr)
     table = evaluate_tool_calls(config)
@@ -174,10 +194,7 @@ def _eval_only(config: Any, out: str | None) -> int:
             f"{env_id:<{width}}  {int(row['episodes']):>8}  {_percent(row['success']):>7}  "
             f"{row['reward']:>6.3f}  {row['tool_calls']:>13.1f}"
         )
-    if out:
-        path = Path(out)
-        if path.is_dir() or path.suffix.lower() != ".json":  # a folder, as training's --out
-            path = path / EVAL_FILE
+    if path is not None:
         record = {"config": config.to_dict(), "test": table}
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")

@@ -25,15 +25,18 @@ KEPT = 1024
 _BY_TEXT: dict[str, Conversation] = {}
 _TEXTS: dict[int, tuple[Conversation, str]] = {}
 """Each kept conversation's record text, by the conversation's id (the entry holds it)."""
-_BY_RECORD: dict[str, Conversation] = {}
-"""The conversation read from each task record, by the record's JSON text (keys sorted)."""
+_BY_RECORD: dict[str, tuple[Any, Conversation]] = {}
+"""By a task record's JSON text (keys sorted): the record read back from that text, and the
+conversation read from it."""
 
 
 def conversation_of(record: Any) -> Conversation:
-    """``shared(Conversation.from_record(record))``, read once for each record text.
+    """``shared(Conversation.from_record(record))``, read once for each record.
 
-    Records whose JSON texts (keys sorted) are equal read as one conversation; a record JSON
-    cannot write is read anew each time.
+    A record equal to the one its JSON text (keys sorted) reads back as, as records read from
+    task files are, is read once: the conversation is read from that private copy, so changing
+    the record later changes no conversation. Any other record (a tuple for a list, a number for
+    a key, a value JSON cannot write) is read anew each time, and not shared.
 
     Raises:
         ValueError: the record is no conversation (as :meth:`Conversation.from_record`).
@@ -41,14 +44,17 @@ def conversation_of(record: Any) -> Conversation:
     try:
         text = json.dumps(record, sort_keys=True)
     except (TypeError, ValueError, RecursionError):
-        return shared(Conversation.from_record(record))
+        return Conversation.from_record(record)
     kept = _BY_RECORD.get(text)
-    if kept is not None:
-        return kept
-    conversation = shared(Conversation.from_record(record))
+    if kept is not None and kept[0] == record:
+        return kept[1]
+    canonical = json.loads(text)
+    if canonical != record:  # read as it is, and not kept: it may hold objects it shares
+        return Conversation.from_record(record)
+    conversation = shared(Conversation.from_record(canonical))
     if len(_BY_RECORD) >= KEPT:
         _BY_RECORD.clear()
-    _BY_RECORD[text] = conversation
+    _BY_RECORD[text] = (canonical, conversation)
     return conversation
 
 

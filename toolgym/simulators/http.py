@@ -158,7 +158,8 @@ class HttpApp(ABC):
     """:meth:`snapshot` is JSON-shaped and :meth:`restore` copies its argument with
     :func:`~toolgym.tools.plain_copy.plain_deepcopy`, so a backend that restores one snapshot
     at every reset may keep it as a :class:`~toolgym.tools.plain_copy.PlainSnapshot` and hand
-    that to :meth:`restore` instead (each copy is then read back in one C call)."""
+    that to :meth:`restore` instead (each copy is then read back in one C call). Subclasses
+    inherit it: one whose :meth:`restore` reads its argument otherwise sets it ``False``."""
 
     @abstractmethod
     def handle(self, request: Request) -> Response:

@@ -169,7 +169,7 @@ def _tool_set(functions: str, language: str) -> ToolSet:
     return ToolSet(bfcl_tool(f, language) for f in json.loads(functions))
 
 
-_TOOL_SETS: ValueMemo[ToolSet] = ValueMemo(1024)
+_TOOL_SETS: ValueMemo[ToolSet] = ValueMemo(256)
 
 
 def tool_set(functions: Sequence[Mapping[str, Any]], language: str) -> ToolSet:

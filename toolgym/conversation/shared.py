@@ -43,12 +43,12 @@ def conversation_of(record: Any) -> Conversation:
     """
     try:
         text = json.dumps(record, sort_keys=True)
-    except (TypeError, ValueError, RecursionError):
+        kept = _BY_RECORD.get(text)
+        if kept is not None and kept[0] == record:
+            return kept[1]
+        canonical = json.loads(text)
+    except (TypeError, ValueError, RecursionError):  # no JSON value, or nested past the limit
         return Conversation.from_record(record)
-    kept = _BY_RECORD.get(text)
-    if kept is not None and kept[0] == record:
-        return kept[1]
-    canonical = json.loads(text)
     if canonical != record:  # read as it is, and not kept: it may hold objects it shares
         return Conversation.from_record(record)
     conversation = shared(Conversation.from_record(canonical))

@@ -515,3 +515,20 @@ def test_sopr_precheck(
     name: str | None, return_type: str | None, answer: str | None, expected: str
 ) -> None:
     assert sopr_precheck(name, return_type, answer) == expected
+
+
+def test_nesting_past_the_depth_cap_is_unparsable_and_many_flat_brackets_are_not() -> None:
+    deep = "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1)
+    text = f'[{{"api": "f", "parameters": {{"x": {deep}}}, "responses": []}}]'
+    assert parse_calling_list(text) is None
+    at_cap = "[" * (MAX_DEPTH - 3) + "]" * (MAX_DEPTH - 3)
+    text = f'[{{"api": "f", "parameters": {{"x": {at_cap}}}, "responses": []}}]'
+    assert parse_calling_list(text) is not None
+    flat = ", ".join(["[1]"] * (2 * MAX_DEPTH))  # many brackets in all, none deep
+    text = f'[{{"api": "f", "parameters": {{"x": [{flat}]}}, "responses": []}}]'
+    assert parse_calling_list(text) is not None
+    quoted = '"' + "[" * (2 * MAX_DEPTH) + "]" * (2 * MAX_DEPTH) + '"'  # in a string: no nesting
+    text = f'[{{"api": "f", "parameters": {{"x": {quoted}}}, "responses": []}}]'
+    assert parse_calling_list(text) == [
+        {"api": "f", "parameters": {"x": quoted[1:-1]}, "responses": []}
+    ]

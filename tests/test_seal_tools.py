@@ -413,3 +413,19 @@ def test_sample_instances_offer_five_retrieved_tools_by_default() -> None:
     assert {t["function"]["name"] for t in info["tools"]} == set(tasks[0].tools)
     with pytest.raises(ValueError, match="offer must be one of"):
         load_instance_tasks(tools, instances, offer="all")
+
+
+def test_a_gold_is_read_once_per_text_and_a_bad_gold_is_refused_each_time() -> None:
+    from toolgym.errors import TaskFileError
+    from toolgym.families.seal_tools import checker
+
+    gold = [call("getWeather", ["API_call_0"], city="Oslo")]
+    first, second = bound(gold, "a"), bound(gold, "b")
+    assert score(first, gold).success and score(second, gold).success
+    assert checker._gold_of(first) is checker._gold_of(second)
+    wrong = [call("getWeather", ["API_call_0"], city="Bergen")]
+    assert not score(first, wrong).success
+    bad = SUITE.bind(Task("bad", "a query", ('[{"api": 3}]',)))
+    for _ in range(2):
+        with pytest.raises(TaskFileError, match="task 'bad'"):
+            score(bad, gold)

@@ -48,8 +48,8 @@ def parse_calling_list(text: str) -> list[Any] | None:
         span = text[start.start() : end + 1]
         if "api" not in span or "parameters" not in span or "responses" not in span:
             return None
-        if _depth(span) > MAX_DEPTH:
-            return None
+        if span.count("[") + span.count("{") > MAX_DEPTH and _depth(span) > MAX_DEPTH:
+            return None  # (no more brackets than the cap in all: no deeper either)
         parsed = json.loads(span)
     except Exception:  # any failure (bad JSON, huge integers, recursion) means unparsable
         return None

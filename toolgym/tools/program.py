@@ -1,7 +1,8 @@
 """A small, safe interpreter for API-call programs (``API.set_location("Austin")`` ...).
 
-Agent text is never given to ``exec``/``eval``. It is parsed with :func:`ast.parse`, the whole tree
-is checked against a whitelist before anything runs, and then it is evaluated node by node:
+Agent text is never given to ``exec``/``eval``. It is parsed with :func:`ast.parse` (through
+:func:`~toolgym.tools.ast_parse.module_body`, which keeps the parse of lines seen before), the whole
+tree is checked against a whitelist before anything runs, and then it is evaluated node by node:
 
 * statements: a call (``API.search()``), an assignment to a plain name (``d = Date(4, 10, 2026)``),
   a bare literal or name (a no-op, as in Python), ``pass``; comments are ignored by the parser;
@@ -32,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolgym.tools.api import ToolSession
-from toolgym.tools.ast_parse import parse
+from toolgym.tools.ast_parse import module_body
 from toolgym.tools.budgets import (
     DEFAULT_BUDGETS,
     RESOURCE_LIMIT,
@@ -129,7 +130,7 @@ def parse_program(
     if "\x00" in source:
         raise ToolCallError(NON_EXECUTABLE, "the program contains a NUL character")
     try:
-        tree = parse(source, mode="exec")
+        body = module_body(source)
     except SyntaxError as e:
         # The offending line comes from the source itself: SyntaxError.text may be read from a
         # file called "<unknown>" in the working directory.
@@ -141,15 +142,15 @@ def parse_program(
         ) from None
     except (ValueError, RecursionError, MemoryError) as e:
         raise ToolCallError(NON_EXECUTABLE, f"not a valid program ({type(e).__name__})") from None
-    if not tree.body:
+    if not body:
         raise ToolCallError(NON_EXECUTABLE, "the program is empty; expected at least one API call")
-    if len(tree.body) > MAX_STATEMENTS:
+    if len(body) > MAX_STATEMENTS:
         raise ToolCallError(
-            NON_EXECUTABLE, f"the program has {len(tree.body)} statements; at most {MAX_STATEMENTS}"
+            NON_EXECUTABLE, f"the program has {len(body)} statements; at most {MAX_STATEMENTS}"
         )
-    for stmt in tree.body:
+    for stmt in body:
         _check_stmt(stmt, session, budgets)
-    return tree.body
+    return body
 
 
 def _check_stmt(stmt: ast.stmt, session: ToolSession, budgets: Budgets) -> None:
@@ -182,6 +183,31 @@ def _check_expr(node: ast.expr, session: ToolSession, depth: int, budgets: Budge
         except ToolCallError as e:
             e.line = getattr(node, "lineno", None)
             raise
+    elif isinstance(node, ast.Call):
+        func = node.func
+        if isinstance(func, ast.Attribute):
+            if not isinstance(func.value, ast.Name):
+                raise _refuse(
+                    node,
+                    f"calling anything but {session.api_name}.<function>(...) or a constructor",
+                )
+            _check_name(func.value, func.value.id)
+            if func.attr.startswith("_"):
+                raise _refuse(node, f"the attribute {func.attr!r} (attributes starting with '_')")
+        elif isinstance(func, ast.Name):
+            _check_name(func, func.id)
+        else:
+            raise _refuse(
+                node, f"calling anything but {session.api_name}.<function>(...) or a constructor"
+            )
+        for arg in node.args:
+            if isinstance(arg, ast.Starred):
+                raise _refuse(arg, "*args")
+            _check_expr(arg, session, depth + 1, budgets)
+        for kw in node.keywords:
+            if kw.arg is None:
+                raise _refuse(node, "**kwargs")
+            _check_expr(kw.value, session, depth + 1, budgets)
     elif isinstance(node, ast.Name):
         _check_name(node, node.id)
         if session.is_bound(node.id):
@@ -212,31 +238,6 @@ def _check_expr(node: ast.expr, session: ToolSession, depth: int, budgets: Budge
                 raise _refuse(node, "arithmetic on anything but numbers")
         _check_expr(node.left, session, depth + 1, budgets)
         _check_expr(node.right, session, depth + 1, budgets)
-    elif isinstance(node, ast.Call):
-        func = node.func
-        if isinstance(func, ast.Attribute):
-            if not isinstance(func.value, ast.Name):
-                raise _refuse(
-                    node,
-                    f"calling anything but {session.api_name}.<function>(...) or a constructor",
-                )
-            _check_name(func.value, func.value.id)
-            if func.attr.startswith("_"):
-                raise _refuse(node, f"the attribute {func.attr!r} (attributes starting with '_')")
-        elif isinstance(func, ast.Name):
-            _check_name(func, func.id)
-        else:
-            raise _refuse(
-                node, f"calling anything but {session.api_name}.<function>(...) or a constructor"
-            )
-        for arg in node.args:
-            if isinstance(arg, ast.Starred):
-                raise _refuse(arg, "*args")
-            _check_expr(arg, session, depth + 1, budgets)
-        for kw in node.keywords:
-            if kw.arg is None:
-                raise _refuse(node, "**kwargs")
-            _check_expr(kw.value, session, depth + 1, budgets)
     elif isinstance(node, ast.Attribute):
         if node.attr.startswith("_"):
             raise _refuse(node, f"the attribute {node.attr!r} (attributes starting with '_')")
@@ -309,6 +310,18 @@ def _eval_node(node: ast.expr, run: _Run) -> Any:
     session = run.session
     if isinstance(node, ast.Constant):
         return node.value
+    if isinstance(node, ast.Call):
+        func = node.func
+        if isinstance(func, ast.Attribute):
+            assert isinstance(func.value, ast.Name)
+            fn = session.resolve(func.value.id, func.attr)
+        else:
+            assert isinstance(func, ast.Name)
+            fn = session.resolve(None, func.id)
+        args = [_eval_node(a, run) for a in node.args]
+        kwargs = {kw.arg: _eval_node(kw.value, run) for kw in node.keywords if kw.arg}
+        run.deadline.check()
+        return session.invoke(fn, args, kwargs)
     if isinstance(node, ast.Name):
         if node.id in session.variables:
             return session.variables[node.id]
@@ -355,18 +368,6 @@ def _eval_node(node: ast.expr, run: _Run) -> Any:
             ) from None
         check_number(result, run.budgets)
         return result
-    if isinstance(node, ast.Call):
-        func = node.func
-        if isinstance(func, ast.Attribute):
-            assert isinstance(func.value, ast.Name)
-            fn = session.resolve(func.value.id, func.attr)
-        else:
-            assert isinstance(func, ast.Name)
-            fn = session.resolve(None, func.id)
-        args = [_eval_node(a, run) for a in node.args]
-        kwargs = {kw.arg: _eval_node(kw.value, run) for kw in node.keywords if kw.arg}
-        run.deadline.check()
-        return session.invoke(fn, args, kwargs)
     raise ToolCallError(NON_EXECUTABLE, f"{_describe(node)} is not allowed")  # pragma: no cover
 
 

@@ -35,6 +35,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from toolgym.benchmarks.call_metrics import (
@@ -46,6 +47,7 @@ from toolgym.benchmarks.call_metrics import (
 )
 from toolgym.benchmarks.score import Checker, Score
 from toolgym.benchmarks.tasks import Task
+from toolgym.envs.gold_cache import LRUCache
 from toolgym.errors import TaskFileError
 from toolgym.families.seal_tools.calls import is_call, is_numbered
 from toolgym.families.seal_tools.metrics import BREAKDOWN
@@ -94,10 +96,15 @@ def _keys(calls: Sequence[Mapping[str, Any]]) -> Counter[tuple[Any, ...]]:
     )
 
 
-def exact_match(predicted: Sequence[Any], gold: Sequence[Mapping[str, Any]]) -> tuple[str, str]:
+def exact_match(
+    predicted: Sequence[Any],
+    gold: Sequence[Mapping[str, Any]],
+    gold_keys: Counter[tuple[Any, ...]] | None = None,
+) -> tuple[str, str]:
     """``("", "")`` when the answer is the gold calling list, else (category, why).
 
     See the module docstring for the rule (the parsed answer; nothing stopped it).
+    ``gold_keys``, the gold's resolved calls as ``_keys`` reads them, saves reading them again.
     """
     if not all(is_call(item) for item in predicted):
         bad = next(k for k, item in enumerate(predicted) if not is_call(item))
@@ -112,7 +119,7 @@ def exact_match(predicted: Sequence[Any], gold: Sequence[Mapping[str, Any]]) -> 
         return WRONG_ARGUMENTS, (
             "the responses are not numbered API_call_0, API_call_1, ... across the calls in order"
         )
-    if _keys(predicted) != _keys(gold):
+    if _keys(predicted) != (_keys(gold) if gold_keys is None else gold_keys):
         return WRONG_ARGUMENTS, (
             "the right APIs, but other arguments or response counts than the task needs"
         )
@@ -126,7 +133,8 @@ class CallingListCheck(Checker):
 
     def check(self, task: Task, attempt: Attempt, golds: Sequence[Attempt]) -> Score:
         """Score the calling list the answer holds against the task's gold."""
-        gold = _checked_gold(task)
+        known = _gold_of(task)
+        gold = known.calls
         outcome = attempt.outcome
         predicted = outcome if isinstance(outcome, list) else None
         first = count_calls(predicted, gold, "first")
@@ -138,7 +146,7 @@ class CallingListCheck(Checker):
             "param_f1_1to1": one_scores["param_f1"] or 0.0,
             "n_correct_api_1to1": one.correct_api,
             "n_correct_param_1to1": one.correct_param,
-            BREAKDOWN: kind_of(gold),
+            BREAKDOWN: known.kind,
         }
         error: dict[str, str] | None = None
         if attempt.error is not None:
@@ -149,7 +157,7 @@ class CallingListCheck(Checker):
                 "message": "no API-calling list was read from the answer",
             }
         else:
-            category, why = exact_match(predicted, gold)
+            category, why = exact_match(predicted, gold, known.keys)
             if category:
                 error = {"category": category, "message": why}
         success = error is None
@@ -158,7 +166,36 @@ class CallingListCheck(Checker):
 
     def validate(self, task: Task, golds: Sequence[Attempt]) -> None:
         """Refuse a gold that is not a calling list of well-formed calls."""
-        _checked_gold(task)
+        _gold_of(task)
+
+
+@dataclass(frozen=True)
+class _Gold:
+    """What a check reads from a task's gold alone: its calls, kind and resolved calls' keys."""
+
+    calls: list[Mapping[str, Any]]
+    kind: str
+    keys: Counter[tuple[Any, ...]]
+
+
+_GOLDS: LRUCache[_Gold] = LRUCache(4_096)
+"""Golds read so far, by their text: every step of a task reads the same (nothing changes them)."""
+
+
+def _gold_of(task: Task) -> _Gold:
+    """The task's gold calls, kind and keys, read once per gold text.
+
+    Raises:
+        TaskFileError: as :func:`_checked_gold`.
+    """
+    text = task.gold[0] if task.gold else None
+    known = _GOLDS.get(text) if isinstance(text, str) else None
+    if known is None:
+        calls = _checked_gold(task)
+        known = _Gold(calls, kind_of(calls), _keys(calls))
+        if isinstance(text, str):
+            _GOLDS.put(text, known)
+    return known
 
 
 def _checked_gold(task: Task) -> list[Mapping[str, Any]]:

@@ -295,8 +295,9 @@ class ListingDatabase:
         if query.floor is not None:
             mask &= cols["floor"] == query.floor
         if query.home_types is not None:
-            codes = [_TYPE_CODE[t] for t in query.home_types if t in _TYPE_CODE]
-            mask &= np.isin(group.type_code, codes)
+            wanted = np.zeros(len(_TYPE_CODE), dtype=bool)  # np.isin, by a table of the codes
+            wanted[[_TYPE_CODE[t] for t in query.home_types if t in _TYPE_CODE]] = True
+            mask &= wanted[group.type_code]
         hits = group.rows[mask]
         order = np.argsort(group.cols["price"][mask], kind="stable")
         return [self._listings[i] for i in hits[order]]

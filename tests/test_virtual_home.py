@@ -511,3 +511,43 @@ def test_impossible_states_are_refused() -> None:
         assert words in failure(Household(0), program).message, program
     long = failure(Household(0), f"Agent.WalkTo({'x' * 5000})")
     assert len(long.message) < 200
+
+
+def test_a_copied_graph_and_its_original_change_apart() -> None:
+    import random
+
+    original = household(0, 1).graph
+    before = original.to_data()
+    rng = random.Random(7)
+    copies = [original.copy()]
+    copies.append(copies[0].copy())  # a copy of a copy shares with both
+    ids = sorted(original.nodes)
+    edges = original.edges()
+    for graph in copies:
+        for _ in range(60):
+            a, relation, b = rng.choice(edges)
+            choice = rng.random()
+            if choice < 0.3:
+                graph.remove_edge(a, relation, b)
+            elif choice < 0.5:
+                graph.remove_from(a, ("CLOSE", "ON"))
+            elif choice < 0.7:
+                graph.remove_to(b, ("INSIDE", "CLOSE"))
+            else:
+                graph.add_edge(
+                    rng.choice(ids), rng.choice(("CLOSE", "ON", "FACING")), rng.choice(ids)
+                )
+    assert original.to_data() == before
+    assert copies[0].edges() != copies[1].edges() != edges
+    for graph in copies:  # both indexes agree: every edge out is the same edge in
+        assert (
+            sorted(
+                (a, r, b) for b in graph.nodes for r in graph._in[b] for a in graph.sources(b, r)
+            )
+            == graph.edges()
+        )
+    original.add_edge(CHARACTER, "CLOSE", ids[-1])  # the original changes alone too
+    assert original.has(CHARACTER, "CLOSE", ids[-1])
+    assert copies[0].to_data() != original.to_data()
+    third = copies[1].copy()
+    assert third.to_data() == copies[1].to_data()

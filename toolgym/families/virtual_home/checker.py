@@ -15,11 +15,12 @@ scores 0: it did not run to its end, and its text says nothing about how it woul
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from toolgym.benchmarks.score import Checker, Score
 from toolgym.benchmarks.tasks import Task
+from toolgym.envs.gold_cache import LRUCache
 from toolgym.errors import TaskFileError
 from toolgym.families.virtual_home.language import program_lines
 from toolgym.families.virtual_home.objects import valid_object_lists
@@ -29,6 +30,26 @@ from toolgym.families.virtual_home.world.conditions import describe, problem, un
 from toolgym.tools.backend import Attempt
 from toolgym.tools.errors import GOAL_NOT_MET
 from toolgym.tools.faults import SERVICE_ERROR
+
+_LABELS: LRUCache[list[list[str]]] = LRUCache(4_096)
+"""The gold programs' grounded lines, by the golds' texts (the same at every check of a task)."""
+
+
+def _labels(
+    gold: Sequence[str], lists: Mapping[str, Mapping[str, Sequence[str]]]
+) -> list[list[str]]:
+    """The grounded lines of each gold program (kept for the default lists; do not change them)."""
+    key = tuple(gold)
+    kept = _LABELS.get(key) if lists is valid_object_lists() else None
+    if kept is None:
+        kept = [ground(g, lists).lines for g in gold]
+        if lists is valid_object_lists():
+            _LABELS.put(key, kept)
+    return kept
+
+
+_VALID_GOLDS: LRUCache[bool] = LRUCache(4_096)
+"""Gold program texts whose lines all read as actions (checked at every reset otherwise)."""
 
 
 class HouseholdCheck(Checker):
@@ -41,7 +62,7 @@ class HouseholdCheck(Checker):
         lists = valid_object_lists()
         text = attempt.text if isinstance(attempt.outcome, dict) else ""
         grounding = ground(text, lists)
-        labels = [ground(g, lists).lines for g in task.gold]
+        labels = _labels(task.gold, lists)
         lcs, closest = best_lcs(grounding.lines, labels)
         if attempt.error is not None and attempt.error.category == SERVICE_ERROR:
             lcs = 0.0  # the service failed it: the program did not run to its end
@@ -79,6 +100,8 @@ class HouseholdCheck(Checker):
         Objects outside the allowed lists are fine in a gold: the lists are toolgym's own.
         """
         for gold in task.gold:
+            if _VALID_GOLDS.get(gold):
+                continue
             lines = [line for line in program_lines(gold) if line]
             if not lines:
                 raise TaskFileError(f"a gold program of task {task.task_id!r} has no line")
@@ -87,6 +110,7 @@ class HouseholdCheck(Checker):
                     from_call(line)
                 except ScriptError as e:
                     raise TaskFileError(f"a gold program of task {task.task_id!r}: {e}") from None
+            _VALID_GOLDS.put(gold, True)
         conditions = task.meta.get("conditions")
         if conditions is not None and not isinstance(conditions, list):
             raise TaskFileError(f"task {task.task_id!r}: 'conditions' must be a list")

@@ -49,9 +49,13 @@ class Grounding:
 
 
 def line_executable(line: str, lists: Mapping[str, Mapping[str, Sequence[str]]]) -> bool:
-    """Whether one cleaned line is a known action with allowed objects."""
+    """Whether one cleaned line is a known action with allowed objects.
+
+    ``lists`` is read once, as it is at the first call with it (its lists become sets): do not
+    change it afterwards.
+    """
     api = line.split("(", 1)[0]
-    entry = lists.get(api)
+    entry = _as_sets(lists).get(api)
     start = line.find("(")
     end = line.find(")", start + 1)
     if entry is None or start < 0 or end < 0:
@@ -61,12 +65,29 @@ def line_executable(line: str, lists: Mapping[str, Mapping[str, Sequence[str]]])
         return not entry
     args = [a.strip() for a in inside.split(",")]
     if len(args) == 2:
-        return set(entry) == {"object1", "object2"} and all(
-            a in entry[k] for a, k in zip(args, ("object1", "object2"), strict=True)
+        return (
+            entry.keys() == {"object1", "object2"}
+            and args[0] in entry["object1"]
+            and args[1] in entry["object2"]
         )
     if len(args) == 1:
         return "object" in entry and args[0] in entry["object"]
     return False
+
+
+_sets: tuple[object, dict[str, dict[str, frozenset[str]]]] | None = None
+"""The last allowed-object lists read, and their sets (one membership test each, not a scan)."""
+
+
+def _as_sets(
+    lists: Mapping[str, Mapping[str, Sequence[str]]],
+) -> Mapping[str, Mapping[str, frozenset[str]]]:
+    global _sets
+    known = _sets
+    if known is None or known[0] is not lists:
+        sets = {api: {k: frozenset(v) for k, v in entry.items()} for api, entry in lists.items()}
+        known = _sets = (lists, sets)
+    return known[1]
 
 
 def ground(text: str, lists: Mapping[str, Mapping[str, Sequence[str]]]) -> Grounding:

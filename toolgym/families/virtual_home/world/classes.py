@@ -288,6 +288,25 @@ def canonical(name: str) -> str | None:
     >>> canonical("spaceship") is None
     True
     """
+    if len(name) > _CANONICAL_NAME_CHARS:
+        return _canonical(name)
+    found = _CANONICAL.get(name, _UNKNOWN)
+    if found is _UNKNOWN:
+        found = _canonical(name)
+        if len(_CANONICAL) >= _CANONICAL_NAMES:
+            _CANONICAL.clear()
+        _CANONICAL[name] = found
+    return found  # type: ignore[return-value]
+
+
+_CANONICAL: dict[str, str | None] = {}
+"""Names read so far (the same few names come back at every step of every episode)."""
+_CANONICAL_NAMES = 8_192
+_CANONICAL_NAME_CHARS = 100
+_UNKNOWN = object()
+
+
+def _canonical(name: str) -> str | None:
     key = _normalise(name)
     if not key:
         return None

@@ -67,6 +67,10 @@ class SceneGraph:
         self.by_class: dict[str, list[int]] = {}
         self._out: dict[int, dict[str, set[int]]] = {}
         self._in: dict[int, dict[str, set[int]]] = {}
+        # Copy on write: a copy shares each node's edge sets until one of them changes; these
+        # hold the nodes whose edges (leaving, reaching) this graph alone holds.
+        self._own_out: set[int] = set()
+        self._own_in: set[int] = set()
         self.supports: dict[int, tuple[str, int]] = {}
         self.history: list[tuple[str, ...]] = []
         self.bound: dict[str, int] = {}
@@ -80,6 +84,8 @@ class SceneGraph:
         self.by_class.setdefault(node.class_name, []).append(node.id)
         self._out[node.id] = {}
         self._in[node.id] = {}
+        self._own_out.add(node.id)
+        self._own_in.add(node.id)
         return node
 
     def next_id(self) -> int:
@@ -97,8 +103,10 @@ class SceneGraph:
     # -- edges ----------------------------------------------------------------------------------
     def add_edge(self, a: int, relation: str, b: int) -> None:
         """Add ``a -relation-> b``."""
-        self._out[a].setdefault(relation, set()).add(b)
-        self._in[b].setdefault(relation, set()).add(a)
+        out = self._out[a] if a in self._own_out else self._owned_out(a)
+        into = self._in[b] if b in self._own_in else self._owned_in(b)
+        out.setdefault(relation, set()).add(b)
+        into.setdefault(relation, set()).add(a)
 
     def add_close(self, a: int, b: int) -> None:
         """``CLOSE`` both ways."""
@@ -108,20 +116,41 @@ class SceneGraph:
 
     def remove_edge(self, a: int, relation: str, b: int) -> None:
         """Remove ``a -relation-> b`` if it is there."""
-        self._out[a].get(relation, set()).discard(b)
-        self._in[b].get(relation, set()).discard(a)
+        if b in self._out[a].get(relation, _EMPTY):
+            self._owned_out(a)[relation].discard(b)
+            self._owned_in(b).get(relation, _EMPTY).discard(a)
 
     def remove_from(self, a: int, relations: Iterable[str]) -> None:
         """Remove every edge of these relations that leaves ``a``."""
         for relation in relations:
-            for b in list(self._out[a].get(relation, ())):
-                self.remove_edge(a, relation, b)
+            if self._out[a].get(relation):
+                targets = self._owned_out(a)[relation]
+                for b in list(targets):
+                    targets.discard(b)
+                    self._owned_in(b).get(relation, _EMPTY).discard(a)
 
     def remove_to(self, b: int, relations: Iterable[str]) -> None:
         """Remove every edge of these relations that reaches ``b``."""
         for relation in relations:
-            for a in list(self._in[b].get(relation, ())):
-                self.remove_edge(a, relation, b)
+            if self._in[b].get(relation):
+                sources = self._owned_in(b)[relation]
+                for a in list(sources):
+                    sources.discard(a)
+                    self._owned_out(a).get(relation, _EMPTY).discard(b)
+
+    def _owned_out(self, a: int) -> dict[str, set[int]]:
+        """The edges leaving ``a``, this graph's own to change (copied first if shared)."""
+        if a not in self._own_out:
+            self._out[a] = {r: set(t) for r, t in self._out[a].items()}
+            self._own_out.add(a)
+        return self._out[a]
+
+    def _owned_in(self, b: int) -> dict[str, set[int]]:
+        """The edges reaching ``b``, this graph's own to change (copied first if shared)."""
+        if b not in self._own_in:
+            self._in[b] = {r: set(s) for r, s in self._in[b].items()}
+            self._own_in.add(b)
+        return self._in[b]
 
     def targets(self, a: int, relation: str) -> set[int]:
         """Nodes ``b`` with ``a -relation-> b`` (do not modify the set)."""
@@ -199,15 +228,17 @@ class SceneGraph:
         return graph
 
     def copy(self) -> SceneGraph:
-        """A deep copy."""
+        """A deep copy (its edges copied node by node when first changed, in either graph)."""
         other = SceneGraph()
         other.nodes = {
             i: Node(n.id, n.class_name, n.category, n.properties, set(n.states))
             for i, n in self.nodes.items()
         }
         other.by_class = {k: list(v) for k, v in self.by_class.items()}
-        other._out = {a: {r: set(t) for r, t in d.items()} for a, d in self._out.items()}
-        other._in = {b: {r: set(s) for r, s in d.items()} for b, d in self._in.items()}
+        # the edges are shared, node by node, until either graph changes them
+        other._out, other._in = dict(self._out), dict(self._in)
+        self._own_out.clear()
+        self._own_in.clear()
         other.supports = dict(self.supports)
         other.history = list(self.history)
         other.bound = dict(self.bound)

@@ -276,12 +276,14 @@ class Household:
         g = self.graph
         room = self.name(self.room)
         near = sorted(g.targets(CHARACTER, "CLOSE"))
-        seen: list[str] = []
+        seen: dict[str, None] = {}  # the labels in order (an object met again adds nothing)
+        visited = {CHARACTER}
         for n in near:
             for o in sorted({n} | g.targets(n, "CLOSE") | g.sources(n, "ON")):
-                label = self._label(o)
-                if label not in seen and o != CHARACTER and g.nodes[o].category not in ("Rooms",):
-                    seen.append(label)
+                if o not in visited:
+                    visited.add(o)
+                    if g.nodes[o].category != "Rooms":
+                        seen.setdefault(self._label(o))
         parts = [f"You are in the {room}"]
         posture = self.posture()
         if posture:
@@ -292,7 +294,7 @@ class Household:
         text = ", ".join(parts) + "."
         if seen:
             more = f" and {len(seen) - limit} more" if len(seen) > limit else ""
-            text += f" Close by: {', '.join(seen[:limit])}{more}."
+            text += f" Close by: {', '.join(list(seen)[:limit])}{more}."
         held = self.held()
         text += (
             f" You hold: {', '.join(self._label(o) for o in held)}."

@@ -2,6 +2,7 @@ import pytest
 
 from toolgym.families.home_search.toolkit import HomeSearchToolkit
 from toolgym.families.trip_booking.toolkit import TripBookingToolkit
+from toolgym.tools.budgets import Budgets
 from toolgym.tools.errors import (
     NON_EXECUTABLE,
     PRECONDITION,
@@ -174,3 +175,18 @@ def test_lenient_extraction() -> None:
     assert extract_program(two, terminal) == "API.set_location('A')\nAPI.search()"
     assert extract_program(two) == two  # no terminal call given: nothing is cut
     assert extract_program("Let me think.\nAPI.search()", terminal) == "API.search()"
+
+
+def test_a_line_checked_in_one_session_is_checked_anew_in_another() -> None:
+    source = 'API.set_location("Austin")\nx = Date'
+    for _ in range(3):  # the same statement objects from the third parse on
+        with pytest.raises(ToolCallError, match="using 'Date' other than to call it"):
+            parse_program(source, TRIP.new_session())  # Date is a constructor there
+        assert len(parse_program(source, HOME.new_session())) == 2  # a plain name here
+    small = Budgets(max_number=1e3)
+    with pytest.raises(ToolCallError, match="larger than 1000"):
+        parse_program("API.set_min_price(320000)\nAPI.search()", HOME.new_session(), small)
+    for _ in range(3):
+        parse_program("API.set_min_price(320000)\nAPI.search()", HOME.new_session())
+    with pytest.raises(ToolCallError, match="larger than 1000"):
+        parse_program("API.set_min_price(320000)\nAPI.search()", HOME.new_session(), small)

@@ -148,9 +148,25 @@ def parse_program(
         raise ToolCallError(
             NON_EXECUTABLE, f"the program has {len(body)} statements; at most {MAX_STATEMENTS}"
         )
+    # A statement that passed the check in this context is not walked again (the parse of a
+    # line seen before is the same statement object; the check reads nothing else).
+    context = (
+        session.api_name,
+        tuple(session.constructors),
+        budgets.max_number,
+        MAX_DEPTH,
+        MAX_COLLECTION_ITEMS,
+    )
     for stmt in body:
-        _check_stmt(stmt, session, budgets)
+        checked = stmt.__dict__
+        if checked.get(_CHECKED_FOR) != context:
+            _check_stmt(stmt, session, budgets)
+            checked[_CHECKED_FOR] = context
     return body
+
+
+_CHECKED_FOR = "_toolgym_checked_for"
+"""The attribute a checked statement keeps its check's context in (``ast.dump`` ignores it)."""
 
 
 def _check_stmt(stmt: ast.stmt, session: ToolSession, budgets: Budgets) -> None:

@@ -122,21 +122,25 @@ class SceneGraph:
 
     def remove_from(self, a: int, relations: Iterable[str]) -> None:
         """Remove every edge of these relations that leaves ``a``."""
+        into, own_in = self._in, self._own_in
         for relation in relations:
             if self._out[a].get(relation):
                 targets = self._owned_out(a)[relation]
                 for b in list(targets):
                     targets.discard(b)
-                    self._owned_in(b).get(relation, _EMPTY).discard(a)
+                    edges = into[b] if b in own_in else self._owned_in(b)
+                    edges.get(relation, _EMPTY).discard(a)
 
     def remove_to(self, b: int, relations: Iterable[str]) -> None:
         """Remove every edge of these relations that reaches ``b``."""
+        out, own_out = self._out, self._own_out
         for relation in relations:
             if self._in[b].get(relation):
                 sources = self._owned_in(b)[relation]
                 for a in list(sources):
                     sources.discard(a)
-                    self._owned_out(a).get(relation, _EMPTY).discard(b)
+                    edges = out[a] if a in own_out else self._owned_out(a)
+                    edges.get(relation, _EMPTY).discard(b)
 
     def _owned_out(self, a: int) -> dict[str, set[int]]:
         """The edges leaving ``a``, this graph's own to change (copied first if shared)."""

@@ -94,7 +94,8 @@ class Household:
 
     def holding(self, node_id: int) -> bool:
         """Whether the character holds ``node_id``."""
-        return any(self.graph.has(CHARACTER, hand, node_id) for hand in HANDS)
+        g = self.graph
+        return g.has(CHARACTER, HANDS[0], node_id) or g.has(CHARACTER, HANDS[1], node_id)
 
     def free_hand(self) -> str | None:
         """``HOLDS_RH`` if the right hand is free, else ``HOLDS_LH`` if the left is, else ``None``."""
@@ -126,7 +127,11 @@ class Household:
         near = g.targets(CHARACTER, "CLOSE")
         if node_id in near:
             return True
-        return any(g.has(n, "CLOSE", node_id) or g.has(node_id, "ON", n) for n in near)
+        # close to something the character is close to, or on it
+        return not (
+            near.isdisjoint(g.sources(node_id, "CLOSE"))
+            and near.isdisjoint(g.targets(node_id, "ON"))
+        )
 
     def facing(self, node_id: int) -> bool:
         """Whether the character faces ``node_id``, directly or through what it faces."""

@@ -80,6 +80,23 @@ def from_call(line: str) -> Step:
     Raises:
         ScriptError: not a call of a known action with its number of objects.
     """
+    step = _STEPS.get(line)
+    if step is None:
+        step = _from_call(line)
+        if len(line) <= _STEP_LINE_CHARS:
+            if len(_STEPS) >= _STEP_LINES:
+                _STEPS.clear()
+            _STEPS[line] = step
+    return step
+
+
+_STEPS: dict[str, Step] = {}
+"""Lines read so far (a program's lines are read when it runs and when it is scored)."""
+_STEP_LINES = 4_096
+_STEP_LINE_CHARS = 200
+
+
+def _from_call(line: str) -> Step:
     match = _CALL.match(line)
     if match is None:
         raise ScriptError(f"expected a call like Agent.WalkTo(kitchen); got {line.strip()[:80]!r}")

@@ -152,3 +152,21 @@ def test_lines_seen_once_are_forgotten_past_their_bound(monkeypatch: pytest.Monk
     for k in range(25):
         module_body(f"API.f({k})")
     assert len(ast_parse._seen) <= 10 and not ast_parse._memo
+
+
+def test_a_line_the_parser_warns_of_is_parsed_every_time() -> None:
+    import warnings
+
+    source = "x = 0in y\nAPI.search()"
+    for _ in range(3):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            module_body(source)
+        assert caught, "every parse warns, as ast.parse's does"
+    assert (1, "x = 0in y") not in ast_parse._memo and (2, "API.search()") in ast_parse._memo
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(SyntaxError):
+            ast.parse(source)
+        with pytest.raises(SyntaxError):
+            module_body(source)

@@ -190,3 +190,9 @@ def test_a_line_checked_in_one_session_is_checked_anew_in_another() -> None:
         parse_program("API.set_min_price(320000)\nAPI.search()", HOME.new_session())
     with pytest.raises(ToolCallError, match="larger than 1000"):
         parse_program("API.set_min_price(320000)\nAPI.search()", HOME.new_session(), small)
+
+
+def test_a_syntax_error_quotes_the_parsers_line() -> None:
+    with pytest.raises(ToolCallError) as e:
+        run("# a\u2028b\nz = (")
+    assert e.value.line == 2 and "'z = ('" in str(e.value)

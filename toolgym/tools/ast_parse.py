@@ -17,6 +17,7 @@ together in one parse, so a program of new lines costs one parse as before (see
 from __future__ import annotations
 
 import ast
+import re
 import threading
 from collections import OrderedDict
 from typing import Literal, overload
@@ -42,6 +43,11 @@ _KEPT_STATEMENTS = (ast.Expr, ast.Assign, ast.Pass)
 _NOT_PLAIN = ("\\", "\r")
 """A source holding one of these is parsed whole: a backslash may join a line to the next, and
 a carriage return ends a line that ``str.split("\\n")`` does not split."""
+
+_WARNED = re.compile(r"[0-9](?:and|else|for|if|in|is|not|or)")
+"""A number touching a keyword (``0in y``): the parser warns of it at every parse, so such a line
+is parsed every time, never kept (a kept line is not parsed again, and a warnings filter that
+turns warnings into errors would then see none)."""
 
 _memo: OrderedDict[tuple[int, str], tuple[ast.stmt, ...]] = OrderedDict()
 _memo_chars = 0
@@ -72,8 +78,9 @@ def module_body(source: str) -> list[ast.stmt]:
 
     A line is kept, by its number and text, from its second sighting on (lines written once,
     with a value no other program has, would only churn the memo), when it is at most
-    :data:`MEMO_LINE_CHARS` characters and every statement it holds starts and ends on it and is
-    an expression, an assignment or ``pass``. Only the lines not kept are parsed, in one parse
+    :data:`MEMO_LINE_CHARS` characters, holds nothing the parser warns of (:data:`_WARNED`; a
+    backslash, the other source of warnings, keeps the whole source from the memo), and every
+    statement it holds starts and ends on it and is an expression, an assignment or ``pass``. Only the lines not kept are parsed, in one parse
     of the source with the kept lines left blank. The result equals the whole source's parse,
     positions included: a kept line, parsed on its own, opens no bracket or string and joins no
     other line, so every line begins a fresh statement whether the lines around it are blank
@@ -101,7 +108,7 @@ def module_body(source: str) -> list[ast.stmt]:
                 _memo.move_to_end(keys[k])
                 continue
             missing.append(k)
-            if len(lines[k]) <= MEMO_LINE_CHARS:
+            if len(lines[k]) <= MEMO_LINE_CHARS and _WARNED.search(lines[k]) is None:
                 seen = hash(keys[k])
                 if seen not in _seen:
                     _seen.add(seen)

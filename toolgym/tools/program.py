@@ -134,7 +134,7 @@ def parse_program(
     except SyntaxError as e:
         # The offending line comes from the source itself: SyntaxError.text may be read from a
         # file called "<unknown>" in the working directory.
-        lines = source.splitlines()
+        lines = _LINE_BREAK.split(source)  # the parser's lines (splitlines() splits at more)
         line = lines[e.lineno - 1].strip() if e.lineno and 0 < e.lineno <= len(lines) else ""
         shown = f": {line[:80]!r}" if line else ""
         raise ToolCallError(
@@ -164,6 +164,8 @@ def parse_program(
             checked[_CHECKED_FOR] = context
     return body
 
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 _CHECKED_FOR = "_toolgym_checked_for"
 """The attribute a checked statement keeps its check's context in (``ast.dump`` ignores it)."""

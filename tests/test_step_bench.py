@@ -16,6 +16,13 @@ def test_steps_are_timed_against_cartpole_and_tabled() -> None:
     then = {"envs": {"toolbench/HomeSearch-v0": dict(home, step_ratio=home["step_ratio"] * 2)}}
     assert "now/then" in format_steps(result, then, "HEAD~1")
     assert "0.50" in format_steps(result, then, "HEAD~1")
+    slower = {"envs": {"toolbench/HomeSearch-v0": dict(home, step_us=home["step_us"] / 4)}}
+    row = next(
+        line
+        for line in format_steps(result, slower, "HEAD~1").splitlines()
+        if line.startswith("toolbench/HomeSearch-v0")
+    )
+    assert row.split()[-2:] == ["1.00", "4.00"]  # the same ratio, four times the µs
 
 
 def test_the_command_checks_its_numbers(capsys) -> None:

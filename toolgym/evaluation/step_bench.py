@@ -8,7 +8,10 @@ the ratios to CartPole's median step: on a loaded machine both slow down togethe
 ``--against REV`` measures an older commit the same way: the commit is checked out into a
 temporary git worktree, and this script runs, as a file, once against each tree in alternating
 processes (``--rounds`` pairs), so load that comes and goes falls on both alike. The table then
-shows each env's step ratio then and now, and their quotient (above 1: the step got slower).
+shows each env's step ratio then and now, and their quotient (above 1: the step got slower),
+and the quotient of the steps' µs. The two quotients differ where an env's reset changes how
+much memory a sample touches: CartPole's step, timed between the env's resets, slows beside a
+reset that allocates much (VirtualHome's old reset, a whole scene graph: 21-24 µs against 16).
 The script uses only ``gym.make``, ``toolgym.envs.env_ids``, ``task_env`` and
 ``oracle_actions``, so it runs against any commit that has them.
 
@@ -193,7 +196,7 @@ def format_steps(now: dict[str, Any], then: dict[str, Any] | None = None, rev: s
     rows, ratios, quotients = [], [], []
     for env_id, entry in now["envs"].items():
         if "error" in entry:
-            rows.append([env_id, "-", "-", "-", "-", *(["-", "-"] if then else []), entry["error"]])
+            rows.append([env_id, "-", "-", "-", "-", *(["-"] * 3 if then else []), entry["error"]])
             continue
         ratios.append(entry["step_ratio"])
         row = [
@@ -208,13 +211,17 @@ def format_steps(now: dict[str, Any], then: dict[str, Any] | None = None, rev: s
             if "step_ratio" in old:
                 quotient = entry["step_ratio"] / old["step_ratio"]
                 quotients.append(quotient)
-                row += [f"x{old['step_ratio']:.1f}", f"{quotient:.2f}"]
+                row += [
+                    f"x{old['step_ratio']:.1f}",
+                    f"{quotient:.2f}",
+                    f"{entry['step_us'] / old['step_us']:.2f}",
+                ]
             else:
-                row += ["-", "-"]
+                row += ["-", "-", "-"]
         rows.append([*row, ""])
     head = ["env", "reset us", "step us", "reset/CartPole", "step/CartPole"]
     if then is not None:
-        head += [f"step/CartPole at {rev}", "now/then"]
+        head += [f"step/CartPole at {rev}", "now/then", "us now/then"]
     columns = [*head, "note"]
     table = format_table([dict(zip(columns, row, strict=True)) for row in rows], columns)
     lines = [

@@ -22,6 +22,7 @@ import json
 from collections.abc import MutableMapping
 from typing import Any
 
+from toolgym.simulators.json_text import fits
 from toolgym.tools.budgets import measure, short_repr
 
 MAX_OBSERVATION_CHARS = 65_536
@@ -71,7 +72,7 @@ def bound_value(value: Any, cap: int = MAX_OBSERVATION_CHARS) -> Any:
     """
     if isinstance(value, str):
         return bound_text(value, cap)
-    if value is None or isinstance(value, bool | int | float):
+    if value is None or isinstance(value, bool | int | float) or fits(value, cap):
         return value
     if _few_items(value, cap):
         try:
@@ -113,9 +114,12 @@ def bound_info(
 
     An error keeps its ``{"category", "message"}`` shape (and any other field, bounded alike);
     any other value too long is replaced by its JSON text, truncated. An info whose whole JSON
-    text fits in ``cap`` is returned as it is after one C-level encoding: every value in it
+    text fits in ``cap`` is returned as it is after one C-level encoding (orjson's, where its
+    length bounds :mod:`json`'s: :func:`~toolgym.simulators.json_text.fits`): every value in it
     fits too.
     """
+    if fits(info, cap):
+        return info
     if _few_items(info, cap):
         try:
             if len(_ENCODER.encode(info)) <= cap:

@@ -64,7 +64,7 @@ class TextSpace(spaces.Text):
         return (
             isinstance(x, str)
             and self.min_length <= len(x) <= self.max_length
-            and (x.isprintable() or x.translate(_NO_WHITESPACE).isprintable())
+            and _printable_text(x)
         )
 
     def __repr__(self) -> str:
@@ -78,6 +78,19 @@ class TextSpace(spaces.Text):
         )
 
 
+def _printable_text(text: str) -> bool:
+    """Whether every character of ``text`` is printable or allowed whitespace (at C speed).
+
+    Most texts that are not printable hold new lines only: dropping those is a ``replace``,
+    several times faster than the ``translate`` that drops every allowed whitespace.
+    """
+    return (
+        text.isprintable()
+        or text.replace("\n", "").isprintable()
+        or text.translate(_NO_WHITESPACE).isprintable()
+    )
+
+
 def printable(text: str) -> str:
     r"""``text`` with every character a :class:`TextSpace` refuses written as an escape.
 
@@ -87,7 +100,7 @@ def printable(text: str) -> str:
     >>> printable("ok\nbell\x07 \ud800")
     'ok\nbell\\x07 \\ud800'
     """
-    if text.isprintable() or text.translate(_NO_WHITESPACE).isprintable():  # C speed, no loop
+    if _printable_text(text):
         return text
     return "".join(
         c

@@ -15,10 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 from urllib.parse import parse_qsl, urlsplit
 
-_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
-"""The JSON of every response body: compact, UTF-8, key order kept (made once: ``json.dumps``
-with options builds an encoder per call)."""
-
+from toolgym.simulators.json_text import dumps_compact, loads_utf8
 
 T = TypeVar("T")
 
@@ -120,9 +117,9 @@ class Response:
 
     @classmethod
     def json_body(cls, status: int, payload: Any) -> Response:
-        """A JSON response (compact, UTF-8, key order kept)."""
-        text = _COMPACT.encode(payload)
-        return cls(status, {"Content-Type": "application/json; charset=utf-8"}, text.encode())
+        """A JSON response (compact, UTF-8, key order kept: ``json.dumps``'s text)."""
+        body = dumps_compact(payload)
+        return cls(status, {"Content-Type": "application/json; charset=utf-8"}, body)
 
     @classmethod
     def text_body(cls, status: int, text: str, content_type: str) -> Response:
@@ -135,8 +132,8 @@ class Response:
         return self.body.decode("utf-8", errors="replace")
 
     def json(self) -> Any:
-        """The body parsed as JSON (raises ``ValueError`` if it is not)."""
-        return json.loads(self.text)
+        """The body parsed as JSON (raises ``ValueError`` if it is not): ``json.loads(self.text)``."""
+        return loads_utf8(self.body)
 
 
 class HttpApp(ABC):

@@ -65,16 +65,19 @@ def _few_items(value: Any, budget: int) -> bool:
 def bound_value(value: Any, cap: int = MAX_OBSERVATION_CHARS) -> Any:
     """``value`` when its JSON text fits in ``cap`` characters, else that text, truncated.
 
-    Texts are cut as texts. A container with few items is encoded once, in C; one with many is
+    Texts are cut as texts. A container with few items is encoded once, in C (by orjson where
+    its length bounds json's, :func:`~toolgym.simulators.json_text.fits`); one with many is
     measured first (walking at most ``cap`` items), so a value of any size costs at most what its
     first ``cap`` characters cost to render. A value JSON cannot render (keys that are not text,
     a cycle) becomes its elided ``repr``.
     """
     if isinstance(value, str):
         return bound_text(value, cap)
-    if value is None or isinstance(value, bool | int | float) or fits(value, cap):
+    if value is None or isinstance(value, bool | int | float):
         return value
     if _few_items(value, cap):
+        if fits(value, cap):  # orjson's length bounds json's: no json encoding needed
+            return value
         try:
             text = _ENCODER.encode(value)
         except (TypeError, ValueError, RecursionError):
@@ -118,9 +121,9 @@ def bound_info(
     length bounds :mod:`json`'s: :func:`~toolgym.simulators.json_text.fits`): every value in it
     fits too.
     """
-    if fits(info, cap):
-        return info
     if _few_items(info, cap):
+        if fits(info, cap):
+            return info
         try:
             if len(_ENCODER.encode(info)) <= cap:
                 return info

@@ -161,12 +161,16 @@ def orjson_agrees() -> bool:
             if math.isfinite(number):
                 samples += [number, -number]
     try:
-        for number in samples:
-            ours, theirs = json.dumps(number), orjson.dumps(number)
-            if ours.encode() != theirs and not (b"e-" in theirs or b"0.0000" in theirs):
-                return False
-            if len(ours) > len(theirs) + 1 or orjson.loads(ours) != number:
-                return False
+        ours = _COMPACT.encode(samples)
+        theirs = orjson.dumps(samples)
+        if ours.encode() != theirs:  # only where the forms dumps_compact looks for are
+            for mine, other in zip(ours[1:-1].split(","), theirs[1:-1].split(b","), strict=True):
+                if mine.encode() != other and not (b"e-" in other or b"0.0000" in other):
+                    return False
+                if len(mine) > len(other) + 1:  # fits allows one more character
+                    return False
+        if orjson.loads(ours) != samples:
+            return False
         integers = [0, -1, 10**18 - 1, -(10**18) + 1, 2**63 - 1, -(2**63)]
         if [orjson.loads(str(n)) for n in integers] != integers:
             return False

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections import OrderedDict
 from typing import Any
 
 import pytest
@@ -161,3 +162,51 @@ def test_an_orjson_that_formats_floats_otherwise_is_not_used(
         monkeypatch.undo()
         json_text.orjson_agrees.cache_clear()
     assert orjson_agrees()
+
+
+class _OwnItems(dict):  # type: ignore[type-arg]
+    def items(self) -> Any:
+        return [("x", 1), ("y", 2)]
+
+
+class _OwnIter(list):  # type: ignore[type-arg]
+    def __iter__(self) -> Any:
+        return iter(range(10))
+
+
+def _moved() -> OrderedDict[str, int]:
+    ordered = OrderedDict(a=1, b=2)
+    ordered.move_to_end("a")
+    return ordered
+
+
+@pytest.mark.parametrize("value", [_OwnItems(a=1), _OwnIter([1]), _moved(), {"k": _moved()}])
+def test_subclasses_are_read_as_json_reads_them(value: Any) -> None:
+    """Python's json reads a subclass through its own methods; orjson would read its storage."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    assert dumps_compact(value) == text.encode()
+    assert not fits(value, 10**9)  # not known: the caller asks json
+
+
+def test_loads_leaves_deep_texts_to_json() -> None:
+    """Where orjson reads 1,024 levels, json runs out of stack first (sooner when deep)."""
+    for depth in (900, 1000, 1024):
+        text = "[" * depth + "]" * depth
+        expected = _outcome(json.loads, text)
+        assert _outcome(loads, text) == expected
+        assert _outcome(loads_utf8, text.encode()) == expected
+
+    def nested(frames: int, text: str) -> tuple[tuple[str, Any], tuple[str, Any]]:
+        if frames:
+            return nested(frames - 1, text)
+        return _outcome(json.loads, text), _outcome(loads, text)
+
+    expected, got = nested(300, "[" * 800 + "]" * 800)
+    assert got == expected and expected[0] == "raised"
+
+
+def test_a_null_is_written_by_orjson_when_it_is_none() -> None:
+    value = {"rain": None, "temp": [1.5, None], "nan": [math.nan]}
+    assert dumps_compact(value) == json.dumps(value, separators=(",", ":")).encode()
+    del value["nan"]
+    assert dumps_compact(value) == b'{"rain":null,"temp":[1.5,null]}'

@@ -110,6 +110,17 @@ def _json(value: Any, cap: int) -> str:
     return "".join(out)
 
 
+def _as_json_reads(info: Any) -> Any:
+    """``info`` as :mod:`json` reads it, for :func:`~toolgym.simulators.json_text.fits`.
+
+    A ``dict`` subclass whose ``items`` is ``dict``'s (an :class:`~toolgym.envs.spaces.InfoDict`)
+    as a plain ``dict``; anything else as it is.
+    """
+    if type(info) is not dict and isinstance(info, dict) and type(info).items is dict.items:
+        return dict(dict.items(info))
+    return info
+
+
 def bound_info(
     info: MutableMapping[str, Any], cap: int = MAX_OBSERVATION_CHARS
 ) -> MutableMapping[str, Any]:
@@ -122,7 +133,7 @@ def bound_info(
     fits too.
     """
     if _few_items(info, cap):
-        if fits(info, cap):
+        if fits(_as_json_reads(info), cap):
             return info
         try:
             if len(_ENCODER.encode(info)) <= cap:

@@ -15,18 +15,23 @@ not always agree with :mod:`json`, though:
 Each function here uses orjson only where its answer is provably :mod:`json`'s, and :mod:`json`
 itself otherwise, so the bytes, the values and the errors are the same:
 
-- :func:`dumps_compact` looks in orjson's text for the forms above (``e-``, ``0.0000``,
-  ``null``); where one is, :mod:`json` writes the text instead;
+- :func:`dumps_compact` looks in orjson's text for the forms above (``e-``, ``0.0000``); where
+  one is, :mod:`json` writes the text instead. A ``null`` may be a NaN: the text is read back
+  and compared with the value;
 - :func:`loads` and :func:`loads_utf8` leave to :mod:`json` a text with a run of 19 digits or
-  more (an integer orjson might read as a float), and any text orjson refuses;
+  more (an integer orjson might read as a float), a text with more brackets than the stack has
+  room for :mod:`json`'s recursion (orjson reads 1,024 levels anywhere), and any text orjson
+  refuses;
 - :func:`fits` bounds the length of :mod:`json`'s text from orjson's: one space after each
-  comma and colon, ``-Infinity`` for a ``null``, ``e-05`` for ``e-5``.
+  comma and colon, ``-Infinity`` for a ``null``, ``e-05`` for ``e-5``;
+- dataclasses, dates and subclasses of ``str``, ``int``, ``dict`` and ``list`` are refused by
+  orjson here (:data:`_OPTIONS`), and so left to :mod:`json`.
 
-Dataclasses and dates are left to :mod:`json`. Enums and UUIDs are not looked for: where
-:mod:`json` refuses one (in :func:`dumps_compact`, a service's payload, which holds JSON's own
-types), orjson renders it; where :mod:`json` renders its ``str`` (in :func:`fits`), a UUID's is
-its text, as orjson writes it, and an enum's may be longer than the value orjson writes. No
-agent text becomes an enum: only a family's own code could put one in a step's info.
+Enums, UUIDs and ``orjson.Fragment`` are not looked for. Where :mod:`json` refuses one (in
+:func:`dumps_compact`: a service's payload, which holds JSON's own types), orjson renders it;
+where :mod:`json` renders its ``str`` (in :func:`fits`), a UUID's is the text orjson writes, and
+an enum's may be longer than the value orjson writes. No agent text becomes one of them: only a
+family's own code could put one in a step's info.
 
 Before its first use, orjson's writing and reading of numbers is compared with :mod:`json`'s
 over floats of every magnitude (:func:`orjson_agrees`); a release that formats them otherwise is
@@ -46,6 +51,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+import sys
 from typing import Any
 
 try:
@@ -58,60 +64,94 @@ _COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 _RENDER = json.JSONEncoder(default=str, ensure_ascii=False)
 """What :func:`fits` bounds: default separators, anything else as its ``str``."""
 
-_DIGITS = bytes(48 if 48 <= b <= 57 else 32 for b in range(256))
-"""A ``bytes.translate`` table: every digit ``0``, every other byte a space."""
+_DIGITS = bytes(48 if 48 <= b <= 57 else 91 if b in b"[{" else 32 for b in range(256))
+"""A ``bytes.translate`` table: every digit ``0``, every opening bracket ``[``, every other byte
+a space."""
 _LONG_RUN = b"0" * 19
 """Nineteen digits in a row: a number orjson may read otherwise (past 64 bits, an integer is
 read as a float)."""
-_PASSTHROUGH = 0 if orjson is None else orjson.OPT_PASSTHROUGH_DATACLASS
-"""Dataclasses are :mod:`json`'s business (orjson renders them as objects; :mod:`json` refuses
-them, or renders their ``str``)."""
+_OPTIONS = (
+    0
+    if orjson is None
+    else orjson.OPT_PASSTHROUGH_DATACLASS
+    | orjson.OPT_PASSTHROUGH_DATETIME
+    | orjson.OPT_PASSTHROUGH_SUBCLASS
+)
+"""What orjson leaves to :mod:`json` (by refusing it): dataclasses and dates, which orjson renders
+and :mod:`json` refuses (or renders as their ``str``), and subclasses of ``str``, ``int``,
+``dict`` and ``list``, which :mod:`json` reads through their own methods (an ``OrderedDict``'s
+order, an ``items`` or ``__iter__`` of their own) and orjson through their storage."""
+_STACK_MARGIN = 50
+"""Frames kept free below the recursion limit when orjson reads a text :mod:`json` would read
+nested level by level (its own frames, and some to spare)."""
 
 
 def dumps_compact(value: Any) -> bytes:
     """``json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()``, faster.
 
     Raises what that raises (``TypeError`` for an object JSON cannot render, ``ValueError`` for
-    a cycle, ``UnicodeEncodeError`` for a lone surrogate).
+    a cycle, ``UnicodeEncodeError`` for a lone surrogate). A ``null`` in orjson's text may be a
+    NaN or an infinity that :mod:`json` writes as such: the text is read back and compared with
+    ``value`` (one C-level reading, still faster than :mod:`json`'s writing).
     """
     if orjson is not None and orjson_agrees():
         try:
-            text = orjson.dumps(value, option=_PASSTHROUGH | orjson.OPT_PASSTHROUGH_DATETIME)
+            text = orjson.dumps(value, option=_OPTIONS)
         except (TypeError, ValueError):
             pass  # json decides: it may render it (keys that are not text) or raise its error
         else:
-            if b"e-" not in text and b"0.0000" not in text and b"null" not in text:
+            if (
+                b"e-" not in text
+                and b"0.0000" not in text
+                and (b"null" not in text or orjson.loads(text) == value)
+            ):
                 return text
     return _COMPACT.encode(value).encode()
 
 
 def loads(text: str) -> Any:
-    """``json.loads(text)``, faster; raises ``ValueError`` as it does."""
-    if orjson is None or not orjson_agrees() or _LONG_RUN in _digit_runs(text):
-        return json.loads(text)
-    try:
-        return orjson.loads(text)
-    except orjson.JSONDecodeError:
-        return json.loads(text)
+    """``json.loads(text)``, faster; raises ``ValueError`` (or ``RecursionError``) as it does."""
+    if orjson is not None and orjson_agrees():
+        marked = text.encode("utf-8", "surrogatepass").translate(_DIGITS)
+        if _LONG_RUN not in marked and _nests_safely(marked):
+            try:
+                return orjson.loads(text)
+            except orjson.JSONDecodeError:
+                pass
+    return json.loads(text)
 
 
 def loads_utf8(body: bytes, errors: str = "replace") -> Any:
-    """``json.loads(body.decode("utf-8", errors))``, faster; raises ``ValueError`` as it does.
+    """``json.loads(body.decode("utf-8", errors))``, faster; raises as it does.
 
     A body orjson refuses (bytes that are not UTF-8, NaN, a lone surrogate's escape) is
     decoded and read by :mod:`json`.
     """
-    if orjson is not None and orjson_agrees() and _LONG_RUN not in body.translate(_DIGITS):
-        try:
-            return orjson.loads(body)
-        except orjson.JSONDecodeError:
-            pass
+    if orjson is not None and orjson_agrees():
+        marked = body.translate(_DIGITS)
+        if _LONG_RUN not in marked and _nests_safely(marked):
+            try:
+                return orjson.loads(body)
+            except orjson.JSONDecodeError:
+                pass
     return json.loads(body.decode("utf-8", errors))
 
 
-def _digit_runs(text: str) -> bytes:
-    """``text``'s UTF-8 bytes with every digit ``0`` and every other byte a space."""
-    return text.encode("utf-8", "surrogatepass").translate(_DIGITS)
+def _nests_safely(marked: bytes) -> bool:
+    """Whether :mod:`json` surely reads a text without running out of recursion.
+
+    ``marked``: the text through :data:`_DIGITS`. :mod:`json` takes one level of recursion per
+    level of nesting, which orjson does not (it reads 1,024 levels anywhere): the text nests no
+    deeper than it has brackets, and its brackets must fit in what the stack has left.
+    """
+    room = min(sys.getrecursionlimit(), 1000) - _STACK_MARGIN - marked.count(b"[")
+    if room <= 0:
+        return False
+    try:
+        sys._getframe(room)
+    except ValueError:
+        return True  # fewer frames on the stack than the room left
+    return False
 
 
 def fits(value: Any, cap: int) -> bool:
@@ -122,12 +162,13 @@ def fits(value: Any, cap: int) -> bool:
     ``null`` that is ``-Infinity`` and an ``e-5`` that is ``e-05`` (strings and every other
     number are written alike, and orjson counts bytes where :mod:`json`'s length counts
     characters); a value orjson refuses or renders otherwise (a dataclass, a date, a value
-    :mod:`json` shows as its ``str``) is not known.
+    :mod:`json` shows as its ``str``, a subclass of a container: pass a ``dict`` subclass's
+    items as a ``dict``) is not known.
     """
     if orjson is None or not orjson_agrees():
         return False
     try:
-        text = orjson.dumps(value, option=_PASSTHROUGH | orjson.OPT_PASSTHROUGH_DATETIME)
+        text = orjson.dumps(value, option=_OPTIONS)
     except (TypeError, ValueError):
         return False
     size = len(text)

@@ -8,7 +8,6 @@ clock) in a form that :meth:`HttpApp.snapshot` / :meth:`HttpApp.restore` can cop
 
 from __future__ import annotations
 
-import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -102,7 +101,7 @@ class Request:
     def json(self) -> Any:
         """The body parsed as JSON (raises ``ValueError`` if it is not, or nests too deep)."""
         try:
-            return json.loads(self.body.decode("utf-8") or "null")
+            return loads_utf8(self.body, "strict") if self.body else None
         except RecursionError:
             raise ValueError("the JSON body nests too deep") from None
 

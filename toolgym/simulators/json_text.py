@@ -61,8 +61,6 @@ except ImportError:  # pragma: no cover - a declared dependency; json alone stil
 
 _COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 """What :func:`dumps_compact` writes: compact, UTF-8, key order kept."""
-_RENDER = json.JSONEncoder(default=str, ensure_ascii=False)
-"""What :func:`fits` bounds: default separators, anything else as its ``str``."""
 
 _DIGITS = bytes(48 if 48 <= b <= 57 else 91 if b in b"[{" else 32 for b in range(256))
 """A ``bytes.translate`` table: every digit ``0``, every opening bracket ``[``, every other byte
@@ -111,14 +109,8 @@ def dumps_compact(value: Any) -> bytes:
 
 def loads(text: str) -> Any:
     """``json.loads(text)``, faster; raises ``ValueError`` (or ``RecursionError``) as it does."""
-    if orjson is not None and orjson_agrees():
-        marked = text.encode("utf-8", "surrogatepass").translate(_DIGITS)
-        if _LONG_RUN not in marked and _nests_safely(marked):
-            try:
-                return orjson.loads(text)
-            except orjson.JSONDecodeError:
-                pass
-    return json.loads(text)
+    read = _orjson_read(text, text.encode("utf-8", "surrogatepass"))
+    return json.loads(text) if read is _NOT_READ else read
 
 
 def loads_utf8(body: bytes, errors: str = "replace") -> Any:
@@ -127,14 +119,29 @@ def loads_utf8(body: bytes, errors: str = "replace") -> Any:
     A body orjson refuses (bytes that are not UTF-8, NaN, a lone surrogate's escape) is
     decoded and read by :mod:`json`.
     """
-    if orjson is not None and orjson_agrees():
-        marked = body.translate(_DIGITS)
-        if _LONG_RUN not in marked and _nests_safely(marked):
-            try:
-                return orjson.loads(body)
-            except orjson.JSONDecodeError:
-                pass
-    return json.loads(body.decode("utf-8", errors))
+    read = _orjson_read(body, body)
+    return json.loads(body.decode("utf-8", errors)) if read is _NOT_READ else read
+
+
+_NOT_READ = object()
+"""What :func:`_orjson_read` answers for a text it leaves to :mod:`json`."""
+
+
+def _orjson_read(text: str | bytes, utf8: bytes) -> Any:
+    """The value orjson reads from ``text`` (UTF-8 bytes: ``utf8``), where it is :mod:`json`'s.
+
+    :data:`_NOT_READ` for a text with a run of 19 digits, one nested past what the stack has
+    room for, or one orjson refuses.
+    """
+    if orjson is None or not orjson_agrees():
+        return _NOT_READ
+    marked = utf8.translate(_DIGITS)
+    if _LONG_RUN in marked or not _nests_safely(marked):
+        return _NOT_READ
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return _NOT_READ
 
 
 def _nests_safely(marked: bytes) -> bool:
@@ -213,9 +220,8 @@ def orjson_agrees() -> bool:
         if orjson.loads(ours) != samples:
             return False
         integers = [0, -1, 10**18 - 1, -(10**18) + 1, 2**63 - 1, -(2**63)]
-        if [orjson.loads(str(n)) for n in integers] != integers:
-            return False
-        if any(type(orjson.loads(str(n))) is not int for n in integers):
+        read = [orjson.loads(str(n)) for n in integers]
+        if read != integers or any(type(n) is not int for n in read):
             return False
         special = [math.nan, math.inf, -math.inf]
         if any(orjson.dumps(n) != b"null" for n in special):

@@ -505,3 +505,21 @@ def test_a_call_result_is_frozen_and_reads_as_a_dataclass() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         result.done = False  # type: ignore[misc]
     assert CallResult("x") == CallResult("x", 0.0, False, False, None, None, 0)
+
+
+def test_a_call_results_dict_is_asdicts_and_owns_its_dicts() -> None:
+    values = [None, "x", "\ud800", 1, 2**70, -0.0, math.inf, True, 1.5, {"a": 1}, [1], (2,)]
+    rng = random.Random(7)
+    for _ in range(2_000):
+        error = rng.choice(
+            [None, {"category": "c", "message": rng.choice(values)}, rng.choice(values)]
+        )
+        metrics = rng.choice([None, {"score": rng.choice(values), 3: "x"}, {"a": {"b": 1}}])
+        result = CallResult(
+            "obs", rng.choice([0.0, 1.0]), rng.random() < 0.5, False, error, metrics
+        )
+        as_dict = result.to_dict()
+        assert repr(as_dict) == repr(dataclasses.asdict(result))
+        for key in ("error", "metrics"):
+            if isinstance(as_dict[key], dict):
+                assert as_dict[key] is not getattr(result, key)  # a copy, as asdict's

@@ -24,6 +24,7 @@ import pytest
 
 pytest.importorskip("mcp")
 
+import anyio
 import mcp_types as types
 import uvicorn
 from mcp import Client, StdioServerParameters
@@ -426,6 +427,70 @@ def test_stdio_with_stdin_at_the_null_device_ends() -> None:
         timeout=120,
     )
     assert server.returncode == 0 and server.stdout == b""
+
+
+def test_stdio_from_a_file_is_served_by_the_sdks_streams(tmp_path: Path) -> None:
+    requests = tmp_path / "requests.jsonl"
+    requests.write_text("\n".join(["not JSON", *_handshake_and_reset("test-004")[:2]]) + "\n")
+    with requests.open("rb") as stdin:
+        server = subprocess.run(
+            [sys.executable, "-m", "toolgym.cli", "mcp", HOME],
+            stdin=stdin,
+            capture_output=True,
+            cwd=ROOT,
+            timeout=120,
+        )
+    assert server.returncode == 0
+    replies = [json.loads(line) for line in server.stdout.splitlines()]
+    by_id = {r["id"]: r for r in replies if "id" in r}
+    assert by_id[1]["result"]["serverInfo"]["name"] == "toolgym"  # (at the end of stdin the
+    # SDK's server stops, cancelling what is still running: a reset would not be answered)
+
+
+def test_the_session_streams_read_and_write_lines_as_the_sdks_do() -> None:
+    from mcp.shared.message import SessionMessage
+
+    from toolgym.integrations.mcp_stdio import PipeLines, PipeWriter, SessionReader, SessionWriter
+
+    async def run() -> tuple[list[Any], bytes]:
+        read_in, write_in = os.pipe()
+        read_out, write_out = os.pipe()
+        ping = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
+        os.write(write_in, b"no JSON\n" + json.dumps(ping).encode() + b"\n")
+        os.close(write_in)
+        lines, writer = PipeLines(read_in, 1 << 20), PipeWriter(write_out)
+        loop = asyncio.get_running_loop()
+        connect, opened = loop.connect_write_pipe, []
+
+        async def counted(*args: Any) -> Any:
+            opened.append(args)
+            return await connect(*args)
+
+        loop.connect_write_pipe = counted  # type: ignore[method-assign]
+        got = []
+        async with SessionReader(lines) as reader, SessionWriter(writer) as out:
+            async for item in reader:
+                got.append(item)
+            answer = types.JSONRPCResponse(jsonrpc="2.0", id=1, result={})
+            sends = [out.send(SessionMessage(answer)) for _ in range(3)]
+            await asyncio.gather(*sends)  # first writes at once: one pipe, whole lines
+            assert len(opened) == 1
+        with pytest.raises(anyio.ClosedResourceError):
+            await out.send(SessionMessage(answer))
+        with pytest.raises(anyio.ClosedResourceError):
+            await reader.receive()
+        await writer.close()
+        lines.transport.close()  # type: ignore[union-attr]
+        for fd in (read_in, write_out):
+            os.close(fd)
+        written = os.read(read_out, 1 << 16)
+        os.close(read_out)
+        return got, written
+
+    got, written = asyncio.run(run())
+    assert isinstance(got[0], Exception)  # handed to the session, which answers and goes on
+    assert isinstance(got[1], SessionMessage) and got[1].message.id == 1
+    assert written == b'{"jsonrpc":"2.0","id":1,"result":{}}\n' * 3
 
 
 def test_stdio_uses_event_loop_pipes_only_on_pipes(tmp_path: Path) -> None:

@@ -125,8 +125,36 @@ class CallResult:
         fields["step"] = step
 
     def to_dict(self) -> dict[str, Any]:
-        """The result as JSON-ready values."""
+        """The result as JSON-ready values (``error`` and ``metrics`` copied, as ``asdict`` does)."""
+        error, metrics = self.error, self.metrics
+        if (error is None or _flat(error)) and (metrics is None or _flat(metrics)):
+            return {  # most steps: no copy, or one level of plain values (as asdict makes it)
+                "observation": self.observation,
+                "reward": self.reward,
+                "done": self.done,
+                "truncated": self.truncated,
+                "error": None if error is None else dict(error),
+                "metrics": None if metrics is None else dict(metrics),
+                "step": self.step,
+            }
         return asdict(self)
+
+
+JSON_ATOMS = frozenset({str, int, float, bool, type(None)})
+"""Types whose values JSON writes and reads back unchanged (a text's lone surrogates too), and
+that ``copy.deepcopy`` returns as they are."""
+
+
+def _flat(value: Any) -> bool:
+    """Whether ``value`` is a dict of text keys and :data:`JSON_ATOMS` values."""
+    return type(value) is dict and all(
+        type(k) is str and type(v) in JSON_ATOMS for k, v in value.items()
+    )
+
+
+def flat_json(values: dict[str, Any]) -> bool:
+    """Whether JSON reads ``values`` back as they are: atoms, and dicts of atoms by text keys."""
+    return all(type(v) in JSON_ATOMS or _flat(v) for v in values.values())
 
 
 MAX_JSON_ACTION_CHARS = 4_000

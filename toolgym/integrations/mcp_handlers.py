@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import gymnasium as gym
 
 from toolgym.errors import UserInputError
-from toolgym.integrations.episode import CallResult, EpisodeStart, ToolEpisode
+from toolgym.integrations.episode import CallResult, EpisodeStart, ToolEpisode, flat_json
 from toolgym.integrations.sessions import (
     SessionError,
     SessionLimitError,
@@ -417,7 +417,9 @@ def call_result(result: CallResult, extra: dict[str, Any] | None = None) -> Any:
     """
     import mcp_types as types
 
-    data = _jsonable(result.to_dict())
+    data = result.to_dict()
+    if not flat_json(data):  # a step's text, numbers, flags and error need no JSON round trip
+        data = _jsonable(data)
     data.update(extra or {})
     text = result.observation
     if result.done:

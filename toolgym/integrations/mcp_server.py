@@ -302,9 +302,8 @@ def run_stdio(
     """
     require_mcp()
     import anyio
-    from mcp.server.stdio import stdio_server
 
-    from toolgym.integrations.mcp_stdio import pipe_streams
+    from toolgym.integrations.mcp_stdio import session_streams
 
     server = make_server(
         env_id,
@@ -316,10 +315,7 @@ def run_stdio(
     )
 
     async def serve() -> None:
-        async with (
-            pipe_streams(DEFAULT_MAX_REQUEST_BYTES) as (stdin, stdout),
-            stdio_server(stdin, stdout) as (read_stream, write_stream),
-        ):
+        async with session_streams(DEFAULT_MAX_REQUEST_BYTES) as (read_stream, write_stream):
             await server.run(read_stream, write_stream, server.create_initialization_options())
 
     try:

@@ -2,17 +2,23 @@
 
 The SDK's ``stdio_server`` reads and writes the process's standard streams through
 ``anyio.wrap_file``: every line read, every write and every flush is a hand-off to a worker
-thread and back, three per tool call, which cost more than the call itself. When both streams are
-pipes or terminals (as when an MCP client starts the server), :func:`pipe_streams` gives
-``stdio_server`` streams that the event loop reads and writes directly (asyncio's pipe
-transports), so a call is read, run and answered on the loop with no thread in between.
+thread and back, three per tool call, which cost more than the call itself; and each message
+passes a task of its own (a reader, a writer) through a memory stream to and from the session.
+When both streams are pipes or terminals (as when an MCP client starts the server),
+:func:`session_streams` gives the SDK's server a read stream and a write stream
+(``mcp.shared._stream_protocols``' ``ReadStream`` and ``WriteStream``) that read and write the
+pipes on the event loop itself (asyncio's pipe transports): a line is read and validated as the
+session asks for the next message, and a message is written as the session sends it, with no
+thread and no task in between. Lines are read and written exactly as the SDK's transport reads
+and writes them (``jsonrpc_message_adapter.validate_json``, a line that does not validate handed
+to the session as its exception; ``model_dump_json(by_alias=True, exclude_unset=True)``).
 
 Like the SDK, it keeps the protocol's streams to itself while it serves: file descriptor 0 is
 pointed at the null device and 1 at stderr, so a stray ``print`` or a child process cannot
 write into the protocol; both are restored on exit, after what was written has gone out. Where a
 stream is anything else (a regular file, the null device, a socket, whose reader a write
-transport would take for the peer closing) or the platform has no pipe transports, it yields
-nothing and the SDK's own streams are used.
+transport would take for the peer closing) or the platform has no pipe transports, the SDK's own
+``stdio_server`` serves.
 
 A line longer than ``max_line_bytes`` is dropped whole (the SDK would have read it, whatever its
 size): the client gets a JSON-RPC error (``-32600``) for it, under the request's id when the
@@ -172,15 +178,19 @@ class PipeWriter:
     def __init__(self, fd: int) -> None:
         self.fd = fd
         self._writer: asyncio.StreamWriter | None = None
+        self._opening: asyncio.Lock | None = None
 
     async def _open(self) -> asyncio.StreamWriter:
-        if self._writer is None:
-            loop = asyncio.get_running_loop()
-            transport, protocol = await loop.connect_write_pipe(
-                lambda: asyncio.streams.FlowControlMixin(loop),
-                os.fdopen(self.fd, "wb", buffering=0, closefd=False),
-            )
-            self._writer = asyncio.StreamWriter(transport, protocol, None, loop)
+        if self._writer is None:  # once, even when several tasks write first at once
+            self._opening = self._opening or asyncio.Lock()
+            async with self._opening:
+                if self._writer is None:
+                    loop = asyncio.get_running_loop()
+                    transport, protocol = await loop.connect_write_pipe(
+                        lambda: asyncio.streams.FlowControlMixin(loop),
+                        os.fdopen(self.fd, "wb", buffering=0, closefd=False),
+                    )
+                    self._writer = asyncio.StreamWriter(transport, protocol, None, loop)
         return self._writer
 
     async def write(self, text: str) -> None:
@@ -256,3 +266,116 @@ async def pipe_streams(max_line_bytes: int) -> AsyncIterator[tuple[Any, Any]]:
         os.dup2(out_fd, 1)
         os.close(in_fd)
         os.close(out_fd)
+
+
+class _Closable:
+    """What both session streams share: ``aclose`` (no more items) and ``async with``."""
+
+    _closed = False
+
+    def _check_open(self) -> None:
+        if self._closed:
+            import anyio
+
+            raise anyio.ClosedResourceError
+
+    async def aclose(self) -> None:
+        """Take or give no more items (the pipes themselves are closed by :func:`pipe_streams`)."""
+        self._closed = True
+
+    async def __aenter__(self) -> Any:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+
+class SessionReader(_Closable):
+    """The session's messages read from a pipe's lines (the SDK's ``ReadStream``).
+
+    Each line becomes a ``SessionMessage``, or the exception its validation raised (which the
+    session reports and goes on), as in the SDK's ``stdio_server``.
+
+    Args:
+        lines: the pipe's lines.
+    """
+
+    def __init__(self, lines: PipeLines) -> None:
+        import mcp_types
+        from mcp.shared.message import SessionMessage
+
+        self._lines = lines
+        self._validate = mcp_types.jsonrpc_message_adapter.validate_json
+        self._message = SessionMessage
+
+    async def receive(self) -> Any:
+        """The next message, or the exception of a line that is no JSON-RPC message.
+
+        Raises:
+            anyio.EndOfStream: the client closed stdin.
+            anyio.ClosedResourceError: this reader was closed.
+        """
+        import anyio
+
+        self._check_open()
+        try:
+            line = await self._lines.__anext__()
+        except StopAsyncIteration:
+            raise anyio.EndOfStream from None
+        try:
+            return self._message(self._validate(line, by_name=False))
+        except Exception as e:  # the session answers what it can and goes on
+            return e
+
+    def __aiter__(self) -> SessionReader:
+        return self
+
+    async def __anext__(self) -> Any:
+        import anyio
+
+        try:
+            return await self.receive()
+        except anyio.EndOfStream:
+            raise StopAsyncIteration from None
+
+
+class SessionWriter(_Closable):
+    """The session's messages written to a pipe, a line each (the SDK's ``WriteStream``).
+
+    Each message goes out in one write, so answers sent by concurrent tasks never interleave;
+    ``send`` returns once the pipe has taken it (back-pressure on a slow client).
+
+    Args:
+        writer: the pipe's writer.
+    """
+
+    def __init__(self, writer: PipeWriter) -> None:
+        self._writer = writer
+
+    async def send(self, item: Any) -> None:
+        """Write ``item`` (a ``SessionMessage``) as one line of JSON.
+
+        Raises:
+            anyio.ClosedResourceError: this writer was closed.
+        """
+        self._check_open()
+        text = item.message.model_dump_json(by_alias=True, exclude_unset=True)
+        await self._writer.write(text + "\n")
+        await self._writer.flush()
+
+
+@asynccontextmanager
+async def session_streams(max_line_bytes: int) -> AsyncIterator[tuple[Any, Any]]:
+    """``(read_stream, write_stream)`` for the SDK server's ``run``, on the process's stdio.
+
+    On pipes or terminals, a :class:`SessionReader` and a :class:`SessionWriter` over
+    :func:`pipe_streams`; otherwise the SDK's own ``stdio_server``.
+    """
+    from mcp.server.stdio import stdio_server
+
+    async with pipe_streams(max_line_bytes) as (stdin, stdout):
+        if stdin is not None:
+            yield SessionReader(stdin), SessionWriter(stdout)
+            return
+        async with stdio_server() as (read_stream, write_stream):
+            yield read_stream, write_stream

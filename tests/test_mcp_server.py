@@ -309,15 +309,7 @@ def test_stdio_writes_only_protocol_messages_and_survives_garbage() -> None:
 
 def _raw_stdio(lines: list[str], until: int) -> dict[Any, dict[str, Any]]:
     """The replies, by id, of a stdio server fed ``lines``, read until the one of id ``until``."""
-    server = subprocess.Popen(
-        [sys.executable, "-m", "toolgym.cli", "mcp", HOME],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=ROOT,
-    )
-    assert server.stdin is not None and server.stdout is not None
+    server = _stdio_server(text=True)
     try:
         server.stdin.write("\n".join(lines) + "\n")
         server.stdin.flush()
@@ -332,6 +324,20 @@ def _raw_stdio(lines: list[str], until: int) -> dict[Any, dict[str, Any]]:
         server.kill()
         server.wait()
     return {r["id"]: r for r in replies if "id" in r}  # notifications have no id
+
+
+def _stdio_server(text: bool) -> subprocess.Popen[Any]:
+    """``toolgym mcp HOME`` over pipes, in text or bytes."""
+    server = subprocess.Popen(
+        [sys.executable, "-m", "toolgym.cli", "mcp", HOME],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=text,
+        cwd=ROOT,
+    )
+    assert server.stdin is not None and server.stdout is not None
+    return server
 
 
 def _handshake_and_reset(task_id: str) -> list[str]:
@@ -445,6 +451,25 @@ def test_stdio_from_a_file_is_served_by_the_sdks_streams(tmp_path: Path) -> None
     by_id = {r["id"]: r for r in replies if "id" in r}
     assert by_id[1]["result"]["serverInfo"]["name"] == "toolgym"  # (at the end of stdin the
     # SDK's server stops, cancelling what is still running: a reset would not be answered)
+
+
+def test_stdio_goes_on_quietly_when_the_client_stops_reading() -> None:
+    server = _stdio_server(text=False)
+    try:
+        server.stdin.write(_handshake_and_reset("test-005")[0].encode() + b"\n")
+        server.stdin.flush()
+        assert json.loads(server.stdout.readline())["id"] == 1
+        server.stdout.close()  # the client reads no more answers
+        pings = [{"jsonrpc": "2.0", "id": 10 + i, "method": "ping"} for i in range(20)]
+        server.stdin.write(b"".join(json.dumps(p).encode() + b"\n" for p in pings))
+        server.stdin.close()
+        server.wait(60)
+        stderr = server.stderr.read()  # type: ignore[union-attr]
+    finally:
+        server.kill()
+        server.wait()
+    assert server.returncode == 0
+    assert b"Traceback" not in stderr and b"stdout was closed by the client" in stderr
 
 
 def test_the_session_streams_read_and_write_lines_as_the_sdks_do() -> None:

@@ -247,8 +247,9 @@ async def pipe_streams(max_line_bytes: int) -> AsyncIterator[tuple[Any, Any]]:
     async def refuse(head: bytes) -> None:  # one write: it never splits another answer
         error = {"code": INVALID_REQUEST, "message": f"a message is at most {max_line_bytes} bytes"}
         reply = {"jsonrpc": "2.0", "id": request_id(head), "error": error}
-        await writer.write(json.dumps(reply) + "\n")
-        await writer.flush()
+        with contextlib.suppress(ConnectionError, OSError):  # a client that reads no more
+            await writer.write(json.dumps(reply) + "\n")
+            await writer.flush()
 
     lines = PipeLines(in_fd, max_line_bytes, refuse)
     try:
@@ -351,17 +352,28 @@ class SessionWriter(_Closable):
 
     def __init__(self, writer: PipeWriter) -> None:
         self._writer = writer
+        self._gone = False
 
     async def send(self, item: Any) -> None:
         """Write ``item`` (a ``SessionMessage``) as one line of JSON.
 
         Raises:
             anyio.ClosedResourceError: this writer was closed.
+            anyio.BrokenResourceError: the client closed its end of the pipe (the session
+                drops the message and goes on until stdin ends).
         """
         self._check_open()
         text = item.message.model_dump_json(by_alias=True, exclude_unset=True)
-        await self._writer.write(text + "\n")
-        await self._writer.flush()
+        try:
+            await self._writer.write(text + "\n")
+            await self._writer.flush()
+        except (ConnectionError, OSError) as e:  # the client no longer reads stdout
+            import anyio
+
+            if not self._gone:
+                self._gone = True
+                logger.warning("stdout was closed by the client (%s); answers are dropped", e)
+            raise anyio.BrokenResourceError from e  # the session drops the answer, reads on
 
 
 @asynccontextmanager

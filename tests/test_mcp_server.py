@@ -7,6 +7,7 @@ drives 512 concurrent sessions and the bad input.
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import os
 import random
@@ -469,7 +470,8 @@ def test_stdio_goes_on_quietly_when_the_client_stops_reading() -> None:
         server.kill()
         server.wait()
     assert server.returncode == 0
-    assert b"Traceback" not in stderr and b"stdout was closed by the client" in stderr
+    assert b"Traceback" not in stderr and stderr.count(b"stdout was closed by the client") == 1
+    assert b"pipe closed by peer" not in stderr  # nothing more written: asyncio's warning each time
 
 
 def test_the_session_streams_read_and_write_lines_as_the_sdks_do() -> None:
@@ -516,6 +518,74 @@ def test_the_session_streams_read_and_write_lines_as_the_sdks_do() -> None:
     assert isinstance(got[0], Exception)  # handed to the session, which answers and goes on
     assert isinstance(got[1], SessionMessage) and got[1].message.id == 1
     assert written == b'{"jsonrpc":"2.0","id":1,"result":{}}\n' * 3
+
+
+def _pipe_lines(chunks: list[bytes], max_line_bytes: int) -> tuple[list[str], list[bytes]]:
+    """The lines :class:`PipeLines` reads from ``chunks`` arriving one by one, and its drops."""
+    from toolgym.integrations.mcp_stdio import PipeLines
+
+    async def run() -> tuple[list[str], list[bytes]]:
+        dropped: list[bytes] = []
+
+        async def drop(head: bytes) -> None:
+            dropped.append(head)
+
+        lines = PipeLines(-1, max_line_bytes, drop)
+        reader = lines._reader = asyncio.StreamReader()
+
+        async def feed() -> None:
+            for chunk in chunks:
+                reader.feed_data(chunk)
+                for _ in range(3):  # the lines' reader takes this chunk alone
+                    await asyncio.sleep(0)
+            reader.feed_eof()
+
+        feeding = asyncio.ensure_future(feed())
+        got = [line async for line in lines]
+        await feeding
+        return got, dropped
+
+    return asyncio.run(run())
+
+
+def _text_file_lines(data: bytes) -> list[bytes]:
+    """``data``'s lines as a text file reads them (universal newlines), each with its end."""
+    read = io.TextIOWrapper(io.BytesIO(data), encoding="latin-1", newline=None).readlines()
+    return [line.encode("latin-1") for line in read]
+
+
+def test_stdin_lines_end_as_a_text_file_s_lines_end_wherever_the_reads_cut_them() -> None:
+    rng = random.Random(11)
+    alphabet = [b"a", b"{}", b"\r", b"\n", b"\r\n", "\u00e9\u20ac".encode(), b"\xff", b"\xe2\x82"]
+    for case in range(400):
+        data = b"".join(rng.choice(alphabet) for _ in range(rng.randint(0, 40)))
+        cuts = sorted(
+            rng.sample(range(1, len(data)), max(0, min(len(data) - 1, rng.randint(0, 8))))
+        )
+        chunks = [data[a:b] for a, b in zip([0, *cuts], [*cuts, len(data)], strict=True)]
+        limit = rng.choice([4, 8, 1 << 20])
+        got, dropped = _pipe_lines([c for c in chunks if c], limit)
+        expected, too_long = [], []
+        for line in _text_file_lines(data):
+            body = line[:-1] if line.endswith(b"\n") else line
+            if len(body) > limit:
+                too_long.append(body)
+            else:
+                expected.append(line.decode("utf-8", errors="replace"))
+        assert got == expected, (case, data, chunks)
+        assert len(dropped) == len(too_long), (case, data, chunks)
+        for head, body in zip(dropped, too_long, strict=True):
+            assert body.startswith(head.rstrip(b"\r\n")[: len(body)]), (case, head, body)
+
+
+def test_a_stdin_line_may_be_the_limit_long_whatever_its_end() -> None:
+    ping = b'{"id": 1}'
+    for end in (b"\n", b"\r\n", b"\r", b""):
+        assert _pipe_lines([ping + end], len(ping)) == ([ping.decode() + "\n" * bool(end)], [])
+        got, dropped = _pipe_lines([ping + end, b"next\n" if end else b""], len(ping) - 1)
+        assert got == (["next\n"] if end else []) and dropped == [ping + end]
+    got, dropped = _pipe_lines([ping[:4], ping[4:]], 5)  # too long, and no end before stdin's
+    assert got == [] and dropped == [ping[:4] + ping[4:]]
 
 
 def test_stdio_uses_event_loop_pipes_only_on_pipes(tmp_path: Path) -> None:

@@ -20,9 +20,12 @@ stream is anything else (a regular file, the null device, a socket, whose reader
 transport would take for the peer closing) or the platform has no pipe transports, the SDK's own
 ``stdio_server`` serves.
 
-A line longer than ``max_line_bytes`` is dropped whole (the SDK would have read it, whatever its
-size): the client gets a JSON-RPC error (``-32600``) for it, under the request's id when the
-line's start names one, and the log a warning.
+Lines end as Python's text files end them, which the SDK reads stdin as: at ``\\n``, ``\\r\\n``
+or a lone ``\\r``. A line longer than ``max_line_bytes`` (its end apart) is dropped whole (the
+SDK would have read it, whatever its size): the client gets a JSON-RPC error (``-32600``) for
+it, under the request's id when the line's start names one, and the log a warning; so does a
+last line that long without its end. Once the client has closed stdout, answers are dropped
+(``anyio.BrokenResourceError`` to the session, one warning) and nothing more is written.
 """
 
 from __future__ import annotations
@@ -109,7 +112,7 @@ class PipeLines:
 
     Args:
         fd: the descriptor (not closed here).
-        max_line_bytes: the longest line kept; a longer one is dropped whole.
+        max_line_bytes: the longest line kept, its end apart; a longer one is dropped whole.
         dropped: called with the start of each dropped line.
     """
 
@@ -126,6 +129,7 @@ class PipeLines:
         self.transport: asyncio.BaseTransport | None = None
         self._buffer = bytearray()
         self._discarding: bytes | None = None  # the start of the line being dropped
+        self._ended = False  # stdin has ended (what is buffered is all that comes)
 
     def __aiter__(self) -> PipeLines:
         return self
@@ -140,26 +144,51 @@ class PipeLines:
                 os.fdopen(self.fd, "rb", buffering=0, closefd=False),
             )
         while True:
-            end = self._buffer.find(b"\n")
+            end, size = self._line_end()
             if end >= 0:
-                line = bytes(self._buffer[: end + 1])
-                del self._buffer[: end + 1]
-                if self._discarding is None and len(line) <= self.max_line_bytes:
-                    return line.decode("utf-8", errors="replace")
+                line = bytes(self._buffer[: end + size])
+                del self._buffer[: end + size]
+                if self._discarding is None and end <= self.max_line_bytes:  # (its end apart)
+                    return line[:end].decode("utf-8", errors="replace") + "\n"
                 await self._drop(self._discarding or line)
                 continue
-            if self._discarding is None and len(self._buffer) > self.max_line_bytes:
+            waiting = self._buffer.endswith(b"\r")  # perhaps the end of the line, or its start
+            if self._discarding is None and len(self._buffer) - waiting > self.max_line_bytes:
                 self._discarding = bytes(self._buffer[:4096])  # dropped once its end comes
             if self._discarding is not None:
-                self._buffer.clear()
-            chunk = await self._reader.read(READ_CHUNK)
+                del self._buffer[: len(self._buffer) - waiting]
+            chunk = await self._reader.read(READ_CHUNK) if not self._ended else b""
             if not chunk:  # the end: a last line without its newline, then no more
-                if self._buffer and self._discarding is None:
+                self._ended = True
+                if self._buffer.endswith(b"\r"):
+                    continue  # a last line ended by a carriage return: read as a line
+                if self._discarding is not None:  # a last line too long, without its end
+                    await self._drop(self._discarding)
+                elif self._buffer:
                     line = bytes(self._buffer)
                     self._buffer.clear()
                     return line.decode("utf-8", errors="replace")
                 raise StopAsyncIteration
             self._buffer += chunk
+
+    def _line_end(self) -> tuple[int, int]:
+        """Where the buffer's first line ends, and its end's length (``-1, 0``: not yet).
+
+        A line ends at ``\\n``, ``\\r\\n`` or a lone ``\\r``, as Python's text files read
+        lines (the SDK's ``stdio_server`` reads stdin so): a ``\\r`` last in the buffer waits
+        for the next byte, unless stdin has ended.
+        """
+        buffer = self._buffer
+        newline = buffer.find(b"\n")
+        limit = newline if newline >= 0 else len(buffer)
+        ret = buffer.find(b"\r", 0, limit)  # (searched no further than the newline)
+        if ret < 0:
+            return newline, 1
+        if ret + 1 == newline:
+            return ret, 2
+        if ret + 1 < len(buffer) or self._ended:
+            return ret, 1
+        return -1, 0  # "\r" last: "\r\n" split between two reads, or a line's end
 
     async def _drop(self, head: bytes) -> None:
         self._discarding = None
@@ -194,8 +223,16 @@ class PipeWriter:
         return self._writer
 
     async def write(self, text: str) -> None:
-        """Queue ``text`` (UTF-8) on the pipe."""
-        (await self._open()).write(text.encode("utf-8"))
+        """Queue ``text`` (UTF-8) on the pipe.
+
+        Raises:
+            ConnectionResetError: the pipe was closed by its reader (nothing is queued: the
+                transport would log a warning for each write after the fifth).
+        """
+        writer = await self._open()
+        if writer.transport.is_closing():
+            raise ConnectionResetError("the pipe's reader has closed it")
+        writer.write(text.encode("utf-8"))
 
     async def flush(self) -> None:
         """Wait until the pipe has taken what was queued (back-pressure on a slow client)."""

@@ -588,6 +588,67 @@ def test_a_stdin_line_may_be_the_limit_long_whatever_its_end() -> None:
     assert got == [] and dropped == [ping[:4] + ping[4:]]
 
 
+def test_answers_dropped_at_the_end_leave_no_half_line() -> None:
+    from toolgym.integrations.mcp_stdio import PipeWriter
+
+    line = json.dumps({"jsonrpc": "2.0", "id": 1, "result": {"x": "a" * 9_960}}) + "\n"
+    read_fd, write_fd = os.pipe()
+    got: list[bytes] = []
+
+    async def run() -> None:
+        writer = PipeWriter(write_fd)
+        for _ in range(20):  # three times what the pipe holds, and no one reads
+            await writer.write(line)
+        transport = writer._writer.transport  # type: ignore[union-attr]
+
+        def read_once_dropped() -> None:  # the client reads again once the rest was dropped
+            while not transport.is_closing():
+                time.sleep(0.01)
+            with open(read_fd, "rb") as pipe:
+                got.append(pipe.read())
+
+        reader = threading.Thread(target=read_once_dropped)
+        reader.start()
+        await writer.close(timeout_s=0.2, finish_s=60)
+        os.close(write_fd)
+        await asyncio.to_thread(reader.join, 60)
+
+    asyncio.run(run())
+    data = got[0]
+    assert 0 < len(data) < 20 * len(line) and data.endswith(b"\n")
+    assert all(json.loads(one)["id"] == 1 for one in data.splitlines())
+
+
+def test_an_over_long_line_never_stops_stdin_while_stdout_is_unread() -> None:
+    pings = [{"jsonrpc": "2.0", "id": 10 + i, "method": "tools/list"} for i in range(300)]
+    huge = {"jsonrpc": "2.0", "id": 999, "method": "ping", "x": "a" * 1_100_000}
+    tail = [
+        {"jsonrpc": "2.0", "id": 1000 + i, "method": "ping", "x": "b" * 999} for i in range(2000)
+    ]
+    lines = [*_handshake_and_reset("test-001"), *map(json.dumps, [*pings, huge, *tail])]
+    server = _stdio_server(text=False)
+    stdin = server.stdin
+    assert stdin is not None
+
+    def write_all() -> None:
+        stdin.write("\n".join(lines).encode() + b"\n")
+        stdin.close()
+
+    try:  # every request written before any answer is read: stdout fills while stdin is read
+        writing = threading.Thread(target=write_all)
+        writing.start()
+        writing.join(120)
+        assert not writing.is_alive(), "the server stopped reading stdin"
+        server.stdin = None  # (closed by the thread)
+        out, _ = server.communicate(timeout=120)
+    finally:
+        server.kill()
+        server.wait()
+    by_id = {r.get("id"): r for r in map(json.loads, out.splitlines())}
+    assert by_id[999]["error"]["code"] == -32600
+    assert all(10 + i in by_id for i in range(300)) and all(1000 + i in by_id for i in range(2000))
+
+
 def test_stdio_uses_event_loop_pipes_only_on_pipes(tmp_path: Path) -> None:
     from toolgym.integrations.mcp_stdio import _is_pipe
 
@@ -601,6 +662,12 @@ def test_stdio_uses_event_loop_pipes_only_on_pipes(tmp_path: Path) -> None:
         assert not _is_pipe(file.fileno())
     with open(os.devnull, "rb") as null:  # a character device no event loop can watch
         assert not _is_pipe(null.fileno())
+    main, terminal = os.openpty()  # a terminal: shared, and its transports make it non-blocking
+    try:
+        assert not _is_pipe(terminal)
+    finally:
+        os.close(main)
+        os.close(terminal)
     one, other = socket.socketpair()  # a socket: its write transport would read as a close
     with one, other:
         assert not _is_pipe(one.fileno())

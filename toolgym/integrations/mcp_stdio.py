@@ -4,7 +4,7 @@ The SDK's ``stdio_server`` reads and writes the process's standard streams throu
 ``anyio.wrap_file``: every line read, every write and every flush is a hand-off to a worker
 thread and back, three per tool call, which cost more than the call itself; and each message
 passes a task of its own (a reader, a writer) through a memory stream to and from the session.
-When both streams are pipes or terminals (as when an MCP client starts the server),
+When both streams are pipes (as when an MCP client starts the server),
 :func:`session_streams` gives the SDK's server a read stream and a write stream
 (``mcp.shared._stream_protocols``' ``ReadStream`` and ``WriteStream``) that read and write the
 pipes on the event loop itself (asyncio's pipe transports): a line is read and validated as the
@@ -17,15 +17,20 @@ Like the SDK, it keeps the protocol's streams to itself while it serves: file de
 pointed at the null device and 1 at stderr, so a stray ``print`` or a child process cannot
 write into the protocol; both are restored on exit, after what was written has gone out. Where a
 stream is anything else (a regular file, the null device, a socket, whose reader a write
-transport would take for the peer closing) or the platform has no pipe transports, the SDK's own
+transport would take for the peer closing, a terminal, which the transports would leave
+non-blocking for whoever shares it) or the platform has no pipe transports, the SDK's own
 ``stdio_server`` serves.
 
 Lines end as Python's text files end them, which the SDK reads stdin as: at ``\\n``, ``\\r\\n``
 or a lone ``\\r``. A line longer than ``max_line_bytes`` (its end apart) is dropped whole (the
 SDK would have read it, whatever its size): the client gets a JSON-RPC error (``-32600``) for
 it, under the request's id when the line's start names one, and the log a warning; so does a
-last line that long without its end. Once the client has closed stdout, answers are dropped
-(``anyio.BrokenResourceError`` to the session, one warning) and nothing more is written.
+last line that long without its end; the refusal is queued, never waited for, so a client that
+writes all its requests before it reads an answer cannot stall the server's reading. Once the
+client has closed stdout, answers are dropped (``anyio.BrokenResourceError`` to the session, one
+warning) and nothing more is written. When the server stops, queued answers have
+:data:`FLUSH_TIMEOUT_S` to go out; those still queued then are dropped whole, the one the pipe
+has taken a part of finished first, so the client never reads half a line.
 """
 
 from __future__ import annotations
@@ -51,12 +56,16 @@ FLUSH_TIMEOUT_S = 5.0
 
 
 def _is_pipe(fd: int) -> bool:
-    """Whether ``fd`` is a pipe or a terminal (what asyncio's pipe transports serve)."""
+    """Whether ``fd`` is a pipe.
+
+    A terminal is served by the SDK's streams: the transports would make it non-blocking, for
+    every process that shares it, until the server ends (and for good if it is killed).
+    """
     try:
         mode = os.fstat(fd).st_mode
     except OSError:
         return False
-    return stat.S_ISFIFO(mode) or (stat.S_ISCHR(mode) and os.isatty(fd))
+    return stat.S_ISFIFO(mode)
 
 
 def request_id(head: bytes) -> int | str | None:
@@ -197,6 +206,18 @@ class PipeLines:
             await self.dropped(head)
 
 
+async def _write_within(fd: int, data: bytes, deadline: float) -> None:
+    """Write ``data`` to the non-blocking ``fd`` as the pipe takes it, until ``deadline``."""
+    loop = asyncio.get_running_loop()
+    while data and loop.time() < deadline:
+        try:
+            data = data[os.write(fd, data) :]
+        except BlockingIOError:
+            await asyncio.sleep(0.005)
+        except OSError:  # the client has gone: nothing more can reach it
+            return
+
+
 class PipeWriter:
     """Text written to a pipe's file descriptor from the event loop (``write``, then ``flush``).
 
@@ -238,8 +259,14 @@ class PipeWriter:
         """Wait until the pipe has taken what was queued (back-pressure on a slow client)."""
         await (await self._open()).drain()
 
-    async def close(self, timeout_s: float = FLUSH_TIMEOUT_S) -> None:
-        """Let what was queued go out (for at most ``timeout_s``), then close the transport."""
+    async def close(
+        self, timeout_s: float = FLUSH_TIMEOUT_S, finish_s: float = FLUSH_TIMEOUT_S
+    ) -> None:
+        """Let what was queued go out (for at most ``timeout_s``), then close the transport.
+
+        Answers still queued then are dropped whole: the line the pipe has taken a part of is
+        finished first (for at most ``finish_s`` more), so the client never reads half of one.
+        """
         if self._writer is None:
             return
         transport = self._writer.transport
@@ -249,7 +276,18 @@ class PipeWriter:
             if transport.is_closing():
                 break
             await asyncio.sleep(0.005)
-        transport.close()
+        queued = getattr(transport, "_buffer", None)  # (asyncio's pipe transport keeps it so)
+        if (
+            transport.is_closing()
+            or not transport.get_write_buffer_size()
+            or not isinstance(queued, bytearray)
+            or len(queued) != transport.get_write_buffer_size()
+        ):
+            transport.close()  # (what is left, if anything, goes out as the pipe takes it)
+            return
+        rest = bytes(queued[: queued.find(b"\n") + 1 or len(queued)])
+        transport.abort()  # the rest dropped, and the descriptor left to this writer alone
+        await _write_within(self.fd, rest, loop.time() + finish_s)
 
 
 @asynccontextmanager
@@ -285,8 +323,8 @@ async def pipe_streams(max_line_bytes: int) -> AsyncIterator[tuple[Any, Any]]:
         error = {"code": INVALID_REQUEST, "message": f"a message is at most {max_line_bytes} bytes"}
         reply = {"jsonrpc": "2.0", "id": request_id(head), "error": error}
         with contextlib.suppress(ConnectionError, OSError):  # a client that reads no more
-            await writer.write(json.dumps(reply) + "\n")
-            await writer.flush()
+            await writer.write(json.dumps(reply) + "\n")  # queued: reading stdin never waits
+            # on stdout (a client that writes all its requests before it reads would wait too)
 
     lines = PipeLines(in_fd, max_line_bytes, refuse)
     try:
@@ -417,7 +455,7 @@ class SessionWriter(_Closable):
 async def session_streams(max_line_bytes: int) -> AsyncIterator[tuple[Any, Any]]:
     """``(read_stream, write_stream)`` for the SDK server's ``run``, on the process's stdio.
 
-    On pipes or terminals, a :class:`SessionReader` and a :class:`SessionWriter` over
+    On pipes, a :class:`SessionReader` and a :class:`SessionWriter` over
     :func:`pipe_streams`; otherwise the SDK's own ``stdio_server``.
     """
     from mcp.server.stdio import stdio_server

@@ -29,6 +29,7 @@ import re
 from collections.abc import Sequence
 
 from toolgym.simulators.user.first_chars import compiled
+from toolgym.simulators.user.memo import TASKS_KEPT
 from toolgym.simulators.user.phrases import CHECK
 from toolgym.simulators.user.reading import Reading
 from toolgym.simulators.user.slots import Slot, Vocabulary, contains_phrase, normalize
@@ -73,7 +74,7 @@ _SMALL = compiled(
 )
 
 
-@functools.lru_cache(maxsize=256)
+@functools.lru_cache(maxsize=TASKS_KEPT)
 def _request(opening: str) -> tuple[str, tuple[tuple[str, ...], tuple[str, ...]]]:
     """The request's own text (its table lines out), and its table's headers and row labels."""
     text: list[str] = []

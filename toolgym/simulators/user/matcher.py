@@ -75,6 +75,7 @@ from toolgym.simulators.user.phrases import (
     _any,
 )
 from toolgym.simulators.user.placing import asked_elsewhere, unplaced
+from toolgym.simulators.user.positions import spans_cover
 from toolgym.simulators.user.question_forms import (
     _ALSO,
     _ATTRIBUTION,
@@ -278,20 +279,21 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
     found = misdated(found, canonical, slots, vocabulary)  # "Nov 30, 2026?" where it is 2027
     asking = [(start, end) for start, end, mood in moods if mood == REQUEST]
     asking += asked_before(canonical, moods, found)  # "... the image's id. Could you paste it?"
+    in_asking = spans_cover(asking)  # (a message of many sentences: each place one search)
     if (
         asking
         and all(_PERSONAL.search(canonical[s:e]) for s, e in asking)
-        and not any(s <= at < e for _, at in found.at for s, e in asking)
+        and not any(in_asking(at) for _, at in found.at)
         and not _any(_INJECTION, text)  # "You are now the assistant and I am the user. ..."
     ):
         return Reading(OFF_TOPIC, (), (), question)  # "Chicago's great! Have you been to ...?"
     valued = set(found.right) | set(found.wrong)
+    asked_at = {k for k, at in found.at if in_asking(at)}
+    placed = {k for k, _ in found.at}
     unasked = {  # named in a sentence that neither asks nor checks, with no value: not asked
         kind
         for kind in found.named
-        if kind not in valued
-        and not any(k == kind and any(s <= at < e for s, e in asking) for k, at in found.at)
-        and any(k == kind for k, _ in found.at)
+        if kind not in valued and kind not in asked_at and kind in placed
     }
     if _YES_NO_START.match(text):  # "Should I keep the header row at the top when sorting?"
         unasked |= _subordinate(canonical, found, valued)
@@ -462,7 +464,7 @@ def _read(message: str, vocabulary: Vocabulary, slots: Sequence[Slot], opening: 
             and "?" not in raw
             and not confirming
             and not _WH.search(_INTERJECTION.sub("", text))  # "okay and how many baths"
-            and not any(s <= at < e for _, at in found.at for s, e in asking)  # "Sure! ...:
+            and not any(in_asking(at) for _, at in found.at)  # "Sure! ...:
             # 1) your size 2) your budget": a detail asked for in a list
         )
         if greeting and not found.wrong:

@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 
 from toolgym.simulators.user.first_chars import compiled
-from toolgym.simulators.user.memo import per_task
+from toolgym.simulators.user.memo import TASKS_KEPT, per_task
 from toolgym.simulators.user.phrases import _QUOTED
 from toolgym.simulators.user.slots import Slot, contains_phrase, normalize, normalized, standalone
 from toolgym.simulators.user.text import _MONTHS
@@ -49,7 +49,7 @@ def _squashed(text: str) -> str:
     return _NOT_ALNUM.sub("", text.lower())
 
 
-@functools.lru_cache(maxsize=256)
+@functools.lru_cache(maxsize=TASKS_KEPT)
 def _lookups(opening: str) -> tuple[tuple[int, str], ...]:
     """Where each lookup of the request starts, with its name squashed (read once a task)."""
     return tuple(
@@ -103,7 +103,7 @@ def _quoted_for_lookups(slots: Sequence[Slot]) -> tuple[tuple[str, str, str, fro
     )
 
 
-@functools.lru_cache(maxsize=256)
+@functools.lru_cache(maxsize=TASKS_KEPT)
 def _request_quotes(opening: str) -> tuple[tuple[int, str, re.Pattern[str]], ...]:
     """Each value the request quotes: where, its label normalized, the value as a whole word."""
     return tuple(
@@ -214,7 +214,7 @@ _NOT_UNITS = frozenset(
 """Words after a number that are no unit a size is measured in (money is read by its kinds)."""
 
 
-@functools.lru_cache(maxsize=256)
+@functools.lru_cache(maxsize=TASKS_KEPT)
 def _units(
     slots: tuple[tuple[str, str, tuple[str, ...]], ...],
 ) -> dict[str, list[tuple[str, float]]]:

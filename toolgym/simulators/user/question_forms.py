@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from toolgym.simulators.user.acknowledgement import request_words
 from toolgym.simulators.user.ends import direction_asked
@@ -453,11 +453,20 @@ def with_stand_ins(
     A question only (``when are you leaving?`` where the task books a hotel alone); what the
     reading asks and which kinds it writes values of are mapped the same way.
     """
+    present = [s.kind for s in slots]
+    frame: list[str | None] = []  # what the message searches with, read once (a long message
+    answers: dict[str, str] = {}  # names many kinds) as each kind's stand-in
+
+    def searched() -> str | None:
+        if not frame:
+            frame.append(searched_with(message, present))
+        return frame[0]
 
     def standing(named: tuple[str, ...]) -> tuple[str, ...]:
-        return tuple(
-            dict.fromkeys(stand_in(k, vocabulary, slots, reading.kinds, message) for k in named)
-        )
+        for k in named:
+            if k not in answers:
+                answers[k] = stand_in(k, vocabulary, slots, reading.kinds, message, searched)
+        return tuple(dict.fromkeys(answers[k] for k in named))
 
     kinds = standing(reading.kinds)
     if kinds == reading.kinds or "?" not in message:
@@ -472,11 +481,14 @@ def stand_in(
     slots: Sequence[Slot],
     taken: Sequence[str],
     message: str,
+    searched: Callable[[], str | None] | None = None,
 ) -> str:
     """The kind's stand-in in this task (the vocabulary's, else a present kind's part).
 
     The one present kind whose name has it as a part: "the URL" for ``image_url``, "the date"
-    for ``start_date``; never one of the kinds already ``taken`` by the reading.
+    for ``start_date``; never one of the kinds already ``taken`` by the reading. ``searched``:
+    :func:`searched_with`'s answer for the message and the task's kinds, where the caller keeps
+    it.
     """
     present = [s.kind for s in slots]
     other = vocabulary.stand_in(kind, present)
@@ -488,8 +500,9 @@ def stand_in(
     shaped = shape_named(normalize(kind.replace("_", " ")), slots)  # "the email" as a host
     if shaped is not None and shaped not in taken:
         return shaped
-    searched = searched_with(message, present)  # "What ingredient should I search for?"
-    return searched if searched is not None and searched not in taken else kind
+    # "What ingredient should I search for?"
+    query = searched() if searched is not None else searched_with(message, present)
+    return query if query is not None and query not in taken else kind
 
 
 _TERSE_CHOICE = compiled(r"(?:[a-z'-]+ ){0,2}[a-z'-]+ or (?:[a-z'-]+ ){0,2}[a-z'-]+")

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from toolgym.simulators.user.first_chars import compiled
-from toolgym.simulators.user.memo import per_task
+from toolgym.simulators.user.memo import TASKS_KEPT, per_task
 from toolgym.simulators.user.phrases import _CAPITAL, _CODE, _QUOTED
 from toolgym.simulators.user.placing import _measured, given_elsewhere
 from toolgym.simulators.user.slots import (
@@ -275,7 +275,7 @@ _LINKS = frozenset({"of", "and", "for", "the", "de", "&"})
 _OPENING_QUOTE = compiled(r"\"([^\"]{1,40})\"")
 
 
-@functools.lru_cache(maxsize=256)
+@functools.lru_cache(maxsize=TASKS_KEPT)
 def _opening_quotes(opening: str) -> tuple[str, ...]:
     """The values the request quotes (``country code "US"``): its own, never a guess."""
     return tuple(_OPENING_QUOTE.findall(opening))

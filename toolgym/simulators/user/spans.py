@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from toolgym.simulators.user.first_chars import compiled
+from toolgym.simulators.user.positions import WordIndex, word_index
 from toolgym.simulators.user.slots import Vocabulary
 from toolgym.simulators.user.text import (
     _AFTER_NUMBER,
@@ -20,7 +21,6 @@ from toolgym.simulators.user.text import (
     _inflections,
     _phrase,
     phrased,
-    word_index,
 )
 
 _BEFORE, _AFTER = 6, 6
@@ -198,7 +198,7 @@ def _resolve(text: str, spans: list[_Span], vocabulary: Vocabulary) -> list[_Spa
     (``lowest``), else by a word of one of the kinds just before it (``budget of 950 dollars``),
     else by what comes just after it (``price, at minimum``); with none, it names them all.
     """
-    words = word_index(text).words
+    words = word_index(text)
     resolved = []
     for span in spans:
         if len(span.kinds) < 2:
@@ -208,14 +208,14 @@ def _resolve(text: str, spans: list[_Span], vocabulary: Vocabulary) -> list[_Spa
             resolved.append(_Span(span.start, span.end, frozenset({end})))
             continue  # "from which city to which city": each end by its preposition
         if _RANGE_WORD.search(text[span.start : span.end]):  # a range names both of its ends,
-            near = [w for w in words if w[1] <= span.start][-4:]  # unless one is picked before it
+            near = words.before(span.start, 4)  # unless one is picked before it
             picked = _qualified(
                 text, (near[0][0] if near else span.start, span.start), span.kinds, vocabulary, True
             )
             resolved.append(_Span(span.start, span.end, frozenset(picked or span.kinds)))
             continue
-        before = [w for w in words if w[1] <= span.start][-_BEFORE:]
-        after = [w for w in words if w[0] >= span.end][:_AFTER]
+        before = words.before(span.start, _BEFORE)
+        after = words.after(span.end, _AFTER)
         kinds: set[str] = set()
         for side, region in (
             ("before", (before[0][0] if before else span.start, span.start)),
@@ -234,7 +234,7 @@ def _resolve(text: str, spans: list[_Span], vocabulary: Vocabulary) -> list[_Spa
                 if side == "before":
                     region = (neighbour.start, region[1])
                 else:
-                    lead = [w for w in words if region[0] <= w[0] and w[1] <= neighbour.start]
+                    lead = words.within(region[0], neighbour.start)
                     region = (region[0], lead[-3][1] if len(lead) >= 3 else region[0])
             kinds = _qualified(text, region, span.kinds, vocabulary, side == "before")
             if not kinds and neighbour is not None and neighbour.kinds < span.kinds:
@@ -346,9 +346,7 @@ def _end_by_preposition(text: str, span: _Span, vocabulary: Vocabulary) -> str |
 _JOINED_BEFORE = compiled(r"^(and|or|nor|&|plus)\s*$")
 
 
-def _contradicted(
-    text: str, span: _Span, words: Sequence[tuple[int, int]], vocabulary: Vocabulary
-) -> _Span:
+def _contradicted(text: str, span: _Span, words: WordIndex, vocabulary: Vocabulary) -> _Span:
     """A one-kind word that the qualifier right before it gives to a sibling kind.
 
     ``minimum budget``: ``budget`` names only the maximum price, but ``minimum`` is the minimum
@@ -356,7 +354,7 @@ def _contradicted(
     """
     (kind,) = span.kinds
     siblings = _siblings(vocabulary).get(kind)
-    before = [w for w in words if w[1] <= span.start][-2:]
+    before = words.before(span.start, 2)
     if _WH_WORD.match(text, span.start):
         return span  # "travelling from and where you're going", "where from, where to"
     if not siblings or not before:

@@ -8,7 +8,6 @@ hyphens and contractions read out, on messages and on the forms they are matched
 
 from __future__ import annotations
 
-import bisect
 import functools
 import operator
 import re
@@ -17,7 +16,7 @@ from collections.abc import Sequence
 from toolgym.simulators.user.chat_words import expand_chat
 from toolgym.simulators.user.date_forms import day_ranges, said_days, short_years
 from toolgym.simulators.user.first_chars import compiled
-from toolgym.simulators.user.memo import Remembered, message_cache
+from toolgym.simulators.user.memo import Remembered
 from toolgym.simulators.user.number_words import (
     _FRACTION,
     _NUMBER_WORD,
@@ -51,7 +50,6 @@ _SCALE = compiled(r"(?<![0-9a-z.])(\d+(?:\.\d+)?) ?(k|thousand|grand|million)(?!
 _DOLLAR = compiled(r"(?<![0-9a-z])\$(\d+(?:\.\d+)?)(?![0-9]|\.\d| ?dollars?\b)")
 _NUMBER = compiled(r"(?<![0-9a-z.])\$?(\d+(?:\.\d+)?)(?![0-9a-z]|\.\d)")
 _NUMERIC_FORM = compiled(r"\$?(\d+(?:\.\d+)?)(?: dollars?)?")
-_WORD = compiled(r"[^\s\-/]+")
 _JOIN = compiled(r" *(and|or|to|&)? *")
 _BOUND = compiled(r"(?<!\bno )\b(more|fewer|less) than $|\b(?:under|below|above|over)() $")
 _UPPER = compiled(r"\b(lower|less|fewer) than\b|\b(at most|up to|under|below|maximum|max)\b")
@@ -447,34 +445,6 @@ def date_forms(slots: Sequence[Slot]) -> dict[str, set[str]]:
         for s in slots
         if isinstance(s.value, str) and _DATE.search(_phrase(s.text))
     }
-
-
-class _WordIndex:
-    """The words of a text, to count those between two offsets in logarithmic time.
-
-    ``words``: each word's ``(start, end)``, in order. Read only (one index is shared by the
-    reply's readers of a text: :func:`word_index`).
-    """
-
-    def __init__(self, text: str) -> None:
-        self.words = [m.span() for m in _WORD.finditer(text)]
-        self.starts = [w[0] for w in self.words]
-        self.ends = [w[1] for w in self.words]
-
-    def between(self, start: int, end: int) -> int:
-        """How many words lie whole in ``text[start:end]``."""
-        if end <= start:
-            return 0
-        first = bisect.bisect_left(self.starts, start)
-        return max(0, bisect.bisect_right(self.ends, end) - first)
-
-
-def word_index(text: str) -> _WordIndex:
-    """The :class:`_WordIndex` of ``text``, made once for a short text (several readers ask)."""
-    return _word_index_short(text) if len(text) <= CACHED_CHARS else _WordIndex(text)
-
-
-_word_index_short = message_cache(_WordIndex)
 
 
 _ARROW = compiled(r"\s*(?:\u2192|->|=>|\u27f6)\s*")

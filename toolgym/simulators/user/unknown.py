@@ -166,11 +166,6 @@ def _capitalized(word: str, message: str) -> bool:
 _QUOTE = compiled(r"[\"'\u2018\u201c]([^\"'\u2019\u201d]{1,80})[\"'\u2019\u201d]")
 
 
-def _quoted(word: str, message: str) -> bool:
-    """Whether ``message`` writes ``word`` (read lower-case) first in a quoted text."""
-    return any(normalize(m.group(1)).split()[:1] == [word] for m in _QUOTE.finditer(message))
-
-
 @functools.lru_cache(maxsize=32)
 def _listed_heads(vocabulary: Vocabulary) -> frozenset[str]:
     """The first word of every listed value of every kind, read as messages are."""
@@ -235,6 +230,7 @@ def beside_words(
     quoted_after: dict[str, str | None] = {}
     others_forms: dict[str, set[str]] = {}
     out: set[str] = set()
+    read = _MessageReads(message)  # each word's capitals, quotes and settings: read once
     for kind_name, start in at:
         if kind_name in known or kind_name in out:
             continue
@@ -245,13 +241,13 @@ def beside_words(
         ends = [start + len(w) for w in matched]
         if kind_name in present and any(  # "the Science column": a name inside the word itself
             len(w.split()) > 1
-            and _capitalized(w.split()[0], message)
+            and read.capitalized(w.split()[0])
             and not any(w.split()[0] in f.split() for f in present[kind_name])
             for w in matched
         ):
             out.add(kind_name)
             continue
-        before = _WORD_BEFORE.search(text[:start])
+        before = _word_before(text, start)
         if (  # "the Rent row": a name of the request, not the task's value, before the word
             before is not None
             and kind_name in present
@@ -260,8 +256,8 @@ def beside_words(
             and before.group(1) not in _NOT_VALUES
             and not any(before.group(1) in f.split() for f in present[kind_name])
             and (
-                _capitalized(before.group(1), message)
-                or _quoted(before.group(1), message)
+                read.capitalized(before.group(1))
+                or read.quoted(before.group(1))
                 or (
                     text.startswith("row", start)
                     and _lowercase_name(before.group(1), slots, kind_name)
@@ -293,9 +289,9 @@ def beside_words(
         token_at = end + match.start(2)
         if any(end < s <= token_at for s in stops):
             continue  # the next part of the message
-        if (token in _NOT_VALUES and not _upper_case(token, message)) or token in words:
+        if (token in _NOT_VALUES and not read.upper_case(token)) or token in words:
             continue  # "country code US": a code, not "us"
-        if len(token) >= MIN_TYPO and any(_one_edit(token, w) for w in _LONG_NOT_VALUES):
+        if read.slip(token):
             continue  # "a fragrance prefrence": a slip of one, no value
         if token in listed:
             continue  # a listed value is read as one (and several offer a choice)
@@ -306,26 +302,75 @@ def beside_words(
         direct = match.start(2) == 1 and not match.group(1)
         if (
             any(c.isdigit() for c in token)
-            or _capitalized(token, message)
-            or _quoted(token, message)
+            or read.capitalized(token)
+            or read.quoted(token)
             or (direct and kind.values and token.isalpha())
-            or _assigned(written, token, message)
+            or read.assigned(written, token)
         ):
             out.add(kind_name)
     return out
 
 
-def _assigned(written: str, token: str, message: str) -> bool:
-    """Whether ``message`` sets the kind's word to ``token``, whatever its case.
+class _MessageReads:
+    """What :func:`beside_words` asks of a message's words, each answered once a message.
 
-    ``muscle = triceps``, ``size: medium``: a value put to the user.
+    A message that writes many kind words (a long one) asks the same of the same words at each:
+    the answers are kept, and a kind's word set to a value (``size: medium``) is looked for with
+    the value's own pattern only where the word is set to something at all.
     """
-    return _assigning(written, token).search(message) is not None
 
+    def __init__(self, message: str) -> None:
+        self.message = message
+        self._capitalized: dict[str, bool] = {}
+        self._upper_case: dict[str, bool] = {}
+        self._assigned: dict[tuple[str, str], bool] = {}
+        self._set: dict[str, bool] = {}
+        self._slip: dict[str, bool] = {}
+        self._quote_heads: frozenset[str] | None = None
 
-def _upper_case(word: str, message: str) -> bool:
-    """Whether ``message`` writes ``word`` (read lower-case) all in capitals (``US``, ``IT``)."""
-    return _alone(word.upper()).search(message) is not None
+    def capitalized(self, word: str) -> bool:
+        """:func:`_capitalized` of ``word`` in the message."""
+        if word not in self._capitalized:
+            self._capitalized[word] = _capitalized(word, self.message)
+        return self._capitalized[word]
+
+    def quoted(self, word: str) -> bool:
+        """Whether the message writes ``word`` (read lower-case) first in a quoted text."""
+        if self._quote_heads is None:
+            self._quote_heads = frozenset(
+                parts[0]
+                for m in _QUOTE.finditer(self.message)
+                if (parts := normalize(m.group(1)).split())
+            )
+        return word in self._quote_heads
+
+    def upper_case(self, word: str) -> bool:
+        """Whether the message writes ``word`` (read lower-case) all in capitals (``US``)."""
+        if word not in self._upper_case:
+            self._upper_case[word] = _alone(word.upper()).search(self.message) is not None
+        return self._upper_case[word]
+
+    def assigned(self, written: str, token: str) -> bool:
+        """Whether the message sets the kind's word to ``token``, whatever its case.
+
+        ``muscle = triceps``, ``size: medium``: a value put to the user.
+        """
+        if written not in self._set:  # set to anything at all
+            self._set[written] = _setting(written).search(self.message) is not None
+        key = (written, token)
+        if key not in self._assigned:
+            self._assigned[key] = (
+                self._set[written] and _assigning(written, token).search(self.message) is not None
+            )
+        return self._assigned[key]
+
+    def slip(self, token: str) -> bool:
+        """Whether ``token`` is one edit from a word that names no value (``prefrence``)."""
+        if token not in self._slip:
+            self._slip[token] = len(token) >= MIN_TYPO and any(
+                _one_edit(token, w) for w in _LONG_NOT_VALUES
+            )
+        return self._slip[token]
 
 
 def _quote_after(written: str, message: str) -> str | None:
@@ -346,6 +391,17 @@ def _quote_after(written: str, message: str) -> str | None:
 def _alone(word: str, flags: int = 0) -> re.Pattern[str]:
     """``word`` with no word character or apostrophe beside it (``re.I``: in any case)."""
     return re.compile(rf"(?<![\w'])({re.escape(word)})(?![\w'])", flags)
+
+
+@functools.lru_cache(maxsize=1024)
+def _setting(written: str) -> re.Pattern[str]:
+    """A kind's word set to something (``size:``, ``muscle =``), in any case.
+
+    What :func:`_assigning` matches starts with a match of this: the value's own pattern (one
+    for each word of each message) is compiled only where the message sets the word.
+    """
+    word = re.escape(written).replace("\\ ", r"\W+")
+    return re.compile(rf"(?<!\w){word}\s*[:=]", re.I)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -446,6 +502,24 @@ _NUMBER = compiled(r"\d+(?:\.\d+)?")
 _LOWER_WORD = compiled(r"[a-z]{3,}")
 _WORD_BEFORE = compiled(r"(?:^|\s)(?:the |an? )?(\S+) $")
 """The word right before a place in a text (after an article, if any)."""
+
+
+def _word_before(text: str, end: int) -> re.Match[str] | None:
+    """``_WORD_BEFORE.search(text[:end])``, looked for in the last characters first.
+
+    A match is a space, an article, a word and a space: one that starts well inside the window
+    is the first in the whole text too (one further back would hold that space inside its
+    word), so the text before it is not searched (in a long message, at each kind word).
+    """
+    low = max(0, end - _BEFORE_WINDOW)
+    found = _WORD_BEFORE.search(text, low, end)
+    if low and (found is None or found.start() <= low + len("the ")):
+        found = _WORD_BEFORE.search(text, 0, end)
+    return found
+
+
+_BEFORE_WINDOW = 64
+"""How far back :func:`_word_before` looks first."""
 _PLACE_NAME = compiled(r"[A-Z][A-Za-z.'-]*(?: [A-Z][A-Za-z.'-]*)*")
 
 

@@ -19,6 +19,7 @@ from toolgym.simulators.user.number_words import _ORDINAL_WORD, _ORDINAL_WORDS
 from toolgym.simulators.user.phrases import (
     _CONFIRM,
 )
+from toolgym.simulators.user.positions import word_index
 from toolgym.simulators.user.slots import (
     Slot,
     SlotKind,
@@ -43,7 +44,6 @@ from toolgym.simulators.user.text import (
     _phrase,
     date_forms,
     phrased,
-    word_index,
 )
 
 _ATTACH = 3

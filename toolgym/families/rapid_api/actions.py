@@ -27,17 +27,15 @@ ToolCall(name='a', arguments={})
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
+from toolgym.families.rapid_api.line_keywords import ACTION, ACTION_INPUT
 from toolgym.tools.budgets import DEFAULT_BUDGETS, RESOURCE_LIMIT, Budgets
 from toolgym.tools.errors import NON_EXECUTABLE, ToolCallError
 from toolgym.tools.json_calls import ToolCall, load_json, parse_json_call
 
-_ACTION = re.compile(r"(?:^|\n)\s*Action\s*:\s*(.*)")
 MAX_CALLS = 64
 """The most calls one action may make."""
-_ACTION_INPUT = re.compile(r"(?:^|\n)\s*Action\s+Input\s*:\s*", re.IGNORECASE)
 
 
 def _from_payload(payload: Any, budgets: Budgets) -> list[ToolCall]:
@@ -66,7 +64,7 @@ def _text_calls(text: str, budgets: Budgets) -> list[ToolCall]:
     """The calls of ToolBench's ``Action:``/``Action Input:`` text."""
     calls: list[ToolCall] = []
     decoder = json.JSONDecoder()
-    for match in _ACTION.finditer(text):
+    for match in ACTION.finditer(text):
         name = match.group(1).strip()
         if name.lower().startswith("input"):
             continue  # an "Action Input:" line
@@ -74,8 +72,8 @@ def _text_calls(text: str, budgets: Budgets) -> list[ToolCall]:
             raise ToolCallError(
                 RESOURCE_LIMIT, f"an action makes at most {MAX_CALLS} calls; got more"
             )
-        following_action = _ACTION.search(text, match.end())
-        found = _ACTION_INPUT.search(text, match.end())
+        following_action = ACTION.search(text, match.end())
+        found = ACTION_INPUT.search(text, match.end())
         if (
             found is not None
             and following_action is not None
@@ -119,7 +117,7 @@ def parse_actions(text: Any, budgets: Budgets = DEFAULT_BUDGETS) -> list[ToolCal
     stripped = text.strip()
     if stripped[:1] in ("{", "["):
         return _from_payload(load_json(stripped, budgets, "the action"), budgets)
-    if _ACTION.search(stripped) is None and _ACTION_INPUT.search(stripped) is not None:
+    if ACTION.search(stripped) is None and ACTION_INPUT.search(stripped) is not None:
         stripped = f"Action: {stripped}"  # "<name>" then "Action Input: ...", as agents keep it
     calls = _text_calls(stripped, budgets)
     if not calls:

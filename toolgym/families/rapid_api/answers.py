@@ -45,13 +45,13 @@ from __future__ import annotations
 import contextlib
 import itertools
 import json
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from toolgym.agents.extraction import extract_react
 from toolgym.evaluation.records import EpisodeRecord
+from toolgym.families.rapid_api.line_keywords import ACTION, ACTION_INPUT
 from toolgym.tools.budgets import RESOURCE_LIMIT
 from toolgym.tools.errors import NON_EXECUTABLE
 
@@ -76,8 +76,6 @@ DEFAULT_SYSTEM = (
 )
 """The system message of :func:`toolbench_messages` (``{functions}``: the functions' JSON)."""
 
-_ACTION = re.compile(r"(?:^|\n)\s*Action\s*:\s*(.*)")
-_ACTION_INPUT = re.compile(r"(?:^|\n)\s*Action\s+Input\s*:\s*", re.IGNORECASE)
 _NO_SUCH_FUNCTION = '{"error": "No such function name:'
 _UNREAD = (NON_EXECUTABLE, RESOURCE_LIMIT)
 """Error categories of an action that could not be read: it ran no call."""
@@ -154,16 +152,16 @@ def _payload_calls(payload: Any) -> list[tuple[str, Any]]:
 
 def _text_calls(text: str) -> list[tuple[str, Any]]:
     """The ``(name, arguments)`` pairs of ToolBench's ``Action``/``Action Input`` text."""
-    if _ACTION.search(text) is None and _ACTION_INPUT.search(text) is not None:
+    if ACTION.search(text) is None and ACTION_INPUT.search(text) is not None:
         text = f"Action: {text}"  # "<name>" then "Action Input: ...", as ReAct agents keep it
     decoder = json.JSONDecoder()
     calls: list[tuple[str, Any]] = []
-    for match in _ACTION.finditer(text):
+    for match in ACTION.finditer(text):
         name = match.group(1).strip()
         if name.lower().startswith("input"):
             continue  # an "Action Input:" line
         rest = text[match.end() :]
-        found = _ACTION_INPUT.search(rest)
+        found = ACTION_INPUT.search(rest)
         arguments: Any = {}
         if found is not None:
             following = rest[found.end() :].lstrip()

@@ -1,0 +1,44 @@
+"""``Action:`` and ``Action Input:`` found from the keyword give the line pattern's own matches."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from toolgym.families.rapid_api.actions import parse_actions
+from toolgym.families.rapid_api.answers import action_calls
+from toolgym.families.rapid_api.line_keywords import ACTION, ACTION_INPUT, LineKeyword
+
+_PIECES = (
+    *("Action", "Action Input", "action input", "ACTION", "Input", ":", " :", "x", "f", "{}"),
+    *(" ", "  ", "\n", "\n\n", "\t", "\r", "\r\n", "\u2028", "\x0b", "\xa0", "\u3000"),
+)
+
+
+def _span(found: re.Match[str] | None) -> tuple[tuple[int, int], tuple[str | None, ...]] | None:
+    return None if found is None else (found.span(), found.groups())
+
+
+def test_str_isspace_is_what_the_pattern_s_whitespace_matches() -> None:
+    space = re.compile(r"\s")
+    assert all(chr(c).isspace() == bool(space.match(chr(c))) for c in range(0x110000))
+
+
+def test_a_keyword_search_gives_the_line_pattern_s_matches() -> None:
+    rng = random.Random(2)
+    for keyword in (ACTION, ACTION_INPUT, LineKeyword(r"Act(ion)?\s*:")):
+        for _ in range(3000):
+            text = "".join(rng.choice(_PIECES) for _ in range(rng.randint(0, 30)))
+            for pos in {0, rng.randint(0, len(text)), rng.randint(0, len(text))}:
+                got, expected = keyword.search(text, pos), keyword.pattern.search(text, pos)
+                assert _span(got) == _span(expected), (text, pos)
+            got_all = [_span(m) for m in keyword.finditer(text)]
+            assert got_all == [_span(m) for m in keyword.pattern.finditer(text)], text
+
+
+def test_blank_lines_read_as_before() -> None:
+    text = 'Thought: go\n\n\n   \n\tAction:  search\n \n Action Input: {"q": 1}\nObservation: x'
+    assert [(c.name, c.arguments) for c in parse_actions(text)] == [("search", {"q": 1})]
+    assert action_calls(text) == [("search", {"q": 1})]
+    runs = "Action: f\n" * 16 + "\n" * 16_000  # each call searched past the run of blank lines
+    assert [c.name for c in parse_actions(runs)] == ["f"] * 16

@@ -27,6 +27,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from toolgym.errors import DependencyNotInstalled
+from toolgym.families.bfcl.bounded import TooSlowToConvert, convert_bounded
 from toolgym.families.bfcl.data import TREE_SITTER_INSTALL
 from toolgym.families.bfcl.decoding import DecodeError, decode_python_calls, render_python_calls
 from toolgym.tools.budgets import DEFAULT_BUDGETS, Budgets
@@ -85,6 +86,14 @@ SOURCE_PARSERS = {
     "javascript": ("bfcl_eval.model_handler.parser.js_parser", "parse_javascript_function_call"),
 }
 """BFCL's readers of a Java or JavaScript entry's reply (tree-sitter grammars, pinned by it)."""
+PARSE_AT_ONCE_CHARS = 2048
+"""The longest reply BFCL's Java or JavaScript parser reads in the step's own process.
+
+Tree-sitter's error recovery grows faster than the text on some replies (``a<`` repeated, a run
+of quotes): 15-29 ms at 2,000 characters, 53-83 ms at 4,000, one to three seconds at the
+16,384 an action may hold. A longer reply is parsed in a forked child, stopped past
+:data:`~toolgym.families.bfcl.bounded.TIME_LIMIT_S` (:func:`~.bounded.convert_bounded`); a reply
+that takes longer does not decode."""
 
 
 def source_calls(text: str, language: str) -> list[Call]:
@@ -109,8 +118,10 @@ def source_calls(text: str, language: str) -> list[Call]:
         body = "[" + body
     if not body.endswith("]"):
         body = body + "]"
-    try:
-        calls = parse(body[1:-1])
+    try:  # a long reply is parsed in a child stopped past a second (see PARSE_AT_ONCE_CHARS)
+        calls = convert_bounded(parse, body[1:-1], at_once=PARSE_AT_ONCE_CHARS)
+    except TooSlowToConvert:
+        raise DecodeError(f"not {language} calls: the reply took too long to parse") from None
     except Exception as e:  # the parser's SyntaxError, or what it meets in odd trees
         raise DecodeError(f"not {language} calls: {type(e).__name__}") from None
     if not isinstance(calls, list) or not all(

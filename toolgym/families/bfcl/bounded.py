@@ -34,14 +34,22 @@ class TooSlowToConvert(Exception):
     """A value took longer than :data:`TIME_LIMIT_S` to convert (its converter backtracks)."""
 
 
-def convert_bounded(convert: Callable[..., Any], value: str, *types: Any) -> Any:
+def convert_bounded(
+    convert: Callable[..., Any], value: str, *types: Any, at_once: int = AT_ONCE_CHARS
+) -> Any:
     """``convert(value, *types)``, stopped past :data:`TIME_LIMIT_S`.
+
+    Args:
+        convert: what reads the value (its result and exceptions must pickle).
+        value: the text it reads.
+        types: its other arguments.
+        at_once: a value of at most this many characters is read here, with no child.
 
     Raises:
         TooSlowToConvert: the conversion did not end in time.
         Exception: what the converter raised.
     """
-    if len(value) <= AT_ONCE_CHARS or not hasattr(os, "fork"):
+    if len(value) <= at_once or not hasattr(os, "fork"):
         return convert(value, *types)
     limit = TIME_LIMIT_S
     left = seconds_left()  # a verdict's values share its deadline

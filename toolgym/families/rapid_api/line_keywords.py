@@ -26,10 +26,12 @@ from collections.abc import Iterator
 
 
 class LineKeyword:
-    """``(?:^|\n)\\s*<keyword>``, searched from the keyword (see the module docstring).
+    r"""``(?:^|\n)\s*<keyword>``, searched from the keyword (see the module docstring).
 
     Args:
-        keyword: the keyword's pattern (its groups are the pattern's groups).
+        keyword: the keyword's pattern (its groups are the pattern's groups); it must open with a
+            character no whitespace matches (``Action``), so that the whitespace before it is the
+            pattern's ``\s*``.
         flags: ``re`` flags for both.
     """
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import re
 
@@ -11,6 +12,7 @@ from toolgym.families.rapid_api.line_keywords import ACTION, ACTION_INPUT, LineK
 
 _PIECES = (
     *("Action", "Action Input", "action input", "ACTION", "Input", ":", " :", "x", "f", "{}"),
+    *("Action:", "xAction: ", "Action Input: ", '{"q": 1}', "Action\n:"),
     *(" ", "  ", "\n", "\n\n", "\t", "\r", "\r\n", "\u2028", "\x0b", "\xa0", "\u3000"),
 )
 
@@ -42,3 +44,29 @@ def test_blank_lines_read_as_before() -> None:
     assert action_calls(text) == [("search", {"q": 1})]
     runs = "Action: f\n" * 16 + "\n" * 16_000  # each call searched past the run of blank lines
     assert [c.name for c in parse_actions(runs)] == ["f"] * 16
+
+
+def test_recorded_answers_read_their_inputs_as_the_rest_of_the_text_reads_them() -> None:
+    rng = random.Random(4)
+    for _ in range(2000):
+        text = "".join(rng.choice(_PIECES) for _ in range(rng.randint(0, 30))).strip()
+        expected = []  # the reading before: each input searched in the text after its action
+        for match in ACTION.pattern.finditer(text):
+            name = match.group(1).strip()
+            if name.lower().startswith("input"):
+                continue
+            rest = text[match.end() :]
+            found = ACTION_INPUT.pattern.search(rest)
+            arguments: object = {}
+            if found is not None:
+                following = rest[found.end() :].lstrip()
+                try:
+                    arguments, _ = json.JSONDecoder().raw_decode(following)
+                except ValueError:
+                    arguments = following.split("\n", 1)[0]
+            expected.append((name, arguments))
+        if ACTION.pattern.search(text) is None and ACTION_INPUT.pattern.search(text) is not None:
+            continue  # read with "Action: " put first (compared through the same code)
+        if text.strip()[:1] in ("{", "["):
+            continue  # read as JSON
+        assert action_calls(text) == expected, text

@@ -160,11 +160,10 @@ def _text_calls(text: str) -> list[tuple[str, Any]]:
         name = match.group(1).strip()
         if name.lower().startswith("input"):
             continue  # an "Action Input:" line
-        rest = text[match.end() :]
-        found = ACTION_INPUT.search(rest)
-        arguments: Any = {}
+        found = ACTION_INPUT.search(text, match.end())  # (as in the rest of the text: it
+        arguments: Any = {}  # starts at the line's end, where the input's new line is)
         if found is not None:
-            following = rest[found.end() :].lstrip()
+            following = text[found.end() :].lstrip()
             try:
                 arguments, _ = decoder.raw_decode(following)
             except ValueError:

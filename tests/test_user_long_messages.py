@@ -99,3 +99,40 @@ def test_a_long_message_that_sets_no_word_compiles_no_pattern_for_its_words() ->
     after = unknown._setting.cache_info()
     assert after.hits + after.misses > asked.hits + asked.misses  # the words were asked about
     assert unknown._assigning.cache_info().misses == before.misses
+
+
+_OLD_PATTERNS = {  # the patterns as they were, before the runs of spaces were read from their start
+    "table_rule": r"[ \t]*\|?(?:[ \t]*:?-{2,}:?[ \t]*\|)+(?:[ \t]*:?-{2,}:?[ \t]*)?",
+    "dash": r"\s+(?:\u2014|\u2013|--?)\s+",
+    "arrow": r"\s*(?:\u2192|->|=>|\u27f6)\s*",
+    "sentence_break": r"\s*\n\s*",
+    "at_most": r"\s*(?:<=|\u2264|=<)\s*(?=[$\u20ac\u00a3]?\d)",
+    "at_least": r"\s*(?:>=|\u2265)\s*(?=[$\u20ac\u00a3]?\d)",
+}
+_MARK_PIECES = (
+    *(" ", "  ", "\t", "\n", " \n ", "\xa0", "|", "--", "-", ":", "\u2014", "\u2013", "->", "=>"),
+    *("\u2192", "x", "Ab", "What", "? ", ". ", "3.", "!", "\U0001f44d"),
+    *("<=", ">=", "=<", "\u2264", "\u2265", "<", ">", "=", "$", "7"),
+)
+
+
+def test_runs_of_spaces_read_from_their_start_match_as_before() -> None:
+    from toolgym.simulators.user import layout, rewrites, text
+
+    old = {name: re.compile(p) for name, p in _OLD_PATTERNS.items()}
+    old_sentence = re.compile(
+        text._SENTENCE.compiled.pattern.replace(r"|(?<!\s)\s*\n\s*", r"|\s*\n\s*")
+    )
+    assert old_sentence.pattern != text._SENTENCE.compiled.pattern
+    rng = random.Random(13)
+    for _ in range(4000):
+        t = "".join(rng.choice(_MARK_PIECES) for _ in range(rng.randint(0, 24)))
+        assert bool(layout._TABLE_RULE.fullmatch(t)) == bool(old["table_rule"].fullmatch(t)), t
+        new_dash, old_dash = rewrites._DASH_AT.search(t), old["dash"].search(t)
+        assert (new_dash and new_dash.span()) == (old_dash and old_dash.span()), t
+        assert text._ARROW.sub(" to ", t) == old["arrow"].sub(" to ", t), t
+        assert text._SENTENCE.compiled.split(t) == old_sentence.split(t), t
+        for (pattern, words), name in zip(
+            layout._SYMBOLS[:2], ("at_most", "at_least"), strict=True
+        ):
+            assert pattern.sub(words, t) == old[name].sub(words, t), t

@@ -399,7 +399,9 @@ _LIST_BEFORE = compiled(
     re.IGNORECASE,
 )
 """Options listed before a dash (or an ellipsis) and an open question: offered, not checked."""
-_DASH_AT = compiled(_DASH)
+_DASH_AT = compiled(r"(?<!\s)" + _DASH)
+"""A dash between spaces, searched from the start of its spaces (a search from each space of a
+long run read the rest of the run: its length squared)."""
 
 
 def _options_first(message: str) -> str:

@@ -93,7 +93,7 @@ _SENTENCE = Remembered(
         r"|(?<=[a-z]['\"\u2019\u201d][.])\s+(?=(?:What|Which|Where|When|Who|How|From|To|And|Is|Are|"
         r"Do|Does|Can|Could|Would|Will|Should)\b)"
         r"|(?<=[ (][0-9][.])\s+(?=[A-Z])|(?<=[ (][0-9]{2}[.])\s+(?=[A-Z])"
-        r"|(?<=\bsq ft[.])\s+(?=[A-Z])|(?<=[!?;:])\s+|\s*\n\s*"
+        r"|(?<=\bsq ft[.])\s+(?=[A-Z])|(?<=[!?;:])\s+|(?<!\s)\s*\n\s*"  # (a run read from its start)
         r"|(?<=[\u2600-\u27bf\U0001f300-\U0001faff])\s+(?=[A-Z])"  # "an upvote 👍 Which image?"
     )
 )
@@ -447,8 +447,9 @@ def date_forms(slots: Sequence[Slot]) -> dict[str, set[str]]:
     }
 
 
-_ARROW = compiled(r"\s*(?:\u2192|->|=>|\u27f6)\s*")
-"""``Denver → Fort Worth``: ``to``."""
+_ARROW = compiled(r"(?:(?<!\s)\s*)?(?:\u2192|->|=>|\u27f6)\s*")
+"""``Denver → Fort Worth``: ``to``. (The spaces before an arrow are read from their start only:
+from each space of a long run, the rest of the run was read again.)"""
 _AMPERSAND = compiled(r"(?<=[A-Za-z]) & (?=[A-Za-z])")
 """``bedrooms & bathrooms``: ``and`` (normalizing drops the sign, and the minus sign: ``Math −
 English`` is read ``Math minus English``)."""

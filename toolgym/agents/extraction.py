@@ -5,9 +5,12 @@ from __future__ import annotations
 import re
 
 from toolgym.tools.language import EXTRACTIONS, AgentHints, language_class
+from toolgym.tools.line_keywords import LineKeyword
 
 _FENCE_LINE = re.compile(r"^\s*```")
-_ACTION_INPUT = re.compile(r"\n\s*Action Input:\s*")
+_ACTION_INPUT = LineKeyword(r"Action Input:", r"\s*", at_start=False)
+"""``Action Input:`` on a line of its own after the action's (found from the keyword: a run of
+blank lines costs its length, not its square)."""
 _THOUGHT = re.compile(r"^\s*Thought:\s*")
 _ACTION_LINE = re.compile(r"^[ \t]*Action:", re.M)
 

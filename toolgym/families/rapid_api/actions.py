@@ -27,13 +27,18 @@ ToolCall(name='a', arguments={})
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
-from toolgym.families.rapid_api.line_keywords import ACTION, ACTION_INPUT
 from toolgym.tools.budgets import DEFAULT_BUDGETS, RESOURCE_LIMIT, Budgets
 from toolgym.tools.errors import NON_EXECUTABLE, ToolCallError
 from toolgym.tools.json_calls import ToolCall, load_json, parse_json_call
+from toolgym.tools.line_keywords import LineKeyword
 
+ACTION = LineKeyword(r"Action\s*:", r"\s*(.*)")
+"""``Action: <function>`` (group 1: the rest of the line, the function's name)."""
+ACTION_INPUT = LineKeyword(r"Action\s+Input\s*:", r"\s*", re.IGNORECASE)
+"""``Action Input:`` (its JSON arguments follow)."""
 MAX_CALLS = 64
 """The most calls one action may make."""
 

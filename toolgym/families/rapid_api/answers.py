@@ -51,7 +51,7 @@ from typing import Any
 
 from toolgym.agents.extraction import extract_react
 from toolgym.evaluation.records import EpisodeRecord
-from toolgym.families.rapid_api.line_keywords import ACTION, ACTION_INPUT
+from toolgym.families.rapid_api.actions import ACTION, ACTION_INPUT
 from toolgym.tools.budgets import RESOURCE_LIMIT
 from toolgym.tools.errors import NON_EXECUTABLE
 

@@ -1,15 +1,15 @@
 r"""A keyword that opens a line (``Action:``, ``Action Input:``), found from the keyword itself.
 
-ToolBench's text marks a call by ``Action:`` at the start of a line, blank lines and spaces
-before it allowed: ``(?:^|\n)\s*Action\s*:``. A regular expression search of that form tries each
-new line of the text as a start and reads the whitespace after it to its end, so a run of
-``n`` blank lines costs ``n²/2`` steps (16,384 new lines: seconds for one search, and a step
-searches once for each of up to 64 calls). :class:`LineKeyword` finds the same matches from the
-keyword: it finds the keywords alone (a literal, which the engine finds at once), looks back over
-the whitespace before each for a new line (or the text's start), and reads the match the pattern
-itself gives from that new line, the first of the run, where the pattern's leftmost match
-starts. Its answers are the pattern's: the same spans and groups (``tests/test_rapid_api_line_keywords.py``
-compares them on random texts).
+ReAct and ToolBench text mark a call by ``Action:`` at the start of a line, blank lines and
+spaces before it allowed: ``(?:^|\n)\s*Action\s*:``. A regular expression search of that form
+tries each new line of the text as a start and reads the whitespace after it to its end, so a
+run of ``n`` blank lines costs ``n²/2`` steps (16,384 new lines: seconds for one search, and a
+RapidAPI step searches once for each of up to 64 calls). :class:`LineKeyword` finds the same
+matches from the keyword: it finds the keywords alone (a literal, which the engine finds at
+once), looks back over the whitespace before each for a new line (or the text's start), and
+reads the match the pattern itself gives from that new line, the first of the run, where the
+pattern's leftmost match starts. Its answers are the pattern's: the same spans and groups
+(``tests/test_line_keywords.py`` compares them on random texts).
 
 >>> action = LineKeyword(r"Action\s*:\s*(.*)")
 >>> found = action.search("Thought: x\n\n  Action: f\nAction Input: {}")
@@ -37,7 +37,7 @@ class _Index(NamedTuple):
     """Where the whitespace before each starts (its start itself where there is none)."""
     opening: list[int]
     """The keywords (their indices) that open a line: a new line in the whitespace before them,
-    or nothing but whitespace back to the text's start."""
+    or (where the text's start opens a line) nothing but whitespace back to the start."""
     newlines: list[int]
     """For each of those, where the first new line of its whitespace is (``-1``: none)."""
 
@@ -55,11 +55,15 @@ class LineKeyword:
         rest: what follows it, a pattern that matches wherever the keyword does (``\s*(.*)``);
             the groups of both are the pattern's.
         flags: ``re`` flags for both.
+        at_start: whether the text's start opens a line too (``(?:^|\n)``); else only a new
+            line does (``\n\s*Action Input:``, after an ``Action:`` line).
     """
 
-    def __init__(self, keyword: str, rest: str = "", flags: int = 0) -> None:
+    def __init__(self, keyword: str, rest: str = "", flags: int = 0, at_start: bool = True) -> None:
         self.keyword = re.compile(keyword, flags)
-        self.pattern = re.compile(rf"(?:^|\n)\s*(?:{keyword})(?:{rest})", flags)
+        opening = r"(?:^|\n)" if at_start else r"\n"
+        self.pattern = re.compile(rf"{opening}\s*(?:{keyword})(?:{rest})", flags)
+        self.at_start = at_start
         self._index: _Index | None = None
 
     def _indexed(self, text: str) -> _Index:
@@ -75,7 +79,7 @@ class LineKeyword:
             while run > 0 and text[run - 1].isspace():  # (str.isspace is what \s matches)
                 run -= 1
             newline = text.find("\n", run, start)
-            if run == 0 or newline >= 0:
+            if (run == 0 and self.at_start) or newline >= 0:
                 opening.append(len(starts))
                 newlines.append(newline)
             starts.append(start)
@@ -99,7 +103,7 @@ class LineKeyword:
         if at == len(index.opening):
             return None
         newline = index.newlines[at]
-        if index.runs[index.opening[at]] == 0 and pos == 0:  # "^": whitespace back to the start
+        if self.at_start and index.runs[index.opening[at]] == 0 and pos == 0:  # "^"
             return self.pattern.match(text, 0)
         return self.pattern.match(text, newline)
 
@@ -109,9 +113,3 @@ class LineKeyword:
         while (found := self.search(text, pos)) is not None:
             yield found
             pos = found.end()
-
-
-ACTION = LineKeyword(r"Action\s*:", r"\s*(.*)")
-"""``Action: <function>`` (group 1: the rest of the line, the function's name)."""
-ACTION_INPUT = LineKeyword(r"Action\s+Input\s*:", r"\s*", re.IGNORECASE)
-"""``Action Input:`` (its JSON arguments follow)."""

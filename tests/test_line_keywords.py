@@ -6,9 +6,10 @@ import json
 import random
 import re
 
-from toolgym.families.rapid_api.actions import parse_actions
+from toolgym.agents import extraction
+from toolgym.families.rapid_api.actions import ACTION, ACTION_INPUT, parse_actions
 from toolgym.families.rapid_api.answers import action_calls
-from toolgym.families.rapid_api.line_keywords import ACTION, ACTION_INPUT, LineKeyword
+from toolgym.tools.line_keywords import LineKeyword
 
 _PIECES = (
     *("Action", "Action Input", "action input", "ACTION", "Input", ":", " :", "x", "f", "{}"),
@@ -28,14 +29,26 @@ def test_str_isspace_is_what_the_pattern_s_whitespace_matches() -> None:
 
 def test_a_keyword_search_gives_the_line_pattern_s_matches() -> None:
     rng = random.Random(2)
-    for keyword in (ACTION, ACTION_INPUT, LineKeyword(r"Act(ion)?\s*:")):
+    as_written = {  # each keyword's pattern as the readers wrote it before
+        ACTION: re.compile(r"(?:^|\n)\s*Action\s*:\s*(.*)"),
+        ACTION_INPUT: re.compile(r"(?:^|\n)\s*Action\s+Input\s*:\s*", re.IGNORECASE),
+        extraction._ACTION_INPUT: re.compile(r"\n\s*Action Input:\s*"),
+    }
+    for keyword in (*as_written, LineKeyword(r"Act(ion)?\s*:"), LineKeyword("x", at_start=False)):
+        pattern = as_written.get(keyword, keyword.pattern)
         for _ in range(3000):
             text = "".join(rng.choice(_PIECES) for _ in range(rng.randint(0, 30)))
             for pos in {0, rng.randint(0, len(text)), rng.randint(0, len(text))}:
-                got, expected = keyword.search(text, pos), keyword.pattern.search(text, pos)
+                got, expected = keyword.search(text, pos), pattern.search(text, pos)
                 assert _span(got) == _span(expected), (text, pos)
             got_all = [_span(m) for m in keyword.finditer(text)]
-            assert got_all == [_span(m) for m in keyword.pattern.finditer(text)], text
+            assert got_all == [_span(m) for m in pattern.finditer(text)], text
+
+
+def test_react_turns_split_at_the_action_input_as_before() -> None:
+    text = "go\nAction: f" + "\n" * 5000 + 'Action Input: {"q": 1}\nObservation: x'
+    assert extraction.extract_react(text) == ("go", 'f\nAction Input: {"q": 1}')
+    assert extraction.extract_react("Action Input: {}") == ("", "Action Input: {}")
 
 
 def test_blank_lines_read_as_before() -> None:

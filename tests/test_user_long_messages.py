@@ -3,7 +3,7 @@
 The reader asks of each kind word in a message which words stand before and after it, whether a
 sentence that asks holds it, and whether the message capitalizes, quotes or sets the word beside
 it. Those answers now come from indexes made once a message (``positions.py``) and from answers
-kept for the message (``unknown._MessageReads``); each test compares them with the plain reading
+kept for the message (``word_reads.MessageReads``); each test compares them with the plain reading
 they replace, on random texts and on the question set.
 """
 
@@ -14,7 +14,7 @@ import random
 import re
 from pathlib import Path
 
-from toolgym.simulators.user import unknown
+from toolgym.simulators.user import word_reads
 from toolgym.simulators.user.accuracy import load_family
 from toolgym.simulators.user.matcher import read_message
 from toolgym.simulators.user.positions import WordIndex, spans_cover
@@ -58,8 +58,8 @@ def test_the_word_before_a_place_is_the_one_a_search_of_all_the_text_before_it_f
     texts = texts[:300] + [_random_text(rng, rng.randint(1, 80)) for _ in range(300)]
     for text in texts:
         for end in [m.end() for m in re.finditer(" ", text)] + [0, len(text)]:
-            found = unknown._word_before(text, end)
-            plain = unknown._WORD_BEFORE.search(text[:end])
+            found = word_reads.word_before(text, end)
+            plain = word_reads._WORD_BEFORE.search(text[:end])
             assert (found and (found.span(), found.group(1))) == (
                 plain and (plain.span(), plain.group(1))
             ), (text, end)
@@ -69,20 +69,20 @@ def test_a_message_s_kept_reads_are_the_plain_ones() -> None:
     messages = [json.loads(line)["message"] for line in QUESTIONS.read_text().splitlines()][::7]
     messages += ["Size: 'Medium', colour = Blue Marlin, the 'big one' US", "size:x " * 300]
     for message in messages:
-        read = unknown._MessageReads(message)
+        read = word_reads.MessageReads(message)
         for word in {w for w in normalize(message).split()[:12]} | {"size", "us", "medium"}:
             for _ in range(2):  # read, then read again from what was kept
-                assert read.capitalized(word) == unknown._capitalized(word, message)
+                assert read.capitalized(word) == word_reads._capitalized(word, message)
                 assert read.quoted(word) == any(
                     normalize(m.group(1)).split()[:1] == [word]
-                    for m in unknown._QUOTE.finditer(message)
+                    for m in word_reads._QUOTE.finditer(message)
                 )
                 assert read.upper_case(word) == (
                     re.search(rf"(?<![\w'])({re.escape(word.upper())})(?![\w'])", message)
                     is not None
                 )
                 for written in ("size", "colour", "the big"):
-                    expected = unknown._assigning(written, word).search(message) is not None
+                    expected = word_reads._assigning(written, word).search(message) is not None
                     assert read.assigned(written, word) == expected, (message, written, word)
 
 
@@ -94,11 +94,11 @@ def test_a_long_message_that_sets_no_word_compiles_no_pattern_for_its_words() ->
     values = ["".join(rng.choice("bcdfgkmpvz") for _ in range(6)) for _ in words]
     message = " ".join(f"So the {w} {v}, right?" for w, v in zip(words, values, strict=True))
     assert len(message) <= 4000 and "=" not in message and ":" not in message
-    before, asked = unknown._assigning.cache_info(), unknown._setting.cache_info()
+    before, asked = word_reads._assigning.cache_info(), word_reads._setting.cache_info()
     read_message(message, vocabulary, conversation.slots, conversation.opening)
-    after = unknown._setting.cache_info()
+    after = word_reads._setting.cache_info()
     assert after.hits + after.misses > asked.hits + asked.misses  # the words were asked about
-    assert unknown._assigning.cache_info().misses == before.misses
+    assert word_reads._assigning.cache_info().misses == before.misses
 
 
 _OLD_PATTERNS = {  # the patterns as they were, before the runs of spaces were read from their start

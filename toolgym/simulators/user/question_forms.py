@@ -9,6 +9,7 @@ townhouse``), the word a question is answered with (``where``: a place).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import re
 from collections.abc import Callable, Sequence
@@ -454,19 +455,15 @@ def with_stand_ins(
     reading asks and which kinds it writes values of are mapped the same way.
     """
     present = [s.kind for s in slots]
-    frame: list[str | None] = []  # what the message searches with, read once (a long message
-    answers: dict[str, str] = {}  # names many kinds) as each kind's stand-in
-
-    def searched() -> str | None:
-        if not frame:
-            frame.append(searched_with(message, present))
-        return frame[0]
+    # what the message searches with, and each kind's stand-in, read once (a long message names
+    # many kinds)
+    searched = functools.cache(lambda: searched_with(message, present))
+    one = functools.cache(
+        lambda k: stand_in(k, vocabulary, slots, reading.kinds, message, searched)
+    )
 
     def standing(named: tuple[str, ...]) -> tuple[str, ...]:
-        for k in named:
-            if k not in answers:
-                answers[k] = stand_in(k, vocabulary, slots, reading.kinds, message, searched)
-        return tuple(dict.fromkeys(answers[k] for k in named))
+        return tuple(dict.fromkeys(one(k) for k in named))
 
     kinds = standing(reading.kinds)
     if kinds == reading.kinds or "?" not in message:

@@ -18,6 +18,7 @@ from toolgym.simulators.user.shapes import _kind_words
 from toolgym.simulators.user.slots import Slot, Vocabulary, normalize, normalized
 from toolgym.simulators.user.text import _DATE, _phrase, date_forms, phrased
 from toolgym.simulators.user.typos import MIN_TYPO, _one_edit
+from toolgym.simulators.user.word_reads import MessageReads, word_before
 
 _LINK = (
     r"(?:(?:of|is|in|at|on|to|into|for|as|be|equal to|equals|called|named|titled|labell?ed|"
@@ -153,19 +154,6 @@ def _forms(slots: Sequence[Slot]) -> set[str]:
 _LONG_NOT_VALUES = tuple(w for w in _NOT_VALUES if len(w) >= MIN_TYPO)
 
 
-def _capitalized(word: str, message: str) -> bool:
-    """Whether ``message`` writes ``word`` (read lower-case) with a capital, not first in it."""
-    for match in _alone(word, re.I).finditer(message):
-        written = match.group(1)
-        before = message[: match.start()].rstrip()
-        if written[:1].isupper() and written != "I" and before and before[-1] not in ".!?:":
-            return True
-    return False
-
-
-_QUOTE = compiled(r"[\"'\u2018\u201c]([^\"'\u2019\u201d]{1,80})[\"'\u2019\u201d]")
-
-
 @functools.lru_cache(maxsize=32)
 def _listed_heads(vocabulary: Vocabulary) -> frozenset[str]:
     """The first word of every listed value of every kind, read as messages are."""
@@ -227,10 +215,12 @@ def beside_words(
     listed = _listed_heads(vocabulary)
     named = [normalize(n) for n in names]
     present = {s.kind: _forms([s]) for s in slots}
-    quoted_after: dict[str, str | None] = {}
     others_forms: dict[str, set[str]] = {}
     out: set[str] = set()
-    read = _MessageReads(message)  # each word's capitals, quotes and settings: read once
+    read = MessageReads(message)  # each word's capitals, quotes and settings: read once
+    slip = functools.cache(  # "a fragrance prefrence": one edit from a word of no value
+        lambda token: len(token) >= MIN_TYPO and any(_one_edit(token, w) for w in _LONG_NOT_VALUES)
+    )
     for kind_name, start in at:
         if kind_name in known or kind_name in out:
             continue
@@ -247,7 +237,7 @@ def beside_words(
         ):
             out.add(kind_name)
             continue
-        before = _word_before(text, start)
+        before = word_before(text, start)
         if (  # "the Rent row": a name of the request, not the task's value, before the word
             before is not None
             and kind_name in present
@@ -270,9 +260,7 @@ def beside_words(
         if end < len(text) and text[end] != " ":
             continue
         written = text[start:end]
-        if written not in quoted_after:  # the same word reads the same quote: searched once
-            quoted_after[written] = _quote_after(written, message)
-        quote = quoted_after[written]
+        quote = read.quote_after(written)  # (the same word reads the same quote: searched once)
         if kind_name not in others_forms:
             others_forms[kind_name] = {
                 p for s in slots if s.kind != kind_name for p in phrased(s.forms()) if p
@@ -291,7 +279,7 @@ def beside_words(
             continue  # the next part of the message
         if (token in _NOT_VALUES and not read.upper_case(token)) or token in words:
             continue  # "country code US": a code, not "us"
-        if read.slip(token):
+        if slip(token):
             continue  # "a fragrance prefrence": a slip of one, no value
         if token in listed:
             continue  # a listed value is read as one (and several offer a choice)
@@ -309,117 +297,6 @@ def beside_words(
         ):
             out.add(kind_name)
     return out
-
-
-class _MessageReads:
-    """What :func:`beside_words` asks of a message's words, each answered once a message.
-
-    A message that writes many kind words (a long one) asks the same of the same words at each:
-    the answers are kept, and a kind's word set to a value (``size: medium``) is looked for with
-    the value's own pattern only where the word is set to something at all.
-    """
-
-    def __init__(self, message: str) -> None:
-        self.message = message
-        self._capitalized: dict[str, bool] = {}
-        self._upper_case: dict[str, bool] = {}
-        self._assigned: dict[tuple[str, str], bool] = {}
-        self._set: dict[str, bool] = {}
-        self._slip: dict[str, bool] = {}
-        self._quote_heads: frozenset[str] | None = None
-
-    def capitalized(self, word: str) -> bool:
-        """:func:`_capitalized` of ``word`` in the message."""
-        if word not in self._capitalized:
-            self._capitalized[word] = _capitalized(word, self.message)
-        return self._capitalized[word]
-
-    def quoted(self, word: str) -> bool:
-        """Whether the message writes ``word`` (read lower-case) first in a quoted text."""
-        if self._quote_heads is None:
-            self._quote_heads = frozenset(
-                parts[0]
-                for m in _QUOTE.finditer(self.message)
-                if (parts := normalize(m.group(1)).split())
-            )
-        return word in self._quote_heads
-
-    def upper_case(self, word: str) -> bool:
-        """Whether the message writes ``word`` (read lower-case) all in capitals (``US``)."""
-        if word not in self._upper_case:
-            self._upper_case[word] = _alone(word.upper()).search(self.message) is not None
-        return self._upper_case[word]
-
-    def assigned(self, written: str, token: str) -> bool:
-        """Whether the message sets the kind's word to ``token``, whatever its case.
-
-        ``muscle = triceps``, ``size: medium``: a value put to the user.
-        """
-        if written not in self._set:  # set to anything at all
-            self._set[written] = _setting(written).search(self.message) is not None
-        key = (written, token)
-        if key not in self._assigned:
-            self._assigned[key] = (
-                self._set[written] and _assigning(written, token).search(self.message) is not None
-            )
-        return self._assigned[key]
-
-    def slip(self, token: str) -> bool:
-        """Whether ``token`` is one edit from a word that names no value (``prefrence``)."""
-        if token not in self._slip:
-            self._slip[token] = len(token) >= MIN_TYPO and any(
-                _one_edit(token, w) for w in _LONG_NOT_VALUES
-            )
-        return self._slip[token]
-
-
-def _quote_after(written: str, message: str) -> str | None:
-    """The quoted text ``message`` writes right after the word ``written`` (a kind's), if any.
-
-    ``the query 'we will rock you'``, ``call the new column 'Difference'``.
-    """
-    found = _quoting(written).search(message)
-    return None if found is None else found.group(1)
-
-
-# The patterns below are built from a kind's word or a word of the message, and compiled once
-# per word: a reply asks of a few, an episode of the same few again (the engine's own cache of
-# compiled patterns holds 512, and the reader's fixed ones fill much of it).
-
-
-@functools.lru_cache(maxsize=1024)
-def _alone(word: str, flags: int = 0) -> re.Pattern[str]:
-    """``word`` with no word character or apostrophe beside it (``re.I``: in any case)."""
-    return re.compile(rf"(?<![\w'])({re.escape(word)})(?![\w'])", flags)
-
-
-@functools.lru_cache(maxsize=1024)
-def _setting(written: str) -> re.Pattern[str]:
-    """A kind's word set to something (``size:``, ``muscle =``), in any case.
-
-    What :func:`_assigning` matches starts with a match of this: the value's own pattern (one
-    for each word of each message) is compiled only where the message sets the word.
-    """
-    word = re.escape(written).replace("\\ ", r"\W+")
-    return re.compile(rf"(?<!\w){word}\s*[:=]", re.I)
-
-
-@functools.lru_cache(maxsize=1024)
-def _assigning(written: str, token: str) -> re.Pattern[str]:
-    """A kind's word set to ``token`` (``size: medium``), in any case."""
-    word = re.escape(written).replace("\\ ", r"\W+")
-    return re.compile(rf"(?<!\w){word}\s*[:=]\s*{re.escape(token)}(?!\w)", re.I)
-
-
-@functools.lru_cache(maxsize=1024)
-def _quoting(written: str) -> re.Pattern[str]:
-    """A kind's word, then a quoted text (the first word of which is its group)."""
-    word = re.escape(written).replace("\\ ", r"\W+")
-    return re.compile(
-        rf"(?<!\w){word}\s*(?:(?:it|them|(?:the|this|that) \w+(?: \w+)?)\s+)?"
-        rf"(?:[:=]|is|of|as|to)?\s*[\"'\u2018\u201c](\w[^\"'\u2019\u201d]*)",
-        re.I,
-    )
 
 
 _PLACE = compiled(
@@ -500,26 +377,6 @@ def _country_names() -> frozenset[str]:
 _LONG_NUMBER = compiled(r"(?<![\d.])\d{3,}(?:\.\d+)?(?![\d.])")
 _NUMBER = compiled(r"\d+(?:\.\d+)?")
 _LOWER_WORD = compiled(r"[a-z]{3,}")
-_WORD_BEFORE = compiled(r"(?:^|\s)(?:the |an? )?(\S+) $")
-"""The word right before a place in a text (after an article, if any)."""
-
-
-def _word_before(text: str, end: int) -> re.Match[str] | None:
-    """``_WORD_BEFORE.search(text[:end])``, looked for in the last characters first.
-
-    A match is a space, an article, a word and a space: one that starts well inside the window
-    is the first in the whole text too (one further back would hold that space inside its
-    word), so the text before it is not searched (in a long message, at each kind word).
-    """
-    low = max(0, end - _BEFORE_WINDOW)
-    found = _WORD_BEFORE.search(text, low, end)
-    if low and (found is None or found.start() <= low + len("the ")):
-        found = _WORD_BEFORE.search(text, 0, end)
-    return found
-
-
-_BEFORE_WINDOW = 64
-"""How far back :func:`_word_before` looks first."""
 _PLACE_NAME = compiled(r"[A-Z][A-Za-z.'-]*(?: [A-Z][A-Za-z.'-]*)*")
 
 

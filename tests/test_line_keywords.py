@@ -6,9 +6,12 @@ import json
 import random
 import re
 
+import pytest
+
 from toolgym.agents import extraction
 from toolgym.families.rapid_api.actions import ACTION, ACTION_INPUT, parse_actions
 from toolgym.families.rapid_api.answers import action_calls
+from toolgym.tools import line_keywords
 from toolgym.tools.line_keywords import LineKeyword
 
 _PIECES = (
@@ -27,7 +30,8 @@ def test_str_isspace_is_what_the_pattern_s_whitespace_matches() -> None:
     assert all(chr(c).isspace() == bool(space.match(chr(c))) for c in range(0x110000))
 
 
-def test_a_keyword_search_gives_the_line_pattern_s_matches() -> None:
+def test_a_keyword_search_gives_the_line_pattern_s_matches(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(line_keywords, "SHORT_CHARS", 0)  # every text read by its keywords
     rng = random.Random(2)
     as_written = {  # each keyword's pattern as the readers wrote it before
         ACTION: re.compile(r"(?:^|\n)\s*Action\s*:\s*(.*)"),
@@ -59,7 +63,10 @@ def test_blank_lines_read_as_before() -> None:
     assert [c.name for c in parse_actions(runs)] == ["f"] * 16
 
 
-def test_recorded_answers_read_their_inputs_as_the_rest_of_the_text_reads_them() -> None:
+def test_recorded_answers_read_their_inputs_as_the_rest_of_the_text_reads_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(line_keywords, "SHORT_CHARS", 0)  # every text read by its keywords
     rng = random.Random(4)
     for _ in range(2000):
         text = "".join(rng.choice(_PIECES) for _ in range(rng.randint(0, 30))).strip()

@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import logging
 import queue
 import statistics
 import subprocess
@@ -282,6 +283,10 @@ def serve_hello() -> None:
 
     app = create_fastapi_app(Hello, CallToolAction, CallToolObservation)
     with ServerThread(app) as server:
+        # OpenEnv's app closes each session's socket after its client left, and the server logs
+        # the failed close with a traceback (toolgym's guard keeps it quiet; this bare floor
+        # has none). Set once uvicorn has configured its loggers.
+        logging.getLogger("uvicorn.error").setLevel(logging.CRITICAL)
         print(f"serving hello on {server.url}", flush=True)
         threading.Event().wait()
 

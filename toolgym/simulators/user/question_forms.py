@@ -9,7 +9,6 @@ townhouse``), the word a question is answered with (``where``: a place).
 from __future__ import annotations
 
 import dataclasses
-import functools
 import itertools
 import re
 from collections.abc import Callable, Sequence
@@ -456,11 +455,22 @@ def with_stand_ins(
     """
     present = [s.kind for s in slots]
     # what the message searches with, and each kind's stand-in, read once (a long message names
-    # many kinds)
-    searched = functools.cache(lambda: searched_with(message, present))
-    one = functools.cache(
-        lambda k: stand_in(k, vocabulary, slots, reading.kinds, message, searched)
-    )
+    # many kinds); plain dicts, cheaper to make than functools caches at each message
+    query: list[str | None] = []
+    stood: dict[str, str] = {}
+
+    def searched() -> str | None:
+        if not query:
+            query.append(searched_with(message, present))
+        return query[0]
+
+    def one(kind: str) -> str:
+        other = stood.get(kind)
+        if other is None:
+            other = stood[kind] = stand_in(
+                kind, vocabulary, slots, reading.kinds, message, searched
+            )
+        return other
 
     def standing(named: tuple[str, ...]) -> tuple[str, ...]:
         return tuple(dict.fromkeys(one(k) for k in named))

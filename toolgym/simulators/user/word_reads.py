@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
 
 from toolgym.simulators.user.first_chars import compiled
 from toolgym.simulators.user.slots import normalize
@@ -42,33 +41,45 @@ class MessageReads:
 
     A kind's word set to a value (``size: medium``) is looked for with the value's own pattern
     only where the word is set to something at all.
-
-    Attributes:
-        capitalized: whether the message writes a word (read lower-case) with a capital, not
-            first in it.
-        upper_case: whether it writes a word (read lower-case) all in capitals (``US``).
-        quote_after: the quoted text it writes right after a kind's word, if any.
     """
 
     def __init__(self, message: str) -> None:
         self.message = message
-        self.capitalized: Callable[[str], bool] = functools.cache(
-            lambda word: _capitalized(word, message)
-        )
-        self.upper_case: Callable[[str], bool] = functools.cache(
-            lambda word: _alone(word.upper()).search(message) is not None
-        )
-        self.quote_after: Callable[[str], str | None] = functools.cache(
-            lambda written: _quote_after(written, message)
-        )
-        self._set: Callable[[str], bool] = functools.cache(
-            lambda written: _setting(written).search(message) is not None
-        )
-        self._assigned: Callable[[str, str], bool] = functools.cache(
-            lambda written, token: (
-                self._set(written) and _assigning(written, token).search(message) is not None
-            )
-        )
+        # plain dicts: a reply makes one of these per check it reads, and a functools cache
+        # costs more to make than most messages ask of it
+        self._capitals: dict[str, bool] = {}
+        self._upper: dict[str, bool] = {}
+        self._quotes: dict[str, str | None] = {}
+        self._set_words: dict[str, bool] = {}
+        self._assigned_pairs: dict[tuple[str, str], bool] = {}
+
+    def capitalized(self, word: str) -> bool:
+        """Whether the message writes ``word`` (read lower-case) with a capital, not first in it."""
+        found = self._capitals.get(word)
+        if found is None:
+            found = self._capitals[word] = _capitalized(word, self.message)
+        return found
+
+    def upper_case(self, word: str) -> bool:
+        """Whether the message writes ``word`` (read lower-case) all in capitals (``US``)."""
+        found = self._upper.get(word)
+        if found is None:
+            found = _alone(word.upper()).search(self.message) is not None
+            self._upper[word] = found
+        return found
+
+    def quote_after(self, written: str) -> str | None:
+        """The quoted text the message writes right after ``written`` (a kind's word), if any."""
+        if written not in self._quotes:
+            self._quotes[written] = _quote_after(written, self.message)
+        return self._quotes[written]
+
+    def _set(self, written: str) -> bool:
+        found = self._set_words.get(written)
+        if found is None:
+            found = _setting(written).search(self.message) is not None
+            self._set_words[written] = found
+        return found
 
     @functools.cached_property
     def _quote_heads(self) -> frozenset[str]:
@@ -87,7 +98,13 @@ class MessageReads:
 
         ``muscle = triceps``, ``size: medium``: a value put to the user.
         """
-        return self._assigned(written, token)
+        found = self._assigned_pairs.get((written, token))
+        if found is None:
+            found = self._set(written) and (
+                _assigning(written, token).search(self.message) is not None
+            )
+            self._assigned_pairs[(written, token)] = found
+        return found
 
 
 _WORD_BEFORE = compiled(r"(?:^|\s)(?:the |an? )?(\S+) $")

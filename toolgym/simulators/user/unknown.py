@@ -14,6 +14,7 @@ import re
 from collections.abc import Sequence
 
 from toolgym.simulators.user.first_chars import compiled
+from toolgym.simulators.user.memo import message_cache
 from toolgym.simulators.user.shapes import _kind_words
 from toolgym.simulators.user.slots import Slot, Vocabulary, normalize, normalized
 from toolgym.simulators.user.text import _DATE, _phrase, date_forms, phrased
@@ -154,6 +155,15 @@ def _forms(slots: Sequence[Slot]) -> set[str]:
 _LONG_NOT_VALUES = tuple(w for w in _NOT_VALUES if len(w) >= MIN_TYPO)
 
 
+def _one_edit_from_no_value(token: str) -> bool:
+    """Whether ``token`` is one edit from a word of no value (``a fragrance prefrence``)."""
+    return len(token) >= MIN_TYPO and any(_one_edit(token, w) for w in _LONG_NOT_VALUES)
+
+
+_slip = message_cache(_one_edit_from_no_value)
+"""The same, kept for the tokens of the last messages (a message's words recur in its checks)."""
+
+
 @functools.lru_cache(maxsize=32)
 def _listed_heads(vocabulary: Vocabulary) -> frozenset[str]:
     """The first word of every listed value of every kind, read as messages are."""
@@ -218,9 +228,6 @@ def beside_words(
     others_forms: dict[str, set[str]] = {}
     out: set[str] = set()
     read = MessageReads(message)  # each word's capitals, quotes and settings: read once
-    slip = functools.cache(  # "a fragrance prefrence": one edit from a word of no value
-        lambda token: len(token) >= MIN_TYPO and any(_one_edit(token, w) for w in _LONG_NOT_VALUES)
-    )
     for kind_name, start in at:
         if kind_name in known or kind_name in out:
             continue
@@ -279,7 +286,7 @@ def beside_words(
             continue  # the next part of the message
         if (token in _NOT_VALUES and not read.upper_case(token)) or token in words:
             continue  # "country code US": a code, not "us"
-        if slip(token):
+        if _slip(token):
             continue  # "a fragrance prefrence": a slip of one, no value
         if token in listed:
             continue  # a listed value is read as one (and several offer a choice)

@@ -200,12 +200,51 @@ def _plain_arguments(arguments: dict[Any, Any]) -> str | None:
     return "flat" if flat else "nested"
 
 
+_KEY_HEADS: dict[str, str] = {}
+"""For each argument name found plain already, its JSON up to its value (``"value": ``); at
+most :data:`_MAX_PLAIN_KEYS` of them, of at most 64 characters."""
+_JSON_TEXT = json.encoder.encode_basestring_ascii
+_JSON_ATOM_TEXT = {None: "null", True: "true", False: "false"}
+
+
+def _flat_arguments_json(arguments: dict[Any, Any]) -> str | None:
+    """The JSON ``json.dumps`` writes of flat plain arguments (:func:`_plain_arguments`).
+
+    ``None`` where they are not flat and plain: a key that is no plain name, a value that is
+    not a text without surrogates, ``None``, a boolean or a number within :data:`_PLAIN_NUMBER`,
+    each of its exact type. Written value by value: the C encoder's call costs more than a few
+    arguments' own text.
+    """
+    parts = []
+    for key, value in arguments.items():
+        head = _KEY_HEADS.get(key) if type(key) is str else None
+        if head is None:
+            if type(key) is not str or not _plain_key(key):
+                return None
+            head = f'"{key}": '  # (an ASCII identifier: nothing to escape)
+        kind = type(value)
+        if kind is str:
+            if not value.isascii() and _SURROGATE.search(value):
+                return None
+            parts.append(head + _JSON_TEXT(value))
+        elif value is None or kind is bool:
+            parts.append(head + _JSON_ATOM_TEXT[value])
+        elif kind is int or kind is float:
+            if not -_PLAIN_NUMBER < value < _PLAIN_NUMBER:  # (NaN compares false)
+                return None
+            parts.append(head + (int.__repr__(value) if kind is int else float.__repr__(value)))
+        else:
+            return None
+    return "{" + ", ".join(parts) + "}"
+
+
 def _plain_key(key: str) -> bool:
     """Whether ``key`` is an ASCII identifier and no keyword (remembered when it is)."""
     if not (key.isascii() and key.isidentifier()) or keyword.iskeyword(key):
         return False
     if len(key) <= 64 and len(_PLAIN_KEYS) < _MAX_PLAIN_KEYS:
         _PLAIN_KEYS.add(key)
+        _KEY_HEADS[key] = f'"{key}": '
     return True
 
 
@@ -467,6 +506,11 @@ class ToolEpisode:
         head = self._json_heads.get(name) if type(name) is str else None
         if head is None:
             return None
+        if type(arguments) is dict and (flat := _flat_arguments_json(arguments)) is not None:
+            text = f"{head}{flat}}}"
+            if len(text) > MAX_JSON_ACTION_CHARS:
+                return None
+            return carrying(text, {"name": name, "arguments": dict(arguments)})  # (read once)
         try:
             plain = _plain_arguments(arguments)
         except Exception:  # a value of a subtype whose comparison fails: the language's path

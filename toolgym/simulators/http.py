@@ -74,7 +74,7 @@ class Request:
     def _parts(self) -> Any:
         return urlsplit(self.url)
 
-    @property
+    @_computed_once
     def host(self) -> str:
         """Host name without port, lower-cased."""
         return (self._parts.hostname or "").lower()

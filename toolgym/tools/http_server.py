@@ -79,7 +79,7 @@ def asgi_app(
                     return
         if scope["type"] != "http":
             return
-        headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         declared = headers.get("content-length", "0")
         if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
             await _plain(send, 413, "request body too large")
@@ -100,7 +100,8 @@ def asgi_app(
             target += "?" + scope["query_string"].decode("latin-1")
         named = headers.get("host", "").rsplit(":", 1)[0].lower()
         public_host = named if named in own_hosts else app.host_for(target.split("?", 1)[0])
-        request = Request.build(scope["method"], f"https://{public_host}{target}", headers, body)
+        # (Request.build's work done: names lower-cased above, the body bytes, the method as read)
+        request = Request(scope["method"].upper(), f"https://{public_host}{target}", headers, body)
         if worker is None:
             reply = app.handle(request)
         else:

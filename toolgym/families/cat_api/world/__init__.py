@@ -97,6 +97,7 @@ from toolgym.families.cat_api.world.requests_rules import (
     body_fields,
     check_room,
     csv_items,
+    csv_lower,
     int_param,
 )
 from toolgym.simulators.http import HttpApp, Request, Response
@@ -111,6 +112,9 @@ SEED_FAVOURITE_IMAGE_IDS: tuple[str, ...] = ("dv0", "tu", "tF_6-Beo_", "-8roc4vi
 API_HOST = "api.thecatapi.com"
 _EPOCH = dt.datetime(2023, 1, 9, 8, 0, 0)
 _NUMERIC_ID = re.compile(r"[0-9]{1,16}")
+_ALL_MIMES = frozenset(MIME_TYPES)
+_MIME_ALIASES = {"jpeg": "jpg"}
+_NONE: frozenset[Any] = frozenset()
 
 
 def _timestamp(seconds: int) -> str:
@@ -440,8 +444,9 @@ class CatApiApp(HttpApp):
         size = params.get("size", "med").strip().lower() or "med"
         if size not in SIZES:
             raise HttpError(400, f"INVALID_PARAMETER - size must be one of {', '.join(SIZES)}")
-        mimes = frozenset(m.lower() for m in csv_items(params.get("mime_types", "")))
-        mimes = frozenset({"jpeg": "jpg"}.get(m, m) for m in mimes) or frozenset(MIME_TYPES)
+        mimes = _ALL_MIMES
+        if raw_mimes := params.get("mime_types"):
+            mimes = frozenset(_MIME_ALIASES.get(m, m) for m in csv_lower(raw_mimes)) or mimes
         if not mimes <= MIME_TYPES.keys():
             raise HttpError(400, "INVALID_PARAMETER - mime_types are jpg, png and gif")
         order = params.get("order", "RANDOM").strip().upper() or "RANDOM"
@@ -450,14 +455,17 @@ class CatApiApp(HttpApp):
         cap = 100 if self._key_ok(request) else 25
         limit = min(max(int_param(params, "limit", 1), 1), cap)
         page = max(int_param(params, "page", 0), 0)
-        breeds = frozenset(
-            b.lower()
-            for b in csv_items(params.get("breed_ids", "")) + csv_items(params.get("breeds", ""))
-        )
-        try:
-            categories = frozenset(int(c) for c in csv_items(params.get("category_ids", "")))
-        except ValueError:
-            raise HttpError(400, "INVALID_PARAMETER - category_ids must be integers") from None
+        breeds: frozenset[str] = _NONE
+        if "breed_ids" in params or "breeds" in params:
+            breeds = frozenset(
+                csv_lower(params.get("breed_ids", "")) + csv_lower(params.get("breeds", ""))
+            )
+        categories: frozenset[int] = _NONE
+        if raw_categories := params.get("category_ids"):
+            try:
+                categories = frozenset(int(c) for c in csv_items(raw_categories))
+            except ValueError:
+                raise HttpError(400, "INVALID_PARAMETER - category_ids must be integers") from None
         has_raw = params.get("has_breeds", "").strip().lower()
         has_breeds = True if has_raw in TRUE_WORDS else False if has_raw in FALSE_WORDS else None
         hits = self.catalog.select(mimes, has_breeds, breeds, categories)

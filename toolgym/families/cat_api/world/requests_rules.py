@@ -48,6 +48,11 @@ def csv_items(raw: str) -> list[str]:
     return [p.strip() for p in raw.split(",") if p.strip()]
 
 
+def csv_lower(raw: str) -> list[str]:
+    """:func:`csv_items`, lower-cased."""
+    return [item.lower() for p in raw.split(",") if (item := p.strip())]
+
+
 def body_fields(request: Request) -> tuple[str, str | None, dict[str, Any]]:
     """``(image_id, sub_id, body)`` of a favourite's or a vote's JSON body, checked."""
     try:
